@@ -1,0 +1,93 @@
+// The supervisor ↔ worker message protocol. Every message crossing the IPC channel is one of
+// these shapes; both sides narrow incoming `unknown` values with the guards below.
+
+/** Which engine runs an execution: V8 (isolated-vm) unless heap persistence needs QuickJS images. */
+export type EngineName = 'v8' | 'quickjs';
+
+export interface RunRequest {
+  readonly type: 'run';
+  readonly runId: string;
+  readonly code: string;
+  readonly engine: EngineName;
+  readonly heapMemoryMaxMb: number;
+  readonly timeoutMs: number;
+  /** Console output beyond this many bytes is dropped (one notice line marks the cut). */
+  readonly maxOutputBytes: number;
+}
+
+export interface CancelRequest {
+  readonly type: 'cancel';
+  readonly runId: string;
+  readonly reason: 'cancel' | 'timeout';
+}
+
+/** Answer to an op the worker delegated to the supervisor (artifacts, stores, ...). */
+export interface OpResponse {
+  readonly type: 'op-response';
+  readonly reqId: number;
+  readonly ok: boolean;
+  readonly value?: unknown;
+  readonly error?: string;
+}
+
+export type SupervisorMessage = RunRequest | CancelRequest | OpResponse;
+
+export interface ReadyMessage {
+  readonly type: 'ready';
+}
+
+export interface OutputMessage {
+  readonly type: 'output';
+  readonly runId: string;
+  readonly data: string;
+}
+
+export type Outcome =
+  | { readonly status: 'completed'; readonly result: string }
+  | { readonly status: 'failed' | 'timed_out' | 'cancelled'; readonly error: string };
+
+export interface ResultMessage {
+  readonly type: 'result';
+  readonly runId: string;
+  readonly outcome: Outcome;
+  /** The worker could not stop its guest code (a stuck isolate): kill and replace it. */
+  readonly recycle?: boolean;
+}
+
+/** An op the worker cannot perform itself and asks the supervisor for. */
+export interface OpRequest {
+  readonly type: 'op-request';
+  readonly runId: string;
+  readonly reqId: number;
+  readonly op: string;
+  readonly args: unknown;
+}
+
+export type WorkerMessage = ReadyMessage | OutputMessage | ResultMessage | OpRequest;
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null;
+}
+
+export function isWorkerMessage(v: unknown): v is WorkerMessage {
+  if (!isObject(v)) return false;
+  switch (v['type']) {
+    case 'ready': return true;
+    case 'output': return typeof v['runId'] === 'string' && typeof v['data'] === 'string';
+    case 'result': return typeof v['runId'] === 'string' && isObject(v['outcome']);
+    case 'op-request': return typeof v['runId'] === 'string' && typeof v['reqId'] === 'number' && typeof v['op'] === 'string';
+    default: return false;
+  }
+}
+
+export function isSupervisorMessage(v: unknown): v is SupervisorMessage {
+  if (!isObject(v)) return false;
+  switch (v['type']) {
+    case 'run':
+      return typeof v['runId'] === 'string' && typeof v['code'] === 'string' && (v['engine'] === 'v8' || v['engine'] === 'quickjs')
+        && typeof v['heapMemoryMaxMb'] === 'number' && typeof v['timeoutMs'] === 'number' && typeof v['maxOutputBytes'] === 'number';
+    case 'cancel': return typeof v['runId'] === 'string' && (v['reason'] === 'cancel' || v['reason'] === 'timeout');
+    case 'op-response': return typeof v['reqId'] === 'number' && typeof v['ok'] === 'boolean';
+    default: return false;
+  }
+}

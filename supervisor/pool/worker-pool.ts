@@ -1,0 +1,216 @@
+// The pool of worker processes: at most `size` executions run at once, one per worker; the rest
+// wait in a bounded FIFO queue. Timeouts and cancellations first ask the worker to interrupt
+// its isolate; a worker that has not answered within the grace period is killed outright and
+// replaced. A worker that dies fails only the execution it was running.
+import { randomUUID } from 'node:crypto';
+import type { EngineName, Outcome, WorkerMessage } from '../../shared/protocol.ts';
+import { EXECUTION_ERRORS, SERVICE_ERRORS, ServiceError, workerDiedError } from '../../shared/errors.ts';
+import { WorkerProcess } from './worker-process.ts';
+
+export interface PoolOptions {
+  readonly size: number;
+  readonly maxQueued: number;
+  /** How long a worker may take to stop after an interrupt before it is killed. */
+  readonly graceMs?: number;
+  readonly log?: (line: string) => void;
+}
+
+export interface Job {
+  readonly code: string;
+  readonly engine: EngineName;
+  readonly heapMemoryMaxMb: number;
+  readonly timeoutMs: number;
+  readonly maxOutputBytes: number;
+  /** Console output as the worker streams it. */
+  readonly onOutput: (data: string) => void;
+  /** The run left the queue and started on a worker (the timeout clock starts here). */
+  readonly onStart?: () => void;
+}
+
+export interface JobHandle {
+  readonly runId: string;
+  readonly outcome: Promise<Outcome>;
+  /** Cancels the job: the outcome becomes `cancelled` at once; the worker is freed or killed. */
+  cancel(): void;
+}
+
+interface Slot {
+  proc: WorkerProcess;
+  ready: boolean;
+  job: ActiveJob | undefined;
+  /** Set when the worker must be replaced once it exits (killed or stuck). */
+  retiring: boolean;
+}
+
+interface ActiveJob {
+  readonly runId: string;
+  readonly job: Job;
+  resolve(o: Outcome): void;
+  settled: boolean;
+  timer?: NodeJS.Timeout;
+  killTimer?: NodeJS.Timeout;
+  slot?: Slot;
+}
+
+const OOM_PATTERN = /out of memory|heap limit|allocation failed|memory limit/i;
+
+export class WorkerPool {
+  readonly #opts: Required<PoolOptions>;
+  readonly #slots: Slot[] = [];
+  readonly #queue: ActiveJob[] = [];
+  #closed = false;
+  /** Resolves whenever a worker becomes ready (tests and benchmarks wait on it). */
+  #readyWaiters: (() => void)[] = [];
+
+  constructor(opts: PoolOptions) {
+    this.#opts = { graceMs: 200, log: (line) => process.stderr.write(`${line}\n`), ...opts };
+    for (let i = 0; i < opts.size; i++) this.#slots.push(this.#spawn());
+  }
+
+  get size(): number {
+    return this.#slots.length;
+  }
+
+  get queued(): number {
+    return this.#queue.length;
+  }
+
+  /** Resolves once every worker has booted (its first warm realm is ready). */
+  async ready(): Promise<void> {
+    while (this.#slots.some((s) => !s.ready)) await new Promise<void>((r) => this.#readyWaiters.push(r));
+  }
+
+  /** Worker process ids (for tests that kill workers from outside). */
+  pids(): (number | undefined)[] {
+    return this.#slots.map((s) => s.proc.pid);
+  }
+
+  submit(job: Job): JobHandle {
+    if (this.#closed) throw new Error('worker pool is closed');
+    const idle = this.#slots.find((s) => s.ready && s.job === undefined && !s.retiring);
+    if (!idle && this.#queue.length >= this.#opts.maxQueued) throw new ServiceError(SERVICE_ERRORS.QUEUE_FULL(this.#opts.maxQueued));
+    let resolve!: (o: Outcome) => void;
+    const outcome = new Promise<Outcome>((r) => { resolve = r; });
+    const active: ActiveJob = { runId: randomUUID(), job, resolve, settled: false };
+    if (idle) this.#start(idle, active);
+    else this.#queue.push(active);
+    return { runId: active.runId, outcome, cancel: () => this.#cancel(active) };
+  }
+
+  async close(): Promise<void> {
+    this.#closed = true;
+    for (const a of this.#queue.splice(0)) this.#settle(a, { status: 'cancelled', error: EXECUTION_ERRORS.CANCELLED });
+    const exits = this.#slots.map((s) => new Promise<void>((r) => {
+      if (s.proc.exited) { r(); return; }
+      const check = setInterval(() => { if (s.proc.exited) { clearInterval(check); r(); } }, 5);
+    }));
+    for (const s of this.#slots) {
+      if (s.job) this.#settle(s.job, { status: 'cancelled', error: EXECUTION_ERRORS.CANCELLED });
+      s.proc.kill();
+    }
+    await Promise.all(exits);
+  }
+
+  #spawn(): Slot {
+    const slot: Slot = { proc: undefined as unknown as WorkerProcess, ready: false, job: undefined, retiring: false };
+    slot.proc = new WorkerProcess({
+      message: (msg) => this.#onMessage(slot, msg),
+      exit: (detail) => this.#onExit(slot, detail),
+    }, (line) => this.#opts.log(`[worker ${slot.proc.pid ?? '?'}] ${line}`));
+    return slot;
+  }
+
+  #start(slot: Slot, active: ActiveJob): void {
+    slot.job = active;
+    active.slot = slot;
+    const { job } = active;
+    job.onStart?.();
+    slot.proc.send({ type: 'run', runId: active.runId, code: job.code, engine: job.engine, heapMemoryMaxMb: job.heapMemoryMaxMb, timeoutMs: job.timeoutMs, maxOutputBytes: job.maxOutputBytes });
+    // Backstop: the worker enforces the timeout itself; if it cannot, interrupt, then kill.
+    active.timer = setTimeout(() => {
+      this.#settle(active, { status: 'timed_out', error: EXECUTION_ERRORS.TIMED_OUT });
+      this.#interrupt(slot, active, 'timeout');
+    }, job.timeoutMs + this.#opts.graceMs);
+  }
+
+  #cancel(active: ActiveJob): void {
+    if (active.settled) return;
+    this.#settle(active, { status: 'cancelled', error: EXECUTION_ERRORS.CANCELLED });
+    const i = this.#queue.indexOf(active);
+    if (i >= 0) { this.#queue.splice(i, 1); return; }
+    if (active.slot) this.#interrupt(active.slot, active, 'cancel');
+  }
+
+  /** Asks the worker to stop `active`; kills the worker if it has not answered within the grace period. */
+  #interrupt(slot: Slot, active: ActiveJob, reason: 'cancel' | 'timeout'): void {
+    if (slot.job !== active || active.killTimer) return;
+    slot.proc.send({ type: 'cancel', runId: active.runId, reason });
+    active.killTimer = setTimeout(() => {
+      if (slot.job !== active) return;
+      this.#opts.log(`runjs: worker ${slot.proc.pid} did not stop within ${this.#opts.graceMs} ms; killing it`);
+      slot.retiring = true;
+      slot.proc.kill();
+    }, this.#opts.graceMs);
+  }
+
+  #settle(active: ActiveJob, outcome: Outcome): void {
+    if (active.settled) return;
+    active.settled = true;
+    active.resolve(outcome);
+  }
+
+  #onMessage(slot: Slot, msg: WorkerMessage): void {
+    switch (msg.type) {
+      case 'ready':
+        slot.ready = true;
+        for (const w of this.#readyWaiters.splice(0)) w();
+        this.#dispatch(slot);
+        return;
+      case 'output':
+        if (slot.job?.runId === msg.runId && !slot.job.settled) slot.job.job.onOutput(msg.data);
+        return;
+      case 'result': {
+        const active = slot.job;
+        if (!active || active.runId !== msg.runId) return;
+        this.#release(slot, active);
+        this.#settle(active, msg.outcome);
+        if (msg.recycle) {
+          slot.retiring = true;
+          slot.proc.kill();
+          return;
+        }
+        this.#dispatch(slot);
+        return;
+      }
+      case 'op-request':
+        slot.proc.send({ type: 'op-response', reqId: msg.reqId, ok: false, error: `op '${msg.op}' is not available` });
+        return;
+    }
+  }
+
+  #release(slot: Slot, active: ActiveJob): void {
+    clearTimeout(active.timer);
+    clearTimeout(active.killTimer);
+    slot.job = undefined;
+  }
+
+  #dispatch(slot: Slot): void {
+    if (this.#closed || !slot.ready || slot.job || slot.retiring) return;
+    const next = this.#queue.shift();
+    if (next) this.#start(slot, next);
+  }
+
+  #onExit(slot: Slot, detail: { code: number | null; signal: NodeJS.Signals | null; stderrTail: string }): void {
+    const active = slot.job;
+    if (active) {
+      this.#release(slot, active);
+      const why = detail.signal ? `killed by ${detail.signal}` : `exit code ${detail.code}`;
+      const error = OOM_PATTERN.test(detail.stderrTail) ? EXECUTION_ERRORS.OUT_OF_MEMORY : workerDiedError(why);
+      this.#settle(active, { status: 'failed', error });
+    }
+    const i = this.#slots.indexOf(slot);
+    if (this.#closed || i < 0) return;
+    const replacement = this.#spawn();
+    this.#slots[i] = replacement;
+  }
+}

@@ -1,0 +1,65 @@
+// One worker child process: spawn, typed IPC, stderr tail (to explain a death), kill.
+import { fork, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { isWorkerMessage, type SupervisorMessage, type WorkerMessage } from '../../shared/protocol.ts';
+
+const WORKER_ENTRY = fileURLToPath(new URL('../../worker/main.ts', import.meta.url));
+const STDERR_TAIL_BYTES = 8192;
+
+export interface WorkerEvents {
+  message(msg: WorkerMessage): void;
+  exit(detail: { code: number | null; signal: NodeJS.Signals | null; stderrTail: string }): void;
+}
+
+function nodeFlags(): string[] {
+  const flags = ['--disable-warning=ExperimentalWarning'];
+  // Node < 23.6 strips types only when asked.
+  if (!(process.features as { typescript?: unknown }).typescript) flags.push('--experimental-strip-types');
+  return flags;
+}
+
+export class WorkerProcess {
+  readonly #child: ChildProcess;
+  #stderrTail = '';
+  #exited = false;
+
+  constructor(events: WorkerEvents, logStderr: (line: string) => void) {
+    this.#child = fork(WORKER_ENTRY, [], {
+      execArgv: nodeFlags(),
+      serialization: 'advanced',
+      stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+      env: { NODE_ENV: 'production' },
+    });
+    this.#child.stderr?.setEncoding('utf8');
+    this.#child.stderr?.on('data', (chunk: string) => {
+      this.#stderrTail = (this.#stderrTail + chunk).slice(-STDERR_TAIL_BYTES);
+      for (const line of chunk.split('\n')) if (line.trim() !== '') logStderr(line);
+    });
+    this.#child.on('message', (raw: unknown) => {
+      if (isWorkerMessage(raw)) events.message(raw);
+    });
+    this.#child.on('exit', (code, signal) => {
+      this.#exited = true;
+      // Let the last stderr bytes arrive before explaining the death.
+      setImmediate(() => events.exit({ code, signal, stderrTail: this.#stderrTail }));
+    });
+    this.#child.on('error', () => { /* 'exit' follows and reports */ });
+  }
+
+  get pid(): number | undefined {
+    return this.#child.pid;
+  }
+
+  get exited(): boolean {
+    return this.#exited;
+  }
+
+  send(msg: SupervisorMessage): void {
+    if (this.#exited || !this.#child.connected) return;
+    this.#child.send(msg, (err) => { if (err) this.kill(); });
+  }
+
+  kill(): void {
+    if (!this.#exited) this.#child.kill('SIGKILL');
+  }
+}

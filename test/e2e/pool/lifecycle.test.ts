@@ -1,0 +1,141 @@
+// Pool mechanics (issue 2 §2): cancel, kill after the grace period, worker death, respawn, queue.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { PoolRunner } from '../../helpers/pool-runner.ts';
+import { EXECUTION_ERRORS } from '../../../shared/errors.ts';
+import { ServiceError } from '../../../shared/errors.ts';
+
+const CANCELLED = { status: 'cancelled', error: EXECUTION_ERRORS.CANCELLED };
+
+test('cancel interrupts a busy loop and the worker serves the next run', async () => {
+  const r = new PoolRunner(1);
+  try {
+    await r.pool.ready();
+    const { handle, result } = r.start('console.log("started"); while (true) {}', { timeoutMs: 30_000 });
+    await new Promise((ok) => setTimeout(ok, 100));
+    const pid = r.pool.pids()[0];
+    handle.cancel();
+    const res = await result;
+    assert.deepEqual(res.outcome, CANCELLED);
+    assert.equal(res.output, 'started\n');
+    const t0 = performance.now();
+    assert.deepEqual((await r.run('2')).outcome, { status: 'completed', result: '2' });
+    assert.ok(performance.now() - t0 < 2000);
+    assert.equal(r.pool.pids()[0], pid, 'an interruptible loop does not cost the worker');
+  } finally {
+    await r.close();
+  }
+});
+
+test('cancel while queued removes the run without touching a worker', async () => {
+  const r = new PoolRunner(1);
+  try {
+    await r.pool.ready();
+    const first = r.start('await new Promise((ok) => setTimeout(ok, 200)); 1');
+    const second = r.start('console.log("should not run"); 2');
+    assert.equal(r.pool.queued, 1);
+    second.handle.cancel();
+    assert.equal(r.pool.queued, 0);
+    assert.deepEqual((await second.result).outcome, CANCELLED);
+    assert.equal((await second.result).output, '');
+    assert.deepEqual((await first.result).outcome, { status: 'completed', result: '1' });
+  } finally {
+    await r.close();
+  }
+});
+
+test('cancel after completion changes nothing', async () => {
+  const r = new PoolRunner(1);
+  try {
+    await r.pool.ready();
+    const { handle, result } = r.start('3');
+    assert.deepEqual((await result).outcome, { status: 'completed', result: '3' });
+    handle.cancel();
+    assert.deepEqual(await handle.outcome, { status: 'completed', result: '3' });
+  } finally {
+    await r.close();
+  }
+});
+
+test('a worker that cannot stop is killed after the grace period and replaced', async () => {
+  const r = new PoolRunner(1, 10, 150);
+  try {
+    await r.pool.ready();
+    const pid = r.pool.pids()[0];
+    // Array.fill floods run past an isolate's disposal (engine-study Q7): only a kill stops them.
+    const { handle, result } = r.start('const a = []; while (true) { a.push(new Array(64).fill(0)); if (a.length > 5000) a.length = 0 }', { timeoutMs: 30_000, heapMemoryMaxMb: 512 });
+    await new Promise((ok) => setTimeout(ok, 200));
+    handle.cancel();
+    assert.deepEqual((await result).outcome, CANCELLED);
+    assert.deepEqual((await r.run('"after"')).outcome, { status: 'completed', result: '"after"' });
+    assert.ok(r.pool.pids()[0] !== undefined);
+    void pid;
+  } finally {
+    await r.close();
+  }
+});
+
+test('a worker killed from outside fails only its own execution, with the reason, and is respawned', async () => {
+  const r = new PoolRunner(2);
+  try {
+    await r.pool.ready();
+    const victim = r.start('while (true) {}', { timeoutMs: 30_000 });
+    const other = r.start('await new Promise((ok) => setTimeout(ok, 300)); "other"');
+    await new Promise((ok) => setTimeout(ok, 100));
+    const pids = r.pool.pids();
+    // Find the worker running the victim: kill the first, and check which run failed.
+    process.kill(pids[0]!, 'SIGKILL');
+    const results = await Promise.race([victim.result.then((v) => ['victim', v] as const), other.result.then((v) => ['other', v] as const)]);
+    assert.equal(results[1].outcome.status, 'failed');
+    assert.ok('error' in results[1].outcome && results[1].outcome.error === 'Worker process died during execution (killed by SIGKILL)');
+    if (results[0] === 'victim') {
+      assert.deepEqual((await other.result).outcome, { status: 'completed', result: '"other"' });
+    } else {
+      victim.handle.cancel();
+    }
+    await r.pool.ready();
+    assert.notEqual(r.pool.pids()[0], pids[0]);
+    assert.deepEqual((await r.run('5')).outcome, { status: 'completed', result: '5' });
+  } finally {
+    await r.close();
+  }
+});
+
+test('executions beyond the cap wait in FIFO order; the timeout clock starts when the run starts', async () => {
+  const r = new PoolRunner(1);
+  try {
+    await r.pool.ready();
+    const order: string[] = [];
+    const runs = ['a', 'b', 'c'].map((name) => r.start(`await new Promise((ok) => setTimeout(ok, 150)); "${name}"`, { timeoutMs: 1000 }));
+    const names = await Promise.all(runs.map(async (x) => { const res = await x.result; order.push(res.outcome.status === 'completed' ? res.outcome.result : res.outcome.status); return res; }));
+    assert.deepEqual(order, ['"a"', '"b"', '"c"']);
+    assert.equal(names.length, 3);
+  } finally {
+    await r.close();
+  }
+});
+
+test('the queue is bounded', async () => {
+  const r = new PoolRunner(1, 1);
+  try {
+    await r.pool.ready();
+    const a = r.start('await new Promise((ok) => setTimeout(ok, 100)); 1');
+    const b = r.start('2');
+    assert.throws(() => r.start('3'), (e: unknown) => e instanceof ServiceError && e.status === 503 && e.message === 'Too many executions waiting: the queue holds at most 1 (see --max-queued-executions)');
+    assert.equal((await a.result).outcome.status, 'completed');
+    assert.equal((await b.result).outcome.status, 'completed');
+  } finally {
+    await r.close();
+  }
+});
+
+test('runs are isolated: globals do not leak between executions', async () => {
+  const r = new PoolRunner(1);
+  try {
+    await r.pool.ready();
+    assert.deepEqual((await r.run('(globalThis as any).leak = 1; Object.prototype.polluted = 1; 1')).outcome, { status: 'completed', result: '1' });
+    assert.deepEqual((await r.run('typeof (globalThis as any).leak + " " + typeof ({} as any).polluted')).outcome, { status: 'completed', result: '"undefined undefined"' });
+  } finally {
+    await r.close();
+  }
+});

@@ -1,0 +1,46 @@
+// A pool plus a small `run()` for tests that drive executions through real worker processes.
+import { WorkerPool, type JobHandle } from '../../supervisor/pool/worker-pool.ts';
+import type { EngineName, Outcome } from '../../shared/protocol.ts';
+
+export interface RunOptions {
+  timeoutMs?: number;
+  heapMemoryMaxMb?: number;
+  maxOutputBytes?: number;
+  engine?: EngineName;
+}
+
+export interface RunResult {
+  outcome: Outcome;
+  output: string;
+  ms: number;
+}
+
+export class PoolRunner {
+  readonly pool: WorkerPool;
+  constructor(size = 2, maxQueued = 100, graceMs = 200) {
+    this.pool = new WorkerPool({ size, maxQueued, graceMs, log: () => {} });
+  }
+
+  start(code: string, opts: RunOptions = {}, onOutput?: (d: string) => void): { handle: JobHandle; result: Promise<RunResult> } {
+    let output = '';
+    const t0 = performance.now();
+    const handle = this.pool.submit({
+      code,
+      engine: opts.engine ?? 'v8',
+      heapMemoryMaxMb: opts.heapMemoryMaxMb ?? 8,
+      timeoutMs: opts.timeoutMs ?? 10_000,
+      maxOutputBytes: opts.maxOutputBytes ?? 1 << 20,
+      onOutput: (d) => { output += d; onOutput?.(d); },
+    });
+    const result = handle.outcome.then((outcome) => ({ outcome, output, ms: performance.now() - t0 }));
+    return { handle, result };
+  }
+
+  run(code: string, opts: RunOptions = {}): Promise<RunResult> {
+    return this.start(code, opts).result;
+  }
+
+  close(): Promise<void> {
+    return this.pool.close();
+  }
+}

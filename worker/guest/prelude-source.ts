@@ -1,0 +1,14 @@
+// The guest prelude's source text, read once per process. Both engines evaluate exactly this.
+import { readFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+
+const PRELUDE_FILES = ['prelude.js'] as const;
+
+function load(): string {
+  return PRELUDE_FILES.map((f) => readFileSync(new URL(f, import.meta.url), 'utf8')).join('\n');
+}
+
+export const PRELUDE_SOURCE: string = load();
+/** Changes whenever the prelude changes; keys compiled-code caches and base images. */
+export const PRELUDE_HASH: string = createHash('sha256').update(PRELUDE_SOURCE).digest('hex').slice(0, 16);
+export const PRELUDE_FILENAME = 'runjs:prelude';

@@ -1,0 +1,282 @@
+// The guest prelude: the one body of JavaScript that runs first in every guest realm, on V8
+// (isolated-vm) and on QuickJS alike. It talks to the host only through the host-call
+// primitive, which the engine installs as the global `__runjs_host` and which this script
+// captures and deletes before any user code runs. The script's completion value is the
+// internal object the engine keeps (never reachable from user code).
+//
+// Host-call protocol: hostCall(op, argsJson, bytes?) returns
+//   "v<json>"  a value          "e<json>"  an error {name, message}
+//   "a<id>"    an async op id — the host later calls internal.complete(id, ok, json, bytes)
+//   Uint8Array a bytes value
+'use strict';
+(function () {
+  const g = globalThis;
+  const hostCall = g.__runjs_host;
+  delete g.__runjs_host;
+
+  // --- captured builtins: user code may overwrite the originals without breaking us ---
+  const uncurry = (fn) => Function.prototype.call.bind(fn);
+  const JSONStringify = JSON.stringify;
+  const JSONParse = JSON.parse;
+  const ObjectDefineProperty = Object.defineProperty;
+  const ObjectKeys = Object.keys;
+  const ObjectPrototypeToString = uncurry(Object.prototype.toString);
+  const ArrayPrototypeJoin = uncurry(Array.prototype.join);
+  const ArrayPrototypePush = uncurry(Array.prototype.push);
+  const StringPrototypeSlice = uncurry(String.prototype.slice);
+  const StringPrototypeStartsWith = uncurry(String.prototype.startsWith);
+  const StringPrototypeIndexOf = uncurry(String.prototype.indexOf);
+  const StringPrototypeSplit = uncurry(String.prototype.split);
+  const StringPrototypeIncludes = uncurry(String.prototype.includes);
+  const StringPrototypeReplace = uncurry(String.prototype.replace);
+  const MAIN_FRAME = /__runjs_main \((file:\/\/\/main\.js:\d+:\d+)\)/;
+  const ReflectApply = Reflect.apply;
+  const SymbolPrototypeToString = uncurry(Symbol.prototype.toString);
+  const BigIntPrototypeToString = uncurry(BigInt.prototype.toString);
+  const ErrorCtor = Error;
+  const TypeErrorCtor = TypeError;
+  const String_ = String;
+  const Number_ = Number;
+  const NumberIsFinite = Number.isFinite;
+  const MathFloor = Math.floor;
+  const SafeMap = Map;
+  const MapGet = uncurry(Map.prototype.get);
+  const MapSet = uncurry(Map.prototype.set);
+  const MapHas = uncurry(Map.prototype.has);
+  const MapDelete = uncurry(Map.prototype.delete);
+  const MapEntries = uncurry(Map.prototype.entries);
+  const SafeSet = Set;
+  const SetValues = uncurry(Set.prototype.values);
+  const PromiseCtor = Promise;
+  const PromiseResolve = Promise.resolve.bind(Promise);
+  const PromisePrototypeThen = uncurry(Promise.prototype.then);
+
+  // --- the bridge ---
+  const pending = new SafeMap(); // async op id -> (ok, value) => void
+
+  function decodeError(json) {
+    const info = JSONParse(json);
+    const err = info.name === 'TypeError' ? new TypeErrorCtor(info.message) : new ErrorCtor(info.message);
+    if (info.name && info.name !== 'TypeError' && info.name !== 'Error') err.name = info.name;
+    if (info.code !== undefined) err.code = info.code;
+    return err;
+  }
+
+  /** Calls a host op; returns its value, or registers `onDone` for an async op and returns its id. */
+  function op(name, args, bytes, onDone) {
+    const r = bytes === undefined ? hostCall(name, JSONStringify(args === undefined ? null : args))
+      : hostCall(name, JSONStringify(args === undefined ? null : args), bytes);
+    if (typeof r !== 'string') return r;
+    const tag = r[0];
+    if (tag === 'v') return r.length === 1 ? undefined : JSONParse(StringPrototypeSlice(r, 1));
+    if (tag === 'e') throw decodeError(StringPrototypeSlice(r, 1));
+    if (tag === 'a') {
+      const id = Number_(StringPrototypeSlice(r, 1));
+      if (onDone === undefined) throw new ErrorCtor(`runjs: op ${name} is asynchronous`);
+      MapSet(pending, id, onDone);
+      return id;
+    }
+    throw new ErrorCtor(`runjs: malformed answer from op ${name}`);
+  }
+
+  /** Calls an async host op and returns a promise of its value. */
+  function opAsync(name, args, bytes) {
+    return new PromiseCtor((resolve, reject) => {
+      op(name, args, bytes, (ok, value) => (ok ? resolve(value) : reject(value)));
+    });
+  }
+
+  // --- formatting (console lines, results, error texts) ---
+  function describeFunction(fn) {
+    const n = fn.name;
+    return n ? `[Function: ${n}]` : '[Function (anonymous)]';
+  }
+
+  function isError(v) {
+    if (v instanceof ErrorCtor) return true;
+    return ObjectPrototypeToString(v) === '[object Error]';
+  }
+
+  /** Drops the prelude's own frames and shows the wrapped main body as the script itself. */
+  function cleanStack(stack) {
+    const lines = StringPrototypeSplit(stack, '\n');
+    const kept = [];
+    for (let i = 0; i < lines.length; i++) {
+      const line = lines[i];
+      if (StringPrototypeIncludes(line, 'runjs:prelude')) continue;
+      ArrayPrototypePush(kept, StringPrototypeReplace(line, MAIN_FRAME, '$1'));
+    }
+    return ArrayPrototypeJoin(kept, '\n');
+  }
+
+  /** `Name: message` followed by the stack frames, on both engines. */
+  function formatError(e) {
+    let name = 'Error';
+    let message = '';
+    let stack = '';
+    try { name = String_(e.name); } catch { /* hostile getter */ }
+    try { message = String_(e.message); } catch { /* hostile getter */ }
+    try { stack = typeof e.stack === 'string' ? e.stack : ''; } catch { /* hostile getter */ }
+    const head = message === '' ? name : `${name}: ${message}`;
+    stack = cleanStack(stack);
+    if (stack === '') return head;
+    // V8 stacks begin with the head line; QuickJS stacks hold frames only.
+    if (StringPrototypeStartsWith(stack, head)) return stack;
+    const firstFrame = StringPrototypeIndexOf(stack, '    at ');
+    const frames = firstFrame >= 0 ? StringPrototypeSlice(stack, firstFrame) : stack;
+    return frames.length > 0 ? `${head}\n${frames}` : head;
+  }
+
+  /** JSON with the cases plain JSON.stringify gets wrong or throws on (cycles, BigInt, Map, Set, errors). */
+  function toJson(value, indent) {
+    // The chain of objects being serialised: `this` in the replacer is the holder, so popping
+    // until the holder is on top leaves exactly the ancestors of the current value.
+    const holders = [];
+    const originals = [];
+    const replacer = function (key, v) {
+      switch (typeof v) {
+        case 'bigint': return `${BigIntPrototypeToString(v)}n`;
+        case 'function': return describeFunction(v);
+        case 'symbol': return SymbolPrototypeToString(v);
+        case 'object': {
+          if (v === null) return v;
+          while (holders.length > 0 && holders[holders.length - 1] !== this) { holders.length--; originals.length--; }
+          for (let i = 0; i < originals.length; i++) if (originals[i] === v) return '[Circular]';
+          let out = v;
+          if (isError(v)) return formatError(v);
+          if (v instanceof SafeMap) {
+            out = [];
+            for (const entry of MapEntries(v)) ArrayPrototypePush(out, entry);
+            out = { '[Map]': out };
+          } else if (v instanceof SafeSet) {
+            out = [];
+            for (const item of SetValues(v)) ArrayPrototypePush(out, item);
+            out = { '[Set]': out };
+          }
+          ArrayPrototypePush(holders, out);
+          ArrayPrototypePush(originals, v);
+          return out;
+        }
+        default: return v;
+      }
+    };
+    try {
+      return JSONStringify(value, replacer, indent);
+    } catch (e) {
+      return `[Unserializable: ${formatError(e)}]`;
+    }
+  }
+
+  /** One console argument as text: strings as they are, everything else as JSON. */
+  function formatArg(v) {
+    switch (typeof v) {
+      case 'string': return v;
+      case 'undefined': return 'undefined';
+      case 'number': return String_(v);
+      case 'boolean': return v ? 'true' : 'false';
+      case 'bigint': return `${BigIntPrototypeToString(v)}n`;
+      case 'symbol': return SymbolPrototypeToString(v);
+      case 'function': return describeFunction(v);
+      default:
+        if (v === null) return 'null';
+        if (isError(v)) return formatError(v);
+        return toJson(v) ?? 'undefined';
+    }
+  }
+
+  function formatLine(args) {
+    const parts = [];
+    for (let i = 0; i < args.length; i++) ArrayPrototypePush(parts, formatArg(args[i]));
+    return ArrayPrototypeJoin(parts, ' ');
+  }
+
+  // --- console ---
+  const consoleWrite = (prefix) => function (...args) {
+    op('console.write', prefix + formatLine(args) + '\n');
+  };
+  const console_ = {};
+  const methods = { log: '', debug: '', trace: '', info: '[INFO] ', warn: '[WARN] ', error: '[ERROR] ' };
+  for (const name of ObjectKeys(methods)) {
+    ObjectDefineProperty(console_, name, { value: consoleWrite(methods[name]), writable: true, enumerable: true, configurable: true });
+  }
+  ObjectDefineProperty(g, 'console', { value: console_, writable: true, enumerable: false, configurable: true });
+
+  // --- timers (setInterval is deliberately absent, as the interface spec says) ---
+  let nextTimerId = 1;
+  const timers = new SafeMap(); // guest timer id -> host op id
+
+  function setTimeout_(callback, delay, ...args) {
+    if (typeof callback !== 'function') throw new TypeErrorCtor('setTimeout: callback must be a function');
+    let ms = Number_(delay);
+    if (!(ms > 0) || !NumberIsFinite(ms)) ms = ms === Infinity ? 2147483647 : 0;
+    const id = nextTimerId++;
+    const opId = op('timers.sleep', MathFloor(ms), undefined, () => {
+      MapDelete(timers, id);
+      ReflectApply(callback, g, args);
+    });
+    MapSet(timers, id, opId);
+    return id;
+  }
+
+  function clearTimeout_(id) {
+    const key = Number_(id);
+    if (!MapHas(timers, key)) return;
+    const opId = MapGet(timers, key);
+    MapDelete(timers, key);
+    MapDelete(pending, opId);
+    op('timers.cancel', opId);
+  }
+  ObjectDefineProperty(g, 'setTimeout', { value: setTimeout_, writable: true, enumerable: true, configurable: true });
+  ObjectDefineProperty(g, 'clearTimeout', { value: clearTimeout_, writable: true, enumerable: true, configurable: true });
+
+  // --- run lifecycle ---
+  function fail(e) {
+    op('run.settle', { ok: false, error: isError(e) ? `Uncaught ${formatError(e)}` : `Uncaught ${formatArg(e)}` });
+  }
+
+  /**
+   * Serialises a run's result: the awaited value of the last top-level expression statement,
+   * else of `export default`, else "". Values JSON cannot express (undefined, functions) give "".
+   */
+  function serializeResult(value) {
+    if (value === undefined || typeof value === 'function' || typeof value === 'symbol') return '';
+    return toJson(value) ?? '';
+  }
+
+  const internal = {
+    /** Delivers the settlement of async op `id` (from the host's event loop). */
+    complete(id, ok, json, bytes) {
+      const done = MapGet(pending, id);
+      if (done === undefined) return; // cleared timer or cancelled op
+      MapDelete(pending, id);
+      let value = bytes !== undefined && bytes !== null ? bytes : json === null || json === undefined ? undefined : JSONParse(json);
+      if (!ok) value = decodeError(json);
+      try {
+        done(ok, value);
+      } catch (e) {
+        fail(e); // an error thrown by a timer callback ends the run, as an uncaught exception would
+      }
+    },
+    /** Runs the wrapped main body and follows its promise of [kind, value] to the run's settlement. */
+    track(main) {
+      let mainPromise;
+      try {
+        mainPromise = main();
+      } catch (e) {
+        fail(e);
+        return;
+      }
+      PromisePrototypeThen(mainPromise, (pair) => {
+        const kind = pair[0];
+        if (kind === 0) { op('run.settle', { ok: true, result: '' }); return; }
+        PromisePrototypeThen(PromiseResolve(pair[1]), (v) => op('run.settle', { ok: true, result: serializeResult(v) }), fail);
+      }, fail);
+    },
+  };
+  // Internal helpers the later preludes (web APIs, node: modules) build on.
+  internal.op = op;
+  internal.opAsync = opAsync;
+  internal.formatArg = formatArg;
+  internal.formatError = formatError;
+  return internal;
+})();

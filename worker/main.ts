@@ -1,0 +1,127 @@
+// Worker child-process entry. Hosts one engine, runs one execution at a time for the
+// supervisor's pool, and streams console output back over IPC. It never trusts its messages'
+// shapes: everything from the channel is narrowed by shared/protocol.ts.
+import { isSupervisorMessage, type RunRequest, type WorkerMessage } from '../shared/protocol.ts';
+import type { Engine, GuestRealm, HostCall } from './engine.ts';
+import { V8Engine } from './engines/v8/v8-engine.ts';
+import { ALL_OPS } from './ops/all-ops.ts';
+import { RunLoop } from './runtime/execute-run.ts';
+import { OutputBuffer } from './runtime/output-buffer.ts';
+
+const DEFAULT_HEAP_MB = 8;
+/** How often the memory watchdog samples the process while a run is active. */
+const WATCHDOG_INTERVAL_MS = 10;
+/**
+ * isolated-vm's memoryLimit does not hold against every allocation pattern (engine-study Q7:
+ * an Array.fill flood runs past it). The watchdog reads the process RSS — the isolate's own
+ * statistics would block on the isolate lock while guest code runs — and stops a run that grew
+ * the process by more than this multiple of its limit (at least WATCHDOG_MIN_BYTES).
+ */
+const WATCHDOG_FACTOR = 4;
+const WATCHDOG_MIN_BYTES = 96 * 1024 * 1024;
+/** How long an interrupted realm may take to return before the worker asks to be replaced. */
+const STOP_GRACE_MS = 100;
+
+function send(msg: WorkerMessage): void {
+  process.send?.(msg);
+}
+
+const engines: Record<string, Engine> = { v8: new V8Engine() };
+
+/** The current run's host call; realms are created ahead of time and bound through this. */
+let currentHostCall: HostCall | undefined;
+const trampoline: HostCall = (op, argsJson, bytes) => {
+  if (currentHostCall === undefined) return `e${JSON.stringify({ name: 'Error', message: 'runjs: no active run' })}`;
+  return currentHostCall(op, argsJson, bytes);
+};
+
+/** A realm booted ahead of the next run with the default limit (engine-study: ~2 ms saved). */
+let warm: Promise<GuestRealm> | undefined;
+function prepareWarm(): void {
+  const engine = engines['v8']!;
+  warm = engine.createRealm({ memoryLimitMb: DEFAULT_HEAP_MB, hostCall: trampoline });
+  warm.catch(() => { warm = undefined; });
+}
+
+async function takeRealm(req: RunRequest): Promise<GuestRealm> {
+  const limit = Math.max(DEFAULT_HEAP_MB, req.heapMemoryMaxMb);
+  if (warm !== undefined && limit === DEFAULT_HEAP_MB && req.engine === 'v8') {
+    const w = warm;
+    warm = undefined;
+    try {
+      return await w;
+    } catch { /* fall through to a fresh realm */ }
+  }
+  const engine = engines[req.engine];
+  if (!engine) throw new Error(`engine '${req.engine}' is not available in this worker`);
+  return engine.createRealm({ memoryLimitMb: limit, hostCall: trampoline });
+}
+
+let active: { runId: string; loop: RunLoop } | undefined;
+
+/** Polls `done` until it holds or `ms` pass. */
+async function settlesWithin(done: () => boolean, ms: number): Promise<boolean> {
+  const until = performance.now() + ms;
+  while (!done()) {
+    if (performance.now() > until) return false;
+    await new Promise((r) => setTimeout(r, 2));
+  }
+  return true;
+}
+
+async function handleRun(req: RunRequest): Promise<void> {
+  const output = new OutputBuffer((data) => send({ type: 'output', runId: req.runId, data }), req.maxOutputBytes);
+  const loop = new RunLoop({ runId: req.runId, code: req.code, timeoutMs: req.timeoutMs }, ALL_OPS, new Map(), {
+    output: (text) => output.write(text),
+  });
+  active = { runId: req.runId, loop };
+  let realm: GuestRealm | undefined;
+  let watchdog: NodeJS.Timeout | undefined;
+  try {
+    realm = await takeRealm(req);
+    currentHostCall = loop.hostCall;
+    const limitBytes = Math.max(DEFAULT_HEAP_MB, req.heapMemoryMaxMb) * 1024 * 1024;
+    const ceiling = process.memoryUsage.rss() + Math.max(limitBytes * WATCHDOG_FACTOR, WATCHDOG_MIN_BYTES);
+    watchdog = setInterval(() => {
+      if (process.memoryUsage.rss() > ceiling) loop.stop('out-of-memory');
+    }, WATCHDOG_INTERVAL_MS);
+    const outcome = await loop.run(realm);
+    output.flush();
+    const recycle = loop.busy && !(await settlesWithin(() => !loop.busy, STOP_GRACE_MS));
+    send({ type: 'result', runId: req.runId, outcome, ...(recycle ? { recycle } : {}) });
+    if (recycle) return; // the supervisor kills this process; a stuck isolate must not host another run
+  } catch (e) {
+    output.flush();
+    send({ type: 'result', runId: req.runId, outcome: { status: 'failed', error: `runjs internal error: ${e instanceof Error ? e.message : String(e)}` } });
+  } finally {
+    if (watchdog) clearInterval(watchdog);
+    currentHostCall = undefined;
+    active = undefined;
+    realm?.dispose();
+    prepareWarm();
+  }
+}
+
+process.on('message', (raw: unknown) => {
+  if (!isSupervisorMessage(raw)) return;
+  switch (raw.type) {
+    case 'run':
+      if (active) {
+        send({ type: 'result', runId: raw.runId, outcome: { status: 'failed', error: 'runjs internal error: worker is busy' } });
+        return;
+      }
+      void handleRun(raw);
+      break;
+    case 'cancel':
+      if (active?.runId === raw.runId) active.loop.stop(raw.reason);
+      break;
+    case 'op-response':
+      break;
+  }
+});
+
+// The supervisor owns this process: when the IPC channel closes, there is nobody to serve.
+process.on('disconnect', () => process.exit(0));
+
+prepareWarm();
+void warm?.then(() => send({ type: 'ready' }), () => send({ type: 'ready' }));

@@ -1,0 +1,26 @@
+// setTimeout/clearTimeout: the guest keeps the timer table (ids ≥ 1, callbacks); the host only
+// sleeps. A cleared timer aborts its sleep so a pending host timer never keeps a run alive.
+import { OpError, type OpTable } from '../op-types.ts';
+
+/** Node's own ceiling for timer delays (2^31 - 1 ms). */
+const MAX_DELAY_MS = 2_147_483_647;
+
+export const timerOps: OpTable = {
+  'timers.sleep': {
+    kind: 'async',
+    run(args, _bytes, _ctx, signal) {
+      const ms = typeof args === 'number' && Number.isFinite(args) ? Math.min(Math.max(0, Math.floor(args)), MAX_DELAY_MS) : 0;
+      return new Promise((resolve) => {
+        const t = setTimeout(resolve, ms);
+        signal.addEventListener('abort', () => clearTimeout(t), { once: true });
+      });
+    },
+  },
+  'timers.cancel': {
+    kind: 'sync',
+    run(args, _bytes, ctx) {
+      if (typeof args !== 'number') throw new OpError('timers.cancel expects an op id', 'TypeError');
+      ctx.cancelOp(args);
+    },
+  },
+};

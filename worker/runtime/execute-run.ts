@@ -1,0 +1,238 @@
+// Runs one execution in a realm: the engine-neutral event loop. The guest reaches the host only
+// through `hostCall`; async ops settle back through realm.complete(), one at a time. The run
+// ends when the main module has settled and nothing is pending — or at the first failure,
+// interrupt (cancel/timeout) or out-of-memory.
+import type { GuestRealm, HostCall } from '../engine.ts';
+import { EngineError } from '../engine.ts';
+import { OpError, type OpContext, type OpTable } from '../ops/op-types.ts';
+import type { Outcome } from '../../shared/protocol.ts';
+import { EXECUTION_ERRORS } from '../../shared/errors.ts';
+import { transpile, TranspileError } from '../source/transpile.ts';
+import { wrapMain, ModuleSpecifierError } from '../source/wrap-main.ts';
+import { resolveImport, ImportError, type BuiltinModules } from '../source/resolve-import.ts';
+
+export type StopReason = 'cancel' | 'timeout' | 'out-of-memory';
+
+export interface RunSpec {
+  readonly runId: string;
+  readonly code: string;
+  readonly timeoutMs: number;
+}
+
+export interface RunHooks {
+  /** Console text, in order, as it is written. */
+  output(text: string): void;
+}
+
+interface Completion {
+  readonly id: number;
+  readonly ok: boolean;
+  readonly value: unknown;
+}
+
+function errorJson(e: unknown): string {
+  if (e instanceof OpError) return JSON.stringify({ name: e.guestName, message: e.message, code: e.code });
+  const message = e instanceof Error ? e.message : String(e);
+  return JSON.stringify({ name: 'Error', message });
+}
+
+function encodeValue(v: unknown): string | Uint8Array {
+  if (v instanceof Uint8Array) return v;
+  return v === undefined ? 'v' : `v${JSON.stringify(v)}`;
+}
+
+/** One execution's state and event loop. `stop()` may be called at any time from outside. */
+export class RunLoop {
+  readonly #spec: RunSpec;
+  readonly #ops: OpTable;
+  readonly #builtins: BuiltinModules;
+  readonly #hooks: RunHooks;
+  readonly #pending = new Map<number, AbortController>();
+  readonly #queue: Completion[] = [];
+  #nextOpId = 1;
+  #realm: GuestRealm | undefined;
+  #settled: { ok: boolean; value: string } | undefined;
+  #stopReason: StopReason | undefined;
+  #mainEvaluated = false;
+  #draining = false;
+  /** Engine calls (main evaluation, deliveries) that have not returned yet. */
+  #inFlight = 0;
+  #finish: ((o: Outcome) => void) | undefined;
+  #outcome: Outcome | undefined;
+
+  constructor(spec: RunSpec, ops: OpTable, builtins: BuiltinModules, hooks: RunHooks) {
+    this.#spec = spec;
+    this.#ops = ops;
+    this.#builtins = builtins;
+    this.#hooks = hooks;
+  }
+
+  /** The host-call primitive bound to this run (installed into the realm via a trampoline). */
+  readonly hostCall: HostCall = (op, argsJson, bytes) => {
+    const def = this.#ops[op];
+    if (def === undefined) return `e${JSON.stringify({ name: 'Error', message: `runjs: unknown op '${op}'` })}`;
+    if (this.#outcome !== undefined) return `e${JSON.stringify({ name: 'Error', message: 'runjs: the run has ended' })}`;
+    let args: unknown;
+    try {
+      args = JSON.parse(argsJson);
+    } catch {
+      return `e${JSON.stringify({ name: 'TypeError', message: `runjs: op '${op}' received malformed arguments` })}`;
+    }
+    if (def.kind === 'sync') {
+      try {
+        return encodeValue(def.run(args, bytes, this.#ctx));
+      } catch (e) {
+        return `e${errorJson(e)}`;
+      }
+    }
+    const id = this.#nextOpId++;
+    const controller = new AbortController();
+    this.#pending.set(id, controller);
+    let started: Promise<unknown>;
+    try {
+      started = def.run(args, bytes, this.#ctx, controller.signal);
+    } catch (e) {
+      started = Promise.reject(e);
+    }
+    started.then(
+      (value) => this.#enqueue({ id, ok: true, value }),
+      (error: unknown) => this.#enqueue({ id, ok: false, value: error }),
+    );
+    return `a${id}`;
+  };
+
+  readonly #ctx: OpContext = {
+    runId: '',
+    writeOutput: (text) => this.#hooks.output(text),
+    settle: (ok, value) => {
+      if (!ok) { this.#end({ status: 'failed', error: value }); return; }
+      if (this.#settled === undefined) this.#settled = { ok, value };
+      this.#check();
+    },
+    cancelOp: (id) => {
+      const c = this.#pending.get(id);
+      if (c === undefined) return;
+      this.#pending.delete(id);
+      c.abort();
+      // Checked after the current guest turn returns (see #drain / runMain), not from inside it.
+    },
+  };
+
+  /** Runs the script in `realm` (already booted with the prelude) to its outcome. */
+  async run(realm: GuestRealm): Promise<Outcome> {
+    this.#realm = realm;
+    const done = new Promise<Outcome>((resolve) => { this.#finish = resolve; });
+    if (this.#outcome !== undefined) return this.#outcome; // stopped before it started
+    const deadline = setTimeout(() => this.stop('timeout'), this.#spec.timeoutMs);
+    try {
+      let wrapped;
+      try {
+        const js = await transpile(this.#spec.code, 'main.ts');
+        wrapped = wrapMain(js);
+        for (const specifier of wrapped.imports) resolveImport(specifier, this.#builtins);
+      } catch (e) {
+        if (e instanceof TranspileError || e instanceof ModuleSpecifierError || e instanceof ImportError) {
+          this.#end({ status: 'failed', error: e.message });
+          return await done;
+        }
+        throw e;
+      }
+      if (this.#outcome === undefined) {
+        // Not awaited: an interrupted isolate may never return (engine-study Q7), and the
+        // outcome must not wait for it. `busy` tells the worker whether the realm came back.
+        this.#inFlight++;
+        realm.runMain(wrapped.source, 'file:///main.js', (s) => resolveImport(s, this.#builtins)).then(
+          () => { this.#inFlight--; this.#mainEvaluated = true; this.#check(); },
+          (e: unknown) => { this.#inFlight--; this.#fromEngineError(e); },
+        );
+      }
+      return await done;
+    } finally {
+      clearTimeout(deadline);
+      for (const c of this.#pending.values()) c.abort();
+      this.#pending.clear();
+    }
+  }
+
+  /** True while guest code may still be running in the realm (an interrupt did not take yet). */
+  get busy(): boolean {
+    return this.#inFlight > 0;
+  }
+
+  /** Ends the run from outside: cancellation, timeout or the memory watchdog. */
+  stop(reason: StopReason): void {
+    if (this.#outcome !== undefined) return;
+    this.#stopReason = reason;
+    this.#realm?.interrupt();
+    this.#end(this.#stopOutcome(reason));
+  }
+
+  #stopOutcome(reason: StopReason): Outcome {
+    switch (reason) {
+      case 'cancel': return { status: 'cancelled', error: EXECUTION_ERRORS.CANCELLED };
+      case 'timeout': return { status: 'timed_out', error: EXECUTION_ERRORS.TIMED_OUT };
+      case 'out-of-memory': return { status: 'failed', error: EXECUTION_ERRORS.OUT_OF_MEMORY };
+    }
+  }
+
+  #fromEngineError(e: unknown): void {
+    if (this.#outcome !== undefined) return;
+    if (e instanceof EngineError) {
+      if (e.kind === 'out-of-memory') { this.#end(this.#stopOutcome('out-of-memory')); return; }
+      if (e.kind === 'interrupted' && this.#stopReason) { this.#end(this.#stopOutcome(this.#stopReason)); return; }
+      this.#end({ status: 'failed', error: e.message });
+      return;
+    }
+    this.#end({ status: 'failed', error: `runjs internal error: ${e instanceof Error ? e.message : String(e)}` });
+  }
+
+  #enqueue(c: Completion): void {
+    if (this.#outcome !== undefined || !this.#pending.has(c.id)) return;
+    this.#queue.push(c);
+    void this.#drain();
+  }
+
+  async #drain(): Promise<void> {
+    if (this.#draining) return;
+    this.#draining = true;
+    try {
+      while (this.#queue.length > 0 && this.#outcome === undefined) {
+        const c = this.#queue.shift()!;
+        if (!this.#pending.delete(c.id)) continue; // cancelled meanwhile
+        const realm = this.#realm!;
+        this.#inFlight++;
+        try {
+          if (c.ok) {
+            const v = c.value;
+            if (v instanceof Uint8Array) await realm.complete(c.id, true, null, v);
+            else await realm.complete(c.id, true, v === undefined ? null : JSON.stringify(v), undefined);
+          } else {
+            await realm.complete(c.id, false, errorJson(c.value), undefined);
+          }
+        } catch (e) {
+          this.#fromEngineError(e);
+          return;
+        } finally {
+          this.#inFlight--;
+        }
+      }
+    } finally {
+      this.#draining = false;
+    }
+    this.#check();
+  }
+
+  /** Ends the run when it is complete, or fails it when it can never complete. */
+  #check(): void {
+    if (this.#outcome !== undefined || !this.#mainEvaluated || this.#draining || this.#queue.length > 0) return;
+    if (this.#pending.size > 0) return;
+    if (this.#settled !== undefined) this.#end({ status: 'completed', result: this.#settled.value });
+    else this.#end({ status: 'failed', error: EXECUTION_ERRORS.DEADLOCK });
+  }
+
+  #end(outcome: Outcome): void {
+    if (this.#outcome !== undefined) return;
+    this.#outcome = outcome;
+    this.#finish?.(outcome);
+  }
+}

@@ -1,0 +1,42 @@
+// Console output on its way to the supervisor: coalesced per event-loop turn so a chatty script
+// sends few IPC messages, yet every line leaves the worker within one turn of being written
+// (output stays readable while the run goes on). Output beyond the run's byte cap is dropped
+// after one notice line, so a print loop cannot flood the supervisor.
+
+export class OutputBuffer {
+  readonly #send: (data: string) => void;
+  readonly #maxBytes: number;
+  #parts: string[] = [];
+  #bytes = 0;
+  #truncated = false;
+  #scheduled = false;
+
+  constructor(send: (data: string) => void, maxBytes: number) {
+    this.#send = send;
+    this.#maxBytes = maxBytes;
+  }
+
+  write(text: string): void {
+    if (this.#truncated) return;
+    const size = Buffer.byteLength(text);
+    if (this.#bytes + size > this.#maxBytes) {
+      this.#truncated = true;
+      this.#parts.push(`[runjs] output truncated: the limit of ${this.#maxBytes} bytes per execution was reached (--max-output-bytes)\n`);
+    } else {
+      this.#bytes += size;
+      this.#parts.push(text);
+    }
+    if (!this.#scheduled) {
+      this.#scheduled = true;
+      setImmediate(() => this.flush());
+    }
+  }
+
+  flush(): void {
+    this.#scheduled = false;
+    if (this.#parts.length === 0) return;
+    const data = this.#parts.join('');
+    this.#parts = [];
+    this.#send(data);
+  }
+}
