@@ -8,6 +8,7 @@ export const EXECUTION_ERRORS = {
   POLLING_TIMEOUT: 'Execution did not complete within polling timeout',
   TYPESCRIPT_PREFIX: 'TypeScript parse error: ',
   SERVER_RESTARTED: 'Server restarted while the execution was running',
+  SERVER_SHUT_DOWN: 'Server shut down while the execution was running',
   DEADLOCK: 'Top-level await can never settle: the script awaits a promise while no timer or host operation is pending',
 } as const;
 
@@ -26,6 +27,10 @@ export const SERVICE_ERRORS = {
   EXECUTION_NOT_FOUND: (id: string): ErrorSpec => ({ status: 404, message: `Execution '${id}' not found` }),
   EXECUTION_NOT_RUNNING: (id: string, status: string): ErrorSpec => ({ status: 400, message: `Execution '${id}' is not running (status: ${status})` }),
   QUEUE_FULL: (limit: number): ErrorSpec => ({ status: 503, message: `Too many executions waiting: the queue holds at most ${limit} (see --max-queued-executions)` }),
+  TIMEOUT_OUT_OF_RANGE: (v: unknown): ErrorSpec => ({ status: 400, message: `execution_timeout_secs must be an integer from 1 to 300, got ${JSON.stringify(v)}` }),
+  HEAP_OUT_OF_RANGE: (v: unknown, max: number): ErrorSpec => ({ status: 400, message: `heap_memory_max_mb must be an integer from 8 to ${max} (smaller values are raised to 8), got ${JSON.stringify(v)}` }),
+  HEAP_NOT_ENABLED: (): ErrorSpec => ({ status: 400, message: 'heap snapshots are not enabled on this server: start it with --heap-store dir or s3 to use `heap` and `tags`' }),
+  FS_NOT_ENABLED: (): ErrorSpec => ({ status: 400, message: 'filesystem snapshots are not enabled on this server: start it with --fs-store dir or s3 to use `fs`' }),
 } as const;
 
 /** An error with an HTTP status, thrown by services and mapped by transports. */

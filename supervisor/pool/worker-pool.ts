@@ -16,6 +16,8 @@ export interface PoolOptions {
 }
 
 export interface Job {
+  /** The execution id; the pool makes one up when absent. */
+  readonly runId?: string;
   readonly code: string;
   readonly engine: EngineName;
   readonly heapMemoryMaxMb: number;
@@ -91,7 +93,7 @@ export class WorkerPool {
     if (!idle && this.#queue.length >= this.#opts.maxQueued) throw new ServiceError(SERVICE_ERRORS.QUEUE_FULL(this.#opts.maxQueued));
     let resolve!: (o: Outcome) => void;
     const outcome = new Promise<Outcome>((r) => { resolve = r; });
-    const active: ActiveJob = { runId: randomUUID(), job, resolve, settled: false };
+    const active: ActiveJob = { runId: job.runId ?? randomUUID(), job, resolve, settled: false };
     if (idle) this.#start(idle, active);
     else this.#queue.push(active);
     return { runId: active.runId, outcome, cancel: () => this.#cancel(active) };

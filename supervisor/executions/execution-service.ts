@@ -1,0 +1,247 @@
+// The execution service: the registry of executions and their output (SQLite, written as runs
+// progress), submission to the worker pool, cancel, paging, and waiting. Transports (REST, MCP)
+// are thin layers over this; nothing here knows about HTTP or MCP.
+import { randomUUID } from 'node:crypto';
+import type { DatabaseSync } from 'node:sqlite';
+import type { Outcome } from '../../shared/protocol.ts';
+import { EXECUTION_ERRORS, SERVICE_ERRORS, ServiceError } from '../../shared/errors.ts';
+import type { Job, JobHandle } from '../pool/worker-pool.ts';
+import { ExecutionStore, type ExecutionRow } from './execution-store.ts';
+import { OutputLog, type PageRequest } from './output-log.ts';
+import type { CancelResult, ExecRequest, ExecutionInfo, ExecutionOutput, ExecutionSummary } from './execution-types.ts';
+
+/** The part of the worker pool the service uses. */
+export interface JobRunner {
+  submit(job: Job): JobHandle;
+}
+
+export interface ExecutionServiceOptions {
+  readonly db: DatabaseSync;
+  readonly pool: JobRunner;
+  readonly defaultTimeoutSecs: number;
+  readonly defaultHeapMb: number;
+  readonly maxHeapMb: number;
+  readonly maxOutputBytes: number;
+  /** Finished executions kept in the registry (older ones are pruned with their output). */
+  readonly retention: number;
+  readonly heapEnabled: boolean;
+  readonly fsEnabled: boolean;
+  readonly now?: () => Date;
+}
+
+/** Output written to the database in chunks: at most every FLUSH_MS, or sooner when large. */
+const FLUSH_MS = 50;
+const FLUSH_BYTES = 256 * 1024;
+/** Finished outputs kept in memory for paging (bytes in total). */
+const OUTPUT_CACHE_BYTES = 64 * 1024 * 1024;
+const MIN_HEAP_MB = 8;
+
+interface Live {
+  readonly handle: JobHandle;
+  readonly log: OutputLog;
+  pending: Buffer[];
+  pendingBytes: number;
+  nextChunk: number;
+  flushTimer: NodeJS.Timeout | undefined;
+  readonly waiters: (() => void)[];
+}
+
+export class ExecutionService {
+  readonly #opts: ExecutionServiceOptions;
+  readonly #store: ExecutionStore;
+  readonly #live = new Map<string, Live>();
+  /** Finished outputs, least recently used first (Map iteration order). */
+  readonly #outputCache = new Map<string, OutputLog>();
+  #outputCacheBytes = 0;
+  #closed = false;
+
+  constructor(opts: ExecutionServiceOptions) {
+    this.#opts = opts;
+    this.#store = new ExecutionStore(opts.db);
+    // Nothing runs before this process started: never leave a record `running` forever.
+    this.#store.failRunning(EXECUTION_ERRORS.SERVER_RESTARTED, this.#now());
+  }
+
+  #now(): string {
+    return (this.#opts.now?.() ?? new Date()).toISOString();
+  }
+
+  /** Validates and registers an execution, hands it to the pool, and returns its id at once. */
+  submit(req: ExecRequest): string {
+    if (this.#closed) throw new Error('the execution service is closed');
+    const timeoutSecs = req.executionTimeoutSecs ?? this.#opts.defaultTimeoutSecs;
+    if (!Number.isInteger(timeoutSecs) || timeoutSecs < 1 || timeoutSecs > 300) throw new ServiceError(SERVICE_ERRORS.TIMEOUT_OUT_OF_RANGE(req.executionTimeoutSecs));
+    const requestedHeap = req.heapMemoryMaxMb ?? this.#opts.defaultHeapMb;
+    if (!Number.isInteger(requestedHeap) || requestedHeap > this.#opts.maxHeapMb) throw new ServiceError(SERVICE_ERRORS.HEAP_OUT_OF_RANGE(req.heapMemoryMaxMb, this.#opts.maxHeapMb));
+    const heapMb = Math.max(MIN_HEAP_MB, requestedHeap);
+    if (!this.#opts.heapEnabled && ((req.heap ?? '') !== '' || (req.tags != null && Object.keys(req.tags).length > 0))) throw new ServiceError(SERVICE_ERRORS.HEAP_NOT_ENABLED());
+    if (!this.#opts.fsEnabled && (req.fs ?? '') !== '') throw new ServiceError(SERVICE_ERRORS.FS_NOT_ENABLED());
+
+    const id = randomUUID();
+    this.#store.insert(id, req.session ?? null, this.#now());
+    const log = new OutputLog();
+    let live: Live | undefined;
+    let handle: JobHandle;
+    try {
+      handle = this.#opts.pool.submit({
+        runId: id,
+        code: req.code,
+        engine: 'v8',
+        heapMemoryMaxMb: heapMb,
+        timeoutMs: timeoutSecs * 1000,
+        maxOutputBytes: this.#opts.maxOutputBytes,
+        onOutput: (data) => { if (live) this.#onOutput(id, live, data); },
+      });
+    } catch (e) {
+      this.#store.remove(id);
+      throw e;
+    }
+    live = { handle, log, pending: [], pendingBytes: 0, nextChunk: 0, flushTimer: undefined, waiters: [] };
+    this.#live.set(id, live);
+    const l = live;
+    void handle.outcome.then((outcome) => this.#onOutcome(id, l, outcome));
+    return id;
+  }
+
+  #onOutput(id: string, live: Live, data: string): void {
+    const chunk = Buffer.from(data, 'utf8');
+    live.log.append(chunk);
+    live.pending.push(chunk);
+    live.pendingBytes += chunk.length;
+    if (live.pendingBytes >= FLUSH_BYTES) this.#flush(id, live);
+    else live.flushTimer ??= setTimeout(() => this.#flush(id, live), FLUSH_MS);
+  }
+
+  #flush(id: string, live: Live): void {
+    clearTimeout(live.flushTimer);
+    live.flushTimer = undefined;
+    if (live.pending.length === 0) return;
+    const data = live.pending.length === 1 ? live.pending[0]! : Buffer.concat(live.pending);
+    live.pending = [];
+    live.pendingBytes = 0;
+    this.#store.appendOutput(id, live.nextChunk++, data);
+  }
+
+  #onOutcome(id: string, live: Live, outcome: Outcome): void {
+    const completedAt = this.#now();
+    this.#store.transaction(() => {
+      this.#flush(id, live);
+      this.#store.finish(id, outcome.status === 'completed'
+        ? { status: 'completed', result: outcome.result, error: null, heap: null, completedAt }
+        : { status: outcome.status, result: null, error: outcome.error, heap: null, completedAt });
+    });
+    live.log.finish();
+    this.#live.delete(id);
+    this.#cacheOutput(id, live.log);
+    for (const w of live.waiters.splice(0)) w();
+    for (const pruned of this.#store.prune(this.#opts.retention)) this.#uncacheOutput(pruned);
+  }
+
+  #cacheOutput(id: string, log: OutputLog): void {
+    this.#uncacheOutput(id);
+    this.#outputCache.set(id, log);
+    this.#outputCacheBytes += log.byteLength;
+    for (const [oldId, old] of this.#outputCache) {
+      if (this.#outputCacheBytes <= OUTPUT_CACHE_BYTES || oldId === id) break;
+      this.#outputCache.delete(oldId);
+      this.#outputCacheBytes -= old.byteLength;
+    }
+  }
+
+  #uncacheOutput(id: string): void {
+    const old = this.#outputCache.get(id);
+    if (old) {
+      this.#outputCache.delete(id);
+      this.#outputCacheBytes -= old.byteLength;
+    }
+  }
+
+  #row(id: string): ExecutionRow {
+    const row = this.#store.get(id);
+    if (!row) throw new ServiceError(SERVICE_ERRORS.EXECUTION_NOT_FOUND(id));
+    return row;
+  }
+
+  get(id: string): ExecutionInfo {
+    const r = this.#row(id);
+    return {
+      execution_id: r.id,
+      status: r.status,
+      result: r.result,
+      heap: r.heap,
+      fs: r.fs,
+      error: r.error,
+      started_at: r.started_at,
+      completed_at: r.completed_at,
+      artifacts: [],
+    };
+  }
+
+  /** Running executions and the retained finished ones, newest first. */
+  list(): ExecutionSummary[] {
+    const rows = [...this.#store.running(), ...this.#store.recentFinished(this.#opts.retention)];
+    rows.sort((a, b) => (a.started_at < b.started_at ? 1 : a.started_at > b.started_at ? -1 : 0));
+    return rows.map((r) => ({ execution_id: r.id, status: r.status, started_at: r.started_at, completed_at: r.completed_at }));
+  }
+
+  /** Cancels a running execution; its status becomes `cancelled` before this returns. */
+  cancel(id: string): CancelResult {
+    const r = this.#row(id);
+    const live = this.#live.get(id);
+    if (r.status !== 'running' || !live) {
+      return { ok: false, error: SERVICE_ERRORS.EXECUTION_NOT_RUNNING(id, r.status).message };
+    }
+    const completedAt = this.#now();
+    this.#store.transaction(() => {
+      this.#flush(id, live);
+      this.#store.finish(id, { status: 'cancelled', result: null, error: EXECUTION_ERRORS.CANCELLED, heap: null, completedAt });
+    });
+    live.handle.cancel();
+    return { ok: true };
+  }
+
+  /** One page of output; `req` offsets are 0-based. */
+  output(id: string, req: PageRequest): ExecutionOutput {
+    const r = this.#row(id);
+    const log = this.#live.get(id)?.log ?? this.#finishedLog(id);
+    return { execution_id: id, ...log.page(req), status: r.status };
+  }
+
+  #finishedLog(id: string): OutputLog {
+    const cached = this.#outputCache.get(id);
+    if (cached) {
+      this.#outputCache.delete(id);
+      this.#outputCache.set(id, cached); // most recently used
+      return cached;
+    }
+    const log = OutputLog.from(this.#store.output(id), true);
+    this.#cacheOutput(id, log);
+    return log;
+  }
+
+  /** Resolves when the execution has reached a terminal status (or at once if it has). */
+  async wait(id: string, signal?: AbortSignal): Promise<ExecutionInfo> {
+    this.#row(id);
+    const live = this.#live.get(id);
+    if (live) {
+      await new Promise<void>((resolve, reject) => {
+        live.waiters.push(resolve);
+        signal?.addEventListener('abort', () => reject(signal.reason), { once: true });
+      });
+    }
+    return this.get(id);
+  }
+
+  /** Stops accepting work; records still running are failed with the shutdown reason. */
+  close(): void {
+    this.#closed = true;
+    const at = this.#now();
+    for (const [id, live] of this.#live) {
+      this.#store.transaction(() => {
+        this.#flush(id, live);
+        this.#store.finish(id, { status: 'failed', result: null, error: EXECUTION_ERRORS.SERVER_SHUT_DOWN, heap: null, completedAt: at });
+      });
+      live.handle.cancel();
+    }
+  }
+}

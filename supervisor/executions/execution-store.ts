@@ -1,0 +1,114 @@
+// Execution records and their output in the metadata database. Statements are prepared once;
+// multi-row changes run in transactions.
+import type { DatabaseSync, StatementSync } from 'node:sqlite';
+import type { ExecutionStatus } from './execution-types.ts';
+
+export interface ExecutionRow {
+  readonly id: string;
+  readonly status: ExecutionStatus;
+  readonly result: string | null;
+  readonly error: string | null;
+  readonly heap: string | null;
+  readonly fs: string | null;
+  readonly session: string | null;
+  readonly started_at: string;
+  readonly completed_at: string | null;
+}
+
+export interface Finish {
+  readonly status: Exclude<ExecutionStatus, 'running'>;
+  readonly result: string | null;
+  readonly error: string | null;
+  readonly heap: string | null;
+  readonly completedAt: string;
+}
+
+export class ExecutionStore {
+  readonly #db: DatabaseSync;
+  readonly #insert: StatementSync;
+  readonly #finish: StatementSync;
+  readonly #get: StatementSync;
+  readonly #listRunning: StatementSync;
+  readonly #listFinished: StatementSync;
+  readonly #appendChunk: StatementSync;
+  readonly #chunks: StatementSync;
+  readonly #failRunning: StatementSync;
+  readonly #pruneIds: StatementSync;
+  readonly #deleteExecution: StatementSync;
+  readonly #deleteOutput: StatementSync;
+
+  constructor(db: DatabaseSync) {
+    this.#db = db;
+    this.#insert = db.prepare('INSERT INTO executions (id, status, session, started_at) VALUES (?, \'running\', ?, ?)');
+    this.#finish = db.prepare('UPDATE executions SET status = ?, result = ?, error = ?, heap = ?, completed_at = ? WHERE id = ? AND status = \'running\'');
+    this.#get = db.prepare('SELECT id, status, result, error, heap, fs, session, started_at, completed_at FROM executions WHERE id = ?');
+    this.#listRunning = db.prepare('SELECT id, status, result, error, heap, fs, session, started_at, completed_at FROM executions WHERE status = \'running\' ORDER BY seq');
+    this.#listFinished = db.prepare('SELECT id, status, result, error, heap, fs, session, started_at, completed_at FROM executions WHERE status != \'running\' ORDER BY seq DESC LIMIT ?');
+    this.#appendChunk = db.prepare('INSERT INTO execution_output (execution_id, chunk, data) VALUES (?, ?, ?)');
+    this.#chunks = db.prepare('SELECT data FROM execution_output WHERE execution_id = ? ORDER BY chunk');
+    this.#failRunning = db.prepare('UPDATE executions SET status = \'failed\', error = ?, completed_at = ? WHERE status = \'running\'');
+    this.#pruneIds = db.prepare('SELECT id FROM executions WHERE status != \'running\' ORDER BY seq DESC LIMIT -1 OFFSET ?');
+    this.#deleteExecution = db.prepare('DELETE FROM executions WHERE id = ?');
+    this.#deleteOutput = db.prepare('DELETE FROM execution_output WHERE execution_id = ?');
+  }
+
+  insert(id: string, session: string | null, startedAt: string): void {
+    this.#insert.run(id, session, startedAt);
+  }
+
+  /** Undoes an insert whose submission failed (nothing else refers to it yet). */
+  remove(id: string): void {
+    this.#deleteOutput.run(id);
+    this.#deleteExecution.run(id);
+  }
+
+  transaction<T>(fn: () => T): T {
+    this.#db.exec('BEGIN');
+    try {
+      const v = fn();
+      this.#db.exec('COMMIT');
+      return v;
+    } catch (e) {
+      this.#db.exec('ROLLBACK');
+      throw e;
+    }
+  }
+
+  /** Sets the terminal state once; a second terminal transition is ignored (cancelled is final). */
+  finish(id: string, f: Finish): boolean {
+    return Number(this.#finish.run(f.status, f.result, f.error, f.heap, f.completedAt, id).changes) > 0;
+  }
+
+  get(id: string): ExecutionRow | undefined {
+    return this.#get.get(id) as ExecutionRow | undefined;
+  }
+
+  running(): ExecutionRow[] {
+    return this.#listRunning.all() as unknown as ExecutionRow[];
+  }
+
+  recentFinished(limit: number): ExecutionRow[] {
+    return this.#listFinished.all(limit) as unknown as ExecutionRow[];
+  }
+
+  appendOutput(id: string, chunk: number, data: Uint8Array): void {
+    this.#appendChunk.run(id, chunk, data);
+  }
+
+  output(id: string): Buffer {
+    const rows = this.#chunks.all(id) as unknown as { data: Uint8Array }[];
+    return Buffer.concat(rows.map((r) => r.data));
+  }
+
+  /** After a restart nothing is running: mark what was, with `error`. Returns how many. */
+  failRunning(error: string, at: string): number {
+    return Number(this.#failRunning.run(error, at).changes);
+  }
+
+  /** Deletes finished executions (and their output) beyond the newest `keep`. */
+  prune(keep: number): string[] {
+    const ids = (this.#pruneIds.all(keep) as unknown as { id: string }[]).map((r) => r.id);
+    if (ids.length > 0) this.transaction(() => { for (const id of ids) this.remove(id); });
+    return ids;
+  }
+}

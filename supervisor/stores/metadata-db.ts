@@ -1,0 +1,58 @@
+// The metadata database (node:sqlite): one file under --session-db-path, WAL, one writer (this
+// process), a versioned schema applied by ordered migrations. Other stores prepare their
+// statements against the handle once, at construction.
+import { DatabaseSync } from 'node:sqlite';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+
+export const DB_FILENAME = 'runjs.db';
+
+/** Migrations in order; index + 1 is the schema version they produce. Never edit a shipped one. */
+const MIGRATIONS: readonly string[] = [
+  `CREATE TABLE executions (
+     seq INTEGER PRIMARY KEY AUTOINCREMENT,
+     id TEXT NOT NULL UNIQUE,
+     status TEXT NOT NULL,
+     result TEXT,
+     error TEXT,
+     heap TEXT,
+     fs TEXT,
+     session TEXT,
+     started_at TEXT NOT NULL,
+     completed_at TEXT
+   );
+   CREATE INDEX executions_status ON executions (status, seq);
+   CREATE TABLE execution_output (
+     execution_id TEXT NOT NULL,
+     chunk INTEGER NOT NULL,
+     data BLOB NOT NULL,
+     PRIMARY KEY (execution_id, chunk)
+   ) WITHOUT ROWID;`,
+];
+
+export function openMetadataDb(dir: string): DatabaseSync {
+  mkdirSync(dir, { recursive: true });
+  const db = new DatabaseSync(join(dir, DB_FILENAME));
+  db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 5000;');
+  migrate(db);
+  return db;
+}
+
+function migrate(db: DatabaseSync): void {
+  const row = db.prepare('PRAGMA user_version').get() as { user_version: number } | undefined;
+  const version = row?.user_version ?? 0;
+  if (version > MIGRATIONS.length) {
+    throw new Error(`the metadata database at --session-db-path has schema version ${version}, newer than this runjs supports (${MIGRATIONS.length}); upgrade runjs or point --session-db-path elsewhere`);
+  }
+  for (let v = version; v < MIGRATIONS.length; v++) {
+    db.exec('BEGIN');
+    try {
+      db.exec(MIGRATIONS[v]!);
+      db.exec(`PRAGMA user_version = ${v + 1}`);
+      db.exec('COMMIT');
+    } catch (e) {
+      db.exec('ROLLBACK');
+      throw e;
+    }
+  }
+}

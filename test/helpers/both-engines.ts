@@ -1,0 +1,37 @@
+// Guest tests run on every engine and must agree (one guest, two engines). A guest test file
+// calls `guestSuite(name, (g) => { g.test(...) })`; each test runs once per engine through a
+// real pool, and `g.run()` returns the same RunResult shape for both.
+import { describe, test, before, after } from 'node:test';
+import type { EngineName } from '../../shared/protocol.ts';
+import { PoolRunner, type RunOptions, type RunResult } from './pool-runner.ts';
+
+export const ENGINES: readonly EngineName[] = ['v8', 'quickjs'];
+
+export interface GuestContext {
+  readonly engine: EngineName;
+  run(code: string, opts?: Omit<RunOptions, 'engine'>): Promise<RunResult>;
+  /** Runs `code`, asserts it completed, and returns its console output. */
+  output(code: string, opts?: Omit<RunOptions, 'engine'>): Promise<string>;
+}
+
+export function guestSuite(name: string, body: (g: { test(title: string, fn: (ctx: GuestContext) => Promise<void>): void }) => void): void {
+  for (const engine of ENGINES) {
+    describe(`${name} [${engine}]`, () => {
+      let runner: PoolRunner;
+      before(async () => { runner = new PoolRunner(1); await runner.pool.ready(); });
+      after(() => runner.close());
+      const ctx: GuestContext = {
+        engine,
+        run: (code, opts = {}) => runner.run(code, { ...opts, engine }),
+        async output(code, opts = {}) {
+          const res = await runner.run(code, { ...opts, engine });
+          if (res.outcome.status !== 'completed') {
+            throw new Error(`expected completed on ${engine}, got ${JSON.stringify(res.outcome)} with output ${JSON.stringify(res.output)}`);
+          }
+          return res.output;
+        },
+      };
+      body({ test: (title, fn) => test(title, () => fn(ctx)) });
+    });
+  }
+}
