@@ -1,0 +1,51 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { ConfigError } from '../../../supervisor/config/config-error.ts';
+import { FLAGS } from '../../../supervisor/config/flag-table.ts';
+import { assertImplemented } from '../../../supervisor/config/unsupported.ts';
+import { load, tempDir, writeFile } from './helpers.ts';
+
+function assertNotSupported(message: string, argv: readonly string[], env = {}, cwd = '/work'): void {
+  assert.throws(() => assertImplemented(load(argv, env, cwd)), (error: unknown) => {
+    assert.ok(error instanceof ConfigError);
+    assert.equal(error.message, message);
+    return true;
+  });
+}
+
+describe('assertImplemented', () => {
+  test('defaults and implemented flags pass', () => {
+    assertImplemented(load());
+    assertImplemented(load(['--http-port=8080', '--stateless', '--heap-memory-max=64', '--log-level=debug',
+      '--max-request-body=1m', '--instructions=x', '--allowed-hosts=*', '--jwks-url=https://a.example/jwks']));
+  });
+
+  test('an unimplemented flag set from any source is refused', () => {
+    assertNotSupported('--heap-store is not supported yet', ['--heap-store=dir']);
+    assertNotSupported('--fs-passthrough is not supported yet', [], { RUNJS_FS_PASSTHROUGH: 'true' });
+    const dir = tempDir();
+    writeFile(dir, 'c.toml', '[wasm]\nhello = "/h.wasm"\n');
+    assertNotSupported('--wasm-config is not supported yet', ['--config=c.toml'], {}, dir);
+    assertNotSupported('--cluster-port is not supported yet', ['--cluster-port=9000', '--http-port=8080']);
+  });
+
+  test('the first offending flag in table order is named', () => {
+    assertNotSupported('--public-url is not supported yet',
+      ['--harden-freeze-ops', '--public-url=https://x.example', '--allow-external-modules']);
+  });
+
+  test('setting an unimplemented flag to its default is allowed', () => {
+    assertImplemented(load(['--heap-store=none', '--fs-dir=/tmp/mcp-v8-sessions/fs-blobs', '--mcp-stubs=false',
+      '--peers=', '--heartbeat-interval=100']));
+  });
+
+  test('implemented is true exactly for the flags that work today', () => {
+    const implemented = FLAGS.filter((f) => f.implemented).map((f) => f.name).sort();
+    assert.deepEqual(implemented, [
+      'allowed-hosts', 'allowed-origins', 'bind-host', 'config', 'execution-retention', 'execution-timeout',
+      'heap-memory-max', 'help', 'http-port', 'instructions', 'jwks-url', 'log-level', 'max-concurrent-executions',
+      'max-output-bytes', 'max-queued-executions', 'max-request-body', 'print-openapi', 'run-js-description',
+      'session-db-path', 'session-id', 'sse-port', 'stateless', 'version',
+    ]);
+  });
+});
