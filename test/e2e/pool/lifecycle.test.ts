@@ -8,7 +8,8 @@ import { ServiceError } from '../../../shared/errors.ts';
 const CANCELLED = { status: 'cancelled', error: EXECUTION_ERRORS.CANCELLED };
 
 test('cancel interrupts a busy loop and the worker serves the next run', async () => {
-  const r = new PoolRunner(1);
+  // A generous grace period: on a loaded CI machine the interrupt must win without the kill.
+  const r = new PoolRunner(1, 100, 2000);
   try {
     await r.pool.ready();
     const { handle, result } = r.start('console.log("started"); while (true) {}', { timeoutMs: 30_000 });

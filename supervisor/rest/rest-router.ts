@@ -1,0 +1,100 @@
+// The /api router: one express route per RouteSpec, then 405 for a known path with another
+// method, 404 for any other path, and the error mapping. Every error body is {"error": "..."}.
+import express from 'express';
+import type { ErrorRequestHandler, Request, RequestHandler, Response, Router } from 'express';
+import { API_PREFIX, API_ROUTES } from './route-table.ts';
+import { HttpError, publicError, REST_ERRORS } from './http-error.ts';
+import type { Reply, RestDeps, RouteSpec } from './route-types.ts';
+
+/** After an early error reply the unread rest of a body is dropped; a client still sending after this long is cut off. */
+const DRAIN_MS = 5_000;
+
+/** `/api/executions/{id}` → `/executions/:id` (relative to the mount point). */
+function expressPath(path: string): string {
+  return path.slice(API_PREFIX.length).replace(/\{([A-Za-z0-9_]+)\}/g, ':$1');
+}
+
+function send(res: Response, reply: Reply): void {
+  if ('json' in reply) {
+    res.status(reply.status).json(reply.json);
+    return;
+  }
+  res.status(reply.status).set({ ...reply.headers, 'Content-Type': reply.contentType }).send(Buffer.from(reply.bytes.buffer, reply.bytes.byteOffset, reply.bytes.byteLength));
+}
+
+function handler(route: RouteSpec, deps: RestDeps): RequestHandler {
+  return async (req, res) => {
+    const params: Record<string, string> = {};
+    for (const [k, v] of Object.entries(req.params as Record<string, unknown>)) if (typeof v === 'string') params[k] = v;
+    const query = new URL(req.originalUrl, 'http://localhost').searchParams;
+    send(res, await route.handle({ deps, req, params, query }));
+  };
+}
+
+/**
+ * Errors express itself raises: a path parameter that is not valid percent-encoding. No resource
+ * can live at such a URL, so it is a 404 — the status every route with a path parameter documents.
+ */
+function frameworkError(e: unknown): { status: number; message: string } | undefined {
+  if (e instanceof URIError) return { status: 404, message: REST_ERRORS.MALFORMED_URL };
+  return undefined;
+}
+
+/** An error can be answered before the body was read (413, 415, a bad query): drop the rest unread. */
+function drainThenClose(req: Request): void {
+  if (req.complete) return;
+  req.resume();
+  setTimeout(() => {
+    if (!req.complete) req.socket.destroy();
+  }, DRAIN_MS).unref();
+}
+
+export function createRestRouter(deps: RestDeps): Router {
+  const log = deps.log ?? ((line: string) => { process.stderr.write(`${line}\n`); });
+  // Exact paths (`/api/Version` is a 404), like the app around it, so guards and routes agree.
+  const router = express.Router({ caseSensitive: true });
+
+  // Statuses and outputs change while a client polls: nothing here may be cached.
+  router.use((_req, res, next) => {
+    res.set('Cache-Control', 'no-store');
+    next();
+  });
+
+  const methodsByPath = new Map<string, string[]>();
+  for (const route of API_ROUTES) {
+    const path = expressPath(route.path);
+    router[route.method](path, handler(route, deps));
+    methodsByPath.set(path, [...(methodsByPath.get(path) ?? []), route.method.toUpperCase()]);
+  }
+  for (const [path, methods] of methodsByPath) {
+    const allowed = [...methods, ...(methods.includes('GET') ? ['HEAD'] : []), 'OPTIONS'];
+    router.all(path, (req, res) => {
+      res.set('Allow', allowed.join(', '));
+      if (req.method === 'OPTIONS') {
+        res.status(204).end();
+        return;
+      }
+      throw new HttpError(405, REST_ERRORS.METHOD_NOT_ALLOWED(req.method, req.baseUrl + req.path, allowed));
+    });
+  }
+  router.use((req) => {
+    throw new HttpError(404, REST_ERRORS.NOT_FOUND(req.method, req.baseUrl + req.path));
+  });
+
+  const onError: ErrorRequestHandler = (err: unknown, req, res, next) => {
+    if (res.headersSent) {
+      next(err);
+      return;
+    }
+    res.on('finish', () => drainThenClose(req));
+    const known = publicError(err) ?? frameworkError(err);
+    if (known === undefined) {
+      log(`runjs: ${req.method} ${req.originalUrl} failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+      res.status(500).json({ error: REST_ERRORS.INTERNAL });
+      return;
+    }
+    res.status(known.status).json({ error: known.message });
+  };
+  router.use(onError);
+  return router;
+}

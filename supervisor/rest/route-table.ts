@@ -1,0 +1,16 @@
+// Every /api route, in documentation order. A new resource adds its RouteSpec list here (and its
+// schemas to shared/schemas/index.ts); the router and the OpenAPI document follow.
+import { EXECUTION_ROUTES } from './execution-routes.ts';
+import { SERVER_ROUTES } from './server-routes.ts';
+import type { RouteSpec } from './route-types.ts';
+
+export const API_PREFIX = '/api';
+
+export const API_ROUTES: readonly RouteSpec[] = [...EXECUTION_ROUTES, ...SERVER_ROUTES];
+
+/** OpenAPI tags, in order, with their descriptions. */
+export const API_TAGS: readonly { readonly name: string; readonly description: string }[] = [
+  { name: 'executions', description: 'Submit code, follow its status, read its output, cancel it.' },
+  { name: 'server', description: 'Server capabilities, version and CLI downloads.' },
+  { name: 'meta', description: 'This document.' },
+];

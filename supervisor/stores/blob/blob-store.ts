@@ -1,0 +1,35 @@
+// The content-addressed blob store: heap images, filesystem chunks and trees, and artifact
+// payloads all live here under the sha256 of their bytes. Because a key names its content, a
+// stored object never changes: writes are put-if-absent and every read is checked against the key.
+
+/** A lowercase hex sha256 digest (64 characters); the only shape a key can take. */
+export type BlobKey = string;
+
+export interface BlobStore {
+  /** A short human description (`dir:/var/lib/runjs/blobs`, `s3://bucket/prefix/`) for errors and logs. */
+  readonly location: string;
+
+  /**
+   * Stores `bytes` unless an object with the same hash is already present (never overwrites) and
+   * resolves to its key once the object is durable. Concurrent puts of the same content are safe.
+   */
+  put(bytes: Uint8Array): Promise<BlobKey>;
+
+  /** As `put`, for content that arrives in chunks; the key is known only at the end. */
+  putStream(chunks: AsyncIterable<Uint8Array>): Promise<BlobKey>;
+
+  /**
+   * The object's bytes, verified against the key; `undefined` when absent. A stored object whose
+   * content does not hash to its key throws `BlobCorruptError`: bad bytes are never returned.
+   */
+  get(key: BlobKey): Promise<Uint8Array | undefined>;
+
+  /** Whether an object is stored under `key` (not verified; `get` does that). */
+  has(key: BlobKey): Promise<boolean>;
+
+  /** The stored object's length in bytes, or `undefined` when absent. */
+  size(key: BlobKey): Promise<number | undefined>;
+
+  /** Releases connections and handles; the store must not be used afterwards. */
+  close(): Promise<void>;
+}

@@ -1,0 +1,184 @@
+// The `s3` backend: objects at <prefix>ab/cdef… in one bucket (the dir layout, so a dir store can
+// be migrated with a plain `aws s3 sync`). Region, credentials and a default endpoint come from the
+// AWS SDK's own resolution (AWS_REGION, AWS_ACCESS_KEY_ID, AWS_PROFILE, AWS_ENDPOINT_URL_S3, IMDS,
+// …); only what runjs flags say is passed here. Every call has a connect timeout, an idle timeout
+// and a bounded number of attempts, so an outage becomes an error, never a hang.
+import {
+  GetObjectCommand, HeadObjectCommand, PutObjectCommand, S3Client, type PutObjectCommandInput,
+} from '@aws-sdk/client-s3';
+import type { BlobKey, BlobStore } from './blob-store.ts';
+import { assertBlobKey, blobKeyOf } from './blob-key.ts';
+import { BlobCorruptError, BlobStoreUnavailableError } from './blob-errors.ts';
+import type { BlobCache } from './blob-cache.ts';
+import { describeS3Error, isAlreadyStored, isMissingObject, isNotImplemented, isWriteInFlight } from './s3-errors.ts';
+
+// Worst case for one call against a server that accepts connections but never answers:
+// attempts × idle timeout plus the SDK's short backoff, about half a minute; S3 itself answers in
+// milliseconds, so these leave ample room while an outage still surfaces well before a user gives up.
+export const DEFAULT_CONNECT_TIMEOUT_MS = 3_000;
+export const DEFAULT_IDLE_TIMEOUT_MS = 10_000;
+export const DEFAULT_MAX_ATTEMPTS = 3;
+
+export interface S3BlobStoreOptions {
+  readonly bucket: string;
+  /** Prepended to every object key; a trailing `/` is added when missing (`heaps` → `heaps/ab/cdef…`). */
+  readonly prefix?: string;
+  /** `--s3-endpoint`: an S3-compatible server; unset means AWS (or AWS_ENDPOINT_URL_S3). */
+  readonly endpoint?: string;
+  /** `--s3-force-path-style`: `<endpoint>/<bucket>/<key>` instead of `<bucket>.<endpoint>/<key>`. */
+  readonly forcePathStyle?: boolean;
+  /** Normally unset: the SDK reads AWS_REGION / the shared config. */
+  readonly region?: string;
+  /** Normally unset: the SDK's default chain (environment, profile, web identity, IMDS). */
+  readonly credentials?: { readonly accessKeyId: string; readonly secretAccessKey: string; readonly sessionToken?: string };
+  /** Read cache (see blob-cache.ts); without one every `get` goes to S3. */
+  readonly cache?: BlobCache;
+  /** Time allowed to establish a connection (default 3 s). */
+  readonly connectTimeoutMs?: number;
+  /** Longest silence on a connection before the attempt fails (default 10 s). */
+  readonly idleTimeoutMs?: number;
+  /** Attempts per operation, the first included; the SDK backs off between them (default 3). */
+  readonly maxAttempts?: number;
+}
+
+export class S3BlobStore implements BlobStore {
+  readonly location: string;
+  readonly #bucket: string;
+  readonly #prefix: string;
+  readonly #client: S3Client;
+  readonly #cache: BlobCache | undefined;
+  /** Cleared after a 501 to `If-None-Match: *`, so later puts skip the conditional header. */
+  #conditionalPuts = true;
+  /** Concurrent reads of one key (e.g. a fan-out of runs from one heap) share a single download. */
+  readonly #downloads = new Map<BlobKey, Promise<Uint8Array | undefined>>();
+
+  constructor(options: S3BlobStoreOptions) {
+    this.#bucket = options.bucket;
+    this.#prefix = normalisePrefix(options.prefix ?? '');
+    this.#cache = options.cache;
+    this.location = `s3://${this.#bucket}/${this.#prefix}` + (options.endpoint ? ` at ${options.endpoint}` : '');
+    this.#client = new S3Client({
+      ...(options.endpoint === undefined ? {} : { endpoint: options.endpoint }),
+      ...(options.region === undefined ? {} : { region: options.region }),
+      ...(options.credentials === undefined ? {} : { credentials: options.credentials }),
+      forcePathStyle: options.forcePathStyle ?? false,
+      maxAttempts: options.maxAttempts ?? DEFAULT_MAX_ATTEMPTS,
+      requestHandler: {
+        connectionTimeout: options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
+        socketTimeout: options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS,
+      },
+    });
+  }
+
+  async put(bytes: Uint8Array): Promise<BlobKey> {
+    const key = blobKeyOf(bytes);
+    // Anything in the cache was read from or written to the bucket, so it is there already.
+    if (await this.#cache?.has(key)) return key;
+    if ((await this.#head(key, 'writing')) === undefined) await this.#upload(key, bytes);
+    await this.#cache?.put(key, bytes);
+    return key;
+  }
+
+  async putStream(chunks: AsyncIterable<Uint8Array>): Promise<BlobKey> {
+    // The object key is the content hash, known only at the end, so the content is gathered first;
+    // uploading under a temporary key and copying would write every byte to S3 twice.
+    const parts: Uint8Array[] = [];
+    for await (const chunk of chunks) parts.push(chunk);
+    return this.put(Buffer.concat(parts));
+  }
+
+  async get(key: BlobKey): Promise<Uint8Array | undefined> {
+    assertBlobKey(key);
+    const cached = await this.#cache?.get(key);
+    if (cached !== undefined) return cached;
+    const pending = this.#downloads.get(key);
+    // Followers get their own copy so no caller can change the bytes another one holds.
+    if (pending !== undefined) return (await pending)?.slice();
+    const download = this.#download(key).finally(() => this.#downloads.delete(key));
+    this.#downloads.set(key, download);
+    return download;
+  }
+
+  async has(key: BlobKey): Promise<boolean> {
+    return (await this.size(key)) !== undefined;
+  }
+
+  async size(key: BlobKey): Promise<number | undefined> {
+    assertBlobKey(key);
+    // A cached entry was read from or written to the bucket, so the object is there.
+    return (await this.#cache?.size(key)) ?? this.#head(key, 'reading');
+  }
+
+  async close(): Promise<void> {
+    this.#client.destroy();
+  }
+
+  /** The object's size, or undefined when it is absent. */
+  async #head(key: BlobKey, verb: string): Promise<number | undefined> {
+    try {
+      const head = await this.#client.send(new HeadObjectCommand({ Bucket: this.#bucket, Key: this.#objectKey(key) }));
+      return head.ContentLength ?? 0;
+    } catch (e) {
+      if (isMissingObject(e)) return undefined;
+      throw this.#unavailable(`${verb} blob ${key}`, e);
+    }
+  }
+
+  async #upload(key: BlobKey, bytes: Uint8Array, conflicts = 0): Promise<void> {
+    const input: PutObjectCommandInput = {
+      Bucket: this.#bucket,
+      Key: this.#objectKey(key),
+      Body: bytes,
+      ContentLength: bytes.byteLength,
+      ContentType: 'application/octet-stream',
+      // S3 checks the body against this and rejects a transfer corrupted on the way in.
+      ChecksumSHA256: Buffer.from(key, 'hex').toString('base64'),
+    };
+    try {
+      // The HEAD above is only a fast path: `If-None-Match: *` makes the write itself refuse to
+      // replace an object a racing writer stored in between (where the server supports it).
+      await this.#client.send(new PutObjectCommand(this.#conditionalPuts ? { ...input, IfNoneMatch: '*' } : input));
+    } catch (e) {
+      if (this.#conditionalPuts && isAlreadyStored(e)) return;
+      // The racing write may still fail, so this one cannot count as stored until it succeeds.
+      if (this.#conditionalPuts && isWriteInFlight(e) && conflicts < 3) {
+        await new Promise((resolve) => setTimeout(resolve, 100 * (conflicts + 1)));
+        return this.#upload(key, bytes, conflicts + 1);
+      }
+      if (this.#conditionalPuts && isNotImplemented(e)) {
+        this.#conditionalPuts = false;
+        return this.#upload(key, bytes, conflicts);
+      }
+      throw this.#unavailable(`writing blob ${key}`, e);
+    }
+  }
+
+  async #download(key: BlobKey): Promise<Uint8Array | undefined> {
+    let bytes: Uint8Array;
+    try {
+      const object = await this.#client.send(new GetObjectCommand({ Bucket: this.#bucket, Key: this.#objectKey(key) }));
+      if (object.Body === undefined) throw new Error('the response had no body');
+      bytes = await object.Body.transformToByteArray();
+    } catch (e) {
+      if (isMissingObject(e)) return undefined;
+      throw this.#unavailable(`reading blob ${key}`, e);
+    }
+    const actual = blobKeyOf(bytes);
+    if (actual !== key) throw new BlobCorruptError(key, actual, this.location);
+    await this.#cache?.put(key, bytes);
+    return bytes;
+  }
+
+  #objectKey(key: BlobKey): string {
+    return `${this.#prefix}${key.slice(0, 2)}/${key.slice(2)}`;
+  }
+
+  #unavailable(operation: string, error: unknown): BlobStoreUnavailableError {
+    return new BlobStoreUnavailableError(`${operation} in ${this.location}: ${describeS3Error(error)}`, error);
+  }
+}
+
+function normalisePrefix(prefix: string): string {
+  const trimmed = prefix.replace(/^\/+/, '');
+  return trimmed === '' || trimmed.endsWith('/') ? trimmed : `${trimmed}/`;
+}

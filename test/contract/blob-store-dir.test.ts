@@ -1,0 +1,155 @@
+// The dir backend: the shared contract over a temp directory, then what only a filesystem has
+// (layout, permissions, full disks and failing syscalls, filesystems without hard links).
+import { describe, it, beforeEach, afterEach } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtemp, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { blobStoreContract } from './blob-store-contract.ts';
+import { BlobStoreIoError, createBlobStore, DirBlobStore } from '../../supervisor/stores/blob/index.ts';
+import { nodeDirFs, type DirFs } from '../../supervisor/stores/blob/dir-fs.ts';
+
+const HELLO_KEY = '2cf24dba5fb0a30e26e83b2ac5b9e29e1b161e5c1fa7425e73043362938b9824';
+const hello = () => new TextEncoder().encode('hello');
+
+/** Every file under `root`, as shard + name for objects and as a plain name otherwise. */
+async function listFiles(root: string): Promise<string[]> {
+  const out: string[] = [];
+  let top: string[];
+  try { top = await readdir(root); } catch { return []; }
+  for (const name of top) {
+    if ((await stat(join(root, name))).isDirectory()) {
+      for (const inner of await readdir(join(root, name))) out.push(/^[0-9a-f]{2}$/.test(name) ? name + inner : `${name}/${inner}`);
+    } else {
+      out.push(name);
+    }
+  }
+  return out.sort();
+}
+
+const pathOf = (root: string, key: string) => join(root, key.slice(0, 2), key.slice(2));
+
+blobStoreContract('dir', async () => {
+  const root = await mkdtemp(join(tmpdir(), 'runjs-blob-dir-'));
+  const store = createBlobStore({ backend: 'dir', dir: join(root, 'blobs') });
+  const dir = join(root, 'blobs');
+  return {
+    store,
+    reopen: async () => createBlobStore({ backend: 'dir', dir }),
+    tamper: async (key, bytes) => {
+      // The object is read-only; replace the file rather than writing into it.
+      await rm(pathOf(dir, key), { force: true });
+      await writeFile(pathOf(dir, key), bytes);
+    },
+    rawObject: async (key) => readFile(pathOf(dir, key)).catch(() => undefined),
+    listKeys: () => listFiles(dir),
+    close: async () => { await store.close(); await rm(root, { recursive: true, force: true }); },
+  };
+});
+
+function errno(code: string): NodeJS.ErrnoException {
+  return Object.assign(new Error(`${code}: simulated failure`), { code });
+}
+
+/** The real filesystem, except that one step fails with `code`. */
+function failingFs(step: 'writeFile' | 'sync' | 'link' | 'readFile' | 'mkdir', code: string): DirFs {
+  return {
+    ...nodeDirFs,
+    open: async (path, flags, mode) => {
+      const handle = await nodeDirFs.open(path, flags, mode);
+      if (flags !== 'wx') return handle;
+      return {
+        writeFile: (data) => (step === 'writeFile' ? Promise.reject(errno(code)) : handle.writeFile(data)),
+        sync: () => (step === 'sync' ? Promise.reject(errno(code)) : handle.sync()),
+        close: () => handle.close(),
+      };
+    },
+    link: (a, b) => (step === 'link' ? Promise.reject(errno(code)) : nodeDirFs.link(a, b)),
+    readFile: (p) => (step === 'readFile' ? Promise.reject(errno(code)) : nodeDirFs.readFile(p)),
+    mkdir: (p, o) => (step === 'mkdir' ? Promise.reject(errno(code)) : nodeDirFs.mkdir(p, o)),
+  };
+}
+
+describe('dir blob store', () => {
+  let root: string;
+  beforeEach(async () => { root = await mkdtemp(join(tmpdir(), 'runjs-blob-dir-')); });
+  afterEach(async () => { await rm(root, { recursive: true, force: true }); });
+
+  it('lays objects out as <root>/ab/cdef…, read-only, with no temp files left', async () => {
+    const store = new DirBlobStore({ root });
+    assert.equal(store.location, `dir:${root}`);
+    await store.put(hello());
+    assert.equal(store.objectPath(HELLO_KEY), join(root, '2c', HELLO_KEY.slice(2)));
+    assert.equal(await readFile(join(root, '2c', HELLO_KEY.slice(2)), 'utf8'), 'hello');
+    assert.equal((await stat(store.objectPath(HELLO_KEY))).mode & 0o777, 0o444);
+    assert.deepEqual(await readdir(root), ['2c']);
+    assert.deepEqual(await readdir(join(root, '2c')), [HELLO_KEY.slice(2)]);
+  });
+
+  it('creates a missing root on first write', async () => {
+    const store = new DirBlobStore({ root: join(root, 'a', 'b') });
+    assert.equal(await store.get(HELLO_KEY), undefined);
+    await store.put(hello());
+    assert.equal(await readFile(join(root, 'a', 'b', '2c', HELLO_KEY.slice(2)), 'utf8'), 'hello');
+  });
+
+  for (const [step, code, reason] of [
+    ['writeFile', 'ENOSPC', 'no space left on device (ENOSPC)'],
+    ['sync', 'EIO', 'input/output error (EIO)'],
+    ['link', 'EDQUOT', 'disk quota exceeded (EDQUOT)'],
+    ['mkdir', 'EACCES', 'permission denied (EACCES)'],
+  ] as const) {
+    it(`surfaces ${code} during ${step} as a clear error and leaves nothing behind`, async () => {
+      const store = new DirBlobStore({ root, fs: failingFs(step, code) });
+      await assert.rejects(store.put(hello()), (e: unknown) => {
+        assert.ok(e instanceof BlobStoreIoError);
+        assert.equal(e.code, 'BLOB_STORE_IO');
+        assert.equal(e.message, `blob store I/O error: writing blob ${HELLO_KEY} in dir:${root}: ${reason}`);
+        return true;
+      });
+      assert.equal(await store.has(HELLO_KEY), false);
+      assert.deepEqual(await listFiles(root), []);
+      // The failure is not sticky: once the filesystem recovers, the same content stores fine.
+      const healthy = new DirBlobStore({ root });
+      assert.equal(await healthy.put(hello()), HELLO_KEY);
+      assert.deepEqual(await listFiles(root), [HELLO_KEY]);
+    });
+  }
+
+  it('surfaces ENOSPC in the middle of a stream and leaves nothing behind', async () => {
+    const store = new DirBlobStore({ root, fs: failingFs('writeFile', 'ENOSPC') });
+    async function* chunks() { yield hello(); }
+    await assert.rejects(store.putStream(chunks()), {
+      message: `blob store I/O error: writing a streamed blob in dir:${root}: no space left on device (ENOSPC)`,
+    });
+    assert.deepEqual(await listFiles(root), []);
+  });
+
+  it('surfaces a read failure as an I/O error, not as a missing blob', async () => {
+    await new DirBlobStore({ root }).put(hello());
+    const store = new DirBlobStore({ root, fs: failingFs('readFile', 'EIO') });
+    await assert.rejects(store.get(HELLO_KEY), {
+      message: `blob store I/O error: reading blob ${HELLO_KEY} in dir:${root}: input/output error (EIO)`,
+    });
+  });
+
+  it('falls back to rename on filesystems without hard links', async () => {
+    const store = new DirBlobStore({ root, fs: failingFs('link', 'EPERM') });
+    assert.equal(await store.put(hello()), HELLO_KEY);
+    assert.deepEqual(await listFiles(root), [HELLO_KEY]);
+    assert.equal(new TextDecoder().decode(await store.get(HELLO_KEY)), 'hello');
+  });
+
+  it('keeps the first writer\'s object when a racing writer loses the link', async () => {
+    const store = new DirBlobStore({ root });
+    await Promise.all([store.put(hello()), store.put(hello()), new DirBlobStore({ root }).put(hello())]);
+    assert.deepEqual(await listFiles(root), [HELLO_KEY]);
+  });
+
+  it('treats a non-file at an object path as absent', async () => {
+    const store = new DirBlobStore({ root });
+    await writeFile(join(root, '2c'), 'not a directory');
+    assert.equal(await store.has(HELLO_KEY), false);
+    assert.equal(await store.get(HELLO_KEY), undefined);
+  });
+});
