@@ -28,6 +28,30 @@ const MIGRATIONS: readonly string[] = [
      data BLOB NOT NULL,
      PRIMARY KEY (execution_id, chunk)
    ) WITHOUT ROWID;`,
+  // 2: artifacts (payloads live in the blob store), what each execution emitted, upload tokens.
+  `CREATE TABLE artifacts (
+     key TEXT PRIMARY KEY,
+     mime_type TEXT NOT NULL,
+     size_bytes INTEGER NOT NULL,
+     blob TEXT NOT NULL,
+     created_at TEXT NOT NULL,
+     execution_id TEXT
+   ) WITHOUT ROWID;
+   CREATE TABLE execution_artifacts (
+     execution_id TEXT NOT NULL,
+     key TEXT NOT NULL,
+     mime_type TEXT NOT NULL,
+     size_bytes INTEGER NOT NULL,
+     created_at TEXT NOT NULL,
+     PRIMARY KEY (execution_id, key)
+   ) WITHOUT ROWID;
+   CREATE TABLE upload_tokens (
+     token_hash TEXT PRIMARY KEY,
+     key TEXT NOT NULL,
+     mime_type TEXT,
+     expires_at TEXT NOT NULL,
+     state TEXT NOT NULL
+   ) WITHOUT ROWID;`,
 ];
 
 export function openMetadataDb(dir: string): DatabaseSync {
