@@ -1,5 +1,6 @@
 // The supervisor ↔ worker message protocol. Every message crossing the IPC channel is one of
 // these shapes; both sides narrow incoming `unknown` values with the guards below.
+import type { HeapImage } from './heap-image.ts';
 
 /** Which engine runs an execution: V8 (isolated-vm) unless heap persistence needs QuickJS images. */
 export type EngineName = 'v8' | 'quickjs';
@@ -13,6 +14,10 @@ export interface RunRequest {
   readonly timeoutMs: number;
   /** Console output beyond this many bytes is dropped (one notice line marks the cut). */
   readonly maxOutputBytes: number;
+  /** QuickJS only: restore this heap image instead of booting from the base image. */
+  readonly image?: HeapImage;
+  /** QuickJS only: when the run completes, send the resulting heap image with its result. */
+  readonly captureImage?: boolean;
 }
 
 export interface CancelRequest {
@@ -52,6 +57,8 @@ export interface ResultMessage {
   readonly outcome: Outcome;
   /** The worker could not stop its guest code (a stuck isolate): kill and replace it. */
   readonly recycle?: boolean;
+  /** The heap image after a completed run that asked for one (captureImage). */
+  readonly image?: HeapImage;
 }
 
 /** An op the worker cannot perform itself and asks the supervisor for. */
@@ -69,12 +76,17 @@ function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null;
 }
 
+/** The outer shape of a heap image; its contents are checked by parseHeapImage where it is used. */
+function isImageShape(v: unknown): boolean {
+  return isObject(v) && isObject(v['manifest']) && v['bytes'] instanceof Uint8Array;
+}
+
 export function isWorkerMessage(v: unknown): v is WorkerMessage {
   if (!isObject(v)) return false;
   switch (v['type']) {
     case 'ready': return true;
     case 'output': return typeof v['runId'] === 'string' && typeof v['data'] === 'string';
-    case 'result': return typeof v['runId'] === 'string' && isObject(v['outcome']);
+    case 'result': return typeof v['runId'] === 'string' && isObject(v['outcome']) && (v['image'] === undefined || isImageShape(v['image']));
     case 'op-request': return typeof v['runId'] === 'string' && typeof v['reqId'] === 'number' && typeof v['op'] === 'string';
     default: return false;
   }
@@ -85,7 +97,8 @@ export function isSupervisorMessage(v: unknown): v is SupervisorMessage {
   switch (v['type']) {
     case 'run':
       return typeof v['runId'] === 'string' && typeof v['code'] === 'string' && (v['engine'] === 'v8' || v['engine'] === 'quickjs')
-        && typeof v['heapMemoryMaxMb'] === 'number' && typeof v['timeoutMs'] === 'number' && typeof v['maxOutputBytes'] === 'number';
+        && typeof v['heapMemoryMaxMb'] === 'number' && typeof v['timeoutMs'] === 'number' && typeof v['maxOutputBytes'] === 'number'
+        && (v['image'] === undefined || isImageShape(v['image'])) && (v['captureImage'] === undefined || typeof v['captureImage'] === 'boolean');
     case 'cancel': return typeof v['runId'] === 'string' && (v['reason'] === 'cancel' || v['reason'] === 'timeout');
     case 'op-response': return typeof v['reqId'] === 'number' && typeof v['ok'] === 'boolean';
     default: return false;

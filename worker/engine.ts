@@ -3,6 +3,7 @@
 // main module, deliver async-op settlements, interrupt, dispose. Ops, the prelude and the run
 // loop are engine-neutral and never see isolated-vm or QuickJS types.
 import type { EngineName } from '../shared/protocol.ts';
+import type { HeapImage } from '../shared/heap-image.ts';
 
 /**
  * The host-call primitive as the guest sees it: op name + JSON args (+ optional bytes) →
@@ -13,12 +14,25 @@ export type HostCall = (op: string, argsJson: string, bytes: Uint8Array | undefi
 /** Why guest code stopped abnormally, as the engine observed it. */
 export type EngineFailure = 'out-of-memory' | 'interrupted' | 'internal';
 
+/** Why an engine stopped guest code on its own, having polled an InterruptPoll. */
+export type InterruptReason = 'cancel' | 'timeout';
+
+/**
+ * Polled by engines that run guest code synchronously on the worker's own thread (QuickJS) from
+ * their interrupt handler, where neither timers nor IPC messages can run: the reason to stop
+ * now (deadline passed, cancel arrived over the side channel), or undefined. Must be cheap.
+ */
+export type InterruptPoll = () => InterruptReason | undefined;
+
 export class EngineError extends Error {
   readonly kind: EngineFailure;
-  constructor(kind: EngineFailure, message: string) {
+  /** Set when the engine stopped because an InterruptPoll asked it to. */
+  readonly reason: InterruptReason | undefined;
+  constructor(kind: EngineFailure, message: string, reason?: InterruptReason) {
     super(message);
     this.name = 'EngineError';
     this.kind = kind;
+    this.reason = reason;
   }
 }
 
@@ -35,16 +49,36 @@ export interface GuestRealm {
   complete(id: number, ok: boolean, json: string | null, bytes: Uint8Array | undefined): Promise<void>;
   /** Stops guest code as soon as possible; pending and later calls reject with EngineError('interrupted'). */
   interrupt(): void;
+  /** Frees the realm. An image engine resets its VM from the base image here, never reusing it dirty. */
   dispose(): void;
+  /**
+   * Engines that block the worker's thread while guest code runs call `poll` from their
+   * interrupt handler for the rest of the run (the run loop installs it before runMain).
+   */
+  setInterruptPoll?(poll: InterruptPoll): void;
+  /**
+   * Image engines: the realm's whole state as a heap image. Only at a quiescent point — the
+   * main module settled and no op, timer or job pending (a completed run). Throws otherwise.
+   */
+  snapshot?(): HeapImage;
 }
 
 export interface RealmOptions {
   readonly memoryLimitMb: number;
   readonly hostCall: HostCall;
+  /**
+   * Image engines: restore this image instead of booting from the base image. Throws
+   * HeapImageError (shared/heap-image.ts) for an image this engine build cannot restore.
+   */
+  readonly image?: HeapImage;
 }
 
 export interface Engine {
   readonly name: EngineName;
-  /** A fresh realm with the prelude evaluated. */
+  /** True for engines whose realms can snapshot() and be restored from an image. */
+  readonly images: boolean;
+  /** A fresh realm with the prelude evaluated (or restored from `options.image`). */
   createRealm(options: RealmOptions): Promise<GuestRealm>;
+  /** Compiles and warms the engine up ahead of the first run (the worker calls it at start). */
+  warmUp?(): Promise<void>;
 }

@@ -2,9 +2,14 @@
 // supervisor's pool, and streams console output back over IPC. It never trusts its messages'
 // shapes: everything from the channel is narrowed by shared/protocol.ts.
 import { isSupervisorMessage, type RunRequest, type WorkerMessage } from '../shared/protocol.ts';
-import type { Engine, GuestRealm, HostCall } from './engine.ts';
+import { EngineError, type Engine, type GuestRealm, type HostCall } from './engine.ts';
 import { V8Engine } from './engines/v8/v8-engine.ts';
+import { QuickJSEngine } from './engines/quickjs/quickjs-engine.ts';
+import { CancelChannel } from './runtime/cancel-channel.ts';
+import { HeapImageError, type HeapImage } from '../shared/heap-image.ts';
+import { EXECUTION_ERRORS } from '../shared/errors.ts';
 import { ALL_OPS } from './ops/all-ops.ts';
+import { BUILTIN_MODULES } from './guest/builtin-modules.ts';
 import { RunLoop } from './runtime/execute-run.ts';
 import { OutputBuffer } from './runtime/output-buffer.ts';
 
@@ -19,6 +24,8 @@ const WATCHDOG_INTERVAL_MS = 10;
  */
 const WATCHDOG_FACTOR = 4;
 const WATCHDOG_MIN_BYTES = 96 * 1024 * 1024;
+/** Console output written while QuickJS blocks the thread is sent at least this often. */
+const OUTPUT_WHILE_BLOCKED_MS = 10;
 /** How long an interrupted realm may take to return before the worker asks to be replaced. */
 const STOP_GRACE_MS = 100;
 
@@ -26,7 +33,10 @@ function send(msg: WorkerMessage): void {
   process.send?.(msg);
 }
 
-const engines: Record<string, Engine> = { v8: new V8Engine() };
+const quickjs = new QuickJSEngine();
+const engines: Record<string, Engine> = { v8: new V8Engine(), quickjs };
+/** Cancels that arrive while QuickJS blocks this thread (supervisor/pool/worker-process.ts). */
+const cancelChannel = CancelChannel.open();
 
 /** The current run's host call; realms are created ahead of time and bound through this. */
 let currentHostCall: HostCall | undefined;
@@ -38,6 +48,7 @@ const trampoline: HostCall = (op, argsJson, bytes) => {
 /** A realm booted ahead of the next run with the default limit (engine-study: ~2 ms saved). */
 let warm: Promise<GuestRealm> | undefined;
 function prepareWarm(): void {
+  if (warm !== undefined) return; // still unused (the last run was QuickJS or had another limit)
   const engine = engines['v8']!;
   warm = engine.createRealm({ memoryLimitMb: DEFAULT_HEAP_MB, hostCall: trampoline });
   warm.catch(() => { warm = undefined; });
@@ -45,6 +56,7 @@ function prepareWarm(): void {
 
 async function takeRealm(req: RunRequest): Promise<GuestRealm> {
   const limit = Math.max(DEFAULT_HEAP_MB, req.heapMemoryMaxMb);
+  if (req.image && req.engine !== 'quickjs') throw new HeapImageError(`Heap images need the QuickJS engine; this execution runs on ${req.engine}`);
   if (warm !== undefined && limit === DEFAULT_HEAP_MB && req.engine === 'v8') {
     const w = warm;
     warm = undefined;
@@ -54,7 +66,7 @@ async function takeRealm(req: RunRequest): Promise<GuestRealm> {
   }
   const engine = engines[req.engine];
   if (!engine) throw new Error(`engine '${req.engine}' is not available in this worker`);
-  return engine.createRealm({ memoryLimitMb: limit, hostCall: trampoline });
+  return engine.createRealm({ memoryLimitMb: limit, hostCall: trampoline, ...(req.image ? { image: req.image } : {}) });
 }
 
 let active: { runId: string; loop: RunLoop } | undefined;
@@ -71,24 +83,42 @@ async function settlesWithin(done: () => boolean, ms: number): Promise<boolean> 
 
 async function handleRun(req: RunRequest): Promise<void> {
   const output = new OutputBuffer((data) => send({ type: 'output', runId: req.runId, data }), req.maxOutputBytes);
-  const loop = new RunLoop({ runId: req.runId, code: req.code, timeoutMs: req.timeoutMs }, ALL_OPS, new Map(), {
+  const loop = new RunLoop({ runId: req.runId, code: req.code, timeoutMs: req.timeoutMs }, ALL_OPS, BUILTIN_MODULES, {
     output: (text) => output.write(text),
+    // Polled from QuickJS's interrupt handler while guest code blocks this thread: stream the
+    // console output written meanwhile, and pick up cancels from the side channel.
+    pollStop: () => {
+      output.flushIfOlderThan(OUTPUT_WHILE_BLOCKED_MS);
+      return cancelChannel?.poll(req.runId);
+    },
   });
   active = { runId: req.runId, loop };
   let realm: GuestRealm | undefined;
   let watchdog: NodeJS.Timeout | undefined;
   try {
-    realm = await takeRealm(req);
+    try {
+      realm = await takeRealm(req);
+    } catch (e) {
+      // Images are user state: a foreign or oversized one is the run's failure, not ours.
+      if (e instanceof HeapImageError) { send({ type: 'result', runId: req.runId, outcome: { status: 'failed', error: e.message } }); return; }
+      if (e instanceof EngineError && e.kind === 'out-of-memory') { send({ type: 'result', runId: req.runId, outcome: { status: 'failed', error: EXECUTION_ERRORS.OUT_OF_MEMORY } }); return; }
+      throw e;
+    }
     currentHostCall = loop.hostCall;
-    const limitBytes = Math.max(DEFAULT_HEAP_MB, req.heapMemoryMaxMb) * 1024 * 1024;
-    const ceiling = process.memoryUsage.rss() + Math.max(limitBytes * WATCHDOG_FACTOR, WATCHDOG_MIN_BYTES);
-    watchdog = setInterval(() => {
-      if (process.memoryUsage.rss() > ceiling) loop.stop('out-of-memory');
-    }, WATCHDOG_INTERVAL_MS);
+    if (req.engine === 'v8') {
+      // QuickJS needs no watchdog: its memory cap is the wasm Memory's maximum.
+      const limitBytes = Math.max(DEFAULT_HEAP_MB, req.heapMemoryMaxMb) * 1024 * 1024;
+      const ceiling = process.memoryUsage.rss() + Math.max(limitBytes * WATCHDOG_FACTOR, WATCHDOG_MIN_BYTES);
+      watchdog = setInterval(() => {
+        if (process.memoryUsage.rss() > ceiling) loop.stop('out-of-memory');
+      }, WATCHDOG_INTERVAL_MS);
+    }
     const outcome = await loop.run(realm);
     output.flush();
     const recycle = loop.busy && !(await settlesWithin(() => !loop.busy, STOP_GRACE_MS));
-    send({ type: 'result', runId: req.runId, outcome, ...(recycle ? { recycle } : {}) });
+    let image: HeapImage | undefined;
+    if (outcome.status === 'completed' && req.captureImage && realm.snapshot) image = realm.snapshot();
+    send({ type: 'result', runId: req.runId, outcome, ...(recycle ? { recycle } : {}), ...(image ? { image } : {}) });
     if (recycle) return; // the supervisor kills this process; a stuck isolate must not host another run
   } catch (e) {
     output.flush();
@@ -124,4 +154,5 @@ process.on('message', (raw: unknown) => {
 process.on('disconnect', () => process.exit(0));
 
 prepareWarm();
-void warm?.then(() => send({ type: 'ready' }), () => send({ type: 'ready' }));
+// Both engines are warm before the first run: a V8 realm, and QuickJS compiled with its base image built.
+void Promise.allSettled([warm, quickjs.warmUp()]).then(() => send({ type: 'ready' }));

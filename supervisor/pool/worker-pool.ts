@@ -4,6 +4,7 @@
 // replaced. A worker that dies fails only the execution it was running.
 import { randomUUID } from 'node:crypto';
 import type { EngineName, Outcome, WorkerMessage } from '../../shared/protocol.ts';
+import type { HeapImage } from '../../shared/heap-image.ts';
 import { EXECUTION_ERRORS, SERVICE_ERRORS, ServiceError, workerDiedError } from '../../shared/errors.ts';
 import { WorkerProcess } from './worker-process.ts';
 
@@ -27,6 +28,11 @@ export interface Job {
   readonly onOutput: (data: string) => void;
   /** The run left the queue and started on a worker (the timeout clock starts here). */
   readonly onStart?: () => void;
+  /** QuickJS only: restore this heap image instead of starting from the base image. */
+  readonly image?: HeapImage;
+  /** QuickJS only: capture the heap after a completed run and pass it to onImage (before the outcome resolves). */
+  readonly captureImage?: boolean;
+  readonly onImage?: (image: HeapImage) => void;
 }
 
 export interface JobHandle {
@@ -127,7 +133,10 @@ export class WorkerPool {
     active.slot = slot;
     const { job } = active;
     job.onStart?.();
-    slot.proc.send({ type: 'run', runId: active.runId, code: job.code, engine: job.engine, heapMemoryMaxMb: job.heapMemoryMaxMb, timeoutMs: job.timeoutMs, maxOutputBytes: job.maxOutputBytes });
+    slot.proc.send({
+      type: 'run', runId: active.runId, code: job.code, engine: job.engine, heapMemoryMaxMb: job.heapMemoryMaxMb, timeoutMs: job.timeoutMs, maxOutputBytes: job.maxOutputBytes,
+      ...(job.image ? { image: job.image } : {}), ...(job.captureImage ? { captureImage: true } : {}),
+    });
     // Backstop: the worker enforces the timeout itself; if it cannot, interrupt, then kill.
     active.timer = setTimeout(() => {
       this.#settle(active, { status: 'timed_out', error: EXECUTION_ERRORS.TIMED_OUT });
@@ -175,6 +184,7 @@ export class WorkerPool {
         const active = slot.job;
         if (!active || active.runId !== msg.runId) return;
         this.#release(slot, active);
+        if (msg.image && !active.settled) active.job.onImage?.(msg.image);
         this.#settle(active, msg.outcome);
         if (msg.recycle) {
           slot.retiring = true;

@@ -5,6 +5,11 @@ import { isWorkerMessage, type SupervisorMessage, type WorkerMessage } from '../
 
 const WORKER_ENTRY = fileURLToPath(new URL('../../worker/main.ts', import.meta.url));
 const STDERR_TAIL_BYTES = 8192;
+/**
+ * The cancel side channel (worker/runtime/cancel-channel.ts): QuickJS blocks the worker's thread
+ * while guest code runs, so cancels also go down this pipe, read by a thread in the worker.
+ */
+const CANCEL_FD = 4;
 
 export interface WorkerEvents {
   message(msg: WorkerMessage): void;
@@ -12,7 +17,9 @@ export interface WorkerEvents {
 }
 
 function nodeFlags(): string[] {
-  const flags = ['--disable-warning=ExperimentalWarning'];
+  // QuickJS recursion runs on the worker's main-thread native stack (8 MiB on Linux); a larger
+  // V8 limit lets QuickJS's own stack check fire first (see maxStackBytes in quickjs-engine.ts).
+  const flags = ['--disable-warning=ExperimentalWarning', '--stack-size=3900'];
   // Node < 23.6 strips types only when asked.
   if (!(process.features as { typescript?: unknown }).typescript) flags.push('--experimental-strip-types');
   return flags;
@@ -27,9 +34,10 @@ export class WorkerProcess {
     this.#child = fork(WORKER_ENTRY, [], {
       execArgv: nodeFlags(),
       serialization: 'advanced',
-      stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
-      env: { NODE_ENV: 'production' },
+      stdio: ['ignore', 'ignore', 'pipe', 'ipc', 'pipe'],
+      env: { NODE_ENV: 'production', RUNJS_CANCEL_FD: String(CANCEL_FD) },
     });
+    this.#child.stdio[CANCEL_FD]?.on('error', () => { /* the worker died; 'exit' reports it */ });
     this.#child.stderr?.setEncoding('utf8');
     this.#child.stderr?.on('data', (chunk: string) => {
       this.#stderrTail = (this.#stderrTail + chunk).slice(-STDERR_TAIL_BYTES);
@@ -56,6 +64,10 @@ export class WorkerProcess {
 
   send(msg: SupervisorMessage): void {
     if (this.#exited || !this.#child.connected) return;
+    if (msg.type === 'cancel') {
+      const pipe = this.#child.stdio[CANCEL_FD];
+      if (pipe && 'write' in pipe) pipe.write(`${msg.reason} ${msg.runId}\n`);
+    }
     this.#child.send(msg, (err) => { if (err) this.kill(); });
   }
 

@@ -1,18 +1,24 @@
 // A pool plus a small `run()` for tests that drive executions through real worker processes.
 import { WorkerPool, type JobHandle } from '../../supervisor/pool/worker-pool.ts';
 import type { EngineName, Outcome } from '../../shared/protocol.ts';
+import type { HeapImage } from '../../shared/heap-image.ts';
 
 export interface RunOptions {
   timeoutMs?: number;
   heapMemoryMaxMb?: number;
   maxOutputBytes?: number;
   engine?: EngineName;
+  /** QuickJS: restore this heap image first. */
+  image?: HeapImage;
+  /** QuickJS: return the heap image of a completed run in RunResult.image. */
+  captureImage?: boolean;
 }
 
 export interface RunResult {
   outcome: Outcome;
   output: string;
   ms: number;
+  image?: HeapImage;
 }
 
 export class PoolRunner {
@@ -23,6 +29,7 @@ export class PoolRunner {
 
   start(code: string, opts: RunOptions = {}, onOutput?: (d: string) => void): { handle: JobHandle; result: Promise<RunResult> } {
     let output = '';
+    let image: HeapImage | undefined;
     const t0 = performance.now();
     const handle = this.pool.submit({
       code,
@@ -31,8 +38,10 @@ export class PoolRunner {
       timeoutMs: opts.timeoutMs ?? 10_000,
       maxOutputBytes: opts.maxOutputBytes ?? 1 << 20,
       onOutput: (d) => { output += d; onOutput?.(d); },
+      ...(opts.image ? { image: opts.image } : {}),
+      ...(opts.captureImage ? { captureImage: true, onImage: (i: HeapImage) => { image = i; } } : {}),
     });
-    const result = handle.outcome.then((outcome) => ({ outcome, output, ms: performance.now() - t0 }));
+    const result = handle.outcome.then((outcome) => ({ outcome, output, ms: performance.now() - t0, ...(image ? { image } : {}) }));
     return { handle, result };
   }
 

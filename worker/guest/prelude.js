@@ -101,11 +101,15 @@
   function cleanStack(stack) {
     const lines = StringPrototypeSplit(stack, '\n');
     const kept = [];
+    let frames = 0;
     for (let i = 0; i < lines.length; i++) {
       const line = lines[i];
       if (StringPrototypeIncludes(line, 'runjs:prelude')) continue;
+      // At most 10 frames on every engine: V8's default Error.stackTraceLimit (QuickJS keeps all).
+      if (StringPrototypeStartsWith(line, '    at ') && ++frames > 10) break;
       ArrayPrototypePush(kept, StringPrototypeReplace(line, MAIN_FRAME, '$1'));
     }
+    while (kept.length > 0 && kept[kept.length - 1] === '') kept.length--; // QuickJS ends stacks with a newline
     return ArrayPrototypeJoin(kept, '\n');
   }
 
@@ -278,5 +282,8 @@
   internal.opAsync = opAsync;
   internal.formatArg = formatArg;
   internal.formatError = formatError;
+  // The later prelude files (PRELUDE_FILES) reach `internal` through this temporary global;
+  // prelude-end.js, the last of them, deletes it and completes the script with `internal`.
+  ObjectDefineProperty(g, '__runjs_internal', { value: internal, configurable: true });
   return internal;
 })();

@@ -3,5 +3,13 @@ import type { OpTable } from './op-types.ts';
 import { consoleOps } from './console/console-ops.ts';
 import { timerOps } from './timers/timer-ops.ts';
 import { runOps } from './run/run-ops.ts';
+import { platformOps } from './platform/platform-ops.ts';
+import { clockOps } from './clock/clock-ops.ts';
+import { urlOps } from './url/url-ops.ts';
+import { encodingOps } from './encoding/encoding-ops.ts';
+import { cryptoOps } from './crypto/crypto-ops.ts';
+import { zlibOps } from './zlib/zlib-ops.ts';
+import { intlOps } from './intl/intl-ops.ts';
 
-export const ALL_OPS: OpTable = Object.freeze({ ...consoleOps, ...timerOps, ...runOps });
+export const ALL_OPS: OpTable = Object.freeze({ ...consoleOps, ...timerOps, ...runOps,
+  ...platformOps, ...clockOps, ...urlOps, ...encodingOps, ...cryptoOps, ...zlibOps, ...intlOps });

@@ -11,6 +11,8 @@ export interface OpContext {
   settle(ok: boolean, value: string): void;
   /** Cancels a pending async op of this run (no settlement is delivered). */
   cancelOp(id: number): void;
+  /** Whether a pending async op keeps the run alive (ref, the default) or not (like Node's timer.unref()). */
+  refOp(id: number, ref: boolean): void;
 }
 
 export type OpValue = unknown;

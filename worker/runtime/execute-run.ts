@@ -2,7 +2,7 @@
 // through `hostCall`; async ops settle back through realm.complete(), one at a time. The run
 // ends when the main module has settled and nothing is pending — or at the first failure,
 // interrupt (cancel/timeout) or out-of-memory.
-import type { GuestRealm, HostCall } from '../engine.ts';
+import type { GuestRealm, HostCall, InterruptPoll, InterruptReason } from '../engine.ts';
 import { EngineError } from '../engine.ts';
 import { OpError, type OpContext, type OpTable } from '../ops/op-types.ts';
 import type { Outcome } from '../../shared/protocol.ts';
@@ -22,6 +22,11 @@ export interface RunSpec {
 export interface RunHooks {
   /** Console text, in order, as it is written. */
   output(text: string): void;
+  /**
+   * A stop request that arrived while the worker's thread was blocked in guest code (the
+   * worker's cancel side channel); polled by engines that run guest code synchronously.
+   */
+  pollStop?(): InterruptReason | undefined;
 }
 
 interface Completion {
@@ -48,6 +53,8 @@ export class RunLoop {
   readonly #builtins: BuiltinModules;
   readonly #hooks: RunHooks;
   readonly #pending = new Map<number, AbortController>();
+  /** Pending ops that do not keep the run alive (refOp). */
+  readonly #unref = new Set<number>();
   readonly #queue: Completion[] = [];
   #nextOpId = 1;
   #realm: GuestRealm | undefined;
@@ -59,6 +66,7 @@ export class RunLoop {
   #inFlight = 0;
   #finish: ((o: Outcome) => void) | undefined;
   #outcome: Outcome | undefined;
+  #deadlineAt = Infinity;
 
   constructor(spec: RunSpec, ops: OpTable, builtins: BuiltinModules, hooks: RunHooks) {
     this.#spec = spec;
@@ -113,8 +121,14 @@ export class RunLoop {
       const c = this.#pending.get(id);
       if (c === undefined) return;
       this.#pending.delete(id);
+      this.#unref.delete(id);
       c.abort();
       // Checked after the current guest turn returns (see #drain / runMain), not from inside it.
+    },
+    refOp: (id, ref) => {
+      if (!this.#pending.has(id)) return;
+      if (ref) this.#unref.delete(id);
+      else this.#unref.add(id);
     },
   };
 
@@ -124,6 +138,8 @@ export class RunLoop {
     const done = new Promise<Outcome>((resolve) => { this.#finish = resolve; });
     if (this.#outcome !== undefined) return this.#outcome; // stopped before it started
     const deadline = setTimeout(() => this.stop('timeout'), this.#spec.timeoutMs);
+    this.#deadlineAt = performance.now() + this.#spec.timeoutMs;
+    realm.setInterruptPoll?.(this.#poll);
     try {
       let wrapped;
       try {
@@ -154,6 +170,13 @@ export class RunLoop {
     }
   }
 
+  /** The deadline and side-channel cancels, for engines that block this thread (see InterruptPoll). */
+  readonly #poll: InterruptPoll = () => {
+    if (this.#stopReason === 'cancel' || this.#stopReason === 'timeout') return this.#stopReason;
+    if (performance.now() >= this.#deadlineAt) return 'timeout';
+    return this.#hooks.pollStop?.();
+  };
+
   /** True while guest code may still be running in the realm (an interrupt did not take yet). */
   get busy(): boolean {
     return this.#inFlight > 0;
@@ -179,7 +202,8 @@ export class RunLoop {
     if (this.#outcome !== undefined) return;
     if (e instanceof EngineError) {
       if (e.kind === 'out-of-memory') { this.#end(this.#stopOutcome('out-of-memory')); return; }
-      if (e.kind === 'interrupted' && this.#stopReason) { this.#end(this.#stopOutcome(this.#stopReason)); return; }
+      const reason = this.#stopReason ?? e.reason;
+      if (e.kind === 'interrupted' && reason) { this.#stopReason = reason; this.#end(this.#stopOutcome(reason)); return; }
       this.#end({ status: 'failed', error: e.message });
       return;
     }
@@ -199,6 +223,7 @@ export class RunLoop {
       while (this.#queue.length > 0 && this.#outcome === undefined) {
         const c = this.#queue.shift()!;
         if (!this.#pending.delete(c.id)) continue; // cancelled meanwhile
+        this.#unref.delete(c.id);
         const realm = this.#realm!;
         this.#inFlight++;
         try {
@@ -225,7 +250,7 @@ export class RunLoop {
   /** Ends the run when it is complete, or fails it when it can never complete. */
   #check(): void {
     if (this.#outcome !== undefined || !this.#mainEvaluated || this.#draining || this.#queue.length > 0) return;
-    if (this.#pending.size > 0) return;
+    if (this.#pending.size > this.#unref.size) return; // unreferenced ops do not keep the run alive
     if (this.#settled !== undefined) this.#end({ status: 'completed', result: this.#settled.value });
     else this.#end({ status: 'failed', error: EXECUTION_ERRORS.DEADLOCK });
   }

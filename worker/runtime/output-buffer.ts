@@ -10,6 +10,8 @@ export class OutputBuffer {
   #bytes = 0;
   #truncated = false;
   #scheduled = false;
+  /** When the oldest pending part was written (performance.now()). */
+  #since = 0;
 
   constructor(send: (data: string) => void, maxBytes: number) {
     this.#send = send;
@@ -28,8 +30,17 @@ export class OutputBuffer {
     }
     if (!this.#scheduled) {
       this.#scheduled = true;
+      this.#since = performance.now();
       setImmediate(() => this.flush());
     }
+  }
+
+  /**
+   * Sends pending output now if it has waited `ms` or more. For engines that block the thread in
+   * guest code (QuickJS), where the setImmediate flush cannot run until the guest yields.
+   */
+  flushIfOlderThan(ms: number): void {
+    if (this.#parts.length > 0 && performance.now() - this.#since >= ms) this.flush();
   }
 
   flush(): void {

@@ -12,8 +12,10 @@ test('cancel interrupts a busy loop and the worker serves the next run', async (
   const r = new PoolRunner(1, 100, 2000);
   try {
     await r.pool.ready();
-    const { handle, result } = r.start('console.log("started"); while (true) {}', { timeoutMs: 30_000 });
-    await new Promise((ok) => setTimeout(ok, 100));
+    let started!: () => void;
+    const running = new Promise<void>((ok) => { started = ok; });
+    const { handle, result } = r.start('console.log("started"); while (true) {}', { timeoutMs: 30_000 }, () => started());
+    await running; // the script is inside its loop once its first line has arrived
     const pid = r.pool.pids()[0];
     handle.cancel();
     const res = await result;

@@ -1,13 +1,73 @@
 // The V8 engine on isolated-vm: a fresh isolate per realm with `memoryLimit` from
 // heap_memory_max_mb, the prelude compiled once and reused from V8's code cache, and guest code
 // run asynchronously on the isolate's own thread so the worker's main thread stays free to
-// receive cancellations and to stream console output.
+// receive cancellations and to stream console output. Steps that run no guest code (booting the
+// prelude, linking an import-free main module) use isolated-vm's synchronous calls: each async
+// call is a round trip between threads, which dominates a trivial run (docs/benchmarks.md).
+//
+// Realms start from a V8 startup snapshot of the booted prelude, made once per process, so a new
+// realm deserialises the prelude's heap instead of running it (the prelude performs no op while it
+// boots, so nothing of a run is baked in). The host-call primitive cannot live in a snapshot: the
+// prelude captures a guest-side stub that the engine binds to the real callback when it creates
+// the realm. The snapshot is built once the worker is idle (not at start, where it would delay
+// the worker's first `ready`); until then, and should it fail, realms boot the prelude from
+// source with V8's code cache.
 import ivm from 'isolated-vm';
 import { EngineError, type Engine, type GuestRealm, type HostCall, type ModuleSourceLoader, type RealmOptions } from '../../engine.ts';
 import { PRELUDE_FILENAME, PRELUDE_SOURCE } from '../../guest/prelude-source.ts';
 import { MAIN_EXPORT } from '../../source/wrap-main.ts';
 
 const MEMORY_LIMIT_TEXT = 'memory limit';
+/** The engine's minimum (and the default) heap_memory_max_mb. */
+const MIN_MEMORY_LIMIT_MB = 8;
+/**
+ * The limit the worker keeps a warm realm for (worker/main.ts, the default heap). The engine keeps
+ * one more realm of it booted, so a run that arrives right after another (its worker has just
+ * taken the warm realm) does not wait for a whole boot.
+ */
+const SPARE_MEMORY_LIMIT_MB = 8;
+/** Main modules up to this size are compiled synchronously; bigger ones off the main thread. */
+const SYNC_COMPILE_MAX_CHARS = 256 * 1024;
+
+/** Globals that exist only between snapshot restore and the realm's hand-over (deleted before). */
+const BIND_GLOBAL = '__runjs_bind_host';
+const INTERNAL_GLOBAL = '__runjs_boot_internal';
+/**
+ * Installs `__runjs_host` for the prelude to capture: a stub that forwards to the host callback
+ * bound after restore. Its file name contains PRELUDE_FILENAME, so guest stacks drop its frame.
+ */
+const HOST_STUB = `(function () {
+  'use strict';
+  const g = globalThis;
+  let target;
+  g.__runjs_host = function (op, argsJson, bytes) { return target(op, argsJson, bytes); };
+  g.${BIND_GLOBAL} = function (fn) { target = fn; delete g.${BIND_GLOBAL}; };
+})();`;
+/** Boots the prelude by indirect eval (same strictness and file name as a script) and keeps its completion value. */
+const SNAPSHOT_BOOT = `globalThis.${INTERNAL_GLOBAL} = (0, eval)(${JSON.stringify(`${PRELUDE_SOURCE}\n//# sourceURL=${PRELUDE_FILENAME}`)});`;
+
+/** How long after the first realm boot the snapshot is built, if no run is going on then. */
+const SNAPSHOT_DELAY_MS = 200;
+/** After this many postponements (runs kept going), the snapshot is built between two runs anyway. */
+const SNAPSHOT_MAX_POSTPONE = 10;
+
+/** What a realm tells its engine: a run started in it, and it was disposed. */
+interface RealmUse {
+  started(): void;
+  disposed(): void;
+}
+
+function buildSnapshot(): ivm.ExternalCopy<ArrayBuffer> | undefined {
+  try {
+    return ivm.Isolate.createSnapshot([
+      { code: HOST_STUB, filename: `${PRELUDE_FILENAME}-host` },
+      { code: SNAPSHOT_BOOT, filename: `${PRELUDE_FILENAME}-boot` },
+    ]);
+  } catch (e) {
+    process.stderr.write(`runjs: V8 startup snapshot of the prelude failed, booting realms from source: ${e instanceof Error ? e.message : String(e)}\n`);
+    return undefined;
+  }
+}
 
 function classify(e: unknown, interrupted: boolean): EngineError {
   const message = e instanceof Error ? e.message : String(e);
@@ -23,29 +83,45 @@ class V8Realm implements GuestRealm {
   readonly #context: ivm.Context;
   readonly #complete: ivm.Reference<(...args: unknown[]) => void>;
   readonly #track: ivm.Reference<(p: unknown) => void>;
+  readonly #use: RealmUse;
   #interrupted = false;
+  #started = false;
 
-  constructor(isolate: ivm.Isolate, context: ivm.Context, complete: ivm.Reference<(...args: unknown[]) => void>, track: ivm.Reference<(p: unknown) => void>) {
+  constructor(isolate: ivm.Isolate, context: ivm.Context, complete: ivm.Reference<(...args: unknown[]) => void>, track: ivm.Reference<(p: unknown) => void>, use: RealmUse) {
     this.#isolate = isolate;
     this.#context = context;
     this.#complete = complete;
     this.#track = track;
+    this.#use = use;
   }
 
   async runMain(source: string, filename: string, loadModule: ModuleSourceLoader): Promise<void> {
+    if (!this.#started) { this.#started = true; this.#use.started(); }
     try {
-      const main = await this.#isolate.compileModule(source, { filename });
-      const cache = new Map<string, ivm.Module>();
-      await main.instantiate(this.#context, async (specifier) => {
-        let mod = cache.get(specifier);
-        if (!mod) {
-          mod = await this.#isolate.compileModule(loadModule(specifier), { filename: specifier });
-          cache.set(specifier, mod);
-        }
-        return mod;
-      });
-      await main.evaluate();
-      const body = await main.namespace.get(MAIN_EXPORT, { reference: true });
+      const main = source.length <= SYNC_COMPILE_MAX_CHARS
+        ? this.#isolate.compileModuleSync(source, { filename })
+        : await this.#isolate.compileModule(source, { filename });
+      let body: ivm.Reference<unknown>;
+      if (main.dependencySpecifiers.length === 0) {
+        // Nothing to link, and evaluating the wrapped module runs no guest code (it only defines
+        // the main function, see worker/source/wrap-main.ts): no need to leave this thread.
+        main.instantiateSync(this.#context, () => { throw new Error('runjs: the main module has no imports'); });
+        main.evaluateSync();
+        body = main.namespace.getSync(MAIN_EXPORT, { reference: true }) as ivm.Reference<unknown>;
+      } else {
+        const cache = new Map<string, ivm.Module>();
+        await main.instantiate(this.#context, async (specifier) => {
+          let mod = cache.get(specifier);
+          if (!mod) {
+            mod = await this.#isolate.compileModule(loadModule(specifier), { filename: specifier });
+            cache.set(specifier, mod);
+          }
+          return mod;
+        });
+        await main.evaluate();
+        body = await main.namespace.get(MAIN_EXPORT, { reference: true }) as ivm.Reference<unknown>;
+      }
+      // Guest code runs here, on the isolate's thread.
       await this.#track.apply(undefined, [body.derefInto()]);
     } catch (e) {
       if (e instanceof EngineError) throw e;
@@ -75,30 +151,86 @@ class V8Realm implements GuestRealm {
 
   dispose(): void {
     if (!this.#isolate.isDisposed) this.#isolate.dispose();
+    if (this.#started) { this.#started = false; this.#use.disposed(); }
   }
 }
 
 export class V8Engine implements Engine {
   readonly name = 'v8' as const;
+  readonly images = false;
   #cachedData: ivm.ExternalCopy<ArrayBuffer> | undefined;
 
-  async createRealm(options: RealmOptions): Promise<GuestRealm> {
-    const isolate = new ivm.Isolate({ memoryLimit: Math.max(8, options.memoryLimitMb) });
+  /** One booted, never used realm of SPARE_MEMORY_LIMIT_MB for this host call (see createRealm). */
+  #spare: { readonly hostCall: HostCall; readonly realm: Promise<V8Realm> } | undefined;
+
+  createRealm(options: RealmOptions): Promise<GuestRealm> {
+    const limit = Math.max(MIN_MEMORY_LIMIT_MB, options.memoryLimitMb);
+    const { hostCall } = options;
+    if (limit !== SPARE_MEMORY_LIMIT_MB) return this.#boot(limit, hostCall, true);
+    const spare = this.#spare?.hostCall === hostCall ? this.#spare : undefined;
+    if (spare) this.#spare = undefined;
+    const realm = spare ? spare.realm.catch(() => this.#boot(limit, hostCall, true)) : this.#boot(limit, hostCall, true);
+    // Boot the next spare once this realm is ready. Its first step (the isolate itself) is
+    // synchronous, the rest runs on the isolate's thread while this thread serves the next run.
+    void realm.then(() => this.#refill(limit, hostCall), () => {});
+    return realm;
+  }
+
+  #refill(limit: number, hostCall: HostCall): void {
+    if (this.#spare !== undefined) return;
+    const realm = this.#boot(limit, hostCall, false);
+    this.#spare = { hostCall, realm };
+    realm.catch(() => { if (this.#spare?.realm === realm) this.#spare = undefined; });
+  }
+
+  /** The prelude's startup snapshot: undefined until built (see #scheduleSnapshot); null if it cannot be. */
+  #snapshot: ivm.ExternalCopy<ArrayBuffer> | null | undefined;
+  #snapshotTimer: NodeJS.Timeout | undefined;
+  #snapshotPostponed = 0;
+  /** Realms a run has started in and that are not disposed yet. */
+  #running = 0;
+  readonly #use: RealmUse = { started: () => { this.#running++; }, disposed: () => { this.#running--; } };
+
+  /** Builds the snapshot soon, at a moment no run is going on (building blocks this thread ~50 ms). */
+  #scheduleSnapshot(): void {
+    if (this.#snapshot !== undefined || this.#snapshotTimer !== undefined) return;
+    this.#snapshotTimer = setTimeout(() => {
+      this.#snapshotTimer = undefined;
+      if (this.#running > 0 && this.#snapshotPostponed++ < SNAPSHOT_MAX_POSTPONE) { this.#scheduleSnapshot(); return; }
+      this.#snapshot = buildSnapshot() ?? null;
+    }, SNAPSHOT_DELAY_MS);
+    this.#snapshotTimer.unref();
+  }
+
+  /**
+   * A fresh isolate with the prelude booted. `sync` builds it on this thread (fastest, for a
+   * caller that waits for it); otherwise the context is created on the isolate's thread.
+   */
+  async #boot(memoryLimitMb: number, hostCall: HostCall, sync: boolean): Promise<V8Realm> {
+    const snapshot = this.#snapshot ?? undefined;
+    if (this.#snapshot === undefined) this.#scheduleSnapshot();
+    const isolate = new ivm.Isolate({ memoryLimit: memoryLimitMb, ...(snapshot ? { snapshot } : {}) });
     try {
-      const context = await isolate.createContext();
-      const hostCall: HostCall = options.hostCall;
-      await context.global.set('__runjs_host', new ivm.Callback((op: unknown, argsJson: unknown, bytes: unknown) =>
-        toGuest(hostCall(String(op), String(argsJson), bytes instanceof Uint8Array ? bytes : undefined))));
-      const script = await isolate.compileScript(PRELUDE_SOURCE, {
-        filename: PRELUDE_FILENAME,
-        ...(this.#cachedData ? { cachedData: this.#cachedData } : { produceCachedData: true }),
-      });
-      const produced = (script as ivm.Script & ivm.CachedDataResult).cachedData;
-      if (!this.#cachedData && produced) this.#cachedData = produced;
-      const internal = await script.run(context, { reference: true }) as ivm.Reference<Record<string, unknown>>;
-      const complete = await internal.get('complete', { reference: true }) as ivm.Reference<(...args: unknown[]) => void>;
-      const track = await internal.get('track', { reference: true }) as ivm.Reference<(p: unknown) => void>;
-      return new V8Realm(isolate, context, complete, track);
+      const context = sync ? isolate.createContextSync() : await isolate.createContext();
+      const callback = new ivm.Callback((op: unknown, argsJson: unknown, bytes: unknown) =>
+        toGuest(hostCall(String(op), String(argsJson), bytes instanceof Uint8Array ? bytes : undefined)));
+      let internal: ivm.Reference<Record<string, unknown>>;
+      if (snapshot) {
+        const bind = context.global.getSync(BIND_GLOBAL, { reference: true }) as ivm.Reference<(fn: unknown) => void>;
+        bind.applySync(undefined, [callback]);
+        internal = context.global.getSync(INTERNAL_GLOBAL, { reference: true }) as ivm.Reference<Record<string, unknown>>;
+        context.global.deleteSync(INTERNAL_GLOBAL);
+      } else {
+        context.global.setSync('__runjs_host', callback);
+        const info = { filename: PRELUDE_FILENAME, ...(this.#cachedData ? { cachedData: this.#cachedData } : { produceCachedData: true }) };
+        const script = sync ? isolate.compileScriptSync(PRELUDE_SOURCE, info) : await isolate.compileScript(PRELUDE_SOURCE, info);
+        const produced = (script as ivm.Script & ivm.CachedDataResult).cachedData;
+        if (!this.#cachedData && produced) this.#cachedData = produced;
+        internal = (sync ? script.runSync(context, { reference: true }) : await script.run(context, { reference: true })) as ivm.Reference<Record<string, unknown>>;
+      }
+      const complete = internal.getSync('complete', { reference: true }) as ivm.Reference<(...args: unknown[]) => void>;
+      const track = internal.getSync('track', { reference: true }) as ivm.Reference<(p: unknown) => void>;
+      return new V8Realm(isolate, context, complete, track, this.#use);
     } catch (e) {
       isolate.dispose();
       throw e;

@@ -16,6 +16,14 @@ export const timerOps: OpTable = {
       });
     },
   },
+  'timers.ref': {
+    kind: 'sync',
+    run(args, _bytes, ctx) {
+      const a = args as { id?: unknown; ref?: unknown } | null;
+      if (typeof a?.id !== 'number' || typeof a.ref !== 'boolean') throw new OpError('timers.ref expects {id, ref}', 'TypeError');
+      ctx.refOp(a.id, a.ref);
+    },
+  },
   'timers.cancel': {
     kind: 'sync',
     run(args, _bytes, ctx) {

@@ -1,0 +1,34 @@
+// Which builtins the guest platform captures before user code runs: primordialize.ts rewrites
+// the platform's code to use the captured copies and generates the code that captures them.
+
+/** Global bindings the platform's code sees as the values captured at boot (free references are shadowed). */
+export const SHADOWED_GLOBALS: readonly string[] = [
+  'Object', 'Function', 'Array', 'Number', 'Boolean', 'String', 'Symbol', 'Date', 'Promise', 'RegExp',
+  'Error', 'AggregateError', 'EvalError', 'RangeError', 'ReferenceError', 'SyntaxError', 'TypeError', 'URIError',
+  'ArrayBuffer', 'SharedArrayBuffer', 'DataView', 'Uint8Array', 'Int8Array', 'Uint16Array', 'Int16Array',
+  'Uint32Array', 'Int32Array', 'Float32Array', 'Float64Array', 'Uint8ClampedArray', 'BigUint64Array', 'BigInt64Array',
+  'Map', 'Set', 'WeakMap', 'WeakSet', 'WeakRef', 'FinalizationRegistry', 'Proxy', 'BigInt',
+  'parseFloat', 'parseInt', 'isFinite', 'isNaN', 'decodeURI', 'decodeURIComponent', 'encodeURI', 'encodeURIComponent',
+  'escape', 'unescape',
+];
+
+/** Namespaces and constructors whose function-valued statics are captured (`Object.keys` → the boot-time copy). */
+export const STATIC_HOLDERS: readonly string[] = [
+  'Object', 'Array', 'Number', 'String', 'Symbol', 'Promise', 'Reflect', 'JSON', 'Math', 'ArrayBuffer', 'BigInt',
+  'Date', 'Error', 'Uint8Array',
+];
+
+/**
+ * Prototypes whose methods are captured. A method call `x.m(...)` in platform code becomes a call
+ * through a dispatcher that uses the boot-time method whenever `x.m` is what one of these
+ * prototypes holds now (so a user overwriting `Array.prototype.push` is ignored, while a
+ * subclass's own override is still used).
+ */
+export const PROTOTYPE_HOLDERS: readonly string[] = [
+  'String', 'Array', 'TypedArray', 'Uint8Array', 'ArrayBuffer', 'DataView', 'Map', 'Set', 'WeakMap', 'WeakSet',
+  'Promise', 'RegExp', 'Function', 'Number', 'BigInt', 'Boolean', 'Symbol', 'Date', 'Error', 'Object',
+  'ArrayIterator', 'MapIterator', 'SetIterator', 'StringIterator', 'Generator', 'AsyncGenerator',
+];
+
+/** The name of the captured-primordials binding inside bundled platform code. */
+export const PRIMORDIALS_BINDING = '__runjs_P';

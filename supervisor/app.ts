@@ -1,0 +1,167 @@
+// The composition root: from a Config to a running server (database, worker pool, execution
+// service, one transport) and back down again. Nothing else wires components together, and
+// nothing here holds logic a transport or the service should own.
+import type { Config } from './config/load-config.ts';
+import { ConfigError } from './config/config-error.ts';
+import { ExecutionService } from './executions/execution-service.ts';
+import { WorkerPool } from './pool/worker-pool.ts';
+import { openMetadataDb } from './stores/metadata-db.ts';
+import { createRestRouter, openApiJson, packageVersion } from './rest/index.ts';
+import type { McpSurfaceOptions } from './mcp/mcp-server.ts';
+import type { TransportKind } from './mcp/mcp-texts.ts';
+import { checkSessionName } from './mcp/session-name.ts';
+import { createHttpApp } from './transports/http-app.ts';
+import { listen } from './transports/http-listener.ts';
+import { createJwtAuth, JwksUnavailableError, type JwtAuth } from './transports/jwt-auth.ts';
+import { LegacySseEndpoint } from './transports/legacy-sse.ts';
+import { startStdio } from './transports/stdio.ts';
+import { StreamableHttpEndpoint } from './transports/streamable-http.ts';
+
+/** Largest per-call heap_memory_max_mb (there is no flag for it; --heap-memory-max is the default). */
+export const MAX_HEAP_MB = 4096;
+
+export type LogLevel = 'error' | 'warn' | 'info' | 'debug';
+const LEVELS: readonly LogLevel[] = ['error', 'warn', 'info', 'debug'];
+
+export interface Logger {
+  error(line: string): void;
+  warn(line: string): void;
+  info(line: string): void;
+  debug(line: string): void;
+}
+
+/** Log lines go to stderr, always: stdout belongs to the stdio transport. */
+export function createLogger(level: LogLevel): Logger {
+  const max = LEVELS.indexOf(level);
+  const at = (l: LogLevel) => (line: string): void => {
+    if (LEVELS.indexOf(l) <= max) process.stderr.write(`runjs: ${l === 'info' ? '' : `${l}: `}${line}\n`);
+  };
+  return { error: at('error'), warn: at('warn'), info: at('info'), debug: at('debug') };
+}
+
+/** Startup failed for a reason outside the configuration (exit code 1). */
+export class StartupError extends Error {
+  override readonly name = 'StartupError';
+}
+
+export interface RunningApp {
+  readonly transport: TransportKind;
+  /** Base URL of the HTTP listener; undefined on stdio. */
+  readonly url: string | undefined;
+  close(): Promise<void>;
+}
+
+export interface AppHooks {
+  /** The stdio client closed stdin. */
+  readonly onStdioEnd: () => void;
+}
+
+function transportOf(config: Config): TransportKind {
+  if (config.httpPort !== undefined) return 'streamable-http';
+  if (config.ssePort !== undefined) return 'sse';
+  return 'stdio';
+}
+
+async function loadAuth(config: Config, transport: TransportKind, log: Logger): Promise<JwtAuth | undefined> {
+  if (config.jwksUrl === undefined) return undefined;
+  if (transport === 'stdio') {
+    log.warn('--jwks-url protects the HTTP transports only; it has no effect on stdio');
+    return undefined;
+  }
+  try {
+    return await createJwtAuth(config.jwksUrl);
+  } catch (e) {
+    if (e instanceof JwksUnavailableError) throw new StartupError(e.message);
+    throw e;
+  }
+}
+
+export async function startApp(config: Config, log: Logger, hooks: AppHooks): Promise<RunningApp> {
+  const sessionName = checkSessionName(config.sessionId, '--session-id');
+  if (!sessionName.ok) throw new ConfigError(sessionName.error);
+  const transport = transportOf(config);
+  // Before anything is spawned: a key set that cannot be loaded aborts the start cheaply.
+  const auth = await loadAuth(config, transport, log);
+
+  const db = openMetadataDb(config.sessionDbPath);
+  const pool = new WorkerPool({ size: config.maxConcurrentExecutions, maxQueued: config.maxQueuedExecutions, log: (line) => log.warn(line) });
+  const maxHeapMb = Math.max(MAX_HEAP_MB, config.heapMemoryMax);
+  const executions = new ExecutionService({
+    db, pool,
+    defaultTimeoutSecs: config.executionTimeout,
+    defaultHeapMb: config.heapMemoryMax,
+    maxHeapMb,
+    maxOutputBytes: config.maxOutputBytes,
+    retention: config.executionRetention,
+    // The heap and filesystem stores are not wired yet (assertImplemented refuses their flags),
+    // so the service rejects `heap`, `tags` and `fs` with a message naming the missing store.
+    heapEnabled: false,
+    fsEnabled: false,
+  });
+  const version = packageVersion();
+  const surface: McpSurfaceOptions = {
+    executions,
+    mode: config.stateless ? 'stateless' : 'stateful',
+    limits: { defaultTimeoutSecs: config.executionTimeout, defaultHeapMb: config.heapMemoryMax, maxHeapMb },
+    version,
+    instructions: config.instructions,
+    runJsDescription: config.runJsDescription,
+    log: (line) => log.warn(line),
+  };
+  let closeTransport: () => Promise<void>;
+  let url: string | undefined;
+  if (transport === 'stdio') {
+    // Serving should mean "ready to run code": wait for the workers' first warm realms.
+    await pool.ready();
+    const stdio = await startStdio({ surface, sessionName: sessionName.value, onEnd: hooks.onStdioEnd });
+    closeTransport = () => stdio.close();
+    log.info(`MCP over stdio (${surface.mode} mode)`);
+  } else {
+    const endpoint = transport === 'streamable-http'
+      ? new StreamableHttpEndpoint({ surface, defaultSessionName: sessionName.value, maxRequestBody: config.maxRequestBody })
+      : new LegacySseEndpoint({ surface, defaultSessionName: sessionName.value, maxRequestBody: config.maxRequestBody });
+    const app = createHttpApp({
+      guard: { allowedHosts: config.allowedHosts, allowedOrigins: config.allowedOrigins },
+      auth,
+      mcp: endpoint.router(),
+      rest: createRestRouter({
+        executions, version, maxRequestBody: config.maxRequestBody, publicBaseUrl: config.publicUrl,
+        capabilities: () => ({ filesystem: false, heap: false, sessions: false }),
+        log: (line) => log.error(line),
+      }),
+      openApiJson: openApiJson(version),
+      maxRequestBody: config.maxRequestBody,
+      log: (line) => log.error(line),
+    });
+    const port = (transport === 'streamable-http' ? config.httpPort : config.ssePort) ?? 0;
+    let listening;
+    try {
+      listening = await listen(app, port, config.bindHost);
+    } catch (e) {
+      await pool.close();
+      db.close();
+      throw new StartupError(`cannot listen on ${config.bindHost}:${port}: ${e instanceof Error ? e.message : String(e)}`);
+    }
+    // Bind first (a port in use fails fast), announce once the workers can run code.
+    await pool.ready();
+    url = listening.url;
+    closeTransport = async () => {
+      await endpoint.close();
+      await listening.close();
+    };
+    const paths = transport === 'streamable-http' ? `MCP at ${url}/mcp` : `MCP (legacy SSE) at ${url}/sse and ${url}/message`;
+    log.info(`listening: ${paths}, REST at ${url}/api, OpenAPI at ${url}/api-doc/openapi.json (${surface.mode} mode${auth ? ', JWT required' : ''})`);
+  }
+
+  let closing: Promise<void> | undefined;
+  return {
+    transport,
+    url,
+    close: () => closing ??= (async () => {
+      await closeTransport().catch((e: unknown) => log.error(`closing the transport failed: ${String(e)}`));
+      executions.close();
+      await pool.close();
+      db.close();
+    })(),
+  };
+}

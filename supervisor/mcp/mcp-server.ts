@@ -1,0 +1,119 @@
+// One MCP server object per MCP connection (a stdio process, a Streamable HTTP session, an SSE
+// stream): the tools of the mode, the instructions, and tasks where the transport offers them.
+//
+// Built on the SDK's low-level `Server` rather than `McpServer`, for two reasons: McpServer runs
+// a task-capable tool called *without* a task by creating a task and polling it (every 5 s by
+// default), which would turn stateful `run_js` (an id at once) into a wait; and its argument
+// errors are plain text, where ours are `{"error": ...}` JSON like every other failure.
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, CreateTaskResult, ServerCapabilities } from '@modelcontextprotocol/sdk/types.js';
+import { executionTools, type McpExecutionsApi } from './execution-tools.ts';
+import { defaultInstructions, type McpMode, type TextLimits, type TransportKind } from './mcp-texts.ts';
+import { RunJsTaskStore, startRunTask } from './run-js-tasks.ts';
+import { runJsTool } from './run-js-tool.ts';
+import { describeIssues, errorResult, listEntry, serviceErrorResult, type ToolDef } from './tool-kit.ts';
+
+export interface McpSurfaceOptions {
+  readonly executions: McpExecutionsApi;
+  readonly mode: McpMode;
+  readonly limits: TextLimits;
+  readonly version: string;
+  /** `--instructions`: replaces the default instructions whole. */
+  readonly instructions?: string | undefined;
+  /** `--run-js-description`. */
+  readonly runJsDescription?: string | undefined;
+  readonly log: (line: string) => void;
+}
+
+/**
+ * The MCP session name of one connection, handed to `run_js` submissions. Set from the
+ * `X-MCP-Session-Id` header at initialize (HTTP) or `--session-id`; unrelated to the transport's
+ * own `Mcp-Session-Id`.
+ */
+export interface SessionName {
+  value: string | undefined;
+}
+
+export interface McpConnection {
+  readonly server: Server;
+  readonly session: SessionName;
+  /** Closes the server (and its transport) and drops its tasks. */
+  close(): Promise<void>;
+}
+
+/** `serverInfo.name` in the initialize result. */
+export const SERVER_NAME = 'runjs';
+
+export function createMcpConnection(opts: McpSurfaceOptions, transport: TransportKind, session: SessionName): McpConnection {
+  const tasksEnabled = transport !== 'sse';
+  const tools: ToolDef[] = [
+    runJsTool({
+      executions: opts.executions, mode: opts.mode, limits: opts.limits, description: opts.runJsDescription,
+      sessionName: () => session.value,
+    }),
+    ...(opts.mode === 'stateful' ? executionTools(opts.executions) : []),
+  ];
+  const byName = new Map(tools.map((t) => [t.name, t]));
+  const taskStore = tasksEnabled ? new RunJsTaskStore(opts.executions) : undefined;
+  const capabilities: ServerCapabilities = {
+    tools: { listChanged: false },
+    ...(tasksEnabled ? { tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } } } : {}),
+  };
+  const server = new Server(
+    { name: SERVER_NAME, title: 'runjs', version: opts.version },
+    {
+      capabilities,
+      instructions: opts.instructions ?? defaultInstructions(opts.mode, transport, opts.limits),
+      ...(taskStore === undefined ? {} : { taskStore }),
+    },
+  );
+
+  let listed: ReturnType<typeof listEntry>[] | undefined;
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listed ??= tools.map((t) => listEntry(t, tasksEnabled)) }));
+
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult | CreateTaskResult> => {
+    const { name, arguments: rawArgs, task, _meta } = request.params;
+    const def = byName.get(name);
+    // An unknown tool is a protocol error (MCP: "Unknown tools" → -32602); everything about a
+    // known tool's call is a tool error the model can read and correct.
+    if (def === undefined) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
+    const parsed = def.input.safeParse(rawArgs ?? {});
+    if (task !== undefined) {
+      if (def.task === undefined || taskStore === undefined || extra.taskStore === undefined) {
+        throw new McpError(ErrorCode.InvalidParams, `Tool ${name} cannot run as a task`);
+      }
+      const runner = def.task;
+      return startRunTask({
+        store: taskStore,
+        requestStore: extra.taskStore,
+        requestedTtl: extra.taskRequestedTtl,
+        executions: opts.executions,
+        includeExecutionId: runner.includeExecutionId,
+        log: opts.log,
+        submit: () => {
+          if (!parsed.success) return errorResult(describeIssues(name, parsed.error));
+          try {
+            return runner.submit(parsed.data);
+          } catch (e) {
+            return serviceErrorResult(e);
+          }
+        },
+      });
+    }
+    if (!parsed.success) return errorResult(describeIssues(name, parsed.error));
+    return def.handle(parsed.data, { extra, progressToken: _meta?.progressToken });
+  });
+
+  let closed = false;
+  return {
+    server,
+    session,
+    close: async () => {
+      if (closed) return;
+      closed = true;
+      taskStore?.close();
+      await server.close();
+    },
+  };
+}

@@ -1,0 +1,48 @@
+// The words the MCP surface shows an agent: `initialize` instructions per mode and transport, and
+// the `run_js` descriptions. They state the limits the server actually runs with, so an agent
+// does not have to guess (the reference's texts were stale: "no timers", "minimum heap 4 MB").
+// `--instructions` and `--run-js-description` replace them whole.
+
+export type McpMode = 'stateful' | 'stateless';
+export type TransportKind = 'stdio' | 'streamable-http' | 'sse';
+
+export interface TextLimits {
+  readonly defaultTimeoutSecs: number;
+  readonly defaultHeapMb: number;
+  readonly maxHeapMb: number;
+}
+
+const LANGUAGE = 'JavaScript or TypeScript (types are stripped; JSX/TSX is not supported), run as an ES module: top-level await works';
+
+function limitsText(l: TextLimits): string {
+  return `Each run has a wall-clock timeout (default ${l.defaultTimeoutSecs} s; execution_timeout_secs 1-300) `
+    + `and an engine heap cap (default ${l.defaultHeapMb} MB; heap_memory_max_mb up to ${l.maxHeapMb}, values below 8 are raised to 8).`;
+}
+
+export function defaultInstructions(mode: McpMode, transport: TransportKind, limits: TextLimits): string {
+  const base = mode === 'stateless'
+    ? 'runjs runs JavaScript and TypeScript in a sandboxed engine (stateless mode). '
+      + 'Call run_js with `code`: it waits for the run to finish (at most 300 s) and returns the console output as '
+      + '`output`, plus `error` when the script threw, ran out of memory, timed out or was cancelled. '
+      + 'Print what you want to see with console.log. Nothing persists between calls. '
+    : 'runjs runs JavaScript and TypeScript in a sandboxed engine (stateful mode: runs are asynchronous). '
+      + 'Call run_js with `code`: it returns an `execution_id` at once. Poll get_execution until `status` is no longer '
+      + '`running` (completed, failed, cancelled or timed_out; `result` is the JSON of the last expression, `error` explains a failure), '
+      + 'read console output with get_execution_output (1-based line_offset, or byte_offset for byte windows; follow has_more), '
+      + 'stop a run with cancel_execution, and see running and recent runs with list_executions. '
+      + 'Globals do not persist between runs. ';
+  const transportNote = transport === 'sse'
+    ? ' This is the legacy HTTP+SSE transport: MCP tasks are not available here (use Streamable HTTP at /mcp for tasks).'
+    : ' run_js can also run as an MCP task (tools/call with `task`).';
+  return `${base}${limitsText(limits)}${transportNote}`;
+}
+
+export function defaultRunJsDescription(mode: McpMode, limits: TextLimits): string {
+  const common = `Run ${LANGUAGE}. console.log/debug/trace lines are captured as-is, console.info/warn/error with `
+    + '[INFO]/[WARN]/[ERROR] prefixes; non-string arguments are printed as JSON. setTimeout/clearTimeout are available. '
+    + `${limitsText(limits)}`;
+  return mode === 'stateless'
+    ? `${common} Waits for the run and returns {output} on success, or {output, error} when it failed, timed out or was cancelled.`
+    : `${common} Returns {execution_id} at once; then poll get_execution and read get_execution_output. `
+      + 'As an MCP task the result is the final {execution_id, status, output, error?}.';
+}

@@ -1,0 +1,148 @@
+// `run_js` in both modes. Stateful: submit and return the id at once. Stateless: submit, wait
+// (at most 300 s) and return the output, reporting progress while waiting when the client asked
+// for it. Both can also run as an MCP task (run-js-tasks.ts), which waits in the background.
+import { z } from 'zod';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { ExecRequest } from '../executions/execution-types.ts';
+import { defaultRunJsDescription, type McpMode, type TextLimits } from './mcp-texts.ts';
+import { defineTool, jsonResult, serviceErrorResult, type ToolCallContext, type ToolDef } from './tool-kit.ts';
+import { waitForRun, type RunOutcome } from './wait-for-run.ts';
+import type { McpExecutionsApi } from './execution-tools.ts';
+
+export interface RunJsDeps {
+  readonly executions: McpExecutionsApi;
+  readonly mode: McpMode;
+  readonly limits: TextLimits;
+  /** `--run-js-description`: replaces the whole description. */
+  readonly description?: string | undefined;
+  /** The MCP session name (X-MCP-Session-Id at initialize, else --session-id); stateful mode only. */
+  readonly sessionName: () => string | undefined;
+}
+
+const code = z.string({ error: (issue) => (issue.input === undefined ? 'is required' : 'must be a string') }).describe('JavaScript or TypeScript source. The value of the last top-level expression becomes `result`.');
+
+function heapMb(limits: TextLimits) {
+  return z.int('must be an integer')
+    .min(1, 'must be at least 1 (values below 8 are raised to 8)')
+    .max(limits.maxHeapMb, `must be at most ${limits.maxHeapMb}`)
+    .nullable().optional()
+    .describe(`Engine heap cap for this run in MB (default ${limits.defaultHeapMb}; values below 8 are raised to 8).`);
+}
+
+const timeoutSecs = z.int('must be an integer')
+  .min(1, 'must be from 1 to 300 seconds')
+  .max(300, 'must be from 1 to 300 seconds')
+  .nullable().optional();
+
+export function statefulRunJsInput(limits: TextLimits) {
+  return z.strictObject({
+    code,
+    heap: z.string().nullable().optional().describe('Heap snapshot key to restore before running (needs a heap store on the server).'),
+    heap_memory_max_mb: heapMb(limits),
+    execution_timeout_secs: timeoutSecs.describe(`Wall-clock timeout in seconds, 1-300 (default ${limits.defaultTimeoutSecs}).`),
+    tags: z.record(z.string(), z.string()).nullable().optional().describe('Tags for the heap snapshot this run produces (needs a heap store).'),
+    fs: z.string().nullable().optional().describe('Filesystem snapshot to mount at /work: label or 64-hex id (needs a filesystem store).'),
+  });
+}
+
+export function statelessRunJsInput(limits: TextLimits) {
+  return z.strictObject({
+    code,
+    heap_memory_max_mb: heapMb(limits),
+    execution_timeout_secs: timeoutSecs.describe(`Wall-clock timeout in seconds, 1-300 (default ${limits.defaultTimeoutSecs}).`),
+  });
+}
+
+const status = z.enum(['running', 'completed', 'failed', 'cancelled', 'timed_out']);
+
+/** Stateful: `{execution_id}`; as a task the final state is added. */
+export const STATEFUL_RUN_JS_OUTPUT = z.object({
+  execution_id: z.string(),
+  status: status.optional().describe('Only in a task result: the terminal status.'),
+  output: z.string().optional().describe('Only in a task result: all console output.'),
+  error: z.string().optional().describe('Only in a task result that did not complete: why.'),
+});
+
+export const STATELESS_RUN_JS_OUTPUT = z.object({
+  output: z.string().describe('All console output of the run.'),
+  error: z.string().optional().describe('Present when the run failed, timed out, was cancelled, or did not finish within 300 s.'),
+});
+
+type StatefulArgs = z.output<ReturnType<typeof statefulRunJsInput>>;
+type StatelessArgs = z.output<ReturnType<typeof statelessRunJsInput>>;
+
+export function toExecRequest(args: StatefulArgs | StatelessArgs, session: string | undefined): ExecRequest {
+  // Stateless arguments never carry heap/tags/fs (their schema is strict), so these are null there.
+  const stateful: Partial<StatefulArgs> = args;
+  return {
+    code: args.code,
+    heapMemoryMaxMb: args.heap_memory_max_mb ?? null,
+    executionTimeoutSecs: args.execution_timeout_secs ?? null,
+    heap: stateful.heap ?? null,
+    tags: stateful.tags ?? null,
+    fs: stateful.fs ?? null,
+    ...(session === undefined ? {} : { session }),
+  };
+}
+
+/** The result of a run that was waited for: `{output}` or `{output, error}` (an error result). */
+export function outcomeResult(outcome: RunOutcome, executionId?: string): CallToolResult {
+  const body = executionId === undefined
+    ? { output: outcome.output, ...(outcome.error === undefined ? {} : { error: outcome.error }) }
+    : { execution_id: executionId, status: outcome.status, output: outcome.output, ...(outcome.error === undefined ? {} : { error: outcome.error }) };
+  return jsonResult(body, outcome.error !== undefined);
+}
+
+async function runAndWait(deps: RunJsDeps, args: StatelessArgs, ctx: ToolCallContext): Promise<CallToolResult> {
+  let id: string;
+  try {
+    id = deps.executions.submit(toExecRequest(args, undefined));
+  } catch (e) {
+    return serviceErrorResult(e);
+  }
+  const { progressToken, extra } = ctx;
+  const progress = (secs: number, message: string): void => {
+    if (progressToken === undefined) return;
+    extra.sendNotification({ method: 'notifications/progress', params: { progressToken, progress: secs, message } })
+      .catch(() => { /* the client went away; the wait ends with the request */ });
+  };
+  // One notification at once (the client learns the id and that progress will come), then one
+  // every PROGRESS_INTERVAL_MS: clients that reset their timeout on progress keep waiting.
+  progress(0, `Execution ${id} started`);
+  const onTick = progressToken === undefined ? undefined : (secs: number): void => progress(secs, `Execution ${id} running for ${Math.round(secs)} s`);
+  try {
+    return outcomeResult(await waitForRun(deps.executions, id, { signal: extra.signal, onTick }));
+  } catch (e) {
+    // The client cancelled the call or disconnected: nobody can receive this run's result in
+    // stateless mode, so stop it rather than let it hold a worker.
+    if (extra.signal.aborted) deps.executions.cancel(id);
+    throw e;
+  }
+}
+
+export function runJsTool(deps: RunJsDeps): ToolDef {
+  const description = deps.description ?? defaultRunJsDescription(deps.mode, deps.limits);
+  const annotations = { title: 'Run JavaScript', readOnlyHint: false, destructiveHint: false, openWorldHint: false };
+  if (deps.mode === 'stateless') {
+    return defineTool({
+      name: 'run_js', title: 'Run JavaScript', description, annotations,
+      input: statelessRunJsInput(deps.limits),
+      task: { submit: (args) => deps.executions.submit(toExecRequest(args, undefined)), includeExecutionId: false },
+      output: STATELESS_RUN_JS_OUTPUT,
+      handle: (args, ctx) => runAndWait(deps, args, ctx),
+    });
+  }
+  return defineTool({
+    name: 'run_js', title: 'Run JavaScript', description, annotations,
+    input: statefulRunJsInput(deps.limits),
+    task: { submit: (args) => deps.executions.submit(toExecRequest(args, deps.sessionName())), includeExecutionId: true },
+    output: STATEFUL_RUN_JS_OUTPUT,
+    handle: (args) => {
+      try {
+        return jsonResult({ execution_id: deps.executions.submit(toExecRequest(args, deps.sessionName())) });
+      } catch (e) {
+        return serviceErrorResult(e);
+      }
+    },
+  });
+}

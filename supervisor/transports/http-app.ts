@@ -1,0 +1,85 @@
+// One express app per listening port: the MCP endpoint of its transport (/mcp, or /sse and
+// /message), the REST router at /api, and the OpenAPI document. Every request except the OpenAPI
+// document passes the host/origin guard (403), then JWT when configured (401): default-deny, so
+// no spelling of a path (`/MCP`, `/mcp/`) that a router would still match can slip past them.
+// Exempt from JWT as well: CORS preflights (answered by the guard), every OPTIONS, and
+// PUT /api/artifact-uploads/{token}, whose path token is its own credential.
+import express, { type ErrorRequestHandler, type Express, type RequestHandler, type Router } from 'express';
+import { apiError } from './http-common.ts';
+import { hostOriginGuard, type GuardOptions } from './host-origin-guard.ts';
+import type { JwtAuth } from './jwt-auth.ts';
+import { OPENAPI_PATH } from '../rest/index.ts';
+import { REST_ERRORS } from '../rest/http-error.ts';
+
+/** The one public route: API documentation, served to anyone (exact path, as the app routes it). */
+function isPublic(path: string): boolean {
+  return path === OPENAPI_PATH;
+}
+
+/** Requests that never need a bearer token (a path rule: the upload route may not exist yet). */
+export function isAuthExempt(method: string, path: string): boolean {
+  if (method === 'OPTIONS') return true;
+  return method === 'PUT' && /^\/api\/artifact-uploads\/[^/]+\/?$/.test(path);
+}
+
+export interface HttpAppOptions {
+  readonly guard: GuardOptions;
+  readonly auth: JwtAuth | undefined;
+  /** The MCP endpoint router of this port's transport. */
+  readonly mcp: Router;
+  /** The REST router (mounted at /api). */
+  readonly rest: Router;
+  /** The OpenAPI document, already serialised. */
+  readonly openApiJson: string;
+  /** `--max-request-body`, for the message of a too-large MCP message on /message. */
+  readonly maxRequestBody: number;
+  readonly log: (line: string) => void;
+}
+
+export function createHttpApp(opts: HttpAppOptions): Express {
+  const app = express();
+  app.disable('x-powered-by');
+
+  const guard = hostOriginGuard(opts.guard);
+  app.use((req, res, next) => {
+    if (isPublic(req.path)) next();
+    else guard(req, res, next);
+  });
+  const auth = opts.auth;
+  if (auth !== undefined) {
+    const requireToken: RequestHandler = (req, res, next) => {
+      if (isPublic(req.path) || isAuthExempt(req.method, req.path)) next();
+      else auth.verify(req, res, next);
+    };
+    app.use(requireToken);
+  }
+
+  app.get(OPENAPI_PATH, (_req, res) => {
+    res.type('application/json').send(opts.openApiJson);
+  });
+  app.use(opts.mcp);
+  app.use('/api', opts.rest);
+  app.use((req, res) => {
+    apiError(res, 404, `Not found: ${req.method} ${req.path}`);
+  });
+  const onError: ErrorRequestHandler = (err: unknown, req, res, next) => {
+    if (res.headersSent) {
+      next(err);
+      return;
+    }
+    const status = typeof err === 'object' && err !== null && 'status' in err && typeof err.status === 'number' ? err.status : 500;
+    if (status >= 500) {
+      opts.log(`${req.method} ${req.originalUrl} failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+      apiError(res, 500, 'internal error');
+      return;
+    }
+    // Body-parser errors (POST /message): too large, or not JSON.
+    const type = typeof err === 'object' && err !== null && 'type' in err ? err.type : undefined;
+    const detail = err instanceof Error ? err.message : String(err);
+    if (type === 'entity.too.large') apiError(res, 413, REST_ERRORS.BODY_TOO_LARGE(opts.maxRequestBody));
+    else if (type === 'entity.parse.failed') apiError(res, 400, REST_ERRORS.INVALID_JSON(detail));
+    else apiError(res, status, detail);
+  };
+  app.use(onError);
+  return app;
+}

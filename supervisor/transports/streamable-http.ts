@@ -1,0 +1,140 @@
+// MCP over Streamable HTTP at /mcp: one SDK transport and one MCP server per MCP session
+// (`Mcp-Session-Id`, issued by the SDK at initialize). Requests without a session id get a fresh
+// transport; the SDK accepts only `initialize` there, and a transport that did not start a session
+// is dropped after its reply. Responses stream as SSE (progress notifications need a stream) with
+// a 15 s keep-alive comment, and streams are resumable (event-store.ts).
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import express, { type Router } from 'express';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { createMcpConnection, type McpConnection, type McpSurfaceOptions } from '../mcp/mcp-server.ts';
+import { checkSessionName, SESSION_HEADER } from '../mcp/session-name.ts';
+import { BoundedEventStore } from './event-store.ts';
+import { KEEP_ALIVE_MS, jsonRpcError } from './http-common.ts';
+
+/** How long a client whose stream broke waits before reconnecting (sent as the SSE `retry` field). */
+export const RETRY_MS = 1_000;
+/** Open MCP sessions at most: each holds a server object and its resumable events (event-store.ts). */
+export const MAX_SESSIONS = 1000;
+/** A session with no request in flight for this long is closed (clients that never send DELETE). */
+export const SESSION_IDLE_MS = 30 * 60_000;
+const SWEEP_MS = 60_000;
+
+interface Session {
+  readonly transport: StreamableHTTPServerTransport;
+  readonly connection: McpConnection;
+  inFlight: number;
+  lastSeen: number;
+}
+
+export interface StreamableHttpOptions {
+  readonly surface: McpSurfaceOptions;
+  /** `--session-id`: the session name when initialize carries no X-MCP-Session-Id. */
+  readonly defaultSessionName: string | undefined;
+  readonly maxRequestBody: number;
+}
+
+export class StreamableHttpEndpoint {
+  readonly #opts: StreamableHttpOptions;
+  readonly #sessions = new Map<string, Session>();
+  readonly #sweeper: NodeJS.Timeout;
+
+  constructor(opts: StreamableHttpOptions) {
+    this.#opts = opts;
+    this.#sweeper = setInterval(() => this.#sweep(), SWEEP_MS);
+    this.#sweeper.unref();
+  }
+
+  get sessionCount(): number {
+    return this.#sessions.size;
+  }
+
+  router(): Router {
+    const router = express.Router();
+    router.all('/mcp', (req, res, next) => {
+      this.#handle(req, res).catch(next);
+    });
+    return router;
+  }
+
+  async #handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const id = req.headers['mcp-session-id'];
+    if (typeof id === 'string') {
+      const session = this.#sessions.get(id);
+      if (session === undefined) {
+        // 404 tells a client its session is gone and it should initialize again (MCP spec).
+        jsonRpcError(res, 404, -32001, 'Session not found');
+        return;
+      }
+      this.#watch(session, res);
+      await session.transport.handleRequest(req, res);
+      return;
+    }
+    if (req.method !== 'POST') {
+      jsonRpcError(res, 400, -32000, 'Bad Request: Mcp-Session-Id header is required');
+      return;
+    }
+    if (this.#sessions.size >= MAX_SESSIONS) {
+      jsonRpcError(res, 503, -32000, `Too many open MCP sessions (at most ${MAX_SESSIONS}): end unused ones with DELETE /mcp`);
+      return;
+    }
+    const name = checkSessionName(req.headers[SESSION_HEADER]);
+    if (!name.ok) {
+      jsonRpcError(res, 400, -32600, `Invalid Request: ${name.error}`);
+      return;
+    }
+    await this.#open(req, res, name.value ?? this.#opts.defaultSessionName);
+  }
+
+  /** A request without a session: only an initialize makes it a session. */
+  async #open(req: IncomingMessage, res: ServerResponse, sessionName: string | undefined): Promise<void> {
+    const connection = createMcpConnection(this.#opts.surface, 'streamable-http', { value: sessionName });
+    let session: Session | undefined;
+    const transport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: randomUUID,
+      keepAliveMs: KEEP_ALIVE_MS,
+      maxRequestBodySize: this.#opts.maxRequestBody,
+      // Resumable streams: event ids, a priming event and `retry` on every stream.
+      eventStore: new BoundedEventStore(),
+      retryInterval: RETRY_MS,
+      onsessioninitialized: (sid) => {
+        session = { transport, connection, inFlight: 0, lastSeen: Date.now() };
+        this.#sessions.set(sid, session);
+      },
+    });
+    transport.onclose = () => {
+      if (transport.sessionId !== undefined) this.#sessions.delete(transport.sessionId);
+      void connection.close();
+    };
+    await connection.server.connect(transport);
+    await transport.handleRequest(req, res);
+    if (session === undefined) await connection.close();
+  }
+
+  /** Counts the request as in flight until its response closes (long SSE streams keep a session alive). */
+  #watch(session: Session, res: ServerResponse): void {
+    session.inFlight++;
+    session.lastSeen = Date.now();
+    res.once('close', () => {
+      session.inFlight--;
+      session.lastSeen = Date.now();
+    });
+  }
+
+  #sweep(): void {
+    const cutoff = Date.now() - SESSION_IDLE_MS;
+    for (const [id, s] of this.#sessions) {
+      if (s.inFlight === 0 && s.lastSeen < cutoff) {
+        this.#sessions.delete(id);
+        void s.connection.close();
+      }
+    }
+  }
+
+  async close(): Promise<void> {
+    clearInterval(this.#sweeper);
+    const all = [...this.#sessions.values()];
+    this.#sessions.clear();
+    await Promise.allSettled(all.map((s) => s.connection.close()));
+  }
+}

@@ -1,0 +1,85 @@
+// MCP over stdio: the SDK's StdioClientTransport spawning the package launcher (bin/runjs-mcp.js),
+// --session-id, tasks over stdio, and a raw session proving stdout carries only protocol and that
+// closing stdin ends the server.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import { defaultInstructions } from '../../../supervisor/mcp/mcp-texts.ts';
+import { MAIN, NODE, ROOT } from '../server/server-process.ts';
+import { ok, sessionOf, settle } from './mcp-clients.ts';
+
+const LAUNCHER = join(ROOT, 'bin/runjs-mcp.js');
+const ENV = { PATH: process.env['PATH'] ?? '' };
+let dir: string;
+let client: Client;
+let stderr = '';
+
+before(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'runjs-stdio-'));
+  const transport = new StdioClientTransport({
+    command: NODE,
+    args: [LAUNCHER, '--session-id', 'stdio-session', '--session-db-path', join(dir, 'db'), '--max-concurrent-executions', '1'],
+    env: ENV, cwd: ROOT, stderr: 'pipe',
+  });
+  transport.stderr?.on('data', (c: Buffer) => { stderr += c.toString(); });
+  client = new Client({ name: 'runjs-e2e', version: '1.0.0' });
+  await client.connect(transport);
+});
+after(async () => {
+  await client?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+test('initialize over stdio: tasks offered, stdio instructions, logs on stderr', () => {
+  assert.deepEqual(client.getServerCapabilities(), { tools: { listChanged: false }, tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } } });
+  assert.equal(client.getInstructions(), defaultInstructions('stateful', 'stdio', { defaultTimeoutSecs: 30, defaultHeapMb: 8, maxHeapMb: 4096 }));
+  assert.match(stderr, /^runjs: MCP over stdio \(stateful mode\)$/m);
+});
+
+test('tools over stdio, tagged with --session-id', async () => {
+  const id = String(ok(await client.callTool({ name: 'run_js', arguments: { code: 'console.log("to the log, not to stdout")' } }))['execution_id']);
+  assert.equal((await settle(client, id))['status'], 'completed');
+  assert.equal(ok(await client.callTool({ name: 'get_execution_output', arguments: { execution_id: id } }))['data'], 'to the log, not to stdout\n');
+  assert.equal(sessionOf(join(dir, 'db'), id), 'stdio-session');
+});
+
+test('run_js as a task over stdio', async () => {
+  const messages = [];
+  for await (const m of client.experimental.tasks.callToolStream({ name: 'run_js', arguments: { code: 'console.log("task")' } }, CallToolResultSchema, { task: { ttl: 60_000 } })) messages.push(m);
+  const last = messages.at(-1) as { type: string; result: { structuredContent: Record<string, unknown> } };
+  assert.equal(last.type, 'result');
+  assert.deepEqual([last.result.structuredContent['status'], last.result.structuredContent['output']], ['completed', 'task\n']);
+});
+
+test('raw stdio: stdout holds only JSON-RPC lines; closing stdin ends the server with 0', async () => {
+  const db = join(dir, 'raw-db');
+  const proc = spawn(NODE, [MAIN, '--stateless', '--session-db-path', db, '--max-concurrent-executions', '1'], { cwd: ROOT, env: ENV, stdio: ['pipe', 'pipe', 'pipe'] });
+  let out = '';
+  let err = '';
+  proc.stdout.setEncoding('utf8').on('data', (c: string) => { out += c; });
+  proc.stderr.setEncoding('utf8').on('data', (c: string) => { err += c; });
+  const send = (msg: object): void => { proc.stdin.write(`${JSON.stringify(msg)}\n`); };
+  const lines = (): unknown[] => out.split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as unknown);
+  const waitFor = async (id: number): Promise<void> => {
+    for (let i = 0; i < 600 && !lines().some((m) => (m as { id?: number }).id === id); i++) await new Promise((r) => setTimeout(r, 25));
+  };
+  send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
+  await waitFor(1);
+  send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+  send({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'run_js', arguments: { code: 'console.log("guest output"); console.error("guest error")' } } });
+  await waitFor(2);
+  const exit = new Promise<number | null>((resolve) => proc.once('exit', (code) => resolve(code)));
+  proc.stdin.end();
+  assert.equal(await exit, 0);
+  const messages = lines() as { jsonrpc: string; id: number; result: { structuredContent?: unknown } }[];
+  for (const m of messages) assert.equal(m.jsonrpc, '2.0');
+  assert.deepEqual(messages.map((m) => m.id), [1, 2]);
+  assert.deepEqual(messages[1]!.result.structuredContent, { output: 'guest output\n[ERROR] guest error\n' });
+  assert.match(err, /runjs: shutting down \(stdin closed\)/);
+});

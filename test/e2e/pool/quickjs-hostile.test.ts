@@ -1,0 +1,115 @@
+// Hostile scripts on the QuickJS engine, through real worker processes: each ends with the right
+// status and text, the worker stops by itself (no kill, same process), and the next run in that
+// worker is clean. Cancels reach a worker whose thread is blocked in guest code through the
+// side channel (supervisor/pool/worker-process.ts → worker/runtime/cancel-channel.ts).
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { PoolRunner, type RunResult } from '../../helpers/pool-runner.ts';
+import { EXECUTION_ERRORS } from '../../../shared/errors.ts';
+
+let r: PoolRunner;
+before(async () => { r = new PoolRunner(1, 100, 1000); await r.pool.ready(); });
+after(() => r.close());
+
+const OOM = { status: 'failed', error: EXECUTION_ERRORS.OUT_OF_MEMORY };
+const TIMED_OUT = { status: 'timed_out', error: EXECUTION_ERRORS.TIMED_OUT };
+const q = { engine: 'quickjs' as const };
+
+/** The worker is the same process as before, and a fresh run in it sees none of the hostile one. */
+async function assertCleanAfter(pid: number | undefined): Promise<void> {
+  const next: RunResult = await r.run('[typeof junk, typeof globalThis.a, Object.keys(globalThis).length > 0]', q);
+  assert.deepEqual(next.outcome, { status: 'completed', result: '["undefined","undefined",true]' });
+  assert.equal(r.pool.pids()[0], pid, 'the worker stopped by itself and was not replaced');
+}
+
+for (const [name, code] of [
+  ['objects', 'globalThis.junk = []; while (true) junk.push({ x: Math.random(), y: [1, 2, 3] })'],
+  ['distinct strings', 'globalThis.junk = []; let i = 0; while (true) junk.push("s".repeat(1000) + i++)'],
+  ['new Array(n).fill', 'globalThis.junk = []; while (true) junk.push(new Array(1000).fill(1))'],
+  ['ArrayBuffers', 'globalThis.junk = []; while (true) junk.push(new ArrayBuffer(1 << 20))'],
+  ['Map entries', 'globalThis.junk = new Map(); let i = 0; while (true) junk.set(i, { i: i++ })'],
+] as const) {
+  test(`memory flood of ${name} → out of memory, and the worker's next run is clean`, async () => {
+    const pid = r.pool.pids()[0];
+    assert.deepEqual((await r.run(code, q)).outcome, OOM);
+    await assertCleanAfter(pid);
+  });
+}
+
+test('catching the out-of-memory error does not save the run', async () => {
+  const res = await r.run('const a = []; try { while (true) a.push({ a: [1, 2, 3] }) } catch (e) { a.length = 0 } "survived"', q);
+  assert.deepEqual(res.outcome, OOM);
+});
+
+test('a larger heap_memory_max_mb allows what 8 MB refuses', async () => {
+  const code = 'const a = []; for (let i = 0; i < 300000; i++) a.push({ i }); a.length';
+  assert.deepEqual((await r.run(code, q)).outcome, OOM);
+  assert.deepEqual((await r.run(code, { ...q, heapMemoryMaxMb: 128 })).outcome, { status: 'completed', result: '300000' });
+  assert.deepEqual((await r.run(code, q)).outcome, OOM, 'the default cap applies again');
+});
+
+for (const [name, code] of [
+  ['infinite loop', 'globalThis.junk = 1; while (true) {}'],
+  ['infinite loop inside finally', 'globalThis.junk = 1; try { while (true) {} } finally { while (true) {} }'],
+  ['catastrophic regex', 'globalThis.junk = 1; /(a+)+$/.test("a".repeat(40) + "b")'],
+  ['loop in an async callback', 'globalThis.junk = 1; setTimeout(() => { while (true) {} }, 0); await new Promise(() => setTimeout(() => {}, 60000))'],
+] as const) {
+  test(`${name} → timed out at the deadline, and the worker's next run is clean`, async () => {
+    const pid = r.pool.pids()[0];
+    const res = await r.run(code, { ...q, timeoutMs: 300 });
+    assert.deepEqual(res.outcome, TIMED_OUT);
+    assert.ok(res.ms < 600, `stopped after ${res.ms} ms`);
+    await assertCleanAfter(pid);
+  });
+}
+
+test('deep recursion → a guest RangeError, uncaught it fails the run with at most 10 frames', async () => {
+  const { outcome } = await r.run('function f(n: number): number { return f(n + 1) + 1 }\nf(0)', q);
+  assert.equal(outcome.status, 'failed');
+  const error = (outcome as { error: string }).error;
+  assert.match(error, /^Uncaught RangeError: stack overflow\n {4}at f \(file:\/\/\/main\.js:\d+:\d+\)\n/);
+  assert.equal(error.split('\n').length, 11);
+  assert.deepEqual((await r.run('function f(): number { return f() }\nlet ok = false; try { f() } catch (e) { ok = e instanceof RangeError } ok', q)).outcome,
+    { status: 'completed', result: 'true' });
+});
+
+test('recursion through getters, toString and callbacks is also a guest error, not a crash', async () => {
+  for (const code of [
+    'const o = { get x(): number { return this.x } }; o.x',
+    'const o = { toString(): string { return "" + o } }; String(o)',
+    'function m(n: number): unknown { return [1].map(() => m(n + 1)) } m(0)',
+    'function j(n: number): string { return JSON.stringify({ toJSON() { return j(n + 1) } }) } j(0)',
+  ]) {
+    const { outcome } = await r.run(code, q);
+    assert.equal(outcome.status, 'failed', code);
+    assert.match((outcome as { error: string }).error, /^Uncaught RangeError: stack overflow/, code);
+  }
+  assert.deepEqual((await r.run('"alive"', q)).outcome, { status: 'completed', result: '"alive"' });
+});
+
+test('cancel stops a spinning script within ~20 ms through the side channel; the worker serves the next run', async () => {
+  const pid = r.pool.pids()[0];
+  const { handle, result } = r.start('globalThis.junk = 1; while (true) {}', { ...q, timeoutMs: 30_000 });
+  await new Promise((ok) => setTimeout(ok, 150));
+  const t0 = performance.now();
+  handle.cancel();
+  assert.deepEqual((await result).outcome, { status: 'cancelled', error: EXECUTION_ERRORS.CANCELLED });
+  // The pool frees the slot once the worker reports back; a trivial run then completes.
+  const next = await r.run('"next"', q);
+  const ms = performance.now() - t0;
+  assert.deepEqual(next.outcome, { status: 'completed', result: '"next"' });
+  assert.ok(ms < 100, `cancel + next run took ${ms} ms`);
+  assert.equal(r.pool.pids()[0], pid);
+  await assertCleanAfter(pid);
+});
+
+test('console output streams while a QuickJS script blocks the worker in a long synchronous turn', async () => {
+  let firstAt = Number.NaN;
+  const t0 = performance.now();
+  const { handle, result } = r.start('console.log("before the loop"); while (true) {}', { ...q, timeoutMs: 30_000 }, () => { firstAt ||= performance.now() - t0; });
+  while (Number.isNaN(firstAt) && performance.now() - t0 < 3000) await new Promise((ok) => setTimeout(ok, 5));
+  handle.cancel();
+  const res = await result;
+  assert.equal(res.output, 'before the loop\n');
+  assert.ok(firstAt < 1000, `the line arrived after ${firstAt} ms, while the script was still running`);
+});

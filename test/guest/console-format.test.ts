@@ -1,0 +1,41 @@
+// Console formatting is the prelude's, so both engines print the same bytes for every kind of
+// value (one guest, two engines).
+import assert from 'node:assert/strict';
+import { guestSuite } from '../helpers/both-engines.ts';
+
+guestSuite('console formatting', (g) => {
+  g.test('primitives, objects, arrays, Maps, Sets and dates', async (ctx) => {
+    assert.equal(await ctx.output([
+      'console.log("s", 1, 1.5, -0, NaN, Infinity, true, null, undefined, 10n, Symbol("k"));',
+      'console.log({ a: 1, b: [1, "x", { c: null }] }, [1, [2, [3]]]);',
+      'console.log(new Map([["k", { v: 1 }]]), new Set(["a", 2]), new Date(Date.UTC(2020, 1, 29, 12)));',
+      'console.log(function named() {}, () => 0, class K {}, { f() {} });',
+    ].join('\n')), [
+      's 1 1.5 0 NaN Infinity true null undefined 10n Symbol(k)',
+      '{"a":1,"b":[1,"x",{"c":null}]} [1,[2,[3]]]',
+      '{"[Map]":[["k",{"v":1}]]} {"[Set]":["a",2]} "2020-02-29T12:00:00.000Z"',
+      '[Function: named] [Function (anonymous)] [Function: K] {"f":"[Function: f]"}',
+      '',
+    ].join('\n'));
+  });
+
+  g.test('prefixes per method, cycles, typed arrays and class instances', async (ctx) => {
+    assert.equal(await ctx.output([
+      'const c: any = { n: 1 }; c.self = c;',
+      'class P { x = 1; #hidden = 2; get y() { return 3 } }',
+      'console.info(c); console.warn(new P()); console.error(new Uint8Array([1, 2])); console.debug([undefined, () => 1]);',
+    ].join('\n')), [
+      '[INFO] {"n":1,"self":"[Circular]"}',
+      '[WARN] {"x":1}',
+      '[ERROR] {"0":1,"1":2}',
+      '[null,"[Function (anonymous)]"]',
+      '',
+    ].join('\n'));
+  });
+
+  g.test('errors print their name and message first', async (ctx) => {
+    const out = await ctx.output('class MyError extends Error { name = "MyError" }\nconsole.log(new TypeError("bad type")); console.log(new MyError("mine"))');
+    const lines = out.split('\n').filter((l) => !l.startsWith('    at '));
+    assert.deepEqual(lines, ['TypeError: bad type', 'MyError: mine', '']);
+  });
+});

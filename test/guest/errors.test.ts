@@ -1,0 +1,44 @@
+// Errors agree on both engines in name and message; stack frames point into the script on both,
+// though their text differs (QuickJS has no "Name: message" header line and its own column
+// numbers — docs/script-environment.md "Engines").
+import assert from 'node:assert/strict';
+import { guestSuite } from '../helpers/both-engines.ts';
+
+function firstLine(outcome: { status: string; error?: string }): string {
+  assert.equal(outcome.status, 'failed');
+  return (outcome.error ?? '').split('\n')[0]!;
+}
+
+guestSuite('errors', (g) => {
+  g.test('an uncaught error fails the run as "Uncaught Name: message" followed by frames in main.js', async (ctx) => {
+    const { outcome } = await ctx.run('function inner() { throw new TypeError("bad input") }\nfunction outer() { inner() }\nouter()');
+    assert.equal(firstLine(outcome), 'Uncaught TypeError: bad input');
+    const frames = (outcome as { error: string }).error.split('\n').slice(1);
+    assert.ok(frames.length >= 2 && frames.every((f) => /^ {4}at .*file:\/\/\/main\.js:\d+:\d+\)?$/.test(f)), frames.join('\n'));
+    assert.match(frames[0]!, /^ {4}at inner \(file:\/\/\/main\.js:\d+:\d+\)$/);
+  });
+
+  g.test('custom error classes, causes, non-error throws and rejections', async (ctx) => {
+    assert.equal(firstLine((await ctx.run('class ValidationError extends Error { constructor(m: string) { super(m); this.name = "ValidationError" } }\nthrow new ValidationError("field x")')).outcome), 'Uncaught ValidationError: field x');
+    assert.equal(firstLine((await ctx.run('throw { code: 42 }')).outcome), 'Uncaught {"code":42}');
+    assert.equal(firstLine((await ctx.run('throw "plain"')).outcome), 'Uncaught plain');
+    assert.equal(firstLine((await ctx.run('await Promise.reject(new RangeError("nope"))')).outcome), 'Uncaught RangeError: nope');
+    assert.equal(firstLine((await ctx.run('setTimeout(() => { throw new Error("in timer") }, 1); await new Promise((ok) => setTimeout(ok, 20))')).outcome), 'Uncaught Error: in timer');
+  });
+
+  g.test('caught errors keep name, message, cause and prototype chain', async (ctx) => {
+    assert.equal(await ctx.output([
+      'try { JSON.parse("{") } catch (e) { console.log(e instanceof SyntaxError, (e as Error).name) }',
+      'try { (null as any).x } catch (e) { console.log(e instanceof TypeError, (e as Error).name) }',
+      'try { undefinedName } catch (e) { console.log(e instanceof ReferenceError, (e as Error).name) }',
+      'try { new Array(-1) } catch (e) { console.log(e instanceof RangeError, (e as Error).name) }',
+      'const e = new Error("outer", { cause: new Error("inner") }); console.log(e.message, (e.cause as Error).message);',
+      'const agg = new AggregateError([new Error("a")], "many"); console.log(agg.name, agg.message, agg.errors.length);',
+      'declare const undefinedName: unknown;',
+    ].join('\n')), 'true SyntaxError\ntrue TypeError\ntrue ReferenceError\ntrue RangeError\nouter inner\nAggregateError many 1\n');
+  });
+
+  g.test('deep recursion is a RangeError the script can catch', async (ctx) => {
+    assert.equal(await ctx.output('function f(): number { return f() + 1 }\ntry { f() } catch (e) { console.log(e instanceof RangeError, (e as Error).name) }'), 'true RangeError\n');
+  });
+});

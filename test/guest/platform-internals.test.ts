@@ -1,0 +1,66 @@
+// The guest platform's own guarantees (issue 7): internals unreachable, builtins captured before
+// user code (overwriting them does not break the platform), lazy parts, Web IDL-shaped globals.
+import assert from 'node:assert/strict';
+import { guestSuite } from '../helpers/both-engines.ts';
+
+const GLOBALS = ['URL', 'URLSearchParams', 'TextEncoder', 'TextDecoder', 'Event', 'EventTarget', 'CustomEvent', 'DOMException', 'AbortController',
+  'AbortSignal', 'Blob', 'File', 'FormData', 'Headers', 'Request', 'Response', 'ReadableStream', 'WritableStream', 'TransformStream',
+  'TextEncoderStream', 'TextDecoderStream', 'CompressionStream', 'DecompressionStream', 'ByteLengthQueuingStrategy', 'CountQueuingStrategy',
+  'Buffer', 'Crypto', 'SubtleCrypto', 'CryptoKey', 'Performance', 'Navigator'];
+
+guestSuite('guest platform internals', (g) => {
+  g.test('internals stay unreachable; the builtin registry only hands out module objects', async (ctx) => {
+    assert.equal(await ctx.output([
+      'const names = Object.getOwnPropertyNames(globalThis).filter((n) => /runjs|__/.test(n));',
+      'const builtin = globalThis[Symbol.for("runjs.builtin")];',
+      'console.log(JSON.stringify(names), typeof __runjs_internal, typeof __runjs_P, typeof builtin, builtin("node:path") === require("path"));',
+      'try { builtin("fs") } catch (e) { console.log(e.code) }',
+      'console.log(Object.getOwnPropertySymbols(globalThis).map(String).filter((s) => s.includes("runjs")).join());',
+    ].join('\n')), '[] undefined undefined function true\nERR_UNKNOWN_BUILTIN_MODULE\nSymbol(runjs.builtin)\n');
+  });
+
+  g.test('overwriting builtins before first use does not break streams, URL, encoding, Buffer, events or crypto', async (ctx) => {
+    assert.equal(await ctx.output([
+      'const keep = { log: console.log };',
+      'Array.prototype.push = function () { throw new Error("no push") };',
+      'Array.prototype.slice = function () { throw new Error("no slice") };',
+      'Array.prototype.map = function () { throw new Error("no map") };',
+      'String.prototype.slice = function () { throw new Error("no slice") };',
+      'String.prototype.charCodeAt = function () { return 0 };',
+      'Map.prototype.set = function () { throw new Error("no set") };',
+      'Map.prototype.get = function () { throw new Error("no get") };',
+      'WeakMap.prototype.get = function () { throw new Error("no weak get") };',
+      'Promise.prototype.then = function () { throw new Error("no then") };',
+      'JSON.parse = () => { throw new Error("no parse") }; JSON.stringify = () => "hijacked";',
+      'Object.keys = () => { throw new Error("no keys") }; Object.defineProperty = () => { throw new Error("no defineProperty") };',
+      'Function.prototype.call = function () { throw new Error("no call") }; Function.prototype.apply = function () { throw new Error("no apply") };',
+      'globalThis.Uint8Array = function () { throw new Error("no Uint8Array") };',
+      'const rs = new ReadableStream({ start(c) { c.enqueue("a"); c.enqueue("b"); c.close() } });',
+      'const reader = rs.getReader(); const parts = []; for (;;) { const r = await reader.read(); if (r.done) break; parts[parts.length] = r.value } keep.log(parts.join(""));',
+      'const u = new URL("https://x.y/p?q=1"); keep.log(u.searchParams.get("q"), u.href);',
+      'keep.log(new TextDecoder().decode(new TextEncoder().encode("héllo")));',
+      'keep.log(Buffer.from("héllo").toString("base64"), structuredClone({ a: [1] }).a[0]);',
+      'const { EventEmitter } = require("events"); const e = new EventEmitter(); e.on("x", (v) => keep.log("event", v)); e.emit("x", 1);',
+      'keep.log((await crypto.subtle.digest("SHA-1", new TextEncoder().encode("x"))).byteLength, crypto.randomUUID().length);',
+    ].join('\n')), 'ab\n1 https://x.y/p?q=1\nhéllo\naMOpbGxv 1\nevent 1\n20 36\n');
+  });
+
+  g.test('big parts load on first use: a global is an accessor until touched, then a plain value', async (ctx) => {
+    assert.equal(await ctx.output([
+      'const before = Object.getOwnPropertyDescriptor(globalThis, "ReadableStream");',
+      'const rs = ReadableStream; const after = Object.getOwnPropertyDescriptor(globalThis, "ReadableStream");',
+      'console.log(typeof before.get, typeof after.get, after.value === rs, after.enumerable, after.writable);',
+      'globalThis.Headers = 42; console.log(Headers, Object.getOwnPropertyDescriptor(globalThis, "Headers").value);',
+    ].join('\n')), 'function undefined true false true\n42 42\n');
+  });
+
+  g.test('globals are Web IDL-shaped: right names, not enumerable, toStringTag', async (ctx) => {
+    const out = await ctx.output([
+      `const names = ${JSON.stringify(GLOBALS)};`,
+      'const wrong = names.filter((n) => typeof globalThis[n] !== "function" || globalThis[n].name !== n);',
+      'const enumerable = names.filter((n) => Object.getOwnPropertyDescriptor(globalThis, n).enumerable);',
+      'console.log(JSON.stringify(wrong), JSON.stringify(enumerable), Object.prototype.toString.call(new Headers()), String(new URL("http://a")));',
+    ].join('\n'));
+    assert.equal(out, '[] [] [object Headers] http://a/\n');
+  });
+});

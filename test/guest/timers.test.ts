@@ -1,0 +1,29 @@
+// Timers and the event loop behave the same on both engines: ordering against promises,
+// clearTimeout, arguments, nesting, and awaiting timers at top level.
+import assert from 'node:assert/strict';
+import { guestSuite } from '../helpers/both-engines.ts';
+
+guestSuite('timers', (g) => {
+  g.test('microtasks run before timers; timers run by delay, then in order of creation', async (ctx) => {
+    assert.equal(await ctx.output([
+      'setTimeout(() => console.log("t20"), 20);',
+      'setTimeout((a, b) => console.log("t0", a, b), 0, "x", 2);',
+      'setTimeout(() => console.log("t0 second"), 0);',
+      'Promise.resolve().then(() => console.log("micro"));',
+      'console.log("sync");',
+    ].join('\n')), 'sync\nmicro\nt0 x 2\nt0 second\nt20\n');
+  });
+
+  g.test('clearTimeout cancels; nested timers and awaited sleeps complete before the run ends', async (ctx) => {
+    assert.equal(await ctx.output([
+      'const id = setTimeout(() => console.log("never"), 5); clearTimeout(id); clearTimeout(12345);',
+      'const sleep = (ms: number) => new Promise((ok) => setTimeout(ok, ms));',
+      'setTimeout(() => setTimeout(() => console.log("nested"), 5), 5);',
+      'const t0 = Date.now(); await sleep(30); console.log("slept", Date.now() - t0 >= 25);',
+    ].join('\n')), 'nested\nslept true\n');
+  });
+
+  g.test('setInterval is absent; timer ids are positive integers', async (ctx) => {
+    assert.equal(await ctx.output('const a = setTimeout(() => {}, 0), b = setTimeout(() => {}, 0); console.log(typeof setInterval, Number.isInteger(a) && a > 0, b > a)'), 'undefined true true\n');
+  });
+});

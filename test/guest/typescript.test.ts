@@ -1,0 +1,34 @@
+// TypeScript goes through the same transform for both engines; what it compiles to runs alike.
+import assert from 'node:assert/strict';
+import { guestSuite } from '../helpers/both-engines.ts';
+
+guestSuite('TypeScript', (g) => {
+  g.test('types, interfaces, enums, generics, parameter properties, abstract classes and satisfies', async (ctx) => {
+    assert.equal(await ctx.output([
+      'interface Shape { area(): number }',
+      'enum Color { Red = "r", Green = "g" }',
+      'enum Dir { Up, Down }',
+      'abstract class Base implements Shape { constructor(protected readonly side: number) {} abstract area(): number }',
+      'class Square extends Base { area(): number { return this.side ** 2 } }',
+      'function first<T>(xs: readonly T[]): T | undefined { return xs[0] }',
+      'const cfg = { n: 2 } satisfies Record<string, number>;',
+      'type Pair = [string, number];',
+      'const p: Pair = ["k", 1];',
+      'console.log(new Square(3).area(), Color.Green, Dir.Down, Dir[0], first<string>(["a"]), cfg.n, p.join(":"), <number>(5 as unknown));',
+    ].join('\n')), '9 g 1 Up a 2 k:1 5\n');
+  });
+
+  g.test('a parse error fails the run with the same text on both engines', async (ctx) => {
+    const res = await ctx.run('const x: number = ;');
+    assert.deepEqual(res.outcome, { status: 'failed', error: 'TypeScript parse error: 1:19: Unexpected ";"' });
+  });
+
+  g.test('decorators-free modern syntax: private methods, static blocks, optional chaining, ?? and ??=, numeric separators', async (ctx) => {
+    assert.equal(await ctx.output([
+      'class C { static #count = 0; static { C.#count = 10 } #inc() { return ++C.#count } run() { return this.#inc() } }',
+      'const o: { a?: { b?: number } } = {};',
+      'let z: number | undefined; z ??= 7;',
+      'console.log(new C().run(), o.a?.b ?? "none", z, 1_000_000, 2 ** 10);',
+    ].join('\n')), '11 none 7 1000000 1024\n');
+  });
+});

@@ -1,0 +1,133 @@
+// QuickJS engine bridge: guest-side code of the QuickJS engine (not of the prelude), evaluated
+// once into the base image before the prelude. It is called with the raw host function and
+// returns one dispatcher the host keeps a handle to; neither is reachable from guest code.
+//
+// - installs `__runjs_host` with the same contract as on V8 (bytes in and out as Uint8Array; the
+//   raw host function only moves whole ArrayBuffers), for the prelude to capture and delete;
+// - replaces Math.random with a generator the host reseeds on every boot and restore, so forks
+//   of one image draw different numbers (QuickJS's own state is inside the image);
+// - fills gaps of this QuickJS build that V8 has (Array.fromAsync, Error.captureStackTrace,
+//   Symbol.dispose) and
+//   presents QuickJS's InternalError (stack overflow, ...) as the RangeError V8 throws.
+// The host passes the prelude's internal object into each dispatch, so the bridge holds no state
+// the image does not already hold.
+(function (raw) {
+  'use strict';
+  const g = globalThis;
+  const Uint8ArrayCtor = Uint8Array;
+  const PromiseCtor = Promise;
+  const uncurry = (fn) => Function.prototype.call.bind(fn);
+  const TypedArrayPrototype = Object.getPrototypeOf(Uint8Array.prototype);
+  const typedArrayTag = uncurry(Object.getOwnPropertyDescriptor(TypedArrayPrototype, Symbol.toStringTag).get);
+  const typedArrayBuffer = uncurry(Object.getOwnPropertyDescriptor(TypedArrayPrototype, 'buffer').get);
+  const typedArrayOffset = uncurry(Object.getOwnPropertyDescriptor(TypedArrayPrototype, 'byteOffset').get);
+  const typedArrayLength = uncurry(Object.getOwnPropertyDescriptor(TypedArrayPrototype, 'byteLength').get);
+  const ArrayBufferSlice = uncurry(ArrayBuffer.prototype.slice);
+  const PromisePrototypeThen = uncurry(Promise.prototype.then);
+  const ObjectDefineProperty = Object.defineProperty;
+  const imul = Math.imul;
+  const ErrorCtor = Error;
+  const MAIN_EXPORT = '__runjs_main'; // worker/source/wrap-main.ts MAIN_EXPORT
+
+  // --- the host-call primitive ---
+  function hostCall(op, argsJson, bytes) {
+    let r;
+    if (bytes !== undefined && typedArrayTag(bytes) === 'Uint8Array') {
+      const offset = typedArrayOffset(bytes);
+      r = raw(op, argsJson, ArrayBufferSlice(typedArrayBuffer(bytes), offset, offset + typedArrayLength(bytes)));
+    } else {
+      r = raw(op, argsJson);
+    }
+    return typeof r === 'string' ? r : new Uint8ArrayCtor(r);
+  }
+  ObjectDefineProperty(g, '__runjs_host', { value: hostCall, writable: true, enumerable: false, configurable: true });
+
+  // --- Math.random: xoshiro128**, 53-bit doubles, state reseeded by the host ---
+  let s0 = 0x9e3779b9 | 0, s1 = 0x243f6a88 | 0, s2 = 0xb7e15162 | 0, s3 = 0x7f4a7c15 | 0;
+  function next32() {
+    const result = imul(((imul(s1, 5) << 7) | (imul(s1, 5) >>> 25)), 9) >>> 0;
+    const t = s1 << 9;
+    s2 ^= s0; s3 ^= s1; s1 ^= s2; s0 ^= s3; s2 ^= t;
+    s3 = (s3 << 11) | (s3 >>> 21);
+    return result;
+  }
+  const random = {
+    random() {
+      return ((next32() >>> 5) * 67108864 + (next32() >>> 6)) / 9007199254740992;
+    },
+  }.random;
+  ObjectDefineProperty(Math, 'random', { value: random, writable: true, enumerable: false, configurable: true });
+  function reseed(a, b, c, d) {
+    s0 = a | 0; s1 = b | 0; s2 = c | 0; s3 = d | 0;
+    if ((s0 | s1 | s2 | s3) === 0) s0 = 1; // the all-zero state is a fixed point
+    for (let i = 0; i < 8; i++) next32();
+  }
+
+  // --- gaps of this QuickJS build that V8 fills ---
+  const InternalErrorCtor = g.InternalError;
+  if (typeof InternalErrorCtor === 'function') {
+    Object.setPrototypeOf(InternalErrorCtor.prototype, RangeError.prototype);
+    Object.setPrototypeOf(InternalErrorCtor, RangeError);
+    ObjectDefineProperty(InternalErrorCtor.prototype, 'name', { value: 'RangeError', writable: true, enumerable: false, configurable: true });
+    delete g.InternalError;
+  }
+  if (typeof ErrorCtor.captureStackTrace !== 'function') {
+    const captureStackTrace = {
+      captureStackTrace(target) {
+        if (typeof target !== 'object' || target === null) throw new TypeError('Invalid argument');
+        const stack = new ErrorCtor().stack;
+        ObjectDefineProperty(target, 'stack', { value: typeof stack === 'string' ? stack : '', writable: true, enumerable: false, configurable: true });
+      },
+    }.captureStackTrace;
+    ObjectDefineProperty(ErrorCtor, 'captureStackTrace', { value: captureStackTrace, writable: true, enumerable: false, configurable: true });
+  }
+  // `using` declarations (lowered by esbuild) look these up; QuickJS has no Symbol.dispose.
+  // esbuild's helpers fall back to the registry symbols chosen here, so both sides agree.
+  for (const name of ['dispose', 'asyncDispose']) {
+    if (typeof Symbol[name] !== 'symbol') ObjectDefineProperty(Symbol, name, { value: Symbol.for(`Symbol.${name}`), writable: false, enumerable: false, configurable: false });
+  }
+  if (typeof Array.fromAsync !== 'function') {
+    const fromAsync = {
+      async fromAsync(items, mapFn, thisArg) {
+        if (mapFn !== undefined && typeof mapFn !== 'function') throw new TypeError('Array.fromAsync: mapper is not a function');
+        const C = typeof this === 'function' ? this : Array;
+        const out = [];
+        let i = 0;
+        const iterable = items != null && (items[Symbol.asyncIterator] !== undefined || items[Symbol.iterator] !== undefined);
+        if (iterable) {
+          for await (const v of items) out.push(mapFn === undefined ? v : await mapFn.call(thisArg, v, i++));
+        } else {
+          const o = Object(items);
+          const n = Math.min(Math.max(Math.trunc(Number(o.length)) || 0, 0), Number.MAX_SAFE_INTEGER);
+          for (; i < n; i++) { const v = await o[i]; out.push(mapFn === undefined ? v : await mapFn.call(thisArg, v, i)); }
+        }
+        if (C === Array) return out;
+        const result = new C(out.length);
+        for (let k = 0; k < out.length; k++) result[k] = out[k];
+        result.length = out.length;
+        return result;
+      },
+    }.fromAsync;
+    ObjectDefineProperty(Array, 'fromAsync', { value: fromAsync, writable: true, enumerable: false, configurable: true });
+  }
+
+  // --- the dispatcher the host calls ---
+  return function dispatch(code, a, b, c, d, e) {
+    switch (code) {
+      case 0: { // run the main module: a = prelude internal object, b = namespace or promise of it
+        const ns = b;
+        if (ns instanceof PromiseCtor) a.track(() => PromisePrototypeThen(ns, (m) => m[MAIN_EXPORT]()));
+        else a.track(ns[MAIN_EXPORT]);
+        return undefined;
+      }
+      case 1: // deliver an async op settlement: internal.complete(id, ok, json, bytes)
+        a.complete(b, c, d, e === undefined ? undefined : new Uint8ArrayCtor(e));
+        return undefined;
+      case 2: // reseed Math.random with four 32-bit words
+        reseed(a, b, c, d);
+        return undefined;
+      default:
+        throw new ErrorCtor('runjs: unknown bridge call');
+    }
+  };
+})

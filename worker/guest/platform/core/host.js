@@ -1,0 +1,33 @@
+// The prelude's bridge to the host, as the platform uses it. `internal` is the object prelude.js
+// builds; it is reachable only from prelude code, never from user code.
+/* global __runjs_internal */ // prelude.js's internal object (a local of the generated wrapper)
+const internal = __runjs_internal;
+
+/** Calls a sync host op (throws the op's error); with `onDone`, starts an async op and returns its id. */
+export const op = internal.op;
+/** Calls an async host op; resolves with its value. */
+export const opAsync = internal.opAsync;
+export const formatError = internal.formatError;
+export const formatArg = internal.formatArg;
+
+const runStartHooks = [];
+/** `fn` runs at the start of every run in this realm (a realm may serve many runs in heap mode). */
+export function onRunStart(fn) {
+  runStartHooks.push(fn);
+}
+const track = internal.track;
+internal.track = function (main) {
+  for (let i = 0; i < runStartHooks.length; i++) runStartHooks[i]();
+  return track(main);
+};
+
+/** Ends the run as an uncaught exception would (errors in event listeners, reportError). */
+export function failRun(e) {
+  let text;
+  try {
+    text = e instanceof Error || (typeof e === 'object' && e !== null && typeof e.stack === 'string') ? formatError(e) : formatArg(e);
+  } catch {
+    text = 'unprintable error';
+  }
+  op('run.settle', { ok: false, error: `Uncaught ${text}` });
+}

@@ -1,0 +1,47 @@
+// The guest platform's core, evaluated in every realm as part of the prelude (before any user
+// code). Booting a realm is on every run's path, so the core does almost nothing at boot: it
+// installs every web global and `Buffer`, streams, fetch classes… as lazy accessors. The part
+// that defines a global (lazy-table.js; the common web globals are the `web` part) is
+// evaluated the first time a script touches one of them; the accessor then becomes a plain value.
+// Nothing here may call a host op while booting: a realm is booted before its run exists.
+import { defineGlobals, defineHidden } from './install.js';
+import { GLOBAL_PARTS } from './lazy-table.js';
+import { registerPart, requirePart } from './parts.js';
+import { builtin, require } from './registry.js';
+import { installConsoleExtras } from './console-extras.js';
+import { op, opAsync, formatError, formatArg, onRunStart, failRun } from './host.js';
+import { now, timeOrigin } from './clock.js';
+
+const g = globalThis;
+// The prelude's own (captured before any user code).
+const fromPrelude = { setTimeout: g.setTimeout, clearTimeout: g.clearTimeout, console: g.console };
+
+const fromPart = (name) => requirePart(GLOBAL_PARTS[name]).globals[name];
+defineGlobals({ self: g, global: g }, GLOBAL_PARTS, fromPart);
+
+// The global object is an event target too (addEventListener on `globalThis`).
+let globalTarget;
+const target = () => (globalTarget ??= new (fromPart('EventTarget'))());
+defineHidden(g, {
+  addEventListener: (...args) => target().addEventListener(...args),
+  removeEventListener: (...args) => target().removeEventListener(...args),
+  dispatchEvent: (event) => target().dispatchEvent(event),
+});
+
+Object.defineProperty(g, Symbol.for('runjs.builtin'), { value: builtin });
+
+installConsoleExtras(fromPrelude.console);
+
+/** What the lazy parts see of core (`runjs:part/core`). */
+const web = () => requirePart('web');
+const coreExports = {
+  host: { op, opAsync, formatError, formatArg, onRunStart, failRun, now, timeOrigin, requirePart, require },
+  globals: new Proxy(fromPrelude, { get: (t, name) => (Object.hasOwn(t, name) ? t[name] : web().globals[name]) }),
+};
+Object.defineProperties(coreExports, {
+  process: { get: () => web().process },
+  abortModule: { get: () => web().abortModule },
+  modules: { get: () => web().modules },
+  shared: { get: () => web().shared },
+});
+registerPart('core', coreExports);

@@ -1,0 +1,29 @@
+// Lazy platform parts: each is a function body kept on the host (worker/guest/generated/parts/)
+// and evaluated in a realm the first time something needs it, so a run pays only for what it uses.
+/* global __runjs_P */ // the captured primordials (a parameter of the generated wrapper)
+import { op } from './host.js';
+
+const loaded = new Map();
+const loading = new Set();
+
+export function registerPart(name, exports) {
+  loaded.set(name, exports);
+}
+
+/** The exports of platform part `name`, evaluating it on first use. */
+export function requirePart(name) {
+  const done = loaded.get(name);
+  if (done !== undefined) return done;
+  if (loading.has(name)) throw new Error(`runjs: platform part '${name}' requires itself`);
+  loading.add(name);
+  try {
+    const body = op('platform.part', name);
+    // The sourceURL keeps the part's frames out of user-facing stacks (they contain "runjs:prelude").
+    const fn = new Function('__runjs_P', '__runjs_require', `${body}\n//# sourceURL=runjs:prelude/${name}`);
+    const exports = fn(__runjs_P, requirePart);
+    loaded.set(name, exports);
+    return exports;
+  } finally {
+    loading.delete(name);
+  }
+}

@@ -1,0 +1,47 @@
+// The builtin-module registry. Import wrappers (worker/guest/builtin-modules.ts) read modules
+// through `globalThis[Symbol.for('runjs.builtin')](name)`: a documented, harmless door — it
+// returns exactly what `import` returns. `require()` for scripts written CommonJS-style uses it too.
+import { MODULE_PARTS } from './lazy-table.js';
+import { requirePart } from './parts.js';
+
+let names;
+/** The builtin module names, sorted (computed on first use). */
+function NAMES_() {
+  names ??= Object.freeze(Object.keys(MODULE_PARTS).sort());
+  return names;
+}
+
+function notAvailable(specifier, code) {
+  const list = NAMES_().map((n) => `node:${n}`).join(', ');
+  const err = new Error(`Module '${specifier}' is not available in runjs. Available built-in modules: ${list}`);
+  err.code = code;
+  return err;
+}
+
+function moduleName(specifier) {
+  return specifier.startsWith('node:') ? specifier.slice(5) : specifier;
+}
+
+/** The module object of builtin `specifier` (`node:path` or `path`). */
+export function builtin(specifier) {
+  const name = typeof specifier === 'string' ? moduleName(specifier) : '';
+  if (!Object.hasOwn(MODULE_PARTS, name)) throw notAvailable(String(specifier), 'ERR_UNKNOWN_BUILTIN_MODULE');
+  return requirePart(MODULE_PARTS[name]).modules[name];
+}
+Object.defineProperty(builtin, 'names', { get: NAMES_ });
+
+/** `require()` of builtin modules (a script is one file: nothing else can be required). */
+export function require(specifier) {
+  if (typeof specifier !== 'string') {
+    throw new TypeError(`The "id" argument must be of type string. Received ${specifier === null ? 'null' : typeof specifier}`);
+  }
+  const name = moduleName(specifier);
+  if (Object.hasOwn(MODULE_PARTS, name)) return builtin(name);
+  if (specifier.startsWith('.') || specifier.startsWith('/')) {
+    const err = new Error(`Cannot find module '${specifier}': a runjs script is a single file, so only built-in modules can be required`);
+    err.code = 'MODULE_NOT_FOUND';
+    throw err;
+  }
+  throw notAvailable(specifier, 'MODULE_NOT_FOUND');
+}
+Object.defineProperty(require, 'builtinModules', { get: NAMES_, enumerable: true });

@@ -1,0 +1,59 @@
+// node:buffer and node:string_decoder: feross/buffer (patched for 'base64url') and the
+// string_decoder port, plus what newer Node versions added to node:buffer.
+import bufferModule from 'buffer';
+import stringDecoderModule from 'string_decoder';
+import core from 'runjs:part/core';
+
+const { Buffer } = bufferModule;
+const { atob, btoa } = core.globals;
+const { requirePart } = core.shared;
+
+function isUtf8(input) {
+  const bytes = ArrayBuffer.isView(input) ? new Uint8Array(input.buffer, input.byteOffset, input.byteLength) : new Uint8Array(input);
+  try {
+    new core.globals.TextDecoder('utf-8', { fatal: true }).decode(bytes);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function isAscii(input) {
+  const bytes = ArrayBuffer.isView(input) ? new Uint8Array(input.buffer, input.byteOffset, input.byteLength) : new Uint8Array(input);
+  for (let i = 0; i < bytes.length; i++) if (bytes[i] > 0x7f) return false;
+  return true;
+}
+
+if (typeof Buffer.copyBytesFrom !== 'function') {
+  Buffer.copyBytesFrom = function copyBytesFrom(view, offset = 0, length = undefined) {
+    const bytes = new Uint8Array(view.buffer, view.byteOffset, view.byteLength);
+    const size = view.BYTES_PER_ELEMENT ?? 1;
+    const end = length === undefined ? view.length : Math.min(view.length, offset + length);
+    return Buffer.from(bytes.slice(offset * size, end * size));
+  };
+}
+
+const constants = { MAX_LENGTH: bufferModule.kMaxLength, MAX_STRING_LENGTH: 2 ** 29 - 24 };
+
+const buffer = {
+  Buffer,
+  SlowBuffer: bufferModule.SlowBuffer,
+  INSPECT_MAX_BYTES: bufferModule.INSPECT_MAX_BYTES,
+  kMaxLength: bufferModule.kMaxLength,
+  kStringMaxLength: constants.MAX_STRING_LENGTH,
+  constants,
+  atob,
+  btoa,
+  isUtf8,
+  isAscii,
+  transcode(source, fromEnc, toEnc) {
+    return Buffer.from(Buffer.from(source).toString(fromEnc), toEnc);
+  },
+};
+// Blob and File live in the fetch part: evaluated only if a script reaches for them.
+for (const name of ['Blob', 'File']) {
+  Object.defineProperty(buffer, name, { enumerable: true, configurable: true, get: () => requirePart('fetch').globals[name] });
+}
+
+export const modules = { buffer, string_decoder: stringDecoderModule };
+export const globals = { Buffer };

@@ -1,0 +1,125 @@
+// node:events: the `events` package (Node's EventEmitter for all engines), plus the newer
+// statics Node has since added (errorMonitor, on, getEventListeners, setMaxListeners,
+// addAbortListener, once with a signal).
+import EventEmitter from 'events';
+import core from 'runjs:part/core';
+
+const { nodeError } = core.shared;
+const errorMonitor = Symbol('events.errorMonitor');
+
+const baseEmit = EventEmitter.prototype.emit;
+EventEmitter.prototype.emit = function emit(type, ...args) {
+  if (type === 'error' && this._events !== undefined && this._events[errorMonitor] !== undefined) baseEmit.call(this, errorMonitor, ...args);
+  return baseEmit.call(this, type, ...args);
+};
+
+function abortError(signal) {
+  const e = new Error('The operation was aborted');
+  e.name = 'AbortError';
+  e.code = 'ABORT_ERR';
+  e.cause = signal?.reason;
+  return e;
+}
+
+const onceBase = EventEmitter.once;
+EventEmitter.once = function once(emitter, name, options = undefined) {
+  const signal = options?.signal;
+  if (signal === undefined) return onceBase(emitter, name);
+  if (signal.aborted) return Promise.reject(abortError(signal));
+  return new Promise((resolve, reject) => {
+    const onAbort = () => {
+      if (typeof emitter.removeListener === 'function') emitter.removeListener(name, onEvent);
+      reject(abortError(signal));
+    };
+    const onEvent = (...args) => {
+      signal.removeEventListener('abort', onAbort);
+      resolve(args);
+    };
+    onceBase(emitter, name).then((args) => onEvent(...args), (e) => {
+      signal.removeEventListener('abort', onAbort);
+      reject(e);
+    });
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+};
+
+/** events.on(emitter, name): an async iterator of the event's argument arrays. */
+EventEmitter.on = function on(emitter, name, options = undefined) {
+  const signal = options?.signal;
+  if (signal?.aborted) throw abortError(signal);
+  const queue = [];
+  const waiting = [];
+  let error;
+  let done = false;
+  const push = (item) => {
+    const w = waiting.shift();
+    if (w !== undefined) w.resolve({ value: item, done: false });
+    else queue.push(item);
+  };
+  const onEvent = (...args) => push(args);
+  const onError = (e) => {
+    const w = waiting.shift();
+    if (w !== undefined) w.reject(e);
+    else error = e;
+    cleanup();
+  };
+  const onAbort = () => onError(abortError(signal));
+  const cleanup = () => {
+    done = true;
+    emitter.removeListener(name, onEvent);
+    if (name !== 'error') emitter.removeListener('error', onError);
+    signal?.removeEventListener('abort', onAbort);
+    for (const w of waiting.splice(0)) w.resolve({ value: undefined, done: true });
+  };
+  emitter.on(name, onEvent);
+  if (name !== 'error') emitter.on('error', onError);
+  signal?.addEventListener('abort', onAbort, { once: true });
+  return {
+    next() {
+      if (queue.length > 0) return Promise.resolve({ value: queue.shift(), done: false });
+      if (error !== undefined) {
+        const e = error;
+        error = undefined;
+        return Promise.reject(e);
+      }
+      if (done) return Promise.resolve({ value: undefined, done: true });
+      return new Promise((resolve, reject) => waiting.push({ resolve, reject }));
+    },
+    return() {
+      cleanup();
+      return Promise.resolve({ value: undefined, done: true });
+    },
+    throw(e) {
+      cleanup();
+      return Promise.reject(e);
+    },
+    [Symbol.asyncIterator]() { return this; },
+  };
+};
+
+EventEmitter.errorMonitor = errorMonitor;
+EventEmitter.captureRejections = false;
+EventEmitter.captureRejectionSymbol = Symbol.for('nodejs.rejection');
+EventEmitter.getEventListeners = function getEventListeners(target, name) {
+  if (typeof target?.listeners === 'function') return target.listeners(name);
+  return [];
+};
+EventEmitter.getMaxListeners = function getMaxListeners(target) {
+  return typeof target?.getMaxListeners === 'function' ? target.getMaxListeners() : EventEmitter.defaultMaxListeners;
+};
+EventEmitter.setMaxListeners = function setMaxListeners(n = EventEmitter.defaultMaxListeners, ...targets) {
+  if (typeof n !== 'number' || n < 0 || Number.isNaN(n)) {
+    throw nodeError(RangeError, 'ERR_OUT_OF_RANGE', `The value of "n" is out of range. It must be a non-negative number. Received ${String(n)}`);
+  }
+  if (targets.length === 0) EventEmitter.defaultMaxListeners = n;
+  for (const t of targets) if (typeof t.setMaxListeners === 'function') t.setMaxListeners(n);
+};
+EventEmitter.addAbortListener = function addAbortListener(signal, listener) {
+  if (signal.aborted) queueMicrotask(() => listener());
+  else signal.addEventListener('abort', listener, { once: true });
+  const dispose = () => signal.removeEventListener('abort', listener);
+  return { [Symbol.dispose ?? Symbol.for('Symbol.dispose')]: dispose };
+};
+
+export const modules = { events: EventEmitter };
+export const globals = {};

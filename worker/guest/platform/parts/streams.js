@@ -1,0 +1,133 @@
+// WHATWG streams: web-streams-polyfill (the reference implementation's port), plus
+// TextEncoderStream/TextDecoderStream and CompressionStream/DecompressionStream. Compression
+// runs on the host (op zlib.process) once the input is complete: chunks are collected, and the
+// (de)compressed bytes are enqueued when the writable side closes.
+import {
+  ReadableStream, ReadableStreamDefaultReader, ReadableStreamBYOBReader, ReadableStreamBYOBRequest,
+  ReadableStreamDefaultController, ReadableByteStreamController, WritableStream, WritableStreamDefaultWriter,
+  WritableStreamDefaultController, TransformStream, TransformStreamDefaultController, ByteLengthQueuingStrategy,
+  CountQueuingStrategy,
+} from 'web-streams-polyfill';
+import core from 'runjs:part/core';
+
+const { op } = core.shared;
+const { TextEncoder, TextDecoder } = core.globals;
+
+function bytesOf(chunk, what) {
+  if (ArrayBuffer.isView(chunk)) return new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+  if (chunk instanceof ArrayBuffer) return new Uint8Array(chunk);
+  throw new TypeError(`The "chunk" argument of ${what} must be an ArrayBuffer or ArrayBufferView`);
+}
+
+const textEncoderStreams = new WeakMap();
+export class TextEncoderStream {
+  constructor() {
+    let pendingHigh = '';
+    const encoder = new TextEncoder();
+    const transform = new TransformStream({
+      transform(chunk, controller) {
+        let s = pendingHigh + String(chunk);
+        pendingHigh = '';
+        const last = s.charCodeAt(s.length - 1);
+        if (last >= 0xd800 && last <= 0xdbff) {
+          pendingHigh = s[s.length - 1];
+          s = s.slice(0, -1);
+        }
+        if (s.length > 0) controller.enqueue(encoder.encode(s));
+      },
+      flush(controller) {
+        if (pendingHigh !== '') controller.enqueue(new Uint8Array([0xef, 0xbf, 0xbd]));
+      },
+    });
+    textEncoderStreams.set(this, transform);
+  }
+  get encoding() { return 'utf-8'; }
+  get readable() { return textEncoderStreams.get(this).readable; }
+  get writable() { return textEncoderStreams.get(this).writable; }
+}
+Object.defineProperty(TextEncoderStream.prototype, Symbol.toStringTag, { value: 'TextEncoderStream', configurable: true });
+
+const textDecoderStreams = new WeakMap();
+export class TextDecoderStream {
+  constructor(label = 'utf-8', options = undefined) {
+    const decoder = new TextDecoder(label, options);
+    const transform = new TransformStream({
+      transform(chunk, controller) {
+        const text = decoder.decode(bytesOf(chunk, 'TextDecoderStream'), { stream: true });
+        if (text !== '') controller.enqueue(text);
+      },
+      flush(controller) {
+        const text = decoder.decode();
+        if (text !== '') controller.enqueue(text);
+      },
+    });
+    textDecoderStreams.set(this, { decoder, transform });
+  }
+  get encoding() { return textDecoderStreams.get(this).decoder.encoding; }
+  get fatal() { return textDecoderStreams.get(this).decoder.fatal; }
+  get ignoreBOM() { return textDecoderStreams.get(this).decoder.ignoreBOM; }
+  get readable() { return textDecoderStreams.get(this).transform.readable; }
+  get writable() { return textDecoderStreams.get(this).transform.writable; }
+}
+Object.defineProperty(TextDecoderStream.prototype, Symbol.toStringTag, { value: 'TextDecoderStream', configurable: true });
+
+const FORMATS = {
+  gzip: ['gzip', 'gunzip'],
+  deflate: ['deflate', 'inflate'],
+  'deflate-raw': ['deflateRaw', 'inflateRaw'],
+  brotli: ['brotliCompress', 'brotliDecompress'],
+};
+
+function codecStream(format, decompress, className) {
+  const codecs = FORMATS[String(format)];
+  if (codecs === undefined) {
+    throw new TypeError(`Failed to construct '${className}': Unsupported compression format: '${String(format)}'`);
+  }
+  const chunks = [];
+  return new TransformStream({
+    transform(chunk) {
+      chunks.push(bytesOf(chunk, className).slice());
+    },
+    flush(controller) {
+      let n = 0;
+      for (const c of chunks) n += c.length;
+      const all = new Uint8Array(n);
+      let o = 0;
+      for (const c of chunks) { all.set(c, o); o += c.length; }
+      let out;
+      try {
+        out = op('zlib.process', { codec: codecs[decompress ? 1 : 0], options: {} }, all);
+      } catch (e) {
+        throw new TypeError(`${className}: ${e.message}`);
+      }
+      if (out.length > 0) controller.enqueue(out);
+    },
+  });
+}
+
+const compressionStreams = new WeakMap();
+export class CompressionStream {
+  constructor(format) {
+    compressionStreams.set(this, codecStream(format, false, 'CompressionStream'));
+  }
+  get readable() { return compressionStreams.get(this).readable; }
+  get writable() { return compressionStreams.get(this).writable; }
+}
+Object.defineProperty(CompressionStream.prototype, Symbol.toStringTag, { value: 'CompressionStream', configurable: true });
+
+export class DecompressionStream {
+  constructor(format) {
+    compressionStreams.set(this, codecStream(format, true, 'DecompressionStream'));
+  }
+  get readable() { return compressionStreams.get(this).readable; }
+  get writable() { return compressionStreams.get(this).writable; }
+}
+Object.defineProperty(DecompressionStream.prototype, Symbol.toStringTag, { value: 'DecompressionStream', configurable: true });
+
+export const globals = {
+  ReadableStream, ReadableStreamDefaultReader, ReadableStreamBYOBReader, ReadableStreamBYOBRequest,
+  ReadableStreamDefaultController, ReadableByteStreamController, WritableStream, WritableStreamDefaultWriter,
+  WritableStreamDefaultController, TransformStream, TransformStreamDefaultController, ByteLengthQueuingStrategy,
+  CountQueuingStrategy, TextEncoderStream, TextDecoderStream, CompressionStream, DecompressionStream,
+};
+export const modules = { 'stream/web': { ...globals } };

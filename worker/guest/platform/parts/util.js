@@ -1,0 +1,146 @@
+// node:util: inspect/format from node-inspect-extracted (Node's own util.inspect, extracted), and
+// the rest written here: promisify, callbackify, types, isDeepStrictEqual, deprecate, inherits…
+import inspectLib from 'node-inspect-extracted';
+import core from 'runjs:part/core';
+import { types } from './util/types.js';
+import { isDeepStrictEqual, deepEqual } from './util/deep-equal.js';
+
+const { nodeError, invalidArgType } = core.shared;
+const { inspect, format, formatWithOptions, stripVTControlCharacters } = inspectLib;
+
+const kCustomPromisify = Symbol.for('nodejs.util.promisify.custom');
+
+function promisify(original) {
+  if (typeof original !== 'function') throw invalidArgType('original', 'of type function', original);
+  const custom = original[kCustomPromisify];
+  if (custom !== undefined) {
+    if (typeof custom !== 'function') throw invalidArgType('util.promisify.custom', 'of type function', custom);
+    return Object.defineProperty(custom, kCustomPromisify, { value: custom, enumerable: false, writable: false, configurable: true });
+  }
+  function fn(...args) {
+    return new Promise((resolve, reject) => {
+      original.call(this, ...args, (err, ...values) => {
+        if (err) reject(err);
+        else resolve(values.length > 1 ? values : values[0]);
+      });
+    });
+  }
+  Object.setPrototypeOf(fn, Object.getPrototypeOf(original));
+  Object.defineProperty(fn, kCustomPromisify, { value: fn, enumerable: false, writable: false, configurable: true });
+  return Object.defineProperties(fn, Object.getOwnPropertyDescriptors(original));
+}
+promisify.custom = kCustomPromisify;
+
+function callbackify(original) {
+  if (typeof original !== 'function') throw invalidArgType('original', 'of type function', original);
+  function callbackified(...args) {
+    const cb = args.pop();
+    if (typeof cb !== 'function') throw invalidArgType('last argument', 'of type function', cb);
+    Promise.resolve(original.apply(this, args)).then(
+      (value) => queueMicrotask(() => cb(null, value)),
+      (reason) => {
+        let err = reason;
+        if (!reason) {
+          err = nodeError(Error, 'ERR_FALSY_VALUE_REJECTION', 'Promise was rejected with falsy value');
+          err.reason = reason;
+        }
+        queueMicrotask(() => cb(err));
+      },
+    );
+  }
+  Object.defineProperties(callbackified, Object.getOwnPropertyDescriptors(original));
+  return callbackified;
+}
+
+function inherits(ctor, superCtor) {
+  if (ctor === undefined || ctor === null) throw invalidArgType('ctor', 'of type function', ctor);
+  if (superCtor === undefined || superCtor === null) throw invalidArgType('superCtor', 'of type function', superCtor);
+  if (superCtor.prototype === undefined) throw invalidArgType('superCtor.prototype', 'of type object', superCtor.prototype);
+  Object.defineProperty(ctor, 'super_', { value: superCtor, writable: true, configurable: true });
+  Object.setPrototypeOf(ctor.prototype, superCtor.prototype);
+}
+
+const warned = new Set();
+function deprecate(fn, msg, code = undefined) {
+  function deprecated(...args) {
+    const key = code ?? msg;
+    if (!warned.has(key)) {
+      warned.add(key);
+      process.emitWarning(`${code ? `[${code}] ` : ''}DeprecationWarning: ${msg}`);
+    }
+    return new.target ? Reflect.construct(fn, args, new.target) : fn.apply(this, args);
+  }
+  Object.setPrototypeOf(deprecated, fn);
+  return deprecated;
+}
+
+function debuglog() {
+  const log = () => {};
+  log.enabled = false;
+  return log;
+}
+
+const STYLES = inspect.colors;
+function styleText(format, text) {
+  const list = Array.isArray(format) ? format : [format];
+  let out = String(text);
+  for (const f of list) {
+    const codes = STYLES[f];
+    if (codes === undefined) throw nodeError(TypeError, 'ERR_INVALID_ARG_VALUE', `The argument 'format' must be one of: ${Object.keys(STYLES).join(', ')}. Received ${inspect(f)}`);
+    out = `\u001b[${codes[0]}m${out}\u001b[${codes[1]}m`;
+  }
+  return out;
+}
+
+function toUSVString(s) {
+  return String(s).toWellFormed?.() ?? String(s);
+}
+
+function aborted(signal, resource) {
+  if (signal.aborted) return Promise.resolve();
+  void resource;
+  return new Promise((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
+}
+
+function getSystemErrorName(code) {
+  return `Unknown system error ${code}`;
+}
+
+const util = {
+  format,
+  formatWithOptions,
+  inspect,
+  promisify,
+  callbackify,
+  inherits,
+  deprecate,
+  debuglog,
+  debug: debuglog,
+  types,
+  isDeepStrictEqual,
+  stripVTControlCharacters,
+  styleText,
+  toUSVString,
+  aborted,
+  getSystemErrorName,
+  TextEncoder: core.globals.TextEncoder,
+  TextDecoder: core.globals.TextDecoder,
+  isArray: Array.isArray,
+  isBoolean: (v) => typeof v === 'boolean',
+  isNull: (v) => v === null,
+  isNullOrUndefined: (v) => v === null || v === undefined,
+  isNumber: (v) => typeof v === 'number',
+  isString: (v) => typeof v === 'string',
+  isSymbol: (v) => typeof v === 'symbol',
+  isUndefined: (v) => v === undefined,
+  isRegExp: types.isRegExp,
+  isObject: (v) => v !== null && typeof v === 'object',
+  isDate: types.isDate,
+  isError: (v) => types.isNativeError(v) || v instanceof Error,
+  isFunction: (v) => typeof v === 'function',
+  isPrimitive: (v) => v === null || (typeof v !== 'object' && typeof v !== 'function'),
+};
+
+export const modules = { util, 'util/types': types };
+export const globals = {};
+export { inspect, format, isDeepStrictEqual, deepEqual };

@@ -1,0 +1,151 @@
+// Node's deep-equality algorithm (lib/internal/util/comparisons.js), strict and loose: what
+// util.isDeepStrictEqual and assert.deep(Strict)Equal compare.
+import { types } from './types.js';
+
+const { isDate, isRegExp, isNativeError, isBoxedPrimitive, isNumberObject, isStringObject, isBooleanObject,
+  isBigIntObject, isSymbolObject, isAnyArrayBuffer, isArrayBufferView, isMap, isSet } = types;
+
+function isObjectLike(v) {
+  return typeof v === 'object' && v !== null;
+}
+
+function ownKeys(o, strict) {
+  const keys = Object.keys(o);
+  if (!strict) return keys;
+  for (const s of Object.getOwnPropertySymbols(o)) if (Object.prototype.propertyIsEnumerable.call(o, s)) keys.push(s);
+  return keys;
+}
+
+function boxedEqual(a, b) {
+  if (isNumberObject(a)) return isNumberObject(b) && Object.is(Number.prototype.valueOf.call(a), Number.prototype.valueOf.call(b));
+  if (isStringObject(a)) return isStringObject(b) && String.prototype.valueOf.call(a) === String.prototype.valueOf.call(b);
+  if (isBooleanObject(a)) return isBooleanObject(b) && Boolean.prototype.valueOf.call(a) === Boolean.prototype.valueOf.call(b);
+  if (isBigIntObject(a)) return isBigIntObject(b) && BigInt.prototype.valueOf.call(a) === BigInt.prototype.valueOf.call(b);
+  if (isSymbolObject(a)) return isSymbolObject(b) && Symbol.prototype.valueOf.call(a) === Symbol.prototype.valueOf.call(b);
+  return false;
+}
+
+function bytesOf(v) {
+  return new Uint8Array(v.buffer, v.byteOffset, v.byteLength);
+}
+
+function primitiveEqual(a, b, strict) {
+  // eslint-disable-next-line eqeqeq
+  return strict ? Object.is(a, b) : a == b || (Number.isNaN(a) && Number.isNaN(b));
+}
+
+export function deepEqual(a, b, strict, memo = undefined) {
+  if (a === b) return a !== 0 || !strict || Object.is(a, b);
+  if (!isObjectLike(a) || !isObjectLike(b)) {
+    if (typeof a === 'function' || typeof b === 'function') return false;
+    if (isObjectLike(a) || isObjectLike(b)) return strict ? false : !isObjectLike(a) && !isObjectLike(b) ? primitiveEqual(a, b, strict) : false;
+    return primitiveEqual(a, b, strict);
+  }
+  if (strict && Object.getPrototypeOf(a) !== Object.getPrototypeOf(b)) return false;
+  const tagA = Object.prototype.toString.call(a);
+  if (tagA !== Object.prototype.toString.call(b)) return false;
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length) return false;
+  } else if (isDate(a)) {
+    if (!isDate(b) || Date.prototype.getTime.call(a) !== Date.prototype.getTime.call(b)) return false;
+  } else if (isRegExp(a)) {
+    if (!isRegExp(b) || a.source !== b.source || a.flags !== b.flags || a.lastIndex !== b.lastIndex) return false;
+  } else if (isNativeError(a) || a instanceof Error) {
+    if ((!isNativeError(b) && !(b instanceof Error)) || a.message !== b.message || a.name !== b.name) return false;
+  } else if (isArrayBufferView(a)) {
+    if (!isArrayBufferView(b) || a.byteLength !== b.byteLength) return false;
+    if (!strict && (tagA === '[object Float32Array]' || tagA === '[object Float64Array]')) {
+      for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+    } else {
+      const x = bytesOf(a);
+      const y = bytesOf(b);
+      for (let i = 0; i < x.length; i++) if (x[i] !== y[i]) return false;
+    }
+    // Extra own keys on typed arrays are compared below like object keys.
+    const ka = ownKeys(a, strict).filter((k) => typeof k !== 'string' || !/^\d+$/.test(k));
+    const kb = ownKeys(b, strict).filter((k) => typeof k !== 'string' || !/^\d+$/.test(k));
+    if (ka.length !== kb.length) return false;
+    return keysEqual(a, b, strict, memo, ka);
+  } else if (isAnyArrayBuffer(a)) {
+    if (!isAnyArrayBuffer(b) || a.byteLength !== b.byteLength) return false;
+    const x = new Uint8Array(a);
+    const y = new Uint8Array(b);
+    for (let i = 0; i < x.length; i++) if (x[i] !== y[i]) return false;
+  } else if (isBoxedPrimitive(a)) {
+    if (!boxedEqual(a, b)) return false;
+  } else if (isBoxedPrimitive(b) || isMap(a) !== isMap(b) || isSet(a) !== isSet(b)) {
+    return false;
+  }
+  const ka = ownKeys(a, strict);
+  const kb = ownKeys(b, strict);
+  if (ka.length !== kb.length) return false;
+  for (const k of kb) if (!Object.prototype.propertyIsEnumerable.call(a, k)) return false;
+
+  // Cycles: a pair already being compared is assumed equal.
+  if (memo === undefined) memo = { a: new Map(), b: new Map(), position: 0 };
+  else {
+    const ma = memo.a.get(a);
+    if (ma !== undefined) {
+      const mb = memo.b.get(b);
+      if (mb !== undefined) return ma === mb;
+    }
+    memo.position++;
+  }
+  memo.a.set(a, memo.position);
+  memo.b.set(b, memo.position);
+  let ok = keysEqual(a, b, strict, memo, ka);
+  if (ok && isSet(a)) ok = setEqual(a, b, strict, memo);
+  else if (ok && isMap(a)) ok = mapEqual(a, b, strict, memo);
+  memo.a.delete(a);
+  memo.b.delete(b);
+  return ok;
+}
+
+function keysEqual(a, b, strict, memo, keys) {
+  for (const k of keys) if (!deepEqual(a[k], b[k], strict, memo)) return false;
+  return true;
+}
+
+function setEqual(a, b, strict, memo) {
+  if (a.size !== b.size) return false;
+  const pending = [];
+  for (const v of a) {
+    if (isObjectLike(v) || (!strict && typeof v !== 'symbol')) pending.push(v);
+    else if (!b.has(v)) return false;
+  }
+  if (pending.length === 0) return true;
+  const candidates = [];
+  for (const v of b) if (isObjectLike(v) || (!strict && !a.has(v))) candidates.push(v);
+  for (const v of pending) {
+    if (!strict && !isObjectLike(v) && b.has(v)) continue;
+    const i = candidates.findIndex((c) => deepEqual(v, c, strict, memo));
+    if (i < 0) return false;
+    candidates.splice(i, 1);
+  }
+  return true;
+}
+
+function mapEqual(a, b, strict, memo) {
+  if (a.size !== b.size) return false;
+  const pending = [];
+  for (const [k, v] of a) {
+    if (isObjectLike(k)) pending.push([k, v]);
+    else if (!b.has(k) || !deepEqual(v, b.get(k), strict, memo)) {
+      if (strict) return false;
+      pending.push([k, v]);
+    }
+  }
+  if (pending.length === 0) return true;
+  const candidates = [];
+  for (const [k, v] of b) if (isObjectLike(k) || !strict) candidates.push([k, v]);
+  for (const [k, v] of pending) {
+    const i = candidates.findIndex(([ck, cv]) => deepEqual(k, ck, strict, memo) && deepEqual(v, cv, strict, memo));
+    if (i < 0) return false;
+    candidates.splice(i, 1);
+  }
+  return true;
+}
+
+export function isDeepStrictEqual(a, b) {
+  return deepEqual(a, b, true);
+}

@@ -1,0 +1,79 @@
+// util.types: brand checks for builtin objects (the internal slot, not Symbol.toStringTag).
+const tryCall = (fn, v) => {
+  try {
+    fn.call(v);
+    return true;
+  } catch {
+    return false;
+  }
+};
+const TypedArrayProto = Object.getPrototypeOf(Uint8Array.prototype);
+const typedArrayTag = Object.getOwnPropertyDescriptor(TypedArrayProto, Symbol.toStringTag).get;
+const byteLengthGetter = Object.getOwnPropertyDescriptor(ArrayBuffer.prototype, 'byteLength').get;
+const sabByteLength = typeof SharedArrayBuffer === 'function' ? Object.getOwnPropertyDescriptor(SharedArrayBuffer.prototype, 'byteLength').get : undefined;
+const dataViewByteLength = Object.getOwnPropertyDescriptor(DataView.prototype, 'byteLength').get;
+const mapSize = Object.getOwnPropertyDescriptor(Map.prototype, 'size').get;
+const setSize = Object.getOwnPropertyDescriptor(Set.prototype, 'size').get;
+const isObject = (v) => (typeof v === 'object' && v !== null) || typeof v === 'function';
+const tagOf = (v) => (ArrayBuffer.isView(v) ? typedArrayTag.call(v) : undefined);
+const protoTag = (v) => {
+  try {
+    return Object.prototype.toString.call(Object.getPrototypeOf(v));
+  } catch {
+    return '';
+  }
+};
+
+const MapIteratorProto = Object.getPrototypeOf(new Map()[Symbol.iterator]());
+const SetIteratorProto = Object.getPrototypeOf(new Set()[Symbol.iterator]());
+const GeneratorProto = Object.getPrototypeOf(function* () {}).prototype;
+const AsyncFunctionProto = Object.getPrototypeOf(async function () {});
+const GeneratorFunctionProto = Object.getPrototypeOf(function* () {});
+const AsyncGeneratorFunctionProto = Object.getPrototypeOf(async function* () {});
+
+export const types = {
+  isAnyArrayBuffer: (v) => isObject(v) && (tryCall(byteLengthGetter, v) || (sabByteLength !== undefined && tryCall(sabByteLength, v))),
+  isArrayBuffer: (v) => isObject(v) && tryCall(byteLengthGetter, v),
+  isSharedArrayBuffer: (v) => isObject(v) && sabByteLength !== undefined && tryCall(sabByteLength, v),
+  isArrayBufferView: (v) => ArrayBuffer.isView(v),
+  isTypedArray: (v) => tagOf(v) !== undefined,
+  isUint8Array: (v) => tagOf(v) === 'Uint8Array',
+  isUint8ClampedArray: (v) => tagOf(v) === 'Uint8ClampedArray',
+  isUint16Array: (v) => tagOf(v) === 'Uint16Array',
+  isUint32Array: (v) => tagOf(v) === 'Uint32Array',
+  isInt8Array: (v) => tagOf(v) === 'Int8Array',
+  isInt16Array: (v) => tagOf(v) === 'Int16Array',
+  isInt32Array: (v) => tagOf(v) === 'Int32Array',
+  isFloat16Array: (v) => tagOf(v) === 'Float16Array',
+  isFloat32Array: (v) => tagOf(v) === 'Float32Array',
+  isFloat64Array: (v) => tagOf(v) === 'Float64Array',
+  isBigInt64Array: (v) => tagOf(v) === 'BigInt64Array',
+  isBigUint64Array: (v) => tagOf(v) === 'BigUint64Array',
+  isDataView: (v) => isObject(v) && tryCall(dataViewByteLength, v),
+  isMap: (v) => isObject(v) && tryCall(mapSize, v),
+  isSet: (v) => isObject(v) && tryCall(setSize, v),
+  isWeakMap: (v) => isObject(v) && tryCall(function () { WeakMap.prototype.has.call(this, {}); }, v),
+  isWeakSet: (v) => isObject(v) && tryCall(function () { WeakSet.prototype.has.call(this, {}); }, v),
+  isDate: (v) => isObject(v) && tryCall(Date.prototype.getTime, v),
+  isRegExp: (v) => isObject(v) && tryCall(Object.getOwnPropertyDescriptor(RegExp.prototype, 'source').get, v) && v !== RegExp.prototype,
+  isPromise: (v) => isObject(v) && (v instanceof Promise || protoTag(v) === '[object Promise]'),
+  isNativeError: (v) => isObject(v) && Object.prototype.toString.call(v) === '[object Error]' && v instanceof Error,
+  isBooleanObject: (v) => isObject(v) && tryCall(Boolean.prototype.valueOf, v),
+  isNumberObject: (v) => isObject(v) && tryCall(Number.prototype.valueOf, v),
+  isStringObject: (v) => isObject(v) && tryCall(String.prototype.valueOf, v),
+  isBigIntObject: (v) => isObject(v) && tryCall(BigInt.prototype.valueOf, v),
+  isSymbolObject: (v) => isObject(v) && tryCall(Symbol.prototype.valueOf, v),
+  isBoxedPrimitive: (v) => types.isBooleanObject(v) || types.isNumberObject(v) || types.isStringObject(v) || types.isBigIntObject(v) || types.isSymbolObject(v),
+  isMapIterator: (v) => isObject(v) && Object.getPrototypeOf(v) === MapIteratorProto,
+  isSetIterator: (v) => isObject(v) && Object.getPrototypeOf(v) === SetIteratorProto,
+  isGeneratorObject: (v) => isObject(v) && Object.getPrototypeOf(Object.getPrototypeOf(v)) === GeneratorProto,
+  isAsyncFunction: (v) => typeof v === 'function' && (Object.getPrototypeOf(v) === AsyncFunctionProto || Object.getPrototypeOf(v) === AsyncGeneratorFunctionProto),
+  isGeneratorFunction: (v) => typeof v === 'function' && (Object.getPrototypeOf(v) === GeneratorFunctionProto || Object.getPrototypeOf(v) === AsyncGeneratorFunctionProto),
+  isArgumentsObject: (v) => isObject(v) && Object.prototype.toString.call(v) === '[object Arguments]',
+  isModuleNamespaceObject: (v) => isObject(v) && Object.getPrototypeOf(v) === null && v[Symbol.toStringTag] === 'Module',
+  isProxy: () => false,
+  isExternal: () => false,
+  isWeakRef: (v) => typeof WeakRef === 'function' && isObject(v) && tryCall(WeakRef.prototype.deref, v),
+  isKeyObject: () => false,
+  isCryptoKey: (v) => isObject(v) && Object.prototype.toString.call(v) === '[object CryptoKey]',
+};

@@ -1,0 +1,207 @@
+// Event, EventTarget and CustomEvent (DOM Standard), for targets without a tree: dispatch runs
+// the target's own listeners (phase AT_TARGET). An exception in a listener is reported the way
+// Node and Deno do it: it ends the run as an uncaught exception, and dispatch stops.
+import { reportError } from './microtask.js';
+import { now } from './clock.js';
+import { DOMException } from './dom-exception.js';
+
+const events = new WeakMap(); // Event → its state
+
+function ev(e) {
+  const s = events.get(e);
+  if (s === undefined) throw new TypeError('Illegal invocation');
+  return s;
+}
+
+export class Event {
+  constructor(type, init = undefined) {
+    if (arguments.length === 0) throw new TypeError("Failed to construct 'Event': 1 argument required, but only 0 present.");
+    if (init !== undefined && init !== null && typeof init !== 'object') throw new TypeError("Failed to construct 'Event': The provided value is not of type 'EventInit'.");
+    const o = init ?? {};
+    events.set(this, {
+      type: String(type),
+      bubbles: !!o.bubbles,
+      cancelable: !!o.cancelable,
+      composed: !!o.composed,
+      defaultPrevented: false,
+      target: null,
+      currentTarget: null,
+      phase: 0,
+      stop: false,
+      stopImmediate: false,
+      dispatching: false,
+      passive: false,
+      timeStamp: now(),
+    });
+  }
+  get type() { return ev(this).type; }
+  get target() { return ev(this).target; }
+  get srcElement() { return ev(this).target; }
+  get currentTarget() { return ev(this).currentTarget; }
+  get eventPhase() { return ev(this).phase; }
+  get bubbles() { return ev(this).bubbles; }
+  get cancelable() { return ev(this).cancelable; }
+  get composed() { return ev(this).composed; }
+  get defaultPrevented() { return ev(this).defaultPrevented; }
+  get isTrusted() { ev(this); return false; }
+  get timeStamp() { return ev(this).timeStamp; }
+  get returnValue() { return !ev(this).defaultPrevented; }
+  set returnValue(v) { if (!v) this.preventDefault(); }
+  get cancelBubble() { return ev(this).stop; }
+  set cancelBubble(v) { if (v) ev(this).stop = true; }
+  composedPath() {
+    const s = ev(this);
+    return s.dispatching && s.currentTarget !== null ? [s.currentTarget] : [];
+  }
+  preventDefault() {
+    const s = ev(this);
+    if (s.cancelable && !s.passive) s.defaultPrevented = true;
+  }
+  stopPropagation() { ev(this).stop = true; }
+  stopImmediatePropagation() {
+    const s = ev(this);
+    s.stop = true;
+    s.stopImmediate = true;
+  }
+  initEvent(type, bubbles = false, cancelable = false) {
+    const s = ev(this);
+    if (s.dispatching) return;
+    s.type = String(type);
+    s.bubbles = !!bubbles;
+    s.cancelable = !!cancelable;
+    s.stop = s.stopImmediate = s.defaultPrevented = false;
+  }
+}
+const PHASES = [['NONE', 0], ['CAPTURING_PHASE', 1], ['AT_TARGET', 2], ['BUBBLING_PHASE', 3]];
+for (const [k, v] of PHASES) {
+  Object.defineProperty(Event, k, { value: v, enumerable: true });
+  Object.defineProperty(Event.prototype, k, { value: v, enumerable: true });
+}
+Object.defineProperty(Event.prototype, Symbol.toStringTag, { value: 'Event', configurable: true });
+
+export class CustomEvent extends Event {
+  #detail;
+  constructor(type, init = undefined) {
+    if (arguments.length === 0) throw new TypeError("Failed to construct 'CustomEvent': 1 argument required, but only 0 present.");
+    super(type, init);
+    this.#detail = init?.detail ?? null;
+  }
+  get detail() { return this.#detail; }
+  initCustomEvent(type, bubbles = false, cancelable = false, detail = null) {
+    this.initEvent(type, bubbles, cancelable);
+    this.#detail = detail;
+  }
+}
+Object.defineProperty(CustomEvent.prototype, Symbol.toStringTag, { value: 'CustomEvent', configurable: true });
+
+const targets = new WeakMap(); // EventTarget → Map(type → listener records)
+
+function listenersOf(target) {
+  let m = targets.get(target);
+  if (m === undefined) {
+    if (!(target instanceof EventTarget)) throw new TypeError('Illegal invocation');
+    m = new Map();
+    targets.set(target, m);
+  }
+  return m;
+}
+
+function flatten(options) {
+  if (typeof options === 'boolean') return { capture: options, once: false, passive: false, signal: undefined };
+  if (options === null || options === undefined) return { capture: false, once: false, passive: false, signal: undefined };
+  return { capture: !!options.capture, once: !!options.once, passive: !!options.passive, signal: options.signal };
+}
+
+export class EventTarget {
+  constructor() {
+    targets.set(this, new Map());
+  }
+  addEventListener(type, callback, options = undefined) {
+    const map = listenersOf(this);
+    if (arguments.length < 2) throw new TypeError(`Failed to execute 'addEventListener' on 'EventTarget': 2 arguments required, but only ${arguments.length} present.`);
+    const o = flatten(options);
+    if (callback === null || callback === undefined) return;
+    if (typeof callback !== 'function' && typeof callback !== 'object') throw new TypeError("Failed to execute 'addEventListener' on 'EventTarget': The callback provided as parameter 2 is not an object.");
+    if (o.signal !== undefined && o.signal.aborted) return;
+    const t = String(type);
+    let list = map.get(t);
+    if (list === undefined) { list = []; map.set(t, list); }
+    for (let i = 0; i < list.length; i++) if (list[i].callback === callback && list[i].capture === o.capture) return;
+    const rec = { callback, capture: o.capture, once: o.once, passive: o.passive, removed: false };
+    list.push(rec);
+    notify(this, t, list.length);
+    if (o.signal !== undefined) {
+      o.signal.addEventListener('abort', () => this.removeEventListener(t, callback, { capture: o.capture }));
+    }
+  }
+  removeEventListener(type, callback, options = undefined) {
+    const map = listenersOf(this);
+    const capture = typeof options === 'boolean' ? options : !!options?.capture;
+    const t = String(type);
+    const list = map.get(t);
+    if (list === undefined) return;
+    for (let i = 0; i < list.length; i++) {
+      if (list[i].callback === callback && list[i].capture === capture) {
+        list[i].removed = true;
+        list.splice(i, 1);
+        if (list.length === 0) map.delete(t);
+        notify(this, t, list.length);
+        return;
+      }
+    }
+  }
+  dispatchEvent(event) {
+    const map = listenersOf(this);
+    const s = events.get(event);
+    if (s === undefined) throw new TypeError("Failed to execute 'dispatchEvent' on 'EventTarget': parameter 1 is not of type 'Event'.");
+    if (s.dispatching) throw new DOMException('The event is already being dispatched.', 'InvalidStateError');
+    s.dispatching = true;
+    s.target = this;
+    s.currentTarget = this;
+    s.phase = 2;
+    try {
+      const list = map.get(s.type);
+      if (list !== undefined) {
+        const snapshot = list.slice();
+        for (let i = 0; i < snapshot.length; i++) {
+          const rec = snapshot[i];
+          if (rec.removed) continue;
+          if (rec.once) this.removeEventListener(s.type, rec.callback, { capture: rec.capture });
+          s.passive = rec.passive;
+          try {
+            if (typeof rec.callback === 'function') rec.callback.call(this, event);
+            else {
+              const handle = rec.callback.handleEvent;
+              if (typeof handle !== 'function') throw new TypeError("'handleEvent' property of event listener should be a function");
+              handle.call(rec.callback, event);
+            }
+          } catch (e) {
+            reportError(e);
+          }
+          s.passive = false;
+          if (s.stopImmediate) break;
+        }
+      }
+    } finally {
+      s.dispatching = false;
+      s.phase = 0;
+      s.currentTarget = null;
+      s.stop = false;
+      s.stopImmediate = false;
+    }
+    return !s.defaultPrevented;
+  }
+}
+Object.defineProperty(EventTarget.prototype, Symbol.toStringTag, { value: 'EventTarget', configurable: true });
+
+const watchers = new WeakMap(); // EventTarget → (type, listenerCount) => void
+
+/** Calls `watcher(type, count)` whenever `target` gains or loses a listener. */
+export function watchListeners(target, watcher) {
+  watchers.set(target, watcher);
+}
+
+function notify(target, type, count) {
+  const w = watchers.get(target);
+  if (w !== undefined) w(type, count);
+}

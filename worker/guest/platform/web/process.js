@@ -1,0 +1,155 @@
+// `process` (global and node:process): a Node-shaped process with fixed, documented values. There
+// is no real process behind it: env is empty, the working directory is "/", exit() throws, and
+// stdout/stderr write to the run's console output as they are (no prefix, no newline added).
+import { op } from './host.js';
+import { nodeError } from './errors.js';
+import { queueMicrotask } from './microtask.js';
+import { VERSION } from './navigator.js';
+import { TextDecoder } from './encoding.js';
+import { timeOrigin } from './clock.js';
+
+const NODE_VERSION = '24.0.0';
+
+function hostNow() {
+  return op('clock.now');
+}
+
+function writer(fd) {
+  return {
+    fd,
+    isTTY: false,
+    columns: 80,
+    rows: 24,
+    writable: true,
+    write(chunk, encoding, callback) {
+      const text = typeof chunk === 'string' ? chunk : chunkText(chunk);
+      op('console.write', text);
+      const cb = typeof encoding === 'function' ? encoding : callback;
+      if (typeof cb === 'function') queueMicrotask(() => cb(null));
+      return true;
+    },
+    end(chunk, encoding, callback) {
+      if (chunk !== undefined && chunk !== null && typeof chunk !== 'function') this.write(chunk, encoding);
+      const cb = [chunk, encoding, callback].find((x) => typeof x === 'function');
+      if (cb !== undefined) queueMicrotask(() => cb());
+    },
+    on() { return this; },
+    once() { return this; },
+    off() { return this; },
+    removeListener() { return this; },
+    emit() { return false; },
+    getWindowSize() { return [80, 24]; },
+    hasColors() { return false; },
+    getColorDepth() { return 1; },
+  };
+}
+
+let decoder;
+function chunkText(chunk) {
+  if (ArrayBuffer.isView(chunk)) {
+    decoder ??= new TextDecoder();
+    return decoder.decode(chunk);
+  }
+  return String(chunk);
+}
+
+function unsupported(what) {
+  return nodeError(Error, 'ERR_UNSUPPORTED_OPERATION', `${what} is not supported in runjs`);
+}
+
+const listeners = new Map();
+
+function hrtime(previous = undefined) {
+  const ms = hostNow();
+  let sec = Math.floor(ms / 1000);
+  let nsec = Math.round((ms - sec * 1000) * 1e6);
+  if (nsec >= 1e9) { sec += 1; nsec -= 1e9; }
+  if (previous !== undefined) {
+    if (!Array.isArray(previous) || previous.length !== 2) {
+      throw nodeError(TypeError, 'ERR_INVALID_ARG_TYPE', 'The "time" argument must be an instance of Array.');
+    }
+    sec -= previous[0];
+    nsec -= previous[1];
+    if (nsec < 0) { sec -= 1; nsec += 1e9; }
+  }
+  return [sec, nsec];
+}
+hrtime.bigint = function bigint() {
+  const ms = hostNow();
+  return BigInt(Math.floor(ms)) * 1000000n + BigInt(Math.round((ms % 1) * 1e6));
+};
+
+export const process = {
+  title: 'runjs',
+  version: `v${NODE_VERSION}`,
+  versions: { node: NODE_VERSION, runjs: VERSION },
+  arch: 'x64',
+  platform: 'linux',
+  release: { name: 'node' },
+  argv: ['/usr/local/bin/node', '/main.js'],
+  argv0: 'node',
+  execArgv: [],
+  execPath: '/usr/local/bin/node',
+  env: {},
+  pid: 1,
+  ppid: 0,
+  exitCode: undefined,
+  config: { variables: {} },
+  features: {},
+  stdout: writer(1),
+  stderr: writer(2),
+  cwd() { return '/'; },
+  chdir() { throw unsupported('process.chdir()'); },
+  umask() { return 0o22; },
+  getuid() { return 1000; },
+  getgid() { return 1000; },
+  geteuid() { return 1000; },
+  getegid() { return 1000; },
+  exit(code = undefined) {
+    throw nodeError(Error, 'ERR_UNSUPPORTED_OPERATION', `process.exit(${code === undefined ? '' : String(code)}) is not supported in runjs: a run ends when its work is done; throw an error to fail it`);
+  },
+  abort() { throw unsupported('process.abort()'); },
+  kill() { throw unsupported('process.kill()'); },
+  nextTick(callback, ...args) {
+    if (typeof callback !== 'function') throw nodeError(TypeError, 'ERR_INVALID_ARG_TYPE', 'The "callback" argument must be of type function');
+    queueMicrotask(() => callback(...args));
+  },
+  hrtime,
+  uptime() { return (hostNow() - timeOrigin()) / 1000; },
+  memoryUsage() { return { rss: 0, heapTotal: 0, heapUsed: 0, external: 0, arrayBuffers: 0 }; },
+  cpuUsage() { return { user: 0, system: 0 }; },
+  resourceUsage() { return {}; },
+  emitWarning(warning) {
+    const text = typeof warning === 'string' ? warning : String(warning?.message ?? warning);
+    op('console.write', `[WARN] (runjs) Warning: ${text}\n`);
+  },
+  on(event, fn) { addListener(event, fn); return process; },
+  addListener(event, fn) { addListener(event, fn); return process; },
+  once(event, fn) { addListener(event, fn); return process; },
+  off(event, fn) { removeListener(event, fn); return process; },
+  removeListener(event, fn) { removeListener(event, fn); return process; },
+  removeAllListeners(event = undefined) {
+    if (event === undefined) listeners.clear(); else listeners.delete(event);
+    return process;
+  },
+  listeners(event) { return (listeners.get(event) ?? []).slice(); },
+  listenerCount(event) { return (listeners.get(event) ?? []).length; },
+  emit(event, ...args) {
+    const list = listeners.get(event);
+    if (list === undefined) return false;
+    for (const fn of list.slice()) fn.apply(process, args);
+    return true;
+  },
+};
+function addListener(event, fn) {
+  let list = listeners.get(event);
+  if (list === undefined) { list = []; listeners.set(event, list); }
+  list.push(fn);
+}
+function removeListener(event, fn) {
+  const list = listeners.get(event);
+  if (list === undefined) return;
+  const i = list.indexOf(fn);
+  if (i >= 0) list.splice(i, 1);
+}
+Object.defineProperty(process, Symbol.toStringTag, { value: 'process', configurable: true });

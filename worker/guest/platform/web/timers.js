@@ -1,0 +1,47 @@
+// Timers beyond prelude.js's setTimeout: setImmediate, and unreferenced sleeps (a pending
+// unreferenced sleep does not keep a run alive, like Node's timer.unref()) for AbortSignal.timeout.
+import { op } from './host.js';
+
+const immediates = new Map(); // immediate id → true while pending
+let nextImmediate = 1;
+
+export function setImmediate(callback, ...args) {
+  if (typeof callback !== 'function') throw new TypeError('The "callback" argument must be of type function');
+  const id = nextImmediate++;
+  immediates.set(id, true);
+  setTimeout(() => {
+    if (!immediates.delete(id)) return;
+    callback(...args);
+  }, 0);
+  return id;
+}
+
+export function clearImmediate(id) {
+  immediates.delete(Number(id));
+}
+
+/**
+ * Calls `callback` after `ms` without keeping the run alive (until `ref(true)`); returns
+ * `{ cancel(), ref(keepAlive) }`.
+ */
+export function sleepUnref(ms, callback) {
+  let live = true;
+  let refd = false;
+  const id = op('timers.sleep', Math.max(0, Math.floor(ms)), undefined, () => {
+    live = false;
+    callback();
+  });
+  op('timers.ref', { id, ref: false });
+  return {
+    cancel() {
+      if (!live) return;
+      live = false;
+      op('timers.cancel', id);
+    },
+    ref(keepAlive) {
+      if (!live || refd === keepAlive) return;
+      refd = keepAlive;
+      op('timers.ref', { id, ref: keepAlive });
+    },
+  };
+}

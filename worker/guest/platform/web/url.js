@@ -1,0 +1,327 @@
+// URL and URLSearchParams (URL Standard). Parsing and the setters run on the host's WHATWG URL
+// parser (op url.parse / url.set: Node's ada, which passes the WPT url suite); URLSearchParams
+// and the application/x-www-form-urlencoded rules are implemented here.
+import { op } from './host.js';
+import { nodeError } from './errors.js';
+import { utf8Encode, utf8Decode } from './encoding.js';
+import { describeType } from './microtask.js';
+
+// The component record the host returns, by index.
+const HREF = 0, ORIGIN = 1, PROTOCOL = 2, USERNAME = 3, PASSWORD = 4, HOST = 5, HOSTNAME = 6, PORT = 7, PATHNAME = 8, SEARCH = 9, HASH = 10;
+
+const urls = new WeakMap(); // URL → { parts, params }
+
+function invalidUrl(input, base) {
+  const e = nodeError(TypeError, 'ERR_INVALID_URL', 'Invalid URL');
+  e.input = input;
+  if (base !== undefined) e.base = base;
+  return e;
+}
+
+function u(url) {
+  const s = urls.get(url);
+  if (s === undefined) throw new TypeError('Illegal invocation');
+  return s;
+}
+
+function parse(input, base) {
+  return op('url.parse', base === undefined ? [input] : [input, base]);
+}
+
+function setPart(url, name, value) {
+  const s = u(url);
+  const parts = op('url.set', [s.parts[HREF], name, String(value)]);
+  if (parts === null) return false;
+  s.parts = parts;
+  if (s.params !== undefined && (name === 'search' || name === 'href')) replaceList(s.params, parseUrlencoded(parts[SEARCH].slice(1)));
+  return true;
+}
+
+export class URL {
+  constructor(url, base = undefined) {
+    if (arguments.length === 0) throw nodeError(TypeError, 'ERR_MISSING_ARGS', 'The "url" argument must be specified');
+    const input = String(url);
+    const b = base === undefined ? undefined : String(base);
+    const parts = parse(input, b);
+    if (parts === null) throw invalidUrl(input, b);
+    urls.set(this, { parts, params: undefined });
+  }
+  static canParse(url, base = undefined) {
+    if (arguments.length === 0) throw nodeError(TypeError, 'ERR_MISSING_ARGS', 'The "url" argument must be specified');
+    return parse(String(url), base === undefined ? undefined : String(base)) !== null;
+  }
+  static parse(url, base = undefined) {
+    if (arguments.length === 0) throw nodeError(TypeError, 'ERR_MISSING_ARGS', 'The "url" argument must be specified');
+    const parts = parse(String(url), base === undefined ? undefined : String(base));
+    if (parts === null) return null;
+    const result = Object.create(URL.prototype);
+    urls.set(result, { parts, params: undefined });
+    return result;
+  }
+  get href() { return u(this).parts[HREF]; }
+  set href(v) {
+    const input = String(v);
+    if (!setPart(this, 'href', input)) throw invalidUrl(input);
+  }
+  get origin() { return u(this).parts[ORIGIN]; }
+  get protocol() { return u(this).parts[PROTOCOL]; }
+  set protocol(v) { setPart(this, 'protocol', v); }
+  get username() { return u(this).parts[USERNAME]; }
+  set username(v) { setPart(this, 'username', v); }
+  get password() { return u(this).parts[PASSWORD]; }
+  set password(v) { setPart(this, 'password', v); }
+  get host() { return u(this).parts[HOST]; }
+  set host(v) { setPart(this, 'host', v); }
+  get hostname() { return u(this).parts[HOSTNAME]; }
+  set hostname(v) { setPart(this, 'hostname', v); }
+  get port() { return u(this).parts[PORT]; }
+  set port(v) { setPart(this, 'port', v); }
+  get pathname() { return u(this).parts[PATHNAME]; }
+  set pathname(v) { setPart(this, 'pathname', v); }
+  get search() { return u(this).parts[SEARCH]; }
+  set search(v) { setPart(this, 'search', v); }
+  get searchParams() {
+    const s = u(this);
+    if (s.params === undefined) {
+      s.params = new URLSearchParams(s.parts[SEARCH].slice(1));
+      paramsOwner.set(s.params, this);
+    }
+    return s.params;
+  }
+  get hash() { return u(this).parts[HASH]; }
+  set hash(v) { setPart(this, 'hash', v); }
+  toString() { return u(this).parts[HREF]; }
+  toJSON() { return u(this).parts[HREF]; }
+  [Symbol.for('nodejs.util.inspect.custom')](depth, options, inspect) {
+    const p = u(this).parts;
+    const obj = {
+      href: p[HREF], origin: p[ORIGIN], protocol: p[PROTOCOL], username: p[USERNAME], password: p[PASSWORD],
+      host: p[HOST], hostname: p[HOSTNAME], port: p[PORT], pathname: p[PATHNAME], search: p[SEARCH],
+      searchParams: this.searchParams, hash: p[HASH],
+    };
+    return `URL ${inspect(obj, options)}`;
+  }
+}
+for (const name of ['href', 'origin', 'protocol', 'username', 'password', 'host', 'hostname', 'port', 'pathname', 'search', 'searchParams', 'hash', 'toString', 'toJSON']) {
+  const d = Object.getOwnPropertyDescriptor(URL.prototype, name);
+  d.enumerable = true;
+  Object.defineProperty(URL.prototype, name, d);
+}
+Object.defineProperty(URL.prototype, Symbol.toStringTag, { value: 'URL', configurable: true });
+
+// --- application/x-www-form-urlencoded ---
+
+function percentDecode(s) {
+  if (!s.includes('%')) return s;
+  const bytes = utf8Encode(s);
+  const out = new Uint8Array(bytes.length);
+  let o = 0;
+  for (let i = 0; i < bytes.length; i++) {
+    const b = bytes[i];
+    if (b === 0x25 && i + 2 < bytes.length && isHex(bytes[i + 1]) && isHex(bytes[i + 2])) {
+      out[o++] = (hexValue(bytes[i + 1]) << 4) | hexValue(bytes[i + 2]);
+      i += 2;
+    } else out[o++] = b;
+  }
+  return utf8Decode(out.subarray(0, o));
+}
+function isHex(b) {
+  return (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x46) || (b >= 0x61 && b <= 0x66);
+}
+function hexValue(b) {
+  return b <= 0x39 ? b - 0x30 : (b | 0x20) - 0x61 + 10;
+}
+
+/** Parses a query string (no leading "?") into [name, value] pairs. */
+export function parseUrlencoded(input) {
+  const list = [];
+  for (const seq of input.split('&')) {
+    if (seq === '') continue;
+    const eq = seq.indexOf('=');
+    const name = eq >= 0 ? seq.slice(0, eq) : seq;
+    const value = eq >= 0 ? seq.slice(eq + 1) : '';
+    list.push([percentDecode(name.replace(/\+/g, ' ')), percentDecode(value.replace(/\+/g, ' '))]);
+  }
+  return list;
+}
+
+const HEX = '0123456789ABCDEF';
+function serializeComponent(s) {
+  const bytes = utf8Encode(s);
+  let out = '';
+  for (let i = 0; i < bytes.length; i++) {
+    const b = bytes[i];
+    if (b === 0x20) out += '+';
+    else if (b === 0x2a || b === 0x2d || b === 0x2e || b === 0x5f || (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5a) || (b >= 0x61 && b <= 0x7a)) {
+      out += String.fromCharCode(b);
+    } else out += `%${HEX[b >> 4]}${HEX[b & 15]}`;
+  }
+  return out;
+}
+
+export function serializeUrlencoded(list) {
+  const parts = [];
+  for (const [k, v] of list) parts.push(`${serializeComponent(k)}=${serializeComponent(v)}`);
+  return parts.join('&');
+}
+
+// --- URLSearchParams ---
+
+const lists = new WeakMap(); // URLSearchParams → [[name, value], …]
+const paramsOwner = new WeakMap(); // URLSearchParams → URL
+
+function l(p) {
+  const v = lists.get(p);
+  if (v === undefined) throw new TypeError('Illegal invocation');
+  return v;
+}
+
+function replaceList(params, list) {
+  const cur = l(params);
+  cur.length = 0;
+  for (const pair of list) cur.push(pair);
+}
+
+/** USVString conversion: lone surrogates become U+FFFD. */
+function usv(v) {
+  const s = String(v);
+  return s.isWellFormed === undefined ? s.replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, '\ufffd') : s.toWellFormed();
+}
+
+function update(params) {
+  const url = paramsOwner.get(params);
+  if (url === undefined) return;
+  const s = urls.get(url);
+  // An empty query leaves the URL without "?" (its query becomes null), as the update steps say.
+  s.parts = op('url.set', [s.parts[HREF], 'search', serializeUrlencoded(l(params))]);
+}
+
+export class URLSearchParams {
+  constructor(init = undefined) {
+    let list = [];
+    if (init === undefined || init === null) list = [];
+    else if (typeof init === 'object' || typeof init === 'function') {
+      if (init instanceof URLSearchParams) list = l(init).map(([k, v]) => [k, v]);
+      else if (typeof init[Symbol.iterator] === 'function') {
+        for (const pair of init) {
+          if ((typeof pair !== 'object' && typeof pair !== 'function') || pair === null || typeof pair[Symbol.iterator] !== 'function') {
+            throw nodeError(TypeError, 'ERR_INVALID_TUPLE', 'Each query pair must be an iterable [name, value] tuple');
+          }
+          const arr = [...pair];
+          if (arr.length !== 2) throw nodeError(TypeError, 'ERR_INVALID_TUPLE', 'Each query pair must be an iterable [name, value] tuple');
+          list.push([usv(arr[0]), usv(arr[1])]);
+        }
+      } else {
+        for (const key of Reflect.ownKeys(init)) {
+          if (typeof key !== 'string') continue;
+          const d = Reflect.getOwnPropertyDescriptor(init, key);
+          if (d !== undefined && d.enumerable) list.push([usv(key), usv(init[key])]);
+        }
+      }
+    } else {
+      let s = usv(init);
+      if (s.startsWith('?')) s = s.slice(1);
+      list = parseUrlencoded(s);
+    }
+    lists.set(this, list);
+  }
+  get size() { return l(this).length; }
+  append(name, value) {
+    if (arguments.length < 2) throw nodeError(TypeError, 'ERR_MISSING_ARGS', 'The "name" and "value" arguments must be specified');
+    l(this).push([usv(name), usv(value)]);
+    update(this);
+  }
+  delete(name, value = undefined) {
+    if (arguments.length < 1) throw nodeError(TypeError, 'ERR_MISSING_ARGS', 'The "name" argument must be specified');
+    const list = l(this);
+    const n = usv(name);
+    const v = value === undefined ? undefined : usv(value);
+    for (let i = list.length - 1; i >= 0; i--) if (list[i][0] === n && (v === undefined || list[i][1] === v)) list.splice(i, 1);
+    update(this);
+  }
+  get(name) {
+    if (arguments.length < 1) throw nodeError(TypeError, 'ERR_MISSING_ARGS', 'The "name" argument must be specified');
+    const n = usv(name);
+    for (const [k, v] of l(this)) if (k === n) return v;
+    return null;
+  }
+  getAll(name) {
+    if (arguments.length < 1) throw nodeError(TypeError, 'ERR_MISSING_ARGS', 'The "name" argument must be specified');
+    const n = usv(name);
+    const out = [];
+    for (const [k, v] of l(this)) if (k === n) out.push(v);
+    return out;
+  }
+  has(name, value = undefined) {
+    if (arguments.length < 1) throw nodeError(TypeError, 'ERR_MISSING_ARGS', 'The "name" argument must be specified');
+    const n = usv(name);
+    const v = value === undefined ? undefined : usv(value);
+    for (const [k, val] of l(this)) if (k === n && (v === undefined || val === v)) return true;
+    return false;
+  }
+  set(name, value) {
+    if (arguments.length < 2) throw nodeError(TypeError, 'ERR_MISSING_ARGS', 'The "name" and "value" arguments must be specified');
+    const list = l(this);
+    const n = usv(name);
+    const v = usv(value);
+    let found = false;
+    for (let i = 0; i < list.length; i++) {
+      if (list[i][0] !== n) continue;
+      if (!found) { list[i] = [n, v]; found = true; } else { list.splice(i, 1); i--; }
+    }
+    if (!found) list.push([n, v]);
+    update(this);
+  }
+  sort() {
+    const list = l(this);
+    // Stable sort by UTF-16 code units of the names.
+    const indexed = list.map((pair, i) => [pair, i]);
+    indexed.sort((a, b) => (a[0][0] < b[0][0] ? -1 : a[0][0] > b[0][0] ? 1 : a[1] - b[1]));
+    replaceList(this, indexed.map((x) => x[0]));
+    update(this);
+  }
+  forEach(callback, thisArg = undefined) {
+    if (typeof callback !== 'function') throw nodeError(TypeError, 'ERR_INVALID_ARG_TYPE', `The "callback" argument must be of type function. Received ${describeType(callback)}`);
+    const list = l(this);
+    for (let i = 0; i < list.length; i++) callback.call(thisArg, list[i][1], list[i][0], this);
+  }
+  keys() { return iterate(this, 0); }
+  values() { return iterate(this, 1); }
+  entries() { return iterate(this, 2); }
+  [Symbol.iterator]() { return iterate(this, 2); }
+  toString() { return serializeUrlencoded(l(this)); }
+  [Symbol.for('nodejs.util.inspect.custom')](depth, options, inspect) {
+    const list = l(this);
+    if (list.length === 0) return 'URLSearchParams {}';
+    return `URLSearchParams { ${list.map(([k, v]) => `${inspect(k, options)} => ${inspect(v, options)}`).join(', ')} }`;
+  }
+}
+Object.defineProperty(URLSearchParams.prototype, Symbol.toStringTag, { value: 'URLSearchParams', configurable: true });
+
+const IteratorPrototype = Object.getPrototypeOf(Object.getPrototypeOf([][Symbol.iterator]()));
+const ParamsIteratorPrototype = Object.create(IteratorPrototype, {
+  next: {
+    value: function next() {
+      const it = iterators.get(this);
+      if (it === undefined) throw new TypeError('Illegal invocation');
+      const list = l(it.params);
+      if (it.index >= list.length) return { value: undefined, done: true };
+      const [k, v] = list[it.index++];
+      return { value: it.kind === 0 ? k : it.kind === 1 ? v : [k, v], done: false };
+    },
+    writable: true,
+    configurable: true,
+  },
+  [Symbol.toStringTag]: { value: 'URLSearchParams Iterator', configurable: true },
+});
+const iterators = new WeakMap();
+function iterate(params, kind) {
+  l(params);
+  const it = Object.create(ParamsIteratorPrototype);
+  iterators.set(it, { params, kind, index: 0 });
+  return it;
+}
+
+// Bundling may rename these classes (a global of the same name is referenced elsewhere).
+Object.defineProperty(URL, 'name', { value: 'URL' });
+Object.defineProperty(URLSearchParams, 'name', { value: 'URLSearchParams' });

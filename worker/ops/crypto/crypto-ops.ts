@@ -1,0 +1,238 @@
+// Cryptography for the guest: random bytes, hashes and HMACs (node:crypto), key derivation, and
+// WebCrypto (crypto.subtle) through Node's implementation. Keys live in the guest as their
+// exported material (raw bytes for secret keys, JWK for key pairs) and are imported again for
+// each operation, so no host object outlives an op and heap images stay self-contained.
+import { createHash, createHmac, getHashes, pbkdf2, pbkdf2Sync, randomBytes, scrypt, scryptSync, hkdfSync, webcrypto } from 'node:crypto';
+import { OpError, type OpTable } from '../op-types.ts';
+
+const subtle = webcrypto.subtle;
+/** Bytes per crypto.random call; the guest asks repeatedly for more. */
+const MAX_RANDOM = 1 << 20;
+/** Work caps for the synchronous key-derivation ops, which block the worker while they run. */
+const MAX_SYNC_PBKDF2_ITERATIONS = 2_000_000;
+const MAX_KEYLEN = 1 << 20;
+
+type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
+interface KeyMaterial { type: webcrypto.KeyType; algorithm: Json; usages: webcrypto.KeyUsage[]; raw?: string; jwk?: webcrypto.JsonWebKey }
+
+function fail(e: unknown): never {
+  if (e instanceof OpError) throw e;
+  const err = e as { name?: string; message?: string; code?: string };
+  const name = typeof err?.name === 'string' && err.name !== 'Error' ? err.name : 'Error';
+  throw new OpError(String(err?.message ?? e), name === 'DOMException' ? 'OperationError' : name, err?.code);
+}
+
+function obj(args: unknown, op: string): Record<string, unknown> {
+  if (typeof args !== 'object' || args === null || Array.isArray(args)) throw new OpError(`${op} expects an object`, 'TypeError');
+  return args as Record<string, unknown>;
+}
+
+function int(v: unknown, name: string, min: number, max: number): number {
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > max) throw new OpError(`${name} must be an integer in [${min}, ${max}]`, 'RangeError', 'ERR_OUT_OF_RANGE');
+  return v;
+}
+
+/** Guest-side JSON back to WebCrypto values: {__bytes: base64} → bytes, {__key: material} → CryptoKey. */
+async function revive(v: unknown): Promise<unknown> {
+  if (Array.isArray(v)) return Promise.all(v.map(revive));
+  if (typeof v !== 'object' || v === null) return v;
+  const o = v as Record<string, unknown>;
+  if (typeof o['__bytes'] === 'string') return Buffer.from(o['__bytes'], 'base64');
+  if (typeof o['__key'] === 'object' && o['__key'] !== null) return importMaterial(o['__key'] as KeyMaterial);
+  const out: Record<string, unknown> = {};
+  for (const [k, val] of Object.entries(o)) out[k] = await revive(val);
+  return out;
+}
+
+/** WebCrypto values to JSON the guest can read: bytes → {__bytes}. */
+function toJson(v: unknown): Json {
+  if (v instanceof Uint8Array || v instanceof ArrayBuffer) return { __bytes: Buffer.from(v as Uint8Array).toString('base64') };
+  if (Array.isArray(v)) return v.map(toJson);
+  if (typeof v === 'object' && v !== null) {
+    const out: Record<string, Json> = {};
+    for (const [k, val] of Object.entries(v)) out[k] = toJson(val);
+    return out;
+  }
+  return v as Json;
+}
+
+/** Key-derivation base keys can never be extractable in WebCrypto; the guest keeps their raw bytes. */
+function derivationOnly(algorithm: unknown): boolean {
+  const name = typeof algorithm === 'string' ? algorithm : (algorithm as { name?: unknown } | null)?.name;
+  return typeof name === 'string' && (name.toUpperCase() === 'PBKDF2' || name.toUpperCase() === 'HKDF');
+}
+
+async function importMaterial(m: KeyMaterial): Promise<webcrypto.CryptoKey> {
+  const algorithm = (await revive(m.algorithm)) as webcrypto.AlgorithmIdentifier;
+  if (m.raw !== undefined) return subtle.importKey('raw', Buffer.from(m.raw, 'base64'), algorithm, !derivationOnly(algorithm), m.usages);
+  return subtle.importKey('jwk', m.jwk!, algorithm, true, m.usages);
+}
+
+async function describeKey(key: webcrypto.CryptoKey): Promise<KeyMaterial> {
+  const base = { type: key.type, algorithm: toJson(key.algorithm), usages: key.usages };
+  if (key.type === 'secret') return { ...base, raw: Buffer.from(await subtle.exportKey('raw', key)).toString('base64') };
+  return { ...base, jwk: await subtle.exportKey('jwk', key) };
+}
+
+async function subtleOp(a: Record<string, unknown>, bytes: Uint8Array | undefined): Promise<unknown> {
+  const data = bytes ?? new Uint8Array(0);
+  const algorithm = (await revive(a['algorithm'])) as webcrypto.AlgorithmIdentifier;
+  const key = a['key'] !== undefined ? await importMaterial(a['key'] as KeyMaterial) : undefined;
+  const usages = (a['usages'] ?? []) as webcrypto.KeyUsage[];
+  switch (a['method']) {
+    case 'digest': return new Uint8Array(await subtle.digest(algorithm, data));
+    case 'sign': return new Uint8Array(await subtle.sign(algorithm, key!, data));
+    case 'verify': return subtle.verify(algorithm, key!, Buffer.from(String(a['signature']), 'base64'), data);
+    case 'encrypt': return new Uint8Array(await subtle.encrypt(algorithm, key!, data));
+    case 'decrypt': return new Uint8Array(await subtle.decrypt(algorithm, key!, data));
+    case 'deriveBits': return new Uint8Array(await subtle.deriveBits(algorithm as webcrypto.EcdhKeyDeriveParams, key!, (a['length'] ?? null) as number));
+    case 'importKey': {
+      const format = a['format'] as 'raw' | 'spki' | 'pkcs8' | 'jwk';
+      if (derivationOnly(algorithm)) {
+        const imported = await subtle.importKey(format as 'raw', data, algorithm, false, usages);
+        return { type: imported.type, algorithm: toJson(imported.algorithm), usages: imported.usages, raw: Buffer.from(data).toString('base64') };
+      }
+      const imported = format === 'jwk'
+        ? await subtle.importKey('jwk', a['jwk'] as webcrypto.JsonWebKey, algorithm, true, usages)
+        : await subtle.importKey(format, data, algorithm, true, usages);
+      return describeKey(imported);
+    }
+    case 'generateKey': {
+      const generated = await subtle.generateKey(algorithm, true, usages) as webcrypto.CryptoKey | webcrypto.CryptoKeyPair;
+      if ('privateKey' in generated) return { publicKey: await describeKey(generated.publicKey), privateKey: await describeKey(generated.privateKey) };
+      return describeKey(generated);
+    }
+    case 'exportKey': {
+      const format = a['format'] as 'raw' | 'spki' | 'pkcs8' | 'jwk';
+      if (format === 'jwk') return subtle.exportKey('jwk', key!);
+      return new Uint8Array(await subtle.exportKey(format, key!));
+    }
+    case 'wrapKey': {
+      const wrapping = await importMaterial(a['wrappingKey'] as KeyMaterial);
+      return new Uint8Array(await subtle.wrapKey(a['format'] as 'raw' | 'spki' | 'pkcs8' | 'jwk', key!, wrapping, algorithm));
+    }
+    case 'unwrapKey': {
+      const unwrapping = await importMaterial(a['unwrappingKey'] as KeyMaterial);
+      const keyAlgorithm = (await revive(a['keyAlgorithm'])) as webcrypto.AlgorithmIdentifier;
+      const unwrapped = await subtle.unwrapKey(a['format'] as 'raw' | 'spki' | 'pkcs8' | 'jwk', data, unwrapping, algorithm, keyAlgorithm, true, usages);
+      return describeKey(unwrapped);
+    }
+    default: throw new OpError('crypto.subtle: unknown method', 'NotSupportedError');
+  }
+}
+
+export const cryptoOps: OpTable = {
+  'crypto.random': {
+    kind: 'sync',
+    run(args) {
+      return new Uint8Array(randomBytes(int(args, 'size', 0, MAX_RANDOM)));
+    },
+  },
+  'crypto.hashes': {
+    kind: 'sync',
+    run() {
+      return getHashes();
+    },
+  },
+  'crypto.hash': {
+    kind: 'sync',
+    run(args, bytes) {
+      const a = obj(args, 'crypto.hash');
+      try {
+        const opts = a['outputLength'] === undefined ? undefined : { outputLength: int(a['outputLength'], 'outputLength', 0, MAX_KEYLEN) };
+        return new Uint8Array(createHash(String(a['algorithm']), opts).update(bytes ?? new Uint8Array(0)).digest());
+      } catch (e) {
+        fail(e);
+      }
+    },
+  },
+  'crypto.hmac': {
+    kind: 'sync',
+    run(args, bytes) {
+      const a = obj(args, 'crypto.hmac');
+      const all = bytes ?? new Uint8Array(0);
+      const keyLength = int(a['keyLength'], 'keyLength', 0, all.length);
+      try {
+        return new Uint8Array(createHmac(String(a['algorithm']), all.subarray(0, keyLength)).update(all.subarray(keyLength)).digest());
+      } catch (e) {
+        fail(e);
+      }
+    },
+  },
+  'crypto.pbkdf2': {
+    kind: 'sync',
+    run(args, bytes) {
+      const a = obj(args, 'crypto.pbkdf2');
+      const all = bytes ?? new Uint8Array(0);
+      const split = int(a['passwordLength'], 'passwordLength', 0, all.length);
+      const iterations = int(a['iterations'], 'iterations', 1, MAX_SYNC_PBKDF2_ITERATIONS);
+      try {
+        return new Uint8Array(pbkdf2Sync(all.subarray(0, split), all.subarray(split), iterations, int(a['keylen'], 'keylen', 0, MAX_KEYLEN), String(a['digest'])));
+      } catch (e) {
+        fail(e);
+      }
+    },
+  },
+  'crypto.pbkdf2Async': {
+    kind: 'async',
+    run(args, bytes) {
+      const a = obj(args, 'crypto.pbkdf2Async');
+      const all = bytes ?? new Uint8Array(0);
+      const split = int(a['passwordLength'], 'passwordLength', 0, all.length);
+      return new Promise((resolve, reject) => {
+        pbkdf2(all.subarray(0, split), all.subarray(split), int(a['iterations'], 'iterations', 1, 2 ** 31 - 1), int(a['keylen'], 'keylen', 0, MAX_KEYLEN), String(a['digest']),
+          (err, key) => (err ? reject(new OpError(err.message, 'Error', (err as { code?: string }).code)) : resolve(new Uint8Array(key))));
+      });
+    },
+  },
+  'crypto.scrypt': {
+    kind: 'async',
+    run(args, bytes) {
+      const a = obj(args, 'crypto.scrypt');
+      const all = bytes ?? new Uint8Array(0);
+      const split = int(a['passwordLength'], 'passwordLength', 0, all.length);
+      const options = (a['options'] ?? {}) as Record<string, number>;
+      return new Promise((resolve, reject) => {
+        scrypt(all.subarray(0, split), all.subarray(split), int(a['keylen'], 'keylen', 0, MAX_KEYLEN), options,
+          (err, key) => (err ? reject(new OpError(err.message, 'Error', (err as { code?: string }).code)) : resolve(new Uint8Array(key))));
+      });
+    },
+  },
+  'crypto.scryptSync': {
+    kind: 'sync',
+    run(args, bytes) {
+      const a = obj(args, 'crypto.scryptSync');
+      const all = bytes ?? new Uint8Array(0);
+      const split = int(a['passwordLength'], 'passwordLength', 0, all.length);
+      try {
+        return new Uint8Array(scryptSync(all.subarray(0, split), all.subarray(split), int(a['keylen'], 'keylen', 0, MAX_KEYLEN), (a['options'] ?? {}) as Record<string, number>));
+      } catch (e) {
+        fail(e);
+      }
+    },
+  },
+  'crypto.hkdf': {
+    kind: 'sync',
+    run(args, bytes) {
+      const a = obj(args, 'crypto.hkdf');
+      const all = bytes ?? new Uint8Array(0);
+      const k = int(a['keyLength'], 'keyLength', 0, all.length);
+      const s = int(a['saltLength'], 'saltLength', 0, all.length - k);
+      try {
+        return new Uint8Array(hkdfSync(String(a['digest']), all.subarray(0, k), all.subarray(k, k + s), all.subarray(k + s), int(a['keylen'], 'keylen', 0, 255 * 64)));
+      } catch (e) {
+        fail(e);
+      }
+    },
+  },
+  'crypto.subtle': {
+    kind: 'async',
+    async run(args, bytes) {
+      try {
+        return await subtleOp(obj(args, 'crypto.subtle'), bytes);
+      } catch (e) {
+        fail(e);
+      }
+    },
+  },
+};
