@@ -31,6 +31,11 @@ export const SERVICE_ERRORS = {
   HEAP_OUT_OF_RANGE: (v: unknown, max: number): ErrorSpec => ({ status: 400, message: `heap_memory_max_mb must be an integer from 8 to ${max} (smaller values are raised to 8), got ${JSON.stringify(v)}` }),
   HEAP_NOT_ENABLED: (): ErrorSpec => ({ status: 400, message: 'heap snapshots are not enabled on this server: start it with --heap-store dir or s3 to use `heap` and `tags`' }),
   FS_NOT_ENABLED: (): ErrorSpec => ({ status: 400, message: 'filesystem snapshots are not enabled on this server: start it with --fs-store dir or s3 to use `fs`' }),
+  INVALID_HEAP_KEY: (v: unknown): ErrorSpec => ({ status: 400, message: `invalid heap key ${JSON.stringify(typeof v === 'string' && v.length > 80 ? `${v.slice(0, 80)}…` : v)}: expected a heap key as returned in \`heap\` (64 lowercase hex characters)` }),
+  INVALID_TAGS: (detail: string): ErrorSpec => ({ status: 400, message: `invalid tags: ${detail}` }),
+  INVALID_SESSION: (detail: string): ErrorSpec => ({ status: 400, message: `invalid session name: ${detail}` }),
+  SESSIONS_NOT_ENABLED: (): ErrorSpec => ({ status: 400, message: 'sessions are not configured on this server: start it with --heap-store dir or s3 to keep a session log' }),
+  NO_SESSION: (): ErrorSpec => ({ status: 400, message: 'no session: send the X-MCP-Session-Id header at initialize, start the server with --session-id, or name a session' }),
 } as const;
 
 /** An error with an HTTP status, thrown by services and mapped by transports. */

@@ -6,6 +6,8 @@ import { ConfigError } from './config/config-error.ts';
 import { ExecutionService } from './executions/execution-service.ts';
 import { WorkerPool } from './pool/worker-pool.ts';
 import { openMetadataDb } from './stores/metadata-db.ts';
+import { openHeaps } from './heaps/index.ts';
+import { artifactOpHandler, openArtifacts } from './artifacts/index.ts';
 import { createRestRouter, openApiJson, packageVersion } from './rest/index.ts';
 import type { McpSurfaceOptions } from './mcp/mcp-server.ts';
 import type { TransportKind } from './mcp/mcp-texts.ts';
@@ -84,7 +86,12 @@ export async function startApp(config: Config, log: Logger, hooks: AppHooks): Pr
   const auth = await loadAuth(config, transport, log);
 
   const db = openMetadataDb(config.sessionDbPath);
-  const pool = new WorkerPool({ size: config.maxConcurrentExecutions, maxQueued: config.maxQueuedExecutions, log: (line) => log.warn(line) });
+  const artifacts = openArtifacts(db, config, (line) => log.warn(line));
+  const heaps = openHeaps(config, db, log);
+  const pool = new WorkerPool({
+    size: config.maxConcurrentExecutions, maxQueued: config.maxQueuedExecutions, log: (line) => log.warn(line),
+    onOpRequest: artifactOpHandler(artifacts.service, (line) => log.error(line)),
+  });
   const maxHeapMb = Math.max(MAX_HEAP_MB, config.heapMemoryMax);
   const executions = new ExecutionService({
     db, pool,
@@ -93,14 +100,22 @@ export async function startApp(config: Config, log: Logger, hooks: AppHooks): Pr
     maxHeapMb,
     maxOutputBytes: config.maxOutputBytes,
     retention: config.executionRetention,
-    // The heap and filesystem stores are not wired yet (assertImplemented refuses their flags),
-    // so the service rejects `heap`, `tags` and `fs` with a message naming the missing store.
-    heapEnabled: false,
+    // Without a heap store the service rejects `heap` and `tags` with a message naming the flag.
+    // The filesystem store is not wired yet (assertImplemented refuses its flags).
+    heapEnabled: heaps.enabled,
+    heaps,
     fsEnabled: false,
+    artifacts: artifacts.service,
   });
   const version = packageVersion();
   const surface: McpSurfaceOptions = {
     executions,
+    heaps,
+    // Upload URLs need an HTTP listener to PUT to: this one, or whatever --public-url points at.
+    artifacts: {
+      service: artifacts.service, publicBaseUrl: config.publicUrl,
+      uploads: transport !== 'stdio' || config.publicUrl !== undefined ? artifacts.uploads : undefined,
+    },
     mode: config.stateless ? 'stateless' : 'stateful',
     limits: { defaultTimeoutSecs: config.executionTimeout, defaultHeapMb: config.heapMemoryMax, maxHeapMb },
     version,
@@ -126,7 +141,9 @@ export async function startApp(config: Config, log: Logger, hooks: AppHooks): Pr
       mcp: endpoint.router(),
       rest: createRestRouter({
         executions, version, maxRequestBody: config.maxRequestBody, publicBaseUrl: config.publicUrl,
-        capabilities: () => ({ filesystem: false, heap: false, sessions: false }),
+        artifacts: artifacts.service, uploads: artifacts.uploads,
+        heaps,
+        capabilities: () => ({ filesystem: false, heap: heaps.enabled, sessions: heaps.enabled }),
         log: (line) => log.error(line),
       }),
       openApiJson: openApiJson(version),
@@ -161,6 +178,7 @@ export async function startApp(config: Config, log: Logger, hooks: AppHooks): Pr
       await closeTransport().catch((e: unknown) => log.error(`closing the transport failed: ${String(e)}`));
       executions.close();
       await pool.close();
+      await heaps.store?.close().catch((e: unknown) => log.error(`closing the heap store failed: ${String(e)}`));
       db.close();
     })(),
   };

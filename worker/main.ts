@@ -12,6 +12,7 @@ import { ALL_OPS } from './ops/all-ops.ts';
 import { BUILTIN_MODULES } from './guest/builtin-modules.ts';
 import { RunLoop } from './runtime/execute-run.ts';
 import { OutputBuffer } from './runtime/output-buffer.ts';
+import { deliverSupervisorResponse, setSupervisorSender } from './runtime/supervisor-client.ts';
 
 const DEFAULT_HEAP_MB = 8;
 /** How often the memory watchdog samples the process while a run is active. */
@@ -32,6 +33,8 @@ const STOP_GRACE_MS = 100;
 function send(msg: WorkerMessage): void {
   process.send?.(msg);
 }
+
+setSupervisorSender(send);
 
 const quickjs = new QuickJSEngine();
 const engines: Record<string, Engine> = { v8: new V8Engine(), quickjs };
@@ -146,6 +149,7 @@ process.on('message', (raw: unknown) => {
       if (active?.runId === raw.runId) active.loop.stop(raw.reason);
       break;
     case 'op-response':
+      deliverSupervisorResponse(raw);
       break;
   }
 });

@@ -3,6 +3,7 @@
 import type { JsonSchema } from './json-schema.ts';
 import { CancelResult, ExecAccepted, ExecRequest, ExecutionInfo, ExecutionList, ExecutionOutput, ExecutionStatus, ExecutionSummary } from './execution-schemas.ts';
 import { ArtifactList, ArtifactMeta } from './artifact-schemas.ts';
+import { HeapQueryRequest, HeapQueryResult, HeapTags, HeapTagsRequest, SessionList, SessionSnapshotEntry, SessionSnapshotList, TagMap } from './heap-schemas.ts';
 import { ApiError, Capabilities, CliAsset, CliIndex, CliPlatformName, Version } from './server-schemas.ts';
 
 export const SCHEMAS = {
@@ -16,6 +17,14 @@ export const SCHEMAS = {
   CancelResult,
   ArtifactMeta,
   ArtifactList,
+  TagMap,
+  HeapTags,
+  HeapTagsRequest,
+  HeapQueryRequest,
+  HeapQueryResult,
+  SessionSnapshotEntry,
+  SessionSnapshotList,
+  SessionList,
   Capabilities,
   Version,
   CliPlatformName,

@@ -28,6 +28,7 @@ export class ArtifactService {
   readonly #get: StatementSync;
   readonly #list: StatementSync;
   readonly #forExecution: StatementSync;
+  readonly #forget: StatementSync;
 
   constructor(db: DatabaseSync, blobs: BlobStore, now: () => Date = () => new Date()) {
     this.#db = db;
@@ -41,6 +42,7 @@ export class ArtifactService {
     this.#get = db.prepare('SELECT key, mime_type, size_bytes, blob, created_at, execution_id FROM artifacts WHERE key = ?');
     this.#list = db.prepare('SELECT key, mime_type, size_bytes, created_at, execution_id FROM artifacts ORDER BY key');
     this.#forExecution = db.prepare('SELECT key, mime_type, size_bytes, created_at, execution_id FROM execution_artifacts WHERE execution_id = ? ORDER BY key');
+    this.#forget = db.prepare('DELETE FROM execution_artifacts WHERE execution_id = ?');
   }
 
   /** Validates and stores `bytes` under `key`; returns the new metadata. */
@@ -78,6 +80,11 @@ export class ArtifactService {
 
   list(): ArtifactMeta[] {
     return (this.#list.all() as unknown as ArtifactRow[]).map(toMeta);
+  }
+
+  /** Drops the record of what a pruned execution emitted (the artifacts themselves stay). */
+  forgetExecution(executionId: string): void {
+    this.#forget.run(executionId);
   }
 
   /** What an execution emitted (latest write per key), as it was when emitted. */

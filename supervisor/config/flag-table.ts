@@ -103,8 +103,8 @@ export const FLAGS = [
     description: 'Require a JWT verified against this key set on /mcp and /api/*; RUNJS_JWKS_URL wins over JWKS_URL.',
   }),
   define({
-    name: 'public-url', kind: 'url', example: 'https://runjs.example.com', group: 'transport', implemented: false,
-    description: 'Externally reachable base URL, used to build artifact upload URLs.',
+    name: 'public-url', kind: 'url', example: 'https://runjs.example.com', group: 'transport', implemented: true,
+    description: 'Externally reachable base URL, used to build absolute artifact upload URLs (get_artifact_upload_url) and CLI download URLs; without it upload URLs are paths.',
   }),
   define({
     name: 'max-request-body', kind: 'size', default: 16 * MiB, min: 1, group: 'transport', implemented: true,
@@ -122,7 +122,7 @@ export const FLAGS = [
   }),
   define({
     name: 'session-fork-from', kind: 'string', metavar: 'ID', example: 'template', group: 'session',
-    implemented: false,
+    implemented: true,
     description: 'Fork the --session-id session copy-on-write from this session\'s latest snapshot (once, when empty).',
   }),
   define({
@@ -182,11 +182,11 @@ export const FLAGS = [
   // ── heap and filesystem persistence ──────────────────────────────────────
   define({
     name: 'heap-store', kind: 'enum', values: ['none', 'dir', 's3'], default: 'none', group: 'storage',
-    implemented: false,
+    implemented: true,
     description: 'Heap persistence; with `none` globals do not survive runs; other values exclude WASM modules.',
   }),
   define({
-    name: 'heap-dir', kind: 'path', default: '/tmp/mcp-v8-heaps', group: 'storage', implemented: false,
+    name: 'heap-dir', kind: 'path', default: '/tmp/mcp-v8-heaps', group: 'storage', implemented: true,
     description: 'Heap snapshot directory for --heap-store=dir.',
   }),
   define({
@@ -210,19 +210,19 @@ export const FLAGS = [
   }),
   define({
     name: 's3-bucket', kind: 'string', metavar: 'BUCKET', example: 'runjs-snapshots', group: 'storage',
-    implemented: false,
+    implemented: true,
     description: 'Bucket for stores set to `s3` (required then).',
   }),
   define({
-    name: 's3-endpoint', kind: 'url', example: 'https://s3.example.com', group: 'storage', implemented: false,
+    name: 's3-endpoint', kind: 'url', example: 'https://s3.example.com', group: 'storage', implemented: true,
     description: 'S3-compatible endpoint (default: AWS).',
   }),
   define({
-    name: 's3-force-path-style', kind: 'boolean', default: false, group: 'storage', implemented: false,
+    name: 's3-force-path-style', kind: 'boolean', default: false, group: 'storage', implemented: true,
     description: 'Address buckets as `<endpoint>/<bucket>` instead of virtual-host style.',
   }),
   define({
-    name: 'cache-dir', kind: 'path', example: '/var/cache/runjs', group: 'storage', implemented: false,
+    name: 'cache-dir', kind: 'path', example: '/var/cache/runjs', group: 'storage', implemented: true,
     description: 'Local write-through cache for S3 stores.',
   }),
 

@@ -4,11 +4,13 @@
 import { randomUUID } from 'node:crypto';
 import type { DatabaseSync } from 'node:sqlite';
 import type { Outcome } from '../../shared/protocol.ts';
+import type { HeapImage } from '../../shared/heap-image.ts';
+import { checkHeapKey, checkSession, checkTags, type HeapService, type HeapStore, type Tags } from '../heaps/index.ts';
 import { EXECUTION_ERRORS, SERVICE_ERRORS, ServiceError } from '../../shared/errors.ts';
 import type { Job, JobHandle } from '../pool/worker-pool.ts';
 import { ExecutionStore, type ExecutionRow } from './execution-store.ts';
 import { OutputLog, type PageRequest } from './output-log.ts';
-import type { CancelResult, ExecRequest, ExecutionInfo, ExecutionOutput, ExecutionSummary } from './execution-types.ts';
+import type { ArtifactMeta, CancelResult, ExecRequest, ExecutionInfo, ExecutionOutput, ExecutionSummary } from './execution-types.ts';
 
 /** The part of the worker pool the service uses. */
 export interface JobRunner {
@@ -26,6 +28,10 @@ export interface ExecutionServiceOptions {
   readonly retention: number;
   readonly heapEnabled: boolean;
   readonly fsEnabled: boolean;
+  /** Heap persistence, tags and the session log; runs go to QuickJS with images when its store is set. */
+  readonly heaps?: HeapService | undefined;
+  /** What each execution emitted with `artifact()` (ExecutionInfo.artifacts); none when absent. */
+  readonly artifacts?: { forExecution(executionId: string): ArtifactMeta[]; forgetExecution(executionId: string): void } | undefined;
   readonly now?: () => Date;
 }
 
@@ -44,6 +50,17 @@ interface Live {
   nextChunk: number;
   flushTimer: NodeJS.Timeout | undefined;
   readonly waiters: (() => void)[];
+}
+
+/** What a heap-mode run carries from submission to its outcome. */
+interface HeapRun {
+  readonly store: HeapStore;
+  readonly heaps: HeapService;
+  readonly code: string;
+  readonly inputHeap: string | null;
+  readonly session: string | null;
+  readonly tags: Tags | null;
+  image: HeapImage | undefined;
 }
 
 export class ExecutionService {
@@ -76,6 +93,7 @@ export class ExecutionService {
     const heapMb = Math.max(MIN_HEAP_MB, requestedHeap);
     if (!this.#opts.heapEnabled && ((req.heap ?? '') !== '' || (req.tags != null && Object.keys(req.tags).length > 0))) throw new ServiceError(SERVICE_ERRORS.HEAP_NOT_ENABLED());
     if (!this.#opts.fsEnabled && (req.fs ?? '') !== '') throw new ServiceError(SERVICE_ERRORS.FS_NOT_ENABLED());
+    const heapRun = this.#heapRun(req);
 
     const id = randomUUID();
     this.#store.insert(id, req.session ?? null, this.#now());
@@ -83,15 +101,17 @@ export class ExecutionService {
     let live: Live | undefined;
     let handle: JobHandle;
     try {
-      handle = this.#opts.pool.submit({
+      const job: Job = {
         runId: id,
         code: req.code,
-        engine: 'v8',
+        engine: heapRun ? 'quickjs' : 'v8',
         heapMemoryMaxMb: heapMb,
         timeoutMs: timeoutSecs * 1000,
         maxOutputBytes: this.#opts.maxOutputBytes,
         onOutput: (data) => { if (live) this.#onOutput(id, live, data); },
-      });
+        ...(heapRun ? { captureImage: true, onImage: (image: HeapImage) => { heapRun.image = image; } } : {}),
+      };
+      handle = heapRun?.inputHeap ? this.#restoreThenSubmit(job, heapRun.store, heapRun.inputHeap) : this.#opts.pool.submit(job);
     } catch (e) {
       this.#store.remove(id);
       throw e;
@@ -99,8 +119,73 @@ export class ExecutionService {
     live = { handle, log, pending: [], pendingBytes: 0, nextChunk: 0, flushTimer: undefined, waiters: [] };
     this.#live.set(id, live);
     const l = live;
-    void handle.outcome.then((outcome) => this.#onOutcome(id, l, outcome));
+    void handle.outcome.then((outcome) => (heapRun ? this.#storeHeap(id, l, outcome, heapRun) : this.#onOutcome(id, l, outcome)));
     return id;
+  }
+
+  /** The heap side of a request, checked (a malformed key, tags or session is a 400 here); undefined without a heap store. */
+  #heapRun(req: ExecRequest): HeapRun | undefined {
+    const heaps = this.#opts.heaps;
+    const store = heaps?.store;
+    if (!heaps || !store) return undefined;
+    const session = req.session == null ? null : checkSession(req.session);
+    let inputHeap = (req.heap ?? '') === '' ? null : checkHeapKey(req.heap);
+    const tags = req.tags == null || Object.keys(req.tags).length === 0 ? null : checkTags(req.tags);
+    // A session without an explicit heap continues from where it left off.
+    if (inputHeap === null && session !== null) inputHeap = heaps.log.latest(session)?.output_heap ?? null;
+    return { store, heaps, code: req.code, inputHeap, session, tags, image: undefined };
+  }
+
+  /**
+   * Loads the input heap, then submits. The execution is registered (and cancellable) meanwhile;
+   * a heap that cannot be restored fails the execution with the store's error, naming the key.
+   */
+  #restoreThenSubmit(job: Job, store: HeapStore, key: string): JobHandle {
+    let inner: JobHandle | undefined;
+    let cancelled = false;
+    const outcome = (async (): Promise<Outcome> => {
+      let image: HeapImage;
+      try {
+        image = (await store.get(key)).image;
+      } catch (e) {
+        return { status: 'failed', error: `cannot restore heap: ${e instanceof Error ? e.message : String(e)}` };
+      }
+      if (cancelled) return { status: 'cancelled', error: EXECUTION_ERRORS.CANCELLED };
+      try {
+        inner = this.#opts.pool.submit({ ...job, image });
+      } catch (e) {
+        return { status: 'failed', error: e instanceof Error ? e.message : String(e) };
+      }
+      return inner.outcome;
+    })();
+    return { runId: job.runId!, outcome, cancel: () => { cancelled = true; inner?.cancel(); } };
+  }
+
+  /**
+   * A completed heap-mode run stores its image before the execution completes, so `heap` is
+   * readable the moment the status is `completed`. A store failure fails the execution (the
+   * input heap is untouched: heaps are immutable).
+   */
+  async #storeHeap(id: string, live: Live, outcome: Outcome, run: HeapRun): Promise<void> {
+    let key: string | null = null;
+    if (outcome.status === 'completed') {
+      try {
+        if (!run.image) throw new Error('the worker returned no heap image');
+        key = (await run.store.put(run.image, run.inputHeap)).key;
+      } catch (e) {
+        outcome = { status: 'failed', error: `the run completed but its heap could not be stored: ${e instanceof Error ? e.message : String(e)}` };
+      }
+    }
+    run.image = undefined;
+    // Shut down while storing: close() has already failed the record (and the database may be gone).
+    if (this.#closed) return;
+    this.#onOutcome(id, live, outcome, key, () => {
+      if (key === null) return;
+      if (run.tags) run.heaps.tagStore.set(key, run.tags);
+      if (run.session !== null) {
+        run.heaps.log.append(run.session, { code: run.code, input_heap: run.inputHeap, output_heap: key, output_fs: null, timestamp: this.#now() });
+      }
+    });
   }
 
   #onOutput(id: string, live: Live, data: string): void {
@@ -122,19 +207,24 @@ export class ExecutionService {
     this.#store.appendOutput(id, live.nextChunk++, data);
   }
 
-  #onOutcome(id: string, live: Live, outcome: Outcome): void {
+  /** `afterFinish` runs in the same transaction, only when this outcome (not a cancel) finished the record. */
+  #onOutcome(id: string, live: Live, outcome: Outcome, heap: string | null = null, afterFinish?: () => void): void {
     const completedAt = this.#now();
     this.#store.transaction(() => {
       this.#flush(id, live);
-      this.#store.finish(id, outcome.status === 'completed'
-        ? { status: 'completed', result: outcome.result, error: null, heap: null, completedAt }
+      const finished = this.#store.finish(id, outcome.status === 'completed'
+        ? { status: 'completed', result: outcome.result, error: null, heap, completedAt }
         : { status: outcome.status, result: null, error: outcome.error, heap: null, completedAt });
+      if (finished) afterFinish?.();
     });
     live.log.finish();
     this.#live.delete(id);
     this.#cacheOutput(id, live.log);
     for (const w of live.waiters.splice(0)) w();
-    for (const pruned of this.#store.prune(this.#opts.retention)) this.#uncacheOutput(pruned);
+    for (const pruned of this.#store.prune(this.#opts.retention)) {
+      this.#uncacheOutput(pruned);
+      this.#opts.artifacts?.forgetExecution(pruned);
+    }
   }
 
   #cacheOutput(id: string, log: OutputLog): void {
@@ -173,7 +263,7 @@ export class ExecutionService {
       error: r.error,
       started_at: r.started_at,
       completed_at: r.completed_at,
-      artifacts: [],
+      artifacts: this.#opts.artifacts?.forExecution(r.id) ?? [],
     };
   }
 

@@ -12,10 +12,17 @@ import { executionTools, type McpExecutionsApi } from './execution-tools.ts';
 import { defaultInstructions, type McpMode, type TextLimits, type TransportKind } from './mcp-texts.ts';
 import { RunJsTaskStore, startRunTask } from './run-js-tasks.ts';
 import { runJsTool } from './run-js-tool.ts';
+import { heapTools } from './heap-tools.ts';
+import type { HeapService } from '../heaps/index.ts';
+import { artifactTools, type McpArtifactsApi } from './artifact-tools.ts';
 import { describeIssues, errorResult, listEntry, serviceErrorResult, type ToolDef } from './tool-kit.ts';
 
 export interface McpSurfaceOptions {
   readonly executions: McpExecutionsApi;
+  /** The artifact tools (get_artifact, list_artifacts, get_artifact_upload_url) exist only with this. */
+  readonly artifacts?: McpArtifactsApi | undefined;
+  /** Heap tags and the session log; the heap and session tools are listed only when its store is set (stateful mode). */
+  readonly heaps?: HeapService | undefined;
   readonly mode: McpMode;
   readonly limits: TextLimits;
   readonly version: string;
@@ -50,9 +57,11 @@ export function createMcpConnection(opts: McpSurfaceOptions, transport: Transpor
   const tools: ToolDef[] = [
     runJsTool({
       executions: opts.executions, mode: opts.mode, limits: opts.limits, description: opts.runJsDescription,
-      sessionName: () => session.value,
+      sessionName: () => session.value, artifacts: opts.artifacts,
     }),
     ...(opts.mode === 'stateful' ? executionTools(opts.executions) : []),
+    ...(opts.mode === 'stateful' && opts.heaps?.enabled ? heapTools(opts.heaps, () => session.value) : []),
+    ...(opts.artifacts === undefined ? [] : artifactTools(opts.artifacts)),
   ];
   const byName = new Map(tools.map((t) => [t.name, t]));
   const taskStore = tasksEnabled ? new RunJsTaskStore(opts.executions) : undefined;
@@ -90,6 +99,7 @@ export function createMcpConnection(opts: McpSurfaceOptions, transport: Transpor
         requestedTtl: extra.taskRequestedTtl,
         executions: opts.executions,
         includeExecutionId: runner.includeExecutionId,
+        artifacts: opts.artifacts,
         log: opts.log,
         submit: () => {
           if (!parsed.success) return errorResult(describeIssues(name, parsed.error));

@@ -14,6 +14,8 @@ import type { McpExecutionsApi } from './execution-tools.ts';
 import { outcomeResult } from './run-js-tool.ts';
 import { errorResult } from './tool-kit.ts';
 import { waitForRun } from './wait-for-run.ts';
+import { attachArtifacts } from './run-artifacts.ts';
+import type { McpArtifactsApi } from './artifact-tools.ts';
 
 /** How long a finished task's result is kept when the client does not ask (and at most): outputs can be large. */
 export const DEFAULT_TASK_TTL_MS = 15 * 60_000;
@@ -71,6 +73,8 @@ export interface StartRunTaskInput {
   readonly submit: () => string | CallToolResult;
   /** Stateful results name the execution; stateless ones are `{output, error?}` as without a task. */
   readonly includeExecutionId: boolean;
+  /** Stateless results list and inline the run's artifacts, as without a task. */
+  readonly artifacts?: McpArtifactsApi | undefined;
   readonly log: (line: string) => void;
 }
 
@@ -93,7 +97,11 @@ export async function startRunTask(input: StartRunTaskInput): Promise<CreateTask
   // The execution id in the status message: a client can follow the run's output meanwhile.
   await requestStore.updateTaskStatus(task.taskId, 'working', `execution_id ${submitted}`).catch(() => { /* finished or cancelled already */ });
   void waitForRun(input.executions, submitted)
-    .then((outcome) => outcomeResult(outcome, input.includeExecutionId ? submitted : undefined))
+    .then(async (outcome) => {
+      const result = outcomeResult(outcome, input.includeExecutionId ? submitted : undefined);
+      if (input.includeExecutionId || input.artifacts === undefined) return result;
+      return attachArtifacts(result, input.executions.get(submitted).artifacts, input.artifacts);
+    })
     .catch((e: unknown) => errorResult(`waiting for execution ${submitted} failed: ${String(e)}`))
     .then((result) => settle(result.isError === true ? 'failed' : 'completed', result));
   return { task: (await requestStore.getTask(task.taskId)) ?? task };

@@ -8,6 +8,9 @@ import { defaultRunJsDescription, type McpMode, type TextLimits } from './mcp-te
 import { defineTool, jsonResult, serviceErrorResult, type ToolCallContext, type ToolDef } from './tool-kit.ts';
 import { waitForRun, type RunOutcome } from './wait-for-run.ts';
 import type { McpExecutionsApi } from './execution-tools.ts';
+import type { McpArtifactsApi } from './artifact-tools.ts';
+import { INLINE_BUDGET_BYTES } from './artifact-blocks.ts';
+import { attachArtifacts } from './run-artifacts.ts';
 
 export interface RunJsDeps {
   readonly executions: McpExecutionsApi;
@@ -17,6 +20,8 @@ export interface RunJsDeps {
   readonly description?: string | undefined;
   /** The MCP session name (X-MCP-Session-Id at initialize, else --session-id); stateful mode only. */
   readonly sessionName: () => string | undefined;
+  /** Stateless results list (and inline) the artifacts the run emitted; absent: they do not. */
+  readonly artifacts?: McpArtifactsApi | undefined;
 }
 
 const code = z.string({ error: (issue) => (issue.input === undefined ? 'is required' : 'must be a string') }).describe('JavaScript or TypeScript source. The value of the last top-level expression becomes `result`.');
@@ -66,6 +71,12 @@ export const STATEFUL_RUN_JS_OUTPUT = z.object({
 export const STATELESS_RUN_JS_OUTPUT = z.object({
   output: z.string().describe('All console output of the run.'),
   error: z.string().optional().describe('Present when the run failed, timed out, was cancelled, or did not finish within 300 s.'),
+  artifacts: z.array(z.object({
+    key: z.string(), mime_type: z.string(), size_bytes: z.int(),
+    inline: z.boolean().describe('The payload follows as an extra content block.'),
+    url: z.string().describe('REST download URL.'),
+    note: z.string().optional(),
+  })).optional().describe(`Present when the run emitted artifacts. Payloads are appended as content blocks up to ${INLINE_BUDGET_BYTES} bytes in total.`),
 });
 
 type StatefulArgs = z.output<ReturnType<typeof statefulRunJsInput>>;
@@ -111,7 +122,8 @@ async function runAndWait(deps: RunJsDeps, args: StatelessArgs, ctx: ToolCallCon
   progress(0, `Execution ${id} started`);
   const onTick = progressToken === undefined ? undefined : (secs: number): void => progress(secs, `Execution ${id} running for ${Math.round(secs)} s`);
   try {
-    return outcomeResult(await waitForRun(deps.executions, id, { signal: extra.signal, onTick }));
+    const result = outcomeResult(await waitForRun(deps.executions, id, { signal: extra.signal, onTick }));
+    return deps.artifacts === undefined ? result : await attachArtifacts(result, deps.executions.get(id).artifacts, deps.artifacts);
   } catch (e) {
     // The client cancelled the call or disconnected: nobody can receive this run's result in
     // stateless mode, so stop it rather than let it hold a worker.

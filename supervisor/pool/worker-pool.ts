@@ -14,6 +14,12 @@ export interface PoolOptions {
   /** How long a worker may take to stop after an interrupt before it is killed. */
   readonly graceMs?: number;
   readonly log?: (line: string) => void;
+  /**
+   * Serves ops a worker delegates to the supervisor (artifacts, ...) for the run `runId`. The
+   * value goes back as the op's result (Uint8Array values cross as bytes); a throw becomes the
+   * guest's error with the thrown message. Absent: every such op fails.
+   */
+  readonly onOpRequest?: ((runId: string, op: string, args: unknown) => Promise<unknown>) | undefined;
 }
 
 export interface Job {
@@ -63,7 +69,7 @@ interface ActiveJob {
 const OOM_PATTERN = /out of memory|heap limit|allocation failed|memory limit/i;
 
 export class WorkerPool {
-  readonly #opts: Required<PoolOptions>;
+  readonly #opts: Required<Omit<PoolOptions, 'onOpRequest'>> & Pick<PoolOptions, 'onOpRequest'>;
   readonly #slots: Slot[] = [];
   readonly #queue: ActiveJob[] = [];
   #closed = false;
@@ -195,9 +201,30 @@ export class WorkerPool {
         return;
       }
       case 'op-request':
-        slot.proc.send({ type: 'op-response', reqId: msg.reqId, ok: false, error: `op '${msg.op}' is not available` });
+        this.#serveOp(slot, msg.runId, msg.reqId, msg.op, msg.args);
         return;
     }
+  }
+
+  /** Runs a delegated op for the slot's current run; the answer goes to the same worker process. */
+  #serveOp(slot: Slot, runId: string, reqId: number, op: string, args: unknown): void {
+    const proc = slot.proc;
+    const answer = (ok: boolean, value: unknown, error?: string): void => {
+      // The worker died or moved on meanwhile: nobody is waiting for this answer.
+      if (proc.exited) return;
+      proc.send(ok ? { type: 'op-response', reqId, ok, value } : { type: 'op-response', reqId, ok, error: error ?? 'op failed' });
+    };
+    const handler = this.#opts.onOpRequest;
+    // Only the run the slot is executing may act (a stale message from an ended run may not).
+    if (slot.job?.runId !== runId || slot.job.settled) { answer(false, undefined, 'runjs: the run has ended'); return; }
+    if (handler === undefined) { answer(false, undefined, `op '${op}' is not available on this server`); return; }
+    let started: Promise<unknown>;
+    try {
+      started = handler(runId, op, args);
+    } catch (e) {
+      started = Promise.reject(e);
+    }
+    started.then((value) => answer(true, value), (e: unknown) => answer(false, undefined, e instanceof Error ? e.message : String(e)));
   }
 
   #release(slot: Slot, active: ActiveJob): void {

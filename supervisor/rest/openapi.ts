@@ -30,6 +30,7 @@ const COMMON_RESPONSES: Readonly<Record<number, ResponseDoc>> = {
 function operation(route: RouteSpec): Readonly<Record<string, unknown>> {
   const responses: Responses = {};
   const all: Record<number, ResponseDoc> = { ...COMMON_RESPONSES, ...route.responses };
+  if (route.noBearerAuth === true) delete all[401];
   for (const status of Object.keys(all).map(Number).sort((a, b) => a - b)) responses[String(status)] = response(all[status]!);
   return {
     operationId: route.operationId,
@@ -38,6 +39,7 @@ function operation(route: RouteSpec): Readonly<Record<string, unknown>> {
     ...(route.description === undefined ? {} : { description: route.description }),
     ...(route.parameters === undefined || route.parameters.length === 0 ? {} : { parameters: route.parameters }),
     ...(route.requestBody === undefined ? {} : { requestBody: route.requestBody }),
+    ...(route.noBearerAuth === true ? { security: [] } : {}),
     responses,
   };
 }

@@ -19,7 +19,11 @@ function send(res: Response, reply: Reply): void {
     res.status(reply.status).json(reply.json);
     return;
   }
-  res.status(reply.status).set({ ...reply.headers, 'Content-Type': reply.contentType }).send(Buffer.from(reply.bytes.buffer, reply.bytes.byteOffset, reply.bytes.byteLength));
+  // setHeader, not res.set: express appends `; charset=utf-8` to text/* types given to set(),
+  // and a stored artifact's Content-Type must be exactly its mime type.
+  res.status(reply.status).set({ ...reply.headers });
+  res.setHeader('Content-Type', reply.contentType);
+  res.send(Buffer.from(reply.bytes.buffer, reply.bytes.byteOffset, reply.bytes.byteLength));
 }
 
 function handler(route: RouteSpec, deps: RestDeps): RequestHandler {

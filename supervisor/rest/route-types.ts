@@ -4,6 +4,9 @@
 import type { Request } from 'express';
 import type { ExecutionService } from '../executions/execution-service.ts';
 import type { Capabilities } from './resource-types.ts';
+import type { HeapService } from '../heaps/index.ts';
+import type { ArtifactService } from '../artifacts/artifact-service.ts';
+import type { UploadTokens } from '../artifacts/upload-tokens.ts';
 import type { CliPlatform, JsonSchema, SchemaName } from '../../shared/schemas/index.ts';
 
 /** The part of the execution service the REST routes use. */
@@ -20,6 +23,11 @@ export interface RestDeps {
   readonly publicBaseUrl?: string | undefined;
   /** An embedded CLI binary, when the build has one; none are embedded yet. */
   readonly cliBinary?: ((platform: CliPlatform) => Uint8Array | undefined) | undefined;
+  /** Artifact store and one-time upload tokens; the artifact routes answer 500 without them. */
+  readonly artifacts?: ArtifactService | undefined;
+  readonly uploads?: UploadTokens | undefined;
+  /** Heap tags and the session log; absent (or without a store) the heap and session routes answer 400. */
+  readonly heaps?: HeapService | undefined;
   /** Diagnostics (stderr by default: stdout may carry the stdio MCP protocol). */
   readonly log?: ((line: string) => void) | undefined;
 }
@@ -64,5 +72,7 @@ export interface RouteSpec {
   readonly requestBody?: Readonly<Record<string, unknown>>;
   /** Route-specific responses; the common ones (401, 403, 500) are added by the document builder. */
   readonly responses: Readonly<Record<number, ResponseDoc>>;
+  /** Not behind bearer auth (its own credential is in the path); the document shows no security and no 401. */
+  readonly noBearerAuth?: boolean;
   readonly handle: (ctx: RouteContext) => Reply | Promise<Reply>;
 }

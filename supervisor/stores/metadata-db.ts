@@ -52,6 +52,24 @@ const MIGRATIONS: readonly string[] = [
      expires_at TEXT NOT NULL,
      state TEXT NOT NULL
    ) WITHOUT ROWID;`,
+  // 3: heap tags (one row per pair) and the session log (index is the 0-based position in its session).
+  `CREATE TABLE heap_tags (
+     heap TEXT NOT NULL,
+     name TEXT NOT NULL,
+     value TEXT NOT NULL,
+     PRIMARY KEY (heap, name)
+   ) WITHOUT ROWID;
+   CREATE INDEX heap_tags_pair ON heap_tags (name, value);
+   CREATE TABLE session_log (
+     session TEXT NOT NULL,
+     idx INTEGER NOT NULL,
+     code TEXT NOT NULL,
+     input_heap TEXT,
+     output_heap TEXT NOT NULL,
+     output_fs TEXT,
+     timestamp TEXT NOT NULL,
+     PRIMARY KEY (session, idx)
+   ) WITHOUT ROWID;`,
 ];
 
 export function openMetadataDb(dir: string): DatabaseSync {

@@ -4,6 +4,7 @@
 import { describe, test, before, after } from 'node:test';
 import type { EngineName } from '../../shared/protocol.ts';
 import { PoolRunner, type RunOptions, type RunResult } from './pool-runner.ts';
+import type { PoolOptions } from '../../supervisor/pool/worker-pool.ts';
 
 export const ENGINES: readonly EngineName[] = ['v8', 'quickjs'];
 
@@ -14,11 +15,16 @@ export interface GuestContext {
   output(code: string, opts?: Omit<RunOptions, 'engine'>): Promise<string>;
 }
 
-export function guestSuite(name: string, body: (g: { test(title: string, fn: (ctx: GuestContext) => Promise<void>): void }) => void): void {
+export interface GuestSuiteOptions {
+  /** Serves the ops a worker delegates to the supervisor (artifacts); none by default. */
+  readonly onOpRequest?: PoolOptions['onOpRequest'];
+}
+
+export function guestSuite(name: string, body: (g: { test(title: string, fn: (ctx: GuestContext) => Promise<void>): void }) => void, opts: GuestSuiteOptions = {}): void {
   for (const engine of ENGINES) {
     describe(`${name} [${engine}]`, () => {
       let runner: PoolRunner;
-      before(async () => { runner = new PoolRunner(1); await runner.pool.ready(); });
+      before(async () => { runner = new PoolRunner(1, 100, 200, opts.onOpRequest); await runner.pool.ready(); });
       after(() => runner.close());
       const ctx: GuestContext = {
         engine,

@@ -1,5 +1,5 @@
 // A pool plus a small `run()` for tests that drive executions through real worker processes.
-import { WorkerPool, type JobHandle } from '../../supervisor/pool/worker-pool.ts';
+import { WorkerPool, type JobHandle, type PoolOptions } from '../../supervisor/pool/worker-pool.ts';
 import type { EngineName, Outcome } from '../../shared/protocol.ts';
 import type { HeapImage } from '../../shared/heap-image.ts';
 
@@ -23,8 +23,8 @@ export interface RunResult {
 
 export class PoolRunner {
   readonly pool: WorkerPool;
-  constructor(size = 2, maxQueued = 100, graceMs = 200) {
-    this.pool = new WorkerPool({ size, maxQueued, graceMs, log: () => {} });
+  constructor(size = 2, maxQueued = 100, graceMs = 200, onOpRequest?: PoolOptions['onOpRequest']) {
+    this.pool = new WorkerPool({ size, maxQueued, graceMs, log: () => {}, onOpRequest });
   }
 
   start(code: string, opts: RunOptions = {}, onOutput?: (d: string) => void): { handle: JobHandle; result: Promise<RunResult> } {

@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 
 // prelude.js first (the bridge, console, timers); then the generated guest platform (web APIs,
 // node: modules; see scripts/gen-guest-bundle.ts); prelude-end.js last (completes with `internal`).
-const PRELUDE_FILES = ['prelude.js', 'generated/platform.js', 'intl.js', 'prelude-end.js'] as const;
+const PRELUDE_FILES = ['prelude.js', 'generated/platform.js', 'intl.js', 'artifact.js', 'prelude-end.js'] as const;
 
 function load(): string {
   return PRELUDE_FILES.map((f) => readFileSync(new URL(f, import.meta.url), 'utf8')).join('\n');

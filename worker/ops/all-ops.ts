@@ -10,6 +10,7 @@ import { encodingOps } from './encoding/encoding-ops.ts';
 import { cryptoOps } from './crypto/crypto-ops.ts';
 import { zlibOps } from './zlib/zlib-ops.ts';
 import { intlOps } from './intl/intl-ops.ts';
+import { artifactOps } from './artifacts/artifact-ops.ts';
 
 export const ALL_OPS: OpTable = Object.freeze({ ...consoleOps, ...timerOps, ...runOps,
-  ...platformOps, ...clockOps, ...urlOps, ...encodingOps, ...cryptoOps, ...zlibOps, ...intlOps });
+  ...platformOps, ...clockOps, ...urlOps, ...encodingOps, ...cryptoOps, ...zlibOps, ...intlOps, ...artifactOps });

@@ -70,6 +70,9 @@ export class RunLoop {
 
   constructor(spec: RunSpec, ops: OpTable, builtins: BuiltinModules, hooks: RunHooks) {
     this.#spec = spec;
+    // #ctx is built by a field initializer, before the spec is known: fill in the run id now
+    // (ops that reach the supervisor name their run with it).
+    (this.#ctx as { runId: string }).runId = spec.runId;
     this.#ops = ops;
     this.#builtins = builtins;
     this.#hooks = hooks;

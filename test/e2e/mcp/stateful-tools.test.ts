@@ -31,9 +31,9 @@ test('initialize: server info, capabilities with tasks, stateful instructions', 
   assert.equal(client.getInstructions(), defaultInstructions('stateful', 'streamable-http', { defaultTimeoutSecs: 30, defaultHeapMb: 8, maxHeapMb: 4096 }));
 });
 
-test('tools/list: the five stateful tools, with input and output schemas', async () => {
+test('tools/list: the stateful tools and the artifact tools, with input and output schemas', async () => {
   const { tools } = await client.listTools();
-  assert.deepEqual(tools.map((t) => t.name), ['run_js', 'get_execution', 'get_execution_output', 'cancel_execution', 'list_executions']);
+  assert.deepEqual(tools.map((t) => t.name), ['run_js', 'get_execution', 'get_execution_output', 'cancel_execution', 'list_executions', 'get_artifact', 'list_artifacts', 'get_artifact_upload_url']);
   const byName = new Map(tools.map((t) => [t.name, t]));
   const runJs = byName.get('run_js')!;
   assert.deepEqual(runJs.execution, { taskSupport: 'optional' });

@@ -33,15 +33,15 @@ after(async () => {
 
 const run = (args: Record<string, unknown>) => client.callTool({ name: 'run_js', arguments: args });
 
-test('only run_js, with code, heap_memory_max_mb and execution_timeout_secs; overridden texts', async () => {
+test('run_js (code, heap_memory_max_mb, execution_timeout_secs) and the artifact tools; overridden texts', async () => {
   assert.equal(client.getInstructions(), '@literal at-sign instructions');
   const { tools } = await client.listTools();
-  assert.deepEqual(tools.map((t) => t.name), ['run_js']);
+  assert.deepEqual(tools.map((t) => t.name), ['run_js', 'get_artifact', 'list_artifacts', 'get_artifact_upload_url']);
   const [runJs] = tools;
   assert.equal(runJs!.description, DESCRIPTION);
   assert.deepEqual(Object.keys(runJs!.inputSchema.properties ?? {}), ['code', 'heap_memory_max_mb', 'execution_timeout_secs']);
   assert.deepEqual(runJs!.outputSchema?.required, ['output']);
-  assert.deepEqual(Object.keys(runJs!.outputSchema?.properties ?? {}), ['output', 'error']);
+  assert.deepEqual(Object.keys(runJs!.outputSchema?.properties ?? {}), ['output', 'error', 'artifacts']);
   await assert.rejects(client.callTool({ name: 'get_execution', arguments: { execution_id: 'x' } }),
     (e: unknown) => e instanceof McpError && e.code === -32602 && e.message.endsWith('Unknown tool: get_execution'));
 });

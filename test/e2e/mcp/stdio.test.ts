@@ -49,6 +49,16 @@ test('tools over stdio, tagged with --session-id', async () => {
   assert.equal(sessionOf(join(dir, 'db'), id), 'stdio-session');
 });
 
+test('artifacts over stdio: get_artifact and list_artifacts; no upload URLs without an HTTP listener or --public-url', async () => {
+  const names = (await client.listTools()).tools.map((t) => t.name);
+  assert.ok(names.includes('get_artifact') && names.includes('list_artifacts'));
+  assert.ok(!names.includes('get_artifact_upload_url'), String(names));
+  const id = String(ok(await client.callTool({ name: 'run_js', arguments: { code: 'await artifact("s.txt", "text/plain", "via stdio")' } }))['execution_id']);
+  assert.equal((await settle(client, id))['status'], 'completed');
+  const got = await client.callTool({ name: 'get_artifact', arguments: { key: 's.txt' } }) as { content: unknown[] };
+  assert.deepEqual(got.content[1], { type: 'text', text: 'via stdio' });
+});
+
 test('run_js as a task over stdio', async () => {
   const messages = [];
   for await (const m of client.experimental.tasks.callToolStream({ name: 'run_js', arguments: { code: 'console.log("task")' } }, CallToolResultSchema, { task: { ttl: 60_000 } })) messages.push(m);

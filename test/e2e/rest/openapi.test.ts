@@ -38,6 +38,16 @@ test('every /api route and the document route are documented, with unique operat
     'GET /api/executions/{id}',
     'POST /api/executions/{id}/cancel',
     'GET /api/executions/{id}/output',
+    'GET /api/artifacts',
+    'GET /api/artifacts/{key}',
+    'PUT /api/artifacts/{key}',
+    'PUT /api/artifact-uploads/{token}',
+    'GET /api/heaps/{heap}/tags',
+    'PUT /api/heaps/{heap}/tags',
+    'DELETE /api/heaps/{heap}/tags',
+    'POST /api/heaps/query',
+    'GET /api/sessions',
+    'GET /api/sessions/{session}/snapshots',
     'GET /api/capabilities',
     'GET /api/version',
     'GET /api/cli',
@@ -48,6 +58,7 @@ test('every /api route and the document route are documented, with unique operat
   const ids = Object.values(doc.paths).flatMap((ops) => Object.values(ops).map((o) => o.operationId));
   assert.equal(new Set(ids).size, ids.length);
   assert.deepEqual(doc.paths[OPENAPI_PATH]!['get']!.security, [], 'the document itself is public');
+  assert.deepEqual(doc.paths['/api/artifact-uploads/{token}']!['put']!.security, [], 'the upload token is its own credential');
 });
 
 test('every status code a route can answer is listed, with the common 401/403/500', () => {
@@ -59,6 +70,16 @@ test('every status code a route can answer is listed, with the common 401/403/50
     'GET /api/executions/{id}': '200 401 403 404 500',
     'POST /api/executions/{id}/cancel': '200 400 401 403 404 500',
     'GET /api/executions/{id}/output': '200 400 401 403 404 500',
+    'GET /api/artifacts': '200 401 403 500',
+    'GET /api/artifacts/{key}': '200 401 403 404 500',
+    'PUT /api/artifacts/{key}': '200 400 401 403 500',
+    'PUT /api/artifact-uploads/{token}': '200 400 403 404 413 500',
+    'GET /api/heaps/{heap}/tags': '200 400 401 403 500',
+    'PUT /api/heaps/{heap}/tags': '200 400 401 403 500',
+    'DELETE /api/heaps/{heap}/tags': '200 400 401 403 500',
+    'POST /api/heaps/query': '200 400 401 403 500',
+    'GET /api/sessions': '200 400 401 403 500',
+    'GET /api/sessions/{session}/snapshots': '200 400 401 403 500',
     'GET /api/capabilities': '200 401 403 500',
     'GET /api/version': '200 401 403 500',
     'GET /api/cli': '200 401 403 500',

@@ -46,6 +46,8 @@ export interface StartOptions {
   readonly noPortFlag?: boolean;
   /** --bind-host (default 127.0.0.1). */
   readonly bindHost?: string;
+  /** --session-db-path to use (and keep on stop) instead of a fresh temp dir, e.g. to restart on one database. */
+  readonly dbDir?: string;
 }
 
 /** Starts the server with `args` plus a port, 127.0.0.1, one worker and a temp database. */
@@ -63,7 +65,7 @@ export async function startServer(args: readonly string[] = [], opts: StartOptio
 }
 
 async function startOn(port: number, args: readonly string[], opts: StartOptions): Promise<ServerProcess> {
-  const dbDir = mkdtempSync(join(tmpdir(), 'runjs-e2e-'));
+  const dbDir = opts.dbDir ?? mkdtempSync(join(tmpdir(), 'runjs-e2e-'));
   const portFlag = opts.transport === 'sse' ? '--sse-port' : '--http-port';
   const portArgs = opts.noPortFlag === true ? [] : [portFlag, String(port)];
   const proc = spawn(NODE, [MAIN, ...portArgs, '--bind-host', opts.bindHost ?? '127.0.0.1', '--session-db-path', dbDir,
@@ -86,7 +88,7 @@ async function startOn(port: number, args: readonly string[], opts: StartOptions
     stop: async () => {
       if (proc.exitCode === null && proc.signalCode === null) proc.kill('SIGTERM');
       const code = await exited;
-      rmSync(dbDir, { recursive: true, force: true });
+      if (opts.dbDir === undefined) rmSync(dbDir, { recursive: true, force: true });
       return code;
     },
   };

@@ -80,3 +80,12 @@ test('upload tokens expire; lifetime is bounded', () => {
   assert.throws(() => tokens.issue('k', null, 86_401), ArtifactRuleError);
   assert.throws(() => tokens.issue('bad/key', null, 10), ArtifactRuleError);
 });
+
+test('forgetExecution drops what a pruned execution emitted, not the artifact', async () => {
+  const { svc } = setup();
+  await svc.put('kept.txt', 'text/plain', new Uint8Array([1]), 'exec-1');
+  assert.deepEqual(svc.forExecution('exec-1').map((m) => m.key), ['kept.txt']);
+  svc.forgetExecution('exec-1');
+  assert.deepEqual(svc.forExecution('exec-1'), []);
+  assert.equal(svc.meta('kept.txt')?.execution_id, 'exec-1');
+});

@@ -21,7 +21,7 @@ describe('assertImplemented', () => {
   });
 
   test('an unimplemented flag set from any source is refused', () => {
-    assertNotSupported('--heap-store is not supported yet', ['--heap-store=dir']);
+    assertNotSupported('--fs-store is not supported yet', ['--fs-store=dir']);
     assertNotSupported('--fs-passthrough is not supported yet', [], { RUNJS_FS_PASSTHROUGH: 'true' });
     const dir = tempDir();
     writeFile(dir, 'c.toml', '[wasm]\nhello = "/h.wasm"\n');
@@ -30,7 +30,7 @@ describe('assertImplemented', () => {
   });
 
   test('the first offending flag in table order is named', () => {
-    assertNotSupported('--public-url is not supported yet',
+    assertNotSupported('--allow-external-modules is not supported yet',
       ['--harden-freeze-ops', '--public-url=https://x.example', '--allow-external-modules']);
   });
 
@@ -42,10 +42,11 @@ describe('assertImplemented', () => {
   test('implemented is true exactly for the flags that work today', () => {
     const implemented = FLAGS.filter((f) => f.implemented).map((f) => f.name).sort();
     assert.deepEqual(implemented, [
-      'allowed-hosts', 'allowed-origins', 'bind-host', 'config', 'execution-retention', 'execution-timeout',
-      'heap-memory-max', 'help', 'http-port', 'instructions', 'jwks-url', 'log-level', 'max-concurrent-executions',
-      'max-output-bytes', 'max-queued-executions', 'max-request-body', 'print-openapi', 'run-js-description',
-      'session-db-path', 'session-id', 'sse-port', 'stateless', 'version',
+      'allowed-hosts', 'allowed-origins', 'bind-host', 'cache-dir', 'config', 'execution-retention', 'execution-timeout',
+      'heap-dir', 'heap-memory-max', 'heap-store', 'help', 'http-port', 'instructions', 'jwks-url', 'log-level',
+      'max-concurrent-executions', 'max-output-bytes', 'max-queued-executions', 'max-request-body', 'print-openapi',
+      'public-url', 'run-js-description', 's3-bucket', 's3-endpoint', 's3-force-path-style',
+      'session-db-path', 'session-fork-from', 'session-id', 'sse-port', 'stateless', 'version',
     ]);
   });
 });

@@ -48,7 +48,7 @@ const SNAPSHOT_BOOT = `globalThis.${INTERNAL_GLOBAL} = (0, eval)(${JSON.stringif
 
 /** How long after the first realm boot the snapshot is built, if no run is going on then. */
 const SNAPSHOT_DELAY_MS = 200;
-/** After this many postponements (runs kept going), the snapshot is built between two runs anyway. */
+/** After this many postponements (runs kept going), the snapshot is built anyway (one ~50 ms stall). */
 const SNAPSHOT_MAX_POSTPONE = 10;
 
 /** What a realm tells its engine: a run started in it, and it was disposed. */

@@ -1,0 +1,60 @@
+// Page-level XOR deltas between two heap images. Between two runs of a session most 64 KiB pages
+// are byte-identical and the rest change in a few places (GC churn), so `child XOR parent` is
+// almost all zeros and zstd shrinks it to a few KB. Pages the parent lacks are XORed with zeros
+// (kept verbatim). The delta has exactly the child's stored-page layout, so applying it needs only
+// the child's manifest and the parent image.
+import type { HeapImage, HeapImageManifest } from '../../shared/heap-image.ts';
+import { IMAGE_PAGE_BYTES } from '../../shared/heap-image.ts';
+
+/** Offset of each stored page within `bytes`, by page number. */
+function pageOffsets(manifest: HeapImageManifest): Map<number, number> {
+  const out = new Map<number, number>();
+  let at = 0;
+  for (const [first, count] of manifest.ranges) {
+    for (let p = first; p < first + count; p++, at += IMAGE_PAGE_BYTES) out.set(p, at);
+  }
+  return out;
+}
+
+/** XORs `len` bytes of `a` at `ao` with `b` at `bo` into `out` at `oo`, 8 bytes at a time where aligned. */
+function xorInto(out: Uint8Array, oo: number, a: Uint8Array, ao: number, b: Uint8Array, bo: number, len: number): void {
+  const aligned = (out.byteOffset + oo) % 8 === 0 && (a.byteOffset + ao) % 8 === 0 && (b.byteOffset + bo) % 8 === 0;
+  if (aligned && len % 8 === 0) {
+    const o64 = new BigUint64Array(out.buffer, out.byteOffset + oo, len / 8);
+    const a64 = new BigUint64Array(a.buffer, a.byteOffset + ao, len / 8);
+    const b64 = new BigUint64Array(b.buffer, b.byteOffset + bo, len / 8);
+    for (let i = 0; i < o64.length; i++) o64[i] = a64[i]! ^ b64[i]!;
+    return;
+  }
+  for (let i = 0; i < len; i++) out[oo + i] = a[ao + i]! ^ b[bo + i]!;
+}
+
+/**
+ * `child XOR parent`, page by page over the child's stored pages. Identical pages are left zero
+ * without an XOR pass (a memcmp is far cheaper), which is most of them.
+ */
+export function xorDelta(child: HeapImage, parent: HeapImage): Uint8Array {
+  const out = new Uint8Array(child.bytes.byteLength);
+  const parentAt = pageOffsets(parent.manifest);
+  const cb = Buffer.from(child.bytes.buffer, child.bytes.byteOffset, child.bytes.byteLength);
+  const pb = Buffer.from(parent.bytes.buffer, parent.bytes.byteOffset, parent.bytes.byteLength);
+  for (const [page, at] of pageOffsets(child.manifest)) {
+    const from = parentAt.get(page);
+    if (from === undefined) {
+      out.set(child.bytes.subarray(at, at + IMAGE_PAGE_BYTES), at);
+    } else if (!cb.subarray(at, at + IMAGE_PAGE_BYTES).equals(pb.subarray(from, from + IMAGE_PAGE_BYTES))) {
+      xorInto(out, at, child.bytes, at, parent.bytes, from, IMAGE_PAGE_BYTES);
+    }
+  }
+  return out;
+}
+
+/** Inverse of xorDelta: the child's page bytes from its delta and the parent (delta is modified in place). */
+export function applyXorDelta(childManifest: HeapImageManifest, delta: Uint8Array, parent: HeapImage): Uint8Array {
+  const parentAt = pageOffsets(parent.manifest);
+  for (const [page, at] of pageOffsets(childManifest)) {
+    const from = parentAt.get(page);
+    if (from !== undefined) xorInto(delta, at, delta, at, parent.bytes, from, IMAGE_PAGE_BYTES);
+  }
+  return delta;
+}

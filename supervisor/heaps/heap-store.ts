@@ -1,0 +1,198 @@
+// Heap images over the content-addressed blob store, stored compactly. A stored heap is two blobs:
+// a zstd payload (the whole image, or an XOR delta against the image it was restored from) and a
+// small JSON record naming the payload, the parent and the full image's hash. The heap key is the
+// record's blob key. Deltas chain at most MAX_DELTA_DEPTH deep, then a full image is written, so
+// no restore replays a long chain. Everything read is verified: blob hashes by the blob store, the
+// rebuilt image against the record's `image` hash. A failure is an error naming the key.
+import { zstdCompressSync, zstdDecompressSync, constants as zc } from 'node:zlib';
+import { HeapImageError, IMAGE_PAGE_BYTES, parseHeapImage, type HeapImage } from '../../shared/heap-image.ts';
+import { heapImageKey } from '../../shared/image-store.ts';
+import { BlobCorruptError, blobKeyOf, isBlobKey, type BlobStore } from '../stores/blob/index.ts';
+import { HeapCorruptError, HeapNotFoundError } from './heap-errors.ts';
+import { HEAP_RECORD_TYPE, HEAP_RECORD_VERSION, parseHeapRecord, type HeapRecord } from './heap-record.ts';
+import { applyXorDelta, xorDelta } from './heap-delta.ts';
+
+/** Longest delta chain a restore may replay (a full image is stored instead beyond it). */
+export const MAX_DELTA_DEPTH = 8;
+/** Decoded images kept in memory: the parent of the next capture is usually the image just restored. */
+const DEFAULT_CACHE_BYTES = 256 * 1024 * 1024;
+const ZSTD_LEVEL = 3;
+
+export interface HeapStoreOptions {
+  readonly blobs: BlobStore;
+  readonly cacheBytes?: number;
+  readonly maxDeltaDepth?: number;
+}
+
+export interface StoredHeap {
+  readonly key: string;
+  readonly image: HeapImage;
+  readonly record: HeapRecord;
+}
+
+/** What a put wrote, for benchmarks and logs. */
+export interface PutResult {
+  readonly key: string;
+  readonly encoding: 'full' | 'delta';
+  /** Bytes of the payload and record blobs written (before put-if-absent dedup). */
+  readonly bytesWritten: number;
+}
+
+export function isHeapKey(key: unknown): key is string {
+  return isBlobKey(key);
+}
+
+export class HeapStore {
+  readonly #blobs: BlobStore;
+  readonly #cacheBytes: number;
+  readonly #maxDepth: number;
+  /** Least recently used first. */
+  readonly #cache = new Map<string, StoredHeap>();
+  #cached = 0;
+  /** Restores in flight by key: a fan-out of runs from one key fetches and rebuilds it once. */
+  readonly #loading = new Map<string, Promise<StoredHeap>>();
+
+  constructor(opts: HeapStoreOptions) {
+    this.#blobs = opts.blobs;
+    this.#cacheBytes = opts.cacheBytes ?? DEFAULT_CACHE_BYTES;
+    this.#maxDepth = opts.maxDeltaDepth ?? MAX_DELTA_DEPTH;
+  }
+
+  get location(): string {
+    return this.#blobs.location;
+  }
+
+  /** The heap under `key`; HeapNotFoundError when absent, HeapCorruptError when it fails verification. */
+  async get(key: string): Promise<StoredHeap> {
+    const hit = this.#cache.get(key);
+    if (hit) {
+      this.#cache.delete(key);
+      this.#cache.set(key, hit);
+      return hit;
+    }
+    let loading = this.#loading.get(key);
+    if (!loading) {
+      loading = this.#load(key, 0).finally(() => this.#loading.delete(key));
+      this.#loading.set(key, loading);
+    }
+    return loading;
+  }
+
+  async has(key: string): Promise<boolean> {
+    return this.#cache.has(key) || (isHeapKey(key) && await this.#blobs.has(key));
+  }
+
+  async #load(key: string, hops: number): Promise<StoredHeap> {
+    if (!isHeapKey(key)) throw new HeapNotFoundError(String(key), this.location);
+    const recordBytes = await this.#read(key, key);
+    if (recordBytes === undefined) throw new HeapNotFoundError(key, this.location);
+    const record = parseHeapRecord(recordBytes);
+    if (typeof record === 'string') throw new HeapCorruptError(key, record);
+    if (record.depth > this.#maxDepth + 1 || hops > this.#maxDepth + 1) throw new HeapCorruptError(key, `its delta chain is longer than ${this.#maxDepth}`);
+    const payload = await this.#read(key, record.payload);
+    if (payload === undefined) throw new HeapCorruptError(key, `its payload blob ${record.payload} is missing from ${this.location}`);
+    const stored = record.manifest.ranges.reduce((n, r) => n + (Array.isArray(r) && typeof r[1] === 'number' ? r[1] : 0), 0) * IMAGE_PAGE_BYTES;
+    let bytes: Uint8Array;
+    try {
+      // The output bound stops a hostile payload from decompressing into gigabytes.
+      bytes = zstdDecompressSync(payload, { maxOutputLength: Math.max(1, stored) });
+    } catch (e) {
+      throw new HeapCorruptError(key, `its payload does not decompress: ${e instanceof Error ? e.message : String(e)}`);
+    }
+    if (record.encoding === 'delta') {
+      let parent: StoredHeap;
+      try {
+        parent = await this.#cachedOr(record.parent!, () => this.#load(record.parent!, hops + 1));
+      } catch (e) {
+        if (e instanceof HeapNotFoundError) throw new HeapCorruptError(key, `its parent heap ${record.parent} is missing from ${this.location}`);
+        throw e;
+      }
+      if (parent.record.depth !== record.depth - 1) throw new HeapCorruptError(key, 'its depth does not follow its parent\'s');
+      if (bytes.byteLength !== stored) throw new HeapCorruptError(key, 'its delta does not match its manifest');
+      bytes = applyXorDelta(record.manifest, bytes, parent.image);
+    }
+    let image: HeapImage;
+    try {
+      image = parseHeapImage({ manifest: record.manifest, bytes });
+    } catch (e) {
+      throw new HeapCorruptError(key, e instanceof HeapImageError ? e.message : String(e));
+    }
+    const actual = heapImageKey(image);
+    if (actual !== record.image) throw new HeapCorruptError(key, `the rebuilt image hashes to ${actual}, its record says ${record.image}`);
+    const heap = { key, image, record };
+    this.#remember(heap);
+    return heap;
+  }
+
+  async #cachedOr(key: string, load: () => Promise<StoredHeap>): Promise<StoredHeap> {
+    return this.#cache.get(key) ?? this.#loading.get(key) ?? load();
+  }
+
+  async #read(heapKey: string, blobKey: string): Promise<Uint8Array | undefined> {
+    try {
+      return await this.#blobs.get(blobKey);
+    } catch (e) {
+      if (e instanceof BlobCorruptError) throw new HeapCorruptError(heapKey, e.message);
+      throw e;
+    }
+  }
+
+  /**
+   * Stores `image`, as an XOR delta against the heap it was restored from when `parentKey` names
+   * one that is available and the chain is short enough, else whole. Resolves once both blobs are
+   * durable. The two writes run in parallel (each is an fsync): a crash between them can leave a
+   * record without its payload, but its key was never handed out, and storing the same image
+   * again writes the payload again (put-if-absent skips only what exists).
+   */
+  async put(image: HeapImage, parentKey?: string | null): Promise<PutResult> {
+    let parent: StoredHeap | undefined;
+    if (parentKey) {
+      // A parent that cannot be read (evicted store, outage) only costs compactness.
+      parent = await this.get(parentKey).catch(() => undefined);
+      if (parent && parent.record.depth >= this.#maxDepth) parent = undefined;
+    }
+    const full = parent === undefined;
+    const raw = full ? image.bytes : xorDelta(image, parent!.image);
+    const payload = zstdCompressSync(raw, { params: { [zc.ZSTD_c_compressionLevel]: ZSTD_LEVEL } });
+    const payloadKey = blobKeyOf(payload);
+    const record: HeapRecord = {
+      type: HEAP_RECORD_TYPE,
+      version: HEAP_RECORD_VERSION,
+      image: heapImageKey(image),
+      manifest: image.manifest,
+      encoding: full ? 'full' : 'delta',
+      payload: payloadKey,
+      parent: full ? null : parent!.key,
+      depth: full ? 0 : parent!.record.depth + 1,
+    };
+    const recordBytes = Buffer.from(JSON.stringify(record), 'utf8');
+    const [storedPayload, key] = await Promise.all([this.#blobs.put(payload), this.#blobs.put(recordBytes)]);
+    if (storedPayload !== payloadKey) throw new Error(`the blob store keyed the payload ${storedPayload}, expected ${payloadKey}`);
+    this.#remember({ key, image, record });
+    return { key, encoding: record.encoding, bytesWritten: payload.byteLength + recordBytes.byteLength };
+  }
+
+  #remember(heap: StoredHeap): void {
+    if (this.#cache.has(heap.key)) return;
+    const size = heap.image.bytes.byteLength;
+    if (size > this.#cacheBytes) return;
+    this.#cache.set(heap.key, heap);
+    this.#cached += size;
+    for (const [k, old] of this.#cache) {
+      if (this.#cached <= this.#cacheBytes) break;
+      this.#cache.delete(k);
+      this.#cached -= old.image.bytes.byteLength;
+    }
+  }
+
+  /** Drops decoded images (tests use it to force reads from the blobs). */
+  clearCache(): void {
+    this.#cache.clear();
+    this.#cached = 0;
+  }
+
+  close(): Promise<void> {
+    this.clearCache();
+    return this.#blobs.close();
+  }
+}

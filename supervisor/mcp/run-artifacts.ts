@@ -1,0 +1,43 @@
+// Stateless run_js results carry what the run emitted with artifact(): an `artifacts` list in the
+// JSON, and the payloads as extra content blocks while they fit the inline budget (in total);
+// the rest are named with `inline: false` and fetched with get_artifact or over REST.
+import type { CallToolResult, ContentBlock } from '@modelcontextprotocol/sdk/types.js';
+import type { ArtifactMeta } from '../executions/execution-types.ts';
+import type { McpArtifactsApi } from './artifact-tools.ts';
+import { downloadUrl, INLINE_BUDGET_BYTES, payloadBlock } from './artifact-blocks.ts';
+
+export interface RunArtifactEntry {
+  readonly key: string;
+  readonly mime_type: string;
+  readonly size_bytes: number;
+  readonly inline: boolean;
+  readonly url: string;
+  readonly note?: string;
+}
+
+export async function attachArtifacts(result: CallToolResult, emitted: readonly ArtifactMeta[], api: McpArtifactsApi): Promise<CallToolResult> {
+  if (emitted.length === 0) return result;
+  let budget = INLINE_BUDGET_BYTES;
+  const entries: RunArtifactEntry[] = [];
+  const blocks: ContentBlock[] = [];
+  for (const meta of emitted) {
+    const base = { key: meta.key, mime_type: meta.mime_type, size_bytes: meta.size_bytes, url: downloadUrl(meta.key, api.publicBaseUrl) };
+    let block: ContentBlock | undefined;
+    if (meta.size_bytes <= budget) {
+      const found = await api.service.get(meta.key);
+      // Overwritten since (another run, an upload): that is not what this run emitted.
+      if (found !== undefined && found.meta.created_at === meta.created_at && found.meta.execution_id === meta.execution_id) {
+        block = payloadBlock(found.meta, found.bytes).block;
+        budget -= meta.size_bytes;
+      }
+    }
+    if (block === undefined) {
+      entries.push({ ...base, inline: false, note: 'not attached inline; fetch with get_artifact' });
+    } else {
+      entries.push({ ...base, inline: true });
+      blocks.push(block);
+    }
+  }
+  const body = { ...(result.structuredContent ?? {}), artifacts: entries };
+  return { ...result, content: [{ type: 'text', text: JSON.stringify(body) }, ...result.content.slice(1), ...blocks], structuredContent: body };
+}

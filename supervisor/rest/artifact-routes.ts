@@ -1,0 +1,165 @@
+// Artifact routes (interface spec: "REST: artifacts", "Artifact upload token"). Payloads are
+// raw bytes both ways — never JSON, never base64 — and request bodies are read as streams with
+// the 16 MiB cap enforced while reading (read-body.ts), so an oversized upload is never held whole.
+import type { Request } from 'express';
+import { ArtifactRuleError, checkKey, checkMime, MAX_ARTIFACT_BYTES } from '../artifacts/artifact-rules.ts';
+import { HttpError } from './http-error.ts';
+import { readBody } from './read-body.ts';
+import type { RouteContext, RouteSpec } from './route-types.ts';
+
+const TAG = 'artifacts';
+const DEFAULT_MIME = 'application/octet-stream';
+
+export const ARTIFACT_ERRORS = {
+  NOT_FOUND: (key: string) => `artifact '${key}' not found`,
+  UNAVAILABLE: 'artifact store unavailable',
+  TOO_LARGE: `artifact payload is larger than the limit of ${MAX_ARTIFACT_BYTES} bytes (16 MiB)`,
+  TOKEN_NOT_FOUND: 'upload token not found: it is unknown, expired, already used, or an upload with it is in progress',
+} as const;
+
+function service(ctx: RouteContext) {
+  const s = ctx.deps.artifacts;
+  if (s === undefined) throw new HttpError(500, ARTIFACT_ERRORS.UNAVAILABLE);
+  return s;
+}
+
+/** Validation failures as the route's status (400 by default); store trouble propagates (500). */
+function asHttp(e: unknown, tooLargeStatus: number): never {
+  if (e instanceof ArtifactRuleError) throw new HttpError(e.status === 413 ? tooLargeStatus : e.status, e.message);
+  throw e;
+}
+
+/** The body, capped at the artifact limit; over it → `tooLargeStatus` (the two routes differ). */
+async function readPayload(req: Request, tooLargeStatus: number): Promise<Buffer> {
+  try {
+    return await readBody(req, MAX_ARTIFACT_BYTES);
+  } catch (e) {
+    if (e instanceof HttpError && e.status === 413) throw new HttpError(tooLargeStatus, ARTIFACT_ERRORS.TOO_LARGE);
+    throw e;
+  }
+}
+
+function requestMime(req: Request): string {
+  const raw = req.headers['content-type'];
+  return raw === undefined || raw.trim() === '' ? DEFAULT_MIME : raw;
+}
+
+const keyParam = { name: 'key', in: 'path' as const, required: true, description: "Artifact key: 1-128 characters from `A-Z a-z 0-9 . _ -`, starting with a letter or digit.", schema: { type: 'string' } };
+const rawBody = (what: string) => ({
+  required: true,
+  description: `${what} At most ${MAX_ARTIFACT_BYTES} bytes (16 MiB).`,
+  content: { '*/*': { schema: { type: 'string', contentMediaType: 'application/octet-stream' } } },
+});
+
+export const ARTIFACT_ROUTES: readonly RouteSpec[] = [
+  {
+    method: 'get',
+    path: '/api/artifacts',
+    operationId: 'listArtifacts',
+    tag: TAG,
+    summary: 'List stored artifacts',
+    description: 'Every artifact, sorted by key.',
+    responses: { 200: { description: 'The artifacts.', schema: 'ArtifactList' } },
+    handle: (ctx) => ({ status: 200, json: { artifacts: service(ctx).list() } }),
+  },
+  {
+    method: 'get',
+    path: '/api/artifacts/{key}',
+    operationId: 'getArtifact',
+    tag: TAG,
+    summary: 'Download an artifact',
+    description: 'The raw payload; Content-Type is the stored mime type. Served as an attachment with `X-Content-Type-Options: nosniff`, so a stored `text/html` is never rendered as this origin\'s page.',
+    parameters: [keyParam],
+    responses: {
+      200: { description: 'The payload bytes.', mediaType: '*/*', schema: { type: 'string', contentMediaType: 'application/octet-stream' } },
+      404: { description: "Unknown key (`artifact '<key>' not found`).", schema: 'ApiError' },
+    },
+    async handle(ctx) {
+      const key = ctx.params['key'] ?? '';
+      const found = await service(ctx).get(key);
+      if (found === undefined) throw new HttpError(404, ARTIFACT_ERRORS.NOT_FOUND(key));
+      return {
+        status: 200,
+        bytes: found.bytes,
+        contentType: found.meta.mime_type,
+        headers: { 'X-Content-Type-Options': 'nosniff', 'Content-Disposition': `attachment; filename="${key}"` },
+      };
+    },
+  },
+  {
+    method: 'put',
+    path: '/api/artifacts/{key}',
+    operationId: 'putArtifact',
+    tag: TAG,
+    summary: 'Store an artifact',
+    description: 'The raw body is stored under the key (an existing artifact with that key is replaced). The request Content-Type becomes the mime type, `application/octet-stream` when absent.',
+    parameters: [keyParam],
+    requestBody: rawBody('The payload.'),
+    responses: {
+      200: { description: 'The stored artifact.', schema: 'ArtifactMeta' },
+      400: { description: 'Invalid key, mime type (Content-Type), or a payload over 16 MiB.', schema: 'ApiError' },
+    },
+    async handle(ctx) {
+      const key = ctx.params['key'] ?? '';
+      const artifacts = service(ctx);
+      let mime: string;
+      try {
+        checkKey(key);
+        mime = checkMime(requestMime(ctx.req));
+      } catch (e) {
+        asHttp(e, 400);
+      }
+      // The interface spec answers an oversized payload on this route with 400 (413 is the token route's).
+      const body = await readPayload(ctx.req, 400);
+      try {
+        return { status: 200, json: await artifacts.put(key, mime, body, null) };
+      } catch (e) {
+        asHttp(e, 400);
+      }
+    },
+  },
+  {
+    method: 'put',
+    path: '/api/artifact-uploads/{token}',
+    operationId: 'uploadArtifact',
+    tag: TAG,
+    noBearerAuth: true,
+    summary: 'Upload through a one-time URL',
+    description: 'No bearer token: the path token (from the MCP tool `get_artifact_upload_url`) is the credential. The body is stored under the key the URL was issued for; the mime type fixed at issue wins, else the request Content-Type, else `application/octet-stream`. A token is used once: while an upload with it is in progress other requests get 404, after a successful one every request does; a rejected or interrupted upload leaves it usable until it expires.',
+    parameters: [{ name: 'token', in: 'path', required: true, description: 'The token from the upload URL.', schema: { type: 'string' } }],
+    requestBody: rawBody('The payload.'),
+    responses: {
+      200: { description: 'The stored artifact.', schema: 'ArtifactMeta' },
+      400: { description: 'Invalid mime type (Content-Type, when none was fixed at issue), or the body ended early.', schema: 'ApiError' },
+      404: { description: 'Unknown, expired, used or in-use token.', schema: 'ApiError' },
+      413: { description: 'Payload over 16 MiB.', schema: 'ApiError' },
+    },
+    async handle(ctx) {
+      const artifacts = service(ctx);
+      const uploads = ctx.deps.uploads;
+      if (uploads === undefined) throw new HttpError(500, ARTIFACT_ERRORS.UNAVAILABLE);
+      const claim = uploads.claim(ctx.params['token'] ?? '');
+      if (claim === undefined) throw new HttpError(404, ARTIFACT_ERRORS.TOKEN_NOT_FOUND);
+      // From here every way out either completes the claim or returns the token to `issued`.
+      try {
+        let mime: string;
+        try {
+          mime = claim.mimeType ?? checkMime(requestMime(ctx.req));
+        } catch (e) {
+          asHttp(e, 413);
+        }
+        const body = await readPayload(ctx.req, 413);
+        let meta;
+        try {
+          meta = await artifacts.put(claim.key, mime, body, null);
+        } catch (e) {
+          asHttp(e, 413);
+        }
+        claim.complete();
+        return { status: 200, json: meta };
+      } finally {
+        claim.release(); // no-op after complete()
+      }
+    },
+  },
+];

@@ -1,0 +1,272 @@
+// Artifacts end to end (issue 6), against the real server process: a script's PNG downloaded
+// byte-identical over REST and as an MCP image block; one-time upload URLs through their state
+// machine (one winner among concurrent PUTs, failed and abandoned uploads leave the token usable,
+// expiry); key/mime validation; and 16 MiB + 1 bodies refused while streaming.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { request } from 'node:http';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { CallToolResultSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { startServer, type ServerProcess } from '../server/server-process.ts';
+import { failed, httpClient, ok } from '../mcp/mcp-clients.ts';
+
+const MiB = 1024 * 1024;
+const LIMIT = 16 * MiB;
+// A 1×1 PNG.
+const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
+
+let server: ServerProcess;
+let client: Client;
+
+before(async () => {
+  server = await startServer();
+  client = await httpClient(server.base);
+});
+after(async () => {
+  await client?.close();
+  assert.equal(await server?.stop(), 0);
+});
+
+const call = (name: string, args: Record<string, unknown> = {}) => client.callTool({ name, arguments: args }) as Promise<CallToolResult>;
+
+/** Runs a script over REST and waits for its ExecutionInfo. */
+async function exec(code: string): Promise<Record<string, unknown>> {
+  const res = await fetch(`${server.base}/api/exec`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ code }) });
+  assert.equal(res.status, 202);
+  const { execution_id: id } = await res.json() as { execution_id: string };
+  for (;;) {
+    const info = await (await fetch(`${server.base}/api/executions/${id}`)).json() as Record<string, unknown>;
+    if (info['status'] !== 'running') return info;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+async function output(id: string): Promise<string> {
+  return ((await (await fetch(`${server.base}/api/executions/${id}/output`)).json()) as { data: string }).data;
+}
+
+async function uploadUrl(args: Record<string, unknown>): Promise<{ url: string; expires_at: string; key: string; mime_type: string | null }> {
+  return ok(await call('get_artifact_upload_url', args)) as never;
+}
+
+function put(path: string, body: Uint8Array | string, contentType?: string): Promise<Response> {
+  return fetch(`${server.base}${path}`, { method: 'PUT', headers: contentType === undefined ? {} : { 'Content-Type': contentType }, body });
+}
+
+/**
+ * Streams zeros in 1 MiB chunks (chunked, or with a declared Content-Length) until the server
+ * answers; returns the status and how much was sent by then. A server that buffered the whole
+ * body would not answer before `total` bytes arrived.
+ */
+function streamUntilAnswered(path: string, total: number, declareLength: boolean): Promise<{ status: number; sent: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    let sent = 0;
+    let answered = false;
+    const req = request(`${server.base}${path}`, {
+      method: 'PUT',
+      headers: { 'Content-Type': 'application/octet-stream', ...(declareLength ? { 'Content-Length': String(total) } : {}) },
+    }, (res) => {
+      answered = true;
+      let body = '';
+      res.setEncoding('utf8').on('data', (c: string) => { body += c; }).on('end', () => { req.destroy(); resolve({ status: res.statusCode ?? 0, sent, body }); });
+    });
+    req.on('error', (e) => { if (!answered) reject(e); });
+    const chunk = Buffer.alloc(MiB);
+    const pump = (): void => {
+      if (answered) return;
+      if (sent >= total) { req.end(); return; }
+      const n = Math.min(MiB, total - sent);
+      sent += n;
+      // Slow enough that the server can answer while the body is still coming.
+      if (req.write(n === MiB ? chunk : chunk.subarray(0, n))) setTimeout(pump, 5);
+      else req.once('drain', () => setTimeout(pump, 5));
+    };
+    req.flushHeaders();
+    setTimeout(pump, 50);
+  });
+}
+
+test('a script emits a PNG: REST download is byte-identical, the execution lists it, MCP get_artifact gives an image block', async () => {
+  const info = await exec(`const m = await artifact('chart.png', 'image/png', new Uint8Array(${JSON.stringify([...PNG])})); console.log(m.size_bytes)`);
+  assert.equal(info['status'], 'completed', JSON.stringify(info));
+  assert.equal(await output(info['execution_id'] as string), `${PNG.length}\n`);
+  const listed = info['artifacts'] as Record<string, unknown>[];
+  assert.equal(listed.length, 1);
+  assert.deepEqual({ ...listed[0], created_at: undefined }, { key: 'chart.png', mime_type: 'image/png', size_bytes: PNG.length, created_at: undefined, execution_id: info['execution_id'] });
+
+  const res = await fetch(`${server.base}/api/artifacts/chart.png`);
+  assert.equal(res.status, 200);
+  assert.equal(res.headers.get('content-type'), 'image/png');
+  assert.equal(res.headers.get('x-content-type-options'), 'nosniff');
+  assert.equal(res.headers.get('content-disposition'), 'attachment; filename="chart.png"');
+  assert.deepEqual(Buffer.from(await res.arrayBuffer()), PNG);
+
+  const list = await (await fetch(`${server.base}/api/artifacts`)).json() as { artifacts: { key: string }[] };
+  assert.ok(list.artifacts.some((a) => a.key === 'chart.png'));
+  const mcpList = ok(await call('list_artifacts')) as { artifacts: { key: string }[] };
+  assert.ok(mcpList.artifacts.some((a) => a.key === 'chart.png'));
+
+  const got = await call('get_artifact', { key: 'chart.png' });
+  assert.notEqual(got.isError, true);
+  assert.equal(got.content.length, 2);
+  const head = JSON.parse((got.content[0] as { text: string }).text) as Record<string, unknown>;
+  assert.equal(head['encoding'], 'image');
+  assert.equal(head['mime_type'], 'image/png');
+  assert.deepEqual(got.structuredContent, head);
+  assert.deepEqual(got.content[1], { type: 'image', mimeType: 'image/png', data: PNG.toString('base64') });
+});
+
+test('get_artifact: text as text, binary as base64, large payloads as a resource_link, unknown keys as an error', async () => {
+  assert.equal((await put('/api/artifacts/notes.txt', 'héllo', 'text/plain; charset=utf-8')).status, 200);
+  assert.equal((await put('/api/artifacts/blob.bin', new Uint8Array([0xff, 0xfe, 0x00]), 'application/octet-stream')).status, 200);
+  assert.equal((await put('/api/artifacts/big.bin', new Uint8Array(MiB + 1), 'application/octet-stream')).status, 200);
+  const text = await call('get_artifact', { key: 'notes.txt' });
+  assert.deepEqual(text.content[1], { type: 'text', text: 'héllo' });
+  const bin = await call('get_artifact', { key: 'blob.bin' });
+  assert.deepEqual(bin.content[1], { type: 'text', text: Buffer.from([0xff, 0xfe, 0x00]).toString('base64') });
+  assert.equal((bin.structuredContent as Record<string, unknown>)['encoding'], 'base64');
+  const big = await call('get_artifact', { key: 'big.bin' });
+  assert.equal((big.structuredContent as Record<string, unknown>)['encoding'], 'link');
+  assert.equal(big.content[1]!.type, 'resource_link');
+  assert.equal((big.content[1] as { uri: string }).uri, '/api/artifacts/big.bin');
+  assert.deepEqual(failed(await call('get_artifact', { key: 'nope' })), { error: "artifact 'nope' not found" });
+  const missing = await fetch(`${server.base}/api/artifacts/nope`);
+  assert.equal(missing.status, 404);
+  assert.deepEqual(await missing.json(), { error: "artifact 'nope' not found" });
+});
+
+test('upload URL → PUT → artifact.get in a later script; the mime fixed at issue wins; a used token is 404', async () => {
+  const issued = await uploadUrl({ key: 'input.csv', mime_type: 'text/csv' });
+  assert.match(issued.url, /^\/api\/artifact-uploads\/[A-Za-z0-9_-]{43}$/);
+  assert.equal(issued.key, 'input.csv');
+  assert.equal(issued.mime_type, 'text/csv');
+  const lifetime = Date.parse(issued.expires_at) - Date.now();
+  assert.ok(lifetime > 890_000 && lifetime <= 900_000, `default lifetime 900 s, got ${lifetime} ms`);
+  const res = await put(issued.url, 'a,b\n1,2\n', 'text/plain');
+  assert.equal(res.status, 200);
+  const meta = await res.json() as Record<string, unknown>;
+  assert.equal(meta['mime_type'], 'text/csv');
+  assert.equal(meta['size_bytes'], 8);
+  assert.equal((await put(issued.url, 'again', 'text/plain')).status, 404);
+
+  const info = await exec(`const b = await artifact.get('input.csv'); console.log(b.length, JSON.stringify(new TextDecoder().decode(b)))`);
+  assert.equal(info['status'], 'completed');
+  assert.equal(await output(info['execution_id'] as string), '8 "a,b\\n1,2\\n"\n');
+});
+
+test('concurrent PUTs on one token: exactly one 200, the rest 404', async () => {
+  const { url } = await uploadUrl({ key: 'race.bin' });
+  const statuses = await Promise.all(Array.from({ length: 8 }, (_, i) => put(url, new Uint8Array(64 * 1024).fill(i), 'application/octet-stream').then((r) => r.status)));
+  assert.deepEqual(statuses.filter((s) => s === 200).length, 1, String(statuses));
+  assert.deepEqual(statuses.filter((s) => s === 404).length, 7, String(statuses));
+});
+
+test('a rejected upload (bad mime, 413) or an abandoned one leaves the token usable', async () => {
+  const { url } = await uploadUrl({ key: 'retry.txt' });
+  const bad = await put(url, 'x', 'not a mime');
+  assert.equal(bad.status, 400);
+  assert.match(((await bad.json()) as { error: string }).error, /invalid mime type/);
+  const tooBig = await streamUntilAnswered(url, LIMIT + 1, false);
+  assert.equal(tooBig.status, 413, tooBig.body);
+  assert.match(tooBig.body, /16777216 bytes/);
+  // Abandoned: the client promises 100 bytes, sends 10 and disconnects.
+  await new Promise<void>((resolve) => {
+    const req = request(`${server.base}${url}`, { method: 'PUT', headers: { 'Content-Length': '100' } });
+    req.on('error', () => resolve());
+    req.write(Buffer.alloc(10));
+    setTimeout(() => { req.destroy(); resolve(); }, 100);
+  });
+  // The server notices the disconnect asynchronously: retry briefly.
+  let status = 0;
+  for (let i = 0; i < 50 && status !== 200; i++) {
+    status = (await put(url, 'finally', 'text/plain')).status;
+    if (status !== 200) await new Promise((r) => setTimeout(r, 20));
+  }
+  assert.equal(status, 200);
+  const res = await fetch(`${server.base}/api/artifacts/retry.txt`);
+  assert.equal(await res.text(), 'finally');
+  assert.equal(res.headers.get('content-type'), 'text/plain');
+});
+
+test('an expired token is 404; unknown tokens are 404; bad issue arguments are tool errors', async () => {
+  const { url } = await uploadUrl({ key: 'late.txt', expires_in_secs: 1 });
+  await new Promise((r) => setTimeout(r, 1_100));
+  const res = await put(url, 'x', 'text/plain');
+  assert.equal(res.status, 404);
+  assert.match(((await res.json()) as { error: string }).error, /upload token not found/);
+  assert.equal((await put('/api/artifact-uploads/not-a-token', 'x')).status, 404);
+  assert.match(failed(await call('get_artifact_upload_url', { key: '../etc' }))['error'] as string, /invalid artifact key/);
+  assert.match(failed(await call('get_artifact_upload_url', { key: 'k', mime_type: 'png' }))['error'] as string, /invalid mime type/);
+  assert.match(failed(await call('get_artifact_upload_url', { key: 'k', expires_in_secs: 86_401 }))['error'] as string, /expires_in_secs: must be from 1 to 86400/);
+});
+
+test('PUT /api/artifacts/{key}: key and mime validation, octet-stream by default, same key overwrites', async () => {
+  for (const key of ['..%2Fx', 'a%20b', '.hidden', 'x'.repeat(129)]) {
+    const res = await put(`/api/artifacts/${key}`, 'x', 'text/plain');
+    assert.equal(res.status, 400, key);
+    assert.match(((await res.json()) as { error: string }).error, /artifact key/);
+  }
+  const badMime = await put('/api/artifacts/m.txt', 'x', 'text');
+  assert.equal(badMime.status, 400);
+  assert.match(((await badMime.json()) as { error: string }).error, /invalid mime type 'text'/);
+  const bare = await new Promise<number>((resolve, reject) => {
+    const req = request(`${server.base}/api/artifacts/bare.bin`, { method: 'PUT' }, (res) => { res.resume(); resolve(res.statusCode ?? 0); });
+    req.on('error', reject);
+    req.end(Buffer.from([1, 2, 3]));
+  });
+  assert.equal(bare, 200);
+  const meta = (await (await fetch(`${server.base}/api/artifacts`)).json() as { artifacts: Record<string, unknown>[] }).artifacts.find((a) => a['key'] === 'bare.bin');
+  assert.equal(meta?.['mime_type'], 'application/octet-stream');
+  assert.equal(meta?.['execution_id'], null);
+  assert.equal((await put('/api/artifacts/bare.bin', 'new', 'text/plain')).status, 200);
+  assert.equal(await (await fetch(`${server.base}/api/artifacts/bare.bin`)).text(), 'new');
+});
+
+test('16 MiB + 1 byte is refused while streaming, never buffered whole: 400 on the key route, 413 on the token route', async () => {
+  const chunked = await streamUntilAnswered('/api/artifacts/huge.bin', 64 * MiB, false);
+  assert.equal(chunked.status, 400, chunked.body);
+  assert.ok(chunked.sent < 32 * MiB, `answered after ${chunked.sent} bytes of 64 MiB`);
+  const declared = await streamUntilAnswered('/api/artifacts/huge.bin', LIMIT + 1, true);
+  assert.equal(declared.status, 400);
+  assert.ok(declared.sent <= 2 * MiB, `a declared oversize is refused before the body (sent ${declared.sent})`);
+  const { url } = await uploadUrl({ key: 'huge.bin' });
+  const viaToken = await streamUntilAnswered(url, 64 * MiB, false);
+  assert.equal(viaToken.status, 413);
+  assert.ok(viaToken.sent < 32 * MiB);
+  assert.equal((await fetch(`${server.base}/api/artifacts/huge.bin`)).status, 404);
+  // Exactly the limit is accepted.
+  assert.equal((await put('/api/artifacts/huge.bin', new Uint8Array(LIMIT), 'application/octet-stream')).status, 200);
+});
+
+test('stateless run_js lists the artifacts the run emitted and inlines them; --public-url makes URLs absolute', async () => {
+  const stateless = await startServer(['--stateless', '--public-url', 'https://runjs.example.com/']);
+  const c = await httpClient(stateless.base);
+  try {
+    const res = await c.callTool({ name: 'run_js', arguments: { code: `await artifact('dot.png', 'image/png', new Uint8Array(${JSON.stringify([...PNG])})); await artifact('t.txt', 'text/plain', 'hi'); console.log('done')` } }) as CallToolResult;
+    assert.notEqual(res.isError, true, JSON.stringify(res));
+    const body = res.structuredContent as { output: string; artifacts: Record<string, unknown>[] };
+    assert.equal(body.output, 'done\n');
+    assert.deepEqual(body.artifacts, [
+      { key: 'dot.png', mime_type: 'image/png', size_bytes: PNG.length, url: 'https://runjs.example.com/api/artifacts/dot.png', inline: true },
+      { key: 't.txt', mime_type: 'text/plain', size_bytes: 2, url: 'https://runjs.example.com/api/artifacts/t.txt', inline: true },
+    ]);
+    assert.deepEqual(JSON.parse((res.content[0] as { text: string }).text), body);
+    assert.deepEqual(res.content.slice(1), [{ type: 'image', mimeType: 'image/png', data: PNG.toString('base64') }, { type: 'text', text: 'hi' }]);
+    // The same as an MCP task.
+    const messages = [];
+    for await (const m of c.experimental.tasks.callToolStream({ name: 'run_js', arguments: { code: `await artifact('task.txt', 'text/plain', 'from a task')` } }, CallToolResultSchema, { task: { ttl: 60_000 } })) messages.push(m);
+    const last = messages.at(-1) as { type: string; result: CallToolResult };
+    assert.equal(last.type, 'result');
+    assert.deepEqual((last.result.structuredContent as { artifacts: unknown }).artifacts, [
+      { key: 'task.txt', mime_type: 'text/plain', size_bytes: 11, url: 'https://runjs.example.com/api/artifacts/task.txt', inline: true },
+    ]);
+    assert.deepEqual(last.result.content.slice(1), [{ type: 'text', text: 'from a task' }]);
+    const issued = ok(await c.callTool({ name: 'get_artifact_upload_url', arguments: { key: 'x.bin' } })) as { url: string };
+    assert.match(issued.url, /^https:\/\/runjs\.example\.com\/api\/artifact-uploads\/[A-Za-z0-9_-]{43}$/);
+    // The token works on this server whatever address the client reached it by.
+    assert.equal((await fetch(`${stateless.base}${new URL(issued.url).pathname}`, { method: 'PUT', body: 'x' })).status, 200);
+  } finally {
+    await c.close();
+    await stateless.stop();
+  }
+});

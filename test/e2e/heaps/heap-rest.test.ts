@@ -1,0 +1,181 @@
+// Heap persistence end to end over REST with real server processes and a dir store: state
+// survives, forks diverge, a second server on the same store continues a heap, tags and the
+// session log round-trip, and every error path is an error (never a silent fresh start).
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startServer, type ServerProcess } from '../server/server-process.ts';
+import { createBlobStore } from '../../../supervisor/stores/blob/index.ts';
+import { call, CHECK, run, runFailed, SETUP, submit, wait } from './heap-helpers.ts';
+
+let heapDir: string;
+let a: ServerProcess;
+before(async () => {
+  heapDir = mkdtempSync(join(tmpdir(), 'runjs-heaps-'));
+  a = await startServer(['--heap-store', 'dir', '--heap-dir', heapDir]);
+});
+after(async () => {
+  await a.stop();
+  rmSync(heapDir, { recursive: true, force: true });
+});
+
+test('capabilities report heap and sessions', async () => {
+  const r = await call(a.base, 'GET', '/api/capabilities');
+  assert.deepEqual(r.json, { filesystem: false, heap: true, sessions: true });
+});
+
+test('globals, functions, closures and class instances survive; two runs from one key diverge', async () => {
+  const first = await run(a.base, { code: SETUP });
+  assert.equal(first.value, 'ok');
+  const again = await run(a.base, { code: CHECK, heap: first.heap });
+  assert.deepEqual(again.value, ['hello', [1, 2, 3], 15, 42, 2, true, 'main', 2]);
+  assert.notEqual(again.heap, first.heap);
+  const [left, right] = await Promise.all([
+    run(a.base, { code: `globalThis.side = 'left'; list.push(4); [c.inc(), list.length]`, heap: first.heap }),
+    run(a.base, { code: `globalThis.side = 'right'; [c.inc(), list.length]`, heap: first.heap }),
+  ]);
+  assert.deepEqual([left.value, right.value], [[2, 4], [2, 3]]);
+  const l2 = await run(a.base, { code: '[side, list.length, c.count]', heap: left.heap });
+  const r2 = await run(a.base, { code: '[side, list.length, c.count]', heap: right.heap });
+  assert.deepEqual([l2.value, r2.value], [['left', 4, 2], ['right', 3, 2]]);
+  // The parent is untouched by its children.
+  assert.deepEqual((await run(a.base, { code: '[typeof side, c.count]', heap: first.heap })).value, ['undefined', 1]);
+  // Without `heap` a run starts fresh.
+  assert.deepEqual((await run(a.base, { code: 'typeof greeting' })).value, 'undefined');
+});
+
+test('a second server process sharing the store continues a heap', async () => {
+  const first = await run(a.base, { code: SETUP });
+  const b = await startServer(['--heap-store', 'dir', '--heap-dir', heapDir]);
+  try {
+    const cont = await run(b.base, { code: CHECK, heap: first.heap });
+    assert.deepEqual(cont.value, ['hello', [1, 2, 3], 15, 42, 2, true, 'main', 2]);
+    // And back on the first server from the second's key.
+    assert.deepEqual((await run(a.base, { code: 'nextSecret()', heap: cont.heap })).value, 43);
+  } finally {
+    await b.stop();
+  }
+});
+
+test('malformed heap keys are 400; an unknown key fails the execution naming the key', async () => {
+  for (const heap of ['nope', 'A'.repeat(64), '../etc/passwd', 'a'.repeat(63)]) {
+    const r = await call(a.base, 'POST', '/api/exec', { code: '1', heap });
+    assert.equal(r.status, 400, heap);
+    assert.match(r.json.error, /invalid heap key/);
+  }
+  const unknown = 'f'.repeat(64);
+  const info = await runFailed(a.base, { code: 'globalThis.x = 1', heap: unknown });
+  assert.match(info.error!, new RegExp(`heap ${unknown} was not found`));
+});
+
+test('a stored object that is not a heap, or a failing run, never yields a heap', async () => {
+  const blobs = createBlobStore({ backend: 'dir', dir: heapDir });
+  const notHeap = await blobs.put(Buffer.from('{"type":"something-else"}'));
+  const info = await runFailed(a.base, { code: '1', heap: notHeap });
+  assert.match(info.error!, new RegExp(`heap ${notHeap} is corrupt`));
+  const base = await run(a.base, { code: 'globalThis.n = 1; n' });
+  const bad = await runFailed(a.base, { code: 'n = 2; throw new Error("boom")', heap: base.heap });
+  assert.match(bad.error!, /boom/);
+  assert.equal((await run(a.base, { code: 'n', heap: base.heap })).value, 1, 'a failed run leaves its input heap as it was');
+  const timedOut = await wait(a.base, await submit(a.base, { code: 'n = 3; while (true) {}', heap: base.heap, execution_timeout_secs: 1 }));
+  assert.equal(timedOut.status, 'timed_out');
+  assert.equal(timedOut.heap, null);
+  const id = await submit(a.base, { code: 'await new Promise((r) => setTimeout(r, 5000))', heap: base.heap });
+  assert.equal((await call(a.base, 'POST', `/api/executions/${id}/cancel`)).status, 200);
+  const cancelled = await wait(a.base, id);
+  assert.equal(cancelled.status, 'cancelled');
+  assert.equal(cancelled.heap, null);
+});
+
+test('tags attach to the resulting heap, round-trip, replace, delete and query', async () => {
+  const p = await run(a.base, { code: 'globalThis.v = 1', tags: { project: 'alpha', stage: 'dev' } });
+  const q = await run(a.base, { code: 'v = 2', heap: p.heap, tags: { project: 'alpha', stage: 'prod' } });
+  assert.deepEqual((await call(a.base, 'GET', `/api/heaps/${p.heap}/tags`)).json, { heap: p.heap, tags: { project: 'alpha', stage: 'dev' } });
+  const query = async (tags: Record<string, string>) => (await call(a.base, 'POST', '/api/heaps/query', { tags })).json.results.map((r: { heap: string }) => r.heap).sort();
+  assert.deepEqual(await query({ project: 'alpha' }), [p.heap, q.heap].sort());
+  assert.deepEqual(await query({ project: 'alpha', stage: 'prod' }), [q.heap]);
+  assert.deepEqual(await query({ project: 'ALPHA' }), []);
+  const put = await call(a.base, 'PUT', `/api/heaps/${p.heap}/tags`, { tags: { owner: 'me', x: '1' } });
+  assert.deepEqual(put.json, { heap: p.heap, tags: { owner: 'me', x: '1' } });
+  assert.deepEqual(await query({ project: 'alpha' }), [q.heap], 'set replaces');
+  const del = await call(a.base, 'DELETE', `/api/heaps/${p.heap}/tags?keys=x,%20nope`);
+  assert.deepEqual(del.json.tags, { owner: 'me' });
+  assert.deepEqual((await call(a.base, 'DELETE', `/api/heaps/${p.heap}/tags`)).json.tags, {});
+  assert.equal((await call(a.base, 'GET', '/api/heaps/zzz/tags')).status, 400);
+  assert.equal((await call(a.base, 'PUT', `/api/heaps/${p.heap}/tags`, { tags: { n: 1 } })).status, 400);
+  assert.equal((await call(a.base, 'POST', '/api/exec', { code: '1', tags: { ['k'.repeat(200)]: 'v' } })).status, 400);
+});
+
+test('sessions log every completed run and resume from the latest heap', async () => {
+  const s = `s-${Date.now()}`;
+  const one = await run(a.base, { code: 'globalThis.steps = ["one"]; steps.length', session: s });
+  const two = await run(a.base, { code: 'steps.push("two"); steps', session: s });
+  assert.deepEqual(two.value, ['one', 'two'], 'no heap: the session resumes');
+  await runFailed(a.base, { code: 'steps.push("bad"); throw new Error("x")', session: s });
+  const three = await run(a.base, { code: 'steps.push("three"); steps', session: s });
+  assert.deepEqual(three.value, ['one', 'two', 'three'], 'a failed run is not logged and changes nothing');
+  // An explicit heap wins over the session's latest.
+  const back = await run(a.base, { code: 'steps', session: s, heap: one.heap });
+  assert.deepEqual(back.value, ['one']);
+  const log = await call(a.base, 'GET', `/api/sessions/${encodeURIComponent(s)}/snapshots`);
+  assert.equal(log.status, 200);
+  assert.deepEqual(log.json.map((e: { index: number; input_heap: string | null; output_heap: string }) => [e.index, e.input_heap, e.output_heap]), [
+    [0, null, one.heap], [1, one.heap, two.heap], [2, two.heap, three.heap], [3, one.heap, back.heap],
+  ]);
+  assert.equal(log.json[0].code, 'globalThis.steps = ["one"]; steps.length');
+  assert.equal(log.json[0].output_fs, null);
+  assert.ok(!Number.isNaN(Date.parse(log.json[0].timestamp)));
+  assert.ok((await call(a.base, 'GET', '/api/sessions')).json.sessions.includes(s));
+  assert.deepEqual((await call(a.base, 'GET', '/api/sessions/never-used/snapshots')).json, []);
+});
+
+test('without a heap store: heap, tags and sessions are 400 and capabilities say so', async () => {
+  const plain = await startServer([]);
+  try {
+    assert.deepEqual((await call(plain.base, 'GET', '/api/capabilities')).json, { filesystem: false, heap: false, sessions: false });
+    assert.equal((await call(plain.base, 'POST', '/api/exec', { code: '1', heap: 'a'.repeat(64) })).status, 400);
+    const snaps = await call(plain.base, 'GET', '/api/sessions/x/snapshots');
+    assert.equal(snaps.status, 400);
+    assert.match(snaps.json.error, /sessions are not configured/);
+    assert.equal((await call(plain.base, 'GET', `/api/heaps/${'a'.repeat(64)}/tags`)).status, 400);
+    const info = await wait(plain.base, await submit(plain.base, { code: '1', session: 'x' }));
+    assert.equal(info.status, 'completed');
+    assert.equal(info.heap, null);
+  } finally {
+    await plain.stop();
+  }
+});
+
+test('a store that cannot be written fails the run with the store\'s error and keeps nothing half-done', async () => {
+  const { writeFileSync } = await import('node:fs');
+  const blocker = join(heapDir, 'not-a-dir');
+  writeFileSync(blocker, 'x');
+  const broken = await startServer(['--heap-store', 'dir', '--heap-dir', join(blocker, 'heaps')]);
+  try {
+    const info = await runFailed(broken.base, { code: 'globalThis.x = 1; x', session: 'doomed' });
+    assert.match(info.error!, /the run completed but its heap could not be stored: blob store I\/O error/);
+    assert.deepEqual((await call(broken.base, 'GET', '/api/sessions/doomed/snapshots')).json, [], 'nothing logged');
+  } finally {
+    await broken.stop();
+  }
+});
+
+test('a corrupted payload on disk fails the restore on a server that has to read it', async () => {
+  const { readFileSync, writeFileSync } = await import('node:fs');
+  const stored = await run(a.base, { code: 'globalThis.precious = [1, 2, 3]; 0' });
+  const recordPath = join(heapDir, stored.heap.slice(0, 2), stored.heap.slice(2));
+  const record = JSON.parse(readFileSync(recordPath, 'utf8')) as { payload: string };
+  const payloadPath = join(heapDir, record.payload.slice(0, 2), record.payload.slice(2));
+  const bytes = readFileSync(payloadPath);
+  bytes[bytes.length >> 1]! ^= 0x01;
+  writeFileSync(payloadPath, bytes);
+  const fresh = await startServer(['--heap-store', 'dir', '--heap-dir', heapDir]);
+  try {
+    const info = await runFailed(fresh.base, { code: 'precious', heap: stored.heap });
+    assert.match(info.error!, new RegExp(`cannot restore heap: heap ${stored.heap} is corrupt and was not restored: blob ${record.payload}`));
+  } finally {
+    await fresh.stop();
+  }
+});

@@ -1,0 +1,53 @@
+// Heap persistence on S3 (a real s3rver process): two server processes sharing one bucket, one
+// with a local --cache-dir, continue each other's heaps; objects live under the heaps/ prefix.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
+import { startS3Server, type S3TestServer } from '../../helpers/s3-server.ts';
+import { startServer } from '../server/server-process.ts';
+import { CHECK, run, runFailed, SETUP } from './heap-helpers.ts';
+
+let s3: S3TestServer;
+let cacheDir: string;
+before(async () => {
+  s3 = await startS3Server('runjs-heaps');
+  cacheDir = mkdtempSync(join(tmpdir(), 'runjs-heap-cache-'));
+});
+after(async () => {
+  await s3.stop();
+  rmSync(cacheDir, { recursive: true, force: true });
+});
+
+test('two servers on one bucket continue each other\'s heaps', async () => {
+  const env = {
+    PATH: process.env['PATH'] ?? '',
+    AWS_ACCESS_KEY_ID: s3.credentials.accessKeyId,
+    AWS_SECRET_ACCESS_KEY: s3.credentials.secretAccessKey,
+    AWS_REGION: 'us-east-1',
+  };
+  const flags = ['--heap-store', 's3', '--s3-bucket', s3.bucket, '--s3-endpoint', s3.endpoint, '--s3-force-path-style'];
+  const [a, b] = await Promise.all([startServer([...flags, '--cache-dir', cacheDir], { env }), startServer(flags, { env })]);
+  try {
+    const first = await run(a.base, { code: SETUP });
+    const cont = await run(b.base, { code: CHECK, heap: first.heap });
+    assert.deepEqual(cont.value, ['hello', [1, 2, 3], 15, 42, 2, true, 'main', 2]);
+    const back = await run(a.base, { code: '[nextSecret(), c.inc()]', heap: cont.heap });
+    assert.deepEqual(back.value, [43, 3]);
+    const info = await runFailed(b.base, { code: '1', heap: 'd'.repeat(64) });
+    assert.match(info.error!, /heap d{64} was not found/);
+    const client = new S3Client({ endpoint: s3.endpoint, forcePathStyle: true, region: 'us-east-1', credentials: s3.credentials });
+    try {
+      const listed = await client.send(new ListObjectsV2Command({ Bucket: s3.bucket }));
+      const keys = (listed.Contents ?? []).map((o) => o.Key ?? '');
+      assert.ok(keys.length >= 4, keys.join(','));
+      assert.ok(keys.every((k) => k.startsWith('heaps/')), keys.join(','));
+    } finally {
+      client.destroy();
+    }
+  } finally {
+    await Promise.all([a.stop(), b.stop()]);
+  }
+});
