@@ -44,9 +44,13 @@ test('submit → running at once → completed with result, output and timestamp
 
 test('output can be read while the run goes on, and is persisted', async () => {
   const s = service('b');
-  const id = s.submit({ code: 'console.log("one"); await new Promise((r) => setTimeout(r, 400)); console.log("two")' });
-  await new Promise((r) => setTimeout(r, 200));
-  const mid = s.output(id, { mode: 'line', offset: 0, limit: 10 });
+  const id = s.submit({ code: 'console.log("one"); await new Promise((r) => setTimeout(r, 2000)); console.log("two")' });
+  // Poll rather than sleep a fixed time: a loaded machine may take a while to start the run.
+  let mid = s.output(id, { mode: 'line', offset: 0, limit: 10 });
+  for (const until = Date.now() + 10_000; mid.data === '' && Date.now() < until;) {
+    await new Promise((r) => setTimeout(r, 20));
+    mid = s.output(id, { mode: 'line', offset: 0, limit: 10 });
+  }
   assert.equal(mid.status, 'running');
   assert.equal(mid.data, 'one\n');
   await s.wait(id);
