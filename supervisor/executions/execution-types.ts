@@ -1,4 +1,5 @@
 // Wire shapes of the execution resources (interface spec: "Resources and their fields").
+import type { OutputWindow } from './output-log.ts';
 export type ExecutionStatus = 'running' | 'completed' | 'failed' | 'cancelled' | 'timed_out';
 
 export interface ArtifactMeta {
@@ -33,18 +34,9 @@ export interface CancelResult {
   readonly error?: string;
 }
 
-export interface ExecutionOutput {
+/** One page of console output: the window's cursor fields plus whose output it is and its status. */
+export interface ExecutionOutput extends OutputWindow {
   readonly execution_id: string;
-  readonly data: string;
-  readonly start_line: number;
-  readonly end_line: number;
-  readonly next_line_offset: number;
-  readonly total_lines: number;
-  readonly start_byte: number;
-  readonly end_byte: number;
-  readonly next_byte_offset: number;
-  readonly total_bytes: number;
-  readonly has_more: boolean;
   readonly status: ExecutionStatus;
 }
 
