@@ -44,9 +44,22 @@ export function decodeHeapImage(blob: Uint8Array): HeapImage {
   return parseHeapImage({ manifest, bytes: blob.subarray(8 + length) });
 }
 
-/** The content key of an image: sha256 (hex) of its encoded blob. */
+/** The content key of an image: sha256 (hex) of its encoded blob (hashed piecewise, without building the blob). */
 export function heapImageKey(image: HeapImage): string {
-  return createHash('sha256').update(encodeHeapImage(image)).digest('hex');
+  const manifest = Buffer.from(JSON.stringify(image.manifest), 'utf8');
+  const header = Buffer.alloc(8);
+  header.writeUInt32LE(MAGIC, 0);
+  header.writeUInt32LE(manifest.byteLength, 4);
+  return createHash('sha256').update(header).update(manifest).update(image.bytes).digest('hex');
+}
+
+/**
+ * heapImageKey off the calling thread: WebCrypto's digest runs on the libuv thread pool, so a
+ * supervisor hashing MB images for several workers at once does not serialise them on its event loop.
+ */
+export async function heapImageKeyAsync(image: HeapImage): Promise<string> {
+  const digest = await crypto.subtle.digest('SHA-256', encodeHeapImage(image));
+  return Buffer.from(digest).toString('hex');
 }
 
 export class MemoryImageStore implements ImageStore {

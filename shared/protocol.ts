@@ -18,6 +18,14 @@ export interface RunRequest {
   readonly image?: HeapImage;
   /** QuickJS only: when the run completes, send the resulting heap image with its result. */
   readonly captureImage?: boolean;
+  /**
+   * QuickJS only: the name of the input image in the worker's image cache (shared/image-lru.ts).
+   * With `image`, the worker caches it under this name; without, it restores the image it holds
+   * under this name, or answers `imageMiss` when it holds none.
+   */
+  readonly imageToken?: string;
+  /** QuickJS only: cache the captured image under this name (with captureImage). */
+  readonly captureToken?: string;
 }
 
 export interface CancelRequest {
@@ -59,6 +67,8 @@ export interface ResultMessage {
   readonly recycle?: boolean;
   /** The heap image after a completed run that asked for one (captureImage). */
   readonly image?: HeapImage;
+  /** The run named an input image by `imageToken` alone and this worker does not hold it: nothing ran; resend it inline. */
+  readonly imageMiss?: boolean;
 }
 
 /** An op the worker cannot perform itself and asks the supervisor for. */
@@ -98,7 +108,8 @@ export function isSupervisorMessage(v: unknown): v is SupervisorMessage {
     case 'run':
       return typeof v['runId'] === 'string' && typeof v['code'] === 'string' && (v['engine'] === 'v8' || v['engine'] === 'quickjs')
         && typeof v['heapMemoryMaxMb'] === 'number' && typeof v['timeoutMs'] === 'number' && typeof v['maxOutputBytes'] === 'number'
-        && (v['image'] === undefined || isImageShape(v['image'])) && (v['captureImage'] === undefined || typeof v['captureImage'] === 'boolean');
+        && (v['image'] === undefined || isImageShape(v['image'])) && (v['captureImage'] === undefined || typeof v['captureImage'] === 'boolean')
+        && (v['imageToken'] === undefined || typeof v['imageToken'] === 'string') && (v['captureToken'] === undefined || typeof v['captureToken'] === 'string');
     case 'cancel': return typeof v['runId'] === 'string' && (v['reason'] === 'cancel' || v['reason'] === 'timeout');
     case 'op-response': return typeof v['reqId'] === 'number' && typeof v['ok'] === 'boolean';
     default: return false;

@@ -90,6 +90,8 @@ export async function startApp(config: Config, log: Logger, hooks: AppHooks): Pr
   const heaps = openHeaps(config, db, log);
   const pool = new WorkerPool({
     size: config.maxConcurrentExecutions, maxQueued: config.maxQueuedExecutions, log: (line) => log.warn(line),
+    // Heap-mode runs use QuickJS, all others V8: warm only the engine this server will use.
+    warmEngines: heaps.enabled ? ['quickjs'] : ['v8'],
     onOpRequest: artifactOpHandler(artifacts.service, (line) => log.error(line)),
   });
   const maxHeapMb = Math.max(MAX_HEAP_MB, config.heapMemoryMax);

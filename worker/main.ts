@@ -7,6 +7,7 @@ import { V8Engine } from './engines/v8/v8-engine.ts';
 import { QuickJSEngine } from './engines/quickjs/quickjs-engine.ts';
 import { CancelChannel } from './runtime/cancel-channel.ts';
 import { HeapImageError, type HeapImage } from '../shared/heap-image.ts';
+import { ByteLru, WORKER_IMAGE_CACHE_BYTES, WORKER_IMAGE_CACHE_ENTRIES } from '../shared/image-lru.ts';
 import { EXECUTION_ERRORS } from '../shared/errors.ts';
 import { ALL_OPS } from './ops/all-ops.ts';
 import { BUILTIN_MODULES } from './guest/builtin-modules.ts';
@@ -57,9 +58,16 @@ function prepareWarm(): void {
   warm.catch(() => { warm = undefined; });
 }
 
-async function takeRealm(req: RunRequest): Promise<GuestRealm> {
+/**
+ * Recent heap images by the supervisor's names for them (RunRequest.imageToken): a run resuming
+ * one restores it from here, without the image crossing IPC. Restores copy out of these images
+ * and snapshots are fresh buffers, so cached images are never modified.
+ */
+const imageCache = new ByteLru<HeapImage>(WORKER_IMAGE_CACHE_BYTES, WORKER_IMAGE_CACHE_ENTRIES);
+
+async function takeRealm(req: RunRequest, image: HeapImage | undefined): Promise<GuestRealm> {
   const limit = Math.max(DEFAULT_HEAP_MB, req.heapMemoryMaxMb);
-  if (req.image && req.engine !== 'quickjs') throw new HeapImageError(`Heap images need the QuickJS engine; this execution runs on ${req.engine}`);
+  if (image && req.engine !== 'quickjs') throw new HeapImageError(`Heap images need the QuickJS engine; this execution runs on ${req.engine}`);
   if (warm !== undefined && limit === DEFAULT_HEAP_MB && req.engine === 'v8') {
     const w = warm;
     warm = undefined;
@@ -69,7 +77,7 @@ async function takeRealm(req: RunRequest): Promise<GuestRealm> {
   }
   const engine = engines[req.engine];
   if (!engine) throw new Error(`engine '${req.engine}' is not available in this worker`);
-  return engine.createRealm({ memoryLimitMb: limit, hostCall: trampoline, ...(req.image ? { image: req.image } : {}) });
+  return engine.createRealm({ memoryLimitMb: limit, hostCall: trampoline, ...(image ? { image } : {}) });
 }
 
 let active: { runId: string; loop: RunLoop } | undefined;
@@ -99,8 +107,17 @@ async function handleRun(req: RunRequest): Promise<void> {
   let realm: GuestRealm | undefined;
   let watchdog: NodeJS.Timeout | undefined;
   try {
+    let input = req.image;
+    if (req.imageToken !== undefined) {
+      if (input) imageCache.set(req.imageToken, input, input.bytes.byteLength);
+      else input = imageCache.get(req.imageToken);
+      if (!input) {
+        send({ type: 'result', runId: req.runId, outcome: { status: 'failed', error: 'runjs internal error: the worker does not hold the heap image' }, imageMiss: true });
+        return;
+      }
+    }
     try {
-      realm = await takeRealm(req);
+      realm = await takeRealm(req, input);
     } catch (e) {
       // Images are user state: a foreign or oversized one is the run's failure, not ours.
       if (e instanceof HeapImageError) { send({ type: 'result', runId: req.runId, outcome: { status: 'failed', error: e.message } }); return; }
@@ -121,6 +138,7 @@ async function handleRun(req: RunRequest): Promise<void> {
     const recycle = loop.busy && !(await settlesWithin(() => !loop.busy, STOP_GRACE_MS));
     let image: HeapImage | undefined;
     if (outcome.status === 'completed' && req.captureImage && realm.snapshot) image = realm.snapshot();
+    if (image && req.captureToken !== undefined) imageCache.set(req.captureToken, image, image.bytes.byteLength);
     send({ type: 'result', runId: req.runId, outcome, ...(recycle ? { recycle } : {}), ...(image ? { image } : {}) });
     if (recycle) return; // the supervisor kills this process; a stuck isolate must not host another run
   } catch (e) {
@@ -157,6 +175,12 @@ process.on('message', (raw: unknown) => {
 // The supervisor owns this process: when the IPC channel closes, there is nobody to serve.
 process.on('disconnect', () => process.exit(0));
 
-prepareWarm();
-// Both engines are warm before the first run: a V8 realm, and QuickJS compiled with its base image built.
-void Promise.allSettled([warm, quickjs.warmUp()]).then(() => send({ type: 'ready' }));
+/**
+ * The engines this worker warms before it says ready (`--warm=v8,quickjs`, from the pool): a V8
+ * realm, and QuickJS compiled with its base image built. An engine not warmed still works; it
+ * boots on first use. Skipping QuickJS when no heap store is configured saves its memory.
+ */
+const warmArg = process.argv.find((a) => a.startsWith('--warm='));
+const warmEngines = new Set((warmArg ? warmArg.slice('--warm='.length) : 'v8,quickjs').split(','));
+if (warmEngines.has('v8')) prepareWarm();
+void Promise.allSettled([warm, warmEngines.has('quickjs') ? quickjs.warmUp() : undefined]).then(() => send({ type: 'ready' }));

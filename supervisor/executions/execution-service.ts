@@ -15,6 +15,8 @@ import type { ArtifactMeta, CancelResult, ExecRequest, ExecutionInfo, ExecutionO
 /** The part of the worker pool the service uses. */
 export interface JobRunner {
   submit(job: Job): JobHandle;
+  /** The image captured by run `runId` is stored as heap `key` (lets the worker holding it resume it without IPC). */
+  aliasImage?(runId: string, key: string): void;
 }
 
 export interface ExecutionServiceOptions {
@@ -152,7 +154,7 @@ export class ExecutionService {
       }
       if (cancelled) return { status: 'cancelled', error: EXECUTION_ERRORS.CANCELLED };
       try {
-        inner = this.#opts.pool.submit({ ...job, image });
+        inner = this.#opts.pool.submit({ ...job, image, imageKey: key });
       } catch (e) {
         return { status: 'failed', error: e instanceof Error ? e.message : String(e) };
       }
@@ -172,6 +174,7 @@ export class ExecutionService {
       try {
         if (!run.image) throw new Error('the worker returned no heap image');
         key = (await run.store.put(run.image, run.inputHeap)).key;
+        this.#opts.pool.aliasImage?.(id, key);
       } catch (e) {
         outcome = { status: 'failed', error: `the run completed but its heap could not be stored: ${e instanceof Error ? e.message : String(e)}` };
       }

@@ -4,9 +4,10 @@
 // record's blob key. Deltas chain at most MAX_DELTA_DEPTH deep, then a full image is written, so
 // no restore replays a long chain. Everything read is verified: blob hashes by the blob store, the
 // rebuilt image against the record's `image` hash. A failure is an error naming the key.
-import { zstdCompressSync, zstdDecompressSync, constants as zc } from 'node:zlib';
+import { promisify } from 'node:util';
+import { zstdCompressSync, zstdDecompress, constants as zc, type ZstdOptions } from 'node:zlib';
 import { HeapImageError, IMAGE_PAGE_BYTES, parseHeapImage, type HeapImage } from '../../shared/heap-image.ts';
-import { heapImageKey } from '../../shared/image-store.ts';
+import { heapImageKey, heapImageKeyAsync } from '../../shared/image-store.ts';
 import { BlobCorruptError, blobKeyOf, isBlobKey, type BlobStore } from '../stores/blob/index.ts';
 import { HeapCorruptError, HeapNotFoundError } from './heap-errors.ts';
 import { HEAP_RECORD_TYPE, HEAP_RECORD_VERSION, parseHeapRecord, type HeapRecord } from './heap-record.ts';
@@ -17,6 +18,9 @@ export const MAX_DELTA_DEPTH = 8;
 /** Decoded images kept in memory: the parent of the next capture is usually the image just restored. */
 const DEFAULT_CACHE_BYTES = 256 * 1024 * 1024;
 const ZSTD_LEVEL = 3;
+// Restores (a cold key: payload read from the store) decompress and verify on the libuv thread
+// pool, so a fan-out restoring several keys at once does not serialise on the event loop.
+const decompress = promisify(zstdDecompress) as (data: Uint8Array, opts: ZstdOptions) => Promise<Buffer>;
 
 export interface HeapStoreOptions {
   readonly blobs: BlobStore;
@@ -95,7 +99,7 @@ export class HeapStore {
     let bytes: Uint8Array;
     try {
       // The output bound stops a hostile payload from decompressing into gigabytes.
-      bytes = zstdDecompressSync(payload, { maxOutputLength: Math.max(1, stored) });
+      bytes = await decompress(payload, { maxOutputLength: Math.max(1, stored) });
     } catch (e) {
       throw new HeapCorruptError(key, `its payload does not decompress: ${e instanceof Error ? e.message : String(e)}`);
     }
@@ -117,7 +121,7 @@ export class HeapStore {
     } catch (e) {
       throw new HeapCorruptError(key, e instanceof HeapImageError ? e.message : String(e));
     }
-    const actual = heapImageKey(image);
+    const actual = await heapImageKeyAsync(image);
     if (actual !== record.image) throw new HeapCorruptError(key, `the rebuilt image hashes to ${actual}, its record says ${record.image}`);
     const heap = { key, image, record };
     this.#remember(heap);
@@ -153,20 +157,29 @@ export class HeapStore {
     }
     const full = parent === undefined;
     const raw = full ? image.bytes : xorDelta(image, parent!.image);
+    // Compressing and hashing stay on this thread: on a busy machine a thread-pool round trip
+    // costs more than the work (a mostly-zero delta compresses in well under a millisecond), and
+    // the pool's threads are better left to the fsyncs. The payload write starts before the hash.
     const payload = zstdCompressSync(raw, { params: { [zc.ZSTD_c_compressionLevel]: ZSTD_LEVEL } });
     const payloadKey = blobKeyOf(payload);
-    const record: HeapRecord = {
-      type: HEAP_RECORD_TYPE,
-      version: HEAP_RECORD_VERSION,
-      image: heapImageKey(image),
-      manifest: image.manifest,
-      encoding: full ? 'full' : 'delta',
-      payload: payloadKey,
-      parent: full ? null : parent!.key,
-      depth: full ? 0 : parent!.record.depth + 1,
-    };
-    const recordBytes = Buffer.from(JSON.stringify(record), 'utf8');
-    const [storedPayload, key] = await Promise.all([this.#blobs.put(payload), this.#blobs.put(recordBytes)]);
+    const storingPayload = this.#blobs.put(payload);
+    storingPayload.catch(() => {}); // awaited below; this only keeps an early failure from going unhandled
+    const storingRecord = (async () => {
+      const imageKey = heapImageKey(image);
+      const record: HeapRecord = {
+        type: HEAP_RECORD_TYPE,
+        version: HEAP_RECORD_VERSION,
+        image: imageKey,
+        manifest: image.manifest,
+        encoding: full ? 'full' : 'delta',
+        payload: payloadKey,
+        parent: full ? null : parent!.key,
+        depth: full ? 0 : parent!.record.depth + 1,
+      };
+      const recordBytes = Buffer.from(JSON.stringify(record), 'utf8');
+      return { record, recordBytes, key: await this.#blobs.put(recordBytes) };
+    })();
+    const [storedPayload, { record, recordBytes, key }] = await Promise.all([storingPayload, storingRecord]);
     if (storedPayload !== payloadKey) throw new Error(`the blob store keyed the payload ${storedPayload}, expected ${payloadKey}`);
     this.#remember({ key, image, record });
     return { key, encoding: record.encoding, bytesWritten: payload.byteLength + recordBytes.byteLength };

@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import type { EngineName, Outcome, WorkerMessage } from '../../shared/protocol.ts';
 import type { HeapImage } from '../../shared/heap-image.ts';
 import { EXECUTION_ERRORS, SERVICE_ERRORS, ServiceError, workerDiedError } from '../../shared/errors.ts';
+import { ByteLru, WORKER_IMAGE_CACHE_BYTES, WORKER_IMAGE_CACHE_ENTRIES } from '../../shared/image-lru.ts';
 import { WorkerProcess } from './worker-process.ts';
 
 export interface PoolOptions {
@@ -13,6 +14,8 @@ export interface PoolOptions {
   readonly maxQueued: number;
   /** How long a worker may take to stop after an interrupt before it is killed. */
   readonly graceMs?: number;
+  /** Engines each worker boots before it is ready (others boot on first use). Default: both. */
+  readonly warmEngines?: readonly EngineName[];
   readonly log?: (line: string) => void;
   /**
    * Serves ops a worker delegates to the supervisor (artifacts, ...) for the run `runId`. The
@@ -36,6 +39,12 @@ export interface Job {
   readonly onStart?: () => void;
   /** QuickJS only: restore this heap image instead of starting from the base image. */
   readonly image?: HeapImage;
+  /**
+   * The heap key `image` is stored under. With it, a worker that already holds the image (it
+   * produced or restored it recently) restores its own copy and the image does not cross IPC;
+   * idle workers holding it are preferred.
+   */
+  readonly imageKey?: string;
   /** QuickJS only: capture the heap after a completed run and pass it to onImage (before the outcome resolves). */
   readonly captureImage?: boolean;
   readonly onImage?: (image: HeapImage) => void;
@@ -54,6 +63,8 @@ interface Slot {
   job: ActiveJob | undefined;
   /** Set when the worker must be replaced once it exits (killed or stuck). */
   retiring: boolean;
+  /** Mirror of the worker's image cache (names only); a drift costs one resend (imageMiss). */
+  images: ByteLru<true>;
 }
 
 interface ActiveJob {
@@ -64,7 +75,16 @@ interface ActiveJob {
   timer?: NodeJS.Timeout;
   killTimer?: NodeJS.Timeout;
   slot?: Slot;
+  /** The worker's cache name for the job's input image (see Job.imageKey). */
+  imageToken?: string;
+  /** The run was resent with its image inline after an imageMiss. */
+  resent?: boolean;
 }
+
+/** Heap keys remembered with the cache name of the run that produced them. */
+const MAX_IMAGE_ALIASES = 4096;
+/** How far into the queue a freed worker looks for a run whose image it holds (bounds the overtaking). */
+const AFFINITY_WINDOW = 8;
 
 const OOM_PATTERN = /out of memory|heap limit|allocation failed|memory limit/i;
 
@@ -75,9 +95,11 @@ export class WorkerPool {
   #closed = false;
   /** Resolves whenever a worker becomes ready (tests and benchmarks wait on it). */
   #readyWaiters: (() => void)[] = [];
+  /** Heap key → the name its image is cached under in a worker (the runId that captured it). */
+  readonly #aliases = new Map<string, string>();
 
   constructor(opts: PoolOptions) {
-    this.#opts = { graceMs: 200, log: (line) => process.stderr.write(`${line}\n`), ...opts };
+    this.#opts = { graceMs: 200, log: (line) => process.stderr.write(`${line}\n`), warmEngines: ['v8', 'quickjs'], ...opts };
     for (let i = 0; i < opts.size; i++) this.#slots.push(this.#spawn());
   }
 
@@ -101,14 +123,32 @@ export class WorkerPool {
 
   submit(job: Job): JobHandle {
     if (this.#closed) throw new Error('worker pool is closed');
-    const idle = this.#slots.find((s) => s.ready && s.job === undefined && !s.retiring);
+    const token = this.#tokenFor(job);
+    const free = this.#slots.filter((s) => s.ready && s.job === undefined && !s.retiring);
+    // Affinity: an idle worker that holds the input image restores it without IPC.
+    const idle = (token !== undefined ? free.find((s) => s.images.has(token)) : undefined) ?? free[0];
     if (!idle && this.#queue.length >= this.#opts.maxQueued) throw new ServiceError(SERVICE_ERRORS.QUEUE_FULL(this.#opts.maxQueued));
     let resolve!: (o: Outcome) => void;
     const outcome = new Promise<Outcome>((r) => { resolve = r; });
-    const active: ActiveJob = { runId: job.runId ?? randomUUID(), job, resolve, settled: false };
+    const active: ActiveJob = { runId: job.runId ?? randomUUID(), job, resolve, settled: false, ...(token !== undefined ? { imageToken: token } : {}) };
     if (idle) this.#start(idle, active);
     else this.#queue.push(active);
     return { runId: active.runId, outcome, cancel: () => this.#cancel(active) };
+  }
+
+  /**
+   * Records that the image captured by run `runId` is stored under heap key `key`, so a later job
+   * restoring `key` can use the copy the capturing worker kept.
+   */
+  aliasImage(runId: string, key: string): void {
+    this.#aliases.delete(key);
+    this.#aliases.set(key, runId);
+    if (this.#aliases.size > MAX_IMAGE_ALIASES) this.#aliases.delete(this.#aliases.keys().next().value!);
+  }
+
+  #tokenFor(job: Job): string | undefined {
+    if (!job.image || job.imageKey === undefined) return undefined;
+    return this.#aliases.get(job.imageKey) ?? job.imageKey;
   }
 
   async close(): Promise<void> {
@@ -126,11 +166,14 @@ export class WorkerPool {
   }
 
   #spawn(): Slot {
-    const slot: Slot = { proc: undefined as unknown as WorkerProcess, ready: false, job: undefined, retiring: false };
+    const slot: Slot = {
+      proc: undefined as unknown as WorkerProcess, ready: false, job: undefined, retiring: false,
+      images: new ByteLru<true>(WORKER_IMAGE_CACHE_BYTES, WORKER_IMAGE_CACHE_ENTRIES),
+    };
     slot.proc = new WorkerProcess({
       message: (msg) => this.#onMessage(slot, msg),
       exit: (detail) => this.#onExit(slot, detail),
-    }, (line) => this.#opts.log(`[worker ${slot.proc.pid ?? '?'}] ${line}`));
+    }, (line) => this.#opts.log(`[worker ${slot.proc.pid ?? '?'}] ${line}`), this.#opts.warmEngines);
     return slot;
   }
 
@@ -139,15 +182,24 @@ export class WorkerPool {
     active.slot = slot;
     const { job } = active;
     job.onStart?.();
-    slot.proc.send({
-      type: 'run', runId: active.runId, code: job.code, engine: job.engine, heapMemoryMaxMb: job.heapMemoryMaxMb, timeoutMs: job.timeoutMs, maxOutputBytes: job.maxOutputBytes,
-      ...(job.image ? { image: job.image } : {}), ...(job.captureImage ? { captureImage: true } : {}),
-    });
+    this.#sendRun(slot, active, false);
     // Backstop: the worker enforces the timeout itself; if it cannot, interrupt, then kill.
     active.timer = setTimeout(() => {
       this.#settle(active, { status: 'timed_out', error: EXECUTION_ERRORS.TIMED_OUT });
       this.#interrupt(slot, active, 'timeout');
     }, job.timeoutMs + this.#opts.graceMs);
+  }
+
+  /** Sends the run, naming the input image only when the worker holds it (unless `inline`). */
+  #sendRun(slot: Slot, active: ActiveJob, inline: boolean): void {
+    const { job, imageToken } = active;
+    const held = !inline && imageToken !== undefined && slot.images.get(imageToken) !== undefined;
+    if (imageToken !== undefined && !held) slot.images.set(imageToken, true, job.image!.bytes.byteLength);
+    slot.proc.send({
+      type: 'run', runId: active.runId, code: job.code, engine: job.engine, heapMemoryMaxMb: job.heapMemoryMaxMb, timeoutMs: job.timeoutMs, maxOutputBytes: job.maxOutputBytes,
+      ...(job.image && !held ? { image: job.image } : {}), ...(imageToken !== undefined ? { imageToken } : {}),
+      ...(job.captureImage ? { captureImage: true, captureToken: active.runId } : {}),
+    });
   }
 
   #cancel(active: ActiveJob): void {
@@ -189,7 +241,15 @@ export class WorkerPool {
       case 'result': {
         const active = slot.job;
         if (!active || active.runId !== msg.runId) return;
+        if (msg.imageMiss && !active.settled && !active.resent && active.job.image) {
+          // The mirror drifted from the worker's cache: nothing ran, so send the image itself.
+          active.resent = true;
+          if (active.imageToken !== undefined) slot.images.delete(active.imageToken);
+          this.#sendRun(slot, active, true);
+          return;
+        }
         this.#release(slot, active);
+        if (msg.image) slot.images.set(active.runId, true, msg.image.bytes.byteLength);
         if (msg.image && !active.settled) active.job.onImage?.(msg.image);
         this.#settle(active, msg.outcome);
         if (msg.recycle) {
@@ -235,7 +295,13 @@ export class WorkerPool {
 
   #dispatch(slot: Slot): void {
     if (this.#closed || !slot.ready || slot.job || slot.retiring) return;
-    const next = this.#queue.shift();
+    // Affinity: among the oldest few queued runs, prefer one whose input image this worker holds.
+    let at = 0;
+    for (let i = 0; i < Math.min(this.#queue.length, AFFINITY_WINDOW); i++) {
+      const token = this.#queue[i]!.imageToken;
+      if (token !== undefined && slot.images.has(token)) { at = i; break; }
+    }
+    const next = this.#queue.splice(at, 1)[0];
     if (next) this.#start(slot, next);
   }
 

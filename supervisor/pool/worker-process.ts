@@ -30,8 +30,8 @@ export class WorkerProcess {
   #stderrTail = '';
   #exited = false;
 
-  constructor(events: WorkerEvents, logStderr: (line: string) => void) {
-    this.#child = fork(WORKER_ENTRY, [], {
+  constructor(events: WorkerEvents, logStderr: (line: string) => void, warmEngines: readonly string[] = ['v8', 'quickjs']) {
+    this.#child = fork(WORKER_ENTRY, [`--warm=${warmEngines.join(',')}`], {
       execArgv: nodeFlags(),
       serialization: 'advanced',
       stdio: ['ignore', 'ignore', 'pipe', 'ipc', 'pipe'],

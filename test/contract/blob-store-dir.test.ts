@@ -6,7 +6,7 @@ import { mkdtemp, readFile, readdir, rm, stat, writeFile } from 'node:fs/promise
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { blobStoreContract } from './blob-store-contract.ts';
-import { BlobStoreIoError, createBlobStore, DirBlobStore } from '../../supervisor/stores/blob/index.ts';
+import { BlobStoreIoError, blobKeyOf, createBlobStore, DirBlobStore } from '../../supervisor/stores/blob/index.ts';
 import { nodeDirFs, type DirFs } from '../../supervisor/stores/blob/dir-fs.ts';
 
 const HELLO_KEY = '2cf24dba5fb0a30e26e83b2ac5b9e29e1b161e5c1fa7425e73043362938b9824';
@@ -143,6 +143,23 @@ describe('dir blob store', () => {
   it('keeps the first writer\'s object when a racing writer loses the link', async () => {
     const store = new DirBlobStore({ root });
     await Promise.all([store.put(hello()), store.put(hello()), new DirBlobStore({ root }).put(hello())]);
+    assert.deepEqual(await listFiles(root), [HELLO_KEY]);
+  });
+
+  it('creates a shard directory once, and again if it is removed behind the store\'s back', async () => {
+    const mkdirs: string[] = [];
+    const store = new DirBlobStore({ root, fs: { ...nodeDirFs, mkdir: (p, o) => { mkdirs.push(p); return nodeDirFs.mkdir(p, o); } } });
+    // Two blobs in the same shard (2c…): the second one's write needs no mkdir.
+    const other = new TextEncoder().encode('shard-2c-382');
+    assert.ok(blobKeyOf(other).startsWith('2c'));
+    await store.put(hello());
+    const n = mkdirs.length;
+    await store.put(other);
+    assert.equal(mkdirs.length, n, 'a known shard is not created again');
+    await rm(join(root, '2c'), { recursive: true, force: true });
+    assert.equal(await store.put(hello()), HELLO_KEY);
+    assert.ok(mkdirs.length > n, 'a vanished shard is recreated');
+    assert.equal(new TextDecoder().decode(await store.get(HELLO_KEY)), 'hello');
     assert.deepEqual(await listFiles(root), [HELLO_KEY]);
   });
 

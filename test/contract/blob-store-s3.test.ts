@@ -271,7 +271,11 @@ describe('s3 blob store: outages', () => {
     const own = await startS3Server();
     const store = createBlobStore(await options('hung/', fast, own));
     try {
-      const key = await store.put(new TextEncoder().encode('stored while healthy'));
+      // The setup write uses default timeouts: on a loaded machine a healthy s3rver can pause
+      // longer than the fast store's 500 ms, and only the frozen-server read is under test.
+      const healthy = createBlobStore(await options('hung/', {}, own));
+      const key = await healthy.put(new TextEncoder().encode('stored while healthy'));
+      await healthy.close();
       own.freeze();
       const t0 = performance.now();
       await assert.rejects(store.get(missing), (e: unknown) => {

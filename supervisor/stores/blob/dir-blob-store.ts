@@ -41,6 +41,11 @@ export class DirBlobStore implements BlobStore {
   readonly location: string;
   readonly #durable: boolean;
   readonly #fs: DirFs;
+  /**
+   * Shard directories this store has seen to exist, with their creation made durable: a put into
+   * one skips its two mkdir calls (two thread-pool round trips per blob on the heap-store hot path).
+   */
+  readonly #shards = new Set<string>();
 
   constructor(options: DirBlobStoreOptions) {
     this.root = resolve(options.root);
@@ -61,10 +66,21 @@ export class DirBlobStore implements BlobStore {
     if (await this.has(key)) return key;
     await this.#io(`writing blob ${key}`, async () => {
       const shardDir = dirname(this.objectPath(key));
-      const created = await this.#fs.mkdir(shardDir, { recursive: true });
+      const known = this.#shards.has(shardDir);
+      const created = known ? undefined : await this.#fs.mkdir(shardDir, { recursive: true });
       const tmp = join(shardDir, tempName());
-      await this.#writeTemp(tmp, (handle) => handle.writeFile(bytes));
-      await this.#commit(tmp, key, created);
+      try {
+        await this.#writeTemp(tmp, (handle) => handle.writeFile(bytes));
+      } catch (e) {
+        // The shard directory went away behind our back: forget it and take the long way.
+        if (!known || !ABSENT.has(errnoCode(e) ?? '')) throw e;
+        this.#shards.delete(shardDir);
+        const again = await this.#fs.mkdir(shardDir, { recursive: true });
+        await this.#writeTemp(tmp, (handle) => handle.writeFile(bytes));
+        await this.#commit(tmp, key, again, false);
+        return;
+      }
+      await this.#commit(tmp, key, created, known);
     });
     return key;
   }
@@ -88,7 +104,7 @@ export class DirBlobStore implements BlobStore {
         }
       });
       key = hash.digest('hex');
-      await this.#commit(tmp, key, created);
+      await this.#commit(tmp, key, created, false);
     });
     return key;
   }
@@ -154,11 +170,11 @@ export class DirBlobStore implements BlobStore {
   }
 
   /** Moves a complete temp file to the object path without ever replacing an existing object. */
-  async #commit(tmp: string, key: BlobKey, createdEarlier: string | undefined): Promise<void> {
+  async #commit(tmp: string, key: BlobKey, createdEarlier: string | undefined, shardKnown: boolean): Promise<void> {
     const finalPath = this.objectPath(key);
     const shardDir = dirname(finalPath);
     try {
-      const created = (await this.#fs.mkdir(shardDir, { recursive: true })) ?? createdEarlier;
+      const created = (shardKnown ? undefined : await this.#fs.mkdir(shardDir, { recursive: true })) ?? createdEarlier;
       try {
         await this.#fs.link(tmp, finalPath);
       } catch (e) {
@@ -171,6 +187,8 @@ export class DirBlobStore implements BlobStore {
         }
       }
       if (this.#durable) await this.#syncDirs(shardDir, created);
+      // Only now is the shard's own entry durable (syncDirs covered the directories this put created).
+      this.#shards.add(shardDir);
     } finally {
       await removeTemp(this.#fs, tmp);
     }
