@@ -1,0 +1,56 @@
+// The service bench module (issue 3 targets) runs end to end in quick mode against the real
+// server as a child process and reports every metric in shape; the figures are not judged. It
+// also leaves no server or worker process behind.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { metricProblem, type Metric } from '../../../scripts/bench/bench-kit.ts';
+
+const RUN = fileURLToPath(new URL('../../../scripts/bench/run.ts', import.meta.url));
+
+/** Processes whose command line mentions `needle` (to find servers the bench may have left running). */
+function processesWith(needle: string): number[] {
+  const out: number[] = [];
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      if (readFileSync(`/proc/${name}/cmdline`, 'utf8').includes(needle)) out.push(Number(name));
+    } catch { /* gone */ }
+  }
+  return out;
+}
+
+test('run.ts --json --only rest.,mcp.,server. --quick reports the service metrics', { timeout: 60_000 }, async () => {
+  const { code, stdout, stderr } = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+    execFile(process.execPath, [RUN, '--json', '--only', 'rest.,mcp.,server.', '--quick'], { timeout: 55_000, maxBuffer: 16 << 20 }, (err, out, errOut) => {
+      resolve({ code: err ? (typeof err.code === 'number' ? err.code : null) : 0, stdout: out, stderr: errOut });
+    });
+  });
+  assert.equal(code, 0, stderr);
+  const metrics = (JSON.parse(stdout) as { metrics: Metric[] }).metrics;
+  for (const m of metrics) assert.equal(metricProblem(m), undefined, JSON.stringify(m));
+  assert.deepEqual(metrics.map((m) => m.name).sort(), [
+    'mcp.stateless_run_js_p50_ms', 'rest.throughput_trivial_per_s', 'rest.trivial_run_p50_ms',
+    'server.idle_pss_mb', 'server.idle_rss_mb', 'server.rss_after_load_mb',
+  ]);
+  const byName = new Map(metrics.map((m) => [m.name, m]));
+  for (const name of ['rest.trivial_run_p50_ms', 'mcp.stateless_run_js_p50_ms']) {
+    const m = byName.get(name)!;
+    assert.equal(m.unit, 'ms');
+    assert.ok(m.runs > 0 && m.median > 0, JSON.stringify(m));
+    assert.equal(m.peer?.name, 'engine.trivial_run_ms', 'the in-process pool is the peer');
+    assert.ok(m.ratio !== undefined && m.ratio > 0, JSON.stringify(m));
+  }
+  const throughput = byName.get('rest.throughput_trivial_per_s')!;
+  assert.equal(throughput.unit, 'runs/s');
+  assert.ok(throughput.median > 0 && throughput.peer !== undefined, JSON.stringify(throughput));
+  const idle = byName.get('server.idle_rss_mb')!;
+  assert.equal(idle.unit, 'MB');
+  // A supervisor and two workers are each tens of MB at least: the whole tree was counted.
+  assert.ok(idle.median > 60, `the supervisor and its workers: ${idle.median} MB`);
+  assert.match(stderr, /worker\/main\.ts .*worker\/main\.ts/, 'the memory breakdown names both workers');
+  // Every server the bench started is gone (their --session-db-path dirs are named runjs-service-bench-).
+  assert.deepEqual(processesWith('runjs-service-bench-'), [], 'no bench server left running');
+});
