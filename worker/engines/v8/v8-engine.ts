@@ -1,5 +1,5 @@
 // The V8 engine on isolated-vm: a fresh isolate per realm with `memoryLimit` from
-// heap_memory_max_mb, the prelude compiled once and reused from V8's code cache, and guest code
+// heap_memory_max_mb, the prelude booted once into a startup snapshot, and guest code
 // run asynchronously on the isolate's own thread so the worker's main thread stays free to
 // receive cancellations and to stream console output. Steps that run no guest code (booting the
 // prelude, linking an import-free main module) use isolated-vm's synchronous calls: each async
@@ -11,8 +11,9 @@
 // prelude captures a guest-side stub that the engine binds to the real callback when it creates
 // the realm. The snapshot is built once the worker is idle (not at start, where it would delay
 // the worker's first `ready`); until then, and should it fail, realms boot the prelude from
-// source with V8's code cache.
+// source (with V8's code cache).
 import ivm from 'isolated-vm';
+import v8 from 'node:v8';
 import { EngineError, type Engine, type GuestRealm, type HostCall, type ModuleSourceLoader, type RealmOptions } from '../../engine.ts';
 import { PRELUDE_FILENAME, PRELUDE_SOURCE } from '../../guest/prelude-source.ts';
 import { MAIN_EXPORT } from '../../source/wrap-main.ts';
@@ -28,6 +29,32 @@ const MIN_MEMORY_LIMIT_MB = 8;
 const SPARE_MEMORY_LIMIT_MB = 8;
 /** Main modules up to this size are compiled synchronously; bigger ones off the main thread. */
 const SYNC_COMPILE_MAX_CHARS = 256 * 1024;
+
+/**
+ * The largest young-generation semi-space an isolate gets, in MB (with it, the compute suite's
+ * allocation-heavy benches ran about as fast as in a plain Node isolate). isolated-vm sizes the
+ * young generation from memoryLimit alone and caps it at 16 MB in all (≈ 5 MB semi-spaces, 1 MB
+ * at the default 8 MB), so allocation-heavy code scavenges several times as often as in plain
+ * V8: string building ran 1.6×, regexes 1.8× slower than in Node's own isolate
+ * (docs/benchmarks.md). Isolates with a large limit get semi-spaces of limit/16 up to
+ * this; their young generation (3 semi-spaces, grown only as needed) can then hold up to ~19 % of
+ * the limit on top of it, as isolated-vm's own young generation already does at smaller scale.
+ */
+const MAX_SEMI_SPACE_MB = 32;
+/** Limits below this keep isolated-vm's young generation (small scripts need no more). */
+const SEMI_SPACE_FROM_LIMIT_MB = 64;
+
+/** A new isolate; V8 reads --max-semi-space-size when it configures the heap, so it is set around the constructor. */
+function newIsolate(memoryLimitMb: number, snapshot: ivm.ExternalCopy<ArrayBuffer> | undefined): ivm.Isolate {
+  const options = { memoryLimit: memoryLimitMb, ...(snapshot ? { snapshot } : {}) };
+  if (memoryLimitMb < SEMI_SPACE_FROM_LIMIT_MB) return new ivm.Isolate(options);
+  v8.setFlagsFromString(`--max-semi-space-size=${Math.min(MAX_SEMI_SPACE_MB, Math.floor(memoryLimitMb / 16))}`);
+  try {
+    return new ivm.Isolate(options);
+  } finally {
+    v8.setFlagsFromString('--max-semi-space-size=0'); // 0: V8's default again for every later heap
+  }
+}
 
 /** Globals that exist only between snapshot restore and the realm's hand-over (deleted before). */
 const BIND_GLOBAL = '__runjs_bind_host';
@@ -209,7 +236,7 @@ export class V8Engine implements Engine {
   async #boot(memoryLimitMb: number, hostCall: HostCall, sync: boolean): Promise<V8Realm> {
     const snapshot = this.#snapshot ?? undefined;
     if (this.#snapshot === undefined) this.#scheduleSnapshot();
-    const isolate = new ivm.Isolate({ memoryLimit: memoryLimitMb, ...(snapshot ? { snapshot } : {}) });
+    const isolate = newIsolate(memoryLimitMb, snapshot);
     try {
       const context = sync ? isolate.createContextSync() : await isolate.createContext();
       const callback = new ivm.Callback((op: unknown, argsJson: unknown, bytes: unknown) =>
