@@ -39,3 +39,14 @@ test('run.ts rejects unknown arguments without running anything', async () => {
   assert.equal(stdout, '');
   assert.match(stderr, /unknown argument '--frobnicate'/);
 });
+
+test('npm run bench -- --json: stdout is the JSON document alone (npm prints no banner there)', async () => {
+  const root = fileURLToPath(new URL('../../../', import.meta.url));
+  const { code, stdout, stderr } = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+    execFile('npm', ['run', 'bench', '--', '--json', '--only', 'no-such-metric'], { cwd: root, timeout: 60_000 }, (err, out, errOut) => {
+      resolve({ code: err ? (typeof err.code === 'number' ? err.code : null) : 0, stdout: out, stderr: errOut });
+    });
+  });
+  assert.equal(code, 0, stderr);
+  assert.deepEqual(JSON.parse(stdout), { metrics: [] }, `stdout: ${JSON.stringify(stdout)}`);
+});
