@@ -53,6 +53,44 @@
 
   // --- the bridge ---
   const pending = new SafeMap(); // async op id -> (ok, value) => void
+  const ArrayIsArray = Array.isArray;
+
+  /**
+   * Op arguments as JSON, without JSON.stringify's hooks: user code may define `toJSON` on
+   * Object.prototype or Array.prototype, which JSON.stringify would honour and so forge or break
+   * every op call. Op arguments are primitives, arrays and plain objects built by the prelude, so
+   * only own enumerable properties are written and `toJSON` is never consulted. Values JSON has
+   * no form for become null (in arrays) or are left out (in objects), as with JSON.stringify.
+   */
+  function encodeArg(v) {
+    switch (typeof v) {
+      case 'string': case 'number': case 'boolean': return JSONStringify(v); // primitives: no toJSON lookup
+      case 'object': {
+        if (v === null) return 'null';
+        let out;
+        if (ArrayIsArray(v)) {
+          out = '[';
+          for (let i = 0; i < v.length; i++) {
+            const item = encodeArg(v[i]);
+            out += (i === 0 ? '' : ',') + (item === undefined ? 'null' : item);
+          }
+          return out + ']';
+        }
+        out = '{';
+        const keys = ObjectKeys(v);
+        let first = true;
+        for (let i = 0; i < keys.length; i++) {
+          const item = encodeArg(v[keys[i]]);
+          if (item === undefined) continue;
+          out += (first ? '' : ',') + JSONStringify(keys[i]) + ':' + item;
+          first = false;
+        }
+        return out + '}';
+      }
+      case 'bigint': throw new TypeErrorCtor('runjs: a BigInt cannot be an op argument');
+      default: return undefined; // undefined, functions, symbols
+    }
+  }
 
   function decodeError(json) {
     const info = JSONParse(json);
@@ -64,8 +102,8 @@
 
   /** Calls a host op; returns its value, or registers `onDone` for an async op and returns its id. */
   function op(name, args, bytes, onDone) {
-    const r = bytes === undefined ? hostCall(name, JSONStringify(args === undefined ? null : args))
-      : hostCall(name, JSONStringify(args === undefined ? null : args), bytes);
+    const json = encodeArg(args) ?? 'null';
+    const r = bytes === undefined ? hostCall(name, json) : hostCall(name, json, bytes);
     if (typeof r !== 'string') return r;
     const tag = r[0];
     if (tag === 'v') return r.length === 1 ? undefined : JSONParse(StringPrototypeSlice(r, 1));
@@ -261,7 +299,7 @@
         fail(e); // an error thrown by a timer callback ends the run, as an uncaught exception would
       }
     },
-    /** Runs the wrapped main body and follows its promise of [kind, value] to the run's settlement. */
+    /** Runs the wrapped main body and follows its promise of { k: kind, v: value } to the run's settlement. */
     track(main) {
       let mainPromise;
       try {
@@ -270,10 +308,9 @@
         fail(e);
         return;
       }
-      PromisePrototypeThen(mainPromise, (pair) => {
-        const kind = pair[0];
-        if (kind === 0) { op('run.settle', { ok: true, result: '' }); return; }
-        PromisePrototypeThen(PromiseResolve(pair[1]), (v) => op('run.settle', { ok: true, result: serializeResult(v) }), fail);
+      PromisePrototypeThen(mainPromise, (completion) => {
+        if (completion.k === 0) { op('run.settle', { ok: true, result: '' }); return; }
+        PromisePrototypeThen(PromiseResolve(completion.v), (v) => op('run.settle', { ok: true, result: serializeResult(v) }), fail);
       }, fail);
     },
   };

@@ -11,6 +11,9 @@ import { transpile, TranspileError } from '../source/transpile.ts';
 import { wrapMain, ModuleSpecifierError } from '../source/wrap-main.ts';
 import { resolveImport, ImportError, type BuiltinModules } from '../source/resolve-import.ts';
 
+/** How an uncaught V8 array-buffer allocation failure (the isolate's allocator cap) reaches settle. */
+const ARRAY_BUFFER_OOM = 'Uncaught RangeError: Array buffer allocation failed';
+
 export type StopReason = 'cancel' | 'timeout' | 'out-of-memory';
 
 export interface RunSpec {
@@ -116,7 +119,13 @@ export class RunLoop {
     runId: '',
     writeOutput: (text) => this.#hooks.output(text),
     settle: (ok, value) => {
-      if (!ok) { this.#end({ status: 'failed', error: value }); return; }
+      if (!ok) {
+        // V8 reports an exhausted array-buffer allocator (our heap cap) as a catchable RangeError;
+        // left uncaught it is the memory limit, with the spec's out-of-memory text.
+        if (value.startsWith(ARRAY_BUFFER_OOM)) { this.#end(this.#stopOutcome('out-of-memory')); return; }
+        this.#end({ status: 'failed', error: value });
+        return;
+      }
       if (this.#settled === undefined) this.#settled = { ok, value };
       this.#check();
     },

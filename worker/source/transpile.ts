@@ -17,7 +17,10 @@ function isTransformFailure(e: unknown): e is TransformFailure {
 
 export async function transpile(source: string, filename: string): Promise<string> {
   try {
-    const out = await transform(source, {
+    // `export {}` makes every script an ES module for esbuild: without an import/export it would
+    // wrap a file that mentions `module`, `exports`, top-level `this` or `return` in a CommonJS
+    // shim (results like "{}"), where Node and the spec evaluate the script as a module.
+    const out = await transform(`${source}\nexport {};`, {
       loader: 'ts',
       format: 'esm',
       target: 'es2023',

@@ -5,12 +5,22 @@
 // The body keeps its line numbers (imports are blanked in place and hoisted onto line 1). The
 // async wrapper gives the run one promise to follow on every engine — isolated-vm's
 // Module.evaluate() does not wait for top-level await. The prelude calls it and attaches its
-// handlers in the same turn, so no rejection is ever seen as unhandled. It returns [kind, value]: kind 1 for
-// the last top-level expression statement (REPL semantics), 2 for `export default`, 0 for none.
+// handlers in the same turn, so no rejection is ever seen as unhandled. It returns a null-prototype
+// { k: kind, v: value } (no inherited `then` a script could plant on Object.prototype to hijack the
+// promise resolution): kind 1 for the last top-level expression statement (REPL semantics), 2 for
+// `export default`, 0 for none.
 import { parse, type Node, type Program, type Statement, type ModuleDeclaration } from 'acorn';
+import { EXECUTION_ERRORS } from '../../shared/errors.ts';
 
 export const MAIN_EXPORT = '__runjs_main';
-const COMPLETION = '__runjs_completion';
+const COMPLETION_BASE = '__runjs_completion';
+
+/** A name for the completion slots that the script itself does not use (so it cannot collide). */
+function completionName(js: string): string {
+  let name = COMPLETION_BASE;
+  for (let i = 1; js.includes(name); i++) name = `${COMPLETION_BASE}${i}`;
+  return name;
+}
 
 export class ModuleSpecifierError extends Error {
   constructor(message: string) {
@@ -47,13 +57,20 @@ function blank(text: string): string {
   return text.replace(/[^\n]/g, ' ');
 }
 
-export function wrapMain(js: string): WrappedMain {
+export function wrapMain(input: string): WrappedMain {
+  // A hashbang line is only valid at the very start of a file, and the body moves into a
+  // function: blank it in place (keeping the line count).
+  const js = input.startsWith('#!') ? blank(input.slice(0, input.indexOf('\n') < 0 ? input.length : input.indexOf('\n'))) + input.slice(input.indexOf('\n') < 0 ? input.length : input.indexOf('\n')) : input;
+  const COMPLETION = completionName(js);
   let program: Program;
   try {
-    program = parse(js, { ecmaVersion: 'latest', sourceType: 'module', allowAwaitOutsideFunction: true, allowHashBang: true });
+    program = parse(js, { ecmaVersion: 'latest', sourceType: 'module', allowAwaitOutsideFunction: true });
   } catch (e) {
-    // esbuild accepted it, so this is an acorn gap; report it like a parse error.
-    throw new ModuleSpecifierError(`Could not prepare the script: ${e instanceof Error ? e.message : String(e)}`);
+    // esbuild accepted it, so this is an acorn gap; report it like any other parse error.
+    const loc = (e as { loc?: { line?: unknown; column?: unknown } }).loc;
+    const where = loc && typeof loc.line === 'number' && typeof loc.column === 'number' ? `${loc.line}:${loc.column + 1}: ` : '';
+    const message = e instanceof Error ? e.message.replace(/ \(\d+:\d+\)$/, '') : String(e);
+    throw new ModuleSpecifierError(`${EXECUTION_ERRORS.TYPESCRIPT_PREFIX}${where}${message}`);
   }
   const edits: { start: number; end: number; text: string }[] = [];
   const hoisted: string[] = [];
@@ -135,7 +152,7 @@ export function wrapMain(js: string): WrappedMain {
   body += js.slice(pos);
 
   const prologue = `const ${COMPLETION} = [0, undefined, undefined];`;
-  const ret = `return ${COMPLETION}[0] === 1 ? [1, ${COMPLETION}[1]] : ${hasDefault ? `[2, ${COMPLETION}[2]]` : '[0]'};`;
+  const ret = `return ${COMPLETION}[0] === 1 ? { __proto__: null, k: 1, v: ${COMPLETION}[1] } : ${hasDefault ? `{ __proto__: null, k: 2, v: ${COMPLETION}[2] }` : '{ __proto__: null, k: 0 }'};`;
   const source = `${hoisted.join('')}export const ${MAIN_EXPORT} = async () => {${prologue}${body}\n${ret}\n};\n`;
   return { source, imports };
 }
