@@ -32,6 +32,7 @@
   const MAIN_FRAME = /__runjs_main \((file:\/\/\/main\.js:\d+:\d+)\)/;
   const ReflectApply = Reflect.apply;
   const SymbolPrototypeToString = uncurry(Symbol.prototype.toString);
+  const SymbolToStringTag = Symbol.toStringTag;
   const BigIntPrototypeToString = uncurry(BigInt.prototype.toString);
   const ErrorCtor = Error;
   const TypeErrorCtor = TypeError;
@@ -49,6 +50,7 @@
   const SetValues = uncurry(Set.prototype.values);
   const PromiseCtor = Promise;
   const PromiseResolve = Promise.resolve.bind(Promise);
+  const PromiseReject = Promise.reject.bind(Promise);
   const PromisePrototypeThen = uncurry(Promise.prototype.then);
 
   // --- the bridge ---
@@ -270,6 +272,65 @@
   }
   ObjectDefineProperty(g, 'setTimeout', { value: setTimeout_, writable: true, enumerable: true, configurable: true });
   ObjectDefineProperty(g, 'clearTimeout', { value: clearTimeout_, writable: true, enumerable: true, configurable: true });
+
+  // --- dynamic import() (worker/source/module-syntax.ts rewrites `import(x)` to this) ---
+  // Only built-in modules exist in a runjs script; the texts are those of static imports
+  // (worker/source/resolve-import.ts), so a dynamic import fails the way a static one does —
+  // except that it is a rejected promise the script can catch.
+  const BUILTIN_DOOR = Symbol.for('runjs.builtin');
+  const ObjectFreeze = Object.freeze;
+  const ObjectCreate = Object.create;
+  const RegExpPrototypeExec = uncurry(RegExp.prototype.exec);
+  const URL_SCHEME = /^[a-z][a-z0-9+.-]*:\/\//i;
+  const BARE_BUILTIN = /^[a-z_]+(\/[a-z_]+)?$/;
+  const namespaces = new SafeMap(); // module name -> namespace object (import() twice gives the same object)
+
+  function importError(message, code) {
+    const err = new ErrorCtor(message);
+    err.code = code;
+    return err;
+  }
+
+  function importNamespace(specifier) {
+    let kind;
+    if (StringPrototypeStartsWith(specifier, 'npm:')) kind = 'npm package';
+    else if (StringPrototypeStartsWith(specifier, 'jsr:')) kind = 'JSR package';
+    else if (RegExpPrototypeExec(URL_SCHEME, specifier) !== null) kind = 'URL module';
+    if (kind !== undefined) {
+      throw importError(`External module imports are disabled. Cannot import ${kind} '${specifier}'. Start the server with --allow-external-modules to enable.`, 'ERR_MODULE_NOT_FOUND');
+    }
+    if (!StringPrototypeStartsWith(specifier, 'node:') && RegExpPrototypeExec(BARE_BUILTIN, specifier) === null) {
+      throw importError(`Cannot resolve import '${specifier}': only built-in modules can be imported (relative and bare package imports need --allow-external-modules with an npm: or URL specifier)`, 'ERR_MODULE_NOT_FOUND');
+    }
+    const name = StringPrototypeStartsWith(specifier, 'node:') ? StringPrototypeSlice(specifier, 5) : specifier;
+    const cached = MapGet(namespaces, name);
+    if (cached !== undefined) return cached;
+    const m = g[BUILTIN_DOOR](specifier); // throws "Module '…' is not available in runjs. …" for unknown names
+    // Like a module namespace: a null-prototype, frozen object with the named exports and `default`.
+    const ns = ObjectCreate(null);
+    if ((typeof m === 'object' && m !== null) || typeof m === 'function') {
+      const keys = ObjectKeys(m);
+      for (let i = 0; i < keys.length; i++) {
+        if (keys[i] !== 'default') ObjectDefineProperty(ns, keys[i], { value: m[keys[i]], enumerable: true });
+      }
+    }
+    ObjectDefineProperty(ns, 'default', { value: m, enumerable: true });
+    ObjectDefineProperty(ns, SymbolToStringTag, { value: 'Module' });
+    ObjectFreeze(ns);
+    MapSet(namespaces, name, ns);
+    return ns;
+  }
+
+  const dynamicImport = function (specifier) {
+    // Not a promise executor: its frame would show in the error's stack.
+    try {
+      return PromiseResolve(importNamespace(String_(specifier)));
+    } catch (e) {
+      return PromiseReject(e);
+    }
+  };
+  ObjectDefineProperty(dynamicImport, 'meta', { value: ObjectFreeze({ __proto__: null, url: 'file:///main.js', filename: '/main.js', dirname: '/' }) });
+  ObjectDefineProperty(g, Symbol.for('runjs.import'), { value: dynamicImport });
 
   // --- run lifecycle ---
   function fail(e) {

@@ -11,14 +11,15 @@
 // `export default`, 0 for none.
 import { parse, type Node, type Program, type Statement, type ModuleDeclaration } from 'acorn';
 import { EXECUTION_ERRORS } from '../../shared/errors.ts';
+import { moduleSyntaxEdits, moduleSyntaxPrologue } from './module-syntax.ts';
 
 export const MAIN_EXPORT = '__runjs_main';
 const COMPLETION_BASE = '__runjs_completion';
 
-/** A name for the completion slots that the script itself does not use (so it cannot collide). */
-function completionName(js: string): string {
-  let name = COMPLETION_BASE;
-  for (let i = 1; js.includes(name); i++) name = `${COMPLETION_BASE}${i}`;
+/** A wrapper-owned name that the script itself does not use (so the two cannot collide). */
+function freshName(js: string, base: string): string {
+  let name = base;
+  for (let i = 1; js.includes(name); i++) name = `${base}${i}`;
   return name;
 }
 
@@ -61,7 +62,7 @@ export function wrapMain(input: string): WrappedMain {
   // A hashbang line is only valid at the very start of a file, and the body moves into a
   // function: blank it in place (keeping the line count).
   const js = input.startsWith('#!') ? blank(input.slice(0, input.indexOf('\n') < 0 ? input.length : input.indexOf('\n'))) + input.slice(input.indexOf('\n') < 0 ? input.length : input.indexOf('\n')) : input;
-  const COMPLETION = completionName(js);
+  const COMPLETION = freshName(js, COMPLETION_BASE);
   let program: Program;
   try {
     program = parse(js, { ecmaVersion: 'latest', sourceType: 'module', allowAwaitOutsideFunction: true });
@@ -72,7 +73,9 @@ export function wrapMain(input: string): WrappedMain {
     const message = e instanceof Error ? e.message.replace(/ \(\d+:\d+\)$/, '') : String(e);
     throw new ModuleSpecifierError(`${EXECUTION_ERRORS.TYPESCRIPT_PREFIX}${where}${message}`);
   }
-  const edits: { start: number; end: number; text: string }[] = [];
+  const syntaxNames = { importFn: freshName(js, '__runjs_import'), meta: freshName(js, '__runjs_import_meta') };
+  const edits = moduleSyntaxEdits(js, program, syntaxNames);
+  const moduleScope = edits.length > 0 ? moduleSyntaxPrologue(syntaxNames) : '';
   const hoisted: string[] = [];
   const imports: string[] = [];
   let hasDefault = false;
@@ -153,6 +156,6 @@ export function wrapMain(input: string): WrappedMain {
 
   const prologue = `const ${COMPLETION} = [0, undefined, undefined];`;
   const ret = `return ${COMPLETION}[0] === 1 ? { __proto__: null, k: 1, v: ${COMPLETION}[1] } : ${hasDefault ? `{ __proto__: null, k: 2, v: ${COMPLETION}[2] }` : '{ __proto__: null, k: 0 }'};`;
-  const source = `${hoisted.join('')}export const ${MAIN_EXPORT} = async () => {${prologue}${body}\n${ret}\n};\n`;
+  const source = `${hoisted.join('')}${moduleScope}export const ${MAIN_EXPORT} = async () => {${prologue}${body}\n${ret}\n};\n`;
   return { source, imports };
 }

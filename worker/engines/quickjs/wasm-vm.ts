@@ -271,14 +271,18 @@ export class WasmVm {
   loadModule(name: string): number {
     const h = this.hooks;
     if (!h) return 0;
+    let source: string | undefined;
     try {
-      const source = h.loadModuleSource(name);
-      if (source === undefined) return 0;
-      return this.cString(source)[0]; // C frees it
+      source = h.loadModuleSource(name);
     } catch (e) {
-      this.loadError = e instanceof Error ? e.message : String(e);
-      return 0;
+      // Returning 0 would leave QuickJS with no exception set: the import would reject with a raw
+      // engine value. A module that throws the error instead makes it a real guest Error (a
+      // static import was checked before the run, so only import() from eval'd code gets here).
+      const message = e instanceof Error ? e.message : String(e);
+      source = `const e = new Error(${JSON.stringify(message)}); e.code = 'ERR_MODULE_NOT_FOUND'; throw e;\n`;
     }
+    if (source === undefined) return 0;
+    return this.cString(source)[0]; // C frees it
   }
 
   /** Verifies the assumptions the image code rests on: tags and the data|stack|heap layout. */

@@ -17,6 +17,7 @@ import v8 from 'node:v8';
 import { EngineError, type Engine, type GuestRealm, type HostCall, type ModuleSourceLoader, type RealmOptions } from '../../engine.ts';
 import { PRELUDE_FILENAME, PRELUDE_SOURCE } from '../../guest/prelude-source.ts';
 import { MAIN_EXPORT } from '../../source/wrap-main.ts';
+import { unhandledRejectionText } from './unhandled-rejection.ts';
 
 const MEMORY_LIMIT_TEXT = 'memory limit';
 /** The engine's minimum (and the default) heap_memory_max_mb. */
@@ -105,6 +106,16 @@ function classify(e: unknown, interrupted: boolean): EngineError {
   return new EngineError('internal', message);
 }
 
+/**
+ * A throw out of the prelude's `track`/`complete`: the memory limit or an interrupt, else an
+ * unhandled promise rejection (those functions catch every guest exception themselves).
+ */
+function classifyTask(e: unknown, interrupted: boolean): EngineError {
+  const error = classify(e, interrupted);
+  if (error.kind !== 'internal') return error;
+  return new EngineError('internal', unhandledRejectionText(e));
+}
+
 class V8Realm implements GuestRealm {
   readonly #isolate: ivm.Isolate;
   readonly #context: ivm.Context;
@@ -149,7 +160,11 @@ class V8Realm implements GuestRealm {
         body = await main.namespace.get(MAIN_EXPORT, { reference: true }) as ivm.Reference<unknown>;
       }
       // Guest code runs here, on the isolate's thread.
-      await this.#track.apply(undefined, [body.derefInto()]);
+      try {
+        await this.#track.apply(undefined, [body.derefInto()]);
+      } catch (e) {
+        throw classifyTask(e, this.#interrupted);
+      }
     } catch (e) {
       if (e instanceof EngineError) throw e;
       if (e instanceof Error && !this.#interrupted && !this.#isolate.isDisposed && !e.message.includes(MEMORY_LIMIT_TEXT)) {
@@ -167,7 +182,7 @@ class V8Realm implements GuestRealm {
       if (bytes !== undefined) args.push(new ivm.ExternalCopy(bytes).copyInto({ release: true }));
       await this.#complete.apply(undefined, args, { arguments: { copy: true } });
     } catch (e) {
-      throw classify(e, this.#interrupted);
+      throw classifyTask(e, this.#interrupted);
     }
   }
 
