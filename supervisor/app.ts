@@ -4,7 +4,7 @@
 import type { Config } from './config/load-config.ts';
 import { ConfigError } from './config/config-error.ts';
 import { ExecutionService } from './executions/execution-service.ts';
-import { WorkerPool } from './pool/worker-pool.ts';
+import { WorkerPool, WorkerStartError } from './pool/worker-pool.ts';
 import { openMetadataDb } from './stores/metadata-db.ts';
 import { openHeaps } from './heaps/index.ts';
 import { artifactOpHandler, openArtifacts } from './artifacts/index.ts';
@@ -129,7 +129,7 @@ export async function startApp(config: Config, log: Logger, hooks: AppHooks): Pr
   let url: string | undefined;
   if (transport === 'stdio') {
     // Serving should mean "ready to run code": wait for the workers' first warm realms.
-    await pool.ready();
+    await poolReady(pool);
     const stdio = await startStdio({ surface, sessionName: sessionName.value, onEnd: hooks.onStdioEnd });
     closeTransport = () => stdio.close();
     log.info(`MCP over stdio (${surface.mode} mode)`);
@@ -162,7 +162,7 @@ export async function startApp(config: Config, log: Logger, hooks: AppHooks): Pr
       throw new StartupError(`cannot listen on ${config.bindHost}:${port}: ${e instanceof Error ? e.message : String(e)}`);
     }
     // Bind first (a port in use fails fast), announce once the workers can run code.
-    await pool.ready();
+    await poolReady(pool);
     url = listening.url;
     closeTransport = async () => {
       await endpoint.close();
@@ -184,4 +184,14 @@ export async function startApp(config: Config, log: Logger, hooks: AppHooks): Pr
       db.close();
     })(),
   };
+}
+
+/** Waits for the workers; workers that cannot start make the server fail to start, saying why. */
+async function poolReady(pool: WorkerPool): Promise<void> {
+  try {
+    await pool.ready();
+  } catch (e) {
+    if (e instanceof WorkerStartError) throw new StartupError(e.message);
+    throw e;
+  }
 }

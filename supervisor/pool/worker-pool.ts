@@ -7,7 +7,7 @@ import type { EngineName, Outcome, WorkerMessage } from '../../shared/protocol.t
 import type { HeapImage } from '../../shared/heap-image.ts';
 import { EXECUTION_ERRORS, SERVICE_ERRORS, ServiceError, workerDiedError } from '../../shared/errors.ts';
 import { ByteLru, WORKER_IMAGE_CACHE_BYTES, WORKER_IMAGE_CACHE_ENTRIES } from '../../shared/image-lru.ts';
-import { WorkerProcess } from './worker-process.ts';
+import { WorkerProcess, WORKER_ENTRY } from './worker-process.ts';
 
 export interface PoolOptions {
   readonly size: number;
@@ -23,6 +23,8 @@ export interface PoolOptions {
    * guest's error with the thrown message. Absent: every such op fails.
    */
   readonly onOpRequest?: ((runId: string, op: string, args: unknown) => Promise<unknown>) | undefined;
+  /** The worker's entry script (tests substitute one that fails at boot). Default: worker/main.ts. */
+  readonly workerEntry?: string;
 }
 
 export interface Job {
@@ -88,8 +90,35 @@ const AFFINITY_WINDOW = 8;
 
 const OOM_PATTERN = /out of memory|heap limit|allocation failed|memory limit/i;
 
+/**
+ * Workers that die before they are ready are respawned after a growing delay (50 ms, doubling,
+ * at most 5 s) instead of in a tight loop; a worker that was ready once is replaced at once.
+ */
+const RESPAWN_BASE_MS = 50;
+const RESPAWN_MAX_MS = 5000;
+/**
+ * After this many deaths in a row before `ready`, the pool is failing: ready() rejects (the
+ * server does not start), queued and newly submitted runs fail with the worker's last stderr.
+ * Respawning goes on at the longest delay; the first worker that becomes ready ends the state.
+ */
+const MAX_BOOT_FAILURES = 5;
+const STDERR_IN_ERROR_CHARS = 2000;
+
+/** Thrown by ready() when workers keep dying before they are ready. */
+export class WorkerStartError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'WorkerStartError';
+  }
+}
+
 export class WorkerPool {
   readonly #opts: Required<Omit<PoolOptions, 'onOpRequest'>> & Pick<PoolOptions, 'onOpRequest'>;
+  /** Deaths before `ready` since a worker was last ready (see MAX_BOOT_FAILURES). */
+  #bootFailures = 0;
+  /** Set while the pool is failing to start workers: why. */
+  #startError: WorkerStartError | undefined;
+  readonly #respawnTimers = new Set<NodeJS.Timeout>();
   readonly #slots: Slot[] = [];
   readonly #queue: ActiveJob[] = [];
   #closed = false;
@@ -99,7 +128,7 @@ export class WorkerPool {
   readonly #aliases = new Map<string, string>();
 
   constructor(opts: PoolOptions) {
-    this.#opts = { graceMs: 200, log: (line) => process.stderr.write(`${line}\n`), warmEngines: ['v8', 'quickjs'], ...opts };
+    this.#opts = { graceMs: 200, log: (line) => process.stderr.write(`${line}\n`), warmEngines: ['v8', 'quickjs'], workerEntry: WORKER_ENTRY, ...opts };
     for (let i = 0; i < opts.size; i++) this.#slots.push(this.#spawn());
   }
 
@@ -111,9 +140,16 @@ export class WorkerPool {
     return this.#queue.length;
   }
 
-  /** Resolves once every worker has booted (its first warm realm is ready). */
+  /**
+   * Resolves once every worker has booted (its first warm realm is ready). Rejects with
+   * WorkerStartError when workers keep dying before they are ready.
+   */
   async ready(): Promise<void> {
-    while (this.#slots.some((s) => !s.ready)) await new Promise<void>((r) => this.#readyWaiters.push(r));
+    while (this.#slots.some((s) => !s.ready)) {
+      if (this.#startError) throw this.#startError;
+      if (this.#closed) return;
+      await new Promise<void>((r) => this.#readyWaiters.push(r));
+    }
   }
 
   /** Worker process ids (for tests that kill workers from outside). */
@@ -123,6 +159,10 @@ export class WorkerPool {
 
   submit(job: Job): JobHandle {
     if (this.#closed) throw new Error('worker pool is closed');
+    if (this.#startError && !this.#slots.some((s) => s.ready)) {
+      const runId = job.runId ?? randomUUID();
+      return { runId, outcome: Promise.resolve({ status: 'failed', error: workerDiedError(this.#startError.message) }), cancel: () => {} };
+    }
     const token = this.#tokenFor(job);
     const free = this.#slots.filter((s) => s.ready && s.job === undefined && !s.retiring);
     // Affinity: an idle worker that holds the input image restores it without IPC.
@@ -153,6 +193,9 @@ export class WorkerPool {
 
   async close(): Promise<void> {
     this.#closed = true;
+    for (const t of this.#respawnTimers) clearTimeout(t);
+    this.#respawnTimers.clear();
+    for (const w of this.#readyWaiters.splice(0)) w();
     for (const a of this.#queue.splice(0)) this.#settle(a, { status: 'cancelled', error: EXECUTION_ERRORS.CANCELLED });
     const exits = this.#slots.map((s) => new Promise<void>((r) => {
       if (s.proc.exited) { r(); return; }
@@ -173,7 +216,7 @@ export class WorkerPool {
     slot.proc = new WorkerProcess({
       message: (msg) => this.#onMessage(slot, msg),
       exit: (detail) => this.#onExit(slot, detail),
-    }, (line) => this.#opts.log(`[worker ${slot.proc.pid ?? '?'}] ${line}`), this.#opts.warmEngines);
+    }, (line) => this.#opts.log(`[worker ${slot.proc.pid ?? '?'}] ${line}`), this.#opts.warmEngines, this.#opts.workerEntry);
     return slot;
   }
 
@@ -232,6 +275,8 @@ export class WorkerPool {
     switch (msg.type) {
       case 'ready':
         slot.ready = true;
+        this.#bootFailures = 0;
+        this.#startError = undefined;
         for (const w of this.#readyWaiters.splice(0)) w();
         this.#dispatch(slot);
         return;
@@ -313,9 +358,31 @@ export class WorkerPool {
       const error = OOM_PATTERN.test(detail.stderrTail) ? EXECUTION_ERRORS.OUT_OF_MEMORY : workerDiedError(why);
       this.#settle(active, { status: 'failed', error });
     }
-    const i = this.#slots.indexOf(slot);
-    if (this.#closed || i < 0) return;
-    const replacement = this.#spawn();
-    this.#slots[i] = replacement;
+    if (this.#closed || !this.#slots.includes(slot)) return;
+    if (slot.ready) { this.#replace(slot, 0); return; }
+    // Died before it was ever ready: a broken install, a bad flag, a crash at boot.
+    this.#bootFailures++;
+    const delay = Math.min(RESPAWN_MAX_MS, RESPAWN_BASE_MS * 2 ** (this.#bootFailures - 1));
+    const why = detail.signal ? `killed by ${detail.signal}` : `exit code ${detail.code}`;
+    if (this.#bootFailures >= MAX_BOOT_FAILURES && !this.#slots.some((s) => s.ready)) {
+      const tail = detail.stderrTail.trim().slice(-STDERR_IN_ERROR_CHARS);
+      this.#startError = new WorkerStartError(`workers keep failing to start: ${this.#bootFailures} in a row, the last with ${why}${tail ? `; its stderr: ${tail}` : ''}`);
+      this.#opts.log(`runjs: ${this.#startError.message}; retrying every ${delay / 1000} s`);
+      for (const a of this.#queue.splice(0)) this.#settle(a, { status: 'failed', error: workerDiedError(this.#startError.message) });
+      for (const w of this.#readyWaiters.splice(0)) w();
+    }
+    this.#replace(slot, delay);
+  }
+
+  /** Puts a new worker in `slot`'s place, after `delayMs`. */
+  #replace(slot: Slot, delayMs: number): void {
+    const swap = (): void => {
+      const i = this.#slots.indexOf(slot);
+      if (this.#closed || i < 0) return;
+      this.#slots[i] = this.#spawn();
+    };
+    if (delayMs === 0) { swap(); return; }
+    const timer = setTimeout(() => { this.#respawnTimers.delete(timer); swap(); }, delayMs);
+    this.#respawnTimers.add(timer);
   }
 }

@@ -3,7 +3,7 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { isWorkerMessage, type SupervisorMessage, type WorkerMessage } from '../../shared/protocol.ts';
 
-const WORKER_ENTRY = fileURLToPath(new URL('../../worker/main.ts', import.meta.url));
+export const WORKER_ENTRY = fileURLToPath(new URL('../../worker/main.ts', import.meta.url));
 const STDERR_TAIL_BYTES = 8192;
 /**
  * The cancel side channel (worker/runtime/cancel-channel.ts): QuickJS blocks the worker's thread
@@ -30,8 +30,8 @@ export class WorkerProcess {
   #stderrTail = '';
   #exited = false;
 
-  constructor(events: WorkerEvents, logStderr: (line: string) => void, warmEngines: readonly string[] = ['v8', 'quickjs']) {
-    this.#child = fork(WORKER_ENTRY, [`--warm=${warmEngines.join(',')}`], {
+  constructor(events: WorkerEvents, logStderr: (line: string) => void, warmEngines: readonly string[] = ['v8', 'quickjs'], entry: string = WORKER_ENTRY) {
+    this.#child = fork(entry, [`--warm=${warmEngines.join(',')}`], {
       execArgv: nodeFlags(),
       serialization: 'advanced',
       stdio: ['ignore', 'ignore', 'pipe', 'ipc', 'pipe'],
@@ -64,6 +64,9 @@ export class WorkerProcess {
 
   send(msg: SupervisorMessage): void {
     if (this.#exited || !this.#child.connected) return;
+    // The tail explains a death during the run being started: what earlier runs left there
+    // (e.g. a memory warning) must not decide how this one is reported.
+    if (msg.type === 'run') this.#stderrTail = '';
     if (msg.type === 'cancel') {
       const pipe = this.#child.stdio[CANCEL_FD];
       if (pipe && 'write' in pipe) pipe.write(`${msg.reason} ${msg.runId}\n`);

@@ -61,18 +61,24 @@ test('cancel after completion changes nothing', async () => {
 });
 
 test('a worker that cannot stop is killed after the grace period and replaced', async () => {
-  const r = new PoolRunner(1, 10, 150);
+  // 50 ms grace: pbkdf2Sync blocks the worker's own thread inside one host op, so neither the
+  // isolate interrupt nor the worker's recycle path can act — only the pool's SIGKILL timer.
+  const r = new PoolRunner(1, 10, 50);
   try {
     await r.pool.ready();
     const pid = r.pool.pids()[0];
-    // Array.fill floods run past an isolate's disposal (engine-study Q7): only a kill stops them.
-    const { handle, result } = r.start('const a = []; while (true) { a.push(new Array(64).fill(0)); if (a.length > 5000) a.length = 0 }', { timeoutMs: 30_000, heapMemoryMaxMb: 512 });
-    await new Promise((ok) => setTimeout(ok, 200));
+    assert.ok(pid !== undefined);
+    let started!: () => void;
+    const running = new Promise<void>((ok) => { started = ok; });
+    const code = 'import c from "node:crypto"; console.log("started"); while (true) c.pbkdf2Sync("a", "b", 2000000, 64, "sha512")';
+    const { handle, result } = r.start(code, { timeoutMs: 30_000 }, () => started());
+    await running;
     handle.cancel();
     assert.deepEqual((await result).outcome, CANCELLED);
     assert.deepEqual((await r.run('"after"')).outcome, { status: 'completed', result: '"after"' });
-    assert.ok(r.pool.pids()[0] !== undefined);
-    void pid;
+    const replacement = r.pool.pids()[0];
+    assert.ok(replacement !== undefined);
+    assert.notEqual(replacement, pid, 'the blocked worker was killed and replaced');
   } finally {
     await r.close();
   }
@@ -109,7 +115,9 @@ test('executions beyond the cap wait in FIFO order; the timeout clock starts whe
   try {
     await r.pool.ready();
     const order: string[] = [];
-    const runs = ['a', 'b', 'c'].map((name) => r.start(`await new Promise((ok) => setTimeout(ok, 150)); "${name}"`, { timeoutMs: 1000 }));
+    // Each run takes 150 ms and may take 400: the third starts ~300 ms after submission, so it
+    // would time out if its clock had started while it waited in the queue.
+    const runs = ['a', 'b', 'c'].map((name) => r.start(`await new Promise((ok) => setTimeout(ok, 150)); "${name}"`, { timeoutMs: 400 }));
     const names = await Promise.all(runs.map(async (x) => { const res = await x.result; order.push(res.outcome.status === 'completed' ? res.outcome.result : res.outcome.status); return res; }));
     assert.deepEqual(order, ['"a"', '"b"', '"c"']);
     assert.equal(names.length, 3);
