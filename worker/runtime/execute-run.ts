@@ -10,6 +10,7 @@ import { EXECUTION_ERRORS } from '../../shared/errors.ts';
 import { transpile, TranspileError } from '../source/transpile.ts';
 import { wrapMain, ModuleSpecifierError } from '../source/wrap-main.ts';
 import { resolveImport, ImportError, type BuiltinModules } from '../source/resolve-import.ts';
+import { capOutcome } from './outcome-limits.ts';
 
 /** How an uncaught V8 array-buffer allocation failure (the isolate's allocator cap) reaches settle. */
 const ARRAY_BUFFER_OOM = 'Uncaught RangeError: Array buffer allocation failed';
@@ -267,8 +268,9 @@ export class RunLoop {
     else this.#end({ status: 'failed', error: EXECUTION_ERRORS.DEADLOCK });
   }
 
-  #end(outcome: Outcome): void {
+  #end(uncapped: Outcome): void {
     if (this.#outcome !== undefined) return;
+    const outcome = capOutcome(uncapped);
     this.#outcome = outcome;
     this.#finish?.(outcome);
   }
