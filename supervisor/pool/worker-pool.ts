@@ -88,7 +88,8 @@ const MAX_IMAGE_ALIASES = 4096;
 /** How far into the queue a freed worker looks for a run whose image it holds (bounds the overtaking). */
 const AFFINITY_WINDOW = 8;
 
-const OOM_PATTERN = /out of memory|heap limit|allocation failed|memory limit/i;
+// `is_heap_oom = 1`: isolated-vm aborts the process when a last-resort GC cannot free enough.
+const OOM_PATTERN = /out of memory|heap limit|allocation failed|memory limit|is_heap_oom = 1/i;
 
 /**
  * Workers that die before they are ready are respawned after a growing delay (50 ms, doubling,

@@ -39,3 +39,28 @@ guestSuite('console formatting', (g) => {
     assert.deepEqual(lines, ['TypeError: bad type', 'MyError: mine', '']);
   });
 });
+
+guestSuite('console against hostile values', (g) => {
+  g.test('a revoked Proxy and a throwing getPrototypeOf trap print instead of throwing', async (ctx) => {
+    const out = await ctx.output("const { proxy, revoke } = Proxy.revocable({}, {}); revoke(); console.log('a', proxy);\nconsole.log('b', new Proxy({}, { getPrototypeOf() { throw new Error('no') } })); 1");
+    const lines = out.split('\n').filter((l) => !l.startsWith('    at '));
+    assert.equal(lines.length, 3);
+    assert.match(lines[0]!, /^a \[Unserializable: TypeError: /);
+    assert.equal(lines[1], 'b [Unserializable: Error: no');
+  });
+
+  g.test('a function whose name getter throws prints as anonymous', async (ctx) => {
+    const out = await ctx.output("const f = function () {}; Object.defineProperty(f, 'name', { get() { throw new Error('n') } }); console.log(f, [f]); 1");
+    assert.equal(out, '[Function (anonymous)] ["[Function (anonymous)]"]\n');
+  });
+
+  g.test('a setter on Array.prototype[0] does not eat console arguments', async (ctx) => {
+    const out = await ctx.output("Object.defineProperty(Array.prototype, '0', { set(v) {}, configurable: true }); console.log('a', 'b'); console.log({ m: new Map([[1, 2]]), s: new Set([3]) }); 1");
+    assert.equal(out, 'a b\n{"m":{"[Map]":[[1,2]]},"s":{"[Set]":[3]}}\n');
+  });
+
+  g.test('repeated (not circular) references print in full; cycles as [Circular]', async (ctx) => {
+    const out = await ctx.output('const s = { k: 1 }; const a: any = { n: 1, p: [s, s] }; a.self = a; a.list = [a, { b: a }]; console.log(a); 1');
+    assert.equal(out, '{"n":1,"p":[{"k":1},{"k":1}],"self":"[Circular]","list":["[Circular]",{"b":"[Circular]"}]}\n');
+  });
+});

@@ -22,7 +22,13 @@
   const ObjectKeys = Object.keys;
   const ObjectPrototypeToString = uncurry(Object.prototype.toString);
   const ArrayPrototypeJoin = uncurry(Array.prototype.join);
-  const ArrayPrototypePush = uncurry(Array.prototype.push);
+  const ObjectSetPrototypeOf = Object.setPrototypeOf;
+  /**
+   * The prelude's own lists: arrays without a prototype, so appending (`list[list.length] = v`)
+   * never runs a setter a script put on Array.prototype[0] (which would lose console arguments).
+   */
+  const newList = () => ObjectSetPrototypeOf([], null);
+  const ArrayPrototypePush = (list, value) => { list[list.length] = value; };
   const StringPrototypeSlice = uncurry(String.prototype.slice);
   const StringPrototypeStartsWith = uncurry(String.prototype.startsWith);
   const StringPrototypeIndexOf = uncurry(String.prototype.indexOf);
@@ -48,6 +54,9 @@
   const MapEntries = uncurry(Map.prototype.entries);
   const SafeSet = Set;
   const SetValues = uncurry(Set.prototype.values);
+  const SetHas = uncurry(Set.prototype.has);
+  const SetAdd = uncurry(Set.prototype.add);
+  const SetDelete = uncurry(Set.prototype.delete);
   const PromiseCtor = Promise;
   const PromiseResolve = Promise.resolve.bind(Promise);
   const PromiseReject = Promise.reject.bind(Promise);
@@ -128,19 +137,25 @@
 
   // --- formatting (console lines, results, error texts) ---
   function describeFunction(fn) {
-    const n = fn.name;
-    return n ? `[Function: ${n}]` : '[Function (anonymous)]';
+    let n;
+    try { n = fn.name; } catch { /* a throwing `name` getter */ }
+    return n && typeof n === 'string' ? `[Function: ${n}]` : '[Function (anonymous)]';
   }
 
   function isError(v) {
-    if (v instanceof ErrorCtor) return true;
-    return ObjectPrototypeToString(v) === '[object Error]';
+    // A revoked Proxy or a throwing getPrototypeOf trap makes both checks throw: not an error.
+    try {
+      if (v instanceof ErrorCtor) return true;
+      return ObjectPrototypeToString(v) === '[object Error]';
+    } catch {
+      return false;
+    }
   }
 
   /** Drops the prelude's own frames and shows the wrapped main body as the script itself. */
   function cleanStack(stack) {
     const lines = StringPrototypeSplit(stack, '\n');
-    const kept = [];
+    const kept = newList();
     let frames = 0;
     for (let i = 0; i < lines.length; i++) {
       const line = lines[i];
@@ -174,9 +189,11 @@
   /** JSON with the cases plain JSON.stringify gets wrong or throws on (cycles, BigInt, Map, Set, errors). */
   function toJson(value, indent) {
     // The chain of objects being serialised: `this` in the replacer is the holder, so popping
-    // until the holder is on top leaves exactly the ancestors of the current value.
-    const holders = [];
-    const originals = [];
+    // until the holder is on top leaves exactly the ancestors of the current value. `onChain`
+    // holds the same objects, so the cycle check is O(1) even for very deep values.
+    const holders = newList();
+    const originals = newList();
+    const onChain = new SafeSet();
     const replacer = function (key, v) {
       switch (typeof v) {
         case 'bigint': return `${BigIntPrototypeToString(v)}n`;
@@ -184,21 +201,26 @@
         case 'symbol': return SymbolPrototypeToString(v);
         case 'object': {
           if (v === null) return v;
-          while (holders.length > 0 && holders[holders.length - 1] !== this) { holders.length--; originals.length--; }
-          for (let i = 0; i < originals.length; i++) if (originals[i] === v) return '[Circular]';
+          while (holders.length > 0 && holders[holders.length - 1] !== this) {
+            SetDelete(onChain, originals[originals.length - 1]);
+            holders.length--;
+            originals.length--;
+          }
+          if (SetHas(onChain, v)) return '[Circular]';
           let out = v;
           if (isError(v)) return formatError(v);
           if (v instanceof SafeMap) {
-            out = [];
+            out = newList();
             for (const entry of MapEntries(v)) ArrayPrototypePush(out, entry);
             out = { '[Map]': out };
           } else if (v instanceof SafeSet) {
-            out = [];
+            out = newList();
             for (const item of SetValues(v)) ArrayPrototypePush(out, item);
             out = { '[Set]': out };
           }
           ArrayPrototypePush(holders, out);
           ArrayPrototypePush(originals, v);
+          SetAdd(onChain, v);
           return out;
         }
         default: return v;
@@ -229,9 +251,9 @@
   }
 
   function formatLine(args) {
-    const parts = [];
-    for (let i = 0; i < args.length; i++) ArrayPrototypePush(parts, formatArg(args[i]));
-    return ArrayPrototypeJoin(parts, ' ');
+    let line = '';
+    for (let i = 0; i < args.length; i++) line += (i === 0 ? '' : ' ') + formatArg(args[i]);
+    return line;
   }
 
   // --- console ---
