@@ -52,3 +52,22 @@ guestSuite('prototype pollution', (g) => {
     assert.deepEqual((await ctx.run("Array.prototype.then = function (r) { r([1, 'forged']) }; 5")).outcome, { status: 'completed', result: '5' });
   });
 });
+
+guestSuite('error positions point into the submitted source', (g) => {
+  // Lines agree on both engines; columns are each engine's own (V8: the `new`, QuickJS: the call).
+  g.test('blank lines esbuild drops do not shift the line', async (ctx) => {
+    const col = ctx.engine === 'v8' ? 7 : 16;
+    assert.deepEqual((await ctx.run("const a = 1;\n\nthrow new Error('line 3')")).outcome, { status: 'failed', error: `Uncaught Error: line 3\n    at file:///main.js:3:${col}` });
+  });
+
+  g.test('the wrapper prologue on line 1 does not shift the column', async (ctx) => {
+    const col = ctx.engine === 'v8' ? 7 : 16;
+    assert.deepEqual((await ctx.run("throw new Error('x')")).outcome, { status: 'failed', error: `Uncaught Error: x\n    at file:///main.js:1:${col}` });
+  });
+
+  g.test('erased TypeScript declarations do not shift lines', async (ctx) => {
+    const [inF, call] = ctx.engine === 'v8' ? ['6:9', '8:1'] : ['6:22', '8:2'];
+    const code = "interface A {\n  x: number\n}\n\nfunction f(a: A): number {\n  throw new TypeError('in f')\n}\nf({ x: 1 })";
+    assert.deepEqual((await ctx.run(code)).outcome, { status: 'failed', error: `Uncaught TypeError: in f\n    at f (file:///main.js:${inF})\n    at file:///main.js:${call}` });
+  });
+});

@@ -7,7 +7,8 @@ import { EngineError } from '../engine.ts';
 import { OpError, type OpContext, type OpTable } from '../ops/op-types.ts';
 import type { Outcome } from '../../shared/protocol.ts';
 import { EXECUTION_ERRORS } from '../../shared/errors.ts';
-import { transpile, TranspileError } from '../source/transpile.ts';
+import { transpileModule, TranspileError } from '../source/transpile.ts';
+import { remapPositions, type WrapShifts } from '../source/positions.ts';
 import { wrapMain, ModuleSpecifierError } from '../source/wrap-main.ts';
 import { resolveImport, ImportError, type BuiltinModules } from '../source/resolve-import.ts';
 import { capOutcome } from './outcome-limits.ts';
@@ -71,6 +72,8 @@ export class RunLoop {
   #finish: ((o: Outcome) => void) | undefined;
   #outcome: Outcome | undefined;
   #deadlineAt = Infinity;
+  /** What maps main.js positions in error texts back to the submitted source. */
+  #positions: { shifts: WrapShifts; map: string } | undefined;
 
   constructor(spec: RunSpec, ops: OpTable, builtins: BuiltinModules, hooks: RunHooks) {
     this.#spec = spec;
@@ -156,8 +159,9 @@ export class RunLoop {
     try {
       let wrapped;
       try {
-        const js = await transpile(this.#spec.code, 'main.ts');
+        const { code: js, map } = await transpileModule(this.#spec.code, 'main.ts', true);
         wrapped = wrapMain(js);
+        this.#positions = { shifts: wrapped.shifts, map };
         for (const specifier of wrapped.imports) resolveImport(specifier, this.#builtins);
       } catch (e) {
         if (e instanceof TranspileError || e instanceof ModuleSpecifierError || e instanceof ImportError) {
@@ -270,7 +274,9 @@ export class RunLoop {
 
   #end(uncapped: Outcome): void {
     if (this.#outcome !== undefined) return;
-    const outcome = capOutcome(uncapped);
+    const p = this.#positions;
+    const remapped = p && uncapped.status === 'failed' ? { status: uncapped.status, error: remapPositions(uncapped.error, p.shifts, p.map) } : uncapped;
+    const outcome = capOutcome(remapped);
     this.#outcome = outcome;
     this.#finish?.(outcome);
   }

@@ -16,6 +16,14 @@ function isTransformFailure(e: unknown): e is TransformFailure {
 }
 
 export async function transpile(source: string, filename: string): Promise<string> {
+  return (await transpileModule(source, filename, false)).code;
+}
+
+/**
+ * The transpiled module, and with `withMap` esbuild's source map (JSON) of it: esbuild reformats
+ * the code, so positions in error stacks are mapped back through it (worker/source/positions.ts).
+ */
+export async function transpileModule(source: string, filename: string, withMap: boolean): Promise<{ code: string; map: string }> {
   try {
     // `export {}` makes every script an ES module for esbuild: without an import/export it would
     // wrap a file that mentions `module`, `exports`, top-level `this` or `return` in a CommonJS
@@ -29,11 +37,12 @@ export async function transpile(source: string, filename: string): Promise<strin
       minify: false,
       keepNames: false,
       legalComments: 'none',
+      ...(withMap ? { sourcemap: 'external' as const, sourcesContent: false } : {}),
       // Imports stay as written (only `import type` is erased), so an unavailable module fails
       // the run instead of being silently dropped as unused.
       tsconfigRaw: { compilerOptions: { verbatimModuleSyntax: true, preserveValueImports: false, useDefineForClassFields: true } },
     });
-    return out.code;
+    return { code: out.code, map: out.map };
   } catch (e) {
     if (isTransformFailure(e)) {
       const first = e.errors[0];

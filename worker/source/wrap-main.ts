@@ -12,6 +12,7 @@
 import { parse, type Node, type Program, type Statement, type ModuleDeclaration } from 'acorn';
 import { EXECUTION_ERRORS } from '../../shared/errors.ts';
 import { moduleSyntaxEdits, moduleSyntaxPrologue } from './module-syntax.ts';
+import { WrapShifts } from './positions.ts';
 
 export const MAIN_EXPORT = '__runjs_main';
 const COMPLETION_BASE = '__runjs_completion';
@@ -34,6 +35,8 @@ export interface WrappedMain {
   readonly source: string;
   /** Every static import specifier, in order of appearance. */
   readonly imports: readonly string[];
+  /** How columns of `source` shifted against the transpiled input (for error positions). */
+  readonly shifts: WrapShifts;
 }
 
 type TopLevel = Statement | ModuleDeclaration;
@@ -145,17 +148,28 @@ export function wrapMain(input: string): WrappedMain {
     edits.push({ start: last.expression.end, end: last.end, text: ');' });
   }
 
+  const prologue = `const ${COMPLETION} = [0, undefined, undefined];`;
+  const head = `${hoisted.join('')}${moduleScope}export const ${MAIN_EXPORT} = async () => {${prologue}`;
+  const shifts = new WrapShifts();
+  shifts.add(1, head.length, head.length);
   edits.sort((a, b) => a.start - b.start || a.end - b.end);
   let body = '';
   let pos = 0;
+  let line = 1;
   for (const e of edits) {
-    body += js.slice(pos, e.start) + e.text;
+    const copied = js.slice(pos, e.start);
+    body += copied + e.text;
+    for (let i = copied.indexOf('\n'); i >= 0; i = copied.indexOf('\n', i + 1)) line++;
+    for (let i = e.text.indexOf('\n'); i >= 0; i = e.text.indexOf('\n', i + 1)) line++;
     pos = Math.max(pos, e.end);
+    // After the edit, columns on this line differ by (output column - input column).
+    const outCol = body.length - (body.lastIndexOf('\n') + 1) + (body.includes('\n') ? 0 : head.length);
+    const inCol = pos - (js.lastIndexOf('\n', pos - 1) + 1);
+    shifts.add(line, outCol, outCol - inCol);
   }
   body += js.slice(pos);
 
-  const prologue = `const ${COMPLETION} = [0, undefined, undefined];`;
   const ret = `return ${COMPLETION}[0] === 1 ? { __proto__: null, k: 1, v: ${COMPLETION}[1] } : ${hasDefault ? `{ __proto__: null, k: 2, v: ${COMPLETION}[2] }` : '{ __proto__: null, k: 0 }'};`;
-  const source = `${hoisted.join('')}${moduleScope}export const ${MAIN_EXPORT} = async () => {${prologue}${body}\n${ret}\n};\n`;
-  return { source, imports };
+  const source = `${head}${body}\n${ret}\n};\n`;
+  return { source, imports, shifts };
 }
