@@ -91,12 +91,22 @@ function isImageShape(v: unknown): boolean {
   return isObject(v) && isObject(v['manifest']) && v['bytes'] instanceof Uint8Array;
 }
 
+/** A whole Outcome: the status is one of the four, with its string field (what the store writes). */
+export function isOutcome(v: unknown): v is Outcome {
+  if (!isObject(v)) return false;
+  switch (v['status']) {
+    case 'completed': return typeof v['result'] === 'string';
+    case 'failed': case 'timed_out': case 'cancelled': return typeof v['error'] === 'string';
+    default: return false;
+  }
+}
+
 export function isWorkerMessage(v: unknown): v is WorkerMessage {
   if (!isObject(v)) return false;
   switch (v['type']) {
     case 'ready': return true;
     case 'output': return typeof v['runId'] === 'string' && typeof v['data'] === 'string';
-    case 'result': return typeof v['runId'] === 'string' && isObject(v['outcome']) && (v['image'] === undefined || isImageShape(v['image']));
+    case 'result': return typeof v['runId'] === 'string' && isOutcome(v['outcome']) && (v['image'] === undefined || isImageShape(v['image']));
     case 'op-request': return typeof v['runId'] === 'string' && typeof v['reqId'] === 'number' && typeof v['op'] === 'string';
     default: return false;
   }

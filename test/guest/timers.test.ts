@@ -26,4 +26,10 @@ guestSuite('timers', (g) => {
   g.test('setInterval is absent; timer ids are positive integers', async (ctx) => {
     assert.equal(await ctx.output('const a = setTimeout(() => {}, 0), b = setTimeout(() => {}, 0); console.log(typeof setInterval, Number.isInteger(a) && a > 0, b > a)'), 'undefined true true\n');
   });
+
+  g.test('a delay over 2^31-1 ms (or Infinity) overflows to 1 ms, as in Node', async (ctx) => {
+    // With a 5 s run timeout, a delay kept at ~24.8 days would time the run out instead.
+    const res = await ctx.run('await new Promise((ok) => setTimeout(ok, 2 ** 31)); await new Promise((ok) => setTimeout(ok, Infinity)); "fired"', { timeoutMs: 5000 });
+    assert.deepEqual(res.outcome, { status: 'completed', result: '"fired"' });
+  });
 });

@@ -44,7 +44,6 @@
   const TypeErrorCtor = TypeError;
   const String_ = String;
   const Number_ = Number;
-  const NumberIsFinite = Number.isFinite;
   const MathFloor = Math.floor;
   const SafeMap = Map;
   const MapGet = uncurry(Map.prototype.get);
@@ -274,7 +273,10 @@
   function setTimeout_(callback, delay, ...args) {
     if (typeof callback !== 'function') throw new TypeErrorCtor('setTimeout: callback must be a function');
     let ms = Number_(delay);
-    if (!(ms > 0) || !NumberIsFinite(ms)) ms = ms === Infinity ? 2147483647 : 0;
+    // Node: a delay that is not a positive number runs at once; one over 2^31-1 ms (~24.8 days,
+    // Infinity too) overflows and runs after 1 ms.
+    if (!(ms > 0)) ms = 0;
+    else if (ms > 2147483647) ms = 1;
     const id = nextTimerId++;
     const opId = op('timers.sleep', MathFloor(ms), undefined, () => {
       MapDelete(timers, id);
