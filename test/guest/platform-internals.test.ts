@@ -16,7 +16,10 @@ guestSuite('guest platform internals', (g) => {
       'console.log(JSON.stringify(names), typeof __runjs_internal, typeof __runjs_P, typeof builtin, builtin("node:path") === require("path"));',
       'try { builtin("fs") } catch (e) { console.log(e.code) }',
       'console.log(Object.getOwnPropertySymbols(globalThis).map(String).filter((s) => s.includes("runjs")).join());',
-    ].join('\n')), '[] undefined undefined function true\nERR_UNKNOWN_BUILTIN_MODULE\nSymbol(runjs.builtin)\n');
+      // The dynamic-import helper: it too hands out only module namespaces (and import.meta).
+      'const imp = globalThis[Symbol.for("runjs.import")];',
+      'console.log(typeof imp, (await imp("node:path")).default === require("path"), Object.keys(imp.meta).join());',
+    ].join('\n')), '[] undefined undefined function true\nERR_UNKNOWN_BUILTIN_MODULE\nSymbol(runjs.import),Symbol(runjs.builtin)\nfunction true url,filename,dirname\n');
   });
 
   g.test('overwriting builtins before first use does not break streams, URL, encoding, Buffer, events or crypto', async (ctx) => {

@@ -70,7 +70,10 @@ test('a worker that cannot stop is killed after the grace period and replaced', 
     assert.ok(pid !== undefined);
     let started!: () => void;
     const running = new Promise<void>((ok) => { started = ok; });
-    const code = 'import c from "node:crypto"; console.log("started"); while (true) c.pbkdf2Sync("a", "b", 2000000, 64, "sha512")';
+    // One call that runs for a minute: no gap between host calls in which the worker could take the
+    // cancel itself, however late a loaded machine fires the pool's kill timer.
+    // (2M iterations × 64 blocks of SHA-512: about a minute of one host call).
+    const code = 'import c from "node:crypto"; console.log("started"); c.pbkdf2Sync("a", "b", 2000000, 64 * 64, "sha512")';
     const { handle, result } = r.start(code, { timeoutMs: 30_000 }, () => started());
     await running;
     handle.cancel();
@@ -115,9 +118,9 @@ test('executions beyond the cap wait in FIFO order; the timeout clock starts whe
   try {
     await r.pool.ready();
     const order: string[] = [];
-    // Each run takes 150 ms and may take 400: the third starts ~300 ms after submission, so it
-    // would time out if its clock had started while it waited in the queue.
-    const runs = ['a', 'b', 'c'].map((name) => r.start(`await new Promise((ok) => setTimeout(ok, 150)); "${name}"`, { timeoutMs: 400 }));
+    // Each run takes 300 ms and may take 750: the third starts ≥ 600 ms after submission and ends
+    // ≥ 900 ms after it, so it would time out if its clock had started while it waited.
+    const runs = ['a', 'b', 'c'].map((name) => r.start(`await new Promise((ok) => setTimeout(ok, 300)); "${name}"`, { timeoutMs: 750 }));
     const names = await Promise.all(runs.map(async (x) => { const res = await x.result; order.push(res.outcome.status === 'completed' ? res.outcome.result : res.outcome.status); return res; }));
     assert.deepEqual(order, ['"a"', '"b"', '"c"']);
     assert.equal(names.length, 3);
