@@ -76,6 +76,9 @@ test('a worker that cannot stop is killed after the grace period and replaced', 
     const code = 'import c from "node:crypto"; console.log("started"); c.pbkdf2Sync("a", "b", 2000000, 64 * 64, "sha512")';
     const { handle, result } = r.start(code, { timeoutMs: 30_000 }, () => started());
     await running;
+    // The line is sent just before the host call starts; a cancel that reached the worker in
+    // between would be taken by the worker itself. Give the call time to begin.
+    await new Promise((ok) => setTimeout(ok, 500));
     handle.cancel();
     assert.deepEqual((await result).outcome, CANCELLED);
     assert.deepEqual((await r.run('"after"')).outcome, { status: 'completed', result: '"after"' });
