@@ -1,5 +1,5 @@
 // The artifact tools, in both modes: get_artifact (metadata block, then the payload as a content
-// block or, above the inline budget, a resource_link), list_artifacts, and
+// block or, above the inline budget, a resource_link), list_artifacts, delete_artifact, and
 // get_artifact_upload_url (a one-time URL a client PUTs a file to; see upload-tokens.ts).
 import { z } from 'zod';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
@@ -76,6 +76,20 @@ export function artifactTools(api: McpArtifactsApi): ToolDef[] {
     handle: () => jsonResult({ artifacts: api.service.list() }),
   });
 
+  const deleteArtifact = defineTool({
+    name: 'delete_artifact',
+    title: 'Delete an artifact',
+    description: 'Delete a stored artifact (its payload too, unless another artifact has the same content). Returns the deleted artifact\'s metadata. Executions that emitted it still list it.',
+    annotations: { title: 'Delete an artifact', readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+    input: z.strictObject({ key }),
+    output: META,
+    async handle({ key: k }): Promise<CallToolResult> {
+      const deleted = await api.service.delete(k);
+      if (deleted === undefined) return errorResult(`artifact '${k}' not found`);
+      return jsonResult(deleted);
+    },
+  });
+
   const uploadUrlTool = defineTool({
     name: 'get_artifact_upload_url',
     title: 'Get a one-time artifact upload URL',
@@ -99,5 +113,6 @@ export function artifactTools(api: McpArtifactsApi): ToolDef[] {
     },
   });
 
-  return api.uploads === undefined ? [getArtifact, listArtifacts] : [getArtifact, listArtifacts, uploadUrlTool];
+  const always = [getArtifact, listArtifacts, deleteArtifact];
+  return api.uploads === undefined ? always : [...always, uploadUrlTool];
 }

@@ -36,7 +36,7 @@ const run = (args: Record<string, unknown>) => client.callTool({ name: 'run_js',
 test('run_js (code, heap_memory_max_mb, execution_timeout_secs) and the artifact tools; overridden texts', async () => {
   assert.equal(client.getInstructions(), '@literal at-sign instructions');
   const { tools } = await client.listTools();
-  assert.deepEqual(tools.map((t) => t.name), ['run_js', 'get_artifact', 'list_artifacts', 'get_artifact_upload_url']);
+  assert.deepEqual(tools.map((t) => t.name), ['run_js', 'get_artifact', 'list_artifacts', 'delete_artifact', 'get_artifact_upload_url']);
   const [runJs] = tools;
   assert.equal(runJs!.description, DESCRIPTION);
   assert.deepEqual(Object.keys(runJs!.inputSchema.properties ?? {}), ['code', 'heap_memory_max_mb', 'execution_timeout_secs']);

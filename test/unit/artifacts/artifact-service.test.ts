@@ -13,7 +13,7 @@ function setup(now?: () => Date) {
   const dir = mkdtempSync(join(tmpdir(), 'runjs-art-'));
   const db = openMetadataDb(dir);
   const blobs = createBlobStore({ backend: 'dir', dir: join(dir, 'blobs') });
-  return { db, svc: new ArtifactService(db, blobs, now), tokens: new UploadTokens(db, now) };
+  return { db, svc: new ArtifactService(db, blobs, now === undefined ? {} : { now }), tokens: new UploadTokens(db, now) };
 }
 
 test('keys: a safe charset without path tricks', () => {
