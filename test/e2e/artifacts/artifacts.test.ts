@@ -1,10 +1,14 @@
 // Artifacts end to end (issue 6), against the real server process: a script's PNG downloaded
 // byte-identical over REST and as an MCP image block; one-time upload URLs through their state
 // machine (one winner among concurrent PUTs, failed and abandoned uploads leave the token usable,
-// expiry); key/mime validation; and 16 MiB + 1 bodies refused while streaming.
+// expiry); key/mime validation; 16 MiB + 1 bodies refused while streaming; deleting artifacts
+// and reclaiming their payloads on disk.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { request } from 'node:http';
+import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { CallToolResultSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { startServer, type ServerProcess } from '../server/server-process.ts';
@@ -269,4 +273,33 @@ test('stateless run_js lists the artifacts the run emitted and inlines them; --p
     await c.close();
     await stateless.stop();
   }
+});
+
+test('payloads are reclaimed: an overwrite deletes the old blob, DELETE and delete_artifact remove artifact and blob', async () => {
+  const blobPath = (content: string) => {
+    const h = createHash('sha256').update(content).digest('hex');
+    return join(server.dbDir, 'blobs', h.slice(0, 2), h.slice(2));
+  };
+  assert.equal((await put('/api/artifacts/doomed.txt', 'first version', 'text/plain')).status, 200);
+  assert.equal(existsSync(blobPath('first version')), true);
+  assert.equal((await put('/api/artifacts/doomed.txt', 'second version', 'text/plain')).status, 200);
+  assert.equal(existsSync(blobPath('first version')), false);
+  assert.equal(existsSync(blobPath('second version')), true);
+
+  const del = await fetch(`${server.base}/api/artifacts/doomed.txt`, { method: 'DELETE' });
+  assert.equal(del.status, 200);
+  const meta = await del.json() as Record<string, unknown>;
+  assert.deepEqual({ ...meta, created_at: undefined }, { key: 'doomed.txt', mime_type: 'text/plain', size_bytes: 14, created_at: undefined, execution_id: null });
+  assert.equal(existsSync(blobPath('second version')), false);
+  assert.equal((await fetch(`${server.base}/api/artifacts/doomed.txt`)).status, 404);
+  const again = await fetch(`${server.base}/api/artifacts/doomed.txt`, { method: 'DELETE' });
+  assert.equal(again.status, 404);
+  assert.deepEqual(await again.json(), { error: "artifact 'doomed.txt' not found" });
+
+  assert.equal((await put('/api/artifacts/via-mcp.txt', 'mcp delete', 'text/plain')).status, 200);
+  const deleted = ok(await call('delete_artifact', { key: 'via-mcp.txt' }));
+  assert.deepEqual({ ...deleted, created_at: undefined }, { key: 'via-mcp.txt', mime_type: 'text/plain', size_bytes: 10, created_at: undefined, execution_id: null });
+  assert.equal(existsSync(blobPath('mcp delete')), false);
+  assert.deepEqual(failed(await call('get_artifact', { key: 'via-mcp.txt' })), { error: "artifact 'via-mcp.txt' not found" });
+  assert.deepEqual(failed(await call('delete_artifact', { key: 'via-mcp.txt' })), { error: "artifact 'via-mcp.txt' not found" });
 });
