@@ -7,7 +7,7 @@ import type { ArtifactService } from '../artifacts/artifact-service.ts';
 import { ArtifactRuleError, MAX_ARTIFACT_BYTES } from '../artifacts/artifact-rules.ts';
 import { DEFAULT_UPLOAD_TTL_SECS, MAX_UPLOAD_TTL_SECS, type UploadTokens } from '../artifacts/upload-tokens.ts';
 import { uploadUrl } from '../artifacts/upload-url.ts';
-import { downloadUrl, INLINE_BUDGET_BYTES, linkBlock, payloadBlock } from './artifact-blocks.ts';
+import { downloadUrl, INLINE_BUDGET_BYTES, linkBlock, payloadBlock, requestOrigin } from './artifact-blocks.ts';
 import { defineTool, errorResult, jsonResult, type ToolDef } from './tool-kit.ts';
 
 export interface McpArtifactsApi {
@@ -50,13 +50,14 @@ export function artifactTools(api: McpArtifactsApi): ToolDef[] {
     annotations: { title: 'Get an artifact', ...READ_ONLY },
     input: z.strictObject({ key }),
     output: GET_OUTPUT,
-    async handle({ key: k }): Promise<CallToolResult> {
+    async handle({ key: k }, ctx): Promise<CallToolResult> {
       const meta = api.service.meta(k);
       if (meta === undefined) return errorResult(`artifact '${k}' not found`);
       const url = downloadUrl(k, api.publicBaseUrl);
       if (meta.size_bytes > INLINE_BUDGET_BYTES) {
         const head = { ...meta, encoding: 'link' as const, url };
-        return { content: [{ type: 'text', text: JSON.stringify(head) }, linkBlock(meta, api.publicBaseUrl)], structuredContent: head };
+        const base = api.publicBaseUrl ?? requestOrigin(ctx.extra.requestInfo?.url);
+        return { content: [{ type: 'text', text: JSON.stringify(head) }, linkBlock(meta, base)], structuredContent: head };
       }
       const found = await api.service.get(k);
       if (found === undefined) return errorResult(`artifact '${k}' not found`);
