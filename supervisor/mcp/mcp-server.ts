@@ -19,7 +19,7 @@ import { describeIssues, errorResult, listEntry, serviceErrorResult, type ToolDe
 
 export interface McpSurfaceOptions {
   readonly executions: McpExecutionsApi;
-  /** The artifact tools (get_artifact, list_artifacts, get_artifact_upload_url) exist only with this. */
+  /** The artifact tools (get_artifact, list_artifacts, delete_artifact, get_artifact_upload_url) exist only with this. */
   readonly artifacts?: McpArtifactsApi | undefined;
   /** Heap tags and the session log; the heap and session tools are listed only when its store is set (stateful mode). */
   readonly heaps?: HeapService | undefined;

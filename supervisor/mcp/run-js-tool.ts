@@ -73,6 +73,7 @@ export const STATELESS_RUN_JS_OUTPUT = z.object({
   error: z.string().optional().describe('Present when the run failed, timed out, was cancelled, or did not finish within 300 s.'),
   artifacts: z.array(z.object({
     key: z.string(), mime_type: z.string(), size_bytes: z.int(),
+    created_at: z.string(), execution_id: z.string().nullable(),
     inline: z.boolean().describe('The payload follows as an extra content block.'),
     url: z.string().describe('REST download URL.'),
     note: z.string().optional(),

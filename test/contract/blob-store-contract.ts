@@ -115,7 +115,7 @@ export function blobStoreContract(label: string, open: () => Promise<BlobStoreHa
         ` ${HELLO_KEY.slice(1)}`, 42, undefined, null,
       ];
       for (const key of bad) {
-        for (const op of ['get', 'has', 'size'] as const) {
+        for (const op of ['get', 'has', 'size', 'delete'] as const) {
           await assert.rejects(h.store[op](key as string), (e: unknown) => {
             assert.ok(e instanceof InvalidBlobKeyError, `${op}(${String(key)}) threw ${String(e)}`);
             assert.equal(e.code, 'BLOB_INVALID_KEY');
@@ -130,6 +130,23 @@ export function blobStoreContract(label: string, open: () => Promise<BlobStoreHa
         message: 'invalid blob key (number): expected a sha256 digest as 64 lowercase hex characters',
       });
       assert.deepEqual(await h.listKeys(), []);
+    });
+
+    it('deletes an object (cache included); deleting an absent one is no error; a later put stores it again', async () => {
+      const key = await h.store.put(text('hello'));
+      const other = await h.store.put(text('other'));
+      assert.ok(same(await h.store.get(key), text('hello'))); // now in the read cache, where there is one
+      await h.store.delete(key);
+      assert.equal(await h.store.has(key), false);
+      assert.equal(await h.store.size(key), undefined);
+      assert.equal(await h.store.get(key), undefined);
+      assert.equal(await h.rawObject(key), undefined);
+      assert.deepEqual(await h.listKeys(), [other]);
+      await h.store.delete(key);
+      assert.equal(await (await reopen()).has(key), false);
+      assert.equal(await h.store.put(text('hello')), key);
+      assert.ok(same(await (await reopen()).get(key), text('hello')));
+      assert.deepEqual(await h.listKeys(), [key, other].sort());
     });
 
     it('handles 50 parallel puts of overlapping content', async () => {

@@ -144,8 +144,8 @@ export class DirBlobStore implements BlobStore {
   }
 
   /**
-   * Removes an object. Only the S3 read cache evicts; the durable stores never delete (reclaiming
-   * space is an operator task, see docs/operations.md).
+   * Removes an object (see BlobStore.delete for who may). The S3 read cache evicts through this
+   * too; a stale read cache entry could otherwise vouch for a deleted object.
    */
   async delete(key: BlobKey): Promise<void> {
     await unlinkQuietly(this.#fs, this.objectPath(key));

@@ -38,7 +38,7 @@ test('run_js (code, heap_memory_max_mb, execution_timeout_secs) and the artifact
   const { tools } = await client.listTools();
   // run_js plus the artifact tools, a deliberate extension of the spec's "only run_js"
   // (docs/mcp-tools.md, Modes): no execution, heap or session tools.
-  assert.deepEqual(tools.map((t) => t.name), ['run_js', 'get_artifact', 'list_artifacts', 'get_artifact_upload_url']);
+  assert.deepEqual(tools.map((t) => t.name), ['run_js', 'get_artifact', 'list_artifacts', 'delete_artifact', 'get_artifact_upload_url']);
   const [runJs] = tools;
   assert.equal(runJs!.description, DESCRIPTION);
   assert.deepEqual(Object.keys(runJs!.inputSchema.properties ?? {}), ['code', 'heap_memory_max_mb', 'execution_timeout_secs']);

@@ -163,7 +163,7 @@ test('the legacy SSE endpoints are protected too', async () => {
     assert.equal(message.status, 401);
     const client: Client = await sseClient(sse.base, { 'agent-session': token(k2) });
     try {
-      assert.deepEqual((await client.listTools()).tools.length, 8);
+      assert.deepEqual((await client.listTools()).tools.length, 9);
     } finally {
       await client.close();
     }
