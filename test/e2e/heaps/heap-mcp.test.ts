@@ -9,6 +9,9 @@ import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { startServer, runOnce, type ServerProcess } from '../server/server-process.ts';
 import { failed, httpClient, ok, settle } from '../mcp/mcp-clients.ts';
+import { defaultInstructions, defaultRunJsDescription, HEAP_INSTRUCTIONS } from '../../../supervisor/mcp/mcp-texts.ts';
+
+const LIMITS = { defaultTimeoutSecs: 30, defaultHeapMb: 8, maxHeapMb: 4096 };
 
 let heapDir: string;
 let dbDir: string;
@@ -36,6 +39,41 @@ test('the heap and session tools are listed with a heap store', async () => {
   const names = (await client.listTools()).tools.map((t) => t.name);
   for (const n of ['get_heap_tags', 'set_heap_tags', 'delete_heap_tags', 'query_heaps_by_tags', 'list_sessions', 'list_session_snapshots']) {
     assert.ok(names.includes(n), n);
+  }
+});
+
+test('heap-mode texts: the instructions and run_js say what persists and how to continue', async () => {
+  const instructions = client.getInstructions() ?? '';
+  assert.equal(instructions, defaultInstructions('stateful', 'streamable-http', LIMITS, true));
+  assert.ok(instructions.includes(HEAP_INSTRUCTIONS));
+  assert.ok(!instructions.includes('do not persist'), instructions);
+  assert.match(instructions, /get_execution returns `heap`/);
+  assert.match(instructions, /Top-level declarations \(let, const, var, function, class\) and globalThis properties persist/);
+  assert.match(instructions, /list_session_snapshots/);
+  const runJs = (await client.listTools()).tools.find((t) => t.name === 'run_js')!;
+  assert.equal(runJs.description, defaultRunJsDescription('stateful', LIMITS, true));
+  assert.match(runJs.description!, /pass it as `heap` to continue from there/);
+  assert.match(runJs.description!, /WebAssembly is not available/);
+});
+
+test('without a heap store: the session tools are listed and say sessions are not configured; no tag tools', async () => {
+  const plain = await startServer([]);
+  const c = await httpClient(plain.base, { 'X-MCP-Session-Id': 'agent-1' });
+  try {
+    const names = (await c.listTools()).tools.map((t) => t.name);
+    assert.ok(names.includes('list_sessions') && names.includes('list_session_snapshots'), names.join());
+    assert.ok(!names.includes('get_heap_tags') && !names.includes('query_heaps_by_tags'), names.join());
+    for (const name of ['list_sessions', 'list_session_snapshots']) {
+      assert.equal(failed(await c.callTool({ name, arguments: {} }))['error'],
+        'sessions are not configured on this server: start it with --heap-store dir or s3 to keep a session log');
+    }
+    assert.equal(c.getInstructions(), defaultInstructions('stateful', 'streamable-http', LIMITS, false));
+    assert.match(c.getInstructions() ?? '', /Globals do not persist between runs \(this server has no heap store\)/);
+    const tags = failed(await c.callTool({ name: 'run_js', arguments: { code: '1', tags: { n: 1 } } }));
+    assert.match(String(tags['error']), /tags/);
+  } finally {
+    await c.close();
+    await plain.stop();
   }
 });
 
@@ -76,6 +114,8 @@ test('run_js continues from `heap` (a session alone starts fresh); tags and snap
 test('bad heap keys are tool errors; unknown keys fail the execution', async () => {
   assert.match(String(failed(await client.callTool({ name: 'run_js', arguments: { code: '1', heap: 'xyz' } }))['error']), /invalid heap key/);
   assert.match(String(failed(await client.callTool({ name: 'get_heap_tags', arguments: { heap: 'xyz' } }))['error']), /invalid heap key/);
+  const badTags = String(failed(await client.callTool({ name: 'run_js', arguments: { code: '1', tags: { n: 1 } } }))['error']);
+  assert.equal(badTags, 'Invalid arguments for run_js: tags.n: Invalid input: expected string, received number');
   const missing = 'e'.repeat(64);
   const info = await runJs(client, { code: '1', heap: missing });
   assert.equal(info['status'], 'failed');
