@@ -5,6 +5,7 @@ import type { DatabaseSync } from 'node:sqlite';
 import { createBlobStore, type BlobStore } from '../stores/blob/index.ts';
 import { HeapService } from './heap-service.ts';
 import { HeapStore } from './heap-store.ts';
+import { cachedBaseImage } from './base-image-source.ts';
 
 export const S3_HEAP_PREFIX = 'heaps/';
 
@@ -37,7 +38,7 @@ export function openHeapBlobs(config: HeapConfig, log: (line: string) => void): 
 export function openHeaps(config: HeapConfig, db: DatabaseSync, log: { warn(line: string): void; info(line: string): void }): HeapService {
   if (config.stateless && config.heapStore !== 'none') log.warn('--heap-store has no effect with --stateless: nothing persists between runs');
   const blobs = config.stateless ? undefined : openHeapBlobs(config, (line) => log.warn(line));
-  const heaps = new HeapService(db, blobs && new HeapStore({ blobs }));
+  const heaps = new HeapService(db, blobs && new HeapStore({ blobs, baseImage: cachedBaseImage }));
   if (heaps.enabled && config.sessionForkFrom !== undefined && config.sessionId !== undefined) {
     const from = config.sessionForkFrom;
     const to = config.sessionId;
