@@ -127,6 +127,10 @@ export class HeapStore {
         parent = await this.#cachedOr(record.parent!, () => this.#load(record.parent!, hops + 1));
       } catch (e) {
         if (e instanceof HeapNotFoundError) throw new HeapCorruptError(key, `its parent heap ${record.parent} is missing from ${this.location}`);
+        // Name the key that was asked for; the damaged ancestor is the detail.
+        if (e instanceof HeapCorruptError && e.key !== key) {
+          throw new HeapCorruptError(key, e.detail.startsWith('its ancestor heap ') ? e.detail : `its ancestor heap ${e.key} is corrupt: ${e.detail}`);
+        }
         throw e;
       }
       if (parent.record.depth !== record.depth - 1) throw new HeapCorruptError(key, 'its depth does not follow its parent\'s');

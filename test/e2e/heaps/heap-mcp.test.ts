@@ -163,4 +163,7 @@ test('--session-fork-from startup errors', async () => {
   assert.match(same.stderr, /must differ from --session-id/);
   const noId = await runOnce(['--heap-store', 'dir', '--session-fork-from', 'x']);
   assert.match(noId.stderr, /requires --session-id/);
+  const stateless = await runOnce(['--stateless', '--heap-store', 'dir', '--session-id', 'y', '--session-fork-from', 'x']);
+  assert.notEqual(stateless.code, 0);
+  assert.match(stateless.stderr, /--session-fork-from cannot be used with --stateless: a stateless server keeps no sessions or heaps/);
 });

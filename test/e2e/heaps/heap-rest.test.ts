@@ -207,3 +207,27 @@ test('a corrupted payload on disk fails the restore on a server that has to read
     await fresh.stop();
   }
 });
+
+test('a corrupted record on disk fails the restore naming the key; nothing runs', async () => {
+  const { readFileSync, writeFileSync, rmSync: rm } = await import('node:fs');
+  const stored = await run(a.base, { code: 'globalThis.kept = 1; 0' });
+  const recordPath = join(heapDir, stored.heap.slice(0, 2), stored.heap.slice(2));
+  const text = readFileSync(recordPath, 'utf8');
+  rm(recordPath, { force: true });
+  writeFileSync(recordPath, text.replace('"depth":', '"depth" :'));
+  const fresh = await startServer(['--heap-store', 'dir', '--heap-dir', heapDir]);
+  try {
+    const info = await runFailed(fresh.base, { code: 'globalThis.sideEffect = 1; kept', heap: stored.heap });
+    assert.match(info.error!, new RegExp(`^cannot restore heap: heap ${stored.heap} is corrupt and was not restored: blob ${stored.heap} `));
+  } finally {
+    await fresh.stop();
+  }
+});
+
+test('session names: leading or trailing whitespace is a 400', async () => {
+  for (const session of [' padded', 'padded ', '   ']) {
+    const r = await call(a.base, 'POST', '/api/exec', { code: '1', session });
+    assert.equal(r.status, 400, session);
+    assert.match(r.json.error, /invalid session name: session must not (begin or end with whitespace|be empty)/);
+  }
+});

@@ -137,6 +137,35 @@ test('large images (above 8 MiB) take the non-blocking path and round-trip exact
   assert.equal(heapImageKey(got.image), heapImageKey(image));
 });
 
+test('a missing or corrupt ancestor fails the restore with an error naming the key asked for', async () => {
+  const root = join(dir, 'f');
+  const s = store('f');
+  const a = await step('globalThis.v = [1]; 0');
+  const ka = (await s.put(a)).key;
+  const b = await step('v.push(2); 0', a);
+  const kb = (await s.put(b, ka)).key;
+  const c = await step('v.push(3); 0', b);
+  const kc = (await s.put(c, kb)).key;
+  const blobs = createBlobStore({ backend: 'dir', dir: root });
+  const recordOf = async (k: string) => JSON.parse(Buffer.from((await blobs.get(k))!).toString()) as { payload: string; parent: string | null };
+  // Corrupt the grandparent's payload: asking for the grandchild names the grandchild.
+  const payloadA = findBlob(root, (await recordOf(ka)).payload);
+  const bytes = readFileSync(payloadA);
+  bytes[bytes.length >> 1]! ^= 0xff;
+  rmSync(payloadA, { force: true });
+  writeFileSync(payloadA, bytes);
+  await assert.rejects(store('f').get(kc), (e: unknown) => {
+    assert.ok(e instanceof HeapCorruptError);
+    assert.equal(e.key, kc);
+    assert.match(e.message, new RegExp(`^heap ${kc} is corrupt and was not restored: its ancestor heap ${ka} is corrupt: blob `));
+    return true;
+  });
+  // Remove the parent's record: the child names its missing parent.
+  rmSync(findBlob(root, kb), { force: true });
+  await assert.rejects(store('f').get(kc), (e: unknown) => e instanceof HeapCorruptError
+    && e.message === `heap ${kc} is corrupt and was not restored: its parent heap ${kb} is missing from dir:${root}`);
+});
+
 function findBlob(root: string, key: string): string {
   const walk = (d: string): string | undefined => {
     for (const name of readdirSync(d)) {
