@@ -160,7 +160,7 @@ test('the legacy SSE endpoints are protected too', async () => {
     assert.equal(message.status, 401);
     const client: Client = await sseClient(sse.base, { 'agent-session': token(k2) });
     try {
-      assert.deepEqual((await client.listTools()).tools.length, 8);
+      assert.deepEqual((await client.listTools()).tools.length, 10); // the stateful set with list_sessions and list_session_snapshots
     } finally {
       await client.close();
     }
