@@ -69,3 +69,30 @@ test('a misconfigured heap bucket fails startup with a message naming the flags 
   assert.match(regionless.stderr, /--heap-store s3: the heap bucket cannot be used: no AWS region configured: set AWS_REGION/);
   assert.doesNotMatch(regionless.stderr, /listening/);
 });
+
+test('an S3 outage fails runs that need the store with the store\'s error; the server keeps serving', async () => {
+  const down = await startS3Server('runjs-outage');
+  const env = {
+    PATH: process.env['PATH'] ?? '',
+    AWS_ACCESS_KEY_ID: down.credentials.accessKeyId,
+    AWS_SECRET_ACCESS_KEY: down.credentials.secretAccessKey,
+    AWS_REGION: 'us-east-1',
+  };
+  let s3Up = true;
+  const server = await startServer(['--heap-store', 's3', '--s3-bucket', down.bucket, '--s3-endpoint', down.endpoint, '--s3-force-path-style'], { env });
+  try {
+    const first = await run(server.base, { code: 'globalThis.n = 1; n' });
+    s3Up = false;
+    await down.stop(); // connections refused from now on
+    const step = await runFailed(server.base, { code: 'n + 1', heap: first.heap });
+    assert.match(step.error!, /^the run completed but its heap could not be stored: blob store unavailable: /);
+    assert.match(step.error!, new RegExp(`s3://${down.bucket}/heaps/ at ${down.endpoint.replace(/[.]/g, '\\.')}`));
+    const cold = await runFailed(server.base, { code: '1', heap: 'c'.repeat(64) });
+    assert.match(cold.error!, /^cannot restore heap: blob store unavailable: reading blob c{64}/);
+    const caps = await fetch(`${server.base}/api/capabilities`);
+    assert.equal(caps.status, 200, 'the server itself is unaffected');
+  } finally {
+    await server.stop();
+    if (s3Up) await down.stop();
+  }
+});
