@@ -99,7 +99,7 @@ async function settlesWithin(done: () => boolean, ms: number): Promise<boolean> 
 
 async function handleRun(req: RunRequest): Promise<void> {
   const output = new OutputBuffer((data) => send({ type: 'output', runId: req.runId, data }), req.maxOutputBytes);
-  const loop = new RunLoop({ runId: req.runId, code: req.code, timeoutMs: req.timeoutMs }, ALL_OPS, BUILTIN_MODULES, {
+  const loop = new RunLoop({ runId: req.runId, code: req.code, timeoutMs: req.timeoutMs, persistTopLevel: req.captureImage === true }, ALL_OPS, BUILTIN_MODULES, {
     output: (text) => output.write(text),
     // Polled from QuickJS's interrupt handler while guest code blocks this thread: stream the
     // console output written meanwhile, and pick up cancels from the side channel.
