@@ -22,6 +22,8 @@ export interface RunSpec {
   readonly runId: string;
   readonly code: string;
   readonly timeoutMs: number;
+  /** Top-level declarations become globals (heap-mode runs, whose heap later runs resume). */
+  readonly persistTopLevel?: boolean;
 }
 
 export interface RunHooks {
@@ -161,7 +163,7 @@ export class RunLoop {
       try {
         // No source map here: it costs ~0.2 ms a run, and only failed runs need one (see #end).
         const { code: js } = await transpileModule(this.#spec.code, 'main.ts', false);
-        wrapped = wrapMain(js);
+        wrapped = wrapMain(js, { persistTopLevel: this.#spec.persistTopLevel === true });
         this.#shifts = wrapped.shifts;
         for (const specifier of wrapped.imports) resolveImport(specifier, this.#builtins);
       } catch (e) {

@@ -13,6 +13,7 @@ import { parse, type Node, type Program, type Statement, type ModuleDeclaration 
 import { EXECUTION_ERRORS } from '../../shared/errors.ts';
 import { moduleSyntaxEdits, moduleSyntaxPrologue } from './module-syntax.ts';
 import { WrapShifts } from './positions.ts';
+import { persistTopLevelEdits } from './persist-top-level.ts';
 
 export const MAIN_EXPORT = '__runjs_main';
 const COMPLETION_BASE = '__runjs_completion';
@@ -61,7 +62,12 @@ function blank(text: string): string {
   return text.replace(/[^\n]/g, ' ');
 }
 
-export function wrapMain(input: string): WrappedMain {
+export interface WrapOptions {
+  /** Heap-mode runs: top-level declarations become globals that survive into later runs (persist-top-level.ts). */
+  readonly persistTopLevel?: boolean;
+}
+
+export function wrapMain(input: string, opts: WrapOptions = {}): WrappedMain {
   // A hashbang line is only valid at the very start of a file, and the body moves into a
   // function: blank it in place (keeping the line count).
   const js = input.startsWith('#!') ? blank(input.slice(0, input.indexOf('\n') < 0 ? input.length : input.indexOf('\n'))) + input.slice(input.indexOf('\n') < 0 ? input.length : input.indexOf('\n')) : input;
@@ -148,7 +154,14 @@ export function wrapMain(input: string): WrappedMain {
     edits.push({ start: last.expression.end, end: last.end, text: ');' });
   }
 
-  const prologue = `const ${COMPLETION} = [0, undefined, undefined];`;
+  let persisted = '';
+  if (opts.persistTopLevel) {
+    const p = persistTopLevelEdits(js, program);
+    edits.push(...p.edits);
+    persisted = p.prologue;
+  }
+
+  const prologue = `const ${COMPLETION} = [0, undefined, undefined];${persisted}`;
   const head = `${hoisted.join('')}${moduleScope}export const ${MAIN_EXPORT} = async () => {${prologue}`;
   const shifts = new WrapShifts();
   shifts.add(1, head.length, head.length);

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { chmodSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { readCachedBaseImage, writeCachedBaseImage, type BaseImageKey } from '../../../worker/engines/quickjs/base-image-cache.ts';
+import { readCachedBaseImage, setBaseImageCacheDir, writeCachedBaseImage, type BaseImageKey } from '../../../worker/engines/quickjs/base-image-cache.ts';
 import type { HeapImage } from '../../../shared/heap-image.ts';
 
 const build = 'ab'.repeat(32);
@@ -19,13 +19,11 @@ let root: string;
 before(() => { root = mkdtempSync(join(tmpdir(), 'runjs-cache-test-')); });
 
 function inDir<T>(dir: string, fn: () => T): T {
-  const saved = process.env['RUNJS_QUICKJS_CACHE_DIR'];
-  process.env['RUNJS_QUICKJS_CACHE_DIR'] = dir;
+  setBaseImageCacheDir(dir);
   try {
     return fn();
   } finally {
-    if (saved === undefined) delete process.env['RUNJS_QUICKJS_CACHE_DIR'];
-    else process.env['RUNJS_QUICKJS_CACHE_DIR'] = saved;
+    setBaseImageCacheDir(undefined);
   }
 }
 
