@@ -2,6 +2,7 @@
 // server until SIGINT/SIGTERM (or, on stdio, until the client closes stdin).
 // stdout belongs to the stdio transport: only --help, --version and --print-openapi print there,
 // and they exit before anything starts. Everything else goes to stderr.
+import { enableCompileCache, persistCompileCache } from './compile-cache.ts';
 import { ConfigError } from './config/config-error.ts';
 import { helpText } from './config/help-text.ts';
 import { loadProcessConfig, type Config } from './config/load-config.ts';
@@ -31,6 +32,8 @@ function configure(): Config {
   }
 }
 
+// Before the server's modules load (app.ts below): later starts skip their type-stripping and compilation.
+enableCompileCache();
 const config = configure();
 if (config.help) {
   process.stdout.write(helpText());
@@ -69,6 +72,7 @@ process.once('SIGTERM', () => void shutdown('SIGTERM'));
 
 try {
   app = await startApp(config, log, { onStdioEnd: () => void shutdown('stdin closed') });
+  persistCompileCache();
 } catch (e) {
   if (e instanceof ConfigError) fail(e.message, EXIT_CONFIG);
   if (e instanceof StartupError) fail(e.message, EXIT_STARTUP);

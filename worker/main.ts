@@ -1,10 +1,10 @@
 // Worker child-process entry. Hosts one engine, runs one execution at a time for the
 // supervisor's pool, and streams console output back over IPC. It never trusts its messages'
 // shapes: everything from the channel is narrowed by shared/protocol.ts.
+import { flushCompileCache } from 'node:module';
 import { isSupervisorMessage, type RunRequest, type WorkerMessage } from '../shared/protocol.ts';
 import { EngineError, type Engine, type GuestRealm, type HostCall } from './engine.ts';
 import { V8Engine } from './engines/v8/v8-engine.ts';
-import { QuickJSEngine } from './engines/quickjs/quickjs-engine.ts';
 import { setBaseImageCacheDir } from './engines/quickjs/base-image-cache.ts';
 import { CancelChannel } from './runtime/cancel-channel.ts';
 import { HeapImageError, type HeapImage } from '../shared/heap-image.ts';
@@ -29,8 +29,12 @@ const WATCHDOG_FACTOR = 4;
 const WATCHDOG_MIN_BYTES = 96 * 1024 * 1024;
 /** Console output written while QuickJS blocks the thread is sent at least this often. */
 const OUTPUT_WHILE_BLOCKED_MS = 10;
-/** How long an interrupted realm may take to return before the worker asks to be replaced. */
-const STOP_GRACE_MS = 100;
+/**
+ * How long an interrupted realm may take to return before the worker asks to be replaced. An
+ * interrupt that takes returns within a few ms (engine.cancel_latency_ms ≈ 4 ms, IPC included);
+ * this wait is on the path of every cancel that ends in a kill (engine.cancel_kill_latency_ms).
+ */
+const STOP_GRACE_MS = 50;
 
 function send(msg: WorkerMessage): void {
   process.send?.(msg);
@@ -42,8 +46,22 @@ setSupervisorSender(send);
 const argValue = (name: string): string | undefined => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
 setBaseImageCacheDir(argValue('quickjs-cache-dir'));
 
-const quickjs = new QuickJSEngine();
-const engines: Record<string, Engine> = { v8: new V8Engine(), quickjs };
+const v8 = new V8Engine();
+/**
+ * QuickJS is imported on first use (or at start when warmed): its modules take ≈ 80 ms to load
+ * and hold memory a V8-only worker never needs, and a replacement worker's boot is on the
+ * cancel-kill path.
+ */
+let quickjs: Promise<Engine> | undefined;
+function loadQuickJS(): Promise<Engine> {
+  quickjs ??= import('./engines/quickjs/quickjs-engine.ts').then((m) => { persistCompileCache(); return new m.QuickJSEngine(); });
+  return quickjs;
+}
+function engineFor(name: string): Engine | Promise<Engine> | undefined {
+  if (name === 'v8') return v8;
+  if (name === 'quickjs') return loadQuickJS();
+  return undefined;
+}
 /** Cancels that arrive while QuickJS blocks this thread (supervisor/pool/worker-process.ts). */
 const cancelChannel = CancelChannel.open(argValue('cancel-fd'));
 
@@ -58,8 +76,7 @@ const trampoline: HostCall = (op, argsJson, bytes) => {
 let warm: Promise<GuestRealm> | undefined;
 function prepareWarm(): void {
   if (warm !== undefined) return; // still unused (the last run was QuickJS or had another limit)
-  const engine = engines['v8']!;
-  warm = engine.createRealm({ memoryLimitMb: DEFAULT_HEAP_MB, hostCall: trampoline });
+  warm = v8.createRealm({ memoryLimitMb: DEFAULT_HEAP_MB, hostCall: trampoline });
   warm.catch(() => { warm = undefined; });
 }
 
@@ -80,7 +97,7 @@ async function takeRealm(req: RunRequest, image: HeapImage | undefined): Promise
       return await w;
     } catch { /* fall through to a fresh realm */ }
   }
-  const engine = engines[req.engine];
+  const engine = await engineFor(req.engine);
   if (!engine) throw new Error(`engine '${req.engine}' is not available in this worker`);
   return engine.createRealm({ memoryLimitMb: limit, hostCall: trampoline, ...(image ? { image } : {}) });
 }
@@ -188,4 +205,17 @@ process.on('disconnect', () => process.exit(0));
 const warmArg = process.argv.find((a) => a.startsWith('--warm='));
 const warmEngines = new Set((warmArg ? warmArg.slice('--warm='.length) : 'v8,quickjs').split(','));
 if (warmEngines.has('v8')) prepareWarm();
-void Promise.allSettled([warm, warmEngines.has('quickjs') ? quickjs.warmUp() : undefined]).then(() => send({ type: 'ready' }));
+void Promise.allSettled([warm, warmEngines.has('quickjs') ? loadQuickJS().then((q) => q.warmUp?.()) : undefined]).then(() => {
+  send({ type: 'ready' });
+  persistCompileCache();
+});
+
+/**
+ * Workers end by SIGKILL or on disconnect, often before Node would write the module compile
+ * cache (NODE_COMPILE_CACHE, set by supervisor/pool/worker-process.ts) at exit: write what this
+ * process compiled once it is idle, so the next worker boots from the cache. Files already cached
+ * are not rewritten.
+ */
+function persistCompileCache(): void {
+  setTimeout(() => { try { flushCompileCache?.(); } catch { /* an optimisation only */ } }, 0).unref();
+}

@@ -2,9 +2,11 @@
 // process on 127.0.0.1 (service-rig.ts) — the whole path a client sees: HTTP, express, request
 // validation, the SQLite registry, the pool, the worker and back:
 //
-//   rest.trivial_run_p50_ms        POST /api/exec → GET /api/executions/{id} until terminal
+//   rest.trivial_run_p50_ms        POST /api/exec → GET /api/executions/{id}?wait_ms=30000 (long-poll)
+//   rest.trivial_run_polling_p50_ms  the same with plain GETs back to back until terminal
 //   mcp.stateless_run_js_p50_ms    the SDK's Client over Streamable HTTP calling run_js (--stateless)
-//   rest.throughput_trivial_per_s  32 concurrent REST clients in a closed loop, completed runs/s
+//   rest.throughput_trivial_per_s  32 concurrent REST clients in a closed loop (long-poll), completed runs/s
+//   rest.throughput_polling_per_s  the same with GETs backing off instead of the long-poll
 //   server.idle_rss_mb             VmRSS of the idle supervisor plus its worker processes
 //
 // Latencies are paired round by round with a trivial run through an in-process WorkerPool of the
@@ -57,8 +59,17 @@ export const BACK_TO_BACK: PollDelay = () => 0;
 /** Exponential back-off, 1, 2, 4, 8 ms, then every 10 ms: what a client that shares the server with others should do. */
 export const BACKOFF: PollDelay = (poll) => Math.min(10, 2 ** (poll - 1));
 
-/** One trivial run over REST: POST, then GETs spaced by `delay` until the status is terminal. */
-export async function restRun(http: HttpClient, i: number, delay: PollDelay = BACK_TO_BACK): Promise<RestSample> {
+/** The long-poll: `GET /api/executions/{id}?wait_ms=…` answers once the execution is terminal. */
+export const LONG_POLL = 'long-poll';
+const LONG_POLL_QUERY = '?wait_ms=30000';
+
+/** How a client waits for the end: plain GETs spaced by a PollDelay, or the long-poll. */
+export type WaitMode = PollDelay | typeof LONG_POLL;
+
+/** One trivial run over REST: POST, then GETs (long-polls, or plain GETs spaced by `mode`) until the status is terminal. */
+export async function restRun(http: HttpClient, i: number, mode: WaitMode = LONG_POLL): Promise<RestSample> {
+  const delay: PollDelay = mode === LONG_POLL ? BACK_TO_BACK : mode;
+  const query = mode === LONG_POLL ? LONG_POLL_QUERY : '';
   const t0 = performance.now();
   const posted = await http.request('POST', '/api/exec', { code: `${i} + 1` });
   const postMs = performance.now() - t0;
@@ -69,7 +80,7 @@ export async function restRun(http: HttpClient, i: number, delay: PollDelay = BA
     const wait = polls > 0 ? delay(polls) : 0;
     if (wait > 0) await sleep(wait);
     const g0 = performance.now();
-    const got = await http.request('GET', `/api/executions/${id}`);
+    const got = await http.request('GET', `/api/executions/${id}${query}`);
     const now = performance.now();
     polls++;
     if (got.status !== 200) throw new Error(`GET /api/executions/${id}: ${got.status} ${JSON.stringify(got.json)}`);
@@ -213,47 +224,68 @@ async function restMetrics(opts: BenchOptions, pool: WorkerPool | undefined, out
     if (opts.wants('rest.trivial_run_p50_ms')) {
       if (pool === undefined) throw new Error('no peer pool');
       const rounds = count(250, 5);
-      log(`  rest.trivial_run_p50_ms: ${rounds} sequential POST /api/exec → back-to-back GET polls (one keep-alive connection), paired with in-process pool runs`);
-      const details: RestSample[] = [];
+      const polling = opts.wants('rest.trivial_run_polling_p50_ms');
+      log(`  rest.trivial_run_p50_ms: ${rounds} sequential POST /api/exec → GET ?wait_ms=30000 (long-poll, one keep-alive connection)`
+        + `${polling ? ', rounds shared with plain back-to-back GET polls (rest.trivial_run_polling_p50_ms)' : ''}, paired with in-process pool runs`);
+      const details: { longPoll: RestSample[]; polling: RestSample[] } = { longPoll: [], polling: [] };
       const cpu = new CpuMeter(server.pid);
-      const s = await roundRobin({
-        rest: async (round) => { const r = await restRun(http, round); details.push(r); return r.ms; },
+      const contenders: Record<string, (round: number) => Promise<number>> = {
+        rest: async (round) => { const r = await restRun(http, round, LONG_POLL); details.longPoll.push(r); return r.ms; },
         pool: (round) => poolRun(pool, round),
-      }, { warmup: count(20, 1), rounds });
-      const kept = details.slice(-rounds);
-      out.push(comparedMetric('rest.trivial_run_p50_ms', 'ms', s.rest, 'engine.trivial_run_ms', s.pool));
-      log(`    p90 ${fmt(quantile(s.rest, 0.9))} ms; per run: POST ${fmt(median(kept.map((d) => d.postMs)))} ms, `
-        + `GETs median ${median(kept.map((d) => d.polls))} (p90 ${quantile(kept.map((d) => d.polls), 0.9)}), terminal GET ${fmt(median(kept.map((d) => d.lastGetMs)))} ms, `
-        + `server started_at→completed_at ${fmt(median(kept.map((d) => d.serverMs)))} ms; pool peer ${fmt(median(s.pool))} ms`);
-      log(`    ${cpu.report(details.length)} (the client figure includes the peer pool's share)`);
+      };
+      if (polling) contenders['polling'] = async (round) => { const r = await restRun(http, 1_000_000 + round, BACK_TO_BACK); details.polling.push(r); return r.ms; };
+      const s: Record<string, number[] | undefined> = await roundRobin(contenders, { warmup: count(20, 1), rounds });
+      out.push(comparedMetric('rest.trivial_run_p50_ms', 'ms', s['rest']!, 'engine.trivial_run_ms', s['pool']!));
+      if (polling) out.push(comparedMetric('rest.trivial_run_polling_p50_ms', 'ms', s['polling']!, 'engine.trivial_run_ms', s['pool']!));
+      for (const [label, all, ms] of [['long-poll', details.longPoll, s['rest']!], ['polling', details.polling, s['polling']]] as const) {
+        if (ms === undefined) continue;
+        const kept = all.slice(-rounds);
+        log(`    ${label}: p50 ${fmt(median(ms))} ms, p90 ${fmt(quantile(ms, 0.9))} ms; per run: POST ${fmt(median(kept.map((d) => d.postMs)))} ms, `
+          + `GETs median ${median(kept.map((d) => d.polls))} (p90 ${quantile(kept.map((d) => d.polls), 0.9)}), terminal GET ${fmt(median(kept.map((d) => d.lastGetMs)))} ms, `
+          + `server started_at→completed_at ${fmt(median(kept.map((d) => d.serverMs)))} ms`);
+      }
+      log(`    pool peer ${fmt(median(s['pool']!))} ms; ${cpu.report(details.longPoll.length + details.polling.length)} (the client figure includes the peer pool's share)`);
     }
 
-    if (opts.wants('rest.throughput_trivial_per_s')) {
-      if (pool === undefined) throw new Error('no peer pool');
-      const warmupMs = count(1000, 200);
-      const durationMs = count(10_000, 500);
-      log(`  rest.throughput_trivial_per_s: ${CLIENTS} concurrent REST clients (own keep-alive connection each, GET polls backing off 1, 2, 4, 8, then every 10 ms), ${durationMs / 1000} s after ${warmupMs / 1000} s warm-up`);
+    const warmupMs = count(1000, 200);
+    const durationMs = count(10_000, 500);
+    /** 32 REST closed loops waiting with `mode`; runs/s per 1-s bucket. */
+    const restLoops = async (mode: WaitMode, what: string): Promise<number[]> => {
+      log(`    ${what}: ${CLIENTS} concurrent REST clients (own keep-alive connection each), ${durationMs / 1000} s after ${warmupMs / 1000} s warm-up`);
       const clients = Array.from({ length: CLIENTS }, () => new HttpClient(server.port, 1));
       let polls = 0;
       let runs = 0;
       const cpu = new CpuMeter(server.pid);
       const rest = await closedLoop(CLIENTS, warmupMs, durationMs, async (i) => {
-        const r = await restRun(clients[i % CLIENTS]!, i, BACKOFF);
+        const r = await restRun(clients[i % CLIENTS]!, i, mode);
         polls += r.polls;
         runs++;
       }).finally(() => { for (const c of clients) c.close(); });
-      log(`    ${rest.total} runs counted; ${(polls / runs).toFixed(1)} GETs per run; per second: ${rest.perSecond.map(fmt).join(' ')}`);
-      log(`    ${cpu.report(runs)}`);
+      log(`      ${rest.total} runs counted; ${(polls / runs).toFixed(1)} GETs per run; per second: ${rest.perSecond.map(fmt).join(' ')}`);
+      log(`      ${cpu.report(runs)}`);
+      return rest.perSecond;
+    };
+
+    if (opts.wants('rest.throughput_polling_per_s')) {
+      log('  rest.throughput_polling_per_s: GET polls backing off 1, 2, 4, 8, then every 10 ms');
+      const perSecond = await restLoops(BACKOFF, 'polling');
+      out.push({ name: 'rest.throughput_polling_per_s', median: roundFigure(median(perSecond)), unit: 'runs/s', runs: perSecond.length });
+    }
+
+    if (opts.wants('rest.throughput_trivial_per_s')) {
+      if (pool === undefined) throw new Error('no peer pool');
+      log('  rest.throughput_trivial_per_s: each client POSTs, then long-polls GET ?wait_ms=30000');
+      const perSecond = await restLoops(LONG_POLL, 'long-poll');
       log(`  peer: the same ${CLIENTS} closed loops on the in-process pool of ${WORKERS}`);
       let peerRuns = 0;
       const peerCpu = new CpuMeter(process.pid, pool.pids().filter((p): p is number => p !== undefined));
       const peer = await closedLoop(CLIENTS, warmupMs, durationMs, async (i) => { await poolRun(pool, i); peerRuns++; });
       log(`    ${peer.total} runs counted; per second: ${peer.perSecond.map(fmt).join(' ')}`);
       log(`    ${peerCpu.report(peerRuns, 'bench process (pool owner)')}`);
-      const restMedian = median(rest.perSecond);
+      const restMedian = median(perSecond);
       const peerMedian = median(peer.perSecond);
       out.push({
-        name: 'rest.throughput_trivial_per_s', median: roundFigure(restMedian), unit: 'runs/s', runs: rest.perSecond.length,
+        name: 'rest.throughput_trivial_per_s', median: roundFigure(restMedian), unit: 'runs/s', runs: perSecond.length,
         peer: { name: 'engine.throughput_trivial_per_s', median: roundFigure(peerMedian) }, ratio: roundFigure(restMedian / peerMedian),
       });
     }

@@ -314,14 +314,28 @@ export class ExecutionService {
     return log;
   }
 
-  /** Resolves when the execution has reached a terminal status (or at once if it has). */
+  /**
+   * Resolves when the execution has reached a terminal status (or at once if it has); rejects
+   * with the signal's reason when it aborts first (REST long-polls abort on every timeout and
+   * disconnect, so an aborted waiter is removed rather than left until the run ends).
+   */
   async wait(id: string, signal?: AbortSignal): Promise<ExecutionInfo> {
     this.#row(id);
     const live = this.#live.get(id);
     if (live) {
+      signal?.throwIfAborted();
       await new Promise<void>((resolve, reject) => {
-        live.waiters.push(resolve);
-        signal?.addEventListener('abort', () => reject(signal.reason), { once: true });
+        const onAbort = (): void => {
+          const i = live.waiters.indexOf(waiter);
+          if (i >= 0) live.waiters.splice(i, 1);
+          reject(signal!.reason);
+        };
+        const waiter = (): void => {
+          signal?.removeEventListener('abort', onAbort);
+          resolve();
+        };
+        live.waiters.push(waiter);
+        signal?.addEventListener('abort', onAbort, { once: true });
       });
     }
     return this.get(id);

@@ -67,6 +67,12 @@ interface Slot {
   retiring: boolean;
   /** Mirror of the worker's image cache (names only); a drift costs one resend (imageMiss). */
   images: ByteLru<true>;
+  /**
+   * When the worker last went idle (performance.now()). Dispatch picks the idle worker idle
+   * longest: the one that just finished is still refilling its warm realm (a synchronous
+   * isolate creation), so sequential runs alternate between workers instead of waiting for it.
+   */
+  idleSince?: number;
 }
 
 interface ActiveJob {
@@ -87,6 +93,13 @@ interface ActiveJob {
 const MAX_IMAGE_ALIASES = 4096;
 /** How far into the queue a freed worker looks for a run whose image it holds (bounds the overtaking). */
 const AFFINITY_WINDOW = 8;
+
+/** The slot idle longest (a slot never marked idle counts as idle since forever). */
+function longestIdle(free: readonly Slot[]): Slot | undefined {
+  let best: Slot | undefined;
+  for (const s of free) if (best === undefined || (s.idleSince ?? -Infinity) < (best.idleSince ?? -Infinity)) best = s;
+  return best;
+}
 
 // `is_heap_oom = 1`: isolated-vm aborts the process when a last-resort GC cannot free enough.
 const OOM_PATTERN = /out of memory|heap limit|allocation failed|memory limit|is_heap_oom = 1/i;
@@ -166,8 +179,9 @@ export class WorkerPool {
     }
     const token = this.#tokenFor(job);
     const free = this.#slots.filter((s) => s.ready && s.job === undefined && !s.retiring);
-    // Affinity: an idle worker that holds the input image restores it without IPC.
-    const idle = (token !== undefined ? free.find((s) => s.images.has(token)) : undefined) ?? free[0];
+    // Affinity: an idle worker that holds the input image restores it without IPC; otherwise
+    // the worker idle longest (see Slot.idleSince).
+    const idle = (token !== undefined ? free.find((s) => s.images.has(token)) : undefined) ?? longestIdle(free);
     if (!idle && this.#queue.length >= this.#opts.maxQueued) throw new ServiceError(SERVICE_ERRORS.QUEUE_FULL(this.#opts.maxQueued));
     let resolve!: (o: Outcome) => void;
     const outcome = new Promise<Outcome>((r) => { resolve = r; });
@@ -349,6 +363,7 @@ export class WorkerPool {
     }
     const next = this.#queue.splice(at, 1)[0];
     if (next) this.#start(slot, next);
+    else slot.idleSince = performance.now();
   }
 
   #onExit(slot: Slot, detail: { code: number | null; signal: NodeJS.Signals | null; stderrTail: string }): void {

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isWorkerMessage, type SupervisorMessage, type WorkerMessage } from '../../shared/protocol.ts';
+import { compileCacheDir } from '../compile-cache.ts';
 
 export const WORKER_ENTRY = fileURLToPath(new URL('../../worker/main.ts', import.meta.url));
 const STDERR_TAIL_BYTES = 8192;
@@ -33,6 +34,12 @@ function nodeFlags(): string[] {
   return flags;
 }
 
+/** Workers load their modules through Node's compile cache (supervisor/compile-cache.ts): a faster boot. */
+function compileCacheEnv(): Record<string, string> {
+  const dir = compileCacheDir();
+  return dir === undefined ? {} : { NODE_COMPILE_CACHE: dir };
+}
+
 export class WorkerProcess {
   readonly #child: ChildProcess;
   #stderrTail = '';
@@ -45,7 +52,7 @@ export class WorkerProcess {
       execArgv: nodeFlags(),
       serialization: 'advanced',
       stdio: ['ignore', 'ignore', 'pipe', 'ipc', 'pipe'],
-      env: { NODE_ENV: 'production' },
+      env: { NODE_ENV: 'production', ...compileCacheEnv() },
     });
     this.#child.stdio[CANCEL_FD]?.on('error', () => { /* the worker died; 'exit' reports it */ });
     this.#child.stderr?.setEncoding('utf8');

@@ -4,6 +4,7 @@ import { SCHEMAS } from '../../shared/schemas/index.ts';
 import { RAW_EXEC_QUERY, readExecRequest } from './exec-request.ts';
 import { OUTPUT_QUERY_PARAMETERS, parseOutputQuery } from './output-query.ts';
 import type { ParameterDoc, RouteContext, RouteSpec } from './route-types.ts';
+import { parseWaitQuery, WAIT_QUERY_PARAMETERS, waitForExecution } from './wait-query.ts';
 
 const TAG = 'executions';
 
@@ -29,7 +30,8 @@ export const EXECUTION_ROUTES: readonly RouteSpec[] = [
     operationId: 'exec',
     tag: TAG,
     summary: 'Submit code to run',
-    description: 'Registers an execution and returns its id at once (status `running`); poll `GET /api/executions/{id}`. '
+    description: 'Registers an execution and returns its id at once (status `running`); poll `GET /api/executions/{id}` '
+      + '(with `?wait_ms=` to wait for the end in one request). '
       + 'The body is a JSON ExecRequest when the Content-Type is `application/json` (or `application/*+json`, or absent); '
       + 'for any other Content-Type the raw body is the source, and the options come from the query. Bodies must be UTF-8 '
       + 'and at most `--max-request-body` bytes. Script errors (including TypeScript parse errors) do not fail the request: '
@@ -73,9 +75,18 @@ export const EXECUTION_ROUTES: readonly RouteSpec[] = [
     operationId: 'getExecution',
     tag: TAG,
     summary: 'Get one execution',
-    parameters: [ID_PARAMETER],
-    responses: { 200: { description: 'The execution.', schema: 'ExecutionInfo' }, 404: NOT_FOUND },
-    handle: (ctx) => ({ status: 200, json: ctx.deps.executions.get(id(ctx)) }),
+    description: 'With `wait_ms`, a long-poll: the response comes as soon as the execution reaches a terminal status, '
+      + 'or when the wait elapses (then still `running`), so a client needs one request instead of a polling loop.',
+    parameters: [ID_PARAMETER, ...WAIT_QUERY_PARAMETERS],
+    responses: {
+      200: { description: 'The execution.', schema: 'ExecutionInfo' },
+      400: { description: 'A query parameter is unknown, repeated, or `wait_ms` is not an integer from 0 to 30000.', schema: 'ApiError' },
+      404: NOT_FOUND,
+    },
+    async handle(ctx) {
+      const waitMs = parseWaitQuery(ctx.query);
+      return { status: 200, json: await waitForExecution(ctx, id(ctx), waitMs) };
+    },
   },
   {
     method: 'post',

@@ -3,9 +3,8 @@
 // AWS SDK's own resolution (AWS_REGION, AWS_ACCESS_KEY_ID, AWS_PROFILE, AWS_ENDPOINT_URL_S3, IMDS,
 // …); only what runjs flags say is passed here. Every call has a connect timeout, an idle timeout
 // and a bounded number of attempts, so an outage becomes an error, never a hang.
-import {
-  DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, PutObjectCommand, S3Client, type PutObjectCommandInput,
-} from '@aws-sdk/client-s3';
+import { createRequire } from 'node:module';
+import type { PutObjectCommandInput, S3Client } from '@aws-sdk/client-s3';
 import type { BlobKey, BlobStore } from './blob-store.ts';
 import { assertBlobKey, blobKeyOf } from './blob-key.ts';
 import { BlobCorruptError, BlobStoreUnavailableError } from './blob-errors.ts';
@@ -15,6 +14,17 @@ import { describeS3Error, isAlreadyStored, isMissingObject, isNotImplemented, is
 // Worst case for one call against a server that accepts connections but never answers:
 // attempts × idle timeout plus the SDK's short backoff, about half a minute; S3 itself answers in
 // milliseconds, so these leave ample room while an outage still surfaces well before a user gives up.
+/**
+ * The AWS SDK, loaded when the first S3 store is made: it costs ≈ 30 MB of memory and ≈ 0.2 s
+ * of startup, which servers without an s3 store (the default) should not pay.
+ */
+type S3Sdk = typeof import('@aws-sdk/client-s3');
+let s3Sdk: S3Sdk | undefined;
+function sdk(): S3Sdk {
+  s3Sdk ??= createRequire(import.meta.url)('@aws-sdk/client-s3') as S3Sdk;
+  return s3Sdk;
+}
+
 export const DEFAULT_CONNECT_TIMEOUT_MS = 3_000;
 export const DEFAULT_IDLE_TIMEOUT_MS = 10_000;
 export const DEFAULT_MAX_ATTEMPTS = 3;
@@ -57,7 +67,7 @@ export class S3BlobStore implements BlobStore {
     this.#prefix = normalisePrefix(options.prefix ?? '');
     this.#cache = options.cache;
     this.location = `s3://${this.#bucket}/${this.#prefix}` + (options.endpoint ? ` at ${options.endpoint}` : '');
-    this.#client = new S3Client({
+    this.#client = new (sdk().S3Client)({
       ...(options.endpoint === undefined ? {} : { endpoint: options.endpoint }),
       ...(options.region === undefined ? {} : { region: options.region }),
       ...(options.credentials === undefined ? {} : { credentials: options.credentials }),
@@ -115,7 +125,7 @@ export class S3BlobStore implements BlobStore {
     await this.#cache?.delete(key);
     try {
       // S3 answers 204 for an absent key too, so absent needs no special case.
-      await this.#client.send(new DeleteObjectCommand({ Bucket: this.#bucket, Key: this.#objectKey(key) }));
+      await this.#client.send(new (sdk().DeleteObjectCommand)({ Bucket: this.#bucket, Key: this.#objectKey(key) }));
     } catch (e) {
       if (isMissingObject(e)) return;
       throw this.#unavailable(`deleting blob ${key}`, e);
@@ -129,7 +139,7 @@ export class S3BlobStore implements BlobStore {
   /** The object's size, or undefined when it is absent. */
   async #head(key: BlobKey, verb: string): Promise<number | undefined> {
     try {
-      const head = await this.#client.send(new HeadObjectCommand({ Bucket: this.#bucket, Key: this.#objectKey(key) }));
+      const head = await this.#client.send(new (sdk().HeadObjectCommand)({ Bucket: this.#bucket, Key: this.#objectKey(key) }));
       return head.ContentLength ?? 0;
     } catch (e) {
       if (isMissingObject(e)) return undefined;
@@ -150,7 +160,7 @@ export class S3BlobStore implements BlobStore {
     try {
       // The HEAD above is only a fast path: `If-None-Match: *` makes the write itself refuse to
       // replace an object a racing writer stored in between (where the server supports it).
-      await this.#client.send(new PutObjectCommand(this.#conditionalPuts ? { ...input, IfNoneMatch: '*' } : input));
+      await this.#client.send(new (sdk().PutObjectCommand)(this.#conditionalPuts ? { ...input, IfNoneMatch: '*' } : input));
     } catch (e) {
       if (this.#conditionalPuts && isAlreadyStored(e)) return;
       // The racing write may still fail, so this one cannot count as stored until it succeeds.
@@ -169,7 +179,7 @@ export class S3BlobStore implements BlobStore {
   async #download(key: BlobKey): Promise<Uint8Array | undefined> {
     let bytes: Uint8Array;
     try {
-      const object = await this.#client.send(new GetObjectCommand({ Bucket: this.#bucket, Key: this.#objectKey(key) }));
+      const object = await this.#client.send(new (sdk().GetObjectCommand)({ Bucket: this.#bucket, Key: this.#objectKey(key) }));
       if (object.Body === undefined) throw new Error('the response had no body');
       bytes = await object.Body.transformToByteArray();
     } catch (e) {

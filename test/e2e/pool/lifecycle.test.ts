@@ -156,3 +156,27 @@ test('runs are isolated: globals do not leak between executions', async () => {
     await r.close();
   }
 });
+
+test('a run goes to the idle worker that has been idle longest, not to the first one', async () => {
+  const r = new PoolRunner(2);
+  try {
+    await r.pool.ready();
+    // Replace worker 0: its successor is idle since it became ready, so worker 1 is idle longest.
+    const old = r.pool.pids()[0]!;
+    process.kill(old, 'SIGKILL');
+    while (r.pool.pids()[0] === old) await new Promise((ok) => setTimeout(ok, 5));
+    await r.pool.ready();
+    const [w0, w1] = r.pool.pids() as [number, number];
+    // Freeze both, submit, then kill worker 1 and let worker 0 go on: the run fails exactly when
+    // it was sent to worker 1 (a first-idle pool would have picked worker 0 and completed it).
+    process.kill(w0, 'SIGSTOP');
+    process.kill(w1, 'SIGSTOP');
+    const { result } = r.start('"where"');
+    process.kill(w1, 'SIGKILL');
+    process.kill(w0, 'SIGCONT');
+    assert.deepEqual((await result).outcome, { status: 'failed', error: 'Worker process died during execution (killed by SIGKILL)' });
+    assert.deepEqual((await r.run('"next"')).outcome, { status: 'completed', result: '"next"' });
+  } finally {
+    await r.close();
+  }
+});

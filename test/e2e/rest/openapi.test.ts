@@ -68,7 +68,7 @@ test('every status code a route can answer is listed, with the common 401/403/50
   assert.deepEqual(statuses, {
     'POST /api/exec': '202 400 401 403 413 415 500 503',
     'GET /api/executions': '200 401 403 500',
-    'GET /api/executions/{id}': '200 401 403 404 500',
+    'GET /api/executions/{id}': '200 400 401 403 404 500',
     'POST /api/executions/{id}/cancel': '200 400 401 403 404 500',
     'GET /api/executions/{id}/output': '200 400 401 403 404 500',
     'GET /api/artifacts': '200 401 403 500',

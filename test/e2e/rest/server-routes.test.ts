@@ -30,6 +30,7 @@ before(async () => {
     list: () => { throw new TypeError('cannot read properties of undefined'); },
     cancel: () => ({ ok: true }),
     output: () => { throw new ServiceError(SERVICE_ERRORS.EXECUTION_NOT_FOUND('x')); },
+    wait: () => Promise.reject(new Error('not used')),
   };
   faulty = await serve({
     executions: broken, version: TEST_VERSION, maxRequestBody: 1024,

@@ -32,11 +32,11 @@ test('run.ts --json --only rest.,mcp.,server. --quick reports the service metric
   const metrics = (JSON.parse(stdout) as { metrics: Metric[] }).metrics;
   for (const m of metrics) assert.equal(metricProblem(m), undefined, JSON.stringify(m));
   assert.deepEqual(metrics.map((m) => m.name).sort(), [
-    'mcp.stateless_run_js_p50_ms', 'rest.throughput_trivial_per_s', 'rest.trivial_run_p50_ms',
-    'server.idle_pss_mb', 'server.idle_rss_mb', 'server.rss_after_load_mb',
+    'mcp.stateless_run_js_p50_ms', 'rest.throughput_polling_per_s', 'rest.throughput_trivial_per_s', 'rest.trivial_run_p50_ms',
+    'rest.trivial_run_polling_p50_ms', 'server.idle_pss_mb', 'server.idle_rss_mb', 'server.rss_after_load_mb',
   ]);
   const byName = new Map(metrics.map((m) => [m.name, m]));
-  for (const name of ['rest.trivial_run_p50_ms', 'mcp.stateless_run_js_p50_ms']) {
+  for (const name of ['rest.trivial_run_p50_ms', 'rest.trivial_run_polling_p50_ms', 'mcp.stateless_run_js_p50_ms']) {
     const m = byName.get(name)!;
     assert.equal(m.unit, 'ms');
     assert.ok(m.runs > 0 && m.median > 0, JSON.stringify(m));
