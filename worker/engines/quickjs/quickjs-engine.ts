@@ -10,7 +10,7 @@ import { HeapImageError, parseHeapImage, type HeapImage } from '../../../shared/
 import { PRELUDE_HASH } from '../../guest/prelude-source.ts';
 import { loadQuickJSBinary, type QuickJSBinary } from './quickjs-binary.ts';
 import { BRIDGE_SOURCE, buildBaseImage } from './base-image.ts';
-import { readCachedBaseImage, writeCachedBaseImage } from './base-image-cache.ts';
+import { discardCachedBaseImage, readCachedBaseImage, writeCachedBaseImage } from './base-image-cache.ts';
 import { ImageTooLarge, restoreImage } from './memory-image.ts';
 import { QuickJSRealm, type RealmOwner } from './quickjs-realm.ts';
 import { MIN_PAGES, PAGE_BYTES, WasmVm } from './wasm-vm.ts';
@@ -46,6 +46,23 @@ const WARM_UP_SOURCE = `
   class P { #v; constructor(v) { this.#v = v; } get v() { return this.#v; } }
   let t = 0; for (let i = 0; i < 3000; i++) t += new P(i).v; /a+b/.test('aaab'.repeat(100)); t;
 `;
+const WARM_UP_RESULT = String((2999 * 3000) / 2);
+
+/**
+ * Runs the warm-up workload on a scratch VM holding `base` (never on a VM whose state is kept).
+ * Doubles as a check of the base image: it must compute the expected value.
+ */
+function warmUp(scratch: WasmVm, base: HeapImage): void {
+  const ctx = base.manifest.handles.ctx;
+  const r = scratch.evaluate(ctx, WARM_UP_SOURCE, 'runjs:warm-up', 0);
+  try {
+    if (scratch.isException(r) || !scratch.isNumber(r) || scratch.getString(ctx, r) !== WARM_UP_RESULT) {
+      throw new Error('the warm-up script did not compute its expected result');
+    }
+  } finally {
+    scratch.ffi.QTS_FreeValuePointer(ctx, r);
+  }
+}
 
 interface IdleVm {
   readonly vm: WasmVm;
@@ -76,7 +93,11 @@ export class QuickJSEngine implements Engine, RealmOwner {
   }
 
   warmUp(): Promise<void> {
-    this.#ready ??= this.#boot();
+    // A failed boot is not kept: the next run tries again rather than failing for ever.
+    this.#ready ??= this.#boot().catch((e: unknown) => {
+      this.#ready = undefined;
+      throw e;
+    });
     return this.#ready;
   }
 
@@ -84,19 +105,28 @@ export class QuickJSEngine implements Engine, RealmOwner {
     const binary = await loadQuickJSBinary();
     this.#binary = binary;
     const key = { build: binary.buildId, prelude: PRELUDE_HASH, bridgeSource: BRIDGE_SOURCE };
-    const scratch = await WasmVm.create(binary, BUILDER_PAGES);
     const cached = readCachedBaseImage(key);
     if (cached) {
-      this.#base = cached;
-      restoreImage(scratch, cached, binary.buildId);
-    } else {
-      this.#base = buildBaseImage(scratch, binary.buildId, maxStackBytes());
-      writeCachedBaseImage(key, this.#base);
+      // The file's hash matched; still, an image that fails to restore or to run the warm-up is
+      // deleted and rebuilt, so one bad file cannot fail every worker that starts after it.
+      try {
+        const scratch = await WasmVm.create(binary, BUILDER_PAGES);
+        restoreImage(scratch, cached, binary.buildId);
+        this.#base = cached;
+        warmUp(scratch, cached);
+        await this.#vmFor(MIN_HEAP_MB);
+        return;
+      } catch (e) {
+        process.stderr.write(`runjs: the cached QuickJS base image failed (${e instanceof Error ? e.message : String(e)}); rebuilding it\n`);
+        discardCachedBaseImage(key);
+        this.#base = undefined;
+        this.#vms.clear();
+      }
     }
-    // Warm the compiled module up on the scratch VM (never on a VM whose state is kept).
-    const ctx = this.#base.manifest.handles.ctx;
-    const r = scratch.evaluate(ctx, WARM_UP_SOURCE, 'runjs:warm-up', 0);
-    scratch.ffi.QTS_FreeValuePointer(ctx, r);
+    const scratch = await WasmVm.create(binary, BUILDER_PAGES);
+    this.#base = buildBaseImage(scratch, binary.buildId, maxStackBytes());
+    warmUp(scratch, this.#base);
+    writeCachedBaseImage(key, this.#base);
     await this.#vmFor(MIN_HEAP_MB);
   }
 
