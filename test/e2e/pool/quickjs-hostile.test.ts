@@ -73,6 +73,24 @@ test('deep recursion → a guest RangeError, uncaught it fails the run with at m
     { status: 'completed', result: 'true' });
 });
 
+test('deeply nested JSON and source are catchable guest errors (the native stack is sized for them)', async () => {
+  const pid = r.pool.pids()[0];
+  for (const depth of [4e4, 1e5]) {
+    const code = `let r; try { JSON.parse("[".repeat(${depth}) + "]".repeat(${depth})); r = "parsed" } catch (e) { r = String(e) } r`;
+    assert.deepEqual((await r.run(code, q)).outcome, { status: 'completed', result: '"SyntaxError: stack overflow"' }, `depth ${depth}`);
+  }
+  const nested = 'let r; try { r = eval("(".repeat(3000) + "1" + ")".repeat(3000)) } catch (e) { r = String(e) } r';
+  assert.deepEqual((await r.run(nested, q)).outcome, { status: 'completed', result: '1' });
+  await assertCleanAfter(pid);
+});
+
+test('source nested past the native stack fails the run (documented limit); the worker survives', async () => {
+  const pid = r.pool.pids()[0];
+  const code = 'let r; try { r = eval("(".repeat(20000) + "1" + ")".repeat(20000)) } catch (e) { r = String(e) } r';
+  assert.deepEqual((await r.run(code, q)).outcome, { status: 'failed', error: 'Uncaught RangeError: Maximum call stack size exceeded' });
+  await assertCleanAfter(pid);
+});
+
 test('recursion through getters, toString and callbacks is also a guest error, not a crash', async () => {
   for (const code of [
     'const o = { get x(): number { return this.x } }; o.x',

@@ -26,14 +26,19 @@ const BUILDER_PAGES = 1024;
 
 /**
  * QuickJS's own recursion limit (shadow-stack bytes). Guest recursion also uses V8's native
- * stack for the wasm frames, at up to ~3.2× the shadow bytes (measured: getters, toString,
- * map callbacks); the limit keeps 5× headroom so deep recursion is a guest RangeError, not a
- * host stack overflow. The worker runs with a larger --stack-size (see worker-process.ts).
+ * stack for the wasm frames, and far more of it than shadow stack: ~3.2× for plain calls,
+ * getters, toString and callbacks, 10–12× for JSON.stringify of nested arrays (measured, cold
+ * Liftoff code), while the parser's recursion (eval, new Function, deeply nested source) uses
+ * almost none and is bounded by the native stack alone. The limit is 1/14 of the native stack,
+ * so every recursion QuickJS checks is a guest RangeError, never a host stack overflow (which
+ * would fail the run and cost the VM). With the worker's --stack-size=7600 (worker-process.ts)
+ * that is ~540 KiB: ~3,100 frames of plain recursion, JSON.parse/stringify of any nesting depth
+ * throw catchable errors, and source nested up to ~5,000 levels parses.
  */
 export function maxStackBytes(): number {
   const flag = process.execArgv.find((a) => a.startsWith('--stack-size='));
   const nativeKb = flag ? Number(flag.slice('--stack-size='.length)) || 984 : 984;
-  return Math.min(768 * 1024, Math.floor((nativeKb * 1024) / 5));
+  return Math.min(768 * 1024, Math.floor((nativeKb * 1024) / 14));
 }
 
 /**
