@@ -121,6 +121,20 @@ test('a larger heap_memory_max_mb allows what 8 MB refuses', async () => {
   assert.deepEqual((await run(code, { mb: 128 })).outcome, completed('300000'));
 });
 
+test('the whole heap_memory_max_mb is usable: 1 MiB ArrayBuffers fill a 128 MB cap exactly', async () => {
+  // The glue over-grows memory by 5–20 %; near the cap it is asked for exactly what is needed.
+  const { outcome, output } = await run('const k = []; while (true) { k.push(new ArrayBuffer(1 << 20)); console.log(k.length) }', { mb: 128 });
+  assert.deepEqual(outcome, { status: 'failed', error: EXECUTION_ERRORS.OUT_OF_MEMORY });
+  assert.equal(output.trim().split('\n').at(-1), '128');
+});
+
+test('a cap above what wasm32 addresses (2 GiB) is clamped to it, not refused', async () => {
+  assert.equal(engine.capPages(4096), 32768);
+  assert.equal(engine.capPages(2048), 32768);
+  assert.equal(engine.capPages(64), engine.baseImage.manifest.pages + 1024);
+  assert.deepEqual((await run('1 + 1', { mb: 4096 })).outcome, completed('2'));
+});
+
 test('interrupts stop loops, loops in finally and catastrophic regexes at the deadline', async () => {
   for (const code of ['while (true) {}', 'try { while (true) {} } finally { while (true) {} }', '/(a+)+$/.test("a".repeat(40) + "b")']) {
     const t0 = performance.now();

@@ -13,7 +13,7 @@ import { BRIDGE_SOURCE, buildBaseImage } from './base-image.ts';
 import { discardCachedBaseImage, readCachedBaseImage, writeCachedBaseImage } from './base-image-cache.ts';
 import { ImageTooLarge, restoreImage } from './memory-image.ts';
 import { QuickJSRealm, type RealmOwner } from './quickjs-realm.ts';
-import { MIN_PAGES, PAGE_BYTES, WasmVm } from './wasm-vm.ts';
+import { MAX_PAGES, MIN_PAGES, PAGE_BYTES, WasmVm } from './wasm-vm.ts';
 
 /** heap_memory_max_mb below this is raised to it, as for V8. */
 const MIN_HEAP_MB = 8;
@@ -135,10 +135,13 @@ export class QuickJSEngine implements Engine, RealmOwner {
     await this.#vmFor(MIN_HEAP_MB);
   }
 
-  /** The memory cap for a run, in pages: the base image plus the heap limit (at least the wasm's minimum). */
+  /**
+   * The memory cap for a run, in pages: the base image plus the heap limit (at least the wasm's
+   * minimum, at most the 2 GiB a wasm32 VM addresses through the glue).
+   */
   capPages(memoryLimitMb: number): number {
     const heapPages = Math.ceil((Math.max(MIN_HEAP_MB, memoryLimitMb) * 1024 * 1024) / PAGE_BYTES);
-    return Math.max(MIN_PAGES, this.baseImage.manifest.pages + heapPages);
+    return Math.min(MAX_PAGES, Math.max(MIN_PAGES, this.baseImage.manifest.pages + heapPages));
   }
 
   async createRealm(options: RealmOptions): Promise<GuestRealm> {
