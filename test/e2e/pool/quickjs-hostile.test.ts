@@ -63,6 +63,36 @@ for (const [name, code] of [
   });
 }
 
+// Every turn is one heavy native call: QuickJS's own interrupt check (every 10,000 calls and
+// jumps) would come only after minutes; the bridge polls the deadline before such calls.
+for (const [name, code] of [
+  ['JSON.stringify of a large value', 'const o = []; for (let i = 0; i < 3e4; i++) o.push({ a: i, b: "x" + i }); while (true) JSON.stringify(o)'],
+  ['JSON.parse of a large text', 'const s = JSON.stringify(Array.from({ length: 3e4 }, (_, i) => ({ a: i }))); while (true) JSON.parse(s)'],
+  ['Array fill', 'const a = new Array(2e6); while (true) a.fill(1)'],
+  ['Float64Array fill', 'const a = new Float64Array(2e6); while (true) a.fill(1)'],
+  ['Array join', 'const a = new Array(1e6).fill("ab"); while (true) a.join(",")'],
+  ['String indexOf', 'const s = "a".repeat(2e7); while (true) s.indexOf("b")'],
+  ['Array includes', 'const a = new Array(2e6).fill(0); while (true) a.includes(1)'],
+] as const) {
+  test(`a loop of heavy native calls (${name}) → timed out by the worker itself, not killed`, async () => {
+    const pid = r.pool.pids()[0];
+    const res = await r.run(code, { ...q, timeoutMs: 300, heapMemoryMaxMb: 64 });
+    assert.deepEqual(res.outcome, TIMED_OUT);
+    await assertCleanAfter(pid);
+  });
+}
+
+test('the heavy-call wrappers behave as the built-ins', async () => {
+  const code = `[JSON.stringify(undefined), JSON.stringify({ a: [1] }, null, 1), JSON.parse("[1]", (k, v) => v), [1, 2, 1].indexOf(1, 1),
+    [1, NaN].includes(NaN), [1, 2].join(), [1, 2].join(undefined), [0, 0, 0].fill(7, 1), "abc".indexOf("c"), "abc".includes("a", 1),
+    new Uint8Array(3).fill(2, 1).join("-"), [].indexOf.length, [].fill.name, JSON.stringify.length, typeof new Array(5000).fill(0).indexOf(1)]`;
+  const v8 = await r.run(code, { engine: 'v8' });
+  assert.deepEqual((await r.run(code, q)).outcome, v8.outcome);
+  assert.deepEqual(v8.outcome, { status: 'completed', result: '[null,"{\\n \\"a\\": [\\n  1\\n ]\\n}",[1],2,true,"1,2","1,2",[0,7,7],2,false,"0-2-2",1,"fill",3,"number"]' });
+  const err = 'let r; try { Array.prototype.indexOf.call(null, 1) } catch (e) { r = e.constructor.name } r';
+  assert.deepEqual((await r.run(err, q)).outcome, { status: 'completed', result: '"TypeError"' });
+});
+
 test('deep recursion → a guest RangeError, uncaught it fails the run with at most 10 frames', async () => {
   const { outcome } = await r.run('function f(n: number): number { return f(n + 1) + 1 }\nf(0)', q);
   assert.equal(outcome.status, 'failed');
