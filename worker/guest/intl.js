@@ -31,6 +31,9 @@
   const SafeWeakMap = WeakMap;
   const WeakMapGet = uncurry(WeakMap.prototype.get);
   const WeakMapSet = uncurry(WeakMap.prototype.set);
+  const SafeMap = Map;
+  const MapGet = uncurry(Map.prototype.get);
+  const MapSet = uncurry(Map.prototype.set);
   const SafeSet = Set;
   const SetHas = uncurry(Set.prototype.has);
   const SetAdd = uncurry(Set.prototype.add);
@@ -84,7 +87,20 @@
     return out;
   }
 
+  // Specs of the common calls (no options; no locale or one tag), built once: toLocaleString()
+  // and localeCompare(s) in a loop then cost one lookup instead of building JSON every call.
+  const SPEC_CACHE_LIMIT = 256;
+  const specs = new SafeMap();
   function spec(kind, l, o) {
+    if (o === undefined && (l === undefined || typeof l === 'string')) {
+      const key = l === undefined ? kind : kind + ' ' + l;
+      let s = MapGet(specs, key);
+      if (s === undefined) {
+        s = JSONStringify([kind, l, undefined]);
+        if (specs.size < SPEC_CACHE_LIMIT) MapSet(specs, key, s);
+      }
+      return s;
+    }
     return JSONStringify([kind, locales(l), options(o)]);
   }
 

@@ -10,7 +10,7 @@ import { discardCachedBaseImage, readCachedBaseImage, writeCachedBaseImage, type
 import { BRIDGE_SOURCE } from '../../../worker/engines/quickjs/base-image.ts';
 import { loadQuickJSBinary } from '../../../worker/engines/quickjs/quickjs-binary.ts';
 import { QuickJSEngine } from '../../../worker/engines/quickjs/quickjs-engine.ts';
-import { PRELUDE_HASH } from '../../../worker/guest/prelude-source.ts';
+import { guestVersion } from '../../../worker/engines/quickjs/guest-version.ts';
 import { RunLoop } from '../../../worker/runtime/execute-run.ts';
 import { ALL_OPS } from '../../../worker/ops/all-ops.ts';
 import type { Outcome } from '../../../shared/protocol.ts';
@@ -90,7 +90,7 @@ test('a failed write leaves no temporary file behind', () => {
 /** The real engine's cache key (quickjs-engine.ts #boot). */
 async function engineKey(): Promise<BaseImageKey> {
   const binary = await loadQuickJSBinary();
-  return { build: binary.buildId, prelude: PRELUDE_HASH, bridgeSource: BRIDGE_SOURCE };
+  return { build: binary.buildId, prelude: guestVersion(), bridgeSource: BRIDGE_SOURCE };
 }
 
 async function runOnNewEngine(code: string): Promise<Outcome> {

@@ -100,6 +100,16 @@ test('an image from another engine build is refused with a clear error', async (
     e instanceof HeapImageError && /^Heap image was made by QuickJS build ffffffffffff, this worker runs build [0-9a-f]{12}; images restore only on the engine build that made them$/.test(e.message));
 });
 
+test('an image from another guest platform version (prelude, bridge, platform parts) is refused with a clear error', async () => {
+  const { image } = await run('1');
+  assert.ok(image);
+  assert.match(image.manifest.prelude, /^[0-9a-f]{16}$/);
+  assert.equal(image.manifest.prelude, engine.baseImage.manifest.prelude);
+  const older = { manifest: { ...image.manifest, prelude: '0123456789abcdef' }, bytes: image.bytes };
+  await assert.rejects(engine.createRealm({ memoryLimitMb: 8, hostCall: trampoline, image: older }), (e: unknown) =>
+    e instanceof HeapImageError && e.message === `Heap image was made with guest platform 0123456789abcdef, this worker runs ${image.manifest.prelude}; images restore only on the runjs version whose guest platform made them`);
+});
+
 test('an image larger than the memory cap cannot be restored: out of memory', async () => {
   const big = await run('globalThis.keep = []; for (let i = 0; i < 200000; i++) keep.push({ i }); keep.length', { mb: 64 });
   assert.deepEqual(big.outcome, completed('200000'));

@@ -7,9 +7,9 @@
 import { randomFillSync } from 'node:crypto';
 import { EngineError, type Engine, type GuestRealm, type RealmOptions } from '../../engine.ts';
 import { HeapImageError, parseHeapImage, type HeapImage } from '../../../shared/heap-image.ts';
-import { PRELUDE_HASH } from '../../guest/prelude-source.ts';
 import { loadQuickJSBinary, type QuickJSBinary } from './quickjs-binary.ts';
 import { BRIDGE_SOURCE, buildBaseImage } from './base-image.ts';
+import { guestVersion } from './guest-version.ts';
 import { discardCachedBaseImage, readCachedBaseImage, writeCachedBaseImage } from './base-image-cache.ts';
 import { ImageTooLarge, restoreImage } from './memory-image.ts';
 import { QuickJSRealm, type RealmOwner } from './quickjs-realm.ts';
@@ -79,12 +79,16 @@ interface IdleVm {
 export class QuickJSEngine implements Engine, RealmOwner {
   readonly name = 'quickjs' as const;
   readonly images = true;
-  readonly prelude = PRELUDE_HASH;
   #binary: QuickJSBinary | undefined;
   #base: HeapImage | undefined;
   #ready: Promise<void> | undefined;
   /** Idle VMs by their cap in pages; the first entry is the default cap's. */
   readonly #vms = new Map<number, IdleVm>();
+
+  /** The guest platform version (guest-version.ts) recorded in every image this engine makes. */
+  get prelude(): string {
+    return guestVersion();
+  }
 
   get build(): string {
     if (!this.#binary) throw new Error('QuickJS engine is not warmed up');
@@ -109,7 +113,7 @@ export class QuickJSEngine implements Engine, RealmOwner {
   async #boot(): Promise<void> {
     const binary = await loadQuickJSBinary();
     this.#binary = binary;
-    const key = { build: binary.buildId, prelude: PRELUDE_HASH, bridgeSource: BRIDGE_SOURCE };
+    const key = { build: binary.buildId, prelude: this.prelude, bridgeSource: BRIDGE_SOURCE };
     const cached = readCachedBaseImage(key);
     if (cached) {
       // The file's hash matched; still, an image that fails to restore or to run the warm-up is
@@ -149,6 +153,9 @@ export class QuickJSEngine implements Engine, RealmOwner {
     const image = options.image === undefined ? undefined : parseHeapImage(options.image);
     if (image && image.manifest.build !== this.build) {
       throw new HeapImageError(`Heap image was made by QuickJS build ${image.manifest.build.slice(0, 12)}, this worker runs build ${this.build.slice(0, 12)}; images restore only on the engine build that made them`);
+    }
+    if (image && image.manifest.prelude !== this.prelude) {
+      throw new HeapImageError(`Heap image was made with guest platform ${image.manifest.prelude}, this worker runs ${this.prelude}; images restore only on the runjs version whose guest platform made them`);
     }
     const idle = await this.#vmFor(options.memoryLimitMb);
     if (idle.realm) idle.realm.dispose(); // one realm per VM; the worker runs one at a time
