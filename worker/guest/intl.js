@@ -82,7 +82,8 @@
       if (t === 'string' || t === 'boolean') out[k] = v;
       else if (t === 'number') out[k] = v === v && v !== Infinity && v !== -Infinity ? v : String_(v);
       else if (t === 'bigint') out[k] = BigIntPrototypeToString(v);
-      else if (t === 'object' && v !== null) out[k] = String_(v);
+      // ToPrimitive as the option's own conversion would see it: valueOf first ({ valueOf() { return 1 } } → 1).
+      else if ((t === 'object' && v !== null) || t === 'function') out[k] = '' + v;
     }
     return out;
   }
@@ -227,6 +228,9 @@
   defineMethods(Intl_, { NumberFormat, DateTimeFormat, Collator, PluralRules, RelativeTimeFormat, ListFormat });
   defineValue(Intl_, 'getCanonicalLocales', function getCanonicalLocales(l) {
     return call('intl.canonical', { l: locales(l) });
+  });
+  defineValue(Intl_, 'supportedValuesOf', function supportedValuesOf(key) {
+    return call('intl.values', { k: String_(key) });
   });
   defineValue(g, 'Intl', Intl_);
 
