@@ -15,6 +15,14 @@ import { prepareRuntimeCopy } from './runtime-copy.js';
 
 const packageRoot = fileURLToPath(new URL('..', import.meta.url));
 
+// Checked before anything else: an older Node rejects the flags below outright ("bad option"),
+// so the friendly message would never be reached after a re-spawn.
+const [major = 0, minor = 0] = process.versions.node.split('.').map(Number);
+if (major < 22 || (major === 22 && minor < 12)) {
+  process.stderr.write(`runjs: this Node.js (v${process.versions.node}) is too old; use Node.js 22.12 or later\n`);
+  process.exit(1);
+}
+
 function hasBuiltin(id) {
   try {
     return process.getBuiltinModule?.(id) !== undefined;

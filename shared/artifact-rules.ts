@@ -38,6 +38,8 @@ export function checkMime(mime: unknown): string {
   if (trimmed.length > MAX_MIME_LENGTH) throw new ArtifactRuleError(`mime type is longer than ${MAX_MIME_LENGTH} characters`);
   const m = MIME_PATTERN.exec(trimmed);
   if (!m) throw new ArtifactRuleError(`invalid mime type '${mime}': expected type/subtype with optional parameters (e.g. "text/csv; charset=utf-8")`);
+  // `*` is a token character, but `*/*` and `image/*` are ranges (Accept headers), not a type a payload can have.
+  if (m[1]!.includes('*') || m[2]!.includes('*')) throw new ArtifactRuleError(`invalid mime type '${mime}': '*' is a wildcard, name the exact type (e.g. "image/png")`);
   return `${m[1]!.toLowerCase()}/${m[2]!.toLowerCase()}${m[3] ?? ''}`;
 }
 

@@ -7,6 +7,7 @@ import { ExecutionService } from './executions/execution-service.ts';
 import { WorkerPool } from './pool/worker-pool.ts';
 import { openMetadataDb } from './stores/metadata-db.ts';
 import { openHeaps } from './heaps/index.ts';
+import { probeHeapBucket } from './heaps/probe-heap-bucket.ts';
 import { artifactOpHandler, openArtifacts } from './artifacts/index.ts';
 import { createRestRouter, openApiJson, packageVersion } from './rest/index.ts';
 import type { McpSurfaceOptions } from './mcp/mcp-server.ts';
@@ -92,6 +93,8 @@ export async function startApp(config: Config, log: Logger, hooks: AppHooks): Pr
   const transport = transportOf(config);
   // Before anything is spawned: a key set that cannot be loaded aborts the start cheaply.
   const auth = await loadAuth(config, transport, log);
+  // A misconfigured heap bucket fails the start, not every heap-mode run afterwards.
+  if (config.heapStore === 's3' && !config.stateless) await probeHeapBucket(config).catch((e: unknown) => { throw new StartupError(e instanceof Error ? e.message : String(e)); });
 
   const db = openMetadataDb(config.sessionDbPath);
   const artifacts = openArtifacts(db, config, (line) => log.warn(line));

@@ -5,6 +5,7 @@ import { isSupervisorMessage, type RunRequest, type WorkerMessage } from '../sha
 import { EngineError, type Engine, type GuestRealm, type HostCall } from './engine.ts';
 import { V8Engine } from './engines/v8/v8-engine.ts';
 import { QuickJSEngine } from './engines/quickjs/quickjs-engine.ts';
+import { setBaseImageCacheDir } from './engines/quickjs/base-image-cache.ts';
 import { CancelChannel } from './runtime/cancel-channel.ts';
 import { HeapImageError, type HeapImage } from '../shared/heap-image.ts';
 import { ByteLru, WORKER_IMAGE_CACHE_BYTES, WORKER_IMAGE_CACHE_ENTRIES } from '../shared/image-lru.ts';
@@ -37,10 +38,14 @@ function send(msg: WorkerMessage): void {
 
 setSupervisorSender(send);
 
+/** A `--name=value` argument from supervisor/pool/worker-process.ts (a worker reads no environment). */
+const argValue = (name: string): string | undefined => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
+setBaseImageCacheDir(argValue('quickjs-cache-dir'));
+
 const quickjs = new QuickJSEngine();
 const engines: Record<string, Engine> = { v8: new V8Engine(), quickjs };
 /** Cancels that arrive while QuickJS blocks this thread (supervisor/pool/worker-process.ts). */
-const cancelChannel = CancelChannel.open();
+const cancelChannel = CancelChannel.open(argValue('cancel-fd'));
 
 /** The current run's host call; realms are created ahead of time and bound through this. */
 let currentHostCall: HostCall | undefined;
@@ -94,7 +99,7 @@ async function settlesWithin(done: () => boolean, ms: number): Promise<boolean> 
 
 async function handleRun(req: RunRequest): Promise<void> {
   const output = new OutputBuffer((data) => send({ type: 'output', runId: req.runId, data }), req.maxOutputBytes);
-  const loop = new RunLoop({ runId: req.runId, code: req.code, timeoutMs: req.timeoutMs }, ALL_OPS, BUILTIN_MODULES, {
+  const loop = new RunLoop({ runId: req.runId, code: req.code, timeoutMs: req.timeoutMs, persistTopLevel: req.captureImage === true }, ALL_OPS, BUILTIN_MODULES, {
     output: (text) => output.write(text),
     // Polled from QuickJS's interrupt handler while guest code blocks this thread: stream the
     // console output written meanwhile, and pick up cancels from the side channel.

@@ -46,5 +46,8 @@ export function openArtifactBlobs(config: ArtifactStoreConfig, log: (line: strin
 
 /** `blobs` overrides the store chosen from the configuration (tests). */
 export function openArtifacts(db: DatabaseSync, config: ArtifactStoreConfig, log: (line: string) => void = () => {}, blobs?: BlobStore): Artifacts {
-  return { service: new ArtifactService(db, blobs ?? openArtifactBlobs(config, log)), uploads: new UploadTokens(db) };
+  // On S3 the `artifacts/` prefix is shared by every server using the bucket, each with its own
+  // metadata database: an object this one no longer references may be another server's payload.
+  const reclaim = config.heapStore !== 's3';
+  return { service: new ArtifactService(db, blobs ?? openArtifactBlobs(config, log), { reclaim, log }), uploads: new UploadTokens(db) };
 }

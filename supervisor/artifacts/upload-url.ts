@@ -12,3 +12,11 @@ export function uploadUrl(token: string, publicBaseUrl: string | undefined): str
 export function artifactPath(key: string): string {
   return `/api/artifacts/${key}`;
 }
+
+/**
+ * `url` with the token of an upload path replaced by `<token>`, for log lines: a token in flight
+ * returns to issued when its upload fails, so a logged one would be a usable credential.
+ */
+export function redactUploadTokens(url: string): string {
+  return url.replace(/(\/api\/artifact-uploads\/)[^/?#]*/gi, '$1<token>');
+}

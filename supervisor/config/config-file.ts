@@ -7,8 +7,9 @@
  */
 import { readFileSync } from 'node:fs';
 import { parse as parseToml } from 'smol-toml';
+import type { FlagSpec } from './flag-spec.ts';
 import { ConfigError } from './config-error.ts';
-import { didYouMean, SPECS } from './describe-flag.ts';
+import { didYouMean, SPEC_BY_NAME, SPECS } from './describe-flag.ts';
 import { normalizeKey } from './flag-spec.ts';
 
 export interface FileValue {
@@ -79,9 +80,35 @@ export function readConfigFile(file: string): ConfigFile {
       const [section, target] = isSectionKey(canonical) ? [key, other.key] : [other.key, key];
       throw new ConfigError(`config section '${section}' and key '${target}' cannot both be set (in ${file})`);
     }
-    values.set(flag, { value, key });
+    values.set(flag, { value: document.isToml ? plainTomlValue(value, SPEC_BY_NAME.get(flag)!, key, file) : value, key });
   }
   return { path: file, values };
+}
+
+const INTEGER_KINDS: ReadonlySet<string> = new Set(['integer', 'port', 'size']);
+
+/**
+ * A TOML value as the plain JSON value the flags expect. The document is parsed with integers as
+ * BigInt so that a float stays recognisable: `http_port = 8080.0` is a float in TOML, and for an
+ * integer flag it becomes the text `8080.0`, which the flag's check rejects like `--http-port=8080.0`
+ * (a plain number 8080 would have slipped through). Dates and times are refused outright: no
+ * setting is a date, and turning `session_id = 1979-05-27` into a string silently is a guess.
+ * Nested values (sections) follow JSON semantics: integers and floats both become numbers.
+ */
+function plainTomlValue(value: unknown, spec: FlagSpec, key: string, file: string): unknown {
+  if (typeof value === 'number' && INTEGER_KINDS.has(spec.kind)) {
+    return Number.isInteger(value) ? value.toFixed(1) : String(value);
+  }
+  const plain = (v: unknown): unknown => {
+    if (typeof v === 'bigint') return Number(v);
+    if (v instanceof Date) {
+      throw new ConfigError(`invalid ${key} in ${file}: TOML dates and times are not accepted (got ${v.toISOString()}); quote the value to make it a string`);
+    }
+    if (Array.isArray(v)) return v.map(plain);
+    if (typeof v === 'object' && v !== null) return Object.fromEntries(Object.entries(v).map(([k, item]) => [k, plain(item)]));
+    return v;
+  };
+  return plain(value);
 }
 
 function isSectionKey(canonical: string): boolean {
@@ -89,6 +116,8 @@ function isSectionKey(canonical: string): boolean {
 }
 
 interface ParsedDocument {
+  /** TOML values are still as parsed (BigInt integers, Date objects); see plainTomlValue. */
+  readonly isToml: boolean;
   /** Top-level entries in document order, duplicates included (JSON.parse would hide them). */
   readonly entries: ReadonlyArray<readonly [string, unknown]>;
 }
@@ -106,21 +135,18 @@ function parseDocument(file: string): ParsedDocument {
   }
   let document: unknown;
   try {
-    document = isToml ? parseToml(text) : JSON.parse(text);
+    document = isToml ? parseToml(text, { integersAsBigInt: true }) : JSON.parse(text);
   } catch (error) {
     throw new ConfigError(`invalid ${isToml ? 'TOML' : 'JSON'} in config file ${file}: ${(error as Error).message}`);
   }
   if (typeof document !== 'object' || document === null || Array.isArray(document)) {
     throw new ConfigError(`config file ${file} must contain an object of settings at the top level`);
   }
-  if (isToml) {
-    // The TOML parser rejects repeated keys itself. Its tables have a null
-    // prototype and its dates are objects; a JSON round trip turns them into
-    // the plain JSON values that the JSON-valued flags promise.
-    return { entries: Object.entries(JSON.parse(JSON.stringify(document)) as Record<string, unknown>) };
-  }
+  // The TOML parser rejects repeated keys itself; its values are made plain per key, once the
+  // key's flag is known (plainTomlValue).
+  if (isToml) return { isToml, entries: Object.entries(document) };
   const record = document as Record<string, unknown>;
-  return { entries: topLevelJsonKeys(text).map((key) => [key, record[key]] as const) };
+  return { isToml, entries: topLevelJsonKeys(text).map((key) => [key, record[key]] as const) };
 }
 
 /**

@@ -34,6 +34,13 @@ const when = (condition: boolean, message: string): string | undefined => (condi
 
 export const CONFLICT_RULES: readonly ConflictRule[] = [
   {
+    // An empty allowlist would start fine and then answer every HTTP request with 403.
+    doc: '`--allowed-hosts` empty (`--allowed-hosts=`, `RUNJS_ALLOWED_HOSTS=,`, `allowed_hosts = []`): ' +
+      '`--allowed-hosts needs at least one host (use * for any)`.',
+    check: (v) => when((v.get('allowed-hosts') as readonly string[]).length === 0,
+      '--allowed-hosts needs at least one host (use * for any)'),
+  },
+  {
     doc: '`--http-port` and `--sse-port` both set: `--http-port and --sse-port cannot be used together`.',
     check: (v) => when(v.get('http-port') !== undefined && v.get('sse-port') !== undefined,
       '--http-port and --sse-port cannot be used together'),

@@ -88,7 +88,7 @@ export const FLAGS = [
   define({
     name: 'allowed-hosts', kind: 'list', commaSplit: true, default: ['localhost', '127.0.0.1', '::1'],
     metavar: 'HOST', group: 'transport', implemented: true,
-    description: 'Host header allowlist for Streamable HTTP (else 403); `*` allows any; a bare host matches any port.',
+    description: 'Host header allowlist for every HTTP route (/mcp, /sse, /message, /api/*; else 403) except the OpenAPI document; `*` allows any; a bare host matches any port; must not be empty.',
   }),
   define({
     name: 'allowed-origins', kind: 'list', commaSplit: true, default: [], example: ['https://app.example.com'],

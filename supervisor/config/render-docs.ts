@@ -78,6 +78,12 @@ when it ends in \`.json\`. Config files cannot include other config files.
   \`heap-store\`, but not both).
 - Values may be native (\`http_port = 8080\`, \`stateless = true\`) or strings written as on the
   command line (\`max_request_body = "16m"\`).
+- TOML integer settings take TOML integers: a float is rejected even when whole
+  (\`http_port = 8080.0\` → \`invalid http_port '8080.0' in <file>: expected a TCP port number ...\`).
+  JSON has a single number type, so in a JSON file \`8080.0\` is the number 8080.
+- TOML dates and times are rejected anywhere in the file (no setting is a date; quote the value
+  if you mean the text): \`invalid session_id in <file>: TOML dates and times are not accepted (got
+  1979-05-27); quote the value to make it a string\`.
 - Repeatable flags take an array, one element per repetition; a plain string counts as one
   repetition.
 - Relative paths (in values and in \`--config\` itself) resolve against the working directory,

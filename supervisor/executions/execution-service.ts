@@ -131,10 +131,12 @@ export class ExecutionService {
     const store = heaps?.store;
     if (!heaps || !store) return undefined;
     const session = req.session == null ? null : checkSession(req.session);
-    let inputHeap = (req.heap ?? '') === '' ? null : checkHeapKey(req.heap);
+    // Only `heap` picks the starting point; a session only tags and logs the run (spec ExecRequest:
+    // "empty or omitted starts a fresh isolate"). Resuming a session's latest heap implicitly would
+    // leave no way to start fresh under a session and would silently drop one branch of two
+    // concurrent runs; a client that wants to continue passes the previous run's `heap`.
+    const inputHeap = (req.heap ?? '') === '' ? null : checkHeapKey(req.heap);
     const tags = req.tags == null || Object.keys(req.tags).length === 0 ? null : checkTags(req.tags);
-    // A session without an explicit heap continues from where it left off.
-    if (inputHeap === null && session !== null) inputHeap = heaps.log.latest(session)?.output_heap ?? null;
     return { store, heaps, code: req.code, inputHeap, session, tags, image: undefined };
   }
 

@@ -20,9 +20,11 @@ export class HeapNotFoundError extends HeapStoreError {
 export class HeapCorruptError extends HeapStoreError {
   readonly code = 'HEAP_CORRUPT';
   readonly key: string;
+  readonly detail: string;
   constructor(key: string, detail: string) {
     super(`heap ${key} is corrupt and was not restored: ${detail}`);
     this.name = 'HeapCorruptError';
     this.key = key;
+    this.detail = detail;
   }
 }

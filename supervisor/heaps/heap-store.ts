@@ -5,13 +5,13 @@
 // no restore replays a long chain. Everything read is verified: blob hashes by the blob store, the
 // rebuilt image against the record's `image` hash. A failure is an error naming the key.
 import { promisify } from 'node:util';
-import { zstdCompressSync, zstdDecompress, constants as zc, type ZstdOptions } from 'node:zlib';
-import { HeapImageError, IMAGE_PAGE_BYTES, parseHeapImage, type HeapImage } from '../../shared/heap-image.ts';
+import { zstdCompress, zstdCompressSync, zstdDecompress, constants as zc, type ZstdOptions } from 'node:zlib';
+import { HeapImageError, IMAGE_PAGE_BYTES, parseHeapImage, type HeapImage, type HeapImageManifest } from '../../shared/heap-image.ts';
 import { heapImageKey, heapImageKeyAsync } from '../../shared/image-store.ts';
 import { BlobCorruptError, blobKeyOf, isBlobKey, type BlobStore } from '../stores/blob/index.ts';
 import { HeapCorruptError, HeapNotFoundError } from './heap-errors.ts';
 import { HEAP_RECORD_TYPE, HEAP_RECORD_VERSION, parseHeapRecord, type HeapRecord } from './heap-record.ts';
-import { applyXorDelta, xorDelta } from './heap-delta.ts';
+import { applyXorDelta, xorDelta, xorDeltaAsync } from './heap-delta.ts';
 
 /** Longest delta chain a restore may replay (a full image is stored instead beyond it). */
 export const MAX_DELTA_DEPTH = 8;
@@ -21,9 +21,23 @@ const ZSTD_LEVEL = 3;
 // Restores (a cold key: payload read from the store) decompress and verify on the libuv thread
 // pool, so a fan-out restoring several keys at once does not serialise on the event loop.
 const decompress = promisify(zstdDecompress) as (data: Uint8Array, opts: ZstdOptions) => Promise<Buffer>;
+const compress = promisify(zstdCompress) as (data: Uint8Array, opts: ZstdOptions) => Promise<Buffer>;
+/** blobKeyOf on the thread pool (WebCrypto digests run off the event loop). */
+async function blobKeyOfAsync(bytes: Uint8Array): Promise<string> {
+  return Buffer.from(await crypto.subtle.digest('SHA-256', bytes)).toString('hex');
+}
+/** Images above this size are stored without blocking the event loop (see #write). */
+const LARGE_IMAGE_BYTES = 8 * 1024 * 1024;
 
 export interface HeapStoreOptions {
   readonly blobs: BlobStore;
+  /**
+   * The engine's base image for an image's build and prelude (what every fresh run boots from),
+   * when this process can read it. An image with no usable parent is stored as a delta against it
+   * (the base itself is stored once, as a full heap: same image, same key, put-if-absent), so a
+   * fresh run costs a few KB instead of a full ~190 KB image.
+   */
+  readonly baseImage?: ((manifest: HeapImageManifest) => HeapImage | undefined) | undefined;
   readonly cacheBytes?: number;
   readonly maxDeltaDepth?: number;
 }
@@ -55,9 +69,13 @@ export class HeapStore {
   #cached = 0;
   /** Restores in flight by key: a fan-out of runs from one key fetches and rebuilds it once. */
   readonly #loading = new Map<string, Promise<StoredHeap>>();
+  readonly #baseImage: HeapStoreOptions['baseImage'];
+  /** The stored base heap per engine build and prelude (undefined: none available). */
+  readonly #bases = new Map<string, Promise<StoredHeap | undefined>>();
 
   constructor(opts: HeapStoreOptions) {
     this.#blobs = opts.blobs;
+    this.#baseImage = opts.baseImage;
     this.#cacheBytes = opts.cacheBytes ?? DEFAULT_CACHE_BYTES;
     this.#maxDepth = opts.maxDeltaDepth ?? MAX_DELTA_DEPTH;
   }
@@ -109,6 +127,10 @@ export class HeapStore {
         parent = await this.#cachedOr(record.parent!, () => this.#load(record.parent!, hops + 1));
       } catch (e) {
         if (e instanceof HeapNotFoundError) throw new HeapCorruptError(key, `its parent heap ${record.parent} is missing from ${this.location}`);
+        // Name the key that was asked for; the damaged ancestor is the detail.
+        if (e instanceof HeapCorruptError && e.key !== key) {
+          throw new HeapCorruptError(key, e.detail.startsWith('its ancestor heap ') ? e.detail : `its ancestor heap ${e.key} is corrupt: ${e.detail}`);
+        }
         throw e;
       }
       if (parent.record.depth !== record.depth - 1) throw new HeapCorruptError(key, 'its depth does not follow its parent\'s');
@@ -155,17 +177,29 @@ export class HeapStore {
       parent = await this.get(parentKey).catch(() => undefined);
       if (parent && parent.record.depth >= this.#maxDepth) parent = undefined;
     }
+    // No usable parent (a fresh run, or a chain at its depth limit): a delta against the base
+    // image, which starts a new chain (depth 1) and costs a fraction of a full image.
+    if (parent === undefined) parent = await this.#base(image.manifest);
+    const { heap, bytesWritten } = await this.#write(image, parent);
+    return { key: heap.key, encoding: heap.record.encoding, bytesWritten };
+  }
+
+  /** Writes `image` whole (no parent) or as a delta against `parent`; resolves once both blobs are durable. */
+  async #write(image: HeapImage, parent: StoredHeap | undefined): Promise<{ heap: StoredHeap; bytesWritten: number }> {
     const full = parent === undefined;
-    const raw = full ? image.bytes : xorDelta(image, parent!.image);
-    // Compressing and hashing stay on this thread: on a busy machine a thread-pool round trip
-    // costs more than the work (a mostly-zero delta compresses in well under a millisecond), and
-    // the pool's threads are better left to the fsyncs. The payload write starts before the hash.
-    const payload = zstdCompressSync(raw, { params: { [zc.ZSTD_c_compressionLevel]: ZSTD_LEVEL } });
-    const payloadKey = blobKeyOf(payload);
+    // Small images (the common step) are XORed, compressed and hashed right here: on a busy
+    // machine a thread-pool round trip costs more than the work. Large ones would stall the event
+    // loop for hundreds of ms (every other request waits), so they go through the async paths:
+    // the XOR yields between slices, zstd and sha256 run on the libuv pool.
+    const large = image.bytes.byteLength > LARGE_IMAGE_BYTES;
+    const raw = full ? image.bytes : large ? await xorDeltaAsync(image, parent.image) : xorDelta(image, parent.image);
+    const level = { params: { [zc.ZSTD_c_compressionLevel]: ZSTD_LEVEL } };
+    const payload = large ? await compress(raw, level) : zstdCompressSync(raw, level);
+    const payloadKey = large ? await blobKeyOfAsync(payload) : blobKeyOf(payload);
     const storingPayload = this.#blobs.put(payload);
     storingPayload.catch(() => {}); // awaited below; this only keeps an early failure from going unhandled
     const storingRecord = (async () => {
-      const imageKey = heapImageKey(image);
+      const imageKey = large ? await heapImageKeyAsync(image) : heapImageKey(image);
       const record: HeapRecord = {
         type: HEAP_RECORD_TYPE,
         version: HEAP_RECORD_VERSION,
@@ -173,16 +207,38 @@ export class HeapStore {
         manifest: image.manifest,
         encoding: full ? 'full' : 'delta',
         payload: payloadKey,
-        parent: full ? null : parent!.key,
-        depth: full ? 0 : parent!.record.depth + 1,
+        parent: full ? null : parent.key,
+        depth: full ? 0 : parent.record.depth + 1,
       };
       const recordBytes = Buffer.from(JSON.stringify(record), 'utf8');
       return { record, recordBytes, key: await this.#blobs.put(recordBytes) };
     })();
     const [storedPayload, { record, recordBytes, key }] = await Promise.all([storingPayload, storingRecord]);
     if (storedPayload !== payloadKey) throw new Error(`the blob store keyed the payload ${storedPayload}, expected ${payloadKey}`);
-    this.#remember({ key, image, record });
-    return { key, encoding: record.encoding, bytesWritten: payload.byteLength + recordBytes.byteLength };
+    const heap = { key, image, record };
+    this.#remember(heap);
+    return { heap, bytesWritten: payload.byteLength + recordBytes.byteLength };
+  }
+
+  /**
+   * The base heap for `manifest`'s build, stored on first use in this process (put-if-absent: one
+   * copy per store, shared by every server of that build); undefined when unknown or unstorable.
+   */
+  #base(manifest: HeapImageManifest): Promise<StoredHeap | undefined> {
+    if (this.#baseImage === undefined) return Promise.resolve(undefined);
+    const id = `${manifest.build}/${manifest.prelude}`;
+    let base = this.#bases.get(id);
+    if (base === undefined) {
+      base = (async () => {
+        const image = this.#baseImage!(manifest);
+        if (image === undefined || image.manifest.build !== manifest.build) return undefined;
+        return (await this.#write(image, undefined)).heap;
+      })().catch(() => undefined);
+      this.#bases.set(id, base);
+      // A failure (store outage) is retried by a later put rather than remembered.
+      void base.then((b) => { if (b === undefined) this.#bases.delete(id); });
+    }
+    return base;
   }
 
   #remember(heap: StoredHeap): void {

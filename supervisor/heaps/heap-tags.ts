@@ -29,7 +29,10 @@ export class HeapTagStore {
 
   get(heap: string): Tags {
     const out: Record<string, string> = {};
-    for (const r of this.#get.all(heap) as { name: string; value: string }[]) out[r.name] = r.value;
+    // defineProperty, not assignment: a tag named `__proto__` is an own property like any other.
+    for (const r of this.#get.all(heap) as { name: string; value: string }[]) {
+      Object.defineProperty(out, r.name, { value: r.value, enumerable: true, writable: true, configurable: true });
+    }
     return out;
   }
 

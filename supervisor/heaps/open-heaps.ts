@@ -2,9 +2,11 @@
 // S3 under the `heaps/` prefix so one bucket can also hold filesystem and artifact blobs) and the
 // one-time `--session-fork-from` at startup. The conflicting-flag checks live in config/conflicts.ts.
 import type { DatabaseSync } from 'node:sqlite';
+import { ConfigError } from '../config/config-error.ts';
 import { createBlobStore, type BlobStore } from '../stores/blob/index.ts';
 import { HeapService } from './heap-service.ts';
 import { HeapStore } from './heap-store.ts';
+import { cachedBaseImage } from './base-image-source.ts';
 
 export const S3_HEAP_PREFIX = 'heaps/';
 
@@ -35,9 +37,13 @@ export function openHeapBlobs(config: HeapConfig, log: (line: string) => void): 
 }
 
 export function openHeaps(config: HeapConfig, db: DatabaseSync, log: { warn(line: string): void; info(line: string): void }): HeapService {
+  // A fork the server would silently not perform is a startup error, like the other fork checks.
+  if (config.stateless && config.sessionForkFrom !== undefined) {
+    throw new ConfigError('--session-fork-from cannot be used with --stateless: a stateless server keeps no sessions or heaps');
+  }
   if (config.stateless && config.heapStore !== 'none') log.warn('--heap-store has no effect with --stateless: nothing persists between runs');
   const blobs = config.stateless ? undefined : openHeapBlobs(config, (line) => log.warn(line));
-  const heaps = new HeapService(db, blobs && new HeapStore({ blobs }));
+  const heaps = new HeapService(db, blobs && new HeapStore({ blobs, baseImage: cachedBaseImage }));
   if (heaps.enabled && config.sessionForkFrom !== undefined && config.sessionId !== undefined) {
     const from = config.sessionForkFrom;
     const to = config.sessionId;

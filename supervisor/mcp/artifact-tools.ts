@@ -1,5 +1,5 @@
 // The artifact tools, in both modes: get_artifact (metadata block, then the payload as a content
-// block or, above the inline budget, a resource_link), list_artifacts, and
+// block or, above the inline budget, a resource_link), list_artifacts, delete_artifact, and
 // get_artifact_upload_url (a one-time URL a client PUTs a file to; see upload-tokens.ts).
 import { z } from 'zod';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
@@ -7,7 +7,7 @@ import type { ArtifactService } from '../artifacts/artifact-service.ts';
 import { ArtifactRuleError, MAX_ARTIFACT_BYTES } from '../artifacts/artifact-rules.ts';
 import { DEFAULT_UPLOAD_TTL_SECS, MAX_UPLOAD_TTL_SECS, type UploadTokens } from '../artifacts/upload-tokens.ts';
 import { uploadUrl } from '../artifacts/upload-url.ts';
-import { downloadUrl, INLINE_BUDGET_BYTES, linkBlock, payloadBlock } from './artifact-blocks.ts';
+import { downloadUrl, INLINE_BUDGET_BYTES, linkBlock, payloadBlock, requestOrigin } from './artifact-blocks.ts';
 import { defineTool, errorResult, jsonResult, type ToolDef } from './tool-kit.ts';
 
 export interface McpArtifactsApi {
@@ -50,13 +50,14 @@ export function artifactTools(api: McpArtifactsApi): ToolDef[] {
     annotations: { title: 'Get an artifact', ...READ_ONLY },
     input: z.strictObject({ key }),
     output: GET_OUTPUT,
-    async handle({ key: k }): Promise<CallToolResult> {
+    async handle({ key: k }, ctx): Promise<CallToolResult> {
       const meta = api.service.meta(k);
       if (meta === undefined) return errorResult(`artifact '${k}' not found`);
       const url = downloadUrl(k, api.publicBaseUrl);
       if (meta.size_bytes > INLINE_BUDGET_BYTES) {
         const head = { ...meta, encoding: 'link' as const, url };
-        return { content: [{ type: 'text', text: JSON.stringify(head) }, linkBlock(meta, api.publicBaseUrl)], structuredContent: head };
+        const base = api.publicBaseUrl ?? requestOrigin(ctx.extra.requestInfo?.url);
+        return { content: [{ type: 'text', text: JSON.stringify(head) }, linkBlock(meta, base)], structuredContent: head };
       }
       const found = await api.service.get(k);
       if (found === undefined) return errorResult(`artifact '${k}' not found`);
@@ -74,6 +75,20 @@ export function artifactTools(api: McpArtifactsApi): ToolDef[] {
     input: z.strictObject({}),
     output: z.object({ artifacts: z.array(META) }),
     handle: () => jsonResult({ artifacts: api.service.list() }),
+  });
+
+  const deleteArtifact = defineTool({
+    name: 'delete_artifact',
+    title: 'Delete an artifact',
+    description: 'Delete a stored artifact (its payload too, unless another artifact has the same content). Returns the deleted artifact\'s metadata. Executions that emitted it still list it.',
+    annotations: { title: 'Delete an artifact', readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+    input: z.strictObject({ key }),
+    output: META,
+    async handle({ key: k }): Promise<CallToolResult> {
+      const deleted = await api.service.delete(k);
+      if (deleted === undefined) return errorResult(`artifact '${k}' not found`);
+      return jsonResult(deleted);
+    },
   });
 
   const uploadUrlTool = defineTool({
@@ -99,5 +114,6 @@ export function artifactTools(api: McpArtifactsApi): ToolDef[] {
     },
   });
 
-  return api.uploads === undefined ? [getArtifact, listArtifacts] : [getArtifact, listArtifacts, uploadUrlTool];
+  const always = [getArtifact, listArtifacts, deleteArtifact];
+  return api.uploads === undefined ? always : [...always, uploadUrlTool];
 }

@@ -1,6 +1,7 @@
 // Heap tags and the session log as MCP tools: get_heap_tags, set_heap_tags, delete_heap_tags,
-// query_heaps_by_tags, list_sessions, list_session_snapshots. Listed only when the server has a
-// heap store (stateful mode). Session tools default to the caller's session (X-MCP-Session-Id at
+// query_heaps_by_tags (listed when the server has a heap store), list_sessions and
+// list_session_snapshots (listed in every stateful server, as the spec's stateful tool set has
+// them; without a store they answer "sessions are not configured"). Session tools default to the caller's session (X-MCP-Session-Id at
 // initialize, else --session-id) and accept a named one.
 import { z } from 'zod';
 import type { HeapService } from '../heaps/index.ts';
@@ -26,6 +27,10 @@ function attempt(fn: () => object) {
 }
 
 export function heapTools(heaps: HeapService, sessionName: () => string | undefined): ToolDef[] {
+  return heaps.enabled ? [...tagTools(heaps), ...sessionTools(heaps, sessionName)] : sessionTools(heaps, sessionName);
+}
+
+function tagTools(heaps: HeapService): ToolDef[] {
   return [
     defineTool({
       name: 'get_heap_tags',
@@ -71,6 +76,11 @@ export function heapTools(heaps: HeapService, sessionName: () => string | undefi
       output: z.object({ results: z.array(TAGS_OUTPUT) }),
       handle: ({ tags }) => attempt(() => ({ results: heaps.queryByTags(tags) })),
     }),
+  ];
+}
+
+function sessionTools(heaps: HeapService, sessionName: () => string | undefined): ToolDef[] {
+  return [
     defineTool({
       name: 'list_sessions',
       title: 'List sessions',

@@ -19,9 +19,9 @@ import { describeIssues, errorResult, listEntry, serviceErrorResult, type ToolDe
 
 export interface McpSurfaceOptions {
   readonly executions: McpExecutionsApi;
-  /** The artifact tools (get_artifact, list_artifacts, get_artifact_upload_url) exist only with this. */
+  /** The artifact tools (get_artifact, list_artifacts, delete_artifact, get_artifact_upload_url) exist only with this. */
   readonly artifacts?: McpArtifactsApi | undefined;
-  /** Heap tags and the session log; the heap and session tools are listed only when its store is set (stateful mode). */
+  /** Heap tags and the session log (stateful mode): the session tools always, the tag tools when its store is set. */
   readonly heaps?: HeapService | undefined;
   readonly mode: McpMode;
   readonly limits: TextLimits;
@@ -57,10 +57,10 @@ export function createMcpConnection(opts: McpSurfaceOptions, transport: Transpor
   const tools: ToolDef[] = [
     runJsTool({
       executions: opts.executions, mode: opts.mode, limits: opts.limits, description: opts.runJsDescription,
-      sessionName: () => session.value, artifacts: opts.artifacts,
+      sessionName: () => session.value, artifacts: opts.artifacts, heap: opts.mode === 'stateful' && opts.heaps?.enabled === true,
     }),
     ...(opts.mode === 'stateful' ? executionTools(opts.executions) : []),
-    ...(opts.mode === 'stateful' && opts.heaps?.enabled ? heapTools(opts.heaps, () => session.value) : []),
+    ...(opts.mode === 'stateful' && opts.heaps ? heapTools(opts.heaps, () => session.value) : []),
     ...(opts.artifacts === undefined ? [] : artifactTools(opts.artifacts)),
   ];
   const byName = new Map(tools.map((t) => [t.name, t]));
@@ -73,7 +73,7 @@ export function createMcpConnection(opts: McpSurfaceOptions, transport: Transpor
     { name: SERVER_NAME, title: 'runjs', version: opts.version },
     {
       capabilities,
-      instructions: opts.instructions ?? defaultInstructions(opts.mode, transport, opts.limits),
+      instructions: opts.instructions ?? defaultInstructions(opts.mode, transport, opts.limits, opts.heaps?.enabled === true),
       ...(taskStore === undefined ? {} : { taskStore }),
     },
   );

@@ -6,10 +6,7 @@ import type { ArtifactMeta } from '../executions/execution-types.ts';
 import type { McpArtifactsApi } from './artifact-tools.ts';
 import { downloadUrl, INLINE_BUDGET_BYTES, payloadBlock } from './artifact-blocks.ts';
 
-export interface RunArtifactEntry {
-  readonly key: string;
-  readonly mime_type: string;
-  readonly size_bytes: number;
+export interface RunArtifactEntry extends ArtifactMeta {
   readonly inline: boolean;
   readonly url: string;
   readonly note?: string;
@@ -21,7 +18,7 @@ export async function attachArtifacts(result: CallToolResult, emitted: readonly 
   const entries: RunArtifactEntry[] = [];
   const blocks: ContentBlock[] = [];
   for (const meta of emitted) {
-    const base = { key: meta.key, mime_type: meta.mime_type, size_bytes: meta.size_bytes, url: downloadUrl(meta.key, api.publicBaseUrl) };
+    const base = { ...meta, url: downloadUrl(meta.key, api.publicBaseUrl) };
     let block: ContentBlock | undefined;
     if (meta.size_bytes <= budget) {
       const found = await api.service.get(meta.key);

@@ -20,6 +20,8 @@ export interface RunJsDeps {
   readonly description?: string | undefined;
   /** The MCP session name (X-MCP-Session-Id at initialize, else --session-id); stateful mode only. */
   readonly sessionName: () => string | undefined;
+  /** The server has a heap store (stateful mode): the description explains heaps. */
+  readonly heap?: boolean | undefined;
   /** Stateless results list (and inline) the artifacts the run emitted; absent: they do not. */
   readonly artifacts?: McpArtifactsApi | undefined;
 }
@@ -42,10 +44,10 @@ const timeoutSecs = z.int('must be an integer')
 export function statefulRunJsInput(limits: TextLimits) {
   return z.strictObject({
     code,
-    heap: z.string().nullable().optional().describe('Heap snapshot key to restore before running (needs a heap store on the server).'),
+    heap: z.string().nullable().optional().describe('Heap key to continue from: the `heap` of a completed execution (needs a heap store). Omitted or empty: a fresh start.'),
     heap_memory_max_mb: heapMb(limits),
     execution_timeout_secs: timeoutSecs.describe(`Wall-clock timeout in seconds, 1-300 (default ${limits.defaultTimeoutSecs}).`),
-    tags: z.record(z.string(), z.string()).nullable().optional().describe('Tags for the heap snapshot this run produces (needs a heap store).'),
+    tags: z.record(z.string(), z.string()).nullable().optional().describe('Tags (string values) for the heap this run produces; find it later with query_heaps_by_tags (needs a heap store).'),
     fs: z.string().nullable().optional().describe('Filesystem snapshot to mount at /work: label or 64-hex id (needs a filesystem store).'),
   });
 }
@@ -73,6 +75,7 @@ export const STATELESS_RUN_JS_OUTPUT = z.object({
   error: z.string().optional().describe('Present when the run failed, timed out, was cancelled, or did not finish within 300 s.'),
   artifacts: z.array(z.object({
     key: z.string(), mime_type: z.string(), size_bytes: z.int(),
+    created_at: z.string(), execution_id: z.string().nullable(),
     inline: z.boolean().describe('The payload follows as an extra content block.'),
     url: z.string().describe('REST download URL.'),
     note: z.string().optional(),
@@ -133,7 +136,7 @@ async function runAndWait(deps: RunJsDeps, args: StatelessArgs, ctx: ToolCallCon
 }
 
 export function runJsTool(deps: RunJsDeps): ToolDef {
-  const description = deps.description ?? defaultRunJsDescription(deps.mode, deps.limits);
+  const description = deps.description ?? defaultRunJsDescription(deps.mode, deps.limits, deps.heap === true);
   const annotations = { title: 'Run JavaScript', readOnlyHint: false, destructiveHint: false, openWorldHint: false };
   if (deps.mode === 'stateless') {
     return defineTool({

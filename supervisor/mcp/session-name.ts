@@ -12,6 +12,8 @@ export function checkSessionName(raw: unknown, what = 'X-MCP-Session-Id'): Sessi
   if (raw === undefined) return { ok: true, value: undefined };
   if (typeof raw !== 'string') return { ok: false, error: `${what} must be given once` };
   if (raw.trim() === '') return { ok: false, error: `${what} must not be empty` };
+  // ' a' and 'a' would be two sessions that look the same in every listing.
+  if (raw.trim() !== raw) return { ok: false, error: `${what} must not begin or end with whitespace` };
   if (raw.length > MAX_LENGTH) return { ok: false, error: `${what} is longer than ${MAX_LENGTH} characters` };
   // eslint-disable-next-line no-control-regex
   if (/[\u0000-\u001f\u007f]/.test(raw)) return { ok: false, error: `${what} must not contain control characters` };

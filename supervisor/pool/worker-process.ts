@@ -1,5 +1,7 @@
 // One worker child process: spawn, typed IPC, stderr tail (to explain a death), kill.
 import { fork, type ChildProcess } from 'node:child_process';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isWorkerMessage, type SupervisorMessage, type WorkerMessage } from '../../shared/protocol.ts';
 
@@ -10,6 +12,12 @@ const STDERR_TAIL_BYTES = 8192;
  * while guest code runs, so cancels also go down this pipe, read by a thread in the worker.
  */
 const CANCEL_FD = 4;
+/**
+ * Where QuickJS workers keep their base image between restarts (a rebuildable cache; see
+ * worker/engines/quickjs/base-image-cache.ts). Computed here because a worker's environment is
+ * scrubbed: the supervisor's temp directory (TMPDIR honoured) is the one the operator chose.
+ */
+const QUICKJS_CACHE_DIR = join(tmpdir(), `runjs-quickjs-${process.getuid?.() ?? 'user'}`);
 
 export interface WorkerEvents {
   message(msg: WorkerMessage): void;
@@ -31,11 +39,13 @@ export class WorkerProcess {
   #exited = false;
 
   constructor(events: WorkerEvents, logStderr: (line: string) => void, warmEngines: readonly string[] = ['v8', 'quickjs']) {
-    this.#child = fork(WORKER_ENTRY, [`--warm=${warmEngines.join(',')}`], {
+    // Settings travel as arguments; the worker reads no environment variables.
+    const args = [`--warm=${warmEngines.join(',')}`, `--cancel-fd=${CANCEL_FD}`, `--quickjs-cache-dir=${QUICKJS_CACHE_DIR}`];
+    this.#child = fork(WORKER_ENTRY, args, {
       execArgv: nodeFlags(),
       serialization: 'advanced',
       stdio: ['ignore', 'ignore', 'pipe', 'ipc', 'pipe'],
-      env: { NODE_ENV: 'production', RUNJS_CANCEL_FD: String(CANCEL_FD) },
+      env: { NODE_ENV: 'production' },
     });
     this.#child.stdio[CANCEL_FD]?.on('error', () => { /* the worker died; 'exit' reports it */ });
     this.#child.stderr?.setEncoding('utf8');

@@ -1,10 +1,13 @@
 // Artifact routes (interface spec: "REST: artifacts", "Artifact upload token"). Payloads are
-// raw bytes both ways — never JSON, never base64 — and request bodies are read as streams with
-// the 16 MiB cap enforced while reading (read-body.ts), so an oversized upload is never held whole.
+// raw bytes both ways — never JSON, never base64 — and request bodies stream into the blob store
+// chunk by chunk with the 16 MiB cap enforced while reading (artifact-body.ts), so no upload is
+// ever held whole in memory.
 import type { Request } from 'express';
+import type { ArtifactMeta } from '../executions/execution-types.ts';
+import type { ArtifactService } from '../artifacts/artifact-service.ts';
 import { ArtifactRuleError, checkKey, checkMime, MAX_ARTIFACT_BYTES } from '../artifacts/artifact-rules.ts';
 import { HttpError } from './http-error.ts';
-import { readBody } from './read-body.ts';
+import { bodyChunks, checkDeclaredLength } from './artifact-body.ts';
 import type { RouteContext, RouteSpec } from './route-types.ts';
 
 const TAG = 'artifacts';
@@ -29,13 +32,17 @@ function asHttp(e: unknown, tooLargeStatus: number): never {
   throw e;
 }
 
-/** The body, capped at the artifact limit; over it → `tooLargeStatus` (the two routes differ). */
-async function readPayload(req: Request, tooLargeStatus: number): Promise<Buffer> {
+/**
+ * Streams the body into the store under `key`. Over the artifact limit → `tooLargeStatus` (the
+ * two routes differ), other rule violations → 400; store trouble propagates (500).
+ */
+async function storeBody(artifacts: ArtifactService, req: Request, key: string, mime: string, tooLargeStatus: number): Promise<ArtifactMeta> {
   try {
-    return await readBody(req, MAX_ARTIFACT_BYTES);
+    checkDeclaredLength(req, MAX_ARTIFACT_BYTES);
+    return await artifacts.putStream(key, mime, bodyChunks(req, MAX_ARTIFACT_BYTES), null);
   } catch (e) {
-    if (e instanceof HttpError && e.status === 413) throw new HttpError(tooLargeStatus, ARTIFACT_ERRORS.TOO_LARGE);
-    throw e;
+    if ((e instanceof HttpError || e instanceof ArtifactRuleError) && e.status === 413) throw new HttpError(tooLargeStatus, ARTIFACT_ERRORS.TOO_LARGE);
+    asHttp(e, tooLargeStatus);
   }
 }
 
@@ -110,12 +117,26 @@ export const ARTIFACT_ROUTES: readonly RouteSpec[] = [
         asHttp(e, 400);
       }
       // The interface spec answers an oversized payload on this route with 400 (413 is the token route's).
-      const body = await readPayload(ctx.req, 400);
-      try {
-        return { status: 200, json: await artifacts.put(key, mime, body, null) };
-      } catch (e) {
-        asHttp(e, 400);
-      }
+      return { status: 200, json: await storeBody(artifacts, ctx.req, key, mime, 400) };
+    },
+  },
+  {
+    method: 'delete',
+    path: '/api/artifacts/{key}',
+    operationId: 'deleteArtifact',
+    tag: TAG,
+    summary: 'Delete an artifact',
+    description: 'Removes the artifact and, when no other artifact has the same content, its payload. Executions that emitted it still list it (as it was when emitted). Upload URLs already issued for the key stay valid and create it anew.',
+    parameters: [keyParam],
+    responses: {
+      200: { description: 'The deleted artifact\'s metadata.', schema: 'ArtifactMeta' },
+      404: { description: "Unknown key (`artifact '<key>' not found`).", schema: 'ApiError' },
+    },
+    async handle(ctx) {
+      const key = ctx.params['key'] ?? '';
+      const deleted = await service(ctx).delete(key);
+      if (deleted === undefined) throw new HttpError(404, ARTIFACT_ERRORS.NOT_FOUND(key));
+      return { status: 200, json: deleted };
     },
   },
   {
@@ -130,7 +151,7 @@ export const ARTIFACT_ROUTES: readonly RouteSpec[] = [
     requestBody: rawBody('The payload.'),
     responses: {
       200: { description: 'The stored artifact.', schema: 'ArtifactMeta' },
-      400: { description: 'Invalid mime type (Content-Type, when none was fixed at issue), or the body ended early.', schema: 'ApiError' },
+      400: { description: 'Invalid mime type (Content-Type, when none was fixed at issue), or the body ended early or stalled (no data for 30 seconds).', schema: 'ApiError' },
       404: { description: 'Unknown, expired, used or in-use token.', schema: 'ApiError' },
       413: { description: 'Payload over 16 MiB.', schema: 'ApiError' },
     },
@@ -148,13 +169,7 @@ export const ARTIFACT_ROUTES: readonly RouteSpec[] = [
         } catch (e) {
           asHttp(e, 413);
         }
-        const body = await readPayload(ctx.req, 413);
-        let meta;
-        try {
-          meta = await artifacts.put(claim.key, mime, body, null);
-        } catch (e) {
-          asHttp(e, 413);
-        }
+        const meta = await storeBody(artifacts, ctx.req, claim.key, mime, 413);
         claim.complete();
         return { status: 200, json: meta };
       } finally {

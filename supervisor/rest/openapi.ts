@@ -44,7 +44,8 @@ function operation(route: RouteSpec): Readonly<Record<string, unknown>> {
   };
 }
 
-/** The document itself is public even when JWT enforcement is on. */
+/** The document itself is public: neither JWT enforcement nor the Host/Origin guard applies to it
+ * (http-app.ts isPublic), so it has no 401 or 403. */
 const OPENAPI_OPERATION = {
   operationId: 'getOpenApiDocument',
   tags: ['meta'],
@@ -52,7 +53,6 @@ const OPENAPI_OPERATION = {
   security: [],
   responses: {
     '200': { description: 'The OpenAPI 3.1 description of /api/*.', content: { 'application/json': { schema: { type: 'object' } } } },
-    '403': response(COMMON_RESPONSES[403]!),
   },
 };
 

@@ -5,6 +5,7 @@ import type { ErrorRequestHandler, Request, RequestHandler, Response, Router } f
 import { API_PREFIX, API_ROUTES } from './route-table.ts';
 import { HttpError, publicError, REST_ERRORS } from './http-error.ts';
 import type { Reply, RestDeps, RouteSpec } from './route-types.ts';
+import { redactUploadTokens } from '../artifacts/upload-url.ts';
 
 /** After an early error reply the unread rest of a body is dropped; a client still sending after this long is cut off. */
 const DRAIN_MS = 5_000;
@@ -93,7 +94,7 @@ export function createRestRouter(deps: RestDeps): Router {
     res.on('finish', () => drainThenClose(req));
     const known = publicError(err) ?? frameworkError(err);
     if (known === undefined) {
-      log(`runjs: ${req.method} ${req.originalUrl} failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+      log(`runjs: ${req.method} ${redactUploadTokens(req.originalUrl)} failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
       res.status(500).json({ error: REST_ERRORS.INTERNAL });
       return;
     }

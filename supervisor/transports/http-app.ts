@@ -10,6 +10,7 @@ import { hostOriginGuard, type GuardOptions } from './host-origin-guard.ts';
 import type { JwtAuth } from './jwt-auth.ts';
 import { OPENAPI_PATH } from '../rest/index.ts';
 import { REST_ERRORS } from '../rest/http-error.ts';
+import { redactUploadTokens } from '../artifacts/upload-url.ts';
 
 /** The one public route: API documentation, served to anyone (exact path, as the app routes it). */
 function isPublic(path: string): boolean {
@@ -69,7 +70,7 @@ export function createHttpApp(opts: HttpAppOptions): Express {
     }
     const status = typeof err === 'object' && err !== null && 'status' in err && typeof err.status === 'number' ? err.status : 500;
     if (status >= 500) {
-      opts.log(`${req.method} ${req.originalUrl} failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+      opts.log(`${req.method} ${redactUploadTokens(req.originalUrl)} failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
       apiError(res, 500, 'internal error');
       return;
     }

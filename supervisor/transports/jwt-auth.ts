@@ -33,13 +33,12 @@ export class JwksUnavailableError extends Error {
   override readonly name = 'JwksUnavailableError';
 }
 
-/** `Authorization: Bearer <t>` wins; otherwise the raw `agent-session` header. */
+/** `Authorization: Bearer <t>` wins; otherwise the raw `agent-session` header. The scheme name is
+ * case-insensitive (RFC 9110 §11.1), so `bearer <t>` is a token too. */
 export function tokenFrom(req: Request): string | undefined {
-  const authorization = req.headers.authorization;
-  if (typeof authorization === 'string' && authorization.startsWith('Bearer ')) {
-    const token = authorization.slice('Bearer '.length).trim();
-    if (token !== '') return token;
-  }
+  const match = /^bearer[ \t]+(.*)$/is.exec(req.headers.authorization ?? '');
+  const token = match?.[1]?.trim();
+  if (token !== undefined && token !== '') return token;
   const session = req.headers['agent-session'];
   return typeof session === 'string' && session.trim() !== '' ? session.trim() : undefined;
 }

@@ -42,6 +42,7 @@ blobStoreContract('dir', async () => {
       await writeFile(pathOf(dir, key), bytes);
     },
     rawObject: async (key) => readFile(pathOf(dir, key)).catch(() => undefined),
+    repairsWrongSize: true,
     listKeys: () => listFiles(dir),
     close: async () => { await store.close(); await rm(root, { recursive: true, force: true }); },
   };
@@ -84,6 +85,18 @@ describe('dir blob store', () => {
     assert.equal((await stat(store.objectPath(HELLO_KEY))).mode & 0o777, 0o444);
     assert.deepEqual(await readdir(root), ['2c']);
     assert.deepEqual(await readdir(join(root, '2c')), [HELLO_KEY.slice(2)]);
+  });
+
+  it('replaces an object of the wrong size on put (a truncated file is repaired, not trusted)', async () => {
+    const store = new DirBlobStore({ root });
+    await store.put(hello());
+    const path = store.objectPath(HELLO_KEY);
+    await rm(path, { force: true });
+    await writeFile(path, 'hel');
+    await assert.rejects(store.get(HELLO_KEY), /corrupt|hash/i);
+    assert.equal(await store.put(hello()), HELLO_KEY);
+    assert.equal(Buffer.from((await store.get(HELLO_KEY))!).toString(), 'hello');
+    assert.deepEqual(await readdir(join(root, '2c')), [HELLO_KEY.slice(2)], 'no temp file left');
   });
 
   it('creates a missing root on first write', async () => {

@@ -1,6 +1,6 @@
 // The worker's cancel side channel. QuickJS runs guest code synchronously on this thread, so an
 // IPC `cancel` message cannot be read while a script spins. The supervisor therefore also
-// writes each cancel as a line "<reason> <runId>\n" to an extra pipe (fd RUNJS_CANCEL_FD); a
+// writes each cancel as a line "<reason> <runId>\n" to an extra pipe (fd --cancel-fd); a
 // tiny worker thread reads it and publishes the latest request in shared memory, where the
 // engine's interrupt handler polls it (worker/engine.ts InterruptPoll) between bytecodes.
 //
@@ -50,9 +50,9 @@ export class CancelChannel {
     this.#bytes = new Uint8Array(sab, ID_OFFSET, ID_BYTES);
   }
 
-  /** Starts reading the side channel when the supervisor provided one (env RUNJS_CANCEL_FD). */
-  static open(env: NodeJS.ProcessEnv = process.env): CancelChannel | undefined {
-    const fd = Number(env['RUNJS_CANCEL_FD']);
+  /** Starts reading the side channel when the supervisor provided one (the worker's --cancel-fd). */
+  static open(fdArg: string | undefined): CancelChannel | undefined {
+    const fd = Number(fdArg);
     if (!Number.isInteger(fd) || fd < 3) return undefined;
     const sab = new SharedArrayBuffer(ID_OFFSET + ID_BYTES);
     const reader = new Worker(READER_SOURCE, { eval: true, workerData: { sab, fd }, stdout: false, stderr: false });

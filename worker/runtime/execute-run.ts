@@ -17,6 +17,8 @@ export interface RunSpec {
   readonly runId: string;
   readonly code: string;
   readonly timeoutMs: number;
+  /** Top-level declarations become globals (heap-mode runs, whose heap later runs resume). */
+  readonly persistTopLevel?: boolean;
 }
 
 export interface RunHooks {
@@ -147,7 +149,7 @@ export class RunLoop {
       let wrapped;
       try {
         const js = await transpile(this.#spec.code, 'main.ts');
-        wrapped = wrapMain(js);
+        wrapped = wrapMain(js, { persistTopLevel: this.#spec.persistTopLevel === true });
         for (const specifier of wrapped.imports) resolveImport(specifier, this.#builtins);
       } catch (e) {
         if (e instanceof TranspileError || e instanceof ModuleSpecifierError || e instanceof ImportError) {

@@ -8,6 +8,7 @@
 // handlers in the same turn, so no rejection is ever seen as unhandled. It returns [kind, value]: kind 1 for
 // the last top-level expression statement (REPL semantics), 2 for `export default`, 0 for none.
 import { parse, type Node, type Program, type Statement, type ModuleDeclaration } from 'acorn';
+import { persistTopLevelEdits } from './persist-top-level.ts';
 
 export const MAIN_EXPORT = '__runjs_main';
 const COMPLETION = '__runjs_completion';
@@ -47,7 +48,12 @@ function blank(text: string): string {
   return text.replace(/[^\n]/g, ' ');
 }
 
-export function wrapMain(js: string): WrappedMain {
+export interface WrapOptions {
+  /** Heap-mode runs: top-level declarations become globals that survive into later runs (persist-top-level.ts). */
+  readonly persistTopLevel?: boolean;
+}
+
+export function wrapMain(js: string, opts: WrapOptions = {}): WrappedMain {
   let program: Program;
   try {
     program = parse(js, { ecmaVersion: 'latest', sourceType: 'module', allowAwaitOutsideFunction: true, allowHashBang: true });
@@ -125,6 +131,13 @@ export function wrapMain(js: string): WrappedMain {
     edits.push({ start: last.expression.end, end: last.end, text: ');' });
   }
 
+  let persisted = '';
+  if (opts.persistTopLevel) {
+    const p = persistTopLevelEdits(js, program);
+    edits.push(...p.edits);
+    persisted = p.prologue;
+  }
+
   edits.sort((a, b) => a.start - b.start || a.end - b.end);
   let body = '';
   let pos = 0;
@@ -134,7 +147,7 @@ export function wrapMain(js: string): WrappedMain {
   }
   body += js.slice(pos);
 
-  const prologue = `const ${COMPLETION} = [0, undefined, undefined];`;
+  const prologue = `const ${COMPLETION} = [0, undefined, undefined];${persisted}`;
   const ret = `return ${COMPLETION}[0] === 1 ? [1, ${COMPLETION}[1]] : ${hasDefault ? `[2, ${COMPLETION}[2]]` : '[0]'};`;
   const source = `${hoisted.join('')}export const ${MAIN_EXPORT} = async () => {${prologue}${body}\n${ret}\n};\n`;
   return { source, imports };

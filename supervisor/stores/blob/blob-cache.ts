@@ -94,6 +94,13 @@ export class BlobCache {
     await this.#trim(key);
   }
 
+  /** Drops the entry (the remote object was deleted: a cached copy must no longer vouch for it). */
+  async delete(key: BlobKey): Promise<void> {
+    await this.#load();
+    this.#forget(key);
+    await this.#store.delete(key);
+  }
+
   #touch(key: BlobKey, size: number): void {
     this.#forget(key);
     this.#entries.set(key, size);

@@ -30,6 +30,13 @@ export interface BlobStore {
   /** The stored object's length in bytes, or `undefined` when absent. */
   size(key: BlobKey): Promise<number | undefined>;
 
+  /**
+   * Removes the object under `key`; absent is not an error. Only a store with a single owner that
+   * knows no one else references the object may call this (the artifact store, over its own
+   * directory): heap images and filesystem chunks are shared and are never deleted by runjs.
+   */
+  delete(key: BlobKey): Promise<void>;
+
   /** Releases connections and handles; the store must not be used afterwards. */
   close(): Promise<void>;
 }

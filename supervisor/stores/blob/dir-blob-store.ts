@@ -62,8 +62,11 @@ export class DirBlobStore implements BlobStore {
 
   async put(bytes: Uint8Array): Promise<BlobKey> {
     const key = blobKeyOf(bytes);
-    // Content addressing makes the common "already stored" case free: no write, no fsync.
-    if (await this.has(key)) return key;
+    // Content addressing makes the common "already stored" case free: no write, no fsync. An
+    // object of the wrong size (truncated or damaged behind our back) is replaced, not trusted.
+    const existing = await this.size(key);
+    if (existing === bytes.byteLength) return key;
+    const replace = existing !== undefined;
     await this.#io(`writing blob ${key}`, async () => {
       const shardDir = dirname(this.objectPath(key));
       const known = this.#shards.has(shardDir);
@@ -77,10 +80,10 @@ export class DirBlobStore implements BlobStore {
         this.#shards.delete(shardDir);
         const again = await this.#fs.mkdir(shardDir, { recursive: true });
         await this.#writeTemp(tmp, (handle) => handle.writeFile(bytes));
-        await this.#commit(tmp, key, again, false);
+        await this.#commit(tmp, key, again, false, replace);
         return;
       }
-      await this.#commit(tmp, key, created, known);
+      await this.#commit(tmp, key, created, known, replace);
     });
     return key;
   }
@@ -144,8 +147,8 @@ export class DirBlobStore implements BlobStore {
   }
 
   /**
-   * Removes an object. Only the S3 read cache evicts; the durable stores never delete (reclaiming
-   * space is an operator task, see docs/operations.md).
+   * Removes an object (see BlobStore.delete for who may). The S3 read cache evicts through this
+   * too; a stale read cache entry could otherwise vouch for a deleted object.
    */
   async delete(key: BlobKey): Promise<void> {
     await unlinkQuietly(this.#fs, this.objectPath(key));
@@ -170,13 +173,15 @@ export class DirBlobStore implements BlobStore {
   }
 
   /** Moves a complete temp file to the object path without ever replacing an existing object. */
-  async #commit(tmp: string, key: BlobKey, createdEarlier: string | undefined, shardKnown: boolean): Promise<void> {
+  /** `replace`: an object of the wrong size sits at the key; rename over it (atomic) instead of linking. */
+  async #commit(tmp: string, key: BlobKey, createdEarlier: string | undefined, shardKnown: boolean, replace = false): Promise<void> {
     const finalPath = this.objectPath(key);
     const shardDir = dirname(finalPath);
     try {
       const created = (shardKnown ? undefined : await this.#fs.mkdir(shardDir, { recursive: true })) ?? createdEarlier;
       try {
-        await this.#fs.link(tmp, finalPath);
+        if (replace) await this.#fs.rename(tmp, finalPath);
+        else await this.#fs.link(tmp, finalPath);
       } catch (e) {
         const code = errnoCode(e) ?? '';
         // EEXIST: a concurrent writer stored the same content first; its object stands.

@@ -4,7 +4,7 @@
 // …); only what runjs flags say is passed here. Every call has a connect timeout, an idle timeout
 // and a bounded number of attempts, so an outage becomes an error, never a hang.
 import {
-  GetObjectCommand, HeadObjectCommand, PutObjectCommand, S3Client, type PutObjectCommandInput,
+  DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, PutObjectCommand, S3Client, type PutObjectCommandInput,
 } from '@aws-sdk/client-s3';
 import type { BlobKey, BlobStore } from './blob-store.ts';
 import { assertBlobKey, blobKeyOf } from './blob-key.ts';
@@ -107,6 +107,19 @@ export class S3BlobStore implements BlobStore {
     assertBlobKey(key);
     // A cached entry was read from or written to the bucket, so the object is there.
     return (await this.#cache?.size(key)) ?? this.#head(key, 'reading');
+  }
+
+  async delete(key: BlobKey): Promise<void> {
+    assertBlobKey(key);
+    // The cache first: an entry left behind would make `has` and `put` believe the object is there.
+    await this.#cache?.delete(key);
+    try {
+      // S3 answers 204 for an absent key too, so absent needs no special case.
+      await this.#client.send(new DeleteObjectCommand({ Bucket: this.#bucket, Key: this.#objectKey(key) }));
+    } catch (e) {
+      if (isMissingObject(e)) return;
+      throw this.#unavailable(`deleting blob ${key}`, e);
+    }
   }
 
   async close(): Promise<void> {

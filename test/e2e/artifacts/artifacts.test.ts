@@ -1,10 +1,14 @@
 // Artifacts end to end (issue 6), against the real server process: a script's PNG downloaded
 // byte-identical over REST and as an MCP image block; one-time upload URLs through their state
 // machine (one winner among concurrent PUTs, failed and abandoned uploads leave the token usable,
-// expiry); key/mime validation; and 16 MiB + 1 bodies refused while streaming.
+// expiry); key/mime validation; 16 MiB + 1 bodies refused while streaming; deleting artifacts
+// and reclaiming their payloads on disk.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
+import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { CallToolResultSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { startServer, type ServerProcess } from '../server/server-process.ts';
@@ -128,7 +132,9 @@ test('get_artifact: text as text, binary as base64, large payloads as a resource
   const big = await call('get_artifact', { key: 'big.bin' });
   assert.equal((big.structuredContent as Record<string, unknown>)['encoding'], 'link');
   assert.equal(big.content[1]!.type, 'resource_link');
-  assert.equal((big.content[1] as { uri: string }).uri, '/api/artifacts/big.bin');
+  // MCP wants an absolute URI: without --public-url, the origin the MCP request came in on.
+  assert.equal((big.content[1] as { uri: string }).uri, `${server.base}/api/artifacts/big.bin`);
+  assert.equal((big.structuredContent as Record<string, unknown>)['url'], '/api/artifacts/big.bin');
   assert.deepEqual(failed(await call('get_artifact', { key: 'nope' })), { error: "artifact 'nope' not found" });
   const missing = await fetch(`${server.base}/api/artifacts/nope`);
   assert.equal(missing.status, 404);
@@ -209,6 +215,10 @@ test('PUT /api/artifacts/{key}: key and mime validation, octet-stream by default
   const badMime = await put('/api/artifacts/m.txt', 'x', 'text');
   assert.equal(badMime.status, 400);
   assert.match(((await badMime.json()) as { error: string }).error, /invalid mime type 'text'/);
+  const wildcard = await put('/api/artifacts/m.txt', 'x', '*/*');
+  assert.equal(wildcard.status, 400);
+  assert.deepEqual(await wildcard.json(), { error: `invalid mime type '*/*': '*' is a wildcard, name the exact type (e.g. "image/png")` });
+  assert.equal((await fetch(`${server.base}/api/artifacts/m.txt`)).status, 404);
   const bare = await new Promise<number>((resolve, reject) => {
     const req = request(`${server.base}/api/artifacts/bare.bin`, { method: 'PUT' }, (res) => { res.resume(); resolve(res.statusCode ?? 0); });
     req.on('error', reject);
@@ -246,10 +256,15 @@ test('stateless run_js lists the artifacts the run emitted and inlines them; --p
     assert.notEqual(res.isError, true, JSON.stringify(res));
     const body = res.structuredContent as { output: string; artifacts: Record<string, unknown>[] };
     assert.equal(body.output, 'done\n');
+    // The full ArtifactMeta (as list_artifacts has it), plus url and inline.
+    const listed = (ok(await c.callTool({ name: 'list_artifacts', arguments: {} })) as { artifacts: Record<string, unknown>[] }).artifacts;
+    const metaOf = (key: string) => listed.find((a) => a['key'] === key)!;
+    assert.match(String(metaOf('dot.png')['execution_id']), /^[0-9a-f-]{36}$/);
     assert.deepEqual(body.artifacts, [
-      { key: 'dot.png', mime_type: 'image/png', size_bytes: PNG.length, url: 'https://runjs.example.com/api/artifacts/dot.png', inline: true },
-      { key: 't.txt', mime_type: 'text/plain', size_bytes: 2, url: 'https://runjs.example.com/api/artifacts/t.txt', inline: true },
+      { ...metaOf('dot.png'), url: 'https://runjs.example.com/api/artifacts/dot.png', inline: true },
+      { ...metaOf('t.txt'), url: 'https://runjs.example.com/api/artifacts/t.txt', inline: true },
     ]);
+    assert.deepEqual(Object.keys(body.artifacts[0]!), ['key', 'mime_type', 'size_bytes', 'created_at', 'execution_id', 'url', 'inline']);
     assert.deepEqual(JSON.parse((res.content[0] as { text: string }).text), body);
     assert.deepEqual(res.content.slice(1), [{ type: 'image', mimeType: 'image/png', data: PNG.toString('base64') }, { type: 'text', text: 'hi' }]);
     // The same as an MCP task.
@@ -257,9 +272,12 @@ test('stateless run_js lists the artifacts the run emitted and inlines them; --p
     for await (const m of c.experimental.tasks.callToolStream({ name: 'run_js', arguments: { code: `await artifact('task.txt', 'text/plain', 'from a task')` } }, CallToolResultSchema, { task: { ttl: 60_000 } })) messages.push(m);
     const last = messages.at(-1) as { type: string; result: CallToolResult };
     assert.equal(last.type, 'result');
-    assert.deepEqual((last.result.structuredContent as { artifacts: unknown }).artifacts, [
-      { key: 'task.txt', mime_type: 'text/plain', size_bytes: 11, url: 'https://runjs.example.com/api/artifacts/task.txt', inline: true },
+    const taskEntries = (last.result.structuredContent as { artifacts: Record<string, unknown>[] }).artifacts;
+    assert.deepEqual(taskEntries.map((e) => ({ ...e, created_at: undefined, execution_id: undefined })), [
+      { key: 'task.txt', mime_type: 'text/plain', size_bytes: 11, created_at: undefined, execution_id: undefined, url: 'https://runjs.example.com/api/artifacts/task.txt', inline: true },
     ]);
+    assert.equal(typeof taskEntries[0]!['created_at'], 'string');
+    assert.equal(typeof taskEntries[0]!['execution_id'], 'string');
     assert.deepEqual(last.result.content.slice(1), [{ type: 'text', text: 'from a task' }]);
     const issued = ok(await c.callTool({ name: 'get_artifact_upload_url', arguments: { key: 'x.bin' } })) as { url: string };
     assert.match(issued.url, /^https:\/\/runjs\.example\.com\/api\/artifact-uploads\/[A-Za-z0-9_-]{43}$/);
@@ -268,5 +286,57 @@ test('stateless run_js lists the artifacts the run emitted and inlines them; --p
   } finally {
     await c.close();
     await stateless.stop();
+  }
+});
+
+test('payloads are reclaimed: an overwrite deletes the old blob, DELETE and delete_artifact remove artifact and blob', async () => {
+  const blobPath = (content: string) => {
+    const h = createHash('sha256').update(content).digest('hex');
+    return join(server.dbDir, 'blobs', h.slice(0, 2), h.slice(2));
+  };
+  assert.equal((await put('/api/artifacts/doomed.txt', 'first version', 'text/plain')).status, 200);
+  assert.equal(existsSync(blobPath('first version')), true);
+  assert.equal((await put('/api/artifacts/doomed.txt', 'second version', 'text/plain')).status, 200);
+  assert.equal(existsSync(blobPath('first version')), false);
+  assert.equal(existsSync(blobPath('second version')), true);
+
+  const del = await fetch(`${server.base}/api/artifacts/doomed.txt`, { method: 'DELETE' });
+  assert.equal(del.status, 200);
+  const meta = await del.json() as Record<string, unknown>;
+  assert.deepEqual({ ...meta, created_at: undefined }, { key: 'doomed.txt', mime_type: 'text/plain', size_bytes: 14, created_at: undefined, execution_id: null });
+  assert.equal(existsSync(blobPath('second version')), false);
+  assert.equal((await fetch(`${server.base}/api/artifacts/doomed.txt`)).status, 404);
+  const again = await fetch(`${server.base}/api/artifacts/doomed.txt`, { method: 'DELETE' });
+  assert.equal(again.status, 404);
+  assert.deepEqual(await again.json(), { error: "artifact 'doomed.txt' not found" });
+
+  assert.equal((await put('/api/artifacts/via-mcp.txt', 'mcp delete', 'text/plain')).status, 200);
+  const deleted = ok(await call('delete_artifact', { key: 'via-mcp.txt' }));
+  assert.deepEqual({ ...deleted, created_at: undefined }, { key: 'via-mcp.txt', mime_type: 'text/plain', size_bytes: 10, created_at: undefined, execution_id: null });
+  assert.equal(existsSync(blobPath('mcp delete')), false);
+  assert.deepEqual(failed(await call('get_artifact', { key: 'via-mcp.txt' })), { error: "artifact 'via-mcp.txt' not found" });
+  assert.deepEqual(failed(await call('delete_artifact', { key: 'via-mcp.txt' })), { error: "artifact 'via-mcp.txt' not found" });
+});
+
+test('a failed upload (store unavailable) logs its URL without the token, and the token stays usable', async () => {
+  const own = await startServer();
+  const c = await httpClient(own.base);
+  try {
+    // A file where the payload directory belongs: the store cannot write.
+    writeFileSync(join(own.dbDir, 'blobs'), 'not a directory');
+    const issued = ok(await c.callTool({ name: 'get_artifact_upload_url', arguments: { key: 'later.txt' } })) as { url: string };
+    const token = issued.url.slice('/api/artifact-uploads/'.length);
+    const failedPut = await fetch(`${own.base}${issued.url}`, { method: 'PUT', headers: { 'Content-Type': 'text/plain' }, body: 'payload' });
+    assert.equal(failedPut.status, 500);
+    assert.deepEqual(await failedPut.json(), { error: 'internal error' });
+    assert.match(own.stderr(), /PUT \/api\/artifact-uploads\/<token> failed/);
+    assert.equal(own.stderr().includes(token), false, 'the token is not in the log');
+    rmSync(join(own.dbDir, 'blobs'));
+    const retried = await fetch(`${own.base}${issued.url}`, { method: 'PUT', headers: { 'Content-Type': 'text/plain' }, body: 'payload' });
+    assert.equal(retried.status, 200);
+    assert.equal(await (await fetch(`${own.base}/api/artifacts/later.txt`)).text(), 'payload');
+  } finally {
+    await c.close();
+    await own.stop();
   }
 });

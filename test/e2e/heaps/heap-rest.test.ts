@@ -52,6 +52,35 @@ test('globals, functions, closures and class instances survive; two runs from on
   assert.deepEqual((await run(a.base, { code: 'typeof greeting' })).value, 'undefined');
 });
 
+test('top-level declarations persist like a REPL: let/const/var/function/class, destructuring, enums', async () => {
+  const one = await run(a.base, { code: [
+    'let count = 0;',
+    'const inc = () => ++count;',
+    'function helper() { return "old"; }',
+    'function main() { return `${helper()}:${count}`; }',
+    'class Point { constructor(public x: number) {} }',
+    'enum Color { Red, Green }',
+    'var v = 7;',
+    'const { a, b: [c = 3], ...rest } = { a: 1, b: [], d: 4 };',
+    'for (let i = 0; i < 2; i++) inc();',
+    'count',
+  ].join('\n') });
+  assert.equal(one.value, 2);
+  const two = await run(a.base, { code: [
+    'function helper() { return "new"; }', // redefined: functions from run 1 see the new one
+    'let count2 = count + 10;',
+    'count = count2;',
+    'var v;', // a bare var keeps the value it had
+    '[inc(), main(), new Point(3).x, Color.Green, v, a, c, rest, helper.name, typeof i]',
+  ].join('\n'), heap: one.heap });
+  assert.deepEqual(two.value, [13, 'new:13', 3, 1, 7, 1, 3, { d: 4 }, 'helper', 'undefined']);
+  // Re-running a declaration (a REPL cell run twice) is not a redeclaration error.
+  assert.equal((await run(a.base, { code: 'let count = 100; const inc = () => count--; inc(); count', heap: two.heap })).value, 99);
+  // A declared function keeps its name in stack traces.
+  const thrown = await runFailed(a.base, { code: 'function boom() { throw new Error("x"); }\nboom()', heap: one.heap });
+  assert.match(thrown.error!, /at boom \(file:\/\/\/main\.js:/);
+});
+
 test('a second server process sharing the store continues a heap', async () => {
   const first = await run(a.base, { code: SETUP });
   const b = await startServer(['--heap-store', 'dir', '--heap-dir', heapDir]);
@@ -114,21 +143,20 @@ test('tags attach to the resulting heap, round-trip, replace, delete and query',
   assert.equal((await call(a.base, 'POST', '/api/exec', { code: '1', tags: { ['k'.repeat(200)]: 'v' } })).status, 400);
 });
 
-test('sessions log every completed run and resume from the latest heap', async () => {
+test('sessions tag and log every completed run; only `heap` picks the starting point', async () => {
   const s = `s-${Date.now()}`;
   const one = await run(a.base, { code: 'globalThis.steps = ["one"]; steps.length', session: s });
-  const two = await run(a.base, { code: 'steps.push("two"); steps', session: s });
-  assert.deepEqual(two.value, ['one', 'two'], 'no heap: the session resumes');
-  await runFailed(a.base, { code: 'steps.push("bad"); throw new Error("x")', session: s });
-  const three = await run(a.base, { code: 'steps.push("three"); steps', session: s });
+  const two = await run(a.base, { code: 'steps.push("two"); steps', session: s, heap: one.heap });
+  assert.deepEqual(two.value, ['one', 'two']);
+  const fresh = await run(a.base, { code: 'typeof steps', session: s });
+  assert.equal(fresh.value, 'undefined', 'no heap: a fresh isolate, even in a session with history');
+  await runFailed(a.base, { code: 'steps.push("bad"); throw new Error("x")', session: s, heap: two.heap });
+  const three = await run(a.base, { code: 'steps.push("three"); steps', session: s, heap: two.heap });
   assert.deepEqual(three.value, ['one', 'two', 'three'], 'a failed run is not logged and changes nothing');
-  // An explicit heap wins over the session's latest.
-  const back = await run(a.base, { code: 'steps', session: s, heap: one.heap });
-  assert.deepEqual(back.value, ['one']);
   const log = await call(a.base, 'GET', `/api/sessions/${encodeURIComponent(s)}/snapshots`);
   assert.equal(log.status, 200);
   assert.deepEqual(log.json.map((e: { index: number; input_heap: string | null; output_heap: string }) => [e.index, e.input_heap, e.output_heap]), [
-    [0, null, one.heap], [1, one.heap, two.heap], [2, two.heap, three.heap], [3, one.heap, back.heap],
+    [0, null, one.heap], [1, one.heap, two.heap], [2, null, fresh.heap], [3, two.heap, three.heap],
   ]);
   assert.equal(log.json[0].code, 'globalThis.steps = ["one"]; steps.length');
   assert.equal(log.json[0].output_fs, null);
@@ -183,5 +211,29 @@ test('a corrupted payload on disk fails the restore on a server that has to read
     assert.match(info.error!, new RegExp(`cannot restore heap: heap ${stored.heap} is corrupt and was not restored: blob ${record.payload}`));
   } finally {
     await fresh.stop();
+  }
+});
+
+test('a corrupted record on disk fails the restore naming the key; nothing runs', async () => {
+  const { readFileSync, writeFileSync, rmSync: rm } = await import('node:fs');
+  const stored = await run(a.base, { code: 'globalThis.kept = 1; 0' });
+  const recordPath = join(heapDir, stored.heap.slice(0, 2), stored.heap.slice(2));
+  const text = readFileSync(recordPath, 'utf8');
+  rm(recordPath, { force: true });
+  writeFileSync(recordPath, text.replace('"depth":', '"depth" :'));
+  const fresh = await startServer(['--heap-store', 'dir', '--heap-dir', heapDir]);
+  try {
+    const info = await runFailed(fresh.base, { code: 'globalThis.sideEffect = 1; kept', heap: stored.heap });
+    assert.match(info.error!, new RegExp(`^cannot restore heap: heap ${stored.heap} is corrupt and was not restored: blob ${stored.heap} `));
+  } finally {
+    await fresh.stop();
+  }
+});
+
+test('session names: leading or trailing whitespace is a 400', async () => {
+  for (const session of [' padded', 'padded ', '   ']) {
+    const r = await call(a.base, 'POST', '/api/exec', { code: '1', session });
+    assert.equal(r.status, 400, session);
+    assert.match(r.json.error, /invalid session name: session must not (begin or end with whitespace|be empty)/);
   }
 });

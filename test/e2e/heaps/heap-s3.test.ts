@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { startS3Server, type S3TestServer } from '../../helpers/s3-server.ts';
-import { startServer } from '../server/server-process.ts';
+import { runOnce, startServer } from '../server/server-process.ts';
 import { CHECK, run, runFailed, SETUP } from './heap-helpers.ts';
 
 let s3: S3TestServer;
@@ -49,5 +49,50 @@ test('two servers on one bucket continue each other\'s heaps', async () => {
     }
   } finally {
     await Promise.all([a.stop(), b.stop()]);
+  }
+});
+
+test('a misconfigured heap bucket fails startup with a message naming the flags and environment', async () => {
+  const env = {
+    PATH: process.env['PATH'] ?? '',
+    AWS_ACCESS_KEY_ID: s3.credentials.accessKeyId,
+    AWS_SECRET_ACCESS_KEY: s3.credentials.secretAccessKey,
+    AWS_REGION: 'us-east-1',
+  };
+  const flags = (bucket: string) => ['--heap-store', 's3', '--s3-bucket', bucket, '--s3-endpoint', s3.endpoint, '--s3-force-path-style'];
+  const missing = await runOnce(flags('no-such-bucket'), env);
+  assert.notEqual(missing.code, 0);
+  assert.match(missing.stderr, new RegExp(`--heap-store s3: the heap bucket cannot be used: bucket 'no-such-bucket' does not exist\\. Checked bucket 'no-such-bucket' \\(--s3-bucket\\) at --s3-endpoint ${s3.endpoint.replace(/[.]/g, '\\.')} with --s3-force-path-style`));
+  const { AWS_REGION: _region, ...noRegion } = env;
+  const regionless = await runOnce(flags(s3.bucket), noRegion);
+  assert.notEqual(regionless.code, 0);
+  assert.match(regionless.stderr, /--heap-store s3: the heap bucket cannot be used: no AWS region configured: set AWS_REGION/);
+  assert.doesNotMatch(regionless.stderr, /listening/);
+});
+
+test('an S3 outage fails runs that need the store with the store\'s error; the server keeps serving', async () => {
+  const down = await startS3Server('runjs-outage');
+  const env = {
+    PATH: process.env['PATH'] ?? '',
+    AWS_ACCESS_KEY_ID: down.credentials.accessKeyId,
+    AWS_SECRET_ACCESS_KEY: down.credentials.secretAccessKey,
+    AWS_REGION: 'us-east-1',
+  };
+  let s3Up = true;
+  const server = await startServer(['--heap-store', 's3', '--s3-bucket', down.bucket, '--s3-endpoint', down.endpoint, '--s3-force-path-style'], { env });
+  try {
+    const first = await run(server.base, { code: 'globalThis.n = 1; n' });
+    s3Up = false;
+    await down.stop(); // connections refused from now on
+    const step = await runFailed(server.base, { code: 'n + 1', heap: first.heap });
+    assert.match(step.error!, /^the run completed but its heap could not be stored: blob store unavailable: /);
+    assert.match(step.error!, new RegExp(`s3://${down.bucket}/heaps/ at ${down.endpoint.replace(/[.]/g, '\\.')}`));
+    const cold = await runFailed(server.base, { code: '1', heap: 'c'.repeat(64) });
+    assert.match(cold.error!, /^cannot restore heap: blob store unavailable: reading blob c{64}/);
+    const caps = await fetch(`${server.base}/api/capabilities`);
+    assert.equal(caps.status, 200, 'the server itself is unaffected');
+  } finally {
+    await server.stop();
+    if (s3Up) await down.stop();
   }
 });

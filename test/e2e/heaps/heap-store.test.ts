@@ -11,6 +11,7 @@ import { createBlobStore } from '../../../supervisor/stores/blob/index.ts';
 import { HeapCorruptError, HeapNotFoundError, HeapStore, MAX_DELTA_DEPTH } from '../../../supervisor/heaps/index.ts';
 import { heapImageKey } from '../../../shared/image-store.ts';
 import type { HeapImage } from '../../../shared/heap-image.ts';
+import { cachedBaseImage } from '../../../supervisor/heaps/base-image-source.ts';
 
 let runner: PoolRunner;
 let dir: string;
@@ -28,8 +29,8 @@ function store(sub: string): HeapStore {
   return new HeapStore({ blobs: createBlobStore({ backend: 'dir', dir: join(dir, sub) }) });
 }
 
-async function step(code: string, image?: HeapImage): Promise<HeapImage> {
-  const res = await runner.run(code, { engine: 'quickjs', captureImage: true, ...(image ? { image } : {}) });
+async function step(code: string, image?: HeapImage, heapMemoryMaxMb = 8): Promise<HeapImage> {
+  const res = await runner.run(code, { engine: 'quickjs', captureImage: true, heapMemoryMaxMb, timeoutMs: 60_000, ...(image ? { image } : {}) });
   assert.equal(res.outcome.status, 'completed', JSON.stringify(res.outcome));
   return res.image!;
 }
@@ -91,6 +92,80 @@ test('unknown keys, non-heap blobs and corrupt payloads are errors naming the ke
   bytes[bytes.length >> 1]! ^= 0xff;
   writeFileSync(payloadPath, bytes);
   await assert.rejects(store('c').get(key), (e: unknown) => e instanceof HeapCorruptError && e.message.includes(key));
+});
+
+test('with the engine base image: fresh runs and cut chains are small deltas against the base, stored once', async () => {
+  const s = new HeapStore({ blobs: createBlobStore({ backend: 'dir', dir: join(dir, 'd') }), baseImage: cachedBaseImage, maxDeltaDepth: 2 });
+  const one = await step('globalThis.a = [1, 2, 3]; 1');
+  const plain = await store('d-full').put(one);
+  assert.equal(plain.encoding, 'full');
+  const p1 = await s.put(one);
+  assert.equal(p1.encoding, 'delta');
+  assert.ok(p1.bytesWritten < 16 * 1024 && p1.bytesWritten * 4 < plain.bytesWritten, `fresh run ${p1.bytesWritten} B vs full ${plain.bytesWritten} B`);
+  const other = store('d'); // another server: no base image configured, nothing cached
+  const got1 = await other.get(p1.key);
+  assert.equal(heapImageKey(got1.image), heapImageKey(one));
+  assert.equal(got1.record.depth, 1);
+  const base = await other.get(got1.record.parent!);
+  assert.equal(base.record.encoding, 'full');
+  assert.equal(base.image.manifest.generation, 0, 'the parent is the engine base image');
+  const p2 = await s.put(await step('globalThis.b = 2; 2'));
+  assert.equal((await other.get(p2.key)).record.parent, got1.record.parent, 'one base for every fresh run');
+  // At the depth limit the chain restarts from the base instead of a full image.
+  let image = one;
+  let key = p1.key;
+  for (let i = 0; i < 2; i++) {
+    image = await step('a.push(a.length); 0', image);
+    key = (await s.put(image, key)).key;
+  }
+  const restarted = await store('d').get(key);
+  assert.deepEqual([restarted.record.encoding, restarted.record.depth, restarted.record.parent], ['delta', 1, got1.record.parent]);
+  assert.equal(heapImageKey(restarted.image), heapImageKey(image));
+});
+
+test('large images (above 8 MiB) take the non-blocking path and round-trip exactly', async () => {
+  const s = store('e');
+  // Every 4 KiB touched, so every page is non-zero and stored (a map() over 12 M bytes would take
+  // the interpreter seconds).
+  let image = await step('globalThis.blob = new Uint8Array(12 * 1024 * 1024); for (let i = 0; i < blob.length; i += 4096) blob[i] = 1 + (i >> 12) % 251; 0', undefined, 64);
+  assert.ok(image.bytes.byteLength > 8 * 1024 * 1024, String(image.bytes.byteLength));
+  let key = (await s.put(image)).key;
+  image = await step('blob[5] = 7; blob[9_000_000] = 9; 0', image, 64);
+  const put = await s.put(image, key);
+  assert.equal(put.encoding, 'delta');
+  assert.ok(put.bytesWritten < 64 * 1024, String(put.bytesWritten));
+  key = put.key;
+  const got = await store('e').get(key);
+  assert.equal(heapImageKey(got.image), heapImageKey(image));
+});
+
+test('a missing or corrupt ancestor fails the restore with an error naming the key asked for', async () => {
+  const root = join(dir, 'f');
+  const s = store('f');
+  const a = await step('globalThis.v = [1]; 0');
+  const ka = (await s.put(a)).key;
+  const b = await step('v.push(2); 0', a);
+  const kb = (await s.put(b, ka)).key;
+  const c = await step('v.push(3); 0', b);
+  const kc = (await s.put(c, kb)).key;
+  const blobs = createBlobStore({ backend: 'dir', dir: root });
+  const recordOf = async (k: string) => JSON.parse(Buffer.from((await blobs.get(k))!).toString()) as { payload: string; parent: string | null };
+  // Corrupt the grandparent's payload: asking for the grandchild names the grandchild.
+  const payloadA = findBlob(root, (await recordOf(ka)).payload);
+  const bytes = readFileSync(payloadA);
+  bytes[bytes.length >> 1]! ^= 0xff;
+  rmSync(payloadA, { force: true });
+  writeFileSync(payloadA, bytes);
+  await assert.rejects(store('f').get(kc), (e: unknown) => {
+    assert.ok(e instanceof HeapCorruptError);
+    assert.equal(e.key, kc);
+    assert.match(e.message, new RegExp(`^heap ${kc} is corrupt and was not restored: its ancestor heap ${ka} is corrupt: blob `));
+    return true;
+  });
+  // Remove the parent's record: the child names its missing parent.
+  rmSync(findBlob(root, kb), { force: true });
+  await assert.rejects(store('f').get(kc), (e: unknown) => e instanceof HeapCorruptError
+    && e.message === `heap ${kc} is corrupt and was not restored: its parent heap ${kb} is missing from dir:${root}`);
 });
 
 function findBlob(root: string, key: string): string {

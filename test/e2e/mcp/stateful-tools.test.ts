@@ -33,7 +33,7 @@ test('initialize: server info, capabilities with tasks, stateful instructions', 
 
 test('tools/list: the stateful tools and the artifact tools, with input and output schemas', async () => {
   const { tools } = await client.listTools();
-  assert.deepEqual(tools.map((t) => t.name), ['run_js', 'get_execution', 'get_execution_output', 'cancel_execution', 'list_executions', 'get_artifact', 'list_artifacts', 'get_artifact_upload_url']);
+  assert.deepEqual(tools.map((t) => t.name), ['run_js', 'get_execution', 'get_execution_output', 'cancel_execution', 'list_executions', 'list_sessions', 'list_session_snapshots', 'get_artifact', 'list_artifacts', 'delete_artifact', 'get_artifact_upload_url']);
   const byName = new Map(tools.map((t) => [t.name, t]));
   const runJs = byName.get('run_js')!;
   assert.deepEqual(runJs.execution, { taskSupport: 'optional' });

@@ -80,7 +80,6 @@ test('output pages in line and byte mode while the run goes on; then cancel, and
   assert.deepEqual(cursors(await page(id, 'line_offset=2&line_limit=2')), ['line 2\nline 3\n', 2, 4, 4, 5, 14, 28, 28, 35, true, 'running']);
   assert.deepEqual(cursors(await page(id, 'line_offset=4&line_limit=2')), ['line 4\n', 4, 5, 5, 5, 28, 35, 35, 35, false, 'running']);
   assert.deepEqual(cursors(await page(id, 'line_offset=99')), ['', 5, 5, 5, 5, 35, 35, 35, 35, false, 'running']);
-  assert.deepEqual(cursors(await page(id, 'line_offset=1&line_limit=0')), ['', 1, 1, 1, 5, 7, 7, 7, 35, true, 'running']);
 
   // Byte mode (byte_offset given; it wins over line parameters); line cursors still filled.
   assert.deepEqual(cursors(await page(id, 'byte_offset=0&byte_limit=10&line_offset=3')), ['line 0\nlin', 0, 1, 1, 5, 0, 10, 10, 35, true, 'running']);
@@ -132,7 +131,7 @@ test('defaults (100 lines, 4096 bytes) and the documented maximum page sizes', a
   assert.equal((bigPage['data'] as string).length, MAX_BYTE_LIMIT);
 });
 
-test('400: output query parameters must be known, single, non-negative integers', async () => {
+test('400: output query parameters must be known, single, non-negative integers, limits at least 1', async () => {
   const id = await submit('1');
   await finished(id);
   const notInt = (name: string, got: string): string => `Invalid query: query parameter '${name}' must be a non-negative integer, got '${got}'`;
@@ -144,6 +143,10 @@ test('400: output query parameters must be known, single, non-negative integers'
     // Checked even in the mode that does not use it.
     ['byte_offset=0&line_limit=x', notInt('line_limit', 'x')],
     ['line_offset=99999999999999999', notInt('line_offset', '99999999999999999')],
+    // A zero limit would be an empty page that never advances (has_more stays true).
+    ['line_limit=0', "Invalid query: query parameter 'line_limit' must be at least 1, got '0'"],
+    ['byte_offset=0&byte_limit=0', "Invalid query: query parameter 'byte_limit' must be at least 1, got '0'"],
+    ['byte_offset=0&line_limit=00', "Invalid query: query parameter 'line_limit' must be at least 1, got '00'"],
     ['line_offset=1&line_offset=2', "Invalid query: query parameter 'line_offset' was given more than once"],
     ['offset=3', "Invalid query: unknown query parameter 'offset' (allowed: line_offset, line_limit, byte_offset, byte_limit)"],
   ];

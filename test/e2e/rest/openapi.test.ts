@@ -41,6 +41,7 @@ test('every /api route and the document route are documented, with unique operat
     'GET /api/artifacts',
     'GET /api/artifacts/{key}',
     'PUT /api/artifacts/{key}',
+    'DELETE /api/artifacts/{key}',
     'PUT /api/artifact-uploads/{token}',
     'GET /api/heaps/{heap}/tags',
     'PUT /api/heaps/{heap}/tags',
@@ -73,6 +74,7 @@ test('every status code a route can answer is listed, with the common 401/403/50
     'GET /api/artifacts': '200 401 403 500',
     'GET /api/artifacts/{key}': '200 401 403 404 500',
     'PUT /api/artifacts/{key}': '200 400 401 403 500',
+    'DELETE /api/artifacts/{key}': '200 401 403 404 500',
     'PUT /api/artifact-uploads/{token}': '200 400 403 404 413 500',
     'GET /api/heaps/{heap}/tags': '200 400 401 403 500',
     'PUT /api/heaps/{heap}/tags': '200 400 401 403 500',
@@ -84,12 +86,15 @@ test('every status code a route can answer is listed, with the common 401/403/50
     'GET /api/version': '200 401 403 500',
     'GET /api/cli': '200 401 403 500',
     'GET /api/cli/{platform}': '200 401 403 404 500',
-    [`GET ${OPENAPI_PATH}`]: '200 403',
+    // Public: neither the Host/Origin guard nor JWT enforcement applies to the document.
+    [`GET ${OPENAPI_PATH}`]: '200',
   });
   const cancel400 = doc.paths['/api/executions/{id}/cancel']!['post']!.responses['400']!.content!['application/json']!.schema;
   assert.deepEqual(cancel400, { $ref: '#/components/schemas/CancelResult' });
   const output = doc.paths['/api/executions/{id}/output']!['get']!.parameters!.map((p) => `${p.in}:${p.name}`);
   assert.deepEqual(output, ['path:id', 'query:line_offset', 'query:line_limit', 'query:byte_offset', 'query:byte_limit']);
+  const minimums = doc.paths['/api/executions/{id}/output']!['get']!.parameters!.map((p) => (p.schema as { minimum?: number }).minimum);
+  assert.deepEqual(minimums, [undefined, 0, 1, 0, 1], 'limits start at 1');
   const exec = doc.paths['/api/exec']!['post']!.parameters!;
   assert.deepEqual(exec.map((p) => p.name), ['heap', 'session', 'heap_memory_max_mb', 'execution_timeout_secs']);
   assert.deepEqual(exec[3]!.schema, { type: 'integer', format: 'int64', minimum: 1, maximum: 300 });

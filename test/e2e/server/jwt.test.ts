@@ -95,6 +95,9 @@ test('valid tokens: Authorization: Bearer, or the raw agent-session header; Bear
   assert.equal((await version({ Authorization: `Bearer ${token(k1)}` })).status, 200);
   assert.equal((await version({ 'agent-session': token(k1) })).status, 200);
   assert.equal((await version({ Authorization: `Bearer ${token(k2)}` })).status, 200, 'ES256');
+  // The scheme name is case-insensitive (RFC 9110).
+  assert.equal((await version({ Authorization: `bearer ${token(k1)}` })).status, 200, 'lower-case scheme');
+  assert.equal((await version({ Authorization: `BEARER  ${token(k1)}` })).status, 200, 'upper-case scheme, two spaces');
   assert.equal((await version({ Authorization: 'Basic dXNlcjpwdw==', 'agent-session': token(k1) })).status, 200, 'a non-Bearer Authorization is not a token');
   await rejected({ Authorization: `Bearer ${token(k1, { exp: now() - 3600 })}`, 'agent-session': token(k1) }, AUTH_ERRORS.EXPIRED);
 });
@@ -160,7 +163,7 @@ test('the legacy SSE endpoints are protected too', async () => {
     assert.equal(message.status, 401);
     const client: Client = await sseClient(sse.base, { 'agent-session': token(k2) });
     try {
-      assert.deepEqual((await client.listTools()).tools.length, 8);
+      assert.deepEqual((await client.listTools()).tools.length, 11); // the stateful set with the session and artifact tools
     } finally {
       await client.close();
     }

@@ -34,6 +34,20 @@ test('from the checkout: bin/runjs-mcp.js runs the entry point in place', async 
   assert.deepEqual([r.code, r.stdout, r.stderr], [0, `${packageVersion()}\n`, '']);
 });
 
+// Pretends to be another Node version (process.versions.node is what the launcher checks first).
+function asNodeVersion(version: string): string[] {
+  return ['--import', `data:text/javascript,Object.defineProperty(process.versions,"node",{value:${JSON.stringify(version)}})`];
+}
+
+test('a Node older than 22.12 gets the plain "use Node.js 22.12 or later" message, not a "bad option" from a re-spawn', async () => {
+  for (const version of ['20.20.2', '22.11.0']) {
+    const r = await run([...asNodeVersion(version), join(ROOT, 'bin/runjs-mcp.js'), '--version'], { PATH: process.env['PATH'] ?? '' });
+    assert.deepEqual([r.code, r.stdout, r.stderr], [1, '', `runjs: this Node.js (v${version}) is too old; use Node.js 22.12 or later\n`]);
+  }
+  const r = await run([...asNodeVersion('22.12.0'), join(ROOT, 'bin/runjs-mcp.js'), '--version'], { PATH: process.env['PATH'] ?? '' });
+  assert.deepEqual([r.code, r.stdout, r.stderr], [0, `${packageVersion()}\n`, '']);
+});
+
 test('installed under node_modules: a cached copy serves MCP over stdio, workers included', async () => {
   // What `npm install runjs-mcp` lays out: the package under node_modules, its dependencies beside it.
   const pkg = join(dir, 'project', 'node_modules', 'runjs-mcp');

@@ -1,4 +1,5 @@
 import { test } from 'node:test';
+import { createHash } from 'node:crypto';
 import assert from 'node:assert/strict';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,7 +14,7 @@ function setup(now?: () => Date) {
   const dir = mkdtempSync(join(tmpdir(), 'runjs-art-'));
   const db = openMetadataDb(dir);
   const blobs = createBlobStore({ backend: 'dir', dir: join(dir, 'blobs') });
-  return { db, svc: new ArtifactService(db, blobs, now), tokens: new UploadTokens(db, now) };
+  return { db, svc: new ArtifactService(db, blobs, now === undefined ? {} : { now }), tokens: new UploadTokens(db, now) };
 }
 
 test('keys: a safe charset without path tricks', () => {
@@ -27,6 +28,10 @@ test('mime types must parse; parameters allowed; type/subtype lower-cased', () =
   assert.equal(checkMime('text/csv; charset=utf-8'), 'text/csv; charset=utf-8');
   assert.equal(checkMime('application/vnd.api+json;q="a b"'), 'application/vnd.api+json;q="a b"');
   for (const bad of ['png', 'image/', '/png', 'image/png; charset', 'a/b c', 'text/plain;;', '']) assert.throws(() => checkMime(bad), ArtifactRuleError, bad);
+  for (const wildcard of ['*/*', 'image/*', '*/png']) {
+    assert.throws(() => checkMime(wildcard), { message: `invalid mime type '${wildcard}': '*' is a wildcard, name the exact type (e.g. "image/png")` });
+  }
+  assert.equal(checkMime('text/plain; x=*'), 'text/plain; x=*');
   assert.throws(() => checkMime('png'), { message: `invalid mime type 'png': expected type/subtype with optional parameters (e.g. "text/csv; charset=utf-8")` });
 });
 
@@ -67,6 +72,17 @@ test('upload tokens: issued → in flight (others refused) → used; release ret
   c2.complete();
   assert.equal(tokens.claim(up.token), undefined, 'used');
   assert.equal(tokens.claim('unknown'), undefined);
+});
+
+test('upload tokens are stored only as their SHA-256: the database never holds the credential', () => {
+  const { db, tokens } = setup();
+  const up = tokens.issue('secret.bin', null, 60);
+  const rows = db.prepare('SELECT * FROM upload_tokens').all() as Record<string, unknown>[];
+  assert.equal(rows.length, 1);
+  assert.equal(rows[0]!['token_hash'], createHash('sha256').update(up.token).digest('hex'));
+  for (const row of rows) for (const value of Object.values(row)) assert.ok(!String(value).includes(up.token), `a column holds the raw token: ${String(value)}`);
+  assert.ok(tokens.claim(up.token), 'the token itself still claims');
+  assert.equal(tokens.claim(String(rows[0]!['token_hash'])), undefined, 'the stored hash is not a token');
 });
 
 test('upload tokens expire; lifetime is bounded', () => {

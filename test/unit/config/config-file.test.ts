@@ -54,6 +54,21 @@ describe('config file: TOML', () => {
     assert.deepEqual(config.sandboxManifest, { version: '0.1.0' });
   });
 
+  test('integers stay numbers (top level and in sections); a quoted date is a plain string', () => {
+    const dir = tempDir();
+    writeFile(dir, 'c.toml', [
+      'http_port = 8080',
+      'session_id = "1979-05-27"',
+      '[wasm.image]',
+      'path = "/w/image.wasm"',
+      'max_memory_bytes = 33554432',
+    ].join('\n'));
+    const config = load(['--config=c.toml'], {}, dir);
+    assert.equal(config.httpPort, 8080);
+    assert.equal(config.sessionId, '1979-05-27');
+    assert.deepEqual(config.wasmConfig, { image: { path: '/w/image.wasm', max_memory_bytes: 33554432 } });
+  });
+
   test('a relative --config path and RUNJS_CONFIG resolve against cwd', () => {
     const dir = tempDir();
     writeFile(dir, 'c.toml', 'execution_timeout = 7\n');
@@ -161,6 +176,23 @@ describe('config file errors', () => {
     assertLoadError(`invalid stateless 'yes' in ${file}: expected true or false`, ['--config=c.toml'], {}, dir);
     writeFile(dir, 'c.toml', 'execution_timeout = 2.5\n');
     assertLoadError(`invalid execution_timeout '2.5' in ${file}: expected an integer between 1 and 300 (seconds)`,
+      ['--config=c.toml'], {}, dir);
+    // A TOML float is not an integer, even when its value is whole.
+    writeFile(dir, 'c.toml', 'http_port = 8080.0\n');
+    assertLoadError(`invalid http_port '8080.0' in ${file}: expected a TCP port number between 1 and 65535`,
+      ['--config=c.toml'], {}, dir);
+    writeFile(dir, 'c.toml', 'max_request_body = 1e6\n');
+    assertLoadError(`invalid max_request_body '1000000.0' in ${file}: expected a size in bytes >= 1, optionally with suffix k, m or g (e.g. 16m)`,
+      ['--config=c.toml'], {}, dir);
+    writeFile(dir, 'c.toml', 'execution_timeout = 30.0\n');
+    assertLoadError(`invalid execution_timeout '30.0' in ${file}: expected an integer between 1 and 300 (seconds)`,
+      ['--config=c.toml'], {}, dir);
+    // No setting is a date: an unquoted TOML date is refused, at the top level or inside a section.
+    writeFile(dir, 'c.toml', 'session_id = 1979-05-27\n');
+    assertLoadError(`invalid session_id in ${file}: TOML dates and times are not accepted (got 1979-05-27); quote the value to make it a string`,
+      ['--config=c.toml'], {}, dir);
+    writeFile(dir, 'c.toml', '[sandbox]\nversion = 1979-05-27T07:32:00Z\n');
+    assertLoadError(`invalid sandbox in ${file}: TOML dates and times are not accepted (got 1979-05-27T07:32:00.000Z); quote the value to make it a string`,
       ['--config=c.toml'], {}, dir);
     writeFile(dir, 'c.toml', 'allowed_hosts = ["ok", 3]\n');
     assertLoadError(`invalid allowed_hosts '3' in ${file}: expected a non-empty string`, ['--config=c.toml'], {}, dir);

@@ -1,5 +1,6 @@
 import { describe, test } from 'node:test';
-import { assertLoadError } from './helpers.ts';
+import assert from 'node:assert/strict';
+import { assertLoadError, load, tempDir, writeFile } from './helpers.ts';
 
 describe('command-line syntax errors', () => {
   test('unknown flags, with a suggestion for near misses', () => {
@@ -98,6 +99,20 @@ describe('wrong-shaped and out-of-range values', () => {
 });
 
 describe('conflicting flags', () => {
+  test('an empty --allowed-hosts (which would 403 every HTTP request) is a startup error, whatever the source', () => {
+    const message = '--allowed-hosts needs at least one host (use * for any)';
+    assertLoadError(message, ['--allowed-hosts=']);
+    assertLoadError(message, ['--allowed-hosts=,', '--http-port=8080']);
+    assertLoadError(message, ['--allowed-hosts', ' , ']);
+    assertLoadError(message, [], { RUNJS_ALLOWED_HOSTS: ',' });
+    const dir = tempDir();
+    writeFile(dir, 'c.toml', 'allowed_hosts = []\n');
+    assertLoadError(message, ['--config=c.toml'], {}, dir);
+    writeFile(dir, 'c.json', '{"allowed-hosts": ","}');
+    assertLoadError(message, ['--config=c.json'], {}, dir);
+    assert.deepEqual(load(['--allowed-hosts=*']).allowedHosts, ['*']);
+  });
+
   test('both transports', () => {
     assertLoadError('--http-port and --sse-port cannot be used together', ['--http-port=8080', '--sse-port=8081']);
     assertLoadError('--http-port and --sse-port cannot be used together', ['--sse-port=8081'],

@@ -40,6 +40,14 @@ test('tags: set replaces, delete by name or all, query is an exact subset match'
   assert.deepEqual(h.queryByTags({}), []);
 }));
 
+test('a tag named __proto__ is stored, shown and queried like any other', () => withService((h) => {
+  const tags = JSON.parse('{"__proto__": "x", "a": "1"}') as Record<string, string>;
+  const got = h.setTags(K1, tags);
+  assert.deepEqual(Object.entries(got), [['__proto__', 'x'], ['a', '1']]);
+  assert.equal(JSON.stringify(h.getTags(K1)), '{"__proto__":"x","a":"1"}');
+  assert.deepEqual(h.queryByTags(JSON.parse('{"__proto__": "x"}')).map((r) => r.heap), [K1]);
+}));
+
 test('bad keys, tags and sessions are 400 ServiceErrors', () => withService((h) => {
   const is400 = (fn: () => unknown, re: RegExp) => assert.throws(fn, (e: unknown) => e instanceof ServiceError && e.status === 400 && re.test(e.message));
   is400(() => h.getTags('abc'), /invalid heap key/);
@@ -49,6 +57,8 @@ test('bad keys, tags and sessions are 400 ServiceErrors', () => withService((h) 
   is400(() => h.queryByTags([]), /expected an object/);
   is400(() => h.snapshots(undefined), /no session/);
   is400(() => h.snapshots('bad\nname'), /control characters/);
+  is400(() => h.snapshots(' padded'), /must not begin or end with whitespace/);
+  is400(() => h.snapshots('padded '), /must not begin or end with whitespace/);
 }));
 
 test('session log: 0-based indexes per session, latest, fork once', () => withService((h) => {

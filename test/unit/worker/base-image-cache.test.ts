@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { discardCachedBaseImage, readCachedBaseImage, writeCachedBaseImage, type BaseImageKey } from '../../../worker/engines/quickjs/base-image-cache.ts';
+import { discardCachedBaseImage, readCachedBaseImage, setBaseImageCacheDir, writeCachedBaseImage, type BaseImageKey } from '../../../worker/engines/quickjs/base-image-cache.ts';
 import { BRIDGE_SOURCE } from '../../../worker/engines/quickjs/base-image.ts';
 import { loadQuickJSBinary } from '../../../worker/engines/quickjs/quickjs-binary.ts';
 import { QuickJSEngine } from '../../../worker/engines/quickjs/quickjs-engine.ts';
@@ -27,13 +27,11 @@ let root: string;
 before(() => { root = mkdtempSync(join(tmpdir(), 'runjs-cache-test-')); });
 
 function inDir<T>(dir: string, fn: () => T): T {
-  const saved = process.env['RUNJS_QUICKJS_CACHE_DIR'];
-  process.env['RUNJS_QUICKJS_CACHE_DIR'] = dir;
+  setBaseImageCacheDir(dir);
   try {
     return fn();
   } finally {
-    if (saved === undefined) delete process.env['RUNJS_QUICKJS_CACHE_DIR'];
-    else process.env['RUNJS_QUICKJS_CACHE_DIR'] = saved;
+    setBaseImageCacheDir(undefined);
   }
 }
 
@@ -107,8 +105,7 @@ async function runOnNewEngine(code: string): Promise<Outcome> {
 
 test('a cached base image that passes the hash but breaks the engine is deleted and rebuilt', async () => {
   const dir = join(root, 'engine');
-  const saved = process.env['RUNJS_QUICKJS_CACHE_DIR'];
-  process.env['RUNJS_QUICKJS_CACHE_DIR'] = dir;
+  setBaseImageCacheDir(dir);
   try {
     const k = await engineKey();
     assert.deepEqual(await runOnNewEngine('1 + 1'), { status: 'completed', result: '2' });
@@ -127,8 +124,7 @@ test('a cached base image that passes the hash but breaks the engine is deleted 
     assert.equal(Buffer.from(healed.bytes).equals(Buffer.from(bytes)), false, 'the damaged image was replaced');
     assert.deepEqual(await runOnNewEngine('"third"'), { status: 'completed', result: '"third"' });
   } finally {
-    if (saved === undefined) delete process.env['RUNJS_QUICKJS_CACHE_DIR'];
-    else process.env['RUNJS_QUICKJS_CACHE_DIR'] = saved;
+    setBaseImageCacheDir(undefined);
   }
 });
 

@@ -24,8 +24,15 @@ export interface BaseImageKey {
   readonly bridgeSource: string;
 }
 
+let configuredDir: string | undefined;
+
+/** The directory to use (worker/main.ts passes the worker's --quickjs-cache-dir; tests their own). */
+export function setBaseImageCacheDir(dir: string | undefined): void {
+  configuredDir = dir;
+}
+
 function cacheDir(): string {
-  return process.env['RUNJS_QUICKJS_CACHE_DIR'] ?? join(tmpdir(), `runjs-quickjs-${process.getuid?.() ?? 'user'}`);
+  return configuredDir ?? join(tmpdir(), `runjs-quickjs-${process.getuid?.() ?? 'user'}`);
 }
 
 let sourcesDigest: string | undefined;

@@ -1,0 +1,92 @@
+// An artifact upload body as a stream of chunks for the blob store (ArtifactService.putStream),
+// so a 16 MiB upload is never held whole: the reader pulls one chunk at a time and the request
+// is paused in between (back-pressure to the client). The cap is enforced as chunks arrive, and
+// an upload that stops sending for UPLOAD_IDLE_MS fails, so a stalled client cannot hold its
+// one-time token in flight (and its temp file open) until Node's request timeout.
+//
+// Not `for await (… of req)`: leaving that loop early destroys the socket, and the client would
+// never see the 413 this route answers while the body is still coming.
+import type { IncomingMessage } from 'node:http';
+import { HttpError, REST_ERRORS } from './http-error.ts';
+
+export const UPLOAD_IDLE_MS = 30_000;
+
+export const BODY_STALLED = (ms: number) => `Request body stalled: no data arrived for ${ms / 1000} seconds`;
+
+/** Fails with 413 at once when the declared Content-Length is over `limit` (before any body is read). */
+export function checkDeclaredLength(req: IncomingMessage, limit: number): void {
+  // A body parser mounted before this router would have consumed the stream: fail loudly, not hang.
+  if (req.readableEnded) throw new Error('the request body was already consumed by an earlier middleware');
+  const declared = Number(req.headers['content-length'] ?? Number.NaN);
+  if (declared > limit) throw new HttpError(413, REST_ERRORS.BODY_TOO_LARGE(limit));
+}
+
+/**
+ * The body's chunks. Throws HttpError 413 past `limit` bytes (the rest of the body is then
+ * dropped unread), 400 when the client disconnects early or sends nothing for `idleMs`.
+ */
+export async function* bodyChunks(req: IncomingMessage, limit: number, idleMs = UPLOAD_IDLE_MS): AsyncGenerator<Uint8Array> {
+  checkDeclaredLength(req, limit);
+  const queue: Buffer[] = [];
+  let ended = false;
+  let failure: HttpError | undefined;
+  let wake: (() => void) | undefined;
+  const notify = (): void => {
+    const w = wake;
+    wake = undefined;
+    w?.();
+  };
+  const onData = (chunk: Buffer): void => {
+    queue.push(chunk);
+    req.pause();
+    notify();
+  };
+  const onEnd = (): void => {
+    ended = true;
+    notify();
+  };
+  const onAbort = (): void => {
+    failure ??= new HttpError(400, REST_ERRORS.BODY_INCOMPLETE);
+    notify();
+  };
+  const onClose = (): void => {
+    if (!req.complete) onAbort();
+  };
+  req.on('data', onData);
+  req.on('end', onEnd);
+  req.on('error', onAbort);
+  req.on('close', onClose);
+  let size = 0;
+  try {
+    for (;;) {
+      const chunk = queue.shift();
+      if (chunk !== undefined) {
+        size += chunk.length;
+        if (size > limit) throw new HttpError(413, REST_ERRORS.BODY_TOO_LARGE(limit));
+        yield chunk;
+        continue;
+      }
+      if (failure !== undefined) throw failure;
+      if (ended) return;
+      req.resume();
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(() => {
+          failure ??= new HttpError(400, BODY_STALLED(idleMs));
+          notify();
+        }, idleMs);
+        wake = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+    }
+  } finally {
+    req.off('data', onData);
+    req.off('end', onEnd);
+    req.off('error', onAbort);
+    req.off('close', onClose);
+    // Whatever is left unread (over the cap, a failed store write) flows on and is dropped; the
+    // router cuts a client that keeps sending after the error reply (drainThenClose).
+    if (!ended) req.resume();
+  }
+}
