@@ -26,7 +26,7 @@ export interface HeapImageManifest {
   readonly engine: 'quickjs';
   /** sha256 (hex) of the engine's .wasm file. */
   readonly build: string;
-  /** Hash of the guest prelude the base image was built with (informational: the prelude lives in the image). */
+  /** Guest platform version (prelude, bridge, lazy platform parts; worker/engines/quickjs/guest-version.ts): images restore only on the same one. */
   readonly prelude: string;
   /** Size of linear memory at capture, in 64 KiB pages; a restore needs at least this many. */
   readonly pages: number;

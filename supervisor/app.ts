@@ -22,6 +22,11 @@ import { StreamableHttpEndpoint } from './transports/streamable-http.ts';
 
 /** Largest per-call heap_memory_max_mb (there is no flag for it; --heap-memory-max is the default). */
 export const MAX_HEAP_MB = 4096;
+/**
+ * Largest heap_memory_max_mb with a heap store (every run on QuickJS): a wasm32 memory addresses
+ * at most 2 GiB through the engine's glue (MAX_PAGES in worker/engines/quickjs/wasm-vm.ts).
+ */
+export const QUICKJS_MAX_HEAP_MB = 2048;
 
 export type LogLevel = 'error' | 'warn' | 'info' | 'debug';
 const LEVELS: readonly LogLevel[] = ['error', 'warn', 'info', 'debug'];
@@ -84,6 +89,9 @@ async function loadAuth(config: Config, transport: TransportKind, log: Logger): 
 export async function startApp(config: Config, log: Logger, hooks: AppHooks): Promise<RunningApp> {
   const sessionName = checkSessionName(config.sessionId, '--session-id');
   if (!sessionName.ok) throw new ConfigError(sessionName.error);
+  if (config.heapStore !== 'none' && config.heapMemoryMax > QUICKJS_MAX_HEAP_MB) {
+    throw new ConfigError(`--heap-memory-max ${config.heapMemoryMax} is above ${QUICKJS_MAX_HEAP_MB}, the largest heap the QuickJS engine (used with --heap-store) can address`);
+  }
   const transport = transportOf(config);
   // Before anything is spawned: a key set that cannot be loaded aborts the start cheaply.
   const auth = await loadAuth(config, transport, log);
@@ -99,7 +107,7 @@ export async function startApp(config: Config, log: Logger, hooks: AppHooks): Pr
     warmEngines: heaps.enabled ? ['quickjs'] : ['v8'],
     onOpRequest: artifactOpHandler(artifacts.service, (line) => log.error(line)),
   });
-  const maxHeapMb = Math.max(MAX_HEAP_MB, config.heapMemoryMax);
+  const maxHeapMb = heaps.enabled ? QUICKJS_MAX_HEAP_MB : Math.max(MAX_HEAP_MB, config.heapMemoryMax);
   const executions = new ExecutionService({
     db, pool,
     defaultTimeoutSecs: config.executionTimeout,

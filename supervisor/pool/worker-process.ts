@@ -26,9 +26,9 @@ export interface WorkerEvents {
 }
 
 function nodeFlags(): string[] {
-  // QuickJS recursion runs on the worker's main-thread native stack (8 MiB on Linux); a larger
-  // V8 limit lets QuickJS's own stack check fire first (see maxStackBytes in quickjs-engine.ts).
-  const flags = ['--disable-warning=ExperimentalWarning', '--stack-size=3900'];
+  // QuickJS recursion runs on the worker's main-thread native stack (8 MiB on Linux); V8 may use
+  // all but ~0.6 MiB of it, so QuickJS's own stack check fires first (maxStackBytes in quickjs-engine.ts).
+  const flags = ['--disable-warning=ExperimentalWarning', '--stack-size=7600'];
   // Node < 23.6 strips types only when asked.
   if (!(process.features as { typescript?: unknown }).typescript) flags.push('--experimental-strip-types');
   return flags;

@@ -106,4 +106,21 @@ guestSuite('Intl', (g) => {
       '',
     ].join('\n'));
   });
+
+  g.test('object-valued options convert as the option would (valueOf first); supportedValuesOf; cached specs stay distinct', async (ctx) => {
+    assert.equal(await ctx.output([
+      'console.log(new Intl.NumberFormat("en", { maximumFractionDigits: { valueOf() { return 1 } } as any }).format(1.234));',
+      'console.log(new Intl.NumberFormat("en", { style: "currency", currency: { toString() { return "EUR" } } as any }).format(2));',
+      'console.log(Intl.supportedValuesOf("currency").includes("EUR"), Intl.supportedValuesOf("unit").includes("meter"));',
+      'try { Intl.supportedValuesOf("nope" as any) } catch (e) { console.log((e as Error).name) }',
+      'console.log((1234.5).toLocaleString(), (1234.5).toLocaleString("de-DE"), (1234.5).toLocaleString(), "a".localeCompare("B"), "a".localeCompare("B", "en"));',
+    ].join('\n')), [
+      '1.2',
+      '€2.00',
+      'true true',
+      'RangeError',
+      '1,234.5 1.234,5 1,234.5 -1 -1',
+      '',
+    ].join('\n'));
+  });
 });

@@ -31,6 +31,9 @@
   const SafeWeakMap = WeakMap;
   const WeakMapGet = uncurry(WeakMap.prototype.get);
   const WeakMapSet = uncurry(WeakMap.prototype.set);
+  const SafeMap = Map;
+  const MapGet = uncurry(Map.prototype.get);
+  const MapSet = uncurry(Map.prototype.set);
   const SafeSet = Set;
   const SetHas = uncurry(Set.prototype.has);
   const SetAdd = uncurry(Set.prototype.add);
@@ -79,12 +82,26 @@
       if (t === 'string' || t === 'boolean') out[k] = v;
       else if (t === 'number') out[k] = v === v && v !== Infinity && v !== -Infinity ? v : String_(v);
       else if (t === 'bigint') out[k] = BigIntPrototypeToString(v);
-      else if (t === 'object' && v !== null) out[k] = String_(v);
+      // ToPrimitive as the option's own conversion would see it: valueOf first ({ valueOf() { return 1 } } → 1).
+      else if ((t === 'object' && v !== null) || t === 'function') out[k] = '' + v;
     }
     return out;
   }
 
+  // Specs of the common calls (no options; no locale or one tag), built once: toLocaleString()
+  // and localeCompare(s) in a loop then cost one lookup instead of building JSON every call.
+  const SPEC_CACHE_LIMIT = 256;
+  const specs = new SafeMap();
   function spec(kind, l, o) {
+    if (o === undefined && (l === undefined || typeof l === 'string')) {
+      const key = l === undefined ? kind : kind + ' ' + l;
+      let s = MapGet(specs, key);
+      if (s === undefined) {
+        s = JSONStringify([kind, l, undefined]);
+        if (specs.size < SPEC_CACHE_LIMIT) MapSet(specs, key, s);
+      }
+      return s;
+    }
     return JSONStringify([kind, locales(l), options(o)]);
   }
 
@@ -211,6 +228,9 @@
   defineMethods(Intl_, { NumberFormat, DateTimeFormat, Collator, PluralRules, RelativeTimeFormat, ListFormat });
   defineValue(Intl_, 'getCanonicalLocales', function getCanonicalLocales(l) {
     return call('intl.canonical', { l: locales(l) });
+  });
+  defineValue(Intl_, 'supportedValuesOf', function supportedValuesOf(key) {
+    return call('intl.values', { k: String_(key) });
   });
   defineValue(g, 'Intl', Intl_);
 

@@ -63,6 +63,37 @@ for (const [name, code] of [
   });
 }
 
+// Every turn is one heavy native call: QuickJS's own interrupt check (every 10,000 calls and
+// jumps) would come only after seconds to minutes — the pool would kill the worker first; the
+// bridge polls the deadline before such calls. Inputs are kept small so a loaded machine passes too.
+for (const [name, code] of [
+  ['JSON.stringify of a large value', 'const o = []; for (let i = 0; i < 5e3; i++) o.push({ a: i, b: "x" + i }); while (true) JSON.stringify(o)'],
+  ['JSON.parse of a large text', 'const s = JSON.stringify(Array.from({ length: 5e3 }, (_, i) => ({ a: i }))); while (true) JSON.parse(s)'],
+  ['Array fill', 'const a = new Array(2e5); while (true) a.fill(1)'],
+  ['Float64Array fill', 'const a = new Float64Array(2e5); while (true) a.fill(1)'],
+  ['Array join', 'const a = new Array(1e5).fill("ab"); while (true) a.join(",")'],
+  ['String indexOf', 'const s = "a".repeat(2e6); while (true) s.indexOf("b")'],
+  ['Array includes', 'const a = new Array(2e5).fill(0); while (true) a.includes(1)'],
+] as const) {
+  test(`a loop of heavy native calls (${name}) → timed out by the worker itself, not killed`, async () => {
+    const pid = r.pool.pids()[0];
+    const res = await r.run(code, { ...q, timeoutMs: 300, heapMemoryMaxMb: 64 });
+    assert.deepEqual(res.outcome, TIMED_OUT);
+    await assertCleanAfter(pid);
+  });
+}
+
+test('the heavy-call wrappers behave as the built-ins', async () => {
+  const code = `[JSON.stringify(undefined), JSON.stringify({ a: [1] }, null, 1), JSON.parse("[1]", (k, v) => v), [1, 2, 1].indexOf(1, 1),
+    [1, NaN].includes(NaN), [1, 2].join(), [1, 2].join(undefined), [0, 0, 0].fill(7, 1), "abc".indexOf("c"), "abc".includes("a", 1),
+    new Uint8Array(3).fill(2, 1).join("-"), [].indexOf.length, [].fill.name, JSON.stringify.length, typeof new Array(5000).fill(0).indexOf(1)]`;
+  const v8 = await r.run(code, { engine: 'v8' });
+  assert.deepEqual((await r.run(code, q)).outcome, v8.outcome);
+  assert.deepEqual(v8.outcome, { status: 'completed', result: '[null,"{\\n \\"a\\": [\\n  1\\n ]\\n}",[1],2,true,"1,2","1,2",[0,7,7],2,false,"0-2-2",1,"fill",3,"number"]' });
+  const err = 'let r; try { Array.prototype.indexOf.call(null, 1) } catch (e) { r = e.constructor.name } r';
+  assert.deepEqual((await r.run(err, q)).outcome, { status: 'completed', result: '"TypeError"' });
+});
+
 test('deep recursion → a guest RangeError, uncaught it fails the run with at most 10 frames', async () => {
   const { outcome } = await r.run('function f(n: number): number { return f(n + 1) + 1 }\nf(0)', q);
   assert.equal(outcome.status, 'failed');
@@ -71,6 +102,24 @@ test('deep recursion → a guest RangeError, uncaught it fails the run with at m
   assert.equal(error.split('\n').length, 11);
   assert.deepEqual((await r.run('function f(): number { return f() }\nlet ok = false; try { f() } catch (e) { ok = e instanceof RangeError } ok', q)).outcome,
     { status: 'completed', result: 'true' });
+});
+
+test('deeply nested JSON and source are catchable guest errors (the native stack is sized for them)', async () => {
+  const pid = r.pool.pids()[0];
+  for (const depth of [4e4, 1e5]) {
+    const code = `let r; try { JSON.parse("[".repeat(${depth}) + "]".repeat(${depth})); r = "parsed" } catch (e) { r = String(e) } r`;
+    assert.deepEqual((await r.run(code, q)).outcome, { status: 'completed', result: '"SyntaxError: stack overflow"' }, `depth ${depth}`);
+  }
+  const nested = 'let r; try { r = eval("(".repeat(3000) + "1" + ")".repeat(3000)) } catch (e) { r = String(e) } r';
+  assert.deepEqual((await r.run(nested, q)).outcome, { status: 'completed', result: '1' });
+  await assertCleanAfter(pid);
+});
+
+test('source nested past the native stack fails the run (documented limit); the worker survives', async () => {
+  const pid = r.pool.pids()[0];
+  const code = 'let r; try { r = eval("(".repeat(20000) + "1" + ")".repeat(20000)) } catch (e) { r = String(e) } r';
+  assert.deepEqual((await r.run(code, q)).outcome, { status: 'failed', error: 'Uncaught RangeError: Maximum call stack size exceeded' });
+  await assertCleanAfter(pid);
 });
 
 test('recursion through getters, toString and callbacks is also a guest error, not a crash', async () => {

@@ -1,11 +1,19 @@
 // The on-disk base-image cache: a valid entry is found by key, anything else is ignored, and only
-// a directory private to this user is trusted (every fresh run would boot from its contents).
+// a directory private to this user is trusted (every fresh run would boot from its contents);
+// an image that passes the checks but breaks the engine is deleted and rebuilt.
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { chmodSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { readCachedBaseImage, setBaseImageCacheDir, writeCachedBaseImage, type BaseImageKey } from '../../../worker/engines/quickjs/base-image-cache.ts';
+import { discardCachedBaseImage, readCachedBaseImage, setBaseImageCacheDir, writeCachedBaseImage, type BaseImageKey } from '../../../worker/engines/quickjs/base-image-cache.ts';
+import { BRIDGE_SOURCE } from '../../../worker/engines/quickjs/base-image.ts';
+import { loadQuickJSBinary } from '../../../worker/engines/quickjs/quickjs-binary.ts';
+import { QuickJSEngine } from '../../../worker/engines/quickjs/quickjs-engine.ts';
+import { guestVersion } from '../../../worker/engines/quickjs/guest-version.ts';
+import { RunLoop } from '../../../worker/runtime/execute-run.ts';
+import { ALL_OPS } from '../../../worker/ops/all-ops.ts';
+import type { Outcome } from '../../../shared/protocol.ts';
 import type { HeapImage } from '../../../shared/heap-image.ts';
 
 const build = 'ab'.repeat(32);
@@ -48,6 +56,76 @@ test('a corrupt cache file is ignored', () => {
     for (const f of readdirSync(dir)) writeFileSync(join(dir, f), 'garbage');
     assert.equal(readCachedBaseImage(key), undefined);
   });
+});
+
+test('a cache file whose page bytes changed is ignored (content hash)', () => {
+  const dir = join(root, 'flipped');
+  inDir(dir, () => {
+    writeCachedBaseImage(key, image);
+    const [f] = readdirSync(dir);
+    const file = readFileSync(join(dir, f!));
+    file[file.byteLength - 100] = 0x41; // one byte of page data
+    writeFileSync(join(dir, f!), file);
+    assert.equal(readCachedBaseImage(key), undefined);
+    discardCachedBaseImage(key);
+    assert.deepEqual(readdirSync(dir), []);
+  });
+});
+
+test('a failed write leaves no temporary file behind', () => {
+  const dir = join(root, 'failing');
+  inDir(dir, () => {
+    writeCachedBaseImage(key, image);
+    const [f] = readdirSync(dir);
+    // The target is now a non-empty directory: the rename fails after the temporary was written.
+    rmSync(join(dir, f!));
+    mkdirSync(join(dir, f!, 'x'), { recursive: true });
+    writeCachedBaseImage(key, image);
+    assert.deepEqual(readdirSync(dir), [f]);
+  });
+});
+
+/** The real engine's cache key (quickjs-engine.ts #boot). */
+async function engineKey(): Promise<BaseImageKey> {
+  const binary = await loadQuickJSBinary();
+  return { build: binary.buildId, prelude: guestVersion(), bridgeSource: BRIDGE_SOURCE };
+}
+
+async function runOnNewEngine(code: string): Promise<Outcome> {
+  const engine = new QuickJSEngine();
+  await engine.warmUp();
+  const loop = new RunLoop({ runId: 'r', code, timeoutMs: 5000 }, ALL_OPS, new Map(), { output: () => {} });
+  const realm = await engine.createRealm({ memoryLimitMb: 8, hostCall: (op, args, bytes) => loop.hostCall(op, args, bytes) });
+  try {
+    return await loop.run(realm);
+  } finally {
+    realm.dispose();
+  }
+}
+
+test('a cached base image that passes the hash but breaks the engine is deleted and rebuilt', async () => {
+  const dir = join(root, 'engine');
+  setBaseImageCacheDir(dir);
+  try {
+    const k = await engineKey();
+    assert.deepEqual(await runOnNewEngine('1 + 1'), { status: 'completed', result: '2' });
+    const good = readCachedBaseImage(k);
+    assert.ok(good, 'the first engine stored its base image');
+    // Damage 4 KiB in every stored page but the first: the file is then re-hashed, as if the
+    // engine itself had written a bad image.
+    const bytes = good.bytes.slice();
+    for (let p = 1; p < bytes.byteLength / 65536; p++) bytes.fill(0x41, p * 65536 + 8192, p * 65536 + 12288);
+    writeCachedBaseImage(k, { manifest: good.manifest, bytes });
+    assert.equal(readCachedBaseImage(k)?.bytes[65536 + 8192], 0x41);
+    // A new engine (a respawned worker) still serves runs, and leaves a good file for the next one.
+    assert.deepEqual(await runOnNewEngine('[1, 2].map((x) => x * 3).join()'), { status: 'completed', result: '"3,6"' });
+    const healed = readCachedBaseImage(k);
+    assert.ok(healed);
+    assert.equal(Buffer.from(healed.bytes).equals(Buffer.from(bytes)), false, 'the damaged image was replaced');
+    assert.deepEqual(await runOnNewEngine('"third"'), { status: 'completed', result: '"third"' });
+  } finally {
+    setBaseImageCacheDir(undefined);
+  }
 });
 
 test('a directory others may write to is not trusted', () => {

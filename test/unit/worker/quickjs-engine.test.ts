@@ -100,6 +100,16 @@ test('an image from another engine build is refused with a clear error', async (
     e instanceof HeapImageError && /^Heap image was made by QuickJS build ffffffffffff, this worker runs build [0-9a-f]{12}; images restore only on the engine build that made them$/.test(e.message));
 });
 
+test('an image from another guest platform version (prelude, bridge, platform parts) is refused with a clear error', async () => {
+  const { image } = await run('1');
+  assert.ok(image);
+  assert.match(image.manifest.prelude, /^[0-9a-f]{16}$/);
+  assert.equal(image.manifest.prelude, engine.baseImage.manifest.prelude);
+  const older = { manifest: { ...image.manifest, prelude: '0123456789abcdef' }, bytes: image.bytes };
+  await assert.rejects(engine.createRealm({ memoryLimitMb: 8, hostCall: trampoline, image: older }), (e: unknown) =>
+    e instanceof HeapImageError && e.message === `Heap image was made with guest platform 0123456789abcdef, this worker runs ${image.manifest.prelude}; images restore only on the runjs version whose guest platform made them`);
+});
+
 test('an image larger than the memory cap cannot be restored: out of memory', async () => {
   const big = await run('globalThis.keep = []; for (let i = 0; i < 200000; i++) keep.push({ i }); keep.length', { mb: 64 });
   assert.deepEqual(big.outcome, completed('200000'));
@@ -119,6 +129,20 @@ test('a larger heap_memory_max_mb allows what 8 MB refuses', async () => {
   const code = 'const a = []; for (let i = 0; i < 300000; i++) a.push({ i }); a.length';
   assert.deepEqual((await run(code)).outcome, { status: 'failed', error: EXECUTION_ERRORS.OUT_OF_MEMORY });
   assert.deepEqual((await run(code, { mb: 128 })).outcome, completed('300000'));
+});
+
+test('the whole heap_memory_max_mb is usable: 1 MiB ArrayBuffers fill a 128 MB cap exactly', async () => {
+  // The glue over-grows memory by 5–20 %; near the cap it is asked for exactly what is needed.
+  const { outcome, output } = await run('const k = []; while (true) { k.push(new ArrayBuffer(1 << 20)); console.log(k.length) }', { mb: 128 });
+  assert.deepEqual(outcome, { status: 'failed', error: EXECUTION_ERRORS.OUT_OF_MEMORY });
+  assert.equal(output.trim().split('\n').at(-1), '128');
+});
+
+test('a cap above what wasm32 addresses (2 GiB) is clamped to it, not refused', async () => {
+  assert.equal(engine.capPages(4096), 32768);
+  assert.equal(engine.capPages(2048), 32768);
+  assert.equal(engine.capPages(64), engine.baseImage.manifest.pages + 1024);
+  assert.deepEqual((await run('1 + 1', { mb: 4096 })).outcome, completed('2'));
 });
 
 test('interrupts stop loops, loops in finally and catastrophic regexes at the deadline', async () => {

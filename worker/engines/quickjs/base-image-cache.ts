@@ -1,17 +1,22 @@
 // The base image on disk, so a worker that starts (or is respawned after a kill) restores it in
 // a few ms instead of evaluating the prelude in a cold interpreter (80–300 ms). Keyed by
-// everything the image depends on: the wasm build, the prelude, the engine bridge and this
-// layout's version. Every tenant's fresh run boots from this file, so it is only trusted in a
-// directory that belongs to this user alone; anything unexpected means "build it again".
+// everything the image depends on: the wasm build, the prelude, the engine bridge and the
+// engine's own source files (what base-image.ts builds and how images are laid out). Every
+// tenant's fresh run boots from this file, so it is only trusted in a directory that belongs to
+// this user alone, and only when its content hash matches; anything unexpected means "build it
+// again" — and a file that fails anyway (the engine reports it) is deleted, so one bad file never
+// breaks every worker that starts after it.
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { HeapImage } from '../../../shared/heap-image.ts';
 import { decodeHeapImage, encodeHeapImage } from '../../../shared/image-store.ts';
 
-/** Bump when base-image.ts changes what it builds (handles, scratch layout, limits switched on). */
-const LAYOUT_VERSION = 1;
+/** A cache file: this magic, the sha256 of the rest, then the encoded image. */
+const FILE_MAGIC = Buffer.from('RJBC0001', 'latin1');
+const DIGEST_BYTES = 32;
+const HEADER_BYTES = FILE_MAGIC.byteLength + DIGEST_BYTES;
 
 export interface BaseImageKey {
   readonly build: string;
@@ -30,6 +35,23 @@ function cacheDir(): string {
   return configuredDir ?? join(tmpdir(), `runjs-quickjs-${process.getuid?.() ?? 'user'}`);
 }
 
+let sourcesDigest: string | undefined;
+
+/**
+ * sha256 over this directory's source files (the engine layer): a change to how the base image is
+ * built or laid out gets a new key by itself, with no version number to remember to bump.
+ */
+function engineSourcesDigest(): string {
+  if (sourcesDigest !== undefined) return sourcesDigest;
+  const dir = new URL('.', import.meta.url);
+  const hash = createHash('sha256');
+  for (const f of readdirSync(dir).filter((n) => /\.(ts|js)$/.test(n)).sort()) {
+    hash.update(`${f}\n`).update(readFileSync(new URL(f, dir))).update('\n');
+  }
+  sourcesDigest = hash.digest('hex');
+  return sourcesDigest;
+}
+
 /** True when `dir` exists, is ours and nobody else may write into it. */
 function privateDir(dir: string): boolean {
   try {
@@ -42,16 +64,21 @@ function privateDir(dir: string): boolean {
 }
 
 function fileName(key: BaseImageKey): string {
-  const digest = createHash('sha256').update(`${LAYOUT_VERSION}\n${key.build}\n${key.prelude}\n${key.bridgeSource}`).digest('hex').slice(0, 32);
+  const digest = createHash('sha256').update(`${engineSourcesDigest()}\n${key.build}\n${key.prelude}\n${key.bridgeSource}`).digest('hex').slice(0, 32);
   return `base-${digest}.img`;
 }
 
-/** The cached base image for `key`, if a valid one is there. */
+/** The cached base image for `key`, if a valid one is there (its content hash checked). */
 export function readCachedBaseImage(key: BaseImageKey): HeapImage | undefined {
   const dir = cacheDir();
   if (!privateDir(dir)) return undefined;
   try {
-    const image = decodeHeapImage(readFileSync(join(dir, fileName(key))));
+    const file = readFileSync(join(dir, fileName(key)));
+    if (file.byteLength < HEADER_BYTES || !file.subarray(0, FILE_MAGIC.byteLength).equals(FILE_MAGIC)) return undefined;
+    const blob = file.subarray(HEADER_BYTES);
+    const digest = createHash('sha256').update(blob).digest();
+    if (!digest.equals(file.subarray(FILE_MAGIC.byteLength, HEADER_BYTES))) return undefined;
+    const image = decodeHeapImage(blob);
     const m = image.manifest;
     return m.build === key.build && m.prelude === key.prelude && m.generation === 0 ? image : undefined;
   } catch {
@@ -64,9 +91,19 @@ export function writeCachedBaseImage(key: BaseImageKey, image: HeapImage): void 
   const dir = cacheDir();
   if (!privateDir(dir)) return;
   const file = join(dir, fileName(key));
+  const tmp = `${file}.${process.pid}.tmp`;
   try {
-    const tmp = `${file}.${process.pid}.tmp`;
-    writeFileSync(tmp, encodeHeapImage(image), { mode: 0o600 });
+    const blob = encodeHeapImage(image);
+    const digest = createHash('sha256').update(blob).digest();
+    writeFileSync(tmp, Buffer.concat([FILE_MAGIC, digest, blob]), { mode: 0o600 });
     renameSync(tmp, file); // atomic: concurrent workers never read a half-written file
-  } catch { /* read-only or full disk */ }
+  } catch {
+    // read-only or full disk: leave nothing half-written behind
+    try { unlinkSync(tmp); } catch { /* never created */ }
+  }
+}
+
+/** Deletes the cached base image for `key`: it passed the checks but failed to restore or run. */
+export function discardCachedBaseImage(key: BaseImageKey): void {
+  try { unlinkSync(join(cacheDir(), fileName(key))); } catch { /* already gone */ }
 }

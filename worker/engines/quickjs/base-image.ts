@@ -3,7 +3,8 @@
 // heap-mode run boots from (restoring it is ~1 ms; evaluating the prelude is far more).
 import { readFileSync } from 'node:fs';
 import type { HeapImage, ImageHandles } from '../../../shared/heap-image.ts';
-import { PRELUDE_FILENAME, PRELUDE_HASH, PRELUDE_SOURCE } from '../../guest/prelude-source.ts';
+import { PRELUDE_FILENAME, PRELUDE_SOURCE } from '../../guest/prelude-source.ts';
+import { guestVersion } from './guest-version.ts';
 import { captureImage } from './memory-image.ts';
 import { EVAL_GLOBAL } from './raw-ffi.ts';
 import type { WasmVm } from './wasm-vm.ts';
@@ -74,5 +75,5 @@ export function buildBaseImage(vm: WasmVm, build: string, maxStackBytes: number)
   if (failed !== 0) throw new BaseImageError(`QuickJS failed running the guest prelude's jobs: ${vm.getString(ctx, failed)}`);
 
   const handles: ImageHandles = { rt, ctx, internal, bridge, scratch };
-  return captureImage(vm, { build, prelude: PRELUDE_HASH, handles, generation: 0 });
+  return captureImage(vm, { build, prelude: guestVersion(), handles, generation: 0 });
 }

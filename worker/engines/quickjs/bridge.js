@@ -111,6 +111,39 @@
     ObjectDefineProperty(Array, 'fromAsync', { value: fromAsync, writable: true, enumerable: false, configurable: true });
   }
 
+  // --- deadline polls around heavy native calls ---
+  // QuickJS checks its interrupt handler every 10,000 calls and backward jumps. A loop whose every
+  // turn is one heavy native call (JSON.stringify of a large object, fill/join/indexOf over
+  // millions of elements) would reach that check only after minutes; these wrappers ask the host
+  // first whenever the input is large. When the run must stop, the host says so and the wrapper
+  // spins: QuickJS's own check then fires within ~0.1 ms and throws its uncatchable interrupt.
+  // Small inputs cost only the wrapper call.
+  const HEAVY = 4096;
+  function pollHeavy() {
+    if (raw() === 1) for (;;) { /* interrupted by QuickJS's check */ }
+  }
+  // Each wrapper passes a fixed number of arguments: for these methods an undefined argument
+  // means the same as a missing one. `this.length` is read only to size the call.
+  function wrapHeavy(owner, name, pollAfter) {
+    const desc = Object.getOwnPropertyDescriptor(owner, name);
+    const call = uncurry(desc.value);
+    const wrapped = pollAfter
+      ? { [name](a, b, c) { const r = call(this, a, b, c); if (typeof r === 'string' && r.length > HEAVY) pollHeavy(); return r; } }[name]
+      : name === 'parse'
+        ? { [name](a, b) { if (typeof a === 'string' && a.length > HEAVY) pollHeavy(); return call(this, a, b); } }[name]
+        : { [name](a, b, c) { if (this != null && this.length > HEAVY) pollHeavy(); return call(this, a, b, c); } }[name];
+    ObjectDefineProperty(wrapped, 'length', { value: desc.value.length, writable: false, enumerable: false, configurable: true });
+    ObjectDefineProperty(owner, name, { value: wrapped, writable: desc.writable, enumerable: desc.enumerable, configurable: desc.configurable });
+  }
+  wrapHeavy(JSON, 'parse', false);
+  wrapHeavy(JSON, 'stringify', true); // its cost shows only in the result
+  for (const name of ['join', 'fill', 'indexOf', 'includes']) {
+    wrapHeavy(Array.prototype, name, false);
+    wrapHeavy(TypedArrayPrototype, name, false);
+  }
+  wrapHeavy(String.prototype, 'indexOf', false);
+  wrapHeavy(String.prototype, 'includes', false);
+
   // --- the dispatcher the host calls ---
   return function dispatch(code, a, b, c, d, e) {
     switch (code) {

@@ -7,13 +7,13 @@
 import { randomFillSync } from 'node:crypto';
 import { EngineError, type Engine, type GuestRealm, type RealmOptions } from '../../engine.ts';
 import { HeapImageError, parseHeapImage, type HeapImage } from '../../../shared/heap-image.ts';
-import { PRELUDE_HASH } from '../../guest/prelude-source.ts';
 import { loadQuickJSBinary, type QuickJSBinary } from './quickjs-binary.ts';
 import { BRIDGE_SOURCE, buildBaseImage } from './base-image.ts';
-import { readCachedBaseImage, writeCachedBaseImage } from './base-image-cache.ts';
+import { guestVersion } from './guest-version.ts';
+import { discardCachedBaseImage, readCachedBaseImage, writeCachedBaseImage } from './base-image-cache.ts';
 import { ImageTooLarge, restoreImage } from './memory-image.ts';
 import { QuickJSRealm, type RealmOwner } from './quickjs-realm.ts';
-import { MIN_PAGES, PAGE_BYTES, WasmVm } from './wasm-vm.ts';
+import { MAX_PAGES, MIN_PAGES, PAGE_BYTES, WasmVm } from './wasm-vm.ts';
 
 /** heap_memory_max_mb below this is raised to it, as for V8. */
 const MIN_HEAP_MB = 8;
@@ -26,14 +26,19 @@ const BUILDER_PAGES = 1024;
 
 /**
  * QuickJS's own recursion limit (shadow-stack bytes). Guest recursion also uses V8's native
- * stack for the wasm frames, at up to ~3.2× the shadow bytes (measured: getters, toString,
- * map callbacks); the limit keeps 5× headroom so deep recursion is a guest RangeError, not a
- * host stack overflow. The worker runs with a larger --stack-size (see worker-process.ts).
+ * stack for the wasm frames, and far more of it than shadow stack: ~3.2× for plain calls,
+ * getters, toString and callbacks, 10–12× for JSON.stringify of nested arrays (measured, cold
+ * Liftoff code), while the parser's recursion (eval, new Function, deeply nested source) uses
+ * almost none and is bounded by the native stack alone. The limit is 1/14 of the native stack,
+ * so every recursion QuickJS checks is a guest RangeError, never a host stack overflow (which
+ * would fail the run and cost the VM). With the worker's --stack-size=7600 (worker-process.ts)
+ * that is ~540 KiB: ~3,100 frames of plain recursion, JSON.parse/stringify of any nesting depth
+ * throw catchable errors, and source nested up to ~5,000 levels parses.
  */
 export function maxStackBytes(): number {
   const flag = process.execArgv.find((a) => a.startsWith('--stack-size='));
   const nativeKb = flag ? Number(flag.slice('--stack-size='.length)) || 984 : 984;
-  return Math.min(768 * 1024, Math.floor((nativeKb * 1024) / 5));
+  return Math.min(768 * 1024, Math.floor((nativeKb * 1024) / 14));
 }
 
 /**
@@ -46,6 +51,23 @@ const WARM_UP_SOURCE = `
   class P { #v; constructor(v) { this.#v = v; } get v() { return this.#v; } }
   let t = 0; for (let i = 0; i < 3000; i++) t += new P(i).v; /a+b/.test('aaab'.repeat(100)); t;
 `;
+const WARM_UP_RESULT = String((2999 * 3000) / 2);
+
+/**
+ * Runs the warm-up workload on a scratch VM holding `base` (never on a VM whose state is kept).
+ * Doubles as a check of the base image: it must compute the expected value.
+ */
+function warmUp(scratch: WasmVm, base: HeapImage): void {
+  const ctx = base.manifest.handles.ctx;
+  const r = scratch.evaluate(ctx, WARM_UP_SOURCE, 'runjs:warm-up', 0);
+  try {
+    if (scratch.isException(r) || !scratch.isNumber(r) || scratch.getString(ctx, r) !== WARM_UP_RESULT) {
+      throw new Error('the warm-up script did not compute its expected result');
+    }
+  } finally {
+    scratch.ffi.QTS_FreeValuePointer(ctx, r);
+  }
+}
 
 interface IdleVm {
   readonly vm: WasmVm;
@@ -57,12 +79,16 @@ interface IdleVm {
 export class QuickJSEngine implements Engine, RealmOwner {
   readonly name = 'quickjs' as const;
   readonly images = true;
-  readonly prelude = PRELUDE_HASH;
   #binary: QuickJSBinary | undefined;
   #base: HeapImage | undefined;
   #ready: Promise<void> | undefined;
   /** Idle VMs by their cap in pages; the first entry is the default cap's. */
   readonly #vms = new Map<number, IdleVm>();
+
+  /** The guest platform version (guest-version.ts) recorded in every image this engine makes. */
+  get prelude(): string {
+    return guestVersion();
+  }
 
   get build(): string {
     if (!this.#binary) throw new Error('QuickJS engine is not warmed up');
@@ -76,34 +102,50 @@ export class QuickJSEngine implements Engine, RealmOwner {
   }
 
   warmUp(): Promise<void> {
-    this.#ready ??= this.#boot();
+    // A failed boot is not kept: the next run tries again rather than failing for ever.
+    this.#ready ??= this.#boot().catch((e: unknown) => {
+      this.#ready = undefined;
+      throw e;
+    });
     return this.#ready;
   }
 
   async #boot(): Promise<void> {
     const binary = await loadQuickJSBinary();
     this.#binary = binary;
-    const key = { build: binary.buildId, prelude: PRELUDE_HASH, bridgeSource: BRIDGE_SOURCE };
-    const scratch = await WasmVm.create(binary, BUILDER_PAGES);
+    const key = { build: binary.buildId, prelude: this.prelude, bridgeSource: BRIDGE_SOURCE };
     const cached = readCachedBaseImage(key);
     if (cached) {
-      this.#base = cached;
-      restoreImage(scratch, cached, binary.buildId);
-    } else {
-      this.#base = buildBaseImage(scratch, binary.buildId, maxStackBytes());
-      writeCachedBaseImage(key, this.#base);
+      // The file's hash matched; still, an image that fails to restore or to run the warm-up is
+      // deleted and rebuilt, so one bad file cannot fail every worker that starts after it.
+      try {
+        const scratch = await WasmVm.create(binary, BUILDER_PAGES);
+        restoreImage(scratch, cached, binary.buildId);
+        this.#base = cached;
+        warmUp(scratch, cached);
+        await this.#vmFor(MIN_HEAP_MB);
+        return;
+      } catch (e) {
+        process.stderr.write(`runjs: the cached QuickJS base image failed (${e instanceof Error ? e.message : String(e)}); rebuilding it\n`);
+        discardCachedBaseImage(key);
+        this.#base = undefined;
+        this.#vms.clear();
+      }
     }
-    // Warm the compiled module up on the scratch VM (never on a VM whose state is kept).
-    const ctx = this.#base.manifest.handles.ctx;
-    const r = scratch.evaluate(ctx, WARM_UP_SOURCE, 'runjs:warm-up', 0);
-    scratch.ffi.QTS_FreeValuePointer(ctx, r);
+    const scratch = await WasmVm.create(binary, BUILDER_PAGES);
+    this.#base = buildBaseImage(scratch, binary.buildId, maxStackBytes());
+    warmUp(scratch, this.#base);
+    writeCachedBaseImage(key, this.#base);
     await this.#vmFor(MIN_HEAP_MB);
   }
 
-  /** The memory cap for a run, in pages: the base image plus the heap limit (at least the wasm's minimum). */
+  /**
+   * The memory cap for a run, in pages: the base image plus the heap limit (at least the wasm's
+   * minimum, at most the 2 GiB a wasm32 VM addresses through the glue).
+   */
   capPages(memoryLimitMb: number): number {
     const heapPages = Math.ceil((Math.max(MIN_HEAP_MB, memoryLimitMb) * 1024 * 1024) / PAGE_BYTES);
-    return Math.max(MIN_PAGES, this.baseImage.manifest.pages + heapPages);
+    return Math.min(MAX_PAGES, Math.max(MIN_PAGES, this.baseImage.manifest.pages + heapPages));
   }
 
   async createRealm(options: RealmOptions): Promise<GuestRealm> {
@@ -111,6 +153,9 @@ export class QuickJSEngine implements Engine, RealmOwner {
     const image = options.image === undefined ? undefined : parseHeapImage(options.image);
     if (image && image.manifest.build !== this.build) {
       throw new HeapImageError(`Heap image was made by QuickJS build ${image.manifest.build.slice(0, 12)}, this worker runs build ${this.build.slice(0, 12)}; images restore only on the engine build that made them`);
+    }
+    if (image && image.manifest.prelude !== this.prelude) {
+      throw new HeapImageError(`Heap image was made with guest platform ${image.manifest.prelude}, this worker runs ${this.prelude}; images restore only on the runjs version whose guest platform made them`);
     }
     const idle = await this.#vmFor(options.memoryLimitMb);
     if (idle.realm) idle.realm.dispose(); // one realm per VM; the worker runs one at a time

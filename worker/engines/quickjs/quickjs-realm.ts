@@ -219,6 +219,9 @@ export class QuickJSRealm implements GuestRealm {
 
   #callHost(ctx: number, argc: number, argv: number): number {
     const vm = this.#vm;
+    // No arguments: the bridge's deadline poll before a heavy native call (bridge.js pollHeavy).
+    // 1 tells it to spin, so QuickJS's own interrupt check fires and stops it uncatchably.
+    if (argc === 0) return this.#hooks.shouldInterrupt() ? vm.ffi.QTS_NewFloat64(ctx, 1) : 0;
     // Once a limit stopped the run, guest code that still runs (rejection handlers of the
     // interrupted main, as uncatchable errors unwind) must not reach the host: it would settle
     // the run as an ordinary failure before the engine reports the stop.

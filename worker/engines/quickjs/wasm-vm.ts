@@ -13,6 +13,18 @@ import { Wasm, type WasmImports, type WasmInstance, type WasmMemory } from './wa
 export const PAGE_BYTES = 65536;
 /** The wasm's memory import declares this minimum (16 MiB); a smaller Memory fails to link. */
 export const MIN_PAGES = 256;
+/**
+ * The most memory a VM may have: the glue's own heap maximum (2 GiB; its resize never goes past
+ * it), so larger caps are clamped here (the supervisor refuses heap_memory_max_mb above 2048 in
+ * heap mode).
+ */
+export const MAX_PAGES = 32768;
+/**
+ * The glue grows memory by 20 %, 10 % or 5 % more than asked, but by at most this much, and gives
+ * up when none of those sizes fits under the Memory's maximum (the cap) — though the request
+ * itself may fit. hookResize then asks again for exactly the request (see exactGrowth).
+ */
+const OVERGROWTH_BOUND = 96 * 1024 * 1024;
 /** STACK_SIZE the package is built with (engine-study 2.6); checked against the layout at start. */
 const STACK_BYTES = 5 * 1024 * 1024;
 
@@ -77,7 +89,8 @@ export class WasmVm {
   }
 
   static async create(binary: QuickJSBinary, maxPages: number): Promise<WasmVm> {
-    const memory = new Wasm.Memory({ initial: MIN_PAGES, maximum: Math.max(MIN_PAGES, maxPages) });
+    const cap = Math.min(MAX_PAGES, Math.max(MIN_PAGES, maxPages));
+    const memory = new Wasm.Memory({ initial: MIN_PAGES, maximum: cap });
     let vm: WasmVm | undefined;
     let exports: VmExports | undefined;
     let resize: ((bytes: number) => boolean) | undefined;
@@ -96,7 +109,7 @@ export class WasmVm {
       callbacks,
       // The glue never reads the .wasm file: it instantiates the module compiled once per process.
       instantiateWasm(imports, onSuccess) {
-        resize = hookResize(imports, () => { if (vm) vm.growFailed = true; }, (bytes) => { if (vm) vm.#requestedTop = Math.max(vm.#requestedTop, bytes); });
+        resize = hookResize(imports, memory, cap * PAGE_BYTES, () => { if (vm) vm.growFailed = true; }, (bytes) => { if (vm) vm.#requestedTop = Math.max(vm.#requestedTop, bytes); });
         const instance = new Wasm.Instance(binary.module, imports);
         exports = readExports(instance);
         onSuccess(instance, binary.module);
@@ -106,7 +119,7 @@ export class WasmVm {
       printErr: () => {},
     });
     if (!exports || !resize) throw new Error('QuickJS: the emscripten glue did not instantiate the module');
-    vm = new WasmVm(memory, Math.max(MIN_PAGES, maxPages), mod, binary.newFFI(mod), exports, resize);
+    vm = new WasmVm(memory, cap, mod, binary.newFFI(mod), exports, resize);
     vm.#checkLayout();
     if (brkAddress === null) {
       // Finding the break allocates on this instance; detect once per process on a throwaway one.
@@ -307,21 +320,35 @@ export class VmOutOfMemory extends Error {
 /**
  * Wraps the glue's heap-resize import so a refused growth (the Memory's maximum) is seen: that is
  * the guest reaching its memory cap. The import is found by what it does, not by its minified
- * name, and returned unwrapped so the host can grow memory for a restore.
+ * name, and returned wrapped too so the host can grow memory for a restore.
  */
-function hookResize(imports: WasmImports, onFail: () => void, onRequest: (bytes: number) => void): (bytes: number) => boolean {
+function hookResize(imports: WasmImports, memory: WasmMemory, capBytes: number, onFail: () => void, onRequest: (bytes: number) => void): (bytes: number) => boolean {
   const env = imports['a'] as Record<string, unknown> | undefined;
   const names = env ? Object.keys(env).filter((k) => typeof env[k] === 'function' && String(env[k]).includes('.grow(')) : [];
   if (!env || names.length !== 1) throw new Error('QuickJS: unsupported emscripten glue (heap resize import not found)');
   const name = names[0]!;
   const original = env[name] as (bytes: number) => boolean;
+  const grow = (bytes: number): boolean => bytes <= capBytes && (original(bytes) || exactGrowth(original, memory, bytes));
   env[name] = (bytes: number) => {
     onRequest(bytes >>> 0);
-    const ok = original(bytes);
+    const ok = grow(bytes >>> 0);
     if (!ok) onFail();
     return ok;
   };
-  return (bytes) => original(bytes);
+  return (bytes) => grow(bytes >>> 0);
+}
+
+/**
+ * Grows memory to exactly `bytes` (page-aligned) after the glue's over-grown sizes did not fit
+ * under the cap. The glue grows to max(request, min(old × 1.2, request + OVERGROWTH_BOUND)); asked
+ * for `aligned - OVERGROWTH_BOUND`, that is exactly `aligned` whenever old × 1.05 > aligned (which
+ * is why the first request failed). Below OVERGROWTH_BOUND this cannot be expressed, so a small
+ * cap may lose up to 5 % of itself.
+ */
+function exactGrowth(original: (bytes: number) => boolean, memory: WasmMemory, bytes: number): boolean {
+  const aligned = Math.ceil(bytes / PAGE_BYTES) * PAGE_BYTES;
+  if (aligned < OVERGROWTH_BOUND) return false;
+  return original(aligned - OVERGROWTH_BOUND) && memory.buffer.byteLength >= bytes;
 }
 
 /**

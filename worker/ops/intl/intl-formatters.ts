@@ -22,7 +22,8 @@ export type IntlKind = keyof typeof INTL_KINDS;
 export type SpecKind = IntlKind | 'DateAny' | 'DateOnly' | 'TimeOnly';
 
 const CACHE_LIMIT = 512;
-const cache = new Map<string, object>();
+interface Entry { readonly kind: SpecKind; readonly formatter: object }
+const cache = new Map<string, Entry>();
 
 export function isIntlKind(k: unknown): k is IntlKind {
   return typeof k === 'string' && Object.hasOwn(INTL_KINDS, k);
@@ -89,10 +90,19 @@ function construct(kind: SpecKind, locales: string | string[] | undefined, optio
   });
 }
 
-/** The host formatter for a spec string `[kind, locales, options]`, created once and cached. */
-export function formatterFor(spec: unknown): { kind: SpecKind; formatter: object } {
+/**
+ * The host formatter for a spec string `[kind, locales, options]`, created once and cached; a
+ * cache hit costs one Map lookup (the spec is parsed only to build a formatter).
+ */
+export function formatterFor(spec: unknown): Entry {
   if (typeof spec !== 'string') throw new OpError('Intl: malformed formatter spec', 'TypeError');
-  let entry = cache.get(spec);
+  const hit = cache.get(spec);
+  if (hit !== undefined) {
+    // Keep recently used formatters: re-insert at the end (Map order is the eviction order).
+    cache.delete(spec);
+    cache.set(spec, hit);
+    return hit;
+  }
   let parsed: unknown;
   try {
     parsed = JSON.parse(spec);
@@ -101,16 +111,10 @@ export function formatterFor(spec: unknown): { kind: SpecKind; formatter: object
   }
   if (!Array.isArray(parsed) || !isSpecKind(parsed[0])) throw new OpError('Intl: unknown formatter kind', 'TypeError');
   const kind = parsed[0];
-  if (entry === undefined) {
-    entry = construct(kind, checkLocales(parsed[1]), checkOptions(parsed[2]));
-    if (cache.size >= CACHE_LIMIT) cache.delete(cache.keys().next().value!);
-    cache.set(spec, entry);
-  } else {
-    // Keep recently used formatters: re-insert at the end (Map order is the eviction order).
-    cache.delete(spec);
-    cache.set(spec, entry);
-  }
-  return { kind, formatter: entry };
+  const entry: Entry = { kind, formatter: construct(kind, checkLocales(parsed[1]), checkOptions(parsed[2])) };
+  if (cache.size >= CACHE_LIMIT) cache.delete(cache.keys().next().value!);
+  cache.set(spec, entry);
+  return entry;
 }
 
 /**

@@ -104,6 +104,14 @@ export const intlOps: OpTable = {
       return asGuestError(() => Intl.getCanonicalLocales(checkLocales(record(args, 'intl.canonical')['l'])));
     },
   },
+  /** Intl.supportedValuesOf(key). */
+  'intl.values': {
+    kind: 'sync',
+    run(args) {
+      const { k } = record(args, 'intl.values');
+      return asGuestError(() => Intl.supportedValuesOf(str(k) as Parameters<typeof Intl.supportedValuesOf>[0]));
+    },
+  },
   /** String#toLocaleUpperCase / #toLocaleLowerCase with a locale. */
   'intl.case': {
     kind: 'sync',
