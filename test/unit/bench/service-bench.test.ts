@@ -4,19 +4,24 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { metricProblem, type Metric } from '../../../scripts/bench/bench-kit.ts';
 
 const RUN = fileURLToPath(new URL('../../../scripts/bench/run.ts', import.meta.url));
+const ROOT = fileURLToPath(new URL('../../..', import.meta.url)).replace(/\/$/, '');
 
-/** Processes whose command line mentions `needle` (to find servers the bench may have left running). */
+/**
+ * Processes of this checkout (their working directory is the repository root, as the bench's
+ * servers and their workers have) whose command line mentions `needle`: servers the bench may
+ * have left running. Other checkouts' test runs on the same machine are not ours to count.
+ */
 function processesWith(needle: string): number[] {
   const out: number[] = [];
   for (const name of readdirSync('/proc')) {
     if (!/^\d+$/.test(name)) continue;
     try {
-      if (readFileSync(`/proc/${name}/cmdline`, 'utf8').includes(needle)) out.push(Number(name));
+      if (readFileSync(`/proc/${name}/cmdline`, 'utf8').includes(needle) && readlinkSync(`/proc/${name}/cwd`) === ROOT) out.push(Number(name));
     } catch { /* gone */ }
   }
   return out;
