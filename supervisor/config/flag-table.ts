@@ -134,7 +134,7 @@ export const FLAGS = [
   define({
     name: 'heap-memory-max', kind: 'integer', unit: 'MB', default: 8, min: 1, clampMin: 8,
     group: 'execution', implemented: true,
-    description: 'Engine heap cap per isolate, in MB; values below 8 are accepted and raised to 8.',
+    description: 'Engine heap cap per isolate, in MB; values below 8 are accepted and raised to 8. Per-call heap_memory_max_mb goes up to 4096 MB or this value, whichever is larger; with a heap store (QuickJS, a 32-bit WebAssembly VM) the cap is at most 2048, and a larger value stops the start.',
   }),
   define({
     name: 'execution-timeout', kind: 'integer', unit: 'seconds', default: 30, min: 1, max: 300,
