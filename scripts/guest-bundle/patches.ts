@@ -23,6 +23,10 @@ export const PATCHES: Readonly<Record<string, readonly Patch[]>> = {
   // no Atomics), and would throw on them.
   'node-inspect-extracted/dist/inspect.js': [
     { find: '["Atomics","JSON","Math","Proxy","Reflect"].forEach(t=>{y(globalThis[t],e,t)})', replace: '["Atomics","JSON","Math","Proxy","Reflect"].forEach(t=>{globalThis[t]&&y(globalThis[t],e,t)})' },
+    // Its primordials table is built from the live globals when the part loads, i.e. possibly after
+    // user code replaced them: use the table of boot-time captures instead (the original stays as
+    // dead code, so the patch stays a small exact match).
+    { find: '683(t){const e={__proto__:null},', replace: '683(t){t.exports=require("runjs-inspect-primordials");return;const e={__proto__:null},' },
   ],
 };
 

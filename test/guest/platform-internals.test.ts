@@ -45,6 +45,32 @@ guestSuite('guest platform internals', (g) => {
     ].join('\n')), 'ab\n1 https://x.y/p?q=1\nhéllo\naMOpbGxv 1\nevent 1\n20 36\n');
   });
 
+  g.test('builtins overwritten before the first require of util or assert do not reach them (inherited methods and species too)', async (ctx) => {
+    assert.equal(await ctx.output([
+      'const keep = { log: console.log };',
+      'const value = { a: [1, 2], m: new Map([[1, { b: "x" }]]), s: new Set([3]), u: new Uint8Array(2) };',
+      'const pwn = (what) => function () { throw new Error("pwn " + what) };',
+      'Array.prototype.push = pwn("push"); Array.prototype.forEach = pwn("forEach"); Array.prototype.join = pwn("join");',
+      'Function.prototype.bind = pwn("bind"); Function.prototype.call = pwn("call");',
+      'Reflect.defineProperty = pwn("rdp"); Reflect.ownKeys = pwn("ownKeys"); Object.setPrototypeOf = pwn("setPrototypeOf");',
+      'Map.prototype.get = pwn("get"); Map.prototype.set = pwn("set"); Set.prototype.add = pwn("add");',
+      'Object.defineProperty(Array, Symbol.species, { get: pwn("species") });',
+      'Object.getPrototypeOf(""[Symbol.iterator]()).next = pwn("next");',
+      'Uint8Array.prototype.set = pwn("u8 set"); Uint8Array.prototype.subarray = pwn("subarray");',
+      'const util = require("util");',
+      'keep.log(util.inspect(value, { breakLength: Infinity }));',
+      'keep.log(util.format("%s %d %o", "a", 2, [1]), util.inspect("a\\nb"));',
+      'try { require("assert").deepStrictEqual({ a: 1 }, { a: 2 }) } catch (e) { keep.log(e.name, e.code, e.message.split("\\n")[0]) }',
+      'keep.log(Buffer.concat([Buffer.from("a"), Buffer.from("bc")]).toString());',
+    ].join('\n')), [
+      "{ a: [ 1, 2 ], m: Map(1) { 1 => { b: 'x' } }, s: Set(1) { 3 }, u: Uint8Array(2) [ 0, 0 ] }",
+      "a 2 [ 1, [length]: 1 ] 'a\\nb'",
+      'AssertionError ERR_ASSERTION Expected values to be strictly deep-equal:',
+      'abc',
+      '',
+    ].join('\n'));
+  });
+
   g.test('big parts load on first use: a global is an accessor until touched, then a plain value', async (ctx) => {
     assert.equal(await ctx.output([
       'const before = Object.getOwnPropertyDescriptor(globalThis, "ReadableStream");',

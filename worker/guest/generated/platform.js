@@ -14,11 +14,71 @@ const __runjs_P = (function () {
 function installDispatchers(P, saved) {
   const ReflectApply = Reflect.apply;
   const TypeErrorCtor = TypeError;
+  const ArrayProto = Array.prototype;
+  const ArrayIsArray = Array.isArray;
+  const MathTrunc = Math.trunc;
+  // Array methods whose result is made through Array[Symbol.species] (user code can replace it with
+  // a throwing getter or a constructor of its own): platform calls on arrays use these loops instead.
+  function relIndex(i, n, fallback) {
+    if (i === undefined) return fallback;
+    const x = MathTrunc(+i) || 0;
+    return x < 0 ? (n + x > 0 ? n + x : 0) : (x < n ? x : n);
+  }
+  const speciesFree = {
+    __proto__: null,
+    slice(start, end) {
+      const n = this.length;
+      const to = relIndex(end, n, n);
+      const out = [];
+      for (let i = relIndex(start, n, 0); i < to; i++) out[out.length] = this[i];
+      return out;
+    },
+    map(fn, thisArg) {
+      const n = this.length;
+      const out = [];
+      out.length = n;
+      for (let i = 0; i < n; i++) if (i in this) out[i] = ReflectApply(fn, thisArg, [this[i], i, this]);
+      return out;
+    },
+    filter(fn, thisArg) {
+      const n = this.length;
+      const out = [];
+      for (let i = 0; i < n; i++) if (i in this && ReflectApply(fn, thisArg, [this[i], i, this])) out[out.length] = this[i];
+      return out;
+    },
+    concat(...items) {
+      const out = [];
+      for (let i = 0; i < this.length; i++) out[out.length] = this[i];
+      for (let k = 0; k < items.length; k++) {
+        const v = items[k];
+        if (ArrayIsArray(v)) for (let i = 0; i < v.length; i++) out[out.length] = v[i];
+        else out[out.length] = v;
+      }
+      return out;
+    },
+    splice(start, deleteCount, ...items) {
+      const n = this.length;
+      const from = relIndex(start, n, 0);
+      let count = n - from;
+      if (arguments.length === 0) count = 0;
+      else if (arguments.length > 1) { const d = MathTrunc(+deleteCount) || 0; count = d < 0 ? 0 : (d < n - from ? d : n - from); }
+      const removed = [];
+      for (let i = from; i < from + count; i++) removed[removed.length] = this[i];
+      const tail = [];
+      for (let i = from + count; i < n; i++) tail[tail.length] = this[i];
+      this.length = from;
+      for (let i = 0; i < items.length; i++) this[this.length] = items[i];
+      for (let i = 0; i < tail.length; i++) this[this.length] = tail[i];
+      return removed;
+    },
+  };
   function notAFunction(o, name) {
     return new TypeErrorCtor(`${o === null ? 'null' : typeof o}.${name} is not a function`);
   }
   function dispatcher(name, found) {
     const n = found.length;
+    const safe = speciesFree[name];
+    if (safe !== undefined) for (let i = 0; i < n; i += 2) if (found[i] === ArrayProto) found[i + 1] = safe;
     if (n === 0) {
       return function (o, ...a) {
         const f = o[name];
@@ -80,6 +140,7 @@ const StringProto = g.String?.prototype;
 const StringIteratorProto = getProto(''[Symbol.iterator]());
 const SymbolProto = g.Symbol?.prototype;
 const TypedArrayProto = getProto(Uint8Array.prototype);
+const Uint8ArrayProto = g.Uint8Array?.prototype;
 const WeakMapProto = g.WeakMap?.prototype;
 const WeakSetProto = g.WeakSet?.prototype;
 const P = {
@@ -138,6 +199,7 @@ const P = {
   ArrayBuffer_isView: ArrayBuffer.isView,
   Date_now: Date.now,
   Error_captureStackTrace: Error.captureStackTrace,
+  Error_isError: Error.isError,
   JSON_parse: JSON.parse,
   JSON_stringify: JSON.stringify,
   Math_abs: Math.abs,
@@ -148,16 +210,19 @@ const P = {
   Math_min: Math.min,
   Math_pow: Math.pow,
   Math_round: Math.round,
+  Math_sqrt: Math.sqrt,
   Math_trunc: Math.trunc,
   Number_isFinite: Number.isFinite,
   Number_isInteger: Number.isInteger,
   Number_isNaN: Number.isNaN,
   Number_isSafeInteger: Number.isSafeInteger,
+  Number_parseFloat: Number.parseFloat,
   Number_parseInt: Number.parseInt,
   Object_assign: Object.assign,
   Object_create: Object.create,
   Object_defineProperties: Object.defineProperties,
   Object_defineProperty: Object.defineProperty,
+  Object_entries: Object.entries,
   Object_freeze: Object.freeze,
   Object_getOwnPropertyDescriptor: Object.getOwnPropertyDescriptor,
   Object_getOwnPropertyDescriptors: Object.getOwnPropertyDescriptors,
@@ -166,11 +231,14 @@ const P = {
   Object_getPrototypeOf: Object.getPrototypeOf,
   Object_hasOwn: Object.hasOwn,
   Object_is: Object.is,
+  Object_isFrozen: Object.isFrozen,
   Object_keys: Object.keys,
+  Object_seal: Object.seal,
   Object_setPrototypeOf: Object.setPrototypeOf,
   Promise_all: g.Promise.all?.bind(g.Promise),
   Promise_reject: g.Promise.reject?.bind(g.Promise),
   Promise_resolve: g.Promise.resolve?.bind(g.Promise),
+  Proxy_revocable: Proxy.revocable,
   Reflect_apply: Reflect.apply,
   Reflect_construct: Reflect.construct,
   Reflect_getOwnPropertyDescriptor: Reflect.getOwnPropertyDescriptor,
@@ -179,21 +247,89 @@ const P = {
   String_fromCharCode: String.fromCharCode,
   String_fromCodePoint: String.fromCodePoint,
   Symbol_for: Symbol.for,
+  ArrayProto_forEach: ArrayProto?.forEach,
+  ArrayProto_includes: ArrayProto?.includes,
+  ArrayProto_indexOf: ArrayProto?.indexOf,
+  ArrayProto_join: ArrayProto?.join,
+  ArrayProto_pop: ArrayProto?.pop,
+  ArrayProto_push: ArrayProto?.push,
   ArrayProto_slice: ArrayProto?.slice,
+  ArrayProto_sort: ArrayProto?.sort,
+  ArrayProto_unshift: ArrayProto?.unshift,
   BigIntProto_valueOf: BigIntProto?.valueOf,
   BooleanProto_valueOf: BooleanProto?.valueOf,
   DateProto_getTime: DateProto?.getTime,
+  DateProto_toISOString: DateProto?.toISOString,
+  DateProto_toString: DateProto?.toString,
+  ErrorProto_toString: ErrorProto?.toString,
   FunctionProto_apply: FunctionProto?.apply,
+  FunctionProto_bind: FunctionProto?.bind,
+  FunctionProto_call: FunctionProto?.call,
   FunctionProto_toString: FunctionProto?.toString,
+  MapProto_clear: MapProto?.clear,
+  MapProto_delete: MapProto?.delete,
+  MapProto_entries: MapProto?.entries,
+  MapProto_forEach: MapProto?.forEach,
+  MapProto_get: MapProto?.get,
+  MapProto_has: MapProto?.has,
+  MapProto_keys: MapProto?.keys,
+  MapProto_set: MapProto?.set,
+  MapProto_values: MapProto?.values,
+  NumberProto_toString: NumberProto?.toString,
   NumberProto_valueOf: NumberProto?.valueOf,
   ObjectProto_hasOwnProperty: ObjectProto?.hasOwnProperty,
   ObjectProto_propertyIsEnumerable: ObjectProto?.propertyIsEnumerable,
   ObjectProto_toString: ObjectProto?.toString,
   PromiseProto_then: PromiseProto?.then,
+  RegExpProto_exec: RegExpProto?.exec,
+  RegExpProto_toString: RegExpProto?.toString,
+  SetProto_add: SetProto?.add,
+  SetProto_clear: SetProto?.clear,
+  SetProto_delete: SetProto?.delete,
+  SetProto_entries: SetProto?.entries,
+  SetProto_forEach: SetProto?.forEach,
+  SetProto_has: SetProto?.has,
+  SetProto_keys: SetProto?.keys,
+  SetProto_values: SetProto?.values,
+  StringProto_charCodeAt: StringProto?.charCodeAt,
+  StringProto_codePointAt: StringProto?.codePointAt,
+  StringProto_endsWith: StringProto?.endsWith,
+  StringProto_includes: StringProto?.includes,
+  StringProto_indexOf: StringProto?.indexOf,
+  StringProto_lastIndexOf: StringProto?.lastIndexOf,
+  StringProto_normalize: StringProto?.normalize,
+  StringProto_padEnd: StringProto?.padEnd,
+  StringProto_padStart: StringProto?.padStart,
+  StringProto_repeat: StringProto?.repeat,
+  StringProto_replace: StringProto?.replace,
+  StringProto_replaceAll: StringProto?.replaceAll,
+  StringProto_slice: StringProto?.slice,
+  StringProto_split: StringProto?.split,
+  StringProto_startsWith: StringProto?.startsWith,
+  StringProto_toLowerCase: StringProto?.toLowerCase,
   StringProto_valueOf: StringProto?.valueOf,
+  SymbolProto_toString: SymbolProto?.toString,
   SymbolProto_valueOf: SymbolProto?.valueOf,
+  Uint8ArrayProto_copyWithin: Uint8ArrayProto?.copyWithin,
+  Uint8ArrayProto_indexOf: Uint8ArrayProto?.indexOf,
+  Uint8ArrayProto_lastIndexOf: Uint8ArrayProto?.lastIndexOf,
+  Uint8ArrayProto_set: Uint8ArrayProto?.set,
+  WeakMapProto_delete: WeakMapProto?.delete,
+  WeakMapProto_get: WeakMapProto?.get,
   WeakMapProto_has: WeakMapProto?.has,
+  WeakMapProto_set: WeakMapProto?.set,
   WeakSetProto_has: WeakSetProto?.has,
+  boot_FunctionProto_hasInstance: Function.prototype[Symbol.hasInstance],
+  boot_MapIterator_next: getProto(new Map()[Symbol.iterator]()).next,
+  boot_MapProto_size: Object.getOwnPropertyDescriptor(Map.prototype, 'size').get,
+  boot_RegExpProto_replace: RegExp.prototype[Symbol.replace],
+  boot_RegExpProto_split: RegExp.prototype[Symbol.split],
+  boot_SetIterator_next: getProto(new Set()[Symbol.iterator]()).next,
+  boot_SetProto_size: Object.getOwnPropertyDescriptor(Set.prototype, 'size').get,
+  boot_StringIterator_next: getProto(''[Symbol.iterator]()).next,
+  boot_StringProto_iterator: String.prototype[Symbol.iterator],
+  boot_TypedArrayProto_length: Object.getOwnPropertyDescriptor(getProto(Uint8Array.prototype), 'length').get,
+  boot_TypedArrayProto_toStringTag: Object.getOwnPropertyDescriptor(getProto(Uint8Array.prototype), Symbol.toStringTag).get,
 };
 return installDispatchers(P, {
   "add": [SetProto, SetProto?.add, WeakSetProto, WeakSetProto?.add],

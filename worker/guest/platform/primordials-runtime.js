@@ -7,11 +7,71 @@
 function installDispatchers(P, saved) {
   const ReflectApply = Reflect.apply;
   const TypeErrorCtor = TypeError;
+  const ArrayProto = Array.prototype;
+  const ArrayIsArray = Array.isArray;
+  const MathTrunc = Math.trunc;
+  // Array methods whose result is made through Array[Symbol.species] (user code can replace it with
+  // a throwing getter or a constructor of its own): platform calls on arrays use these loops instead.
+  function relIndex(i, n, fallback) {
+    if (i === undefined) return fallback;
+    const x = MathTrunc(+i) || 0;
+    return x < 0 ? (n + x > 0 ? n + x : 0) : (x < n ? x : n);
+  }
+  const speciesFree = {
+    __proto__: null,
+    slice(start, end) {
+      const n = this.length;
+      const to = relIndex(end, n, n);
+      const out = [];
+      for (let i = relIndex(start, n, 0); i < to; i++) out[out.length] = this[i];
+      return out;
+    },
+    map(fn, thisArg) {
+      const n = this.length;
+      const out = [];
+      out.length = n;
+      for (let i = 0; i < n; i++) if (i in this) out[i] = ReflectApply(fn, thisArg, [this[i], i, this]);
+      return out;
+    },
+    filter(fn, thisArg) {
+      const n = this.length;
+      const out = [];
+      for (let i = 0; i < n; i++) if (i in this && ReflectApply(fn, thisArg, [this[i], i, this])) out[out.length] = this[i];
+      return out;
+    },
+    concat(...items) {
+      const out = [];
+      for (let i = 0; i < this.length; i++) out[out.length] = this[i];
+      for (let k = 0; k < items.length; k++) {
+        const v = items[k];
+        if (ArrayIsArray(v)) for (let i = 0; i < v.length; i++) out[out.length] = v[i];
+        else out[out.length] = v;
+      }
+      return out;
+    },
+    splice(start, deleteCount, ...items) {
+      const n = this.length;
+      const from = relIndex(start, n, 0);
+      let count = n - from;
+      if (arguments.length === 0) count = 0;
+      else if (arguments.length > 1) { const d = MathTrunc(+deleteCount) || 0; count = d < 0 ? 0 : (d < n - from ? d : n - from); }
+      const removed = [];
+      for (let i = from; i < from + count; i++) removed[removed.length] = this[i];
+      const tail = [];
+      for (let i = from + count; i < n; i++) tail[tail.length] = this[i];
+      this.length = from;
+      for (let i = 0; i < items.length; i++) this[this.length] = items[i];
+      for (let i = 0; i < tail.length; i++) this[this.length] = tail[i];
+      return removed;
+    },
+  };
   function notAFunction(o, name) {
     return new TypeErrorCtor(`${o === null ? 'null' : typeof o}.${name} is not a function`);
   }
   function dispatcher(name, found) {
     const n = found.length;
+    const safe = speciesFree[name];
+    if (safe !== undefined) for (let i = 0; i < n; i += 2) if (found[i] === ArrayProto) found[i + 1] = safe;
     if (n === 0) {
       return function (o, ...a) {
         const f = o[name];

@@ -527,7 +527,7 @@ var __runjs_part = (() => {
               if (!Buffer3.isBuffer(buf)) buf = Buffer3.from(buf);
               buf.copy(buffer2, pos);
             } else {
-              __runjs_P.$call(Uint8Array.prototype.set, 
+              __runjs_P.$call(__runjs_P.Uint8ArrayProto_set, 
                 buffer2,
                 buf,
                 pos
@@ -790,11 +790,11 @@ var __runjs_part = (() => {
           return arrayIndexOf(buffer2, val, byteOffset, encoding, dir);
         } else if (typeof val === "number") {
           val = val & 255;
-          if (typeof Uint8Array.prototype.indexOf === "function") {
+          if (typeof __runjs_P.Uint8ArrayProto_indexOf === "function") {
             if (dir) {
-              return __runjs_P.$call(Uint8Array.prototype.indexOf, buffer2, val, byteOffset);
+              return __runjs_P.$call(__runjs_P.Uint8ArrayProto_indexOf, buffer2, val, byteOffset);
             } else {
-              return __runjs_P.$call(Uint8Array.prototype.lastIndexOf, buffer2, val, byteOffset);
+              return __runjs_P.$call(__runjs_P.Uint8ArrayProto_lastIndexOf, buffer2, val, byteOffset);
             }
           }
           return arrayIndexOf(buffer2, [val], byteOffset, encoding, dir);
@@ -1562,10 +1562,10 @@ var __runjs_part = (() => {
           end = target.length - targetStart + start;
         }
         const len = end - start;
-        if (this === target && typeof Uint8Array.prototype.copyWithin === "function") {
+        if (this === target && typeof __runjs_P.Uint8ArrayProto_copyWithin === "function") {
           __runjs_P.$copyWithin(this, targetStart, start, end);
         } else {
-          __runjs_P.$call(Uint8Array.prototype.set, 
+          __runjs_P.$call(__runjs_P.Uint8ArrayProto_set, 
             target,
             __runjs_P.$subarray(this, start, end),
             targetStart

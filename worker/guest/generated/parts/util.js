@@ -39,6 +39,340 @@ var __runjs_part = (() => {
   ));
   var __toCommonJS = (mod) => __copyProps(__defProp({}, "__esModule", { value: true }), mod);
 
+  // worker/guest/platform/parts/util/inspect-primordials.js
+  var require_inspect_primordials = __commonJS({
+    "worker/guest/platform/parts/util/inspect-primordials.js"(exports, module) {
+      function uncurryThis(fn) {
+        return (self, ...args) => __runjs_P.Reflect_apply(fn, self, args);
+      }
+      __name(uncurryThis, "uncurryThis");
+      function applyBind(fn) {
+        return (self, args) => __runjs_P.Reflect_apply(fn, self, args);
+      }
+      __name(applyBind, "applyBind");
+      function arrayFilter(a, fn, thisArg) {
+        const out = [];
+        const n = a.length;
+        for (let i = 0; i < n; i++) if (i in a && __runjs_P.Reflect_apply(fn, thisArg, [a[i], i, a])) out[out.length] = a[i];
+        return out;
+      }
+      __name(arrayFilter, "arrayFilter");
+      function arrayMap(a, fn, thisArg) {
+        const n = a.length;
+        const out = new Array(n);
+        for (let i = 0; i < n; i++) if (i in a) out[i] = __runjs_P.Reflect_apply(fn, thisArg, [a[i], i, a]);
+        return out;
+      }
+      __name(arrayMap, "arrayMap");
+      function relativeIndex(i, n, fallback) {
+        if (i === void 0) return fallback;
+        const x = __runjs_P.Math_trunc(Number(i)) || 0;
+        return x < 0 ? __runjs_P.Math_max(n + x, 0) : __runjs_P.Math_min(x, n);
+      }
+      __name(relativeIndex, "relativeIndex");
+      function arraySlice(a, start, end) {
+        const n = a.length;
+        const from = relativeIndex(start, n, 0);
+        const to = relativeIndex(end, n, n);
+        const out = [];
+        for (let i = from; i < to; i++) out[out.length] = a[i];
+        return out;
+      }
+      __name(arraySlice, "arraySlice");
+      function arraySplice(a, start, deleteCount, ...items) {
+        const n = a.length;
+        const from = relativeIndex(start, n, 0);
+        const count = arguments.length < 3 ? n - from : __runjs_P.Math_min(__runjs_P.Math_max(__runjs_P.Math_trunc(Number(deleteCount)) || 0, 0), n - from);
+        const removed = arraySlice(a, from, from + count);
+        const tail = arraySlice(a, from + count, n);
+        a.length = from;
+        for (let i = 0; i < items.length; i++) a[a.length] = items[i];
+        for (let i = 0; i < tail.length; i++) a[a.length] = tail[i];
+        return removed;
+      }
+      __name(arraySplice, "arraySplice");
+      var B = __runjs_P;
+      var MapProtoEntries = __runjs_P.MapProto_entries;
+      var SetProtoValues = __runjs_P.SetProto_values;
+      var StringProtoIterator = B.boot_StringProto_iterator;
+      var StringIteratorNext = B.boot_StringIterator_next;
+      var MapIteratorNext = B.boot_MapIterator_next;
+      var SetIteratorNext = B.boot_SetIterator_next;
+      function safeIterator(make, next) {
+        class SafeIterator {
+          static {
+            __name(this, "SafeIterator");
+          }
+          constructor(source) {
+            this._iterator = __runjs_P.Reflect_apply(make, source, []);
+          }
+          next() {
+            return __runjs_P.Reflect_apply(next, this._iterator, []);
+          }
+          [Symbol.iterator]() {
+            return this;
+          }
+        }
+        __runjs_P.Object_setPrototypeOf(SafeIterator.prototype, null);
+        __runjs_P.Object_freeze(SafeIterator.prototype);
+        __runjs_P.Object_freeze(SafeIterator);
+        return SafeIterator;
+      }
+      __name(safeIterator, "safeIterator");
+      var SafeStringIterator = safeIterator(StringProtoIterator, StringIteratorNext);
+      var SafeMapIterator = safeIterator(MapProtoEntries, MapIteratorNext);
+      var SafeSetIterator = safeIterator(SetProtoValues, SetIteratorNext);
+      function makeSafe(Base, methods, size) {
+        const Safe = class extends Base {
+          static {
+            __name(this, "Safe");
+          }
+        };
+        const descriptors = { __proto__: null };
+        for (let i = 0; i < methods.length; i += 2) {
+          const key = methods[i];
+          const fn = methods[i + 1];
+          descriptors[key] = { __proto__: null, value: fn, writable: true, configurable: true };
+        }
+        if (size !== void 0) descriptors.size = { __proto__: null, get: size, configurable: true };
+        __runjs_P.Object_defineProperties(Safe.prototype, descriptors);
+        __runjs_P.Object_setPrototypeOf(Safe.prototype, null);
+        __runjs_P.Object_freeze(Safe.prototype);
+        __runjs_P.Object_freeze(Safe);
+        return Safe;
+      }
+      __name(makeSafe, "makeSafe");
+      var SafeMap = makeSafe(Map, [
+        "get",
+        __runjs_P.MapProto_get,
+        "set",
+        __runjs_P.MapProto_set,
+        "has",
+        __runjs_P.MapProto_has,
+        "delete",
+        __runjs_P.MapProto_delete,
+        "clear",
+        __runjs_P.MapProto_clear,
+        "forEach",
+        __runjs_P.MapProto_forEach,
+        "keys",
+        __runjs_P.MapProto_keys,
+        "values",
+        __runjs_P.MapProto_values,
+        "entries",
+        /* @__PURE__ */ __name(function entries() {
+          return new SafeMapIterator(this);
+        }, "entries"),
+        Symbol.iterator,
+        /* @__PURE__ */ __name(function entries() {
+          return new SafeMapIterator(this);
+        }, "entries")
+      ], B.boot_MapProto_size);
+      var SafeSet = makeSafe(Set, [
+        "add",
+        __runjs_P.SetProto_add,
+        "has",
+        __runjs_P.SetProto_has,
+        "delete",
+        __runjs_P.SetProto_delete,
+        "clear",
+        __runjs_P.SetProto_clear,
+        "forEach",
+        __runjs_P.SetProto_forEach,
+        "keys",
+        __runjs_P.SetProto_keys,
+        "entries",
+        __runjs_P.SetProto_entries,
+        "values",
+        /* @__PURE__ */ __name(function values() {
+          return new SafeSetIterator(this);
+        }, "values"),
+        Symbol.iterator,
+        /* @__PURE__ */ __name(function values() {
+          return new SafeSetIterator(this);
+        }, "values")
+      ], B.boot_SetProto_size);
+      var SafeWeakMap = makeSafe(WeakMap, [
+        "get",
+        __runjs_P.WeakMapProto_get,
+        "set",
+        __runjs_P.WeakMapProto_set,
+        "has",
+        __runjs_P.WeakMapProto_has,
+        "delete",
+        __runjs_P.WeakMapProto_delete
+      ]);
+      var TypedArray = __runjs_P.Object_getPrototypeOf(Uint8Array);
+      var primordials = {
+        __proto__: null,
+        uncurryThis,
+        applyBind,
+        globalThis,
+        Proxy,
+        ProxyRevocable: __runjs_P.Proxy_revocable,
+        JSONStringify: __runjs_P.JSON_stringify,
+        MathFloor: __runjs_P.Math_floor,
+        MathMax: __runjs_P.Math_max,
+        MathMin: __runjs_P.Math_min,
+        MathRound: __runjs_P.Math_round,
+        MathSqrt: __runjs_P.Math_sqrt,
+        MathTrunc: __runjs_P.Math_trunc,
+        ReflectApply: __runjs_P.Reflect_apply,
+        ReflectOwnKeys: __runjs_P.Reflect_ownKeys,
+        AggregateError,
+        AggregateErrorPrototype: AggregateError.prototype,
+        Array,
+        ArrayPrototype: Array.prototype,
+        ArrayIsArray: __runjs_P.Array_isArray,
+        ArrayPrototypePop: uncurryThis(__runjs_P.ArrayProto_pop),
+        ArrayPrototypePush: uncurryThis(__runjs_P.ArrayProto_push),
+        ArrayPrototypePushApply: applyBind(__runjs_P.ArrayProto_push),
+        ArrayPrototypeUnshift: uncurryThis(__runjs_P.ArrayProto_unshift),
+        ArrayPrototypeSlice: arraySlice,
+        ArrayPrototypeSort: uncurryThis(__runjs_P.ArrayProto_sort),
+        ArrayPrototypeSplice: arraySplice,
+        ArrayPrototypeIncludes: uncurryThis(__runjs_P.ArrayProto_includes),
+        ArrayPrototypeIndexOf: uncurryThis(__runjs_P.ArrayProto_indexOf),
+        ArrayPrototypeJoin: uncurryThis(__runjs_P.ArrayProto_join),
+        ArrayPrototypeForEach: uncurryThis(__runjs_P.ArrayProto_forEach),
+        ArrayPrototypeFilter: arrayFilter,
+        ArrayPrototypeMap: arrayMap,
+        ArrayBuffer,
+        ArrayBufferPrototype: ArrayBuffer.prototype,
+        BigInt,
+        BigIntPrototypeValueOf: uncurryThis(__runjs_P.BigIntProto_valueOf),
+        BigInt64Array,
+        BigUint64Array,
+        Boolean,
+        BooleanPrototype: Boolean.prototype,
+        BooleanPrototypeValueOf: uncurryThis(__runjs_P.BooleanProto_valueOf),
+        DataView,
+        DataViewPrototype: DataView.prototype,
+        Date,
+        DatePrototype: Date.prototype,
+        DatePrototypeToString: uncurryThis(__runjs_P.DateProto_toString),
+        DatePrototypeToISOString: uncurryThis(__runjs_P.DateProto_toISOString),
+        DatePrototypeGetTime: uncurryThis(__runjs_P.DateProto_getTime),
+        Error,
+        ErrorPrototype: Error.prototype,
+        ErrorCaptureStackTrace: __runjs_P.Error_captureStackTrace,
+        ErrorIsError: __runjs_P.Error_isError,
+        ErrorPrototypeToString: uncurryThis(__runjs_P.ErrorProto_toString),
+        EvalError,
+        Float32Array,
+        Float64Array,
+        Function,
+        FunctionPrototype: Function.prototype,
+        FunctionPrototypeBind: uncurryThis(__runjs_P.FunctionProto_bind),
+        FunctionPrototypeCall: uncurryThis(__runjs_P.FunctionProto_call),
+        FunctionPrototypeToString: uncurryThis(__runjs_P.FunctionProto_toString),
+        FunctionPrototypeSymbolHasInstance: uncurryThis(B.boot_FunctionProto_hasInstance),
+        Int16Array,
+        Int32Array,
+        Int8Array,
+        Map,
+        MapPrototype: Map.prototype,
+        MapPrototypeHas: uncurryThis(__runjs_P.MapProto_has),
+        MapPrototypeEntries: uncurryThis(__runjs_P.MapProto_entries),
+        MapPrototypeGetSize: uncurryThis(B.boot_MapProto_size),
+        Number,
+        NumberPrototype: Number.prototype,
+        NumberIsFinite: __runjs_P.Number_isFinite,
+        NumberIsNaN: __runjs_P.Number_isNaN,
+        NumberParseFloat: __runjs_P.Number_parseFloat,
+        NumberParseInt: __runjs_P.Number_parseInt,
+        NumberPrototypeToString: uncurryThis(__runjs_P.NumberProto_toString),
+        NumberPrototypeValueOf: uncurryThis(__runjs_P.NumberProto_valueOf),
+        Object,
+        ObjectPrototype: Object.prototype,
+        ObjectAssign: __runjs_P.Object_assign,
+        ObjectGetOwnPropertyDescriptor: __runjs_P.Object_getOwnPropertyDescriptor,
+        ObjectGetOwnPropertyDescriptors: __runjs_P.Object_getOwnPropertyDescriptors,
+        ObjectGetOwnPropertyNames: __runjs_P.Object_getOwnPropertyNames,
+        ObjectGetOwnPropertySymbols: __runjs_P.Object_getOwnPropertySymbols,
+        ObjectIs: __runjs_P.Object_is,
+        ObjectSeal: __runjs_P.Object_seal,
+        ObjectDefineProperty: __runjs_P.Object_defineProperty,
+        ObjectGetPrototypeOf: __runjs_P.Object_getPrototypeOf,
+        ObjectSetPrototypeOf: __runjs_P.Object_setPrototypeOf,
+        ObjectIsFrozen: __runjs_P.Object_isFrozen,
+        ObjectKeys: __runjs_P.Object_keys,
+        ObjectEntries: __runjs_P.Object_entries,
+        ObjectPrototypeHasOwnProperty: uncurryThis(__runjs_P.ObjectProto_hasOwnProperty),
+        ObjectPrototypePropertyIsEnumerable: uncurryThis(__runjs_P.ObjectProto_propertyIsEnumerable),
+        ObjectPrototypeToString: uncurryThis(__runjs_P.ObjectProto_toString),
+        RangeError,
+        RangeErrorPrototype: RangeError.prototype,
+        ReferenceError,
+        RegExp,
+        RegExpPrototype: RegExp.prototype,
+        RegExpPrototypeExec: uncurryThis(__runjs_P.RegExpProto_exec),
+        RegExpPrototypeToString: uncurryThis(__runjs_P.RegExpProto_toString),
+        RegExpPrototypeSymbolReplace: uncurryThis(B.boot_RegExpProto_replace),
+        RegExpPrototypeSymbolSplit: uncurryThis(B.boot_RegExpProto_split),
+        Set,
+        SetPrototype: Set.prototype,
+        SetPrototypeHas: uncurryThis(__runjs_P.SetProto_has),
+        SetPrototypeGetSize: uncurryThis(B.boot_SetProto_size),
+        SetPrototypeValues: uncurryThis(__runjs_P.SetProto_values),
+        String,
+        StringPrototype: String.prototype,
+        StringPrototypeCharCodeAt: uncurryThis(__runjs_P.StringProto_charCodeAt),
+        StringPrototypeCodePointAt: uncurryThis(__runjs_P.StringProto_codePointAt),
+        StringPrototypeEndsWith: uncurryThis(__runjs_P.StringProto_endsWith),
+        StringPrototypeIncludes: uncurryThis(__runjs_P.StringProto_includes),
+        StringPrototypeIndexOf: uncurryThis(__runjs_P.StringProto_indexOf),
+        StringPrototypeLastIndexOf: uncurryThis(__runjs_P.StringProto_lastIndexOf),
+        StringPrototypeNormalize: uncurryThis(__runjs_P.StringProto_normalize),
+        StringPrototypePadEnd: uncurryThis(__runjs_P.StringProto_padEnd),
+        StringPrototypePadStart: uncurryThis(__runjs_P.StringProto_padStart),
+        StringPrototypeRepeat: uncurryThis(__runjs_P.StringProto_repeat),
+        StringPrototypeReplace: uncurryThis(__runjs_P.StringProto_replace),
+        StringPrototypeReplaceAll: uncurryThis(__runjs_P.StringProto_replaceAll),
+        StringPrototypeSlice: uncurryThis(__runjs_P.StringProto_slice),
+        StringPrototypeSplit: uncurryThis(__runjs_P.StringProto_split),
+        StringPrototypeStartsWith: uncurryThis(__runjs_P.StringProto_startsWith),
+        StringPrototypeToLowerCase: uncurryThis(__runjs_P.StringProto_toLowerCase),
+        StringPrototypeValueOf: uncurryThis(__runjs_P.StringProto_valueOf),
+        Symbol,
+        SymbolFor: __runjs_P.Symbol_for,
+        SymbolIterator: Symbol.iterator,
+        SymbolToPrimitive: Symbol.toPrimitive,
+        SymbolToStringTag: Symbol.toStringTag,
+        SymbolPrototypeToString: uncurryThis(__runjs_P.SymbolProto_toString),
+        SymbolPrototypeValueOf: uncurryThis(__runjs_P.SymbolProto_valueOf),
+        SyntaxError,
+        TypeError,
+        TypeErrorPrototype: TypeError.prototype,
+        URIError,
+        Uint16Array,
+        Uint32Array,
+        Uint8Array,
+        Uint8ClampedArray,
+        WeakMap,
+        WeakMapPrototype: WeakMap.prototype,
+        WeakSet,
+        WeakSetPrototype: WeakSet.prototype,
+        Promise,
+        PromisePrototype: Promise.prototype,
+        TypedArray,
+        TypedArrayPrototype: TypedArray.prototype,
+        TypedArrayPrototypeGetLength: uncurryThis(B.boot_TypedArrayProto_length),
+        TypedArrayPrototypeGetSymbolToStringTag: uncurryThis(B.boot_TypedArrayProto_toStringTag),
+        SafeStringIterator,
+        SafeMap,
+        SafeWeakMap,
+        SafeSet,
+        internalBinding(name) {
+          if (name === "config") return { hasIntl: false };
+          throw new Error(`unknown module: "${name}"`);
+        }
+      };
+      __runjs_P.Object_freeze(primordials);
+      module.exports = primordials;
+    }
+  });
+
   // node_modules/node-inspect-extracted/dist/inspect.js
   var require_inspect = __commonJS({
     "node_modules/node-inspect-extracted/dist/inspect.js"(exports, module) {
@@ -1438,6 +1772,8 @@ ${e3}`;
             return e3 = u(e3, !n2, "/", a), n2 ? `/${e3}` : e3.length > 0 ? e3 : ".";
           }, "resolve") };
         }, 683(t2) {
+          t2.exports = require_inspect_primordials();
+          return;
           const e2 = { __proto__: null }, { defineProperty: n, getOwnPropertyDescriptor: r, ownKeys: o } = Reflect, { apply: i, bind: l, call: s } = Function.prototype, c = __runjs_P.$bind(l, s);
           e2.uncurryThis = c;
           const a = __runjs_P.$bind(l, i);
