@@ -3,7 +3,8 @@
 // heap-mode run boots from (restoring it is ~1 ms; evaluating the prelude is far more).
 import { readFileSync } from 'node:fs';
 import type { HeapImage, ImageHandles } from '../../../shared/heap-image.ts';
-import { PRELUDE_FILENAME, PRELUDE_HASH, PRELUDE_SOURCE } from '../../guest/prelude-source.ts';
+import { PRELUDE_FILENAME, PRELUDE_SOURCE } from '../../guest/prelude-source.ts';
+import { BOOT_IMAGE_HASH, PRELOAD_JSON } from '../../guest/preloaded-parts.ts';
 import { captureImage } from './memory-image.ts';
 import { EVAL_GLOBAL } from './raw-ffi.ts';
 import type { WasmVm } from './wasm-vm.ts';
@@ -72,7 +73,23 @@ export function buildBaseImage(vm: WasmVm, build: string, maxStackBytes: number)
   const internal = check(vm, ctx, vm.evaluate(ctx, PRELUDE_SOURCE, PRELUDE_FILENAME, EVAL_GLOBAL), 'guest prelude');
   const failed = vm.drainJobs(rt, ctx, scratch + SCRATCH_CTX_OUT);
   if (failed !== 0) throw new BaseImageError(`QuickJS failed running the guest prelude's jobs: ${vm.getString(ctx, failed)}`);
+  preloadParts(vm, rt, ctx, scratch, internal);
 
   const handles: ImageHandles = { rt, ctx, internal, bridge, scratch };
-  return captureImage(vm, { build, prelude: PRELUDE_HASH, handles, generation: 0 });
+  return captureImage(vm, { build, prelude: BOOT_IMAGE_HASH, handles, generation: 0 });
+}
+
+/** Evaluates the preloaded platform parts (worker/guest/preloaded-parts.ts) into the image. */
+function preloadParts(vm: WasmVm, rt: number, ctx: number, scratch: number, internal: number): void {
+  const ffi = vm.ffi;
+  const name = vm.newString(ctx, 'preloadParts');
+  const fn = check(vm, ctx, ffi.QTS_GetProp(ctx, internal, name), 'preloadParts lookup');
+  ffi.QTS_FreeValuePointer(ctx, name);
+  const json = vm.newString(ctx, PRELOAD_JSON);
+  const result = check(vm, ctx, vm.call(ctx, scratch, fn, internal, [json]), 'preloaded platform parts');
+  ffi.QTS_FreeValuePointer(ctx, result);
+  ffi.QTS_FreeValuePointer(ctx, json);
+  ffi.QTS_FreeValuePointer(ctx, fn);
+  const failed = vm.drainJobs(rt, ctx, scratch + SCRATCH_CTX_OUT);
+  if (failed !== 0) throw new BaseImageError(`QuickJS failed running the preloaded parts' jobs: ${vm.getString(ctx, failed)}`);
 }

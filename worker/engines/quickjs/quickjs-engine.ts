@@ -7,7 +7,7 @@
 import { randomFillSync } from 'node:crypto';
 import { EngineError, type Engine, type GuestRealm, type RealmOptions } from '../../engine.ts';
 import { HeapImageError, parseHeapImage, type HeapImage } from '../../../shared/heap-image.ts';
-import { PRELUDE_HASH } from '../../guest/prelude-source.ts';
+import { BOOT_IMAGE_HASH } from '../../guest/preloaded-parts.ts';
 import { loadQuickJSBinary, type QuickJSBinary } from './quickjs-binary.ts';
 import { BRIDGE_SOURCE, buildBaseImage } from './base-image.ts';
 import { readCachedBaseImage, writeCachedBaseImage } from './base-image-cache.ts';
@@ -57,7 +57,7 @@ interface IdleVm {
 export class QuickJSEngine implements Engine, RealmOwner {
   readonly name = 'quickjs' as const;
   readonly images = true;
-  readonly prelude = PRELUDE_HASH;
+  readonly prelude = BOOT_IMAGE_HASH;
   #binary: QuickJSBinary | undefined;
   #base: HeapImage | undefined;
   #ready: Promise<void> | undefined;
@@ -83,7 +83,7 @@ export class QuickJSEngine implements Engine, RealmOwner {
   async #boot(): Promise<void> {
     const binary = await loadQuickJSBinary();
     this.#binary = binary;
-    const key = { build: binary.buildId, prelude: PRELUDE_HASH, bridgeSource: BRIDGE_SOURCE };
+    const key = { build: binary.buildId, prelude: BOOT_IMAGE_HASH, bridgeSource: BRIDGE_SOURCE };
     const scratch = await WasmVm.create(binary, BUILDER_PAGES);
     const cached = readCachedBaseImage(key);
     if (cached) {

@@ -535,10 +535,14 @@ var __runjs_part = (() => {
     }
     op("run.settle", { ok: false, error: `Uncaught ${text}` });
   }
+  function exposeToEngine(name, fn) {
+    internal[name] = fn;
+  }
 
   // worker/guest/platform/core/parts.js
   var loaded = /* @__PURE__ */ new Map();
   var loading = /* @__PURE__ */ new Set();
+  var given;
   function registerPart(name, exports) {
     __runjs_P.$set(loaded, name, exports);
   }
@@ -548,7 +552,7 @@ var __runjs_part = (() => {
     if (__runjs_P.$has(loading, name)) throw new Error(`runjs: platform part '${name}' requires itself`);
     __runjs_P.$add(loading, name);
     try {
-      const body = op("platform.part", name);
+      const body = given !== void 0 && given[name] !== void 0 ? given[name] : op("platform.part", name);
       const fn = new Function("__runjs_P", "__runjs_require", `${body}
 //# sourceURL=runjs:prelude/${name}`);
       const exports = fn(__runjs_P, requirePart);
@@ -556,6 +560,14 @@ var __runjs_part = (() => {
       return exports;
     } finally {
       __runjs_P.$delete(loading, name);
+    }
+  }
+  function preloadParts(json) {
+    given = __runjs_P.JSON_parse(json);
+    try {
+      for (const name of __runjs_P.Object_keys(given)) requirePart(name);
+    } finally {
+      given = void 0;
     }
   }
 
@@ -650,6 +662,7 @@ var __runjs_part = (() => {
     shared: { get: () => web().shared }
   });
   registerPart("core", coreExports);
+  exposeToEngine("preloadParts", preloadParts);
 })();
 return __runjs_part;
 })(__runjs_P, undefined);
