@@ -18,6 +18,73 @@ export const PATCHES: Readonly<Record<string, readonly Patch[]>> = {
       replace: "      case 'base64':\n        return base64Slice(this, start, end)\n\n      case 'base64url':\n        return base64Slice(this, start, end).replace(/\\+/g, '-').replace(/\\//g, '_').replace(/=+$/, '')\n",
     },
     { find: "      case 'base64':\n        // Warning: maxLength", replace: "      case 'base64':\n      case 'base64url':\n        // Warning: maxLength" },
+    // Bulk conversions go to the host past BULK_MIN (worker/guest/platform/web/bulk-codec.js): the
+    // byte-at-a-time loops below run at well under 1 MB/s on QuickJS.
+    {
+      find: '\nfunction fromString (string, encoding) {\n',
+      replace: `
+const __runjs_bulk = () => require('runjs:part/core').shared
+function __runjs_bulkEncoding (encoding) {
+  switch (String(encoding).toLowerCase()) {
+    case 'utf8': case 'utf-8': return 'utf8'
+    case 'hex': return 'hex'
+    case 'base64': return 'base64'
+    case 'base64url': return 'base64url'
+    case 'latin1': case 'binary': return 'latin1'
+    case 'ascii': return 'ascii'
+    default: return undefined
+  }
+}
+function __runjs_bulkSlice (buf, start, end, encoding) {
+  return __runjs_bulk().hostToText(new Uint8Array(buf.buffer, buf.byteOffset + start, end - start), encoding)
+}
+function fromString (string, encoding) {
+`,
+    },
+    {
+      find: '  const length = byteLength(string, encoding) | 0\n  let buf = createBuffer(length)\n',
+      replace: `  const bulk = string.length > __runjs_bulk().BULK_MIN ? __runjs_bulkEncoding(encoding) : undefined
+  if (bulk !== undefined) {
+    const bytes = __runjs_bulk().hostToBytes(string, bulk)
+    Object.setPrototypeOf(bytes, Buffer.prototype)
+    return bytes
+  }
+  const length = byteLength(string, encoding) | 0
+  let buf = createBuffer(length)
+`,
+    },
+    {
+      find: '      case \'utf8\':\n      case \'utf-8\':\n        return utf8ToBytes(string).length\n',
+      replace: '      case \'utf8\':\n      case \'utf-8\':\n        if (len > __runjs_bulk().BULK_MIN) return __runjs_bulk().hostByteLength(string, \'utf8\')\n        return utf8ToBytes(string).length\n',
+    },
+    {
+      find: 'function utf8ToBytes (string, units) {\n  units = units || Infinity\n',
+      replace: 'function utf8ToBytes (string, units) {\n  units = units || Infinity\n  if (string.length > __runjs_bulk().BULK_MIN && units >= string.length * 3) return __runjs_bulk().hostToBytes(string, \'utf8\')\n',
+    },
+    {
+      find: 'function base64ToBytes (str) {\n',
+      replace: 'function base64ToBytes (str) {\n  if (str.length > __runjs_bulk().BULK_MIN) return __runjs_bulk().hostToBytes(str, \'base64\')\n',
+    },
+    {
+      find: 'function utf8Slice (buf, start, end) {\n  end = Math.min(buf.length, end)\n',
+      replace: 'function utf8Slice (buf, start, end) {\n  end = Math.min(buf.length, end)\n  if (end - start > __runjs_bulk().BULK_MIN) return __runjs_bulkSlice(buf, start, end, \'utf8\')\n',
+    },
+    {
+      find: 'function base64Slice (buf, start, end) {\n',
+      replace: 'function base64Slice (buf, start, end) {\n  if (end - start > __runjs_bulk().BULK_MIN) return __runjs_bulkSlice(buf, start, end, \'base64\')\n',
+    },
+    {
+      find: 'function asciiSlice (buf, start, end) {\n  let ret = \'\'\n  end = Math.min(buf.length, end)\n',
+      replace: 'function asciiSlice (buf, start, end) {\n  let ret = \'\'\n  end = Math.min(buf.length, end)\n  if (end - start > __runjs_bulk().BULK_MIN) return __runjs_bulkSlice(buf, start, end, \'ascii\')\n',
+    },
+    {
+      find: 'function latin1Slice (buf, start, end) {\n  let ret = \'\'\n  end = Math.min(buf.length, end)\n',
+      replace: 'function latin1Slice (buf, start, end) {\n  let ret = \'\'\n  end = Math.min(buf.length, end)\n  if (end - start > __runjs_bulk().BULK_MIN) return __runjs_bulkSlice(buf, start, end, \'latin1\')\n',
+    },
+    {
+      find: '  if (!end || end < 0 || end > len) end = len\n\n  let out = \'\'\n  for (let i = start; i < end; ++i) {\n    out += hexSliceLookupTable[buf[i]]\n',
+      replace: '  if (!end || end < 0 || end > len) end = len\n  if (end - start > __runjs_bulk().BULK_MIN) return __runjs_bulkSlice(buf, start, end, \'hex\')\n\n  let out = \'\'\n  for (let i = start; i < end; ++i) {\n    out += hexSliceLookupTable[buf[i]]\n',
+    },
   ],
   // node-inspect-extracted 3.3.3 captures the statics of globals some engines lack (QuickJS has
   // no Atomics), and would throw on them.

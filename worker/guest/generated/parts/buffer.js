@@ -230,6 +230,13 @@ var __runjs_part = (() => {
     }
   });
 
+  // runjs:runjs:part/core
+  var require_core = __commonJS({
+    "runjs:runjs:part/core"(exports, module) {
+      module.exports = __runjs_require("core");
+    }
+  });
+
   // node_modules/buffer/index.js
   var require_buffer = __commonJS({
     "node_modules/buffer/index.js"(exports) {
@@ -373,12 +380,44 @@ var __runjs_part = (() => {
       Buffer3.allocUnsafeSlow = function(size) {
         return allocUnsafe(size);
       };
+      var __runjs_bulk = /* @__PURE__ */ __name(() => require_core().shared, "__runjs_bulk");
+      function __runjs_bulkEncoding(encoding) {
+        switch (__runjs_P.$toLowerCase(String(encoding))) {
+          case "utf8":
+          case "utf-8":
+            return "utf8";
+          case "hex":
+            return "hex";
+          case "base64":
+            return "base64";
+          case "base64url":
+            return "base64url";
+          case "latin1":
+          case "binary":
+            return "latin1";
+          case "ascii":
+            return "ascii";
+          default:
+            return void 0;
+        }
+      }
+      __name(__runjs_bulkEncoding, "__runjs_bulkEncoding");
+      function __runjs_bulkSlice(buf, start, end, encoding) {
+        return __runjs_bulk().hostToText(new Uint8Array(buf.buffer, buf.byteOffset + start, end - start), encoding);
+      }
+      __name(__runjs_bulkSlice, "__runjs_bulkSlice");
       function fromString(string, encoding) {
         if (typeof encoding !== "string" || encoding === "") {
           encoding = "utf8";
         }
         if (!Buffer3.isEncoding(encoding)) {
           throw new TypeError("Unknown encoding: " + encoding);
+        }
+        const bulk = string.length > __runjs_bulk().BULK_MIN ? __runjs_bulkEncoding(encoding) : void 0;
+        if (bulk !== void 0) {
+          const bytes = __runjs_bulk().hostToBytes(string, bulk);
+          __runjs_P.Object_setPrototypeOf(bytes, Buffer3.prototype);
+          return bytes;
         }
         const length = byteLength(string, encoding) | 0;
         let buf = createBuffer(length);
@@ -566,6 +605,7 @@ var __runjs_part = (() => {
               return len;
             case "utf8":
             case "utf-8":
+              if (len > __runjs_bulk().BULK_MIN) return __runjs_bulk().hostByteLength(string, "utf8");
               return utf8ToBytes(string).length;
             case "ucs2":
             case "ucs-2":
@@ -966,6 +1006,7 @@ var __runjs_part = (() => {
         };
       }, "toJSON");
       function base64Slice(buf, start, end) {
+        if (end - start > __runjs_bulk().BULK_MIN) return __runjs_bulkSlice(buf, start, end, "base64");
         if (start === 0 && end === buf.length) {
           return base64.fromByteArray(buf);
         } else {
@@ -975,6 +1016,7 @@ var __runjs_part = (() => {
       __name(base64Slice, "base64Slice");
       function utf8Slice(buf, start, end) {
         end = __runjs_P.Math_min(buf.length, end);
+        if (end - start > __runjs_bulk().BULK_MIN) return __runjs_bulkSlice(buf, start, end, "utf8");
         const res = [];
         let i = start;
         while (i < end) {
@@ -1054,6 +1096,7 @@ var __runjs_part = (() => {
       function asciiSlice(buf, start, end) {
         let ret = "";
         end = __runjs_P.Math_min(buf.length, end);
+        if (end - start > __runjs_bulk().BULK_MIN) return __runjs_bulkSlice(buf, start, end, "ascii");
         for (let i = start; i < end; ++i) {
           ret += __runjs_P.String_fromCharCode(buf[i] & 127);
         }
@@ -1063,6 +1106,7 @@ var __runjs_part = (() => {
       function latin1Slice(buf, start, end) {
         let ret = "";
         end = __runjs_P.Math_min(buf.length, end);
+        if (end - start > __runjs_bulk().BULK_MIN) return __runjs_bulkSlice(buf, start, end, "latin1");
         for (let i = start; i < end; ++i) {
           ret += __runjs_P.String_fromCharCode(buf[i]);
         }
@@ -1073,6 +1117,7 @@ var __runjs_part = (() => {
         const len = buf.length;
         if (!start || start < 0) start = 0;
         if (!end || end < 0 || end > len) end = len;
+        if (end - start > __runjs_bulk().BULK_MIN) return __runjs_bulkSlice(buf, start, end, "hex");
         let out = "";
         for (let i = start; i < end; ++i) {
           out += hexSliceLookupTable[buf[i]];
@@ -1765,6 +1810,7 @@ var __runjs_part = (() => {
       __name(base64clean, "base64clean");
       function utf8ToBytes(string, units) {
         units = units || Infinity;
+        if (string.length > __runjs_bulk().BULK_MIN && units >= string.length * 3) return __runjs_bulk().hostToBytes(string, "utf8");
         let codePoint;
         const length = string.length;
         let leadSurrogate = null;
@@ -1847,6 +1893,7 @@ var __runjs_part = (() => {
       }
       __name(utf16leToBytes, "utf16leToBytes");
       function base64ToBytes(str) {
+        if (str.length > __runjs_bulk().BULK_MIN) return __runjs_bulk().hostToBytes(str, "base64");
         return base64.toByteArray(base64clean(str));
       }
       __name(base64ToBytes, "base64ToBytes");

@@ -729,11 +729,27 @@ var __runjs_part = (() => {
   }
   __name(isPlatformObject, "isPlatformObject");
 
+  // worker/guest/platform/web/bulk-codec.js
+  var BULK_MIN = 1024;
+  function hostToBytes(text, encoding) {
+    return op("encoding.toBytes", { encoding, text });
+  }
+  __name(hostToBytes, "hostToBytes");
+  function hostByteLength(text, encoding) {
+    return op("encoding.toBytes", { encoding, text, count: true });
+  }
+  __name(hostByteLength, "hostByteLength");
+  function hostToText(bytes, encoding) {
+    return op("encoding.toText", { encoding }, bytes);
+  }
+  __name(hostToText, "hostToText");
+
   // worker/guest/platform/web/base64.js
   var ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
   var DECODE = __runjs_P.$fill(new Int16Array(256), -1);
   for (let i = 0; i < 64; i++) DECODE[__runjs_P.$charCodeAt(ALPHABET, i)] = i;
   function bytesToBase64(bytes) {
+    if (bytes.length > BULK_MIN) return hostToText(bytes, "base64");
     const parts = [];
     let chunk = "";
     const n = bytes.length;
@@ -782,6 +798,7 @@ var __runjs_part = (() => {
   function btoa(data) {
     if (arguments.length === 0) throw new TypeError('The "data" argument must be specified');
     const s = String(data);
+    if (s.length > BULK_MIN && !__runjs_P.$test(/[^\x00-\xff]/, s)) return hostToText(hostToBytes(s, "latin1"), "base64");
     const bytes = new Uint8Array(s.length);
     for (let i = 0; i < s.length; i++) {
       const c = __runjs_P.$charCodeAt(s, i);
@@ -794,6 +811,15 @@ var __runjs_part = (() => {
   function atob(data) {
     if (arguments.length === 0) throw new TypeError('The "data" argument must be specified');
     const input = String(data);
+    if (input.length > BULK_MIN) {
+      const s = __runjs_P.$replace(input, /[\t\n\f\r ]+/g, "");
+      if (__runjs_P.$test(/^[A-Za-z0-9+/]*={0,2}$/, s)) {
+        const equals2 = __runjs_P.$endsWith(s, "==") ? 2 : __runjs_P.$endsWith(s, "=") ? 1 : 0;
+        let remainder2 = s.length % 4;
+        if (remainder2 === 0) remainder2 = (s.length - equals2) % 4;
+        if (remainder2 !== 1 && (equals2 === 0 || s.length % 4 === 0)) return latin1(hostToBytes(s, "base64"));
+      }
+    }
     let significant = 0;
     let equals = 0;
     for (let i = 0; i < input.length; i++) {
@@ -897,6 +923,7 @@ var __runjs_part = (() => {
   function utf8Encode(input) {
     const s = String(input);
     const n = s.length;
+    if (n > BULK_MIN) return hostToBytes(s, "utf8");
     let out = new Uint8Array(n + (n >> 1) + 8);
     let o = 0;
     for (let i = 0; i < n; i++) {
@@ -1189,6 +1216,11 @@ var __runjs_part = (() => {
       const s = dec(this);
       const bytes = toBytes(input);
       const stream = !!options?.stream;
+      if (!stream && s.decoder === void 0 && s.encoding === "utf-8" && !s.fatal && bytes.length > BULK_MIN) {
+        let text2 = hostToText(bytes, "utf8");
+        if (!s.ignoreBOM && __runjs_P.$charCodeAt(text2, 0) === 65279) text2 = __runjs_P.$slice(text2, 1);
+        return text2;
+      }
       if (s.decoder === void 0) {
         s.decoder = makeDecoder(s.encoding, s.fatal);
         s.bomSeen = false;
@@ -1265,6 +1297,7 @@ var __runjs_part = (() => {
   };
   __runjs_P.Object_defineProperty(TextEncoder.prototype, Symbol.toStringTag, { value: "TextEncoder", configurable: true });
   function utf8Decode(bytes) {
+    if (bytes.length > BULK_MIN) return hostToText(bytes, "utf8");
     const sink = new StringSink();
     new Utf8Decoder(false).decode(bytes, sink, true);
     return sink.text();
@@ -2112,6 +2145,7 @@ var __runjs_part = (() => {
   // worker/guest/platform/web/shared.js
   var shared_exports = {};
   __export(shared_exports, {
+    BULK_MIN: () => BULK_MIN,
     VERSION: () => VERSION,
     base64ToBytes: () => base64ToBytes,
     bytesToBase64: () => bytesToBase64,
@@ -2122,6 +2156,9 @@ var __runjs_part = (() => {
     formatArg: () => formatArg,
     formatError: () => formatError,
     getRandomValues: () => getRandomValues,
+    hostByteLength: () => hostByteLength,
+    hostToBytes: () => hostToBytes,
+    hostToText: () => hostToText,
     invalidArgType: () => invalidArgType,
     latin1: () => latin1,
     nodeError: () => nodeError,
