@@ -93,6 +93,9 @@ function fromString (string, encoding) {
     // Its primordials table is built from the live globals when the part loads, i.e. possibly after
     // user code replaced them: use the table of boot-time captures instead (the original stays as
     // dead code, so the patch stays a small exact match).
+    // QuickJS's error.stack holds only the frames ("    at f (file:1:2)…"), V8's starts with
+    // "Name: message": prepend that line, as on V8 and Node, so inspect shows what was thrown.
+    { find: 'function ir(t,e){let n;try{n=e.stack}catch{}if(n){if("string"==typeof n)return n;', replace: 'function ir(t,e){let n;try{n=e.stack}catch{}if(n){if("string"==typeof n)return /^\\s*at /.test(n)?`${M(e)}\\n${n}`:n;' },
     { find: '683(t){const e={__proto__:null},', replace: '683(t){t.exports=require("runjs-inspect-primordials");return;const e={__proto__:null},' },
   ],
 };

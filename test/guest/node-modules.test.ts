@@ -118,6 +118,32 @@ guestSuite('node: modules', (g) => {
     ].join('\n'));
   });
 
+  g.test('import.meta is that of a file /main.js: url, filename, dirname, resolve', async (ctx) => {
+    assert.equal(await ctx.output([
+      'import { fileURLToPath } from "node:url";',
+      'console.log(import.meta.url, import.meta.filename, import.meta.dirname, fileURLToPath(import.meta.url));',
+      'console.log(import.meta.resolve("path"), import.meta.resolve("node:util"), import.meta.resolve("./data.json"), import.meta.resolve("https://x.y/a"));',
+      'try { import.meta.resolve("lodash") } catch (e) { console.log(e.name, e.code, e.message) }',
+    ].join('\n')), [
+      'file:///main.js /main.js / /main.js',
+      'node:path node:util file:///data.json https://x.y/a',
+      "TypeError ERR_MODULE_NOT_FOUND Cannot find package 'lodash' imported from /main.js",
+      '',
+    ].join('\n'));
+  });
+
+  g.test('util.inspect of an error starts with "Name: message" on both engines, cause included', async (ctx) => {
+    const out = await ctx.output('console.log(require("util").inspect(new TypeError("bad", { cause: new RangeError("inner") })).split("\\n").filter((l) => !/^\\s+(at |\\.\\.\\.)/.test(l)).join("|"))');
+    assert.match(out, /^TypeError: bad\|.*\[cause\]: RangeError: inner\|/);
+  });
+
+  g.test('non-enumerable module exports are importable by name (console.Console)', async (ctx) => {
+    assert.equal(await ctx.output([
+      'import { Console } from "node:console"; import * as all from "console";',
+      'console.log(typeof Console, Console === all.Console, Console === require("console").Console);',
+    ].join('\n')), 'function true true\n');
+  });
+
   g.test('hashes and HMACs stream their input to the host: 32 MiB through a 16 MB heap; state matches Node', async (ctx) => {
     const out = await ctx.output([
       'const crypto = require("crypto");',

@@ -43,6 +43,11 @@ function isDeclaration(node: TopLevel): boolean {
   }
 }
 
+/** A cheap pre-check (a false positive only costs one call). */
+function uses(js: string, what: string): boolean {
+  return js.includes(what);
+}
+
 function blank(text: string): string {
   return text.replace(/[^\n]/g, ' ');
 }
@@ -136,6 +141,9 @@ export function wrapMain(js: string): WrappedMain {
 
   const prologue = `const ${COMPLETION} = [0, undefined, undefined];`;
   const ret = `return ${COMPLETION}[0] === 1 ? [1, ${COMPLETION}[1]] : ${hasDefault ? `[2, ${COMPLETION}[2]]` : '[0]'};`;
-  const source = `${hoisted.join('')}export const ${MAIN_EXPORT} = async () => {${prologue}${body}\n${ret}\n};\n`;
+  // import.meta's url/filename/dirname/resolve (worker/guest/platform/core/registry.js), set at
+  // the module's top level, before any of the script's code; on line 1 so lines stay as written.
+  const meta = uses(js, 'import.meta') ? 'globalThis[Symbol.for("runjs.builtin")].importMeta(import.meta);' : '';
+  const source = `${meta}${hoisted.join('')}export const ${MAIN_EXPORT} = async () => {${prologue}${body}\n${ret}\n};\n`;
   return { source, imports };
 }

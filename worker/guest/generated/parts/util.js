@@ -1032,7 +1032,8 @@ ${t6}`);
             } catch {
             }
             if (n2) {
-              if ("string" == typeof n2) return n2;
+              if ("string" == typeof n2) return __runjs_P.$test(/^\s*at /, n2) ? `${M(e3)}
+${n2}` : n2;
               __runjs_P.$push(t3.seen, e3), t3.indentationLvl += 4;
               const r2 = nr(t3, n2);
               return t3.indentationLvl -= 4, __runjs_P.$pop(t3.seen), `${M(e3)}
