@@ -4,6 +4,8 @@
 //   Object.keys(x)            → __runjs_P.Object_keys(x)
 //   Array.prototype.slice     → __runjs_P.ArrayProto_slice
 //   a.push(b)                 → __runjs_P.$push(a, b)      (dispatches to the boot-time method)
+//   for (x of xs), [...xs], f(...xs), const [a, b] = xs
+//                             → …__runjs_P.iter(xs)…       (boot-time iteration of builtin collections)
 // and the bundle runs inside a function whose locals shadow the global constructors
 // (`Promise`, `Map`, `Uint8Array`, …) with their boot-time values (see wrapBundle).
 import { parse } from 'acorn';
@@ -176,7 +178,28 @@ export function primordialize(code: string, use: PrimordialsUse): string {
     return false;
   };
 
+  /** Iterates `expr` through `__runjs_P.iter` (see primordials-runtime.js, makeIter). */
+  const wrapIterated = (expr: AnyNode): void => {
+    edits.push({ start: expr.start, end: expr.start, text: `${P}.iter(`, order: order++ });
+    edits.push({ start: expr.end, end: expr.end, text: ')', order: order++ });
+  };
+
   const visit = (node: AnyNode, parent: AnyNode | undefined, inChain: boolean): void => {
+    if (node.type === 'ForOfStatement' && !node['await']) wrapIterated(node['right'] as AnyNode);
+    if (node.type === 'SpreadElement' && parent && parent.type !== 'ObjectExpression') wrapIterated(node['argument'] as AnyNode);
+    // A binding pattern `[a, b = 1]` reads indices instead (`{0: a, 1: b = 1}`): no iterator. One
+    // with holes or a rest element keeps iterating, through iter() where it has an initialiser.
+    if (node.type === 'ArrayPattern' && parent?.type !== 'AssignmentExpression') {
+      const elements = node['elements'] as (AnyNode | null)[];
+      if (elements.every((el) => el !== null && el.type !== 'RestElement')) {
+        edits.push({ start: node.start, end: node.start + 1, text: '{', order: order++ });
+        elements.forEach((el, i) => edits.push({ start: el!.start, end: el!.start, text: `${i}: `, order: order++ }));
+        edits.push({ start: node.end - 1, end: node.end, text: '}', order: order++ });
+      } else if (parent?.type === 'VariableDeclarator' && parent['init']) {
+        wrapIterated(parent['init'] as AnyNode);
+      }
+    }
+    if (node.type === 'AssignmentExpression' && (node['left'] as AnyNode).type === 'ArrayPattern') wrapIterated(node['right'] as AnyNode);
     if (node.type === 'ChainExpression') { for (const c of children(node)) visit(c, node, true); return; }
     if (node.type === 'MemberExpression' && !isWriteTarget(parent, node)) {
       const text = staticRewrite(node);

@@ -71,6 +71,21 @@ guestSuite('guest platform internals', (g) => {
     ].join('\n'));
   });
 
+  g.test('replacing the array iterator, %ArrayIteratorPrototype%.next or Map iteration does not break URL, Buffer, encoding, structuredClone, streams', async (ctx) => {
+    assert.equal(await ctx.output([
+      'const keep = { log: console.log };',
+      'const pwn = (what) => function () { throw new Error("pwn " + what) };',
+      'const m = new Map([[1, 2]]); const arrayIterator = Array.prototype[Symbol.iterator]; const ArrayIteratorProto = Object.getPrototypeOf([][Symbol.iterator]()); const next = ArrayIteratorProto.next;',
+      'const fns = [() => new URL("http://a/b?x=1&y=2").searchParams.get("y"), () => [...new URLSearchParams("a=1&b=2").keys()].length, () => Buffer.from("hi").toString("hex"),',
+      '  () => new TextEncoder().encode("ab").length, () => structuredClone({ a: [1, 2], m }).m.get(1), () => require("stream").Readable.name];',
+      'Array.prototype[Symbol.iterator] = pwn("iterator"); ArrayIteratorProto.next = pwn("next");',
+      'Map.prototype[Symbol.iterator] = pwn("map iterator"); Map.prototype.entries = pwn("entries");',
+      'const out = []; for (let i = 0; i < fns.length; i++) { try { out[i] = fns[i]() } catch (e) { out[i] = e.message } }',
+      'Array.prototype[Symbol.iterator] = arrayIterator; ArrayIteratorProto.next = next; // the script\'s own completion is destructured',
+      'keep.log(out.join(" "));',
+    ].join('\n')), '2 2 6869 2 2 Readable\n');
+  });
+
   g.test('big parts load on first use: a global is an accessor until touched, then a plain value', async (ctx) => {
     assert.equal(await ctx.output([
       'const before = Object.getOwnPropertyDescriptor(globalThis, "ReadableStream");',

@@ -110,10 +110,68 @@ function installDispatchers(P, saved) {
     P[key] = function (o, ...a) {
       const d = dispatcher(name, saved[name]);
       P[key] = d;
-      return ReflectApply(d, undefined, [o, ...a]);
+      const args = [o];
+      for (let i = 0; i < a.length; i++) args[i + 1] = a[i];
+      return ReflectApply(d, undefined, args);
     };
   }
+  P.iter = makeIter();
   return P;
+}
+
+/**
+ * `__runjs_P.iter(x)`: what platform code iterates instead of `x` (primordialize.ts wraps every
+ * `for…of`, spread and array destructuring). For an array, typed array, string, Map or Set whose
+ * iterator is the builtin one (or what the builtin prototype holds now, possibly replaced by user
+ * code), an iterator built from boot-time parts; anything else is iterated as it is.
+ */
+function makeIter() {
+  const ReflectApply = Reflect.apply;
+  const getProto = Object.getPrototypeOf;
+  const SymbolIterator = Symbol.iterator;
+  const ArrayProto = Array.prototype;
+  const TypedArrayProto = getProto(Uint8Array.prototype);
+  const MapProto = Map.prototype;
+  const SetProto = Set.prototype;
+  const StringProto = String.prototype;
+  const bootArrayValues = ArrayProto[SymbolIterator];
+  const bootTypedValues = TypedArrayProto[SymbolIterator];
+  const bootMapEntries = MapProto[SymbolIterator];
+  const bootSetValues = SetProto[SymbolIterator];
+  const bootStringIterator = StringProto[SymbolIterator];
+  const mapNext = getProto(new Map()[SymbolIterator]()).next;
+  const setNext = getProto(new Set()[SymbolIterator]()).next;
+  const stringNext = getProto(''[SymbolIterator]()).next;
+  class IndexIterator {
+    constructor(a) { this.a = a; this.i = 0; }
+    next() {
+      const a = this.a;
+      if (a !== undefined && this.i < a.length) return { value: a[this.i++], done: false };
+      this.a = undefined;
+      return { value: undefined, done: true };
+    }
+    [SymbolIterator]() { return this; }
+  }
+  class BootIterator {
+    constructor(it, next) { this.it = it; this.nx = next; }
+    next() { return ReflectApply(this.nx, this.it, []); }
+    [SymbolIterator]() { return this; }
+  }
+  Object.setPrototypeOf(IndexIterator.prototype, null);
+  Object.setPrototypeOf(BootIterator.prototype, null);
+  return function iter(x) {
+    if (typeof x === 'string') {
+      return new BootIterator(ReflectApply(bootStringIterator, x, []), stringNext);
+    }
+    if (typeof x !== 'object' || x === null) return x;
+    const f = x[SymbolIterator];
+    if (f === bootArrayValues || f === bootTypedValues || (f !== undefined && (f === ArrayProto[SymbolIterator] || f === TypedArrayProto[SymbolIterator]))) {
+      return new IndexIterator(x);
+    }
+    if (f === bootMapEntries || (f !== undefined && f === MapProto[SymbolIterator])) return new BootIterator(ReflectApply(bootMapEntries, x, []), mapNext);
+    if (f === bootSetValues || (f !== undefined && f === SetProto[SymbolIterator])) return new BootIterator(ReflectApply(bootSetValues, x, []), setNext);
+    return x;
+  };
 }
 
 const g = globalThis;
@@ -320,11 +378,14 @@ const P = {
   WeakMapProto_set: WeakMapProto?.set,
   WeakSetProto_has: WeakSetProto?.has,
   boot_FunctionProto_hasInstance: Function.prototype[Symbol.hasInstance],
+  boot_Iterator_proto: getProto(getProto([][Symbol.iterator]())),
   boot_MapIterator_next: getProto(new Map()[Symbol.iterator]()).next,
+  boot_MapIterator_proto: getProto(new Map()[Symbol.iterator]()),
   boot_MapProto_size: Object.getOwnPropertyDescriptor(Map.prototype, 'size').get,
   boot_RegExpProto_replace: RegExp.prototype[Symbol.replace],
   boot_RegExpProto_split: RegExp.prototype[Symbol.split],
   boot_SetIterator_next: getProto(new Set()[Symbol.iterator]()).next,
+  boot_SetIterator_proto: getProto(new Set()[Symbol.iterator]()),
   boot_SetProto_size: Object.getOwnPropertyDescriptor(Set.prototype, 'size').get,
   boot_StringIterator_next: getProto(''[Symbol.iterator]()).next,
   boot_StringProto_iterator: String.prototype[Symbol.iterator],
@@ -425,7 +486,7 @@ var __runjs_part = (() => {
     __runjs_P.Object_defineProperties(g, descriptors);
   }
   function defineHidden(target2, props) {
-    for (const key of __runjs_P.Reflect_ownKeys(props)) {
+    for (const key of __runjs_P.iter(__runjs_P.Reflect_ownKeys(props))) {
       __runjs_P.Object_defineProperty(target2, key, { value: props[key], writable: true, enumerable: false, configurable: true });
     }
   }
@@ -542,6 +603,7 @@ var __runjs_part = (() => {
   // worker/guest/platform/core/parts.js
   var loaded = /* @__PURE__ */ new Map();
   var loading = /* @__PURE__ */ new Set();
+  var failed = /* @__PURE__ */ new Map();
   var given;
   function registerPart(name, exports) {
     __runjs_P.$set(loaded, name, exports);
@@ -549,13 +611,20 @@ var __runjs_part = (() => {
   function requirePart(name) {
     const done = __runjs_P.$get(loaded, name);
     if (done !== void 0) return done;
+    if (__runjs_P.$has(failed, name)) throw __runjs_P.$get(failed, name);
     if (__runjs_P.$has(loading, name)) throw new Error(`runjs: platform part '${name}' requires itself`);
     __runjs_P.$add(loading, name);
     try {
       const body = given !== void 0 && given[name] !== void 0 ? given[name] : op("platform.part", name);
       const fn = new Function("__runjs_P", "__runjs_require", `${body}
 //# sourceURL=runjs:prelude/${name}`);
-      const exports = fn(__runjs_P, requirePart);
+      let exports;
+      try {
+        exports = fn(__runjs_P, requirePart);
+      } catch (e) {
+        __runjs_P.$set(failed, name, e);
+        throw e;
+      }
       __runjs_P.$set(loaded, name, exports);
       return exports;
     } finally {
@@ -565,7 +634,7 @@ var __runjs_part = (() => {
   function preloadParts(json) {
     given = __runjs_P.JSON_parse(json);
     try {
-      for (const name of __runjs_P.Object_keys(given)) requirePart(name);
+      for (const name of __runjs_P.iter(__runjs_P.Object_keys(given))) requirePart(name);
     } finally {
       given = void 0;
     }
@@ -626,10 +695,10 @@ var __runjs_part = (() => {
   function installConsoleExtras(c) {
     let impl;
     const descriptors = {};
-    for (const name of EXTRA_NAMES) {
+    for (const name of __runjs_P.iter(EXTRA_NAMES)) {
       if (__runjs_P.$call(__runjs_P.ObjectProto_hasOwnProperty, c, name)) continue;
       descriptors[name] = {
-        value: (...args) => (impl ??= requirePart("web").extendConsole(c))[name](...args),
+        value: (...args) => (impl ??= requirePart("web").extendConsole(c))[name](...__runjs_P.iter(args)),
         writable: true,
         enumerable: true,
         configurable: true
@@ -659,8 +728,8 @@ var __runjs_part = (() => {
   var globalTarget;
   var target = () => globalTarget ??= new (fromPart("EventTarget"))();
   defineHidden(g2, {
-    addEventListener: (...args) => target().addEventListener(...args),
-    removeEventListener: (...args) => target().removeEventListener(...args),
+    addEventListener: (...args) => target().addEventListener(...__runjs_P.iter(args)),
+    removeEventListener: (...args) => target().removeEventListener(...__runjs_P.iter(args)),
     dispatchEvent: (event) => target().dispatchEvent(event)
   });
   __runjs_P.Object_defineProperty(g2, /* @__PURE__ */ __runjs_P.Symbol_for("runjs.builtin"), { value: builtin });

@@ -103,8 +103,66 @@ function installDispatchers(P, saved) {
     P[key] = function (o, ...a) {
       const d = dispatcher(name, saved[name]);
       P[key] = d;
-      return ReflectApply(d, undefined, [o, ...a]);
+      const args = [o];
+      for (let i = 0; i < a.length; i++) args[i + 1] = a[i];
+      return ReflectApply(d, undefined, args);
     };
   }
+  P.iter = makeIter();
   return P;
+}
+
+/**
+ * `__runjs_P.iter(x)`: what platform code iterates instead of `x` (primordialize.ts wraps every
+ * `for…of`, spread and array destructuring). For an array, typed array, string, Map or Set whose
+ * iterator is the builtin one (or what the builtin prototype holds now, possibly replaced by user
+ * code), an iterator built from boot-time parts; anything else is iterated as it is.
+ */
+function makeIter() {
+  const ReflectApply = Reflect.apply;
+  const getProto = Object.getPrototypeOf;
+  const SymbolIterator = Symbol.iterator;
+  const ArrayProto = Array.prototype;
+  const TypedArrayProto = getProto(Uint8Array.prototype);
+  const MapProto = Map.prototype;
+  const SetProto = Set.prototype;
+  const StringProto = String.prototype;
+  const bootArrayValues = ArrayProto[SymbolIterator];
+  const bootTypedValues = TypedArrayProto[SymbolIterator];
+  const bootMapEntries = MapProto[SymbolIterator];
+  const bootSetValues = SetProto[SymbolIterator];
+  const bootStringIterator = StringProto[SymbolIterator];
+  const mapNext = getProto(new Map()[SymbolIterator]()).next;
+  const setNext = getProto(new Set()[SymbolIterator]()).next;
+  const stringNext = getProto(''[SymbolIterator]()).next;
+  class IndexIterator {
+    constructor(a) { this.a = a; this.i = 0; }
+    next() {
+      const a = this.a;
+      if (a !== undefined && this.i < a.length) return { value: a[this.i++], done: false };
+      this.a = undefined;
+      return { value: undefined, done: true };
+    }
+    [SymbolIterator]() { return this; }
+  }
+  class BootIterator {
+    constructor(it, next) { this.it = it; this.nx = next; }
+    next() { return ReflectApply(this.nx, this.it, []); }
+    [SymbolIterator]() { return this; }
+  }
+  Object.setPrototypeOf(IndexIterator.prototype, null);
+  Object.setPrototypeOf(BootIterator.prototype, null);
+  return function iter(x) {
+    if (typeof x === 'string') {
+      return new BootIterator(ReflectApply(bootStringIterator, x, []), stringNext);
+    }
+    if (typeof x !== 'object' || x === null) return x;
+    const f = x[SymbolIterator];
+    if (f === bootArrayValues || f === bootTypedValues || (f !== undefined && (f === ArrayProto[SymbolIterator] || f === TypedArrayProto[SymbolIterator]))) {
+      return new IndexIterator(x);
+    }
+    if (f === bootMapEntries || (f !== undefined && f === MapProto[SymbolIterator])) return new BootIterator(ReflectApply(bootMapEntries, x, []), mapNext);
+    if (f === bootSetValues || (f !== undefined && f === SetProto[SymbolIterator])) return new BootIterator(ReflectApply(bootSetValues, x, []), setNext);
+    return x;
+  };
 }

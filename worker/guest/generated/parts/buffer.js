@@ -23,7 +23,7 @@ var __runjs_part = (() => {
   };
   var __copyProps = (to, from, except, desc) => {
     if (from && typeof from === "object" || typeof from === "function") {
-      for (let key of __getOwnPropNames(from))
+      for (let key of __runjs_P.iter(__getOwnPropNames(from)))
         if (!__runjs_P.$call(__hasOwnProp, to, key) && key !== except)
           __defProp(to, key, { get: () => from[key], enumerable: !(desc = __getOwnPropDesc(from, key)) || desc.enumerable });
     }
@@ -2305,7 +2305,7 @@ var __runjs_part = (() => {
       return Buffer2.from(__runjs_P.$toString(Buffer2.from(source), fromEnc), toEnc);
     }
   };
-  for (const name of ["Blob", "File"]) {
+  for (const name of __runjs_P.iter(["Blob", "File"])) {
     __runjs_P.Object_defineProperty(buffer, name, { enumerable: true, configurable: true, get: /* @__PURE__ */ __name(() => requirePart("fetch").globals[name], "get") });
   }
   var modules = { buffer, string_decoder: import_string_decoder.default };

@@ -14,7 +14,7 @@ var __runjs_part = (() => {
   };
   var __copyProps = (to, from, except, desc) => {
     if (from && typeof from === "object" || typeof from === "function") {
-      for (let key of __getOwnPropNames(from))
+      for (let key of __runjs_P.iter(__getOwnPropNames(from)))
         if (!__runjs_P.$call(__hasOwnProp, to, key) && key !== except)
           __defProp(to, key, { get: () => from[key], enumerable: !(desc = __getOwnPropDesc(from, key)) || desc.enumerable });
     }
@@ -230,18 +230,18 @@ var __runjs_part = (() => {
   }
   __name(keyAndSalt, "keyAndSalt");
   function pbkdf2Sync(password, salt, iterations, keylen, digest) {
-    const [p, bytes] = keyAndSalt(password, salt);
+    const {0: p, 1: bytes} = keyAndSalt(password, salt);
     return encode(op("crypto.pbkdf2", { passwordLength: p.length, iterations, keylen, digest }, bytes));
   }
   __name(pbkdf2Sync, "pbkdf2Sync");
   function pbkdf2(password, salt, iterations, keylen, digest, callback) {
     if (typeof callback !== "function") throw invalidArgType("callback", "of type function", callback);
-    const [p, bytes] = keyAndSalt(password, salt);
+    const {0: p, 1: bytes} = keyAndSalt(password, salt);
     __runjs_P.$then(opAsync("crypto.pbkdf2Async", { passwordLength: p.length, iterations, keylen, digest }, bytes), (k) => callback(null, encode(k)), (e) => callback(e));
   }
   __name(pbkdf2, "pbkdf2");
   function scryptSync(password, salt, keylen, options = void 0) {
-    const [p, bytes] = keyAndSalt(password, salt);
+    const {0: p, 1: bytes} = keyAndSalt(password, salt);
     return encode(op("crypto.scryptSync", { passwordLength: p.length, keylen, options: options ?? {} }, bytes));
   }
   __name(scryptSync, "scryptSync");
@@ -249,7 +249,7 @@ var __runjs_part = (() => {
     const cb = typeof options === "function" ? options : callback;
     const opts = typeof options === "function" ? {} : options ?? {};
     if (typeof cb !== "function") throw invalidArgType("callback", "of type function", cb);
-    const [p, bytes] = keyAndSalt(password, salt);
+    const {0: p, 1: bytes} = keyAndSalt(password, salt);
     __runjs_P.$then(opAsync("crypto.scrypt", { passwordLength: p.length, keylen, options: opts }, bytes), (k) => cb(null, encode(k)), (e) => cb(e));
   }
   __name(scrypt, "scrypt");

@@ -23,7 +23,7 @@ var __runjs_part = (() => {
   };
   var __copyProps = (to, from, except, desc) => {
     if (from && typeof from === "object" || typeof from === "function") {
-      for (let key of __getOwnPropNames(from))
+      for (let key of __runjs_P.iter(__getOwnPropNames(from)))
         if (!__runjs_P.$call(__hasOwnProp, to, key) && key !== except)
           __defProp(to, key, { get: () => from[key], enumerable: !(desc = __getOwnPropDesc(from, key)) || desc.enumerable });
     }
@@ -615,7 +615,7 @@ var __runjs_part = (() => {
                 if (void 0 !== t4 && "function" == typeof t4.value && __runjs_P.$has(An, t4.value.name)) return;
               }
               0 === s2 ? l2 = new Mt() : p(i2, (t4) => __runjs_P.$add(l2, t4)), i2 = Rt(n2), b(t3.seen, e3);
-              for (const c2 of i2) {
+              for (const c2 of __runjs_P.iter(i2)) {
                 if ("constructor" === c2 || $t(e3, c2) || 0 !== s2 && __runjs_P.$has(l2, c2)) continue;
                 const i3 = pt(n2, c2);
                 if ("function" == typeof i3.value) continue;
@@ -688,7 +688,7 @@ var __runjs_part = (() => {
                   const n3 = { stylize: t4.stylize, showHidden: t4.showHidden, depth: t4.depth, colors: t4.colors, customInspect: t4.customInspect, showProxy: t4.showProxy, maxArrayLength: t4.maxArrayLength, maxStringLength: t4.maxStringLength, breakLength: t4.breakLength, compact: t4.compact, sorted: t4.sorted, getters: t4.getters, numericSeparator: t4.numericSeparator, ...t4.userOptions };
                   if (e5) {
                     At(n3, null);
-                    for (const t5 of mt(n3)) "object" != typeof n3[t5] && "function" != typeof n3[t5] || null === n3[t5] || delete n3[t5];
+                    for (const t5 of __runjs_P.iter(mt(n3))) "object" != typeof n3[t5] && "function" != typeof n3[t5] || null === n3[t5] || delete n3[t5];
                     n3.stylize = At((e6, n4) => {
                       let r3;
                       try {
@@ -870,7 +870,7 @@ ${te(" ", t3.indentationLvl)}`);
                                   }
                                   if (1 === t8) break;
                                 }
-                                s5 = t8, l5 && (__runjs_P.$delete(l5, s5), l5 = [...l5]);
+                                s5 = t8, l5 && (__runjs_P.$delete(l5, s5), l5 = [...__runjs_P.iter(l5)]);
                               }
                               let c5 = s5, a2 = 0, u5 = 0;
                               for (let e10 = r4 + s5; ; e10 += s5) {
@@ -904,7 +904,7 @@ ${te(" ", t3.indentationLvl)}`);
                           return t7;
                         })();
                         let o5;
-                        for (let i5 of n3) {
+                        for (let i5 of __runjs_P.iter(n3)) {
                           const n4 = It(In, i5);
                           if (null !== n4 && hn.exists(n4[1])) e6 += `
 ${r2.stylize(i5, "undefined")}`;
@@ -1186,7 +1186,7 @@ ${te(" ", n2.indentationLvl + 2)}`) + r2 : t3(Gn(e3), "string") + r2;
             const o2 = t3.size, i2 = K(J(0, e3.maxArrayLength), o2), l2 = o2 - i2, s2 = [];
             e3.indentationLvl += 2;
             let c2 = 0;
-            for (const n3 of t3) {
+            for (const n3 of __runjs_P.iter(t3)) {
               if (c2 >= i2) break;
               b(s2, nr(e3, n3, r2)), c2++;
             }
@@ -1197,7 +1197,7 @@ ${te(" ", n2.indentationLvl + 2)}`) + r2 : t3(Gn(e3), "string") + r2;
             const o2 = t3.size, i2 = K(J(0, e3.maxArrayLength), o2), l2 = o2 - i2, s2 = [];
             e3.indentationLvl += 2;
             let c2 = 0;
-            for (const { 0: n3, 1: o3 } of t3) {
+            for (const { 0: n3, 1: o3 } of __runjs_P.iter(t3)) {
               if (c2 >= i2) break;
               b(s2, `${nr(e3, n3, r2)} => ${nr(e3, o3, r2)}`), c2++;
             }
@@ -1484,7 +1484,7 @@ ${c2}  `)} ${r2[1]}`;
             Mn = /* @__PURE__ */ __name(function(e3, n2 = true) {
               let r2 = 0;
               n2 && (e3 = Cr(e3)), e3 = Kt(e3, "NFC");
-              for (const n3 of new Nt(e3)) {
+              for (const n3 of __runjs_P.iter(new Nt(e3))) {
                 const e4 = Vt(n3, 0);
                 t3(e4) ? r2 += 2 : Fr(e4) || r2++;
               }
@@ -1620,7 +1620,7 @@ ${e3}`;
             let r2 = "The ";
             P(t3, " argument") ? r2 += `${t3} ` : r2 += `"${t3}" ${S(t3, ".") ? "property" : "argument"} `, r2 += "must be ";
             const s2 = [], a2 = [], f2 = [];
-            for (const t4 of e3) j("string" == typeof t4, "All expected entries have to be of type string"), i(k, t4) ? c(s2, v(t4)) : null !== d(L, t4) ? c(a2, t4) : (j("object" !== t4, 'The value "object" should be written as "Object"'), c(f2, t4));
+            for (const t4 of __runjs_P.iter(e3)) j("string" == typeof t4, "All expected entries have to be of type string"), i(k, t4) ? c(s2, v(t4)) : null !== d(L, t4) ? c(a2, t4) : (j("object" !== t4, 'The value "object" should be written as "Object"'), c(f2, t4));
             if (a2.length > 0) {
               const t4 = l(s2, "object");
               -1 !== t4 && (u(s2, t4, 1), c(a2, "Object"));
@@ -1642,7 +1642,7 @@ ${e3}`;
         }, 499(t2, e2, n) {
           const r = n(683), { ArrayIsArray: o, BigInt: i, Boolean: l, DatePrototype: s, Error: c, FunctionPrototype: a, MapPrototypeHas: u, Number: f, ObjectDefineProperty: p, ObjectGetOwnPropertyDescriptor: y, ObjectGetPrototypeOf: g, ObjectIsFrozen: h, ObjectPrototype: d, SetPrototypeHas: m, String: b, Symbol: $, SymbolToStringTag: P, globalThis: S } = r, { getConstructorName: x } = n(727);
           function A(t3, ...e3) {
-            for (const n2 of e3) {
+            for (const n2 of __runjs_P.iter(e3)) {
               const e4 = S[n2];
               if (e4 && t3 instanceof e4) return true;
             }
@@ -1789,7 +1789,7 @@ ${e3}`;
           }
           __name(p, "p");
           function y(t3, e3, i2) {
-            for (const l2 of o(t3)) {
+            for (const l2 of __runjs_P.iter(o(t3))) {
               const o2 = f(l2), s2 = r(t3, l2);
               if ("get" in s2) p(e3, i2, o2, s2);
               else {
@@ -1800,7 +1800,7 @@ ${e3}`;
           }
           __name(y, "y");
           function g(t3, e3, i2) {
-            for (const l2 of o(t3)) {
+            for (const l2 of __runjs_P.iter(o(t3))) {
               const o2 = f(l2), s2 = r(t3, l2);
               if ("get" in s2) p(e3, i2, o2, s2);
               else {
@@ -1826,7 +1826,7 @@ ${e3}`;
           }), __runjs_P.$forEach(["Promise"], (t3) => {
             const i2 = globalThis[t3];
             e2[t3] = i2, (function(t4, e3, i3) {
-              for (const l2 of o(t4)) {
+              for (const l2 of __runjs_P.iter(o(t4))) {
                 const o2 = f(l2), s2 = r(t4, l2);
                 if ("get" in s2) p(e3, i3, o2, s2);
                 else {
@@ -1934,11 +1934,11 @@ ${e3}`;
           const r = n(683), { BigInt: o, Error: i, NumberParseInt: l, ObjectEntries: s, ObjectGetOwnPropertyDescriptor: c, ObjectGetOwnPropertyDescriptors: a, ObjectGetOwnPropertySymbols: u, ObjectPrototypeToString: f, Symbol: p } = r, y = n(179), g = p("kPending"), h = p("kRejected");
           t2.exports = { constants: { kPending: g, kRejected: h, ALL_PROPERTIES: 0, ONLY_ENUMERABLE: 2 }, getOwnNonIndexProperties: /* @__PURE__ */ __name(function(t3, e3 = 2) {
             const n2 = a(t3), r2 = [];
-            for (const [t4, o2] of s(n2)) if (!__runjs_P.$test(/^(0|[1-9][0-9]*)$/, t4) || l(t4, 10) >= 2 ** 32 - 1) {
+            for (const {0: t4, 1: o2} of __runjs_P.iter(s(n2))) if (!__runjs_P.$test(/^(0|[1-9][0-9]*)$/, t4) || l(t4, 10) >= 2 ** 32 - 1) {
               if (2 === e3 && !o2.enumerable) continue;
               __runjs_P.$push(r2, t4);
             }
-            for (const n3 of u(t3)) {
+            for (const n3 of __runjs_P.iter(u(t3))) {
               const o2 = c(t3, n3);
               (2 !== e3 || o2.enumerable) && __runjs_P.$push(r2, n3);
             }
@@ -2018,8 +2018,8 @@ ${e3}`;
       return "";
     }
   }, "protoTag");
-  var MapIteratorProto = __runjs_P.Object_getPrototypeOf((/* @__PURE__ */ new Map())[Symbol.iterator]());
-  var SetIteratorProto = __runjs_P.Object_getPrototypeOf((/* @__PURE__ */ new Set())[Symbol.iterator]());
+  var MapIteratorProto = __runjs_P.boot_MapIterator_proto;
+  var SetIteratorProto = __runjs_P.boot_SetIterator_proto;
   var GeneratorProto = __runjs_P.Object_getPrototypeOf(function* () {
   }).prototype;
   var AsyncFunctionProto = __runjs_P.Object_getPrototypeOf(async function() {
@@ -2102,7 +2102,7 @@ ${e3}`;
   function ownKeys(o, strict) {
     const keys = __runjs_P.Object_keys(o);
     if (!strict) return keys;
-    for (const s of __runjs_P.Object_getOwnPropertySymbols(o)) if (__runjs_P.$call(__runjs_P.ObjectProto_propertyIsEnumerable, o, s)) __runjs_P.$push(keys, s);
+    for (const s of __runjs_P.iter(__runjs_P.Object_getOwnPropertySymbols(o))) if (__runjs_P.$call(__runjs_P.ObjectProto_propertyIsEnumerable, o, s)) __runjs_P.$push(keys, s);
     return keys;
   }
   __name(ownKeys, "ownKeys");
@@ -2167,7 +2167,7 @@ ${e3}`;
     const ka = ownKeys(a, strict);
     const kb = ownKeys(b, strict);
     if (ka.length !== kb.length) return false;
-    for (const k of kb) if (!__runjs_P.$call(__runjs_P.ObjectProto_propertyIsEnumerable, a, k)) return false;
+    for (const k of __runjs_P.iter(kb)) if (!__runjs_P.$call(__runjs_P.ObjectProto_propertyIsEnumerable, a, k)) return false;
     if (memo === void 0) memo = { a: /* @__PURE__ */ new Map(), b: /* @__PURE__ */ new Map(), position: 0 };
     else {
       const ma = __runjs_P.$get(memo.a, a);
@@ -2188,21 +2188,21 @@ ${e3}`;
   }
   __name(deepEqual, "deepEqual");
   function keysEqual(a, b, strict, memo, keys) {
-    for (const k of keys) if (!deepEqual(a[k], b[k], strict, memo)) return false;
+    for (const k of __runjs_P.iter(keys)) if (!deepEqual(a[k], b[k], strict, memo)) return false;
     return true;
   }
   __name(keysEqual, "keysEqual");
   function setEqual(a, b, strict, memo) {
     if (a.size !== b.size) return false;
     const pending = [];
-    for (const v of a) {
+    for (const v of __runjs_P.iter(a)) {
       if (isObjectLike(v) || !strict && typeof v !== "symbol") __runjs_P.$push(pending, v);
       else if (!__runjs_P.$has(b, v)) return false;
     }
     if (pending.length === 0) return true;
     const candidates = [];
-    for (const v of b) if (isObjectLike(v) || !strict && !__runjs_P.$has(a, v)) __runjs_P.$push(candidates, v);
-    for (const v of pending) {
+    for (const v of __runjs_P.iter(b)) if (isObjectLike(v) || !strict && !__runjs_P.$has(a, v)) __runjs_P.$push(candidates, v);
+    for (const v of __runjs_P.iter(pending)) {
       if (!strict && !isObjectLike(v) && __runjs_P.$has(b, v)) continue;
       const i = __runjs_P.$findIndex(candidates, (c) => deepEqual(v, c, strict, memo));
       if (i < 0) return false;
@@ -2214,7 +2214,7 @@ ${e3}`;
   function mapEqual(a, b, strict, memo) {
     if (a.size !== b.size) return false;
     const pending = [];
-    for (const [k, v] of a) {
+    for (const {0: k, 1: v} of __runjs_P.iter(a)) {
       if (isObjectLike(k)) __runjs_P.$push(pending, [k, v]);
       else if (!__runjs_P.$has(b, k) || !deepEqual(v, __runjs_P.$get(b, k), strict, memo)) {
         if (strict) return false;
@@ -2223,9 +2223,9 @@ ${e3}`;
     }
     if (pending.length === 0) return true;
     const candidates = [];
-    for (const [k, v] of b) if (isObjectLike(k) || !strict) __runjs_P.$push(candidates, [k, v]);
-    for (const [k, v] of pending) {
-      const i = __runjs_P.$findIndex(candidates, ([ck, cv]) => deepEqual(k, ck, strict, memo) && deepEqual(v, cv, strict, memo));
+    for (const {0: k, 1: v} of __runjs_P.iter(b)) if (isObjectLike(k) || !strict) __runjs_P.$push(candidates, [k, v]);
+    for (const {0: k, 1: v} of __runjs_P.iter(pending)) {
+      const i = __runjs_P.$findIndex(candidates, ({0: ck, 1: cv}) => deepEqual(k, ck, strict, memo) && deepEqual(v, cv, strict, memo));
       if (i < 0) return false;
       __runjs_P.$splice(candidates, i, 1);
     }
@@ -2250,7 +2250,7 @@ ${e3}`;
     }
     function fn(...args) {
       return new Promise((resolve, reject) => {
-        __runjs_P.$call(original, this, ...args, (err, ...values) => {
+        __runjs_P.$call(original, this, ...__runjs_P.iter(args), (err, ...values) => {
           if (err) reject(err);
           else resolve(values.length > 1 ? values : values[0]);
         });
@@ -2319,7 +2319,7 @@ ${e3}`;
   function styleText(format3, text) {
     const list = __runjs_P.Array_isArray(format3) ? format3 : [format3];
     let out = String(text);
-    for (const f of list) {
+    for (const f of __runjs_P.iter(list)) {
       const codes = STYLES[f];
       if (codes === void 0) throw nodeError(TypeError, "ERR_INVALID_ARG_VALUE", `The argument 'format' must be one of: ${__runjs_P.$join(__runjs_P.Object_keys(STYLES), ", ")}. Received ${inspect2(f)}`);
       out = `\x1B[${codes[0]}m${out}\x1B[${codes[1]}m`;

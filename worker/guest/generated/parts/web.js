@@ -14,7 +14,7 @@ var __runjs_part = (() => {
   };
   var __copyProps = (to, from, except, desc) => {
     if (from && typeof from === "object" || typeof from === "function") {
-      for (let key of __getOwnPropNames(from))
+      for (let key of __runjs_P.iter(__getOwnPropNames(from)))
         if (!__runjs_P.$call(__hasOwnProp, to, key) && key !== except)
           __defProp(to, key, { get: () => from[key], enumerable: !(desc = __getOwnPropDesc(from, key)) || desc.enumerable });
     }
@@ -276,7 +276,7 @@ var __runjs_part = (() => {
     }
   };
   var PHASES = [["NONE", 0], ["CAPTURING_PHASE", 1], ["AT_TARGET", 2], ["BUBBLING_PHASE", 3]];
-  for (const [k, v] of PHASES) {
+  for (const {0: k, 1: v} of __runjs_P.iter(PHASES)) {
     __runjs_P.Object_defineProperty(Event, k, { value: v, enumerable: true });
     __runjs_P.Object_defineProperty(Event.prototype, k, { value: v, enumerable: true });
   }
@@ -424,7 +424,7 @@ var __runjs_part = (() => {
     __runjs_P.$set(immediates, id, true);
     setTimeout(() => {
       if (!__runjs_P.$delete(immediates, id)) return;
-      callback(...args);
+      callback(...__runjs_P.iter(args));
     }, 0);
     return id;
   }
@@ -515,12 +515,12 @@ var __runjs_part = (() => {
     }
     static any(iterable) {
       const list = [];
-      for (const s of iterable) {
+      for (const s of __runjs_P.iter(iterable)) {
         if (!__runjs_P.$has(signals, s)) throw new TypeError('The "signals" argument must be an array of AbortSignal instances');
         __runjs_P.$push(list, s);
       }
       const result = newSignal();
-      for (const s of list) {
+      for (const s of __runjs_P.iter(list)) {
         const src = st(s);
         if (src.aborted) {
           signalAbort(result, src.reason);
@@ -528,7 +528,7 @@ var __runjs_part = (() => {
         }
       }
       st(result).dependent = true;
-      for (const s of list) __runjs_P.$push(st(s).followers, result);
+      for (const s of __runjs_P.iter(list)) __runjs_P.$push(st(s).followers, result);
       return result;
     }
   };
@@ -549,14 +549,14 @@ var __runjs_part = (() => {
     const followers = s.followers;
     s.followers = [];
     const toFire = [signal];
-    for (const f of followers) {
+    for (const f of __runjs_P.iter(followers)) {
       const fs = st(f);
       if (fs.aborted) continue;
       fs.aborted = true;
       fs.reason = reason;
       __runjs_P.$push(toFire, f);
     }
-    for (const t of toFire) t.dispatchEvent(new Event("abort"));
+    for (const t of __runjs_P.iter(toFire)) t.dispatchEvent(new Event("abort"));
   }
   __name(signalAbort, "signalAbort");
   var AbortController = class {
@@ -615,12 +615,12 @@ var __runjs_part = (() => {
     const memory = /* @__PURE__ */ new Map();
     const transfer = options?.transfer;
     if (transfer !== void 0 && transfer !== null) {
-      for (const t of transfer) {
+      for (const t of __runjs_P.iter(transfer)) {
         if (!(t instanceof ArrayBuffer)) throw new DOMException("Value not transferable", "DataCloneError");
         if (__runjs_P.$has(memory, t)) throw new DOMException("Duplicate ArrayBuffer in the transfer list", "DataCloneError");
         __runjs_P.$set(memory, t, void 0);
       }
-      for (const t of [...__runjs_P.$keys(memory)]) {
+      for (const t of __runjs_P.iter([...__runjs_P.iter(__runjs_P.$keys(memory))])) {
         __runjs_P.$set(memory, t, typeof t.transfer === "function" ? __runjs_P.$transfer(t) : __runjs_P.$slice(t, 0));
       }
     }
@@ -650,14 +650,14 @@ var __runjs_part = (() => {
     } else if (v instanceof Map) {
       out = /* @__PURE__ */ new Map();
       __runjs_P.$set(memory, v, out);
-      const entries2 = [...v];
-      for (const [k, val] of entries2) __runjs_P.$set(out, clone(k, memory), clone(val, memory));
+      const entries2 = [...__runjs_P.iter(v)];
+      for (const {0: k, 1: val} of __runjs_P.iter(entries2)) __runjs_P.$set(out, clone(k, memory), clone(val, memory));
       return out;
     } else if (v instanceof Set) {
       out = /* @__PURE__ */ new Set();
       __runjs_P.$set(memory, v, out);
-      const values = [...v];
-      for (const val of values) __runjs_P.$add(out, clone(val, memory));
+      const values = [...__runjs_P.iter(v)];
+      for (const val of __runjs_P.iter(values)) __runjs_P.$add(out, clone(val, memory));
       return out;
     } else if (tag === "[object Boolean]") out = Object(__runjs_P.$call(__runjs_P.BooleanProto_valueOf, v));
     else if (tag === "[object Number]") out = Object(__runjs_P.$call(__runjs_P.NumberProto_valueOf, v));
@@ -674,7 +674,7 @@ var __runjs_part = (() => {
       if ("cause" in v) __runjs_P.Object_defineProperty(out, "cause", { value: clone(v.cause, memory), writable: true, configurable: true });
       return out;
     } else {
-      for (const [Ctor, steps] of cloneable) {
+      for (const {0: Ctor, 1: steps} of __runjs_P.iter(cloneable)) {
         if (v instanceof Ctor) {
           out = steps(v, (x) => clone(x, memory));
           __runjs_P.$set(memory, v, out);
@@ -684,13 +684,13 @@ var __runjs_part = (() => {
       if (__runjs_P.Array_isArray(v)) {
         out = new Array(v.length);
         __runjs_P.$set(memory, v, out);
-        for (const key of __runjs_P.Object_keys(v)) out[key] = clone(v[key], memory);
+        for (const key of __runjs_P.iter(__runjs_P.Object_keys(v))) out[key] = clone(v[key], memory);
         return out;
       }
       if (isPlatformObject(v)) throw cannotClone(v);
       out = {};
       __runjs_P.$set(memory, v, out);
-      for (const key of __runjs_P.Object_keys(v)) out[key] = clone(v[key], memory);
+      for (const key of __runjs_P.iter(__runjs_P.Object_keys(v))) out[key] = clone(v[key], memory);
       return out;
     }
     __runjs_P.$set(memory, v, out);
@@ -895,7 +895,7 @@ var __runjs_part = (() => {
   function encodingForLabel(label) {
     if (byLabel === void 0) {
       byLabel = /* @__PURE__ */ new Map();
-      for (const name of __runjs_P.Object_keys(ENCODINGS)) for (const l2 of __runjs_P.$split(ENCODINGS[name], " ")) __runjs_P.$set(byLabel, l2, name);
+      for (const name of __runjs_P.iter(__runjs_P.Object_keys(ENCODINGS))) for (const l2 of __runjs_P.iter(__runjs_P.$split(ENCODINGS[name], " "))) __runjs_P.$set(byLabel, l2, name);
     }
     return __runjs_P.$get(byLabel, __runjs_P.$replace(__runjs_P.$replace(String(label), /^[\t\n\f\r ]+|[\t\n\f\r ]+$/g, ""), /[A-Z]+/g, (c) => __runjs_P.$toLowerCase(c)));
   }
@@ -1464,7 +1464,7 @@ var __runjs_part = (() => {
       return `URL ${inspect(obj, options)}`;
     }
   };
-  for (const name of ["href", "origin", "protocol", "username", "password", "host", "hostname", "port", "pathname", "search", "searchParams", "hash", "toString", "toJSON"]) {
+  for (const name of __runjs_P.iter(["href", "origin", "protocol", "username", "password", "host", "hostname", "port", "pathname", "search", "searchParams", "hash", "toString", "toJSON"])) {
     const d = __runjs_P.Object_getOwnPropertyDescriptor(URL.prototype, name);
     d.enumerable = true;
     __runjs_P.Object_defineProperty(URL.prototype, name, d);
@@ -1495,7 +1495,7 @@ var __runjs_part = (() => {
   __name(hexValue, "hexValue");
   function parseUrlencoded(input) {
     const list = [];
-    for (const seq of __runjs_P.$split(input, "&")) {
+    for (const seq of __runjs_P.iter(__runjs_P.$split(input, "&"))) {
       if (seq === "") continue;
       const eq = __runjs_P.$indexOf(seq, "=");
       const name = eq >= 0 ? __runjs_P.$slice(seq, 0, eq) : seq;
@@ -1521,7 +1521,7 @@ var __runjs_part = (() => {
   __name(serializeComponent, "serializeComponent");
   function serializeUrlencoded(list) {
     const parts = [];
-    for (const [k, v] of list) __runjs_P.$push(parts, `${serializeComponent(k)}=${serializeComponent(v)}`);
+    for (const {0: k, 1: v} of __runjs_P.iter(list)) __runjs_P.$push(parts, `${serializeComponent(k)}=${serializeComponent(v)}`);
     return __runjs_P.$join(parts, "&");
   }
   __name(serializeUrlencoded, "serializeUrlencoded");
@@ -1536,7 +1536,7 @@ var __runjs_part = (() => {
   function replaceList(params, list) {
     const cur = l(params);
     cur.length = 0;
-    for (const pair of list) __runjs_P.$push(cur, pair);
+    for (const pair of __runjs_P.iter(list)) __runjs_P.$push(cur, pair);
   }
   __name(replaceList, "replaceList");
   function usv(v) {
@@ -1559,18 +1559,18 @@ var __runjs_part = (() => {
       let list = [];
       if (init === void 0 || init === null) list = [];
       else if (typeof init === "object" || typeof init === "function") {
-        if (init instanceof _URLSearchParams) list = __runjs_P.$map(l(init), ([k, v]) => [k, v]);
+        if (init instanceof _URLSearchParams) list = __runjs_P.$map(l(init), ({0: k, 1: v}) => [k, v]);
         else if (typeof init[Symbol.iterator] === "function") {
-          for (const pair of init) {
+          for (const pair of __runjs_P.iter(init)) {
             if (typeof pair !== "object" && typeof pair !== "function" || pair === null || typeof pair[Symbol.iterator] !== "function") {
               throw nodeError(TypeError, "ERR_INVALID_TUPLE", "Each query pair must be an iterable [name, value] tuple");
             }
-            const arr = [...pair];
+            const arr = [...__runjs_P.iter(pair)];
             if (arr.length !== 2) throw nodeError(TypeError, "ERR_INVALID_TUPLE", "Each query pair must be an iterable [name, value] tuple");
             __runjs_P.$push(list, [usv(arr[0]), usv(arr[1])]);
           }
         } else {
-          for (const key of __runjs_P.Reflect_ownKeys(init)) {
+          for (const key of __runjs_P.iter(__runjs_P.Reflect_ownKeys(init))) {
             if (typeof key !== "string") continue;
             const d = __runjs_P.Reflect_getOwnPropertyDescriptor(init, key);
             if (d !== void 0 && d.enumerable) __runjs_P.$push(list, [usv(key), usv(init[key])]);
@@ -1602,21 +1602,21 @@ var __runjs_part = (() => {
     get(name) {
       if (arguments.length < 1) throw nodeError(TypeError, "ERR_MISSING_ARGS", 'The "name" argument must be specified');
       const n = usv(name);
-      for (const [k, v] of l(this)) if (k === n) return v;
+      for (const {0: k, 1: v} of __runjs_P.iter(l(this))) if (k === n) return v;
       return null;
     }
     getAll(name) {
       if (arguments.length < 1) throw nodeError(TypeError, "ERR_MISSING_ARGS", 'The "name" argument must be specified');
       const n = usv(name);
       const out = [];
-      for (const [k, v] of l(this)) if (k === n) __runjs_P.$push(out, v);
+      for (const {0: k, 1: v} of __runjs_P.iter(l(this))) if (k === n) __runjs_P.$push(out, v);
       return out;
     }
     has(name, value = void 0) {
       if (arguments.length < 1) throw nodeError(TypeError, "ERR_MISSING_ARGS", 'The "name" argument must be specified');
       const n = usv(name);
       const v = value === void 0 ? void 0 : usv(value);
-      for (const [k, val] of l(this)) if (k === n && (v === void 0 || val === v)) return true;
+      for (const {0: k, 1: val} of __runjs_P.iter(l(this))) if (k === n && (v === void 0 || val === v)) return true;
       return false;
     }
     set(name, value) {
@@ -1668,11 +1668,11 @@ var __runjs_part = (() => {
     [/* @__PURE__ */ __runjs_P.Symbol_for("nodejs.util.inspect.custom")](depth, options, inspect) {
       const list = l(this);
       if (list.length === 0) return "URLSearchParams {}";
-      return `URLSearchParams { ${__runjs_P.$join(__runjs_P.$map(list, ([k, v]) => `${inspect(k, options)} => ${inspect(v, options)}`), ", ")} }`;
+      return `URLSearchParams { ${__runjs_P.$join(__runjs_P.$map(list, ({0: k, 1: v}) => `${inspect(k, options)} => ${inspect(v, options)}`), ", ")} }`;
     }
   };
   __runjs_P.Object_defineProperty(URLSearchParams.prototype, Symbol.toStringTag, { value: "URLSearchParams", configurable: true });
-  var IteratorPrototype = __runjs_P.Object_getPrototypeOf(__runjs_P.Object_getPrototypeOf([][Symbol.iterator]()));
+  var IteratorPrototype = __runjs_P.boot_Iterator_proto;
   var ParamsIteratorPrototype = __runjs_P.Object_create(IteratorPrototype, {
     next: {
       value: /* @__PURE__ */ __name(function next() {
@@ -1680,7 +1680,7 @@ var __runjs_part = (() => {
         if (it === void 0) throw new TypeError("Illegal invocation");
         const list = l(it.params);
         if (it.index >= list.length) return { value: void 0, done: true };
-        const [k, v] = list[it.index++];
+        const {0: k, 1: v} = list[it.index++];
         return { value: it.kind === 0 ? k : it.kind === 1 ? v : [k, v], done: false };
       }, "next"),
       writable: true,
@@ -2063,7 +2063,7 @@ var __runjs_part = (() => {
     },
     nextTick(callback, ...args) {
       if (typeof callback !== "function") throw nodeError(TypeError, "ERR_INVALID_ARG_TYPE", 'The "callback" argument must be of type function');
-      queueMicrotask(() => callback(...args));
+      queueMicrotask(() => callback(...__runjs_P.iter(args)));
     },
     hrtime,
     uptime() {
@@ -2117,7 +2117,7 @@ var __runjs_part = (() => {
     emit(event, ...args) {
       const list = __runjs_P.$get(listeners, event);
       if (list === void 0) return false;
-      for (const fn of __runjs_P.$slice(list)) __runjs_P.$apply(fn, process, args);
+      for (const fn of __runjs_P.iter(__runjs_P.$slice(list))) __runjs_P.$apply(fn, process, args);
       return true;
     }
   };
@@ -2182,7 +2182,7 @@ var __runjs_part = (() => {
 
   // worker/guest/platform/web/install.js
   function defineHidden(target, props) {
-    for (const key of __runjs_P.Reflect_ownKeys(props)) {
+    for (const key of __runjs_P.iter(__runjs_P.Reflect_ownKeys(props))) {
       __runjs_P.Object_defineProperty(target, key, { value: props[key], writable: true, enumerable: false, configurable: true });
     }
   }
@@ -2204,12 +2204,12 @@ var __runjs_part = (() => {
     const elapsed = /* @__PURE__ */ __name((ms) => ms < 1e3 ? `${__runjs_P.$toFixed(ms, 3)}ms` : `${__runjs_P.$toFixed((ms / 1e3), 3)}s`, "elapsed");
     const extras = {
       dir: /* @__PURE__ */ __name((v) => log(v), "dir"),
-      dirxml: /* @__PURE__ */ __name((...args) => log(...args), "dirxml"),
+      dirxml: /* @__PURE__ */ __name((...args) => log(...__runjs_P.iter(args)), "dirxml"),
       group: /* @__PURE__ */ __name((...args) => {
-        if (args.length > 0) log(...args);
+        if (args.length > 0) log(...__runjs_P.iter(args));
       }, "group"),
       groupCollapsed: /* @__PURE__ */ __name((...args) => {
-        if (args.length > 0) log(...args);
+        if (args.length > 0) log(...__runjs_P.iter(args));
       }, "groupCollapsed"),
       groupEnd: /* @__PURE__ */ __name(() => {
       }, "groupEnd"),
@@ -2229,8 +2229,8 @@ var __runjs_part = (() => {
       assert(condition, ...args) {
         if (condition) return;
         if (args.length === 0) error("Assertion failed");
-        else if (typeof args[0] === "string") error(`Assertion failed: ${args[0]}`, ...__runjs_P.$slice(args, 1));
-        else error("Assertion failed:", ...args);
+        else if (typeof args[0] === "string") error(`Assertion failed: ${args[0]}`, ...__runjs_P.iter(__runjs_P.$slice(args, 1)));
+        else error("Assertion failed:", ...__runjs_P.iter(args));
       },
       time(l2 = void 0) {
         const k = label(l2);
@@ -2247,7 +2247,7 @@ var __runjs_part = (() => {
           warn(`No such label '${k}' for console.timeLog()`);
           return;
         }
-        log(`${k}: ${elapsed(now() - t)}`, ...data);
+        log(`${k}: ${elapsed(now() - t)}`, ...__runjs_P.iter(data));
       },
       timeEnd(l2 = void 0) {
         const k = label(l2);
@@ -2277,13 +2277,13 @@ var __runjs_part = (() => {
     const columns = [];
     let hasValues = false;
     const isMap = data instanceof Map;
-    const entries2 = isMap ? [...__runjs_P.$entries(data)] : data instanceof Set ? __runjs_P.$map([...__runjs_P.$values(data)], (v, i) => [i, v]) : __runjs_P.$map(__runjs_P.Object_keys(data), (k) => [k, data[k]]);
+    const entries2 = isMap ? [...__runjs_P.iter(__runjs_P.$entries(data))] : data instanceof Set ? __runjs_P.$map([...__runjs_P.iter(__runjs_P.$values(data))], (v, i) => [i, v]) : __runjs_P.$map(__runjs_P.Object_keys(data), (k) => [k, data[k]]);
     const indexHeader = isMap ? "(iteration index)" : INDEX;
-    for (const [k, v] of entries2) {
+    for (const {0: k, 1: v} of __runjs_P.iter(entries2)) {
       const row = { [indexHeader]: isMap ? String(rows.length) : String(k) };
       if (isMap) row.Key = inspect(k);
       if (v !== null && typeof v === "object") {
-        for (const key of properties ?? __runjs_P.Object_keys(v)) {
+        for (const key of __runjs_P.iter(properties ?? __runjs_P.Object_keys(v))) {
           if (!__runjs_P.$includes(columns, key)) __runjs_P.$push(columns, key);
           if (key in v) row[key] = inspect(v[key]);
         }
@@ -2293,13 +2293,13 @@ var __runjs_part = (() => {
       }
       __runjs_P.$push(rows, row);
     }
-    const header = [indexHeader, ...isMap ? ["Key"] : [], ...columns, ...hasValues ? [VALUES] : []];
-    const width = /* @__PURE__ */ __name((s) => [...s].length, "width");
-    const widths = __runjs_P.$map(header, (h) => __runjs_P.Math_max(width(h), ...__runjs_P.$map(rows, (r) => width(r[h] ?? ""))) + 2);
+    const header = [indexHeader, ...__runjs_P.iter(isMap ? ["Key"] : []), ...__runjs_P.iter(columns), ...__runjs_P.iter(hasValues ? [VALUES] : [])];
+    const width = /* @__PURE__ */ __name((s) => [...__runjs_P.iter(s)].length, "width");
+    const widths = __runjs_P.$map(header, (h) => __runjs_P.Math_max(width(h), ...__runjs_P.iter(__runjs_P.$map(rows, (r) => width(r[h] ?? "")))) + 2);
     const cell = /* @__PURE__ */ __name((s, w) => ` ${s}${__runjs_P.$repeat(" ", w - width(s) - 1)}`, "cell");
     const line = /* @__PURE__ */ __name((l2, m, r) => l2 + __runjs_P.$join(__runjs_P.$map(widths, (w) => __runjs_P.$repeat("\u2500", w)), m) + r, "line");
     const out = [line("\u250C", "\u252C", "\u2510"), `\u2502${__runjs_P.$join(__runjs_P.$map(header, (h, i) => cell(h, widths[i])), "\u2502")}\u2502`, line("\u251C", "\u253C", "\u2524")];
-    for (const r of rows) __runjs_P.$push(out, `\u2502${__runjs_P.$join(__runjs_P.$map(header, (h, i) => cell(r[h] ?? "", widths[i])), "\u2502")}\u2502`);
+    for (const r of __runjs_P.iter(rows)) __runjs_P.$push(out, `\u2502${__runjs_P.$join(__runjs_P.$map(header, (h, i) => cell(r[h] ?? "", widths[i])), "\u2502")}\u2502`);
     __runjs_P.$push(out, line("\u2514", "\u2534", "\u2518"));
     return __runjs_P.$join(out, "\n");
   }

@@ -5,6 +5,12 @@ import { op } from './host.js';
 
 const loaded = new Map();
 const loading = new Set();
+/**
+ * Parts whose evaluation threw (user code had broken a builtin the part needs at load): later
+ * requests get that same error again. Evaluating a part twice could leave half of the first
+ * attempt's globals behind, and re-entering them reports "requires itself" instead of the cause.
+ */
+const failed = new Map();
 /** Part sources handed over by preloadParts (while it runs), so no op is needed. */
 let given;
 
@@ -16,13 +22,20 @@ export function registerPart(name, exports) {
 export function requirePart(name) {
   const done = loaded.get(name);
   if (done !== undefined) return done;
+  if (failed.has(name)) throw failed.get(name);
   if (loading.has(name)) throw new Error(`runjs: platform part '${name}' requires itself`);
   loading.add(name);
   try {
     const body = given !== undefined && given[name] !== undefined ? given[name] : op('platform.part', name);
     // The sourceURL keeps the part's frames out of user-facing stacks (they contain "runjs:prelude").
     const fn = new Function('__runjs_P', '__runjs_require', `${body}\n//# sourceURL=runjs:prelude/${name}`);
-    const exports = fn(__runjs_P, requirePart);
+    let exports;
+    try {
+      exports = fn(__runjs_P, requirePart);
+    } catch (e) {
+      failed.set(name, e);
+      throw e;
+    }
     loaded.set(name, exports);
     return exports;
   } finally {

@@ -298,7 +298,8 @@ export class URLSearchParams {
 }
 Object.defineProperty(URLSearchParams.prototype, Symbol.toStringTag, { value: 'URLSearchParams', configurable: true });
 
-const IteratorPrototype = Object.getPrototypeOf(Object.getPrototypeOf([][Symbol.iterator]()));
+/* global __runjs_P */ // the captured primordials
+const IteratorPrototype = __runjs_P.boot_Iterator_proto;
 const ParamsIteratorPrototype = Object.create(IteratorPrototype, {
   next: {
     value: function next() {
