@@ -18,6 +18,20 @@ export const PATCHES: Readonly<Record<string, readonly Patch[]>> = {
       replace: "      case 'base64':\n        return base64Slice(this, start, end)\n\n      case 'base64url':\n        return base64Slice(this, start, end).replace(/\\+/g, '-').replace(/\\//g, '_').replace(/=+$/, '')\n",
     },
     { find: "      case 'base64':\n        // Warning: maxLength", replace: "      case 'base64':\n      case 'base64url':\n        // Warning: maxLength" },
+    // Node: an empty needle is found at the (clamped) offset; feross never finds it.
+    {
+      find: 'function bidirectionalIndexOf (buffer, val, byteOffset, encoding, dir) {\n',
+      replace: 'function bidirectionalIndexOf (buffer, val, byteOffset, encoding, dir) {\n  if ((typeof val === \'string\' || isInstance(val, Uint8Array)) && val.length === 0) {\n    let o = typeof byteOffset === \'string\' ? NaN : +byteOffset\n    if (numberIsNaN(o)) o = dir ? 0 : buffer.length\n    if (o < 0) o = Math.max(buffer.length + o, 0)\n    return Math.min(o, buffer.length)\n  }\n',
+    },
+    // Node compares with any Uint8Array.
+    {
+      find: "  if (!Buffer.isBuffer(b)) throw new TypeError('Argument must be a Buffer')\n  if (this === b) return true",
+      replace: "  if (!isInstance(b, Uint8Array)) throw new TypeError('The \"otherBuffer\" argument must be an instance of Buffer or Uint8Array.' + ' Received ' + (b === null ? 'null' : typeof b))\n  if (this === b) return true",
+    },
+    // Node says how many bytes it left out.
+    { find: "  if (this.length > max) str += ' ... '\n", replace: "  if (this.length > max) str += ' ... ' + (this.length - max) + ' more byte' + (this.length - max > 1 ? 's' : '')\n" },
+    // Node stops at the first pair that is not two hex digits ('0g' is not 0).
+    { find: '    const parsed = parseInt(string.substr(i * 2, 2), 16)\n    if (numberIsNaN(parsed)) return i\n', replace: '    const pair = string.substr(i * 2, 2)\n    if (!/^[0-9a-fA-F]{2}$/.test(pair)) return i\n    const parsed = parseInt(pair, 16)\n' },
     // Bulk conversions go to the host past BULK_MIN (worker/guest/platform/web/bulk-codec.js): the
     // byte-at-a-time loops below run at well under 1 MB/s on QuickJS.
     {
@@ -67,7 +81,8 @@ function fromString (string, encoding) {
     },
     {
       find: 'function utf8Slice (buf, start, end) {\n  end = Math.min(buf.length, end)\n',
-      replace: 'function utf8Slice (buf, start, end) {\n  end = Math.min(buf.length, end)\n  if (end - start > __runjs_bulk().BULK_MIN) return __runjs_bulkSlice(buf, start, end, \'utf8\')\n',
+      // Every size decodes as WHATWG (and Node) do, through the platform's UTF-8 decoder.
+      replace: 'function utf8Slice (buf, start, end) {\n  end = Math.min(buf.length, end)\n  if (end - start > __runjs_bulk().BULK_MIN) return __runjs_bulkSlice(buf, start, end, \'utf8\')\n  if (end > start) return __runjs_bulk().utf8Decode(new Uint8Array(buf.buffer, buf.byteOffset + start, end - start))\n',
     },
     {
       find: 'function base64Slice (buf, start, end) {\n',

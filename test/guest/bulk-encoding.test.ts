@@ -26,16 +26,29 @@ try { btoa('€'.repeat(2000)) } catch (e) { console.log(e.name, e.message) }
 const w = Buffer.alloc(10000); console.log(w.write(big, 5), md5(w));
 `;
 
-function hostOutput(): string {
+const EDGES = `
+const b = Buffer.from('abc');
+console.log(b.indexOf(''), b.indexOf('', 5), b.indexOf('', -1), b.lastIndexOf(''), b.includes(''), Buffer.alloc(0).indexOf(''), b.indexOf(Buffer.alloc(0), 1), b.indexOf('', 'utf8'));
+console.log(Buffer.from('0g12', 'hex').length, Buffer.from('ab0g12', 'hex').toString('hex'), Buffer.from('abc').equals(new Uint8Array([97, 98, 99])));
+console.log(require('util').inspect(Buffer.alloc(52)).slice(-20), require('util').inspect(Buffer.alloc(51)).slice(-16));
+console.log(JSON.stringify(Buffer.from([0xff, 0xe2, 0x82, 0x41, 0xf0, 0x9f, 0x98]).toString()), JSON.stringify(Buffer.from([0xed, 0xa0, 0x80, 0xc0, 0xaf]).toString()));
+try { Buffer.from('a').equals('a') } catch (e) { console.log(e.name) }
+`;
+
+function hostOutput(script = SCRIPT): string {
   const lines: string[] = [];
   const log = (...a: unknown[]) => { lines.push(a.map(String).join(' ')); };
   // The same statements on the test's Node, with its require, Buffer and web globals.
-  new Function('require', 'console', SCRIPT)(createRequire(import.meta.url), { log });
+  new Function('require', 'console', script)(createRequire(import.meta.url), { log });
   return `${lines.join('\n')}\n`;
 }
 
 guestSuite('bulk encoding on the host', (g) => {
   g.test('Buffer, TextEncoder/TextDecoder and atob/btoa on inputs past 1 KB match Node exactly', async (ctx) => {
     assert.equal(await ctx.output(SCRIPT, { heapMemoryMaxMb: 32 }), hostOutput());
+  });
+
+  g.test('Buffer edge cases match Node: empty needles, invalid hex, equals(Uint8Array), inspect tail, WHATWG replacement', async (ctx) => {
+    assert.equal(await ctx.output(EDGES), hostOutput(EDGES));
   });
 });

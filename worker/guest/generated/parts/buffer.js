@@ -730,7 +730,7 @@ var __runjs_part = (() => {
       }, "toString");
       Buffer3.prototype.toLocaleString = Buffer3.prototype.toString;
       Buffer3.prototype.equals = /* @__PURE__ */ __name(function equals(b) {
-        if (!Buffer3.isBuffer(b)) throw new TypeError("Argument must be a Buffer");
+        if (!isInstance(b, Uint8Array)) throw new TypeError('The "otherBuffer" argument must be an instance of Buffer or Uint8Array. Received ' + (b === null ? "null" : typeof b));
         if (this === b) return true;
         return Buffer3.compare(this, b) === 0;
       }, "equals");
@@ -738,7 +738,7 @@ var __runjs_part = (() => {
         let str = "";
         const max = exports.INSPECT_MAX_BYTES;
         str = __runjs_P.$trim(__runjs_P.$replace(__runjs_P.$toString(this, "hex", 0, max), /(.{2})/g, "$1 "));
-        if (this.length > max) str += " ... ";
+        if (this.length > max) str += " ... " + (this.length - max) + " more byte" + (this.length - max > 1 ? "s" : "");
         return "<Buffer " + str + ">";
       }, "inspect");
       if (customInspectSymbol) {
@@ -799,6 +799,12 @@ var __runjs_part = (() => {
         return 0;
       }, "compare");
       function bidirectionalIndexOf(buffer2, val, byteOffset, encoding, dir) {
+        if ((typeof val === "string" || isInstance(val, Uint8Array)) && val.length === 0) {
+          let o = typeof byteOffset === "string" ? NaN : +byteOffset;
+          if (numberIsNaN(o)) o = dir ? 0 : buffer2.length;
+          if (o < 0) o = __runjs_P.Math_max(buffer2.length + o, 0);
+          return __runjs_P.Math_min(o, buffer2.length);
+        }
         if (buffer2.length === 0) return -1;
         if (typeof byteOffset === "string") {
           encoding = byteOffset;
@@ -920,8 +926,9 @@ var __runjs_part = (() => {
         }
         let i;
         for (i = 0; i < length; ++i) {
-          const parsed = parseInt(__runjs_P.$substr(string, i * 2, 2), 16);
-          if (numberIsNaN(parsed)) return i;
+          const pair = __runjs_P.$substr(string, i * 2, 2);
+          if (!__runjs_P.$test(/^[0-9a-fA-F]{2}$/, pair)) return i;
+          const parsed = parseInt(pair, 16);
           buf[offset + i] = parsed;
         }
         return i;
@@ -1017,6 +1024,7 @@ var __runjs_part = (() => {
       function utf8Slice(buf, start, end) {
         end = __runjs_P.Math_min(buf.length, end);
         if (end - start > __runjs_bulk().BULK_MIN) return __runjs_bulkSlice(buf, start, end, "utf8");
+        if (end > start) return __runjs_bulk().utf8Decode(new Uint8Array(buf.buffer, buf.byteOffset + start, end - start));
         const res = [];
         let i = start;
         while (i < end) {
