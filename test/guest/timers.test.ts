@@ -26,4 +26,16 @@ guestSuite('timers', (g) => {
   g.test('setInterval is absent; timer ids are positive integers', async (ctx) => {
     assert.equal(await ctx.output('const a = setTimeout(() => {}, 0), b = setTimeout(() => {}, 0); console.log(typeof setInterval, Number.isInteger(a) && a > 0, b > a)'), 'undefined true true\n');
   });
+  g.test('node:timers setTimeout returns a Timeout (unref lets the run end, refresh, clear by object or id); util.promisify(setTimeout) works', async (ctx) => {
+    assert.equal(await ctx.output([
+      'const timers = require("timers"); const util = require("util");',
+      'const t = timers.setTimeout(() => console.log("never"), 50000).unref(); console.log(typeof t.ref, t.hasRef(), typeof +t, +t < 0);',
+      'const u = timers.setTimeout(() => console.log("fired", u.hasRef()), 5); console.log(u.hasRef());',
+      'const c = timers.setTimeout(() => console.log("cleared?!"), 5); timers.clearTimeout(c);',
+      'const d = timers.setTimeout(() => console.log("cleared by id?!"), 5); timers.clearTimeout(+d);',
+      'console.log("promisified", await util.promisify(setTimeout)(5, "val"), await util.promisify(timers.setTimeout)(1, "v2"));',
+      'await new Promise((r) => timers.setTimeout(r, 10).refresh());',
+      'console.log("done", typeof setTimeout(() => {}, 0));',
+    ].join('\n')), 'function false number true\ntrue\nfired true\npromisified val v2\ndone number\n');
+  });
 });

@@ -334,6 +334,8 @@ var __runjs_part = (() => {
   };
 
   // worker/guest/platform/parts/node/timers.js
+  var { sleepUnref } = core_default.shared;
+  var kCustomPromisify = /* @__PURE__ */ __runjs_P.Symbol_for("nodejs.util.promisify.custom");
   function abortError(signal) {
     const e = new Error("The operation was aborted");
     e.name = "AbortError";
@@ -369,9 +371,92 @@ var __runjs_part = (() => {
       yield: /* @__PURE__ */ __name(() => delayed((fn) => setImmediate(fn), clearImmediate, void 0, void 0), "yield")
     }
   };
+  var live = /* @__PURE__ */ new Map();
+  var nextId = -1;
+  var Timeout = class {
+    static {
+      __name(this, "Timeout");
+    }
+    #id;
+    #ms;
+    #fire;
+    #sleep;
+    #ref = true;
+    constructor(callback, ms, args) {
+      this.#id = nextId--;
+      this.#ms = ms;
+      this.#fire = () => {
+        __runjs_P.$delete(live, this.#id);
+        this.#sleep = void 0;
+        __runjs_P.Reflect_apply(callback, globalThis, args);
+      };
+      this.#start();
+    }
+    #start() {
+      this.#sleep = sleepUnref(this.#ms, this.#fire);
+      if (this.#ref) this.#sleep.ref(true);
+      __runjs_P.$set(live, this.#id, this);
+    }
+    ref() {
+      this.#ref = true;
+      this.#sleep?.ref(true);
+      return this;
+    }
+    unref() {
+      this.#ref = false;
+      this.#sleep?.ref(false);
+      return this;
+    }
+    hasRef() {
+      return this.#ref;
+    }
+    refresh() {
+      if (this.#sleep !== void 0) {
+        this.#sleep.cancel();
+        this.#start();
+      }
+      return this;
+    }
+    close() {
+      this.#sleep?.cancel();
+      this.#sleep = void 0;
+      __runjs_P.$delete(live, this.#id);
+      return this;
+    }
+    [Symbol.toPrimitive]() {
+      return this.#id;
+    }
+  };
+  function timeout(callback, delay = 1, ...args) {
+    if (typeof callback !== "function") {
+      const e = new TypeError(`The "callback" argument must be of type function. Received ${callback === null ? "null" : typeof callback}`);
+      e.code = "ERR_INVALID_ARG_TYPE";
+      throw e;
+    }
+    let ms = Number(delay);
+    if (!(ms >= 1) || !__runjs_P.Number_isFinite(ms)) ms = ms === Infinity ? 2147483647 : 1;
+    return new Timeout(callback, __runjs_P.Math_floor(ms), args);
+  }
+  __name(timeout, "timeout");
+  __runjs_P.Object_defineProperty(timeout, kCustomPromisify, { value: promises.setTimeout, configurable: true });
+  __runjs_P.Object_defineProperty(timeout, "name", { value: "setTimeout" });
+  function clearTimeoutAny(id) {
+    if (id instanceof Timeout) {
+      id.close();
+      return;
+    }
+    const own = __runjs_P.$get(live, Number(id));
+    if (own !== void 0) {
+      own.close();
+      return;
+    }
+    clearTimeout(id);
+  }
+  __name(clearTimeoutAny, "clearTimeoutAny");
+  __runjs_P.Object_defineProperty(clearTimeoutAny, "name", { value: "clearTimeout" });
   var timers = {
-    setTimeout: /* @__PURE__ */ __name((...args) => setTimeout(...__runjs_P.iter(args)), "setTimeout"),
-    clearTimeout: /* @__PURE__ */ __name((id) => clearTimeout(id), "clearTimeout"),
+    setTimeout: timeout,
+    clearTimeout: clearTimeoutAny,
     setImmediate: /* @__PURE__ */ __name((...args) => setImmediate(...__runjs_P.iter(args)), "setImmediate"),
     clearImmediate: /* @__PURE__ */ __name((id) => clearImmediate(id), "clearImmediate"),
     promises

@@ -2243,6 +2243,10 @@ ${e3}`;
   var kCustomPromisify = /* @__PURE__ */ __runjs_P.Symbol_for("nodejs.util.promisify.custom");
   function promisify(original) {
     if (typeof original !== "function") throw invalidArgType("original", "of type function", original);
+    if (original === core_default.globals.setTimeout || original === core_default.globals.setImmediate) {
+      const promises = core_default.host.require("timers/promises");
+      return original === core_default.globals.setTimeout ? promises.setTimeout : promises.setImmediate;
+    }
     const custom = original[kCustomPromisify];
     if (custom !== void 0) {
       if (typeof custom !== "function") throw invalidArgType("util.promisify.custom", "of type function", custom);
