@@ -415,6 +415,134 @@ var __runjs_part = (() => {
   }
   __name(notify, "notify");
 
+  // worker/guest/platform/web/more-events.js
+  function required(name, args) {
+    if (args < 1) throw new TypeError(`Failed to construct '${name}': 1 argument required, but only 0 present.`);
+  }
+  __name(required, "required");
+  function tag(cls, name) {
+    __runjs_P.Object_defineProperty(cls.prototype, Symbol.toStringTag, { value: name, configurable: true });
+  }
+  __name(tag, "tag");
+  var MessageEvent = class extends Event {
+    static {
+      __name(this, "MessageEvent");
+    }
+    #data;
+    #origin;
+    #lastEventId;
+    #source;
+    #ports;
+    constructor(type, init = void 0) {
+      required("MessageEvent", arguments.length);
+      super(type, init);
+      this.#data = init?.data ?? null;
+      this.#origin = String(init?.origin ?? "");
+      this.#lastEventId = String(init?.lastEventId ?? "");
+      this.#source = init?.source ?? null;
+      this.#ports = __runjs_P.Object_freeze(__runjs_P.Array_from(init?.ports ?? []));
+    }
+    get data() {
+      return this.#data;
+    }
+    get origin() {
+      return this.#origin;
+    }
+    get lastEventId() {
+      return this.#lastEventId;
+    }
+    get source() {
+      return this.#source;
+    }
+    get ports() {
+      return this.#ports;
+    }
+  };
+  tag(MessageEvent, "MessageEvent");
+  var ErrorEvent = class extends Event {
+    static {
+      __name(this, "ErrorEvent");
+    }
+    #message;
+    #filename;
+    #lineno;
+    #colno;
+    #error;
+    constructor(type, init = void 0) {
+      required("ErrorEvent", arguments.length);
+      super(type, init);
+      this.#message = String(init?.message ?? "");
+      this.#filename = String(init?.filename ?? "");
+      this.#lineno = (init?.lineno ?? 0) >>> 0;
+      this.#colno = (init?.colno ?? 0) >>> 0;
+      this.#error = init?.error;
+    }
+    get message() {
+      return this.#message;
+    }
+    get filename() {
+      return this.#filename;
+    }
+    get lineno() {
+      return this.#lineno;
+    }
+    get colno() {
+      return this.#colno;
+    }
+    get error() {
+      return this.#error;
+    }
+  };
+  tag(ErrorEvent, "ErrorEvent");
+  var CloseEvent = class extends Event {
+    static {
+      __name(this, "CloseEvent");
+    }
+    #wasClean;
+    #code;
+    #reason;
+    constructor(type, init = void 0) {
+      required("CloseEvent", arguments.length);
+      super(type, init);
+      this.#wasClean = !!init?.wasClean;
+      this.#code = (init?.code ?? 0) & 65535;
+      this.#reason = String(init?.reason ?? "");
+    }
+    get wasClean() {
+      return this.#wasClean;
+    }
+    get code() {
+      return this.#code;
+    }
+    get reason() {
+      return this.#reason;
+    }
+  };
+  tag(CloseEvent, "CloseEvent");
+  var PromiseRejectionEvent = class extends Event {
+    static {
+      __name(this, "PromiseRejectionEvent");
+    }
+    #promise;
+    #reason;
+    constructor(type, init) {
+      if (arguments.length < 2) throw new TypeError(`Failed to construct 'PromiseRejectionEvent': 2 arguments required, but only ${arguments.length} present.`);
+      if (init === null || typeof init !== "object" || !("promise" in init)) {
+        throw new TypeError("Failed to construct 'PromiseRejectionEvent': Failed to read the 'promise' property from 'PromiseRejectionEventInit': Required member is undefined.");
+      }
+      super(type, init);
+      this.#promise = init.promise;
+      this.#reason = init.reason;
+    }
+    get promise() {
+      return this.#promise;
+    }
+    get reason() {
+      return this.#reason;
+    }
+  };
+  tag(PromiseRejectionEvent, "PromiseRejectionEvent");
+
   // worker/guest/platform/web/timers.js
   var immediates = /* @__PURE__ */ new Map();
   var nextImmediate = 1;
@@ -635,7 +763,7 @@ var __runjs_part = (() => {
     if (__runjs_P.$has(memory, v)) return __runjs_P.$get(memory, v);
     if (typeof v === "function") throw cannotClone(v);
     let out;
-    const tag = __runjs_P.$call(__runjs_P.ObjectProto_toString, v);
+    const tag2 = __runjs_P.$call(__runjs_P.ObjectProto_toString, v);
     if (v instanceof Date) out = new Date(__runjs_P.$getTime(v));
     else if (v instanceof RegExp) out = new RegExp(v.source, v.flags);
     else if (v instanceof ArrayBuffer) {
@@ -659,10 +787,10 @@ var __runjs_part = (() => {
       const values = [...__runjs_P.iter(v)];
       for (const val of __runjs_P.iter(values)) __runjs_P.$add(out, clone(val, memory));
       return out;
-    } else if (tag === "[object Boolean]") out = Object(__runjs_P.$call(__runjs_P.BooleanProto_valueOf, v));
-    else if (tag === "[object Number]") out = Object(__runjs_P.$call(__runjs_P.NumberProto_valueOf, v));
-    else if (tag === "[object String]") out = Object(__runjs_P.$call(__runjs_P.StringProto_valueOf, v));
-    else if (tag === "[object BigInt]") out = Object(__runjs_P.$call(__runjs_P.BigIntProto_valueOf, v));
+    } else if (tag2 === "[object Boolean]") out = Object(__runjs_P.$call(__runjs_P.BooleanProto_valueOf, v));
+    else if (tag2 === "[object Number]") out = Object(__runjs_P.$call(__runjs_P.NumberProto_valueOf, v));
+    else if (tag2 === "[object String]") out = Object(__runjs_P.$call(__runjs_P.StringProto_valueOf, v));
+    else if (tag2 === "[object BigInt]") out = Object(__runjs_P.$call(__runjs_P.BigIntProto_valueOf, v));
     else if (v instanceof Error) {
       const name = v.name;
       const Ctor = ERROR_TYPES[name] ?? Error;
@@ -2320,6 +2448,10 @@ var __runjs_part = (() => {
     CustomEvent,
     AbortController,
     AbortSignal,
+    MessageEvent,
+    ErrorEvent,
+    CloseEvent,
+    PromiseRejectionEvent,
     TextEncoder,
     TextDecoder,
     URL,
