@@ -1458,8 +1458,16 @@ var __runjs_part = (() => {
     return s;
   }
   __name(u, "u");
+  var parsed = /* @__PURE__ */ new Map();
+  var PARSED_MAX = 512;
   function parse(input, base) {
-    return op("url.parse", base === void 0 ? [input] : [input, base]);
+    const key = base === void 0 ? input : `${base}\0${input}`;
+    const hit = __runjs_P.$get(parsed, key);
+    if (hit !== void 0) return hit;
+    const parts = op("url.parse", base === void 0 ? [input] : [input, base]);
+    if (parsed.size >= PARSED_MAX) __runjs_P.$clear(parsed);
+    __runjs_P.$set(parsed, key, parts);
+    return parts;
   }
   __name(parse, "parse");
   function setPart(url, name, value) {
