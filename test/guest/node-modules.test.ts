@@ -137,6 +137,11 @@ guestSuite('node: modules', (g) => {
     assert.match(out, /^TypeError: bad\|.*\[cause\]: RangeError: inner\|/);
   });
 
+  g.test('process.env stores strings, as in Node', async (ctx) => {
+    assert.equal(await ctx.output('process.env.N = 1; process.env.U = undefined; Object.assign(process.env, { B: true }); console.log(typeof process.env.N, JSON.stringify(process.env), delete process.env.N, "N" in process.env);'),
+      'string {"N":"1","U":"undefined","B":"true"} true false\n');
+  });
+
   g.test('non-enumerable module exports are importable by name (console.Console)', async (ctx) => {
     assert.equal(await ctx.output([
       'import { Console } from "node:console"; import * as all from "console";',

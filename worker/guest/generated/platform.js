@@ -299,6 +299,7 @@ const P = {
   Proxy_revocable: Proxy.revocable,
   Reflect_apply: Reflect.apply,
   Reflect_construct: Reflect.construct,
+  Reflect_defineProperty: Reflect.defineProperty,
   Reflect_getOwnPropertyDescriptor: Reflect.getOwnPropertyDescriptor,
   Reflect_getPrototypeOf: Reflect.getPrototypeOf,
   Reflect_ownKeys: Reflect.ownKeys,

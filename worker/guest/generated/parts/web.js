@@ -2148,6 +2148,21 @@ var __runjs_part = (() => {
     const ms = hostNow();
     return BigInt(__runjs_P.Math_floor(ms)) * 1000000n + BigInt(__runjs_P.Math_round(ms % 1 * 1e6));
   }, "bigint");
+  function newEnv() {
+    return new Proxy({}, {
+      set(target, key, value) {
+        target[key] = typeof key === "symbol" ? value : String(value);
+        return true;
+      },
+      defineProperty(target, key, descriptor) {
+        if (typeof key !== "symbol" && "value" in descriptor) {
+          return __runjs_P.Reflect_defineProperty(target, key, { value: String(descriptor.value), writable: true, enumerable: true, configurable: true });
+        }
+        return __runjs_P.Reflect_defineProperty(target, key, descriptor);
+      }
+    });
+  }
+  __name(newEnv, "newEnv");
   var process = {
     title: "runjs",
     version: `v${NODE_VERSION}`,
@@ -2159,7 +2174,7 @@ var __runjs_part = (() => {
     argv0: "node",
     execArgv: [],
     execPath: "/usr/local/bin/node",
-    env: {},
+    env: newEnv(),
     pid: 1,
     ppid: 0,
     exitCode: void 0,
