@@ -171,4 +171,13 @@ guestSuite('web platform globals', (g) => {
       'console.log(MessageEvent.name, Object.getOwnPropertyDescriptor(globalThis, "ErrorEvent").enumerable);',
     ].join('\n')), 'message 1 o 0 true [object MessageEvent]\nm 3 0 x true\n1000 bye true\ntrue r\nTypeError\nMessageEvent false\n');
   });
+  g.test('argument errors carry Node\'s codes and texts (queueMicrotask, atob, btoa, structuredClone)', async (ctx) => {
+    assert.equal(await ctx.output('for (const f of [() => queueMicrotask(1), () => atob(), () => btoa(), () => structuredClone()]) { try { f() } catch (e) { console.log(e.name, e.code, e.message) } }'), [
+      'TypeError ERR_INVALID_ARG_TYPE The "callback" argument must be of type function. Received type number (1)',
+      'TypeError ERR_MISSING_ARGS The "input" argument must be specified',
+      'TypeError ERR_MISSING_ARGS The "input" argument must be specified',
+      'TypeError ERR_MISSING_ARGS The "The value argument must be specified" argument must be specified',
+      '',
+    ].join('\n'));
+  });
 });

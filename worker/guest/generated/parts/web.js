@@ -144,7 +144,9 @@ var __runjs_part = (() => {
   __name(reportError, "reportError");
   function queueMicrotask(callback) {
     if (typeof callback !== "function") {
-      throw new TypeError(`The "callback" argument must be of type function. Received ${describeType(callback)}`);
+      const e = new TypeError(`The "callback" argument must be of type function. Received ${describeType(callback)}`);
+      __runjs_P.Object_defineProperty(e, "code", { value: "ERR_INVALID_ARG_TYPE", writable: true, enumerable: true, configurable: true });
+      throw e;
     }
     __runjs_P.$then(resolved, () => {
       try {
@@ -701,6 +703,23 @@ var __runjs_part = (() => {
   };
   __runjs_P.Object_defineProperty(AbortController.prototype, Symbol.toStringTag, { value: "AbortController", configurable: true });
 
+  // worker/guest/platform/web/errors.js
+  function nodeError(Ctor, code, message) {
+    const e = new Ctor(message);
+    __runjs_P.Object_defineProperty(e, "code", { value: code, writable: true, enumerable: true, configurable: true });
+    return e;
+  }
+  __name(nodeError, "nodeError");
+  function invalidArgType(name, expected, actual) {
+    const what = __runjs_P.$includes(name, ".") ? "property" : "argument";
+    return nodeError(TypeError, "ERR_INVALID_ARG_TYPE", `The "${name}" ${what} must be ${expected}. Received ${describeType(actual)}`);
+  }
+  __name(invalidArgType, "invalidArgType");
+  function outOfRange(name, range, actual) {
+    return nodeError(RangeError, "ERR_OUT_OF_RANGE", `The value of "${name}" is out of range. It must be ${range}. Received ${String(actual)}`);
+  }
+  __name(outOfRange, "outOfRange");
+
   // worker/guest/platform/web/structured-clone.js
   var ERROR_TYPES = {
     __proto__: null,
@@ -739,7 +758,7 @@ var __runjs_part = (() => {
   }
   __name(cannotClone, "cannotClone");
   function structuredClone(value, options = void 0) {
-    if (arguments.length === 0) throw new TypeError('The "value" argument must be specified');
+    if (arguments.length === 0) throw nodeError(TypeError, "ERR_MISSING_ARGS", 'The "The value argument must be specified" argument must be specified');
     const memory = /* @__PURE__ */ new Map();
     const transfer = options?.transfer;
     if (transfer !== void 0 && transfer !== null) {
@@ -924,7 +943,7 @@ var __runjs_part = (() => {
   }
   __name(base64ToBytes, "base64ToBytes");
   function btoa(data) {
-    if (arguments.length === 0) throw new TypeError('The "data" argument must be specified');
+    if (arguments.length === 0) throw nodeError(TypeError, "ERR_MISSING_ARGS", 'The "input" argument must be specified');
     const s = String(data);
     if (s.length > BULK_MIN && !__runjs_P.$test(/[^\x00-\xff]/, s)) return hostToText(hostToBytes(s, "latin1"), "base64");
     const bytes = new Uint8Array(s.length);
@@ -937,7 +956,7 @@ var __runjs_part = (() => {
   }
   __name(btoa, "btoa");
   function atob(data) {
-    if (arguments.length === 0) throw new TypeError('The "data" argument must be specified');
+    if (arguments.length === 0) throw nodeError(TypeError, "ERR_MISSING_ARGS", 'The "input" argument must be specified');
     const input = String(data);
     if (input.length > BULK_MIN) {
       const s = __runjs_P.$replace(input, /[\t\n\f\r ]+/g, "");
@@ -1028,23 +1047,6 @@ var __runjs_part = (() => {
     return __runjs_P.$get(byLabel, __runjs_P.$replace(__runjs_P.$replace(String(label), /^[\t\n\f\r ]+|[\t\n\f\r ]+$/g, ""), /[A-Z]+/g, (c) => __runjs_P.$toLowerCase(c)));
   }
   __name(encodingForLabel, "encodingForLabel");
-
-  // worker/guest/platform/web/errors.js
-  function nodeError(Ctor, code, message) {
-    const e = new Ctor(message);
-    __runjs_P.Object_defineProperty(e, "code", { value: code, writable: true, enumerable: true, configurable: true });
-    return e;
-  }
-  __name(nodeError, "nodeError");
-  function invalidArgType(name, expected, actual) {
-    const what = __runjs_P.$includes(name, ".") ? "property" : "argument";
-    return nodeError(TypeError, "ERR_INVALID_ARG_TYPE", `The "${name}" ${what} must be ${expected}. Received ${describeType(actual)}`);
-  }
-  __name(invalidArgType, "invalidArgType");
-  function outOfRange(name, range, actual) {
-    return nodeError(RangeError, "ERR_OUT_OF_RANGE", `The value of "${name}" is out of range. It must be ${range}. Received ${String(actual)}`);
-  }
-  __name(outOfRange, "outOfRange");
 
   // worker/guest/platform/web/encoding.js
   var CHUNK = 8192;

@@ -1,5 +1,6 @@
 // atob/btoa (HTML's forgiving-base64) and the byte ↔ base64 helpers the platform shares.
 import { DOMException } from './dom-exception.js';
+import { nodeError } from './errors.js';
 import { BULK_MIN, hostToBytes, hostToText } from './bulk-codec.js';
 
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
@@ -53,7 +54,7 @@ export function base64ToBytes(input) {
 }
 
 export function btoa(data) {
-  if (arguments.length === 0) throw new TypeError('The "data" argument must be specified');
+  if (arguments.length === 0) throw nodeError(TypeError, 'ERR_MISSING_ARGS', 'The "input" argument must be specified');
   const s = String(data);
   if (s.length > BULK_MIN && !/[^\x00-\xff]/.test(s)) return hostToText(hostToBytes(s, 'latin1'), 'base64');
   const bytes = new Uint8Array(s.length);
@@ -66,7 +67,7 @@ export function btoa(data) {
 }
 
 export function atob(data) {
-  if (arguments.length === 0) throw new TypeError('The "data" argument must be specified');
+  if (arguments.length === 0) throw nodeError(TypeError, 'ERR_MISSING_ARGS', 'The "input" argument must be specified');
   const input = String(data);
   if (input.length > BULK_MIN) {
     // Well-formed input (the common case) decodes on the host; anything else takes the exact path below.
