@@ -18,6 +18,8 @@ export const PATCHES: Readonly<Record<string, readonly Patch[]>> = {
       replace: "      case 'base64':\n        return base64Slice(this, start, end)\n\n      case 'base64url':\n        return base64Slice(this, start, end).replace(/\\+/g, '-').replace(/\\//g, '_').replace(/=+$/, '')\n",
     },
     { find: "      case 'base64':\n        // Warning: maxLength", replace: "      case 'base64':\n      case 'base64url':\n        // Warning: maxLength" },
+    // Node 24's value (informational: neither implementation pools here).
+    { find: 'Buffer.poolSize = 8192 // not used by this implementation', replace: 'Buffer.poolSize = 65536 // Node 24\'s value; not used by this implementation' },
     // Node: an empty needle is found at the (clamped) offset; feross never finds it.
     {
       find: 'function bidirectionalIndexOf (buffer, val, byteOffset, encoding, dir) {\n',

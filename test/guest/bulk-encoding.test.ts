@@ -33,6 +33,7 @@ console.log(Buffer.from('0g12', 'hex').length, Buffer.from('ab0g12', 'hex').toSt
 console.log(require('util').inspect(Buffer.alloc(52)).slice(-20), require('util').inspect(Buffer.alloc(51)).slice(-16));
 console.log(JSON.stringify(Buffer.from([0xff, 0xe2, 0x82, 0x41, 0xf0, 0x9f, 0x98]).toString()), JSON.stringify(Buffer.from([0xed, 0xa0, 0x80, 0xc0, 0xaf]).toString()));
 try { Buffer.from('a').equals('a') } catch (e) { console.log(e.name) }
+console.log(Buffer.poolSize);
 `;
 
 function hostOutput(script = SCRIPT): string {

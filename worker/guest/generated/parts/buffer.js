@@ -304,7 +304,7 @@ var __runjs_part = (() => {
         return from(arg, encodingOrOffset, length);
       }
       __name(Buffer3, "Buffer");
-      Buffer3.poolSize = 8192;
+      Buffer3.poolSize = 65536;
       function from(value, encodingOrOffset, length) {
         if (typeof value === "string") {
           return fromString(value, encodingOrOffset);
