@@ -17,6 +17,16 @@ function installDispatchers(P, saved) {
   const ArrayProto = Array.prototype;
   const ArrayIsArray = Array.isArray;
   const MathTrunc = Math.trunc;
+  const ArrayCtor = Array;
+  const GetOwnPropertyDescriptor = Object.getOwnPropertyDescriptor;
+  const SymbolSpecies = Symbol.species;
+  const bootSpecies = GetOwnPropertyDescriptor(Array, Symbol.species).get;
+  /** Whether Array's species machinery is as at boot (then the native methods are safe and fast). */
+  function speciesPristine(o) {
+    if (o.constructor !== ArrayCtor) return false;
+    const d = GetOwnPropertyDescriptor(ArrayCtor, SymbolSpecies);
+    return d !== undefined && d.get === bootSpecies;
+  }
   // Array methods whose result is made through Array[Symbol.species] (user code can replace it with
   // a throwing getter or a constructor of its own): platform calls on arrays use these loops instead.
   function relIndex(i, n, fallback) {
@@ -78,7 +88,13 @@ function installDispatchers(P, saved) {
   function dispatcher(name, found) {
     const n = found.length;
     const safe = speciesFree[name];
-    if (safe !== undefined) for (let i = 0; i < n; i += 2) if (found[i] === ArrayProto) found[i + 1] = safe;
+    if (safe !== undefined) {
+      for (let i = 0; i < n; i += 2) {
+        if (found[i] !== ArrayProto) continue;
+        const native = found[i + 1];
+        found[i + 1] = function (...a) { return ReflectApply(speciesPristine(this) ? native : safe, this, a); };
+      }
+    }
     if (n === 0) {
       return function (o, ...a) {
         const f = o[name];
