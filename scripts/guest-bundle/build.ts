@@ -27,7 +27,9 @@ function runjsPlugin(part: PartSpec): esbuild.Plugin {
     setup(build) {
       for (const [from, to] of Object.entries(part.alias ?? {})) {
         const filter = new RegExp(`^${from.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}$`);
-        build.onResolve({ filter }, (args) => ({ path: to, namespace: args.kind === 'import-statement' ? 'runjs-esm' : 'runjs' }));
+        build.onResolve({ filter }, (args) => (to.startsWith('./')
+          ? { path: `${ROOT}${to.slice(2)}` }
+          : { path: to, namespace: args.kind === 'import-statement' ? 'runjs-esm' : 'runjs' }));
       }
       // `import x from 'runjs:…'` gets a plain default export (no interop copy of every property);
       // `require('runjs:…')` (npm code, through an alias) gets module.exports.
@@ -73,6 +75,8 @@ async function bundlePart(part: PartSpec): Promise<string> {
     // names are checked by test/guest/platform-internals.test.ts instead.
     keepNames: part.name !== 'core',
     logLevel: 'silent',
+    // Keep node_modules/… paths in the output's comments even where node_modules is a symlink.
+    preserveSymlinks: true,
     define: { __RUNJS_VERSION__: JSON.stringify(VERSION) },
     plugins: [runjsPlugin(part)],
   });

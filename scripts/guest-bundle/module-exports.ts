@@ -21,7 +21,10 @@ export function listModuleExports(files: ReadonlyMap<string, string>): Record<st
     for (const name of builtin.names) {
       const m = builtin(name);
       if (m === null || (typeof m !== 'object' && typeof m !== 'function')) throw new Error('builtin module ' + name + ' is missing from its part');
-      out[name] = Object.keys(m).filter((k) => k !== 'default').sort();
+      // Non-enumerable own properties too (console's Console is one); not a function module's own
+      // length/name/prototype, and only names an import can spell.
+      const skip = typeof m === 'function' ? ['default', 'length', 'name', 'prototype', 'caller', 'arguments'] : ['default'];
+      out[name] = Object.getOwnPropertyNames(m).filter((k) => !skip.includes(k) && /^[A-Za-z_$][\\w$]*$/.test(k)).sort();
     }
     return out;
   })())`, context) as string;

@@ -5,7 +5,7 @@
 export interface PartSpec {
   readonly name: string;
   readonly entry: string;
-  /** Bare npm imports redirected to another part's exports (CommonJS-style `module.exports = …`). */
+  /** Bare npm imports redirected to another part's exports (CommonJS-style `module.exports = …`), or to a file (`./…`, from the repo root). */
   readonly alias?: Readonly<Record<string, string>>;
 }
 
@@ -19,7 +19,11 @@ export const PARTS: readonly PartSpec[] = [
   { name: 'buffer', entry: `${PLATFORM}/parts/buffer.js` },
   { name: 'events', entry: `${PLATFORM}/parts/events.js` },
   { name: 'path', entry: `${PLATFORM}/parts/path.js` },
-  { name: 'util', entry: `${PLATFORM}/parts/util.js`, alias: { buffer: 'runjs:part/buffer#modules.buffer' } },
+  {
+    name: 'util',
+    entry: `${PLATFORM}/parts/util.js`,
+    alias: { buffer: 'runjs:part/buffer#modules.buffer', 'runjs-inspect-primordials': `./${PLATFORM}/parts/util/inspect-primordials.js` },
+  },
   { name: 'assert', entry: `${PLATFORM}/parts/assert.js` },
   {
     name: 'stream',

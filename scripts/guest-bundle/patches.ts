@@ -18,11 +18,102 @@ export const PATCHES: Readonly<Record<string, readonly Patch[]>> = {
       replace: "      case 'base64':\n        return base64Slice(this, start, end)\n\n      case 'base64url':\n        return base64Slice(this, start, end).replace(/\\+/g, '-').replace(/\\//g, '_').replace(/=+$/, '')\n",
     },
     { find: "      case 'base64':\n        // Warning: maxLength", replace: "      case 'base64':\n      case 'base64url':\n        // Warning: maxLength" },
+    // Node 24's value (informational: neither implementation pools here).
+    { find: 'Buffer.poolSize = 8192 // not used by this implementation', replace: 'Buffer.poolSize = 65536 // Node 24\'s value; not used by this implementation' },
+    // Node: an empty needle is found at the (clamped) offset; feross never finds it.
+    {
+      find: 'function bidirectionalIndexOf (buffer, val, byteOffset, encoding, dir) {\n',
+      replace: 'function bidirectionalIndexOf (buffer, val, byteOffset, encoding, dir) {\n  if ((typeof val === \'string\' || isInstance(val, Uint8Array)) && val.length === 0) {\n    let o = typeof byteOffset === \'string\' ? NaN : +byteOffset\n    if (numberIsNaN(o)) o = dir ? 0 : buffer.length\n    if (o < 0) o = Math.max(buffer.length + o, 0)\n    return Math.min(o, buffer.length)\n  }\n',
+    },
+    // Node compares with any Uint8Array.
+    {
+      find: "  if (!Buffer.isBuffer(b)) throw new TypeError('Argument must be a Buffer')\n  if (this === b) return true",
+      replace: "  if (!isInstance(b, Uint8Array)) throw new TypeError('The \"otherBuffer\" argument must be an instance of Buffer or Uint8Array.' + ' Received ' + (b === null ? 'null' : typeof b))\n  if (this === b) return true",
+    },
+    // Node says how many bytes it left out.
+    { find: "  if (this.length > max) str += ' ... '\n", replace: "  if (this.length > max) str += ' ... ' + (this.length - max) + ' more byte' + (this.length - max > 1 ? 's' : '')\n" },
+    // Node stops at the first pair that is not two hex digits ('0g' is not 0).
+    { find: '    const parsed = parseInt(string.substr(i * 2, 2), 16)\n    if (numberIsNaN(parsed)) return i\n', replace: '    const pair = string.substr(i * 2, 2)\n    if (!/^[0-9a-fA-F]{2}$/.test(pair)) return i\n    const parsed = parseInt(pair, 16)\n' },
+    // Bulk conversions go to the host past BULK_MIN (worker/guest/platform/web/bulk-codec.js): the
+    // byte-at-a-time loops below run at well under 1 MB/s on QuickJS.
+    {
+      find: '\nfunction fromString (string, encoding) {\n',
+      replace: `
+const __runjs_bulk = () => require('runjs:part/core').shared
+function __runjs_bulkEncoding (encoding) {
+  switch (String(encoding).toLowerCase()) {
+    case 'utf8': case 'utf-8': return 'utf8'
+    case 'hex': return 'hex'
+    case 'base64': return 'base64'
+    case 'base64url': return 'base64url'
+    case 'latin1': case 'binary': return 'latin1'
+    case 'ascii': return 'ascii'
+    default: return undefined
+  }
+}
+function __runjs_bulkSlice (buf, start, end, encoding) {
+  return __runjs_bulk().hostToText(new Uint8Array(buf.buffer, buf.byteOffset + start, end - start), encoding)
+}
+function fromString (string, encoding) {
+`,
+    },
+    {
+      find: '  const length = byteLength(string, encoding) | 0\n  let buf = createBuffer(length)\n',
+      replace: `  const bulk = string.length > __runjs_bulk().BULK_MIN ? __runjs_bulkEncoding(encoding) : undefined
+  if (bulk !== undefined) {
+    const bytes = __runjs_bulk().hostToBytes(string, bulk)
+    Object.setPrototypeOf(bytes, Buffer.prototype)
+    return bytes
+  }
+  const length = byteLength(string, encoding) | 0
+  let buf = createBuffer(length)
+`,
+    },
+    {
+      find: '      case \'utf8\':\n      case \'utf-8\':\n        return utf8ToBytes(string).length\n',
+      replace: '      case \'utf8\':\n      case \'utf-8\':\n        if (len > __runjs_bulk().BULK_MIN) return __runjs_bulk().hostByteLength(string, \'utf8\')\n        return utf8ToBytes(string).length\n',
+    },
+    {
+      find: 'function utf8ToBytes (string, units) {\n  units = units || Infinity\n',
+      replace: 'function utf8ToBytes (string, units) {\n  units = units || Infinity\n  if (string.length > __runjs_bulk().BULK_MIN && units >= string.length * 3) return __runjs_bulk().hostToBytes(string, \'utf8\')\n',
+    },
+    {
+      find: 'function base64ToBytes (str) {\n',
+      replace: 'function base64ToBytes (str) {\n  if (str.length > __runjs_bulk().BULK_MIN) return __runjs_bulk().hostToBytes(str, \'base64\')\n',
+    },
+    {
+      find: 'function utf8Slice (buf, start, end) {\n  end = Math.min(buf.length, end)\n',
+      // Every size decodes as WHATWG (and Node) do, through the platform's UTF-8 decoder.
+      replace: 'function utf8Slice (buf, start, end) {\n  end = Math.min(buf.length, end)\n  if (end - start > __runjs_bulk().BULK_MIN) return __runjs_bulkSlice(buf, start, end, \'utf8\')\n  if (end > start) return __runjs_bulk().utf8Decode(new Uint8Array(buf.buffer, buf.byteOffset + start, end - start))\n',
+    },
+    {
+      find: 'function base64Slice (buf, start, end) {\n',
+      replace: 'function base64Slice (buf, start, end) {\n  if (end - start > __runjs_bulk().BULK_MIN) return __runjs_bulkSlice(buf, start, end, \'base64\')\n',
+    },
+    {
+      find: 'function asciiSlice (buf, start, end) {\n  let ret = \'\'\n  end = Math.min(buf.length, end)\n',
+      replace: 'function asciiSlice (buf, start, end) {\n  let ret = \'\'\n  end = Math.min(buf.length, end)\n  if (end - start > __runjs_bulk().BULK_MIN) return __runjs_bulkSlice(buf, start, end, \'ascii\')\n',
+    },
+    {
+      find: 'function latin1Slice (buf, start, end) {\n  let ret = \'\'\n  end = Math.min(buf.length, end)\n',
+      replace: 'function latin1Slice (buf, start, end) {\n  let ret = \'\'\n  end = Math.min(buf.length, end)\n  if (end - start > __runjs_bulk().BULK_MIN) return __runjs_bulkSlice(buf, start, end, \'latin1\')\n',
+    },
+    {
+      find: '  if (!end || end < 0 || end > len) end = len\n\n  let out = \'\'\n  for (let i = start; i < end; ++i) {\n    out += hexSliceLookupTable[buf[i]]\n',
+      replace: '  if (!end || end < 0 || end > len) end = len\n  if (end - start > __runjs_bulk().BULK_MIN) return __runjs_bulkSlice(buf, start, end, \'hex\')\n\n  let out = \'\'\n  for (let i = start; i < end; ++i) {\n    out += hexSliceLookupTable[buf[i]]\n',
+    },
   ],
   // node-inspect-extracted 3.3.3 captures the statics of globals some engines lack (QuickJS has
   // no Atomics), and would throw on them.
   'node-inspect-extracted/dist/inspect.js': [
     { find: '["Atomics","JSON","Math","Proxy","Reflect"].forEach(t=>{y(globalThis[t],e,t)})', replace: '["Atomics","JSON","Math","Proxy","Reflect"].forEach(t=>{globalThis[t]&&y(globalThis[t],e,t)})' },
+    // Its primordials table is built from the live globals when the part loads, i.e. possibly after
+    // user code replaced them: use the table of boot-time captures instead (the original stays as
+    // dead code, so the patch stays a small exact match).
+    // QuickJS's error.stack holds only the frames ("    at f (file:1:2)…"), V8's starts with
+    // "Name: message": prepend that line, as on V8 and Node, so inspect shows what was thrown.
+    { find: 'function ir(t,e){let n;try{n=e.stack}catch{}if(n){if("string"==typeof n)return n;', replace: 'function ir(t,e){let n;try{n=e.stack}catch{}if(n){if("string"==typeof n)return /^\\s*at /.test(n)?`${M(e)}\\n${n}`:n;' },
+    { find: '683(t){const e={__proto__:null},', replace: '683(t){t.exports=require("runjs-inspect-primordials");return;const e={__proto__:null},' },
   ],
 };
 

@@ -4,10 +4,12 @@
 //   Object.keys(x)            → __runjs_P.Object_keys(x)
 //   Array.prototype.slice     → __runjs_P.ArrayProto_slice
 //   a.push(b)                 → __runjs_P.$push(a, b)      (dispatches to the boot-time method)
+//   for (x of xs), [...xs], f(...xs), const [a, b] = xs
+//                             → …__runjs_P.iter(xs)…       (boot-time iteration of builtin collections)
 // and the bundle runs inside a function whose locals shadow the global constructors
 // (`Promise`, `Map`, `Uint8Array`, …) with their boot-time values (see wrapBundle).
 import { parse } from 'acorn';
-import { PRIMORDIALS_BINDING, PROTOTYPE_HOLDERS, SHADOWED_GLOBALS, STATIC_HOLDERS } from './primordials-names.ts';
+import { BOOT_CAPTURES, PRIMORDIALS_BINDING, PROTOTYPE_HOLDERS, SHADOWED_GLOBALS, STATIC_HOLDERS } from './primordials-names.ts';
 
 type AnyNode = { type: string; start: number; end: number; [k: string]: unknown };
 
@@ -16,10 +18,12 @@ export interface PrimordialsUse {
   statics: Map<string, Set<string>>;
   protoStatics: Map<string, Set<string>>;
   methods: Set<string>;
+  /** BOOT_CAPTURES names the code reads. */
+  boot: Set<string>;
 }
 
 export function emptyUse(): PrimordialsUse {
-  return { statics: new Map(), protoStatics: new Map(), methods: new Set() };
+  return { statics: new Map(), protoStatics: new Map(), methods: new Set(), boot: new Set() };
 }
 
 const g = globalThis as unknown as Record<string, unknown>;
@@ -42,11 +46,19 @@ function functionKeys(o: object | undefined): Set<string> {
 
 /** Function-valued statics per holder, as the host's (newer-or-equal) engine has them. */
 const STATICS = new Map(STATIC_HOLDERS.map((h) => [h, functionKeys(holderObject(h))]));
-/** Prototype methods per global constructor (for `X.prototype.m` reads). */
+/**
+ * Prototype methods per global constructor (for `X.prototype.m` reads), inherited ones included
+ * (`Uint8Array.prototype.set` lives on %TypedArray%.prototype), short of Object.prototype.
+ */
 const PROTO_STATICS = new Map(
   SHADOWED_GLOBALS.filter((n) => PROTOTYPE_HOLDERS.includes(n)).map((n) => {
-    const ctor = holderObject(n) as { prototype?: object } | undefined;
-    return [n, functionKeys(ctor?.prototype)];
+    const keys = new Set<string>();
+    let proto = (holderObject(n) as { prototype?: object } | undefined)?.prototype;
+    while (proto !== undefined && proto !== null && (proto !== Object.prototype || n === 'Object')) {
+      for (const k of functionKeys(proto)) keys.add(k);
+      proto = Object.getPrototypeOf(proto) as object | null ?? undefined;
+    }
+    return [n, keys];
   }),
 );
 /** Method name → the captured prototypes (PROTOTYPE_HOLDERS names) that hold it: calls by these names are dispatched. */
@@ -125,6 +137,7 @@ export function primordialize(code: string, use: PrimordialsUse): string {
   const declared = declaredNames(program);
   const edits: Edit[] = [];
   let order = 0;
+  for (const m of code.matchAll(/\b(boot_[A-Za-z]+_\w+)\b/g)) if (m[1]! in BOOT_CAPTURES) use.boot.add(m[1]!);
   const P = PRIMORDIALS_BINDING;
 
   /** `X.m` for a captured static (or `X.prototype.m`), else undefined. */
@@ -165,7 +178,28 @@ export function primordialize(code: string, use: PrimordialsUse): string {
     return false;
   };
 
+  /** Iterates `expr` through `__runjs_P.iter` (see primordials-runtime.js, makeIter). */
+  const wrapIterated = (expr: AnyNode): void => {
+    edits.push({ start: expr.start, end: expr.start, text: `${P}.iter(`, order: order++ });
+    edits.push({ start: expr.end, end: expr.end, text: ')', order: order++ });
+  };
+
   const visit = (node: AnyNode, parent: AnyNode | undefined, inChain: boolean): void => {
+    if (node.type === 'ForOfStatement' && !node['await']) wrapIterated(node['right'] as AnyNode);
+    if (node.type === 'SpreadElement' && parent && parent.type !== 'ObjectExpression') wrapIterated(node['argument'] as AnyNode);
+    // A binding pattern `[a, b = 1]` reads indices instead (`{0: a, 1: b = 1}`): no iterator. One
+    // with holes or a rest element keeps iterating, through iter() where it has an initialiser.
+    if (node.type === 'ArrayPattern' && parent?.type !== 'AssignmentExpression') {
+      const elements = node['elements'] as (AnyNode | null)[];
+      if (elements.every((el) => el !== null && el.type !== 'RestElement')) {
+        edits.push({ start: node.start, end: node.start + 1, text: '{', order: order++ });
+        elements.forEach((el, i) => edits.push({ start: el!.start, end: el!.start, text: `${i}: `, order: order++ }));
+        edits.push({ start: node.end - 1, end: node.end, text: '}', order: order++ });
+      } else if (parent?.type === 'VariableDeclarator' && parent['init']) {
+        wrapIterated(parent['init'] as AnyNode);
+      }
+    }
+    if (node.type === 'AssignmentExpression' && (node['left'] as AnyNode).type === 'ArrayPattern') wrapIterated(node['right'] as AnyNode);
     if (node.type === 'ChainExpression') { for (const c of children(node)) visit(c, node, true); return; }
     if (node.type === 'MemberExpression' && !isWriteTarget(parent, node)) {
       const text = staticRewrite(node);
@@ -243,6 +277,7 @@ export function primordialsSource(use: PrimordialsUse): string {
   for (const [holder, names] of [...use.protoStatics].sort(([a], [b]) => a.localeCompare(b))) {
     for (const n of [...names].sort()) props.push(`${holder}Proto_${n}: ${protoVar(holder)}?.${n}`);
   }
+  for (const n of [...use.boot].sort()) props.push(`${n}: ${BOOT_CAPTURES[n]!}`);
   lines.push(`const P = {\n  ${props.join(',\n  ')},\n};`);
   const saved: string[] = [];
   for (const m of [...use.methods].sort()) {

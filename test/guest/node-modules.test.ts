@@ -118,6 +118,65 @@ guestSuite('node: modules', (g) => {
     ].join('\n'));
   });
 
+  g.test('import.meta is that of a file /main.js: url, filename, dirname, resolve', async (ctx) => {
+    assert.equal(await ctx.output([
+      'import { fileURLToPath } from "node:url";',
+      'console.log(import.meta.url, import.meta.filename, import.meta.dirname, fileURLToPath(import.meta.url));',
+      'console.log(import.meta.resolve("path"), import.meta.resolve("node:util"), import.meta.resolve("./data.json"), import.meta.resolve("https://x.y/a"));',
+      'try { import.meta.resolve("lodash") } catch (e) { console.log(e.name, e.code, e.message) }',
+    ].join('\n')), [
+      'file:///main.js /main.js / /main.js',
+      'node:path node:util file:///data.json https://x.y/a',
+      "TypeError ERR_MODULE_NOT_FOUND Cannot find package 'lodash' imported from /main.js",
+      '',
+    ].join('\n'));
+  });
+
+  g.test('util.inspect of an error starts with "Name: message" on both engines, cause included', async (ctx) => {
+    const out = await ctx.output('console.log(require("util").inspect(new TypeError("bad", { cause: new RangeError("inner") })).split("\\n").filter((l) => !/^\\s+(at |\\.\\.\\.)/.test(l)).join("|"))');
+    assert.match(out, /^TypeError: bad\|.*\[cause\]: RangeError: inner\|/);
+  });
+
+  g.test('process.env stores strings, as in Node', async (ctx) => {
+    assert.equal(await ctx.output('process.env.N = 1; process.env.U = undefined; Object.assign(process.env, { B: true }); console.log(typeof process.env.N, JSON.stringify(process.env), delete process.env.N, "N" in process.env);'),
+      'string {"N":"1","U":"undefined","B":"true"} true false\n');
+  });
+
+  g.test('non-enumerable module exports are importable by name (console.Console)', async (ctx) => {
+    assert.equal(await ctx.output([
+      'import { Console } from "node:console"; import * as all from "console";',
+      'console.log(typeof Console, Console === all.Console, Console === require("console").Console);',
+    ].join('\n')), 'function true true\n');
+  });
+
+  g.test('hashes and HMACs stream their input to the host: 32 MiB through a 16 MB heap; state matches Node', async (ctx) => {
+    const out = await ctx.output([
+      'const crypto = require("crypto");',
+      'const h = crypto.createHash("sha256"); const m = crypto.createHmac("sha256", "k"); const chunk = new Uint8Array(1 << 20).fill(7);',
+      'for (let i = 0; i < 32; i++) { h.update(chunk); m.update(chunk) }',
+      'console.log(h.digest("hex"), m.digest("hex"));',
+      'const small = crypto.createHash("sha1"); for (let i = 0; i < 5000; i++) small.update("ab"); const copy = small.copy(); small.update("x");',
+      'console.log(small.digest("hex"), copy.digest("base64"), crypto.createHash("shake256", { outputLength: 4 }).update("a").copy({ outputLength: 8 }).digest("hex"));',
+    ].join('\n'), { heapMemoryMaxMb: 16, timeoutMs: 60000 });
+    const chunk = new Uint8Array(1 << 20).fill(7);
+    const h = createHash('sha256'); const m = createHmac('sha256', 'k');
+    for (let i = 0; i < 32; i++) { h.update(chunk); m.update(chunk); }
+    const small = createHash('sha1'); for (let i = 0; i < 5000; i++) small.update('ab');
+    const copy = small.copy(); small.update('x');
+    assert.equal(out, `${h.digest('hex')} ${m.digest('hex')}\n${small.digest('hex')} ${copy.digest('base64')} ${createHash('shake256', { outputLength: 4 }).update('a').copy({ outputLength: 8 }).digest('hex')}\n`);
+  });
+
+  g.test('a hash object kept in a heap image fails cleanly in the next run', async (ctx) => {
+    if (ctx.engine !== 'quickjs') {
+      assert.equal(await ctx.output('console.log(require("crypto").createHash("md5").update("a").digest("hex"))'), '0cc175b9c0f1b6a831c399e269772661\n');
+      return;
+    }
+    const first = await ctx.run('globalThis.h = require("crypto").createHash("md5").update("a"); 1', { captureImage: true });
+    assert.equal(first.outcome.status, 'completed');
+    const out = await ctx.output('try { h.update("b"); h.digest("hex") } catch (e) { console.log(e.code, e.message) }', { image: first.image! });
+    assert.equal(out, 'ERR_RUNJS_HASH_LOST runjs: this hash was created in an earlier run (its state stays on the host and is not part of a heap image); create a new one\n');
+  });
+
   g.test('zlib and crypto', async (ctx) => {
     const out = await ctx.output([
       'import zlib from "node:zlib"; import crypto from "node:crypto"; import { promisify } from "node:util";',

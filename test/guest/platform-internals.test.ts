@@ -48,6 +48,47 @@ guestSuite('guest platform internals', (g) => {
     ].join('\n')), 'ab\n1 https://x.y/p?q=1\nhéllo\naMOpbGxv 1\nevent 1\n20 36\n');
   });
 
+  g.test('builtins overwritten before the first require of util or assert do not reach them (inherited methods and species too)', async (ctx) => {
+    assert.equal(await ctx.output([
+      'const keep = { log: console.log };',
+      'const value = { a: [1, 2], m: new Map([[1, { b: "x" }]]), s: new Set([3]), u: new Uint8Array(2) };',
+      'const pwn = (what) => function () { throw new Error("pwn " + what) };',
+      'Array.prototype.push = pwn("push"); Array.prototype.forEach = pwn("forEach"); Array.prototype.join = pwn("join");',
+      'Function.prototype.bind = pwn("bind"); Function.prototype.call = pwn("call");',
+      'Reflect.defineProperty = pwn("rdp"); Reflect.ownKeys = pwn("ownKeys"); Object.setPrototypeOf = pwn("setPrototypeOf");',
+      'Map.prototype.get = pwn("get"); Map.prototype.set = pwn("set"); Set.prototype.add = pwn("add");',
+      'Object.defineProperty(Array, Symbol.species, { get: pwn("species") });',
+      'Object.getPrototypeOf(""[Symbol.iterator]()).next = pwn("next");',
+      'Uint8Array.prototype.set = pwn("u8 set"); Uint8Array.prototype.subarray = pwn("subarray");',
+      'const util = require("util");',
+      'keep.log(util.inspect(value, { breakLength: Infinity }));',
+      'keep.log(util.format("%s %d %o", "a", 2, [1]), util.inspect("a\\nb"));',
+      'try { require("assert").deepStrictEqual({ a: 1 }, { a: 2 }) } catch (e) { keep.log(e.name, e.code, e.message.split("\\n")[0]) }',
+      'keep.log(Buffer.concat([Buffer.from("a"), Buffer.from("bc")]).toString());',
+    ].join('\n')), [
+      "{ a: [ 1, 2 ], m: Map(1) { 1 => { b: 'x' } }, s: Set(1) { 3 }, u: Uint8Array(2) [ 0, 0 ] }",
+      "a 2 [ 1, [length]: 1 ] 'a\\nb'",
+      'AssertionError ERR_ASSERTION Expected values to be strictly deep-equal:',
+      'abc',
+      '',
+    ].join('\n'));
+  });
+
+  g.test('replacing the array iterator, %ArrayIteratorPrototype%.next or Map iteration does not break URL, Buffer, encoding, structuredClone, streams', async (ctx) => {
+    assert.equal(await ctx.output([
+      'const keep = { log: console.log };',
+      'const pwn = (what) => function () { throw new Error("pwn " + what) };',
+      'const m = new Map([[1, 2]]); const arrayIterator = Array.prototype[Symbol.iterator]; const ArrayIteratorProto = Object.getPrototypeOf([][Symbol.iterator]()); const next = ArrayIteratorProto.next;',
+      'const fns = [() => new URL("http://a/b?x=1&y=2").searchParams.get("y"), () => [...new URLSearchParams("a=1&b=2").keys()].length, () => Buffer.from("hi").toString("hex"),',
+      '  () => new TextEncoder().encode("ab").length, () => structuredClone({ a: [1, 2], m }).m.get(1), () => require("stream").Readable.name];',
+      'Array.prototype[Symbol.iterator] = pwn("iterator"); ArrayIteratorProto.next = pwn("next");',
+      'Map.prototype[Symbol.iterator] = pwn("map iterator"); Map.prototype.entries = pwn("entries");',
+      'const out = []; for (let i = 0; i < fns.length; i++) { try { out[i] = fns[i]() } catch (e) { out[i] = e.message } }',
+      'Array.prototype[Symbol.iterator] = arrayIterator; ArrayIteratorProto.next = next; // the script\'s own completion is destructured',
+      'keep.log(out.join(" "));',
+    ].join('\n')), '2 2 6869 2 2 Readable\n');
+  });
+
   g.test('big parts load on first use: a global is an accessor until touched, then a plain value', async (ctx) => {
     assert.equal(await ctx.output([
       'const before = Object.getOwnPropertyDescriptor(globalThis, "ReadableStream");',

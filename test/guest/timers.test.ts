@@ -32,4 +32,17 @@ guestSuite('timers', (g) => {
     const res = await ctx.run('await new Promise((ok) => setTimeout(ok, 2 ** 31)); await new Promise((ok) => setTimeout(ok, Infinity)); "fired"', { timeoutMs: 5000 });
     assert.deepEqual(res.outcome, { status: 'completed', result: '"fired"' });
   });
+
+  g.test('node:timers setTimeout returns a Timeout (unref lets the run end, refresh, clear by object or id); util.promisify(setTimeout) works', async (ctx) => {
+    assert.equal(await ctx.output([
+      'const timers = require("timers"); const util = require("util");',
+      'const t = timers.setTimeout(() => console.log("never"), 50000).unref(); console.log(typeof t.ref, t.hasRef(), typeof +t, +t < 0);',
+      'const u = timers.setTimeout(() => console.log("fired", u.hasRef()), 5); console.log(u.hasRef());',
+      'const c = timers.setTimeout(() => console.log("cleared?!"), 5); timers.clearTimeout(c);',
+      'const d = timers.setTimeout(() => console.log("cleared by id?!"), 5); timers.clearTimeout(+d);',
+      'console.log("promisified", await util.promisify(setTimeout)(5, "val"), await util.promisify(timers.setTimeout)(1, "v2"));',
+      'await new Promise((r) => timers.setTimeout(r, 10).refresh());',
+      'console.log("done", typeof setTimeout(() => {}, 0));',
+    ].join('\n')), 'function false number true\ntrue\nfired true\npromisified val v2\ndone number\n');
+  });
 });

@@ -107,4 +107,12 @@ guestSuite('URL', (g) => {
     const host = inputs.map((s) => { const p = new URLSearchParams(s); return [[...p], p.toString()]; });
     assert.deepEqual(guest, host);
   });
+  g.test('URLs parsed from the same input are independent (parse results are cached and shared safely)', async (ctx) => {
+    assert.equal(await ctx.output([
+      'const a = new URL("http://a/b?q=1"); const b = new URL("http://a/b?q=1");',
+      'a.pathname = "/c"; a.searchParams.set("q", "2"); b.hash = "h";',
+      'console.log(a.href, b.href, new URL("http://a/b?q=1").href, URL.parse("http://a/b?q=1").search);',
+      'console.log(URL.canParse("bad"), URL.canParse("bad"), new URL("x", "http://h/").href, new URL("x", "http://g/").href);',
+    ].join('\n')), 'http://a/c?q=2 http://a/b?q=1#h http://a/b?q=1 ?q=1\nfalse false http://h/x http://g/x\n');
+  });
 });

@@ -160,4 +160,24 @@ guestSuite('web platform globals', (g) => {
       'const back = await s.unwrapKey("raw", wrapped, kw, "AES-KW", "AES-GCM", true, ["encrypt"]); console.log("kw", wrapped.byteLength, new Uint8Array(await s.exportKey("raw", back)).join() === new Uint8Array(await s.exportKey("raw", derived)).join());',
     ].join('\n')), 'rsa 1,0,1\npss true\ned25519 true\necdh true\nx25519 32\nhkdf AES-GCM 128\nkw 24 true\n');
   });
+  g.test('MessageEvent, ErrorEvent, CloseEvent and PromiseRejectionEvent construct and dispatch', async (ctx) => {
+    assert.equal(await ctx.output([
+      'const t = new EventTarget(); t.addEventListener("message", (e) => console.log(e.type, e.data.x, e.origin, e.ports.length, e instanceof Event, Object.prototype.toString.call(e)));',
+      't.dispatchEvent(new MessageEvent("message", { data: { x: 1 }, origin: "o" }));',
+      'const er = new ErrorEvent("error", { message: "m", lineno: 3, error: new Error("x") }); console.log(er.message, er.lineno, er.colno, er.error.message, er.filename === "");',
+      'const c = new CloseEvent("close", { code: 1000, reason: "bye", wasClean: true }); console.log(c.code, c.reason, c.wasClean);',
+      'const p = Promise.resolve(1); const pr = new PromiseRejectionEvent("unhandledrejection", { promise: p, reason: "r" }); console.log(pr.promise === p, pr.reason);',
+      'try { new PromiseRejectionEvent("x", {}) } catch (e) { console.log(e.name) }',
+      'console.log(MessageEvent.name, Object.getOwnPropertyDescriptor(globalThis, "ErrorEvent").enumerable);',
+    ].join('\n')), 'message 1 o 0 true [object MessageEvent]\nm 3 0 x true\n1000 bye true\ntrue r\nTypeError\nMessageEvent false\n');
+  });
+  g.test('argument errors carry Node\'s codes and texts (queueMicrotask, atob, btoa, structuredClone)', async (ctx) => {
+    assert.equal(await ctx.output('for (const f of [() => queueMicrotask(1), () => atob(), () => btoa(), () => structuredClone()]) { try { f() } catch (e) { console.log(e.name, e.code, e.message) } }'), [
+      'TypeError ERR_INVALID_ARG_TYPE The "callback" argument must be of type function. Received type number (1)',
+      'TypeError ERR_MISSING_ARGS The "input" argument must be specified',
+      'TypeError ERR_MISSING_ARGS The "input" argument must be specified',
+      'TypeError ERR_MISSING_ARGS The "The value argument must be specified" argument must be specified',
+      '',
+    ].join('\n'));
+  });
 });

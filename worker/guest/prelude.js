@@ -353,7 +353,14 @@
       return PromiseReject(e);
     }
   };
-  ObjectDefineProperty(dynamicImport, 'meta', { value: ObjectFreeze({ __proto__: null, url: 'file:///main.js', filename: '/main.js', dirname: '/' }) });
+  // import.meta.resolve resolves as Node's would for a file /main.js (the platform registry knows
+  // the built-in names: worker/guest/platform/core/registry.js, importMeta).
+  const resolve = function resolve(specifier) {
+    const scratch = { __proto__: null };
+    g[BUILTIN_DOOR].importMeta(scratch);
+    return scratch.resolve(specifier);
+  };
+  ObjectDefineProperty(dynamicImport, 'meta', { value: ObjectFreeze({ __proto__: null, url: 'file:///main.js', filename: '/main.js', dirname: '/', resolve }) });
   ObjectDefineProperty(g, Symbol.for('runjs.import'), { value: dynamicImport });
 
   // --- run lifecycle ---

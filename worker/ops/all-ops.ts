@@ -8,9 +8,10 @@ import { clockOps } from './clock/clock-ops.ts';
 import { urlOps } from './url/url-ops.ts';
 import { encodingOps } from './encoding/encoding-ops.ts';
 import { cryptoOps } from './crypto/crypto-ops.ts';
+import { hashOps } from './crypto/hash-handles.ts';
 import { zlibOps } from './zlib/zlib-ops.ts';
 import { intlOps } from './intl/intl-ops.ts';
 import { artifactOps } from './artifacts/artifact-ops.ts';
 
 export const ALL_OPS: OpTable = Object.freeze({ ...consoleOps, ...timerOps, ...runOps,
-  ...platformOps, ...clockOps, ...urlOps, ...encodingOps, ...cryptoOps, ...zlibOps, ...intlOps, ...artifactOps });
+  ...platformOps, ...clockOps, ...urlOps, ...encodingOps, ...cryptoOps, ...hashOps, ...zlibOps, ...intlOps, ...artifactOps });

@@ -58,6 +58,11 @@ function isDeclaration(node: TopLevel): boolean {
   }
 }
 
+/** A cheap pre-check (a false positive only costs one call). */
+function uses(js: string, what: string): boolean {
+  return js.includes(what);
+}
+
 function blank(text: string): string {
   return text.replace(/[^\n]/g, ' ');
 }

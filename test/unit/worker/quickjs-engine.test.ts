@@ -12,6 +12,7 @@ import { EngineError, type HostCall } from '../../../worker/engine.ts';
 import { HeapImageError, type HeapImage } from '../../../shared/heap-image.ts';
 import { EXECUTION_ERRORS } from '../../../shared/errors.ts';
 import type { Outcome } from '../../../shared/protocol.ts';
+import { BOOT_IMAGE_HASH, PRELOADED_PARTS } from '../../../worker/guest/preloaded-parts.ts';
 
 const engine = new QuickJSEngine();
 let current: HostCall | undefined;
@@ -47,6 +48,33 @@ test('the base image records the engine build (sha256 of the wasm), the prelude 
   assert.equal(m.generation, 0);
   assert.ok(m.pages >= 82 && m.pages < 256, `base image pages ${m.pages}`);
   assert.equal(engine.baseImage.bytes.byteLength, m.ranges.reduce((n, [, c]) => n + c, 0) * 65536);
+});
+
+test('the preloaded platform parts are in the base image: using them fetches no part source, other parts still load lazily', async () => {
+  assert.deepEqual(PRELOADED_PARTS, ['web', 'streams', 'fetch', 'buffer', 'events', 'path']);
+  assert.equal(engine.baseImage.manifest.prelude, BOOT_IMAGE_HASH);
+  const parts: string[] = [];
+  const outer = current;
+  const spy: HostCall = (op, args, bytes) => {
+    if (op === 'platform.part') parts.push(JSON.parse(String(args)) as string);
+    return current!(op, args, bytes);
+  };
+  let output = '';
+  const loop = new RunLoop({ runId: 'r', code: [
+    'console.log(new URL("http://a/b?c=1").searchParams.get("c"), Buffer.from("hi").toString("hex"), await new Response("x").text());',
+    'console.log(typeof new ReadableStream().getReader, require("path").join("a", "b"), typeof require("events").EventEmitter);',
+    'console.log(require("util").inspect({ a: 1 }));',
+  ].join('\n'), timeoutMs: 5000 }, ALL_OPS, new Map(), { output: (t) => { output += t; } });
+  const realm = await engine.createRealm({ memoryLimitMb: 8, hostCall: spy });
+  current = loop.hostCall;
+  try {
+    assert.deepEqual(await loop.run(realm), { status: 'completed', result: '' });
+  } finally {
+    realm.dispose();
+    current = outer;
+  }
+  assert.equal(output, '1 6869 x\nfunction a/b function\n{ a: 1 }\n');
+  assert.deepEqual(parts, ['util']);
 });
 
 test('globals, closures, classes with #private fields, Maps and getters survive snapshot → restore', async () => {

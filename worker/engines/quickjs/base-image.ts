@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 import type { HeapImage, ImageHandles } from '../../../shared/heap-image.ts';
 import { PRELUDE_FILENAME, PRELUDE_SOURCE } from '../../guest/prelude-source.ts';
 import { guestVersion } from './guest-version.ts';
+import { PRELOAD_JSON } from '../../guest/preloaded-parts.ts';
 import { captureImage } from './memory-image.ts';
 import { EVAL_GLOBAL } from './raw-ffi.ts';
 import type { WasmVm } from './wasm-vm.ts';
@@ -73,7 +74,23 @@ export function buildBaseImage(vm: WasmVm, build: string, maxStackBytes: number)
   const internal = check(vm, ctx, vm.evaluate(ctx, PRELUDE_SOURCE, PRELUDE_FILENAME, EVAL_GLOBAL), 'guest prelude');
   const failed = vm.drainJobs(rt, ctx, scratch + SCRATCH_CTX_OUT);
   if (failed !== 0) throw new BaseImageError(`QuickJS failed running the guest prelude's jobs: ${vm.getString(ctx, failed)}`);
+  preloadParts(vm, rt, ctx, scratch, internal);
 
   const handles: ImageHandles = { rt, ctx, internal, bridge, scratch };
   return captureImage(vm, { build, prelude: guestVersion(), handles, generation: 0 });
+}
+
+/** Evaluates the preloaded platform parts (worker/guest/preloaded-parts.ts) into the image. */
+function preloadParts(vm: WasmVm, rt: number, ctx: number, scratch: number, internal: number): void {
+  const ffi = vm.ffi;
+  const name = vm.newString(ctx, 'preloadParts');
+  const fn = check(vm, ctx, ffi.QTS_GetProp(ctx, internal, name), 'preloadParts lookup');
+  ffi.QTS_FreeValuePointer(ctx, name);
+  const json = vm.newString(ctx, PRELOAD_JSON);
+  const result = check(vm, ctx, vm.call(ctx, scratch, fn, internal, [json]), 'preloaded platform parts');
+  ffi.QTS_FreeValuePointer(ctx, result);
+  ffi.QTS_FreeValuePointer(ctx, json);
+  ffi.QTS_FreeValuePointer(ctx, fn);
+  const failed = vm.drainJobs(rt, ctx, scratch + SCRATCH_CTX_OUT);
+  if (failed !== 0) throw new BaseImageError(`QuickJS failed running the preloaded parts' jobs: ${vm.getString(ctx, failed)}`);
 }

@@ -14,11 +14,87 @@ const __runjs_P = (function () {
 function installDispatchers(P, saved) {
   const ReflectApply = Reflect.apply;
   const TypeErrorCtor = TypeError;
+  const ArrayProto = Array.prototype;
+  const ArrayIsArray = Array.isArray;
+  const MathTrunc = Math.trunc;
+  const ArrayCtor = Array;
+  const GetOwnPropertyDescriptor = Object.getOwnPropertyDescriptor;
+  const SymbolSpecies = Symbol.species;
+  const bootSpecies = GetOwnPropertyDescriptor(Array, Symbol.species).get;
+  /** Whether Array's species machinery is as at boot (then the native methods are safe and fast). */
+  function speciesPristine(o) {
+    if (o.constructor !== ArrayCtor) return false;
+    const d = GetOwnPropertyDescriptor(ArrayCtor, SymbolSpecies);
+    return d !== undefined && d.get === bootSpecies;
+  }
+  // Array methods whose result is made through Array[Symbol.species] (user code can replace it with
+  // a throwing getter or a constructor of its own): platform calls on arrays use these loops instead.
+  function relIndex(i, n, fallback) {
+    if (i === undefined) return fallback;
+    const x = MathTrunc(+i) || 0;
+    return x < 0 ? (n + x > 0 ? n + x : 0) : (x < n ? x : n);
+  }
+  const speciesFree = {
+    __proto__: null,
+    slice(start, end) {
+      const n = this.length;
+      const to = relIndex(end, n, n);
+      const out = [];
+      for (let i = relIndex(start, n, 0); i < to; i++) out[out.length] = this[i];
+      return out;
+    },
+    map(fn, thisArg) {
+      const n = this.length;
+      const out = [];
+      out.length = n;
+      for (let i = 0; i < n; i++) if (i in this) out[i] = ReflectApply(fn, thisArg, [this[i], i, this]);
+      return out;
+    },
+    filter(fn, thisArg) {
+      const n = this.length;
+      const out = [];
+      for (let i = 0; i < n; i++) if (i in this && ReflectApply(fn, thisArg, [this[i], i, this])) out[out.length] = this[i];
+      return out;
+    },
+    concat(...items) {
+      const out = [];
+      for (let i = 0; i < this.length; i++) out[out.length] = this[i];
+      for (let k = 0; k < items.length; k++) {
+        const v = items[k];
+        if (ArrayIsArray(v)) for (let i = 0; i < v.length; i++) out[out.length] = v[i];
+        else out[out.length] = v;
+      }
+      return out;
+    },
+    splice(start, deleteCount, ...items) {
+      const n = this.length;
+      const from = relIndex(start, n, 0);
+      let count = n - from;
+      if (arguments.length === 0) count = 0;
+      else if (arguments.length > 1) { const d = MathTrunc(+deleteCount) || 0; count = d < 0 ? 0 : (d < n - from ? d : n - from); }
+      const removed = [];
+      for (let i = from; i < from + count; i++) removed[removed.length] = this[i];
+      const tail = [];
+      for (let i = from + count; i < n; i++) tail[tail.length] = this[i];
+      this.length = from;
+      for (let i = 0; i < items.length; i++) this[this.length] = items[i];
+      for (let i = 0; i < tail.length; i++) this[this.length] = tail[i];
+      return removed;
+    },
+  };
   function notAFunction(o, name) {
     return new TypeErrorCtor(`${o === null ? 'null' : typeof o}.${name} is not a function`);
   }
   function dispatcher(name, found) {
     const n = found.length;
+    const safe = speciesFree[name];
+    if (safe !== undefined) {
+      for (let i = 0; i < n; i += 2) {
+        if (found[i] !== ArrayProto) continue;
+        const native = found[i + 1];
+        found[i + 1] = function (...a) { return ReflectApply(speciesPristine(this) ? native : safe, this, a); };
+      }
+    }
     if (n === 0) {
       return function (o, ...a) {
         const f = o[name];
@@ -50,10 +126,68 @@ function installDispatchers(P, saved) {
     P[key] = function (o, ...a) {
       const d = dispatcher(name, saved[name]);
       P[key] = d;
-      return ReflectApply(d, undefined, [o, ...a]);
+      const args = [o];
+      for (let i = 0; i < a.length; i++) args[i + 1] = a[i];
+      return ReflectApply(d, undefined, args);
     };
   }
+  P.iter = makeIter();
   return P;
+}
+
+/**
+ * `__runjs_P.iter(x)`: what platform code iterates instead of `x` (primordialize.ts wraps every
+ * `for…of`, spread and array destructuring). For an array, typed array, string, Map or Set whose
+ * iterator is the builtin one (or what the builtin prototype holds now, possibly replaced by user
+ * code), an iterator built from boot-time parts; anything else is iterated as it is.
+ */
+function makeIter() {
+  const ReflectApply = Reflect.apply;
+  const getProto = Object.getPrototypeOf;
+  const SymbolIterator = Symbol.iterator;
+  const ArrayProto = Array.prototype;
+  const TypedArrayProto = getProto(Uint8Array.prototype);
+  const MapProto = Map.prototype;
+  const SetProto = Set.prototype;
+  const StringProto = String.prototype;
+  const bootArrayValues = ArrayProto[SymbolIterator];
+  const bootTypedValues = TypedArrayProto[SymbolIterator];
+  const bootMapEntries = MapProto[SymbolIterator];
+  const bootSetValues = SetProto[SymbolIterator];
+  const bootStringIterator = StringProto[SymbolIterator];
+  const mapNext = getProto(new Map()[SymbolIterator]()).next;
+  const setNext = getProto(new Set()[SymbolIterator]()).next;
+  const stringNext = getProto(''[SymbolIterator]()).next;
+  class IndexIterator {
+    constructor(a) { this.a = a; this.i = 0; }
+    next() {
+      const a = this.a;
+      if (a !== undefined && this.i < a.length) return { value: a[this.i++], done: false };
+      this.a = undefined;
+      return { value: undefined, done: true };
+    }
+    [SymbolIterator]() { return this; }
+  }
+  class BootIterator {
+    constructor(it, next) { this.it = it; this.nx = next; }
+    next() { return ReflectApply(this.nx, this.it, []); }
+    [SymbolIterator]() { return this; }
+  }
+  Object.setPrototypeOf(IndexIterator.prototype, null);
+  Object.setPrototypeOf(BootIterator.prototype, null);
+  return function iter(x) {
+    if (typeof x === 'string') {
+      return new BootIterator(ReflectApply(bootStringIterator, x, []), stringNext);
+    }
+    if (typeof x !== 'object' || x === null) return x;
+    const f = x[SymbolIterator];
+    if (f === bootArrayValues || f === bootTypedValues || (f !== undefined && (f === ArrayProto[SymbolIterator] || f === TypedArrayProto[SymbolIterator]))) {
+      return new IndexIterator(x);
+    }
+    if (f === bootMapEntries || (f !== undefined && f === MapProto[SymbolIterator])) return new BootIterator(ReflectApply(bootMapEntries, x, []), mapNext);
+    if (f === bootSetValues || (f !== undefined && f === SetProto[SymbolIterator])) return new BootIterator(ReflectApply(bootSetValues, x, []), setNext);
+    return x;
+  };
 }
 
 const g = globalThis;
@@ -80,6 +214,7 @@ const StringProto = g.String?.prototype;
 const StringIteratorProto = getProto(''[Symbol.iterator]());
 const SymbolProto = g.Symbol?.prototype;
 const TypedArrayProto = getProto(Uint8Array.prototype);
+const Uint8ArrayProto = g.Uint8Array?.prototype;
 const WeakMapProto = g.WeakMap?.prototype;
 const WeakSetProto = g.WeakSet?.prototype;
 const P = {
@@ -138,6 +273,7 @@ const P = {
   ArrayBuffer_isView: ArrayBuffer.isView,
   Date_now: Date.now,
   Error_captureStackTrace: Error.captureStackTrace,
+  Error_isError: Error.isError,
   JSON_parse: JSON.parse,
   JSON_stringify: JSON.stringify,
   Math_abs: Math.abs,
@@ -148,16 +284,19 @@ const P = {
   Math_min: Math.min,
   Math_pow: Math.pow,
   Math_round: Math.round,
+  Math_sqrt: Math.sqrt,
   Math_trunc: Math.trunc,
   Number_isFinite: Number.isFinite,
   Number_isInteger: Number.isInteger,
   Number_isNaN: Number.isNaN,
   Number_isSafeInteger: Number.isSafeInteger,
+  Number_parseFloat: Number.parseFloat,
   Number_parseInt: Number.parseInt,
   Object_assign: Object.assign,
   Object_create: Object.create,
   Object_defineProperties: Object.defineProperties,
   Object_defineProperty: Object.defineProperty,
+  Object_entries: Object.entries,
   Object_freeze: Object.freeze,
   Object_getOwnPropertyDescriptor: Object.getOwnPropertyDescriptor,
   Object_getOwnPropertyDescriptors: Object.getOwnPropertyDescriptors,
@@ -166,34 +305,109 @@ const P = {
   Object_getPrototypeOf: Object.getPrototypeOf,
   Object_hasOwn: Object.hasOwn,
   Object_is: Object.is,
+  Object_isFrozen: Object.isFrozen,
   Object_keys: Object.keys,
+  Object_seal: Object.seal,
   Object_setPrototypeOf: Object.setPrototypeOf,
   Promise_all: g.Promise.all?.bind(g.Promise),
   Promise_reject: g.Promise.reject?.bind(g.Promise),
   Promise_resolve: g.Promise.resolve?.bind(g.Promise),
+  Proxy_revocable: Proxy.revocable,
   Reflect_apply: Reflect.apply,
   Reflect_construct: Reflect.construct,
+  Reflect_defineProperty: Reflect.defineProperty,
   Reflect_getOwnPropertyDescriptor: Reflect.getOwnPropertyDescriptor,
   Reflect_getPrototypeOf: Reflect.getPrototypeOf,
   Reflect_ownKeys: Reflect.ownKeys,
   String_fromCharCode: String.fromCharCode,
   String_fromCodePoint: String.fromCodePoint,
   Symbol_for: Symbol.for,
+  ArrayProto_forEach: ArrayProto?.forEach,
+  ArrayProto_includes: ArrayProto?.includes,
+  ArrayProto_indexOf: ArrayProto?.indexOf,
+  ArrayProto_join: ArrayProto?.join,
+  ArrayProto_pop: ArrayProto?.pop,
+  ArrayProto_push: ArrayProto?.push,
   ArrayProto_slice: ArrayProto?.slice,
+  ArrayProto_sort: ArrayProto?.sort,
+  ArrayProto_unshift: ArrayProto?.unshift,
   BigIntProto_valueOf: BigIntProto?.valueOf,
   BooleanProto_valueOf: BooleanProto?.valueOf,
   DateProto_getTime: DateProto?.getTime,
+  DateProto_toISOString: DateProto?.toISOString,
+  DateProto_toString: DateProto?.toString,
+  ErrorProto_toString: ErrorProto?.toString,
   FunctionProto_apply: FunctionProto?.apply,
+  FunctionProto_bind: FunctionProto?.bind,
+  FunctionProto_call: FunctionProto?.call,
   FunctionProto_toString: FunctionProto?.toString,
+  MapProto_clear: MapProto?.clear,
+  MapProto_delete: MapProto?.delete,
+  MapProto_entries: MapProto?.entries,
+  MapProto_forEach: MapProto?.forEach,
+  MapProto_get: MapProto?.get,
+  MapProto_has: MapProto?.has,
+  MapProto_keys: MapProto?.keys,
+  MapProto_set: MapProto?.set,
+  MapProto_values: MapProto?.values,
+  NumberProto_toString: NumberProto?.toString,
   NumberProto_valueOf: NumberProto?.valueOf,
   ObjectProto_hasOwnProperty: ObjectProto?.hasOwnProperty,
   ObjectProto_propertyIsEnumerable: ObjectProto?.propertyIsEnumerable,
   ObjectProto_toString: ObjectProto?.toString,
   PromiseProto_then: PromiseProto?.then,
+  RegExpProto_exec: RegExpProto?.exec,
+  RegExpProto_toString: RegExpProto?.toString,
+  SetProto_add: SetProto?.add,
+  SetProto_clear: SetProto?.clear,
+  SetProto_delete: SetProto?.delete,
+  SetProto_entries: SetProto?.entries,
+  SetProto_forEach: SetProto?.forEach,
+  SetProto_has: SetProto?.has,
+  SetProto_keys: SetProto?.keys,
+  SetProto_values: SetProto?.values,
+  StringProto_charCodeAt: StringProto?.charCodeAt,
+  StringProto_codePointAt: StringProto?.codePointAt,
+  StringProto_endsWith: StringProto?.endsWith,
+  StringProto_includes: StringProto?.includes,
+  StringProto_indexOf: StringProto?.indexOf,
+  StringProto_lastIndexOf: StringProto?.lastIndexOf,
+  StringProto_normalize: StringProto?.normalize,
+  StringProto_padEnd: StringProto?.padEnd,
+  StringProto_padStart: StringProto?.padStart,
+  StringProto_repeat: StringProto?.repeat,
+  StringProto_replace: StringProto?.replace,
+  StringProto_replaceAll: StringProto?.replaceAll,
+  StringProto_slice: StringProto?.slice,
+  StringProto_split: StringProto?.split,
+  StringProto_startsWith: StringProto?.startsWith,
+  StringProto_toLowerCase: StringProto?.toLowerCase,
   StringProto_valueOf: StringProto?.valueOf,
+  SymbolProto_toString: SymbolProto?.toString,
   SymbolProto_valueOf: SymbolProto?.valueOf,
+  Uint8ArrayProto_copyWithin: Uint8ArrayProto?.copyWithin,
+  Uint8ArrayProto_indexOf: Uint8ArrayProto?.indexOf,
+  Uint8ArrayProto_lastIndexOf: Uint8ArrayProto?.lastIndexOf,
+  Uint8ArrayProto_set: Uint8ArrayProto?.set,
+  WeakMapProto_delete: WeakMapProto?.delete,
+  WeakMapProto_get: WeakMapProto?.get,
   WeakMapProto_has: WeakMapProto?.has,
+  WeakMapProto_set: WeakMapProto?.set,
   WeakSetProto_has: WeakSetProto?.has,
+  boot_FunctionProto_hasInstance: Function.prototype[Symbol.hasInstance],
+  boot_Iterator_proto: getProto(getProto([][Symbol.iterator]())),
+  boot_MapIterator_next: getProto(new Map()[Symbol.iterator]()).next,
+  boot_MapIterator_proto: getProto(new Map()[Symbol.iterator]()),
+  boot_MapProto_size: Object.getOwnPropertyDescriptor(Map.prototype, 'size').get,
+  boot_RegExpProto_replace: RegExp.prototype[Symbol.replace],
+  boot_RegExpProto_split: RegExp.prototype[Symbol.split],
+  boot_SetIterator_next: getProto(new Set()[Symbol.iterator]()).next,
+  boot_SetIterator_proto: getProto(new Set()[Symbol.iterator]()),
+  boot_SetProto_size: Object.getOwnPropertyDescriptor(Set.prototype, 'size').get,
+  boot_StringIterator_next: getProto(''[Symbol.iterator]()).next,
+  boot_StringProto_iterator: String.prototype[Symbol.iterator],
+  boot_TypedArrayProto_length: Object.getOwnPropertyDescriptor(getProto(Uint8Array.prototype), 'length').get,
+  boot_TypedArrayProto_toStringTag: Object.getOwnPropertyDescriptor(getProto(Uint8Array.prototype), Symbol.toStringTag).get,
 };
 return installDispatchers(P, {
   "add": [SetProto, SetProto?.add, WeakSetProto, WeakSetProto?.add],
@@ -289,7 +503,7 @@ var __runjs_part = (() => {
     __runjs_P.Object_defineProperties(g, descriptors);
   }
   function defineHidden(target2, props) {
-    for (const key of __runjs_P.Reflect_ownKeys(props)) {
+    for (const key of __runjs_P.iter(__runjs_P.Reflect_ownKeys(props))) {
       __runjs_P.Object_defineProperty(target2, key, { value: props[key], writable: true, enumerable: false, configurable: true });
     }
   }
@@ -330,6 +544,10 @@ var __runjs_part = (() => {
     Event: "web",
     EventTarget: "web",
     CustomEvent: "web",
+    MessageEvent: "web",
+    ErrorEvent: "web",
+    CloseEvent: "web",
+    PromiseRejectionEvent: "web",
     AbortController: "web",
     AbortSignal: "web",
     TextEncoder: "web",
@@ -399,27 +617,47 @@ var __runjs_part = (() => {
     }
     op("run.settle", { ok: false, error: `Uncaught ${text}` });
   }
+  function exposeToEngine(name, fn) {
+    internal[name] = fn;
+  }
 
   // worker/guest/platform/core/parts.js
   var loaded = /* @__PURE__ */ new Map();
   var loading = /* @__PURE__ */ new Set();
+  var failed = /* @__PURE__ */ new Map();
+  var given;
   function registerPart(name, exports) {
     __runjs_P.$set(loaded, name, exports);
   }
   function requirePart(name) {
     const done = __runjs_P.$get(loaded, name);
     if (done !== void 0) return done;
+    if (__runjs_P.$has(failed, name)) throw __runjs_P.$get(failed, name);
     if (__runjs_P.$has(loading, name)) throw new Error(`runjs: platform part '${name}' requires itself`);
     __runjs_P.$add(loading, name);
     try {
-      const body = op("platform.part", name);
+      const body = given !== void 0 && given[name] !== void 0 ? given[name] : op("platform.part", name);
       const fn = new Function("__runjs_P", "__runjs_require", `${body}
 //# sourceURL=runjs:prelude/${name}`);
-      const exports = fn(__runjs_P, requirePart);
+      let exports;
+      try {
+        exports = fn(__runjs_P, requirePart);
+      } catch (e) {
+        __runjs_P.$set(failed, name, e);
+        throw e;
+      }
       __runjs_P.$set(loaded, name, exports);
       return exports;
     } finally {
       __runjs_P.$delete(loading, name);
+    }
+  }
+  function preloadParts(json) {
+    given = __runjs_P.JSON_parse(json);
+    try {
+      for (const name of __runjs_P.iter(__runjs_P.Object_keys(given))) requirePart(name);
+    } finally {
+      given = void 0;
     }
   }
 
@@ -444,6 +682,21 @@ var __runjs_part = (() => {
     return requirePart(MODULE_PARTS[name]).modules[name];
   }
   __runjs_P.Object_defineProperty(builtin, "names", { get: NAMES_ });
+  var MAIN_URL = "file:///main.js";
+  function importMeta(meta) {
+    meta.url = MAIN_URL;
+    meta.filename = "/main.js";
+    meta.dirname = "/";
+    meta.resolve = function resolve(specifier) {
+      const s = String(specifier);
+      if (__runjs_P.Object_hasOwn(MODULE_PARTS, moduleName(s))) return `node:${moduleName(s)}`;
+      if (__runjs_P.$startsWith(s, "./") || __runjs_P.$startsWith(s, "../") || __runjs_P.$startsWith(s, "/") || __runjs_P.$test(/^[a-z][a-z0-9+.-]*:/i, s)) return new URL(s, MAIN_URL).href;
+      const err = new TypeError(`Cannot find package '${s}' imported from /main.js`);
+      err.code = "ERR_MODULE_NOT_FOUND";
+      throw err;
+    };
+  }
+  __runjs_P.Object_defineProperty(builtin, "importMeta", { value: importMeta });
   function require2(specifier) {
     if (typeof specifier !== "string") {
       throw new TypeError(`The "id" argument must be of type string. Received ${specifier === null ? "null" : typeof specifier}`);
@@ -463,10 +716,10 @@ var __runjs_part = (() => {
   function installConsoleExtras(c) {
     let impl;
     const descriptors = {};
-    for (const name of EXTRA_NAMES) {
+    for (const name of __runjs_P.iter(EXTRA_NAMES)) {
       if (__runjs_P.$call(__runjs_P.ObjectProto_hasOwnProperty, c, name)) continue;
       descriptors[name] = {
-        value: (...args) => (impl ??= requirePart("web").extendConsole(c))[name](...args),
+        value: (...args) => (impl ??= requirePart("web").extendConsole(c))[name](...__runjs_P.iter(args)),
         writable: true,
         enumerable: true,
         configurable: true
@@ -496,8 +749,8 @@ var __runjs_part = (() => {
   var globalTarget;
   var target = () => globalTarget ??= new (fromPart("EventTarget"))();
   defineHidden(g2, {
-    addEventListener: (...args) => target().addEventListener(...args),
-    removeEventListener: (...args) => target().removeEventListener(...args),
+    addEventListener: (...args) => target().addEventListener(...__runjs_P.iter(args)),
+    removeEventListener: (...args) => target().removeEventListener(...__runjs_P.iter(args)),
     dispatchEvent: (event) => target().dispatchEvent(event)
   });
   __runjs_P.Object_defineProperty(g2, /* @__PURE__ */ __runjs_P.Symbol_for("runjs.builtin"), { value: builtin });
@@ -514,6 +767,7 @@ var __runjs_part = (() => {
     shared: { get: () => web().shared }
   });
   registerPart("core", coreExports);
+  exposeToEngine("preloadParts", preloadParts);
 })();
 return __runjs_part;
 })(__runjs_P, undefined);

@@ -7,11 +7,87 @@
 function installDispatchers(P, saved) {
   const ReflectApply = Reflect.apply;
   const TypeErrorCtor = TypeError;
+  const ArrayProto = Array.prototype;
+  const ArrayIsArray = Array.isArray;
+  const MathTrunc = Math.trunc;
+  const ArrayCtor = Array;
+  const GetOwnPropertyDescriptor = Object.getOwnPropertyDescriptor;
+  const SymbolSpecies = Symbol.species;
+  const bootSpecies = GetOwnPropertyDescriptor(Array, Symbol.species).get;
+  /** Whether Array's species machinery is as at boot (then the native methods are safe and fast). */
+  function speciesPristine(o) {
+    if (o.constructor !== ArrayCtor) return false;
+    const d = GetOwnPropertyDescriptor(ArrayCtor, SymbolSpecies);
+    return d !== undefined && d.get === bootSpecies;
+  }
+  // Array methods whose result is made through Array[Symbol.species] (user code can replace it with
+  // a throwing getter or a constructor of its own): platform calls on arrays use these loops instead.
+  function relIndex(i, n, fallback) {
+    if (i === undefined) return fallback;
+    const x = MathTrunc(+i) || 0;
+    return x < 0 ? (n + x > 0 ? n + x : 0) : (x < n ? x : n);
+  }
+  const speciesFree = {
+    __proto__: null,
+    slice(start, end) {
+      const n = this.length;
+      const to = relIndex(end, n, n);
+      const out = [];
+      for (let i = relIndex(start, n, 0); i < to; i++) out[out.length] = this[i];
+      return out;
+    },
+    map(fn, thisArg) {
+      const n = this.length;
+      const out = [];
+      out.length = n;
+      for (let i = 0; i < n; i++) if (i in this) out[i] = ReflectApply(fn, thisArg, [this[i], i, this]);
+      return out;
+    },
+    filter(fn, thisArg) {
+      const n = this.length;
+      const out = [];
+      for (let i = 0; i < n; i++) if (i in this && ReflectApply(fn, thisArg, [this[i], i, this])) out[out.length] = this[i];
+      return out;
+    },
+    concat(...items) {
+      const out = [];
+      for (let i = 0; i < this.length; i++) out[out.length] = this[i];
+      for (let k = 0; k < items.length; k++) {
+        const v = items[k];
+        if (ArrayIsArray(v)) for (let i = 0; i < v.length; i++) out[out.length] = v[i];
+        else out[out.length] = v;
+      }
+      return out;
+    },
+    splice(start, deleteCount, ...items) {
+      const n = this.length;
+      const from = relIndex(start, n, 0);
+      let count = n - from;
+      if (arguments.length === 0) count = 0;
+      else if (arguments.length > 1) { const d = MathTrunc(+deleteCount) || 0; count = d < 0 ? 0 : (d < n - from ? d : n - from); }
+      const removed = [];
+      for (let i = from; i < from + count; i++) removed[removed.length] = this[i];
+      const tail = [];
+      for (let i = from + count; i < n; i++) tail[tail.length] = this[i];
+      this.length = from;
+      for (let i = 0; i < items.length; i++) this[this.length] = items[i];
+      for (let i = 0; i < tail.length; i++) this[this.length] = tail[i];
+      return removed;
+    },
+  };
   function notAFunction(o, name) {
     return new TypeErrorCtor(`${o === null ? 'null' : typeof o}.${name} is not a function`);
   }
   function dispatcher(name, found) {
     const n = found.length;
+    const safe = speciesFree[name];
+    if (safe !== undefined) {
+      for (let i = 0; i < n; i += 2) {
+        if (found[i] !== ArrayProto) continue;
+        const native = found[i + 1];
+        found[i + 1] = function (...a) { return ReflectApply(speciesPristine(this) ? native : safe, this, a); };
+      }
+    }
     if (n === 0) {
       return function (o, ...a) {
         const f = o[name];
@@ -43,8 +119,66 @@ function installDispatchers(P, saved) {
     P[key] = function (o, ...a) {
       const d = dispatcher(name, saved[name]);
       P[key] = d;
-      return ReflectApply(d, undefined, [o, ...a]);
+      const args = [o];
+      for (let i = 0; i < a.length; i++) args[i + 1] = a[i];
+      return ReflectApply(d, undefined, args);
     };
   }
+  P.iter = makeIter();
   return P;
+}
+
+/**
+ * `__runjs_P.iter(x)`: what platform code iterates instead of `x` (primordialize.ts wraps every
+ * `for…of`, spread and array destructuring). For an array, typed array, string, Map or Set whose
+ * iterator is the builtin one (or what the builtin prototype holds now, possibly replaced by user
+ * code), an iterator built from boot-time parts; anything else is iterated as it is.
+ */
+function makeIter() {
+  const ReflectApply = Reflect.apply;
+  const getProto = Object.getPrototypeOf;
+  const SymbolIterator = Symbol.iterator;
+  const ArrayProto = Array.prototype;
+  const TypedArrayProto = getProto(Uint8Array.prototype);
+  const MapProto = Map.prototype;
+  const SetProto = Set.prototype;
+  const StringProto = String.prototype;
+  const bootArrayValues = ArrayProto[SymbolIterator];
+  const bootTypedValues = TypedArrayProto[SymbolIterator];
+  const bootMapEntries = MapProto[SymbolIterator];
+  const bootSetValues = SetProto[SymbolIterator];
+  const bootStringIterator = StringProto[SymbolIterator];
+  const mapNext = getProto(new Map()[SymbolIterator]()).next;
+  const setNext = getProto(new Set()[SymbolIterator]()).next;
+  const stringNext = getProto(''[SymbolIterator]()).next;
+  class IndexIterator {
+    constructor(a) { this.a = a; this.i = 0; }
+    next() {
+      const a = this.a;
+      if (a !== undefined && this.i < a.length) return { value: a[this.i++], done: false };
+      this.a = undefined;
+      return { value: undefined, done: true };
+    }
+    [SymbolIterator]() { return this; }
+  }
+  class BootIterator {
+    constructor(it, next) { this.it = it; this.nx = next; }
+    next() { return ReflectApply(this.nx, this.it, []); }
+    [SymbolIterator]() { return this; }
+  }
+  Object.setPrototypeOf(IndexIterator.prototype, null);
+  Object.setPrototypeOf(BootIterator.prototype, null);
+  return function iter(x) {
+    if (typeof x === 'string') {
+      return new BootIterator(ReflectApply(bootStringIterator, x, []), stringNext);
+    }
+    if (typeof x !== 'object' || x === null) return x;
+    const f = x[SymbolIterator];
+    if (f === bootArrayValues || f === bootTypedValues || (f !== undefined && (f === ArrayProto[SymbolIterator] || f === TypedArrayProto[SymbolIterator]))) {
+      return new IndexIterator(x);
+    }
+    if (f === bootMapEntries || (f !== undefined && f === MapProto[SymbolIterator])) return new BootIterator(ReflectApply(bootMapEntries, x, []), mapNext);
+    if (f === bootSetValues || (f !== undefined && f === SetProto[SymbolIterator])) return new BootIterator(ReflectApply(bootSetValues, x, []), setNext);
+    return x;
+  };
 }

@@ -28,7 +28,39 @@ function incompleteTail(encoding: string, bytes: Uint8Array, text: string): numb
   return 0;
 }
 
+/** The byte encodings the guest's bulk paths (Buffer, TextEncoder/Decoder, atob/btoa) hand to the host. */
+const BULK = new Set<BufferEncoding>(['utf8', 'base64', 'base64url', 'hex', 'latin1', 'ascii']);
+
+function bulkEncoding(a: unknown, op: string): { encoding: BufferEncoding; o: Record<string, unknown> } {
+  const o = (typeof a === 'object' && a !== null ? a : {}) as Record<string, unknown>;
+  const e = o['encoding'];
+  if (typeof e !== 'string' || !BULK.has(e as BufferEncoding)) throw new OpError(`${op}: unsupported encoding`, 'TypeError');
+  return { encoding: e as BufferEncoding, o };
+}
+
 export const encodingOps: OpTable = {
+  /** {encoding, text, count?} → the bytes of `text` (Node's Buffer.from semantics), or their count. */
+  'encoding.toBytes': {
+    kind: 'sync',
+    run(args) {
+      const { encoding, o } = bulkEncoding(args, 'encoding.toBytes');
+      const text = o['text'];
+      if (typeof text !== 'string') throw new OpError('encoding.toBytes expects a text', 'TypeError');
+      if (o['count'] === true) return Buffer.byteLength(text, encoding);
+      const b = Buffer.from(text, encoding);
+      // Small results sit in Node's shared pool: hand over a copy of just these bytes.
+      return b.byteOffset === 0 && b.byteLength === b.buffer.byteLength ? new Uint8Array(b.buffer) : new Uint8Array(b);
+    },
+  },
+  /** {encoding} (bytes) → the text (Node's buf.toString semantics: WHATWG replacement for bad UTF-8). */
+  'encoding.toText': {
+    kind: 'sync',
+    run(args, bytes) {
+      const { encoding } = bulkEncoding(args, 'encoding.toText');
+      const b = bytes ?? new Uint8Array(0);
+      return Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString(encoding);
+    },
+  },
   'encoding.supported': {
     kind: 'sync',
     run(args) {

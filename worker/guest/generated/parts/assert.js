@@ -14,7 +14,7 @@ var __runjs_part = (() => {
   };
   var __copyProps = (to, from, except, desc) => {
     if (from && typeof from === "object" || typeof from === "function") {
-      for (let key of __getOwnPropNames(from))
+      for (let key of __runjs_P.iter(__getOwnPropNames(from)))
         if (!__runjs_P.$call(__hasOwnProp, to, key) && key !== except)
           __defProp(to, key, { get: () => from[key], enumerable: !(desc = __getOwnPropDesc(from, key)) || desc.enumerable });
     }
@@ -160,7 +160,7 @@ ${show(expected)}
     if (args.length === 0) {
       throw new AssertionError({ message: "No value argument passed to `assert.ok()`", actual: void 0, expected: true, operator: "==", stackStartFn: fn });
     }
-    const [value, message] = args;
+    const {0: value, 1: message} = args;
     if (!value) {
       if (message instanceof Error) throw message;
       const err = new AssertionError({
@@ -207,7 +207,7 @@ ${showShort(str)}
     if (typeof expected === "object" && expected !== null) {
       const keys = __runjs_P.Object_keys(expected);
       if (expected instanceof Error) __runjs_P.$push(keys, "name", "message");
-      for (const k of keys) {
+      for (const k of __runjs_P.iter(keys)) {
         const want = expected[k];
         const got = thrown?.[k];
         if (want instanceof RegExp && typeof got === "string") {
@@ -218,7 +218,7 @@ ${showShort(got)}
         } else if (!deepEqual(got, want, true)) {
           const a = {};
           const e = {};
-          for (const key of keys) {
+          for (const key of __runjs_P.iter(keys)) {
             a[key] = thrown?.[key];
             e[key] = expected[key];
           }

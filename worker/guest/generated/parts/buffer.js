@@ -23,7 +23,7 @@ var __runjs_part = (() => {
   };
   var __copyProps = (to, from, except, desc) => {
     if (from && typeof from === "object" || typeof from === "function") {
-      for (let key of __getOwnPropNames(from))
+      for (let key of __runjs_P.iter(__getOwnPropNames(from)))
         if (!__runjs_P.$call(__hasOwnProp, to, key) && key !== except)
           __defProp(to, key, { get: () => from[key], enumerable: !(desc = __getOwnPropDesc(from, key)) || desc.enumerable });
     }
@@ -230,6 +230,13 @@ var __runjs_part = (() => {
     }
   });
 
+  // runjs:runjs:part/core
+  var require_core = __commonJS({
+    "runjs:runjs:part/core"(exports, module) {
+      module.exports = __runjs_require("core");
+    }
+  });
+
   // node_modules/buffer/index.js
   var require_buffer = __commonJS({
     "node_modules/buffer/index.js"(exports) {
@@ -297,7 +304,7 @@ var __runjs_part = (() => {
         return from(arg, encodingOrOffset, length);
       }
       __name(Buffer3, "Buffer");
-      Buffer3.poolSize = 8192;
+      Buffer3.poolSize = 65536;
       function from(value, encodingOrOffset, length) {
         if (typeof value === "string") {
           return fromString(value, encodingOrOffset);
@@ -373,12 +380,44 @@ var __runjs_part = (() => {
       Buffer3.allocUnsafeSlow = function(size) {
         return allocUnsafe(size);
       };
+      var __runjs_bulk = /* @__PURE__ */ __name(() => require_core().shared, "__runjs_bulk");
+      function __runjs_bulkEncoding(encoding) {
+        switch (__runjs_P.$toLowerCase(String(encoding))) {
+          case "utf8":
+          case "utf-8":
+            return "utf8";
+          case "hex":
+            return "hex";
+          case "base64":
+            return "base64";
+          case "base64url":
+            return "base64url";
+          case "latin1":
+          case "binary":
+            return "latin1";
+          case "ascii":
+            return "ascii";
+          default:
+            return void 0;
+        }
+      }
+      __name(__runjs_bulkEncoding, "__runjs_bulkEncoding");
+      function __runjs_bulkSlice(buf, start, end, encoding) {
+        return __runjs_bulk().hostToText(new Uint8Array(buf.buffer, buf.byteOffset + start, end - start), encoding);
+      }
+      __name(__runjs_bulkSlice, "__runjs_bulkSlice");
       function fromString(string, encoding) {
         if (typeof encoding !== "string" || encoding === "") {
           encoding = "utf8";
         }
         if (!Buffer3.isEncoding(encoding)) {
           throw new TypeError("Unknown encoding: " + encoding);
+        }
+        const bulk = string.length > __runjs_bulk().BULK_MIN ? __runjs_bulkEncoding(encoding) : void 0;
+        if (bulk !== void 0) {
+          const bytes = __runjs_bulk().hostToBytes(string, bulk);
+          __runjs_P.Object_setPrototypeOf(bytes, Buffer3.prototype);
+          return bytes;
         }
         const length = byteLength(string, encoding) | 0;
         let buf = createBuffer(length);
@@ -527,7 +566,7 @@ var __runjs_part = (() => {
               if (!Buffer3.isBuffer(buf)) buf = Buffer3.from(buf);
               buf.copy(buffer2, pos);
             } else {
-              __runjs_P.$call(Uint8Array.prototype.set, 
+              __runjs_P.$call(__runjs_P.Uint8ArrayProto_set, 
                 buffer2,
                 buf,
                 pos
@@ -566,6 +605,7 @@ var __runjs_part = (() => {
               return len;
             case "utf8":
             case "utf-8":
+              if (len > __runjs_bulk().BULK_MIN) return __runjs_bulk().hostByteLength(string, "utf8");
               return utf8ToBytes(string).length;
             case "ucs2":
             case "ucs-2":
@@ -690,7 +730,7 @@ var __runjs_part = (() => {
       }, "toString");
       Buffer3.prototype.toLocaleString = Buffer3.prototype.toString;
       Buffer3.prototype.equals = /* @__PURE__ */ __name(function equals(b) {
-        if (!Buffer3.isBuffer(b)) throw new TypeError("Argument must be a Buffer");
+        if (!isInstance(b, Uint8Array)) throw new TypeError('The "otherBuffer" argument must be an instance of Buffer or Uint8Array. Received ' + (b === null ? "null" : typeof b));
         if (this === b) return true;
         return Buffer3.compare(this, b) === 0;
       }, "equals");
@@ -698,7 +738,7 @@ var __runjs_part = (() => {
         let str = "";
         const max = exports.INSPECT_MAX_BYTES;
         str = __runjs_P.$trim(__runjs_P.$replace(__runjs_P.$toString(this, "hex", 0, max), /(.{2})/g, "$1 "));
-        if (this.length > max) str += " ... ";
+        if (this.length > max) str += " ... " + (this.length - max) + " more byte" + (this.length - max > 1 ? "s" : "");
         return "<Buffer " + str + ">";
       }, "inspect");
       if (customInspectSymbol) {
@@ -759,6 +799,12 @@ var __runjs_part = (() => {
         return 0;
       }, "compare");
       function bidirectionalIndexOf(buffer2, val, byteOffset, encoding, dir) {
+        if ((typeof val === "string" || isInstance(val, Uint8Array)) && val.length === 0) {
+          let o = typeof byteOffset === "string" ? NaN : +byteOffset;
+          if (numberIsNaN(o)) o = dir ? 0 : buffer2.length;
+          if (o < 0) o = __runjs_P.Math_max(buffer2.length + o, 0);
+          return __runjs_P.Math_min(o, buffer2.length);
+        }
         if (buffer2.length === 0) return -1;
         if (typeof byteOffset === "string") {
           encoding = byteOffset;
@@ -790,11 +836,11 @@ var __runjs_part = (() => {
           return arrayIndexOf(buffer2, val, byteOffset, encoding, dir);
         } else if (typeof val === "number") {
           val = val & 255;
-          if (typeof Uint8Array.prototype.indexOf === "function") {
+          if (typeof __runjs_P.Uint8ArrayProto_indexOf === "function") {
             if (dir) {
-              return __runjs_P.$call(Uint8Array.prototype.indexOf, buffer2, val, byteOffset);
+              return __runjs_P.$call(__runjs_P.Uint8ArrayProto_indexOf, buffer2, val, byteOffset);
             } else {
-              return __runjs_P.$call(Uint8Array.prototype.lastIndexOf, buffer2, val, byteOffset);
+              return __runjs_P.$call(__runjs_P.Uint8ArrayProto_lastIndexOf, buffer2, val, byteOffset);
             }
           }
           return arrayIndexOf(buffer2, [val], byteOffset, encoding, dir);
@@ -880,8 +926,9 @@ var __runjs_part = (() => {
         }
         let i;
         for (i = 0; i < length; ++i) {
-          const parsed = parseInt(__runjs_P.$substr(string, i * 2, 2), 16);
-          if (numberIsNaN(parsed)) return i;
+          const pair = __runjs_P.$substr(string, i * 2, 2);
+          if (!__runjs_P.$test(/^[0-9a-fA-F]{2}$/, pair)) return i;
+          const parsed = parseInt(pair, 16);
           buf[offset + i] = parsed;
         }
         return i;
@@ -966,6 +1013,7 @@ var __runjs_part = (() => {
         };
       }, "toJSON");
       function base64Slice(buf, start, end) {
+        if (end - start > __runjs_bulk().BULK_MIN) return __runjs_bulkSlice(buf, start, end, "base64");
         if (start === 0 && end === buf.length) {
           return base64.fromByteArray(buf);
         } else {
@@ -975,6 +1023,8 @@ var __runjs_part = (() => {
       __name(base64Slice, "base64Slice");
       function utf8Slice(buf, start, end) {
         end = __runjs_P.Math_min(buf.length, end);
+        if (end - start > __runjs_bulk().BULK_MIN) return __runjs_bulkSlice(buf, start, end, "utf8");
+        if (end > start) return __runjs_bulk().utf8Decode(new Uint8Array(buf.buffer, buf.byteOffset + start, end - start));
         const res = [];
         let i = start;
         while (i < end) {
@@ -1054,6 +1104,7 @@ var __runjs_part = (() => {
       function asciiSlice(buf, start, end) {
         let ret = "";
         end = __runjs_P.Math_min(buf.length, end);
+        if (end - start > __runjs_bulk().BULK_MIN) return __runjs_bulkSlice(buf, start, end, "ascii");
         for (let i = start; i < end; ++i) {
           ret += __runjs_P.String_fromCharCode(buf[i] & 127);
         }
@@ -1063,6 +1114,7 @@ var __runjs_part = (() => {
       function latin1Slice(buf, start, end) {
         let ret = "";
         end = __runjs_P.Math_min(buf.length, end);
+        if (end - start > __runjs_bulk().BULK_MIN) return __runjs_bulkSlice(buf, start, end, "latin1");
         for (let i = start; i < end; ++i) {
           ret += __runjs_P.String_fromCharCode(buf[i]);
         }
@@ -1073,6 +1125,7 @@ var __runjs_part = (() => {
         const len = buf.length;
         if (!start || start < 0) start = 0;
         if (!end || end < 0 || end > len) end = len;
+        if (end - start > __runjs_bulk().BULK_MIN) return __runjs_bulkSlice(buf, start, end, "hex");
         let out = "";
         for (let i = start; i < end; ++i) {
           out += hexSliceLookupTable[buf[i]];
@@ -1562,10 +1615,10 @@ var __runjs_part = (() => {
           end = target.length - targetStart + start;
         }
         const len = end - start;
-        if (this === target && typeof Uint8Array.prototype.copyWithin === "function") {
+        if (this === target && typeof __runjs_P.Uint8ArrayProto_copyWithin === "function") {
           __runjs_P.$copyWithin(this, targetStart, start, end);
         } else {
-          __runjs_P.$call(Uint8Array.prototype.set, 
+          __runjs_P.$call(__runjs_P.Uint8ArrayProto_set, 
             target,
             __runjs_P.$subarray(this, start, end),
             targetStart
@@ -1765,6 +1818,7 @@ var __runjs_part = (() => {
       __name(base64clean, "base64clean");
       function utf8ToBytes(string, units) {
         units = units || Infinity;
+        if (string.length > __runjs_bulk().BULK_MIN && units >= string.length * 3) return __runjs_bulk().hostToBytes(string, "utf8");
         let codePoint;
         const length = string.length;
         let leadSurrogate = null;
@@ -1847,6 +1901,7 @@ var __runjs_part = (() => {
       }
       __name(utf16leToBytes, "utf16leToBytes");
       function base64ToBytes(str) {
+        if (str.length > __runjs_bulk().BULK_MIN) return __runjs_bulk().hostToBytes(str, "base64");
         return base64.toByteArray(base64clean(str));
       }
       __name(base64ToBytes, "base64ToBytes");
@@ -2258,7 +2313,7 @@ var __runjs_part = (() => {
       return Buffer2.from(__runjs_P.$toString(Buffer2.from(source), fromEnc), toEnc);
     }
   };
-  for (const name of ["Blob", "File"]) {
+  for (const name of __runjs_P.iter(["Blob", "File"])) {
     __runjs_P.Object_defineProperty(buffer, name, { enumerable: true, configurable: true, get: /* @__PURE__ */ __name(() => requirePart("fetch").globals[name], "get") });
   }
   var modules = { buffer, string_decoder: import_string_decoder.default };

@@ -14,7 +14,7 @@ var __runjs_part = (() => {
   };
   var __copyProps = (to, from, except, desc) => {
     if (from && typeof from === "object" || typeof from === "function") {
-      for (let key of __getOwnPropNames(from))
+      for (let key of __runjs_P.iter(__getOwnPropNames(from)))
         if (!__runjs_P.$call(__hasOwnProp, to, key) && key !== except)
           __defProp(to, key, { get: () => from[key], enumerable: !(desc = __getOwnPropDesc(from, key)) || desc.enumerable });
     }
@@ -46,13 +46,14 @@ var __runjs_part = (() => {
   }
   __name(toBytes, "toBytes");
   function concat(chunks) {
+    if (chunks.length === 1) return chunks[0];
     let n = 0;
-    for (const c of chunks) n += c.length;
+    for (let i = 0; i < chunks.length; i++) n += chunks[i].length;
     const out = new Uint8Array(n);
     let o = 0;
-    for (const c of chunks) {
-      __runjs_P.$set(out, c, o);
-      o += c.length;
+    for (let i = 0; i < chunks.length; i++) {
+      __runjs_P.$set(out, chunks[i], o);
+      o += chunks[i].length;
     }
     return out;
   }
@@ -62,60 +63,88 @@ var __runjs_part = (() => {
     return encoding === void 0 || encoding === "buffer" ? buf : __runjs_P.$toString(buf, encoding);
   }
   __name(encode, "encode");
+  var BATCH_BYTES = 64 * 1024;
+  var HashState = class {
+    static {
+      __name(this, "HashState");
+    }
+    id;
+    #pending = [];
+    #pendingBytes = 0;
+    constructor(id) {
+      this.id = id;
+    }
+    update(bytes) {
+      if (bytes.length >= BATCH_BYTES) {
+        this.flush();
+        op("crypto.hashUpdate", { id: this.id }, bytes);
+        return;
+      }
+      __runjs_P.$push(this.#pending, __runjs_P.$slice(bytes));
+      this.#pendingBytes += bytes.length;
+      if (this.#pendingBytes >= BATCH_BYTES) this.flush();
+    }
+    flush() {
+      if (this.#pendingBytes === 0 && this.#pending.length === 0) return;
+      const all = concat(this.#pending);
+      this.#pending = [];
+      this.#pendingBytes = 0;
+      op("crypto.hashUpdate", { id: this.id }, all);
+    }
+    digest() {
+      const rest = concat(this.#pending);
+      this.#pending = [];
+      this.#pendingBytes = 0;
+      return op("crypto.hashDigest", { id: this.id }, rest);
+    }
+  };
   var Hash = class _Hash {
     static {
       __name(this, "Hash");
     }
-    #algorithm;
-    #options;
-    #chunks = [];
+    #state;
     #done = false;
     constructor(algorithm, options = void 0) {
       if (typeof algorithm !== "string") throw invalidArgType("algorithm", "of type string", algorithm);
-      this.#algorithm = algorithm;
-      this.#options = options;
-      op("crypto.hash", { algorithm, outputLength: options?.outputLength }, new Uint8Array(0));
+      this.#state = new HashState(options instanceof HashState ? options.id : op("crypto.hashOpen", { algorithm, outputLength: options?.outputLength }, new Uint8Array(0)));
     }
     update(data, encoding = void 0) {
       if (this.#done) throw nodeError(Error, "ERR_CRYPTO_HASH_FINALIZED", "Digest already called");
-      __runjs_P.$push(this.#chunks, __runjs_P.$slice(toBytes(data, encoding)));
+      this.#state.update(toBytes(data, encoding));
       return this;
     }
     digest(encoding = void 0) {
       if (this.#done) throw nodeError(Error, "ERR_CRYPTO_HASH_FINALIZED", "Digest already called");
       this.#done = true;
-      return encode(op("crypto.hash", { algorithm: this.#algorithm, outputLength: this.#options?.outputLength }, concat(this.#chunks)), encoding);
+      return encode(this.#state.digest(), encoding);
     }
     copy(options = void 0) {
       if (this.#done) throw nodeError(Error, "ERR_CRYPTO_HASH_FINALIZED", "Digest already called");
-      const h = new _Hash(this.#algorithm, options ?? this.#options);
-      for (const c of this.#chunks) h.update(c);
-      return h;
+      this.#state.flush();
+      const id = op("crypto.hashCopy", { id: this.#state.id, outputLength: options?.outputLength }, new Uint8Array(0));
+      return new _Hash("copy", new HashState(id));
     }
   };
   var Hmac = class {
     static {
       __name(this, "Hmac");
     }
-    #algorithm;
-    #key;
-    #chunks = [];
+    #state;
     #done = false;
     constructor(algorithm, key) {
       if (typeof algorithm !== "string") throw invalidArgType("hmac", "of type string", algorithm);
-      this.#algorithm = algorithm;
-      this.#key = key instanceof KeyObject ? key.export() : __runjs_P.$slice(toBytes(key, void 0, "key"));
-      op("crypto.hmac", { algorithm, keyLength: this.#key.length }, this.#key);
+      const bytes = key instanceof KeyObject ? key.export() : toBytes(key, void 0, "key");
+      this.#state = new HashState(op("crypto.hashOpen", { algorithm, hmac: true }, bytes));
     }
     update(data, encoding = void 0) {
       if (this.#done) throw nodeError(Error, "ERR_CRYPTO_HASH_FINALIZED", "Digest already called");
-      __runjs_P.$push(this.#chunks, __runjs_P.$slice(toBytes(data, encoding)));
+      this.#state.update(toBytes(data, encoding));
       return this;
     }
     digest(encoding = void 0) {
       if (this.#done) return encode(new Uint8Array(0), encoding);
       this.#done = true;
-      return encode(op("crypto.hmac", { algorithm: this.#algorithm, keyLength: this.#key.length }, concat([this.#key, ...this.#chunks])), encoding);
+      return encode(this.#state.digest(), encoding);
     }
   };
   var KeyObject = class _KeyObject {
@@ -201,18 +230,18 @@ var __runjs_part = (() => {
   }
   __name(keyAndSalt, "keyAndSalt");
   function pbkdf2Sync(password, salt, iterations, keylen, digest) {
-    const [p, bytes] = keyAndSalt(password, salt);
+    const {0: p, 1: bytes} = keyAndSalt(password, salt);
     return encode(op("crypto.pbkdf2", { passwordLength: p.length, iterations, keylen, digest }, bytes));
   }
   __name(pbkdf2Sync, "pbkdf2Sync");
   function pbkdf2(password, salt, iterations, keylen, digest, callback) {
     if (typeof callback !== "function") throw invalidArgType("callback", "of type function", callback);
-    const [p, bytes] = keyAndSalt(password, salt);
+    const {0: p, 1: bytes} = keyAndSalt(password, salt);
     __runjs_P.$then(opAsync("crypto.pbkdf2Async", { passwordLength: p.length, iterations, keylen, digest }, bytes), (k) => callback(null, encode(k)), (e) => callback(e));
   }
   __name(pbkdf2, "pbkdf2");
   function scryptSync(password, salt, keylen, options = void 0) {
-    const [p, bytes] = keyAndSalt(password, salt);
+    const {0: p, 1: bytes} = keyAndSalt(password, salt);
     return encode(op("crypto.scryptSync", { passwordLength: p.length, keylen, options: options ?? {} }, bytes));
   }
   __name(scryptSync, "scryptSync");
@@ -220,7 +249,7 @@ var __runjs_part = (() => {
     const cb = typeof options === "function" ? options : callback;
     const opts = typeof options === "function" ? {} : options ?? {};
     if (typeof cb !== "function") throw invalidArgType("callback", "of type function", cb);
-    const [p, bytes] = keyAndSalt(password, salt);
+    const {0: p, 1: bytes} = keyAndSalt(password, salt);
     __runjs_P.$then(opAsync("crypto.scrypt", { passwordLength: p.length, keylen, options: opts }, bytes), (k) => cb(null, encode(k)), (e) => cb(e));
   }
   __name(scrypt, "scrypt");

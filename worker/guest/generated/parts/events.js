@@ -23,7 +23,7 @@ var __runjs_part = (() => {
   };
   var __copyProps = (to, from, except, desc) => {
     if (from && typeof from === "object" || typeof from === "function") {
-      for (let key of __getOwnPropNames(from))
+      for (let key of __runjs_P.iter(__getOwnPropNames(from)))
         if (!__runjs_P.$call(__hasOwnProp, to, key) && key !== except)
           __defProp(to, key, { get: () => from[key], enumerable: !(desc = __getOwnPropDesc(from, key)) || desc.enumerable });
     }
@@ -441,8 +441,8 @@ var __runjs_part = (() => {
   var errorMonitor = /* @__PURE__ */ Symbol("events.errorMonitor");
   var baseEmit = import_events.default.prototype.emit;
   import_events.default.prototype.emit = /* @__PURE__ */ __name(function emit(type, ...args) {
-    if (type === "error" && this._events !== void 0 && this._events[errorMonitor] !== void 0) __runjs_P.$call(baseEmit, this, errorMonitor, ...args);
-    return __runjs_P.$call(baseEmit, this, type, ...args);
+    if (type === "error" && this._events !== void 0 && this._events[errorMonitor] !== void 0) __runjs_P.$call(baseEmit, this, errorMonitor, ...__runjs_P.iter(args));
+    return __runjs_P.$call(baseEmit, this, type, ...__runjs_P.iter(args));
   }, "emit");
   function abortError(signal) {
     const e = new Error("The operation was aborted");
@@ -466,7 +466,7 @@ var __runjs_part = (() => {
         signal.removeEventListener("abort", onAbort);
         resolve(args);
       }, "onEvent");
-      __runjs_P.$then(onceBase(emitter, name), (args) => onEvent(...args), (e) => {
+      __runjs_P.$then(onceBase(emitter, name), (args) => onEvent(...__runjs_P.iter(args)), (e) => {
         signal.removeEventListener("abort", onAbort);
         reject(e);
       });
@@ -498,7 +498,7 @@ var __runjs_part = (() => {
       emitter.removeListener(name, onEvent);
       if (name !== "error") emitter.removeListener("error", onError);
       signal?.removeEventListener("abort", onAbort);
-      for (const w of __runjs_P.$splice(waiting, 0)) w.resolve({ value: void 0, done: true });
+      for (const w of __runjs_P.iter(__runjs_P.$splice(waiting, 0))) w.resolve({ value: void 0, done: true });
     }, "cleanup");
     emitter.on(name, onEvent);
     if (name !== "error") emitter.on("error", onError);
@@ -542,7 +542,7 @@ var __runjs_part = (() => {
       throw nodeError(RangeError, "ERR_OUT_OF_RANGE", `The value of "n" is out of range. It must be a non-negative number. Received ${String(n)}`);
     }
     if (targets.length === 0) import_events.default.defaultMaxListeners = n;
-    for (const t of targets) if (typeof t.setMaxListeners === "function") t.setMaxListeners(n);
+    for (const t of __runjs_P.iter(targets)) if (typeof t.setMaxListeners === "function") t.setMaxListeners(n);
   }, "setMaxListeners");
   import_events.default.addAbortListener = /* @__PURE__ */ __name(function addAbortListener(signal, listener) {
     if (signal.aborted) queueMicrotask(() => listener());

@@ -14,7 +14,7 @@ var __runjs_part = (() => {
   };
   var __copyProps = (to, from, except, desc) => {
     if (from && typeof from === "object" || typeof from === "function") {
-      for (let key of __getOwnPropNames(from))
+      for (let key of __runjs_P.iter(__getOwnPropNames(from)))
         if (!__runjs_P.$call(__hasOwnProp, to, key) && key !== except)
           __defProp(to, key, { get: () => from[key], enumerable: !(desc = __getOwnPropDesc(from, key)) || desc.enumerable });
     }
@@ -78,7 +78,7 @@ var __runjs_part = (() => {
       const chunks = [];
       let size = 0;
       if (blobParts !== void 0) {
-        for (const part of blobParts) {
+        for (const part of __runjs_P.iter(blobParts)) {
           const bytes2 = partBytes(part, endings);
           __runjs_P.$push(chunks, bytes2);
           size += bytes2.length;
@@ -86,7 +86,7 @@ var __runjs_part = (() => {
       }
       const bytes = new Uint8Array(size);
       let o = 0;
-      for (const c of chunks) {
+      for (const c of __runjs_P.iter(chunks)) {
         __runjs_P.$set(bytes, c, o);
         o += c.length;
       }
@@ -204,22 +204,22 @@ var __runjs_part = (() => {
     }
     get(name) {
       const n = usv(name);
-      for (const [k, v] of l(this)) if (k === n) return v;
+      for (const {0: k, 1: v} of __runjs_P.iter(l(this))) if (k === n) return v;
       return null;
     }
     getAll(name) {
       const n = usv(name);
-      return __runjs_P.$map(__runjs_P.$filter(l(this), ([k]) => k === n), ([, v]) => v);
+      return __runjs_P.$map(__runjs_P.$filter(l(this), ({0: k}) => k === n), ([, v]) => v);
     }
     has(name) {
       const n = usv(name);
-      return __runjs_P.$some(l(this), ([k]) => k === n);
+      return __runjs_P.$some(l(this), ({0: k}) => k === n);
     }
     set(name, value, filename = void 0) {
       if (arguments.length < 2) throw new TypeError(`Failed to execute 'set' on 'FormData': 2 arguments required, but only ${arguments.length} present.`);
       const e = entry(name, value, filename, "set");
       const list = l(this);
-      const i = __runjs_P.$findIndex(list, ([k]) => k === e[0]);
+      const i = __runjs_P.$findIndex(list, ({0: k}) => k === e[0]);
       if (i < 0) {
         __runjs_P.$push(list, e);
         return;
@@ -228,17 +228,17 @@ var __runjs_part = (() => {
       for (let j = list.length - 1; j > i; j--) if (list[j][0] === e[0]) __runjs_P.$splice(list, j, 1);
     }
     forEach(callback, thisArg = void 0) {
-      for (const [k, v] of __runjs_P.$slice(l(this))) __runjs_P.$call(callback, thisArg, v, k, this);
+      for (const {0: k, 1: v} of __runjs_P.iter(__runjs_P.$slice(l(this)))) __runjs_P.$call(callback, thisArg, v, k, this);
     }
     *entries() {
       const list = l(this);
       for (let i = 0; i < list.length; i++) yield [list[i][0], list[i][1]];
     }
     *keys() {
-      for (const [k] of __runjs_P.$entries(this)) yield k;
+      for (const {0: k} of __runjs_P.iter(__runjs_P.$entries(this))) yield k;
     }
     *values() {
-      for (const [, v] of __runjs_P.$entries(this)) yield v;
+      for (const [, v] of __runjs_P.iter(__runjs_P.$entries(this))) yield v;
     }
     [Symbol.iterator]() {
       return __runjs_P.$entries(this);
@@ -249,7 +249,7 @@ var __runjs_part = (() => {
   function encodeMultipart(fd) {
     const boundary = `----runjs${__runjs_P.$join(__runjs_P.Array_from(randomBytes(12), (x) => __runjs_P.$padStart(__runjs_P.$toString(x, 16), 2, "0")), "")}`;
     const chunks = [];
-    for (const [name, value] of l(fd)) {
+    for (const {0: name, 1: value} of __runjs_P.iter(l(fd))) {
       let head = `--${boundary}\r
 Content-Disposition: form-data; name="${escapeName(name)}"`;
       if (typeof value === "string") {
@@ -267,10 +267,10 @@ Content-Type: ${value.type || "application/octet-stream"}\r
     __runjs_P.$push(chunks, utf8Encode2(`--${boundary}--\r
 `));
     let n = 0;
-    for (const c of chunks) n += c.length;
+    for (const c of __runjs_P.iter(chunks)) n += c.length;
     const bytes = new Uint8Array(n);
     let o = 0;
-    for (const c of chunks) {
+    for (const c of __runjs_P.iter(chunks)) {
       __runjs_P.$set(bytes, c, o);
       o += c.length;
     }
@@ -309,7 +309,7 @@ Content-Type: ${value.type || "application/octet-stream"}\r
       const body = __runjs_P.$subarray(bytes, headerEnd + 4, next - 2);
       let disposition = "";
       let type = "";
-      for (const h2 of headers) {
+      for (const h2 of __runjs_P.iter(headers)) {
         const i = __runjs_P.$indexOf(h2, ":");
         const key = __runjs_P.$toLowerCase(__runjs_P.$trim(__runjs_P.$slice(h2, 0, i)));
         if (key === "content-disposition") disposition = __runjs_P.$slice(h2, i + 1);
@@ -354,19 +354,19 @@ Content-Type: ${value.type || "application/octet-stream"}\r
   function fill(headers, init2) {
     if (init2 === void 0 || init2 === null) return;
     if (init2 instanceof Headers) {
-      for (const [k, v] of h(init2).list) headers.append(k, v);
+      for (const {0: k, 1: v} of __runjs_P.iter(h(init2).list)) headers.append(k, v);
       return;
     }
     if (typeof init2 !== "object") throw new TypeError("Failed to construct 'Headers': The provided value is not of type '(record<ByteString, ByteString> or sequence<sequence<ByteString>>)'.");
     if (typeof init2[Symbol.iterator] === "function") {
-      for (const pair of init2) {
-        const arr = typeof pair === "string" ? [] : [...pair];
+      for (const pair of __runjs_P.iter(init2)) {
+        const arr = typeof pair === "string" ? [] : [...__runjs_P.iter(pair)];
         if (arr.length !== 2) throw new TypeError("Failed to construct 'Headers': Invalid value");
         headers.append(arr[0], arr[1]);
       }
       return;
     }
-    for (const key of __runjs_P.Object_keys(init2)) headers.append(key, init2[key]);
+    for (const key of __runjs_P.iter(__runjs_P.Object_keys(init2))) headers.append(key, init2[key]);
   }
   __name(fill, "fill");
   var Headers = class {
@@ -391,23 +391,23 @@ Content-Type: ${value.type || "application/octet-stream"}\r
       validate(n, void 0, "delete");
       checkGuard(s);
       const lower = __runjs_P.$toLowerCase(n);
-      s.list = __runjs_P.$filter(s.list, ([k]) => k !== lower);
+      s.list = __runjs_P.$filter(s.list, ({0: k}) => k !== lower);
     }
     get(name) {
       const n = String(name);
       validate(n, void 0, "get");
       const lower = __runjs_P.$toLowerCase(n);
-      const values = __runjs_P.$map(__runjs_P.$filter(h(this).list, ([k]) => k === lower), ([, v]) => v);
+      const values = __runjs_P.$map(__runjs_P.$filter(h(this).list, ({0: k}) => k === lower), ([, v]) => v);
       return values.length === 0 ? null : __runjs_P.$join(values, ", ");
     }
     getSetCookie() {
-      return __runjs_P.$map(__runjs_P.$filter(h(this).list, ([k]) => k === "set-cookie"), ([, v]) => v);
+      return __runjs_P.$map(__runjs_P.$filter(h(this).list, ({0: k}) => k === "set-cookie"), ([, v]) => v);
     }
     has(name) {
       const n = String(name);
       validate(n, void 0, "has");
       const lower = __runjs_P.$toLowerCase(n);
-      return __runjs_P.$some(h(this).list, ([k]) => k === lower);
+      return __runjs_P.$some(h(this).list, ({0: k}) => k === lower);
     }
     set(name, value) {
       const s = h(this);
@@ -416,38 +416,38 @@ Content-Type: ${value.type || "application/octet-stream"}\r
       validate(n, v, "set");
       checkGuard(s);
       const lower = __runjs_P.$toLowerCase(n);
-      const i = __runjs_P.$findIndex(s.list, ([k]) => k === lower);
+      const i = __runjs_P.$findIndex(s.list, ({0: k}) => k === lower);
       if (i < 0) {
         __runjs_P.$push(s.list, [lower, v]);
         return;
       }
       s.list[i] = [lower, v];
-      s.list = __runjs_P.$filter(s.list, ([k], j) => j <= i || k !== lower);
+      s.list = __runjs_P.$filter(s.list, ({0: k}, j) => j <= i || k !== lower);
     }
     forEach(callback, thisArg = void 0) {
-      for (const [k, v] of this) __runjs_P.$call(callback, thisArg, v, k, this);
+      for (const {0: k, 1: v} of __runjs_P.iter(this)) __runjs_P.$call(callback, thisArg, v, k, this);
     }
     *entries() {
       const s = h(this);
-      const names = __runjs_P.$sort([...new Set(__runjs_P.$map(s.list, ([k]) => k))]);
-      for (const name of names) {
+      const names = __runjs_P.$sort([...__runjs_P.iter(new Set(__runjs_P.$map(s.list, ({0: k}) => k)))]);
+      for (const name of __runjs_P.iter(names)) {
         if (name === "set-cookie") {
-          for (const v of this.getSetCookie()) yield [name, v];
+          for (const v of __runjs_P.iter(this.getSetCookie())) yield [name, v];
         } else yield [name, __runjs_P.$get(this, name)];
       }
     }
     *keys() {
-      for (const [k] of __runjs_P.$entries(this)) yield k;
+      for (const {0: k} of __runjs_P.iter(__runjs_P.$entries(this))) yield k;
     }
     *values() {
-      for (const [, v] of __runjs_P.$entries(this)) yield v;
+      for (const [, v] of __runjs_P.iter(__runjs_P.$entries(this))) yield v;
     }
     [Symbol.iterator]() {
       return __runjs_P.$entries(this);
     }
     [/* @__PURE__ */ __runjs_P.Symbol_for("nodejs.util.inspect.custom")](depth, options, inspect) {
       const obj = {};
-      for (const [k, v] of this) obj[k] = v;
+      for (const {0: k, 1: v} of __runjs_P.iter(this)) obj[k] = v;
       return `Headers ${inspect(obj, options)}`;
     }
   };
@@ -531,7 +531,7 @@ Content-Type: ${value.type || "application/octet-stream"}\r
     }
     const out = new Uint8Array(n);
     let o = 0;
-    for (const c of chunks) {
+    for (const c of __runjs_P.iter(chunks)) {
       __runjs_P.$set(out, c, o);
       o += c.length;
     }
@@ -573,13 +573,13 @@ Content-Type: ${value.type || "application/octet-stream"}\r
         if (__runjs_P.$test(/^multipart\/form-data/i, type)) return parseMultipart(bytes, type);
         if (__runjs_P.$test(/^application\/x-www-form-urlencoded/i, type)) {
           const fd = new FormData();
-          for (const [k, v] of parseUrlencoded(utf8Decode3(bytes))) fd.append(k, v);
+          for (const {0: k, 1: v} of __runjs_P.iter(parseUrlencoded(utf8Decode3(bytes)))) fd.append(k, v);
           return fd;
         }
         throw new TypeError(`Failed to parse body as FormData: unsupported content type '${type}'`);
       }
     };
-    for (const key of __runjs_P.Object_keys(__runjs_P.Object_getOwnPropertyDescriptors(methods))) {
+    for (const key of __runjs_P.iter(__runjs_P.Object_keys(__runjs_P.Object_getOwnPropertyDescriptors(methods)))) {
       const d = __runjs_P.Object_getOwnPropertyDescriptor(methods, key);
       d.enumerable = true;
       __runjs_P.Object_defineProperty(Cls.prototype, key, d);
@@ -590,7 +590,7 @@ Content-Type: ${value.type || "application/octet-stream"}\r
     const s = bodyOf(target);
     if (s.used) throw new TypeError("Body has already been consumed");
     if (s.stream === null) return { bytes: s.bytes, stream: null };
-    const [a, b2] = s.stream.tee();
+    const {0: a, 1: b2} = s.stream.tee();
     s.stream = a;
     return { bytes: null, stream: b2 };
   }

@@ -14,7 +14,7 @@ var __runjs_part = (() => {
   };
   var __copyProps = (to, from, except, desc) => {
     if (from && typeof from === "object" || typeof from === "function") {
-      for (let key of __getOwnPropNames(from))
+      for (let key of __runjs_P.iter(__getOwnPropNames(from)))
         if (!__runjs_P.$call(__hasOwnProp, to, key) && key !== except)
           __defProp(to, key, { get: () => from[key], enumerable: !(desc = __getOwnPropDesc(from, key)) || desc.enumerable });
     }
@@ -99,7 +99,7 @@ var __runjs_part = (() => {
   var { utf8Encode, utf8Decode } = core_default.shared;
   var HEX = "0123456789ABCDEF";
   var NO_ESCAPE = new Uint8Array(128);
-  for (const c of "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~!'()*") NO_ESCAPE[__runjs_P.$charCodeAt(c, 0)] = 1;
+  for (const c of __runjs_P.iter("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~!'()*")) NO_ESCAPE[__runjs_P.$charCodeAt(c, 0)] = 1;
   function escape(str) {
     const s = typeof str === "string" ? str : typeof str === "object" && str !== null ? String(str) : `${str}`;
     let out = "";
@@ -122,7 +122,7 @@ var __runjs_part = (() => {
         e.code = "ERR_INVALID_URI";
         throw e;
       }
-      for (const b of utf8Encode(__runjs_P.String_fromCodePoint(cp))) out += `%${HEX[b >> 4]}${HEX[b & 15]}`;
+      for (const b of __runjs_P.iter(utf8Encode(__runjs_P.String_fromCodePoint(cp)))) out += `%${HEX[b >> 4]}${HEX[b & 15]}`;
     }
     return out;
   }
@@ -172,10 +172,10 @@ var __runjs_part = (() => {
     const enc = typeof options?.encodeURIComponent === "function" ? options.encodeURIComponent : qs.escape;
     if (obj === null || typeof obj !== "object") return "";
     const parts = [];
-    for (const k of __runjs_P.Object_keys(obj)) {
+    for (const k of __runjs_P.iter(__runjs_P.Object_keys(obj))) {
       const v = obj[k];
       const ks = `${enc(stringifyPrimitive(k))}${eq}`;
-      if (__runjs_P.Array_isArray(v)) for (const item of v) __runjs_P.$push(parts, ks + enc(stringifyPrimitive(item)));
+      if (__runjs_P.Array_isArray(v)) for (const item of __runjs_P.iter(v)) __runjs_P.$push(parts, ks + enc(stringifyPrimitive(item)));
       else __runjs_P.$push(parts, ks + enc(stringifyPrimitive(v)));
     }
     return __runjs_P.$join(parts, sep);
@@ -191,7 +191,7 @@ var __runjs_part = (() => {
     const decode = typeof options?.decodeURIComponent === "function" ? options.decodeURIComponent : qs.unescape;
     const pieces = __runjs_P.$split(qsInput, separator);
     let keys = 0;
-    for (const piece of pieces) {
+    for (const piece of __runjs_P.iter(pieces)) {
       if (piece.length === 0) continue;
       if (keys >= maxKeys) break;
       const idx = __runjs_P.$indexOf(piece, equals);
@@ -271,7 +271,7 @@ var __runjs_part = (() => {
       return out;
     }
     const plain = {};
-    for (const k of ["protocol", "slashes", "auth", "host", "port", "hostname", "hash", "search", "pathname", "path", "href"]) {
+    for (const k of __runjs_P.iter(["protocol", "slashes", "auth", "host", "port", "hostname", "hash", "search", "pathname", "path", "href"])) {
       if (obj[k] !== void 0) plain[k] = obj[k];
     }
     if (obj.query !== void 0 && obj.query !== null) plain.query = typeof obj.query === "object" ? qs.stringify(obj.query) : obj.query;
@@ -334,6 +334,8 @@ var __runjs_part = (() => {
   };
 
   // worker/guest/platform/parts/node/timers.js
+  var { sleepUnref } = core_default.shared;
+  var kCustomPromisify = /* @__PURE__ */ __runjs_P.Symbol_for("nodejs.util.promisify.custom");
   function abortError(signal) {
     const e = new Error("The operation was aborted");
     e.name = "AbortError";
@@ -369,10 +371,93 @@ var __runjs_part = (() => {
       yield: /* @__PURE__ */ __name(() => delayed((fn) => setImmediate(fn), clearImmediate, void 0, void 0), "yield")
     }
   };
+  var live = /* @__PURE__ */ new Map();
+  var nextId = -1;
+  var Timeout = class {
+    static {
+      __name(this, "Timeout");
+    }
+    #id;
+    #ms;
+    #fire;
+    #sleep;
+    #ref = true;
+    constructor(callback, ms, args) {
+      this.#id = nextId--;
+      this.#ms = ms;
+      this.#fire = () => {
+        __runjs_P.$delete(live, this.#id);
+        this.#sleep = void 0;
+        __runjs_P.Reflect_apply(callback, globalThis, args);
+      };
+      this.#start();
+    }
+    #start() {
+      this.#sleep = sleepUnref(this.#ms, this.#fire);
+      if (this.#ref) this.#sleep.ref(true);
+      __runjs_P.$set(live, this.#id, this);
+    }
+    ref() {
+      this.#ref = true;
+      this.#sleep?.ref(true);
+      return this;
+    }
+    unref() {
+      this.#ref = false;
+      this.#sleep?.ref(false);
+      return this;
+    }
+    hasRef() {
+      return this.#ref;
+    }
+    refresh() {
+      if (this.#sleep !== void 0) {
+        this.#sleep.cancel();
+        this.#start();
+      }
+      return this;
+    }
+    close() {
+      this.#sleep?.cancel();
+      this.#sleep = void 0;
+      __runjs_P.$delete(live, this.#id);
+      return this;
+    }
+    [Symbol.toPrimitive]() {
+      return this.#id;
+    }
+  };
+  function timeout(callback, delay = 1, ...args) {
+    if (typeof callback !== "function") {
+      const e = new TypeError(`The "callback" argument must be of type function. Received ${callback === null ? "null" : typeof callback}`);
+      e.code = "ERR_INVALID_ARG_TYPE";
+      throw e;
+    }
+    let ms = Number(delay);
+    if (!(ms >= 1) || !__runjs_P.Number_isFinite(ms)) ms = ms === Infinity ? 2147483647 : 1;
+    return new Timeout(callback, __runjs_P.Math_floor(ms), args);
+  }
+  __name(timeout, "timeout");
+  __runjs_P.Object_defineProperty(timeout, kCustomPromisify, { value: promises.setTimeout, configurable: true });
+  __runjs_P.Object_defineProperty(timeout, "name", { value: "setTimeout" });
+  function clearTimeoutAny(id) {
+    if (id instanceof Timeout) {
+      id.close();
+      return;
+    }
+    const own = __runjs_P.$get(live, Number(id));
+    if (own !== void 0) {
+      own.close();
+      return;
+    }
+    clearTimeout(id);
+  }
+  __name(clearTimeoutAny, "clearTimeoutAny");
+  __runjs_P.Object_defineProperty(clearTimeoutAny, "name", { value: "clearTimeout" });
   var timers = {
-    setTimeout: /* @__PURE__ */ __name((...args) => setTimeout(...args), "setTimeout"),
-    clearTimeout: /* @__PURE__ */ __name((id) => clearTimeout(id), "clearTimeout"),
-    setImmediate: /* @__PURE__ */ __name((...args) => setImmediate(...args), "setImmediate"),
+    setTimeout: timeout,
+    clearTimeout: clearTimeoutAny,
+    setImmediate: /* @__PURE__ */ __name((...args) => setImmediate(...__runjs_P.iter(args)), "setImmediate"),
     clearImmediate: /* @__PURE__ */ __name((id) => clearImmediate(id), "clearImmediate"),
     promises
   };
@@ -388,15 +473,15 @@ var __runjs_part = (() => {
       const out = opts.stdout;
       const err = opts.stderr ?? out;
       if (typeof out?.write !== "function") throw new TypeError('The "stdout" argument must be a writable stream');
-      const format2 = /* @__PURE__ */ __name((...args) => `${core_default.shared.requirePart("util").format(...args)}
+      const format2 = /* @__PURE__ */ __name((...args) => `${core_default.shared.requirePart("util").format(...__runjs_P.iter(args))}
 `, "format");
-      for (const m of ["log", "info", "debug", "dir", "dirxml"]) this[m] = (...args) => out.write(format2(...args));
-      for (const m of ["warn", "error", "trace"]) this[m] = (...args) => err.write(format2(...args));
+      for (const m of __runjs_P.iter(["log", "info", "debug", "dir", "dirxml"])) this[m] = (...args) => out.write(format2(...__runjs_P.iter(args)));
+      for (const m of __runjs_P.iter(["warn", "error", "trace"])) this[m] = (...args) => err.write(format2(...__runjs_P.iter(args)));
       this.assert = (cond, ...args) => {
-        if (!cond) err.write(format2("Assertion failed", ...args));
+        if (!cond) err.write(format2("Assertion failed", ...__runjs_P.iter(args)));
       };
       this.group = this.groupCollapsed = (...args) => {
-        if (args.length > 0) out.write(format2(...args));
+        if (args.length > 0) out.write(format2(...__runjs_P.iter(args)));
       };
       this.groupEnd = () => {
       };

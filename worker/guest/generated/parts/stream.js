@@ -23,7 +23,7 @@ var __runjs_part = (() => {
   };
   var __copyProps = (to, from, except, desc) => {
     if (from && typeof from === "object" || typeof from === "function") {
-      for (let key of __getOwnPropNames(from))
+      for (let key of __runjs_P.iter(__getOwnPropNames(from)))
         if (!__runjs_P.$call(__hasOwnProp, to, key) && key !== except)
           __defProp(to, key, { get: () => from[key], enumerable: !(desc = __getOwnPropDesc(from, key)) || desc.enumerable });
     }
@@ -96,7 +96,7 @@ var __runjs_part = (() => {
         },
         Error,
         FunctionPrototypeCall(fn, thisArgs, ...args) {
-          return __runjs_P.$call(fn, thisArgs, ...args);
+          return __runjs_P.$call(fn, thisArgs, ...__runjs_P.iter(args));
         },
         FunctionPrototypeSymbolHasInstance(self, instance) {
           return __runjs_P.$call(Function.prototype[Symbol.hasInstance], self, instance);
@@ -176,7 +176,7 @@ var __runjs_part = (() => {
       "use strict";
       module.exports = {
         format(format, ...args) {
-          return __runjs_P.$replace(format, /%([sdifj])/g, function(...[_unused, type]) {
+          return __runjs_P.$replace(format, /%([sdifj])/g, function(...{0: _unused, 1: type}) {
             const replacement = __runjs_P.$shift(args);
             if (type === "f") {
               return __runjs_P.$toFixed(replacement, 6);
@@ -267,7 +267,7 @@ var __runjs_part = (() => {
             // Default options do not count.
             `Code: ${key}; The provided arguments length (${args.length}) does not match the required ones (${msg.length}).`
           );
-          return msg(...args);
+          return msg(...__runjs_P.iter(args));
         }
         const expectedLength = (__runjs_P.$match(msg, /%[dfijoOs]/g) || []).length;
         assert(
@@ -277,7 +277,7 @@ var __runjs_part = (() => {
         if (args.length === 0) {
           return msg;
         }
-        return format(msg, ...args);
+        return format(msg, ...__runjs_P.iter(args));
       }
       __name(getMessage, "getMessage");
       function E(code, message, Base) {
@@ -368,7 +368,7 @@ var __runjs_part = (() => {
           const types = [];
           const instances = [];
           const other = [];
-          for (const value of expected) {
+          for (const value of __runjs_P.iter(expected)) {
             assert(typeof value === "string", "All expected entries have to be of type string");
             if (__runjs_P.$includes(kTypes, value)) {
               __runjs_P.$push(types, __runjs_P.$toLowerCase(value));
@@ -627,7 +627,7 @@ var __runjs_part = (() => {
               if (err) {
                 return reject(err);
               }
-              return resolve(...args);
+              return resolve(...__runjs_P.iter(args));
             });
           });
         },
@@ -998,7 +998,7 @@ var __runjs_part = (() => {
       var process = ((base, esmKey, keys, isValid) => {
         if (esmKey in base && base[esmKey] === true) {
           let candidate;
-          for (const key of keys) {
+          for (const key of __runjs_P.iter(keys)) {
             if (!(key in base)) {
               continue;
             }
@@ -2502,7 +2502,7 @@ var __runjs_part = (() => {
         this._readableState.encoding = this._readableState.decoder.encoding;
         const buffer = this._readableState.buffer;
         let content = "";
-        for (const data of buffer) {
+        for (const data of __runjs_P.iter(buffer)) {
           content += decoder.write(data);
         }
         __runjs_P.$clear(buffer);
@@ -4943,7 +4943,7 @@ var __runjs_part = (() => {
         if (streams.length === 1) {
           return Duplex.from(streams[0]);
         }
-        const orgStreams = [...streams];
+        const orgStreams = [...__runjs_P.iter(streams)];
         if (typeof streams[0] === "function") {
           streams[0] = Duplex.from(streams[0]);
         }
@@ -5319,7 +5319,7 @@ var __runjs_part = (() => {
         return !await __runjs_P.$call(some, 
           this,
           async (...args) => {
-            return !await fn(...args);
+            return !await fn(...__runjs_P.iter(args));
           },
           options
         );
@@ -5607,7 +5607,7 @@ var __runjs_part = (() => {
       Stream2.isReadable = utils.isReadable;
       Stream2.isWritable = utils.isWritable;
       Stream2.Readable = require_readable();
-      for (const key of ObjectKeys(streamReturningOperators)) {
+      for (const key of __runjs_P.iter(ObjectKeys(streamReturningOperators))) {
         let fn = function(...args) {
           if (new.target) {
             throw ERR_ILLEGAL_CONSTRUCTOR();
@@ -5632,7 +5632,7 @@ var __runjs_part = (() => {
           writable: true
         });
       }
-      for (const key of ObjectKeys(promiseReturningOperators)) {
+      for (const key of __runjs_P.iter(ObjectKeys(promiseReturningOperators))) {
         let fn = function(...args) {
           if (new.target) {
             throw ERR_ILLEGAL_CONSTRUCTOR();

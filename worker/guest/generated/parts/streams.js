@@ -14,7 +14,7 @@ var __runjs_part = (() => {
   };
   var __copyProps = (to2, from, except, desc) => {
     if (from && typeof from === "object" || typeof from === "function") {
-      for (let key of __getOwnPropNames(from))
+      for (let key of __runjs_P.iter(__getOwnPropNames(from)))
         if (!__runjs_P.$call(__hasOwnProp, to2, key) && key !== except)
           __defProp(to2, key, { get: () => from[key], enumerable: !(desc = __getOwnPropDesc(from, key)) || desc.enumerable });
     }
@@ -2492,10 +2492,10 @@ var __runjs_part = (() => {
       },
       flush(controller) {
         let n2 = 0;
-        for (const c2 of chunks) n2 += c2.length;
+        for (const c2 of __runjs_P.iter(chunks)) n2 += c2.length;
         const all = new Uint8Array(n2);
         let o2 = 0;
-        for (const c2 of chunks) {
+        for (const c2 of __runjs_P.iter(chunks)) {
           __runjs_P.$set(all, c2, o2);
           o2 += c2.length;
         }

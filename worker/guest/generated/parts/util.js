@@ -23,7 +23,7 @@ var __runjs_part = (() => {
   };
   var __copyProps = (to, from, except, desc) => {
     if (from && typeof from === "object" || typeof from === "function") {
-      for (let key of __getOwnPropNames(from))
+      for (let key of __runjs_P.iter(__getOwnPropNames(from)))
         if (!__runjs_P.$call(__hasOwnProp, to, key) && key !== except)
           __defProp(to, key, { get: () => from[key], enumerable: !(desc = __getOwnPropDesc(from, key)) || desc.enumerable });
     }
@@ -38,6 +38,340 @@ var __runjs_part = (() => {
     mod
   ));
   var __toCommonJS = (mod) => __copyProps(__defProp({}, "__esModule", { value: true }), mod);
+
+  // worker/guest/platform/parts/util/inspect-primordials.js
+  var require_inspect_primordials = __commonJS({
+    "worker/guest/platform/parts/util/inspect-primordials.js"(exports, module) {
+      function uncurryThis(fn) {
+        return (self, ...args) => __runjs_P.Reflect_apply(fn, self, args);
+      }
+      __name(uncurryThis, "uncurryThis");
+      function applyBind(fn) {
+        return (self, args) => __runjs_P.Reflect_apply(fn, self, args);
+      }
+      __name(applyBind, "applyBind");
+      function arrayFilter(a, fn, thisArg) {
+        const out = [];
+        const n = a.length;
+        for (let i = 0; i < n; i++) if (i in a && __runjs_P.Reflect_apply(fn, thisArg, [a[i], i, a])) out[out.length] = a[i];
+        return out;
+      }
+      __name(arrayFilter, "arrayFilter");
+      function arrayMap(a, fn, thisArg) {
+        const n = a.length;
+        const out = new Array(n);
+        for (let i = 0; i < n; i++) if (i in a) out[i] = __runjs_P.Reflect_apply(fn, thisArg, [a[i], i, a]);
+        return out;
+      }
+      __name(arrayMap, "arrayMap");
+      function relativeIndex(i, n, fallback) {
+        if (i === void 0) return fallback;
+        const x = __runjs_P.Math_trunc(Number(i)) || 0;
+        return x < 0 ? __runjs_P.Math_max(n + x, 0) : __runjs_P.Math_min(x, n);
+      }
+      __name(relativeIndex, "relativeIndex");
+      function arraySlice(a, start, end) {
+        const n = a.length;
+        const from = relativeIndex(start, n, 0);
+        const to = relativeIndex(end, n, n);
+        const out = [];
+        for (let i = from; i < to; i++) out[out.length] = a[i];
+        return out;
+      }
+      __name(arraySlice, "arraySlice");
+      function arraySplice(a, start, deleteCount, ...items) {
+        const n = a.length;
+        const from = relativeIndex(start, n, 0);
+        const count = arguments.length < 3 ? n - from : __runjs_P.Math_min(__runjs_P.Math_max(__runjs_P.Math_trunc(Number(deleteCount)) || 0, 0), n - from);
+        const removed = arraySlice(a, from, from + count);
+        const tail = arraySlice(a, from + count, n);
+        a.length = from;
+        for (let i = 0; i < items.length; i++) a[a.length] = items[i];
+        for (let i = 0; i < tail.length; i++) a[a.length] = tail[i];
+        return removed;
+      }
+      __name(arraySplice, "arraySplice");
+      var B = __runjs_P;
+      var MapProtoEntries = __runjs_P.MapProto_entries;
+      var SetProtoValues = __runjs_P.SetProto_values;
+      var StringProtoIterator = B.boot_StringProto_iterator;
+      var StringIteratorNext = B.boot_StringIterator_next;
+      var MapIteratorNext = B.boot_MapIterator_next;
+      var SetIteratorNext = B.boot_SetIterator_next;
+      function safeIterator(make, next) {
+        class SafeIterator {
+          static {
+            __name(this, "SafeIterator");
+          }
+          constructor(source) {
+            this._iterator = __runjs_P.Reflect_apply(make, source, []);
+          }
+          next() {
+            return __runjs_P.Reflect_apply(next, this._iterator, []);
+          }
+          [Symbol.iterator]() {
+            return this;
+          }
+        }
+        __runjs_P.Object_setPrototypeOf(SafeIterator.prototype, null);
+        __runjs_P.Object_freeze(SafeIterator.prototype);
+        __runjs_P.Object_freeze(SafeIterator);
+        return SafeIterator;
+      }
+      __name(safeIterator, "safeIterator");
+      var SafeStringIterator = safeIterator(StringProtoIterator, StringIteratorNext);
+      var SafeMapIterator = safeIterator(MapProtoEntries, MapIteratorNext);
+      var SafeSetIterator = safeIterator(SetProtoValues, SetIteratorNext);
+      function makeSafe(Base, methods, size) {
+        const Safe = class extends Base {
+          static {
+            __name(this, "Safe");
+          }
+        };
+        const descriptors = { __proto__: null };
+        for (let i = 0; i < methods.length; i += 2) {
+          const key = methods[i];
+          const fn = methods[i + 1];
+          descriptors[key] = { __proto__: null, value: fn, writable: true, configurable: true };
+        }
+        if (size !== void 0) descriptors.size = { __proto__: null, get: size, configurable: true };
+        __runjs_P.Object_defineProperties(Safe.prototype, descriptors);
+        __runjs_P.Object_setPrototypeOf(Safe.prototype, null);
+        __runjs_P.Object_freeze(Safe.prototype);
+        __runjs_P.Object_freeze(Safe);
+        return Safe;
+      }
+      __name(makeSafe, "makeSafe");
+      var SafeMap = makeSafe(Map, [
+        "get",
+        __runjs_P.MapProto_get,
+        "set",
+        __runjs_P.MapProto_set,
+        "has",
+        __runjs_P.MapProto_has,
+        "delete",
+        __runjs_P.MapProto_delete,
+        "clear",
+        __runjs_P.MapProto_clear,
+        "forEach",
+        __runjs_P.MapProto_forEach,
+        "keys",
+        __runjs_P.MapProto_keys,
+        "values",
+        __runjs_P.MapProto_values,
+        "entries",
+        /* @__PURE__ */ __name(function entries() {
+          return new SafeMapIterator(this);
+        }, "entries"),
+        Symbol.iterator,
+        /* @__PURE__ */ __name(function entries() {
+          return new SafeMapIterator(this);
+        }, "entries")
+      ], B.boot_MapProto_size);
+      var SafeSet = makeSafe(Set, [
+        "add",
+        __runjs_P.SetProto_add,
+        "has",
+        __runjs_P.SetProto_has,
+        "delete",
+        __runjs_P.SetProto_delete,
+        "clear",
+        __runjs_P.SetProto_clear,
+        "forEach",
+        __runjs_P.SetProto_forEach,
+        "keys",
+        __runjs_P.SetProto_keys,
+        "entries",
+        __runjs_P.SetProto_entries,
+        "values",
+        /* @__PURE__ */ __name(function values() {
+          return new SafeSetIterator(this);
+        }, "values"),
+        Symbol.iterator,
+        /* @__PURE__ */ __name(function values() {
+          return new SafeSetIterator(this);
+        }, "values")
+      ], B.boot_SetProto_size);
+      var SafeWeakMap = makeSafe(WeakMap, [
+        "get",
+        __runjs_P.WeakMapProto_get,
+        "set",
+        __runjs_P.WeakMapProto_set,
+        "has",
+        __runjs_P.WeakMapProto_has,
+        "delete",
+        __runjs_P.WeakMapProto_delete
+      ]);
+      var TypedArray = __runjs_P.Object_getPrototypeOf(Uint8Array);
+      var primordials = {
+        __proto__: null,
+        uncurryThis,
+        applyBind,
+        globalThis,
+        Proxy,
+        ProxyRevocable: __runjs_P.Proxy_revocable,
+        JSONStringify: __runjs_P.JSON_stringify,
+        MathFloor: __runjs_P.Math_floor,
+        MathMax: __runjs_P.Math_max,
+        MathMin: __runjs_P.Math_min,
+        MathRound: __runjs_P.Math_round,
+        MathSqrt: __runjs_P.Math_sqrt,
+        MathTrunc: __runjs_P.Math_trunc,
+        ReflectApply: __runjs_P.Reflect_apply,
+        ReflectOwnKeys: __runjs_P.Reflect_ownKeys,
+        AggregateError,
+        AggregateErrorPrototype: AggregateError.prototype,
+        Array,
+        ArrayPrototype: Array.prototype,
+        ArrayIsArray: __runjs_P.Array_isArray,
+        ArrayPrototypePop: uncurryThis(__runjs_P.ArrayProto_pop),
+        ArrayPrototypePush: uncurryThis(__runjs_P.ArrayProto_push),
+        ArrayPrototypePushApply: applyBind(__runjs_P.ArrayProto_push),
+        ArrayPrototypeUnshift: uncurryThis(__runjs_P.ArrayProto_unshift),
+        ArrayPrototypeSlice: arraySlice,
+        ArrayPrototypeSort: uncurryThis(__runjs_P.ArrayProto_sort),
+        ArrayPrototypeSplice: arraySplice,
+        ArrayPrototypeIncludes: uncurryThis(__runjs_P.ArrayProto_includes),
+        ArrayPrototypeIndexOf: uncurryThis(__runjs_P.ArrayProto_indexOf),
+        ArrayPrototypeJoin: uncurryThis(__runjs_P.ArrayProto_join),
+        ArrayPrototypeForEach: uncurryThis(__runjs_P.ArrayProto_forEach),
+        ArrayPrototypeFilter: arrayFilter,
+        ArrayPrototypeMap: arrayMap,
+        ArrayBuffer,
+        ArrayBufferPrototype: ArrayBuffer.prototype,
+        BigInt,
+        BigIntPrototypeValueOf: uncurryThis(__runjs_P.BigIntProto_valueOf),
+        BigInt64Array,
+        BigUint64Array,
+        Boolean,
+        BooleanPrototype: Boolean.prototype,
+        BooleanPrototypeValueOf: uncurryThis(__runjs_P.BooleanProto_valueOf),
+        DataView,
+        DataViewPrototype: DataView.prototype,
+        Date,
+        DatePrototype: Date.prototype,
+        DatePrototypeToString: uncurryThis(__runjs_P.DateProto_toString),
+        DatePrototypeToISOString: uncurryThis(__runjs_P.DateProto_toISOString),
+        DatePrototypeGetTime: uncurryThis(__runjs_P.DateProto_getTime),
+        Error,
+        ErrorPrototype: Error.prototype,
+        ErrorCaptureStackTrace: __runjs_P.Error_captureStackTrace,
+        ErrorIsError: __runjs_P.Error_isError,
+        ErrorPrototypeToString: uncurryThis(__runjs_P.ErrorProto_toString),
+        EvalError,
+        Float32Array,
+        Float64Array,
+        Function,
+        FunctionPrototype: Function.prototype,
+        FunctionPrototypeBind: uncurryThis(__runjs_P.FunctionProto_bind),
+        FunctionPrototypeCall: uncurryThis(__runjs_P.FunctionProto_call),
+        FunctionPrototypeToString: uncurryThis(__runjs_P.FunctionProto_toString),
+        FunctionPrototypeSymbolHasInstance: uncurryThis(B.boot_FunctionProto_hasInstance),
+        Int16Array,
+        Int32Array,
+        Int8Array,
+        Map,
+        MapPrototype: Map.prototype,
+        MapPrototypeHas: uncurryThis(__runjs_P.MapProto_has),
+        MapPrototypeEntries: uncurryThis(__runjs_P.MapProto_entries),
+        MapPrototypeGetSize: uncurryThis(B.boot_MapProto_size),
+        Number,
+        NumberPrototype: Number.prototype,
+        NumberIsFinite: __runjs_P.Number_isFinite,
+        NumberIsNaN: __runjs_P.Number_isNaN,
+        NumberParseFloat: __runjs_P.Number_parseFloat,
+        NumberParseInt: __runjs_P.Number_parseInt,
+        NumberPrototypeToString: uncurryThis(__runjs_P.NumberProto_toString),
+        NumberPrototypeValueOf: uncurryThis(__runjs_P.NumberProto_valueOf),
+        Object,
+        ObjectPrototype: Object.prototype,
+        ObjectAssign: __runjs_P.Object_assign,
+        ObjectGetOwnPropertyDescriptor: __runjs_P.Object_getOwnPropertyDescriptor,
+        ObjectGetOwnPropertyDescriptors: __runjs_P.Object_getOwnPropertyDescriptors,
+        ObjectGetOwnPropertyNames: __runjs_P.Object_getOwnPropertyNames,
+        ObjectGetOwnPropertySymbols: __runjs_P.Object_getOwnPropertySymbols,
+        ObjectIs: __runjs_P.Object_is,
+        ObjectSeal: __runjs_P.Object_seal,
+        ObjectDefineProperty: __runjs_P.Object_defineProperty,
+        ObjectGetPrototypeOf: __runjs_P.Object_getPrototypeOf,
+        ObjectSetPrototypeOf: __runjs_P.Object_setPrototypeOf,
+        ObjectIsFrozen: __runjs_P.Object_isFrozen,
+        ObjectKeys: __runjs_P.Object_keys,
+        ObjectEntries: __runjs_P.Object_entries,
+        ObjectPrototypeHasOwnProperty: uncurryThis(__runjs_P.ObjectProto_hasOwnProperty),
+        ObjectPrototypePropertyIsEnumerable: uncurryThis(__runjs_P.ObjectProto_propertyIsEnumerable),
+        ObjectPrototypeToString: uncurryThis(__runjs_P.ObjectProto_toString),
+        RangeError,
+        RangeErrorPrototype: RangeError.prototype,
+        ReferenceError,
+        RegExp,
+        RegExpPrototype: RegExp.prototype,
+        RegExpPrototypeExec: uncurryThis(__runjs_P.RegExpProto_exec),
+        RegExpPrototypeToString: uncurryThis(__runjs_P.RegExpProto_toString),
+        RegExpPrototypeSymbolReplace: uncurryThis(B.boot_RegExpProto_replace),
+        RegExpPrototypeSymbolSplit: uncurryThis(B.boot_RegExpProto_split),
+        Set,
+        SetPrototype: Set.prototype,
+        SetPrototypeHas: uncurryThis(__runjs_P.SetProto_has),
+        SetPrototypeGetSize: uncurryThis(B.boot_SetProto_size),
+        SetPrototypeValues: uncurryThis(__runjs_P.SetProto_values),
+        String,
+        StringPrototype: String.prototype,
+        StringPrototypeCharCodeAt: uncurryThis(__runjs_P.StringProto_charCodeAt),
+        StringPrototypeCodePointAt: uncurryThis(__runjs_P.StringProto_codePointAt),
+        StringPrototypeEndsWith: uncurryThis(__runjs_P.StringProto_endsWith),
+        StringPrototypeIncludes: uncurryThis(__runjs_P.StringProto_includes),
+        StringPrototypeIndexOf: uncurryThis(__runjs_P.StringProto_indexOf),
+        StringPrototypeLastIndexOf: uncurryThis(__runjs_P.StringProto_lastIndexOf),
+        StringPrototypeNormalize: uncurryThis(__runjs_P.StringProto_normalize),
+        StringPrototypePadEnd: uncurryThis(__runjs_P.StringProto_padEnd),
+        StringPrototypePadStart: uncurryThis(__runjs_P.StringProto_padStart),
+        StringPrototypeRepeat: uncurryThis(__runjs_P.StringProto_repeat),
+        StringPrototypeReplace: uncurryThis(__runjs_P.StringProto_replace),
+        StringPrototypeReplaceAll: uncurryThis(__runjs_P.StringProto_replaceAll),
+        StringPrototypeSlice: uncurryThis(__runjs_P.StringProto_slice),
+        StringPrototypeSplit: uncurryThis(__runjs_P.StringProto_split),
+        StringPrototypeStartsWith: uncurryThis(__runjs_P.StringProto_startsWith),
+        StringPrototypeToLowerCase: uncurryThis(__runjs_P.StringProto_toLowerCase),
+        StringPrototypeValueOf: uncurryThis(__runjs_P.StringProto_valueOf),
+        Symbol,
+        SymbolFor: __runjs_P.Symbol_for,
+        SymbolIterator: Symbol.iterator,
+        SymbolToPrimitive: Symbol.toPrimitive,
+        SymbolToStringTag: Symbol.toStringTag,
+        SymbolPrototypeToString: uncurryThis(__runjs_P.SymbolProto_toString),
+        SymbolPrototypeValueOf: uncurryThis(__runjs_P.SymbolProto_valueOf),
+        SyntaxError,
+        TypeError,
+        TypeErrorPrototype: TypeError.prototype,
+        URIError,
+        Uint16Array,
+        Uint32Array,
+        Uint8Array,
+        Uint8ClampedArray,
+        WeakMap,
+        WeakMapPrototype: WeakMap.prototype,
+        WeakSet,
+        WeakSetPrototype: WeakSet.prototype,
+        Promise,
+        PromisePrototype: Promise.prototype,
+        TypedArray,
+        TypedArrayPrototype: TypedArray.prototype,
+        TypedArrayPrototypeGetLength: uncurryThis(B.boot_TypedArrayProto_length),
+        TypedArrayPrototypeGetSymbolToStringTag: uncurryThis(B.boot_TypedArrayProto_toStringTag),
+        SafeStringIterator,
+        SafeMap,
+        SafeWeakMap,
+        SafeSet,
+        internalBinding(name) {
+          if (name === "config") return { hasIntl: false };
+          throw new Error(`unknown module: "${name}"`);
+        }
+      };
+      __runjs_P.Object_freeze(primordials);
+      module.exports = primordials;
+    }
+  });
 
   // node_modules/node-inspect-extracted/dist/inspect.js
   var require_inspect = __commonJS({
@@ -281,7 +615,7 @@ var __runjs_part = (() => {
                 if (void 0 !== t4 && "function" == typeof t4.value && __runjs_P.$has(An, t4.value.name)) return;
               }
               0 === s2 ? l2 = new Mt() : p(i2, (t4) => __runjs_P.$add(l2, t4)), i2 = Rt(n2), b(t3.seen, e3);
-              for (const c2 of i2) {
+              for (const c2 of __runjs_P.iter(i2)) {
                 if ("constructor" === c2 || $t(e3, c2) || 0 !== s2 && __runjs_P.$has(l2, c2)) continue;
                 const i3 = pt(n2, c2);
                 if ("function" == typeof i3.value) continue;
@@ -354,7 +688,7 @@ var __runjs_part = (() => {
                   const n3 = { stylize: t4.stylize, showHidden: t4.showHidden, depth: t4.depth, colors: t4.colors, customInspect: t4.customInspect, showProxy: t4.showProxy, maxArrayLength: t4.maxArrayLength, maxStringLength: t4.maxStringLength, breakLength: t4.breakLength, compact: t4.compact, sorted: t4.sorted, getters: t4.getters, numericSeparator: t4.numericSeparator, ...t4.userOptions };
                   if (e5) {
                     At(n3, null);
-                    for (const t5 of mt(n3)) "object" != typeof n3[t5] && "function" != typeof n3[t5] || null === n3[t5] || delete n3[t5];
+                    for (const t5 of __runjs_P.iter(mt(n3))) "object" != typeof n3[t5] && "function" != typeof n3[t5] || null === n3[t5] || delete n3[t5];
                     n3.stylize = At((e6, n4) => {
                       let r3;
                       try {
@@ -536,7 +870,7 @@ ${te(" ", t3.indentationLvl)}`);
                                   }
                                   if (1 === t8) break;
                                 }
-                                s5 = t8, l5 && (__runjs_P.$delete(l5, s5), l5 = [...l5]);
+                                s5 = t8, l5 && (__runjs_P.$delete(l5, s5), l5 = [...__runjs_P.iter(l5)]);
                               }
                               let c5 = s5, a2 = 0, u5 = 0;
                               for (let e10 = r4 + s5; ; e10 += s5) {
@@ -570,7 +904,7 @@ ${te(" ", t3.indentationLvl)}`);
                           return t7;
                         })();
                         let o5;
-                        for (let i5 of n3) {
+                        for (let i5 of __runjs_P.iter(n3)) {
                           const n4 = It(In, i5);
                           if (null !== n4 && hn.exists(n4[1])) e6 += `
 ${r2.stylize(i5, "undefined")}`;
@@ -698,7 +1032,8 @@ ${t6}`);
             } catch {
             }
             if (n2) {
-              if ("string" == typeof n2) return n2;
+              if ("string" == typeof n2) return __runjs_P.$test(/^\s*at /, n2) ? `${M(e3)}
+${n2}` : n2;
               __runjs_P.$push(t3.seen, e3), t3.indentationLvl += 4;
               const r2 = nr(t3, n2);
               return t3.indentationLvl -= 4, __runjs_P.$pop(t3.seen), `${M(e3)}
@@ -851,7 +1186,7 @@ ${te(" ", n2.indentationLvl + 2)}`) + r2 : t3(Gn(e3), "string") + r2;
             const o2 = t3.size, i2 = K(J(0, e3.maxArrayLength), o2), l2 = o2 - i2, s2 = [];
             e3.indentationLvl += 2;
             let c2 = 0;
-            for (const n3 of t3) {
+            for (const n3 of __runjs_P.iter(t3)) {
               if (c2 >= i2) break;
               b(s2, nr(e3, n3, r2)), c2++;
             }
@@ -862,7 +1197,7 @@ ${te(" ", n2.indentationLvl + 2)}`) + r2 : t3(Gn(e3), "string") + r2;
             const o2 = t3.size, i2 = K(J(0, e3.maxArrayLength), o2), l2 = o2 - i2, s2 = [];
             e3.indentationLvl += 2;
             let c2 = 0;
-            for (const { 0: n3, 1: o3 } of t3) {
+            for (const { 0: n3, 1: o3 } of __runjs_P.iter(t3)) {
               if (c2 >= i2) break;
               b(s2, `${nr(e3, n3, r2)} => ${nr(e3, o3, r2)}`), c2++;
             }
@@ -1149,7 +1484,7 @@ ${c2}  `)} ${r2[1]}`;
             Mn = /* @__PURE__ */ __name(function(e3, n2 = true) {
               let r2 = 0;
               n2 && (e3 = Cr(e3)), e3 = Kt(e3, "NFC");
-              for (const n3 of new Nt(e3)) {
+              for (const n3 of __runjs_P.iter(new Nt(e3))) {
                 const e4 = Vt(n3, 0);
                 t3(e4) ? r2 += 2 : Fr(e4) || r2++;
               }
@@ -1285,7 +1620,7 @@ ${e3}`;
             let r2 = "The ";
             P(t3, " argument") ? r2 += `${t3} ` : r2 += `"${t3}" ${S(t3, ".") ? "property" : "argument"} `, r2 += "must be ";
             const s2 = [], a2 = [], f2 = [];
-            for (const t4 of e3) j("string" == typeof t4, "All expected entries have to be of type string"), i(k, t4) ? c(s2, v(t4)) : null !== d(L, t4) ? c(a2, t4) : (j("object" !== t4, 'The value "object" should be written as "Object"'), c(f2, t4));
+            for (const t4 of __runjs_P.iter(e3)) j("string" == typeof t4, "All expected entries have to be of type string"), i(k, t4) ? c(s2, v(t4)) : null !== d(L, t4) ? c(a2, t4) : (j("object" !== t4, 'The value "object" should be written as "Object"'), c(f2, t4));
             if (a2.length > 0) {
               const t4 = l(s2, "object");
               -1 !== t4 && (u(s2, t4, 1), c(a2, "Object"));
@@ -1307,7 +1642,7 @@ ${e3}`;
         }, 499(t2, e2, n) {
           const r = n(683), { ArrayIsArray: o, BigInt: i, Boolean: l, DatePrototype: s, Error: c, FunctionPrototype: a, MapPrototypeHas: u, Number: f, ObjectDefineProperty: p, ObjectGetOwnPropertyDescriptor: y, ObjectGetPrototypeOf: g, ObjectIsFrozen: h, ObjectPrototype: d, SetPrototypeHas: m, String: b, Symbol: $, SymbolToStringTag: P, globalThis: S } = r, { getConstructorName: x } = n(727);
           function A(t3, ...e3) {
-            for (const n2 of e3) {
+            for (const n2 of __runjs_P.iter(e3)) {
               const e4 = S[n2];
               if (e4 && t3 instanceof e4) return true;
             }
@@ -1438,6 +1773,8 @@ ${e3}`;
             return e3 = u(e3, !n2, "/", a), n2 ? `/${e3}` : e3.length > 0 ? e3 : ".";
           }, "resolve") };
         }, 683(t2) {
+          t2.exports = require_inspect_primordials();
+          return;
           const e2 = { __proto__: null }, { defineProperty: n, getOwnPropertyDescriptor: r, ownKeys: o } = Reflect, { apply: i, bind: l, call: s } = Function.prototype, c = __runjs_P.$bind(l, s);
           e2.uncurryThis = c;
           const a = __runjs_P.$bind(l, i);
@@ -1452,7 +1789,7 @@ ${e3}`;
           }
           __name(p, "p");
           function y(t3, e3, i2) {
-            for (const l2 of o(t3)) {
+            for (const l2 of __runjs_P.iter(o(t3))) {
               const o2 = f(l2), s2 = r(t3, l2);
               if ("get" in s2) p(e3, i2, o2, s2);
               else {
@@ -1463,7 +1800,7 @@ ${e3}`;
           }
           __name(y, "y");
           function g(t3, e3, i2) {
-            for (const l2 of o(t3)) {
+            for (const l2 of __runjs_P.iter(o(t3))) {
               const o2 = f(l2), s2 = r(t3, l2);
               if ("get" in s2) p(e3, i2, o2, s2);
               else {
@@ -1489,7 +1826,7 @@ ${e3}`;
           }), __runjs_P.$forEach(["Promise"], (t3) => {
             const i2 = globalThis[t3];
             e2[t3] = i2, (function(t4, e3, i3) {
-              for (const l2 of o(t4)) {
+              for (const l2 of __runjs_P.iter(o(t4))) {
                 const o2 = f(l2), s2 = r(t4, l2);
                 if ("get" in s2) p(e3, i3, o2, s2);
                 else {
@@ -1597,11 +1934,11 @@ ${e3}`;
           const r = n(683), { BigInt: o, Error: i, NumberParseInt: l, ObjectEntries: s, ObjectGetOwnPropertyDescriptor: c, ObjectGetOwnPropertyDescriptors: a, ObjectGetOwnPropertySymbols: u, ObjectPrototypeToString: f, Symbol: p } = r, y = n(179), g = p("kPending"), h = p("kRejected");
           t2.exports = { constants: { kPending: g, kRejected: h, ALL_PROPERTIES: 0, ONLY_ENUMERABLE: 2 }, getOwnNonIndexProperties: /* @__PURE__ */ __name(function(t3, e3 = 2) {
             const n2 = a(t3), r2 = [];
-            for (const [t4, o2] of s(n2)) if (!__runjs_P.$test(/^(0|[1-9][0-9]*)$/, t4) || l(t4, 10) >= 2 ** 32 - 1) {
+            for (const {0: t4, 1: o2} of __runjs_P.iter(s(n2))) if (!__runjs_P.$test(/^(0|[1-9][0-9]*)$/, t4) || l(t4, 10) >= 2 ** 32 - 1) {
               if (2 === e3 && !o2.enumerable) continue;
               __runjs_P.$push(r2, t4);
             }
-            for (const n3 of u(t3)) {
+            for (const n3 of __runjs_P.iter(u(t3))) {
               const o2 = c(t3, n3);
               (2 !== e3 || o2.enumerable) && __runjs_P.$push(r2, n3);
             }
@@ -1681,8 +2018,8 @@ ${e3}`;
       return "";
     }
   }, "protoTag");
-  var MapIteratorProto = __runjs_P.Object_getPrototypeOf((/* @__PURE__ */ new Map())[Symbol.iterator]());
-  var SetIteratorProto = __runjs_P.Object_getPrototypeOf((/* @__PURE__ */ new Set())[Symbol.iterator]());
+  var MapIteratorProto = __runjs_P.boot_MapIterator_proto;
+  var SetIteratorProto = __runjs_P.boot_SetIterator_proto;
   var GeneratorProto = __runjs_P.Object_getPrototypeOf(function* () {
   }).prototype;
   var AsyncFunctionProto = __runjs_P.Object_getPrototypeOf(async function() {
@@ -1765,7 +2102,7 @@ ${e3}`;
   function ownKeys(o, strict) {
     const keys = __runjs_P.Object_keys(o);
     if (!strict) return keys;
-    for (const s of __runjs_P.Object_getOwnPropertySymbols(o)) if (__runjs_P.$call(__runjs_P.ObjectProto_propertyIsEnumerable, o, s)) __runjs_P.$push(keys, s);
+    for (const s of __runjs_P.iter(__runjs_P.Object_getOwnPropertySymbols(o))) if (__runjs_P.$call(__runjs_P.ObjectProto_propertyIsEnumerable, o, s)) __runjs_P.$push(keys, s);
     return keys;
   }
   __name(ownKeys, "ownKeys");
@@ -1830,7 +2167,7 @@ ${e3}`;
     const ka = ownKeys(a, strict);
     const kb = ownKeys(b, strict);
     if (ka.length !== kb.length) return false;
-    for (const k of kb) if (!__runjs_P.$call(__runjs_P.ObjectProto_propertyIsEnumerable, a, k)) return false;
+    for (const k of __runjs_P.iter(kb)) if (!__runjs_P.$call(__runjs_P.ObjectProto_propertyIsEnumerable, a, k)) return false;
     if (memo === void 0) memo = { a: /* @__PURE__ */ new Map(), b: /* @__PURE__ */ new Map(), position: 0 };
     else {
       const ma = __runjs_P.$get(memo.a, a);
@@ -1851,21 +2188,21 @@ ${e3}`;
   }
   __name(deepEqual, "deepEqual");
   function keysEqual(a, b, strict, memo, keys) {
-    for (const k of keys) if (!deepEqual(a[k], b[k], strict, memo)) return false;
+    for (const k of __runjs_P.iter(keys)) if (!deepEqual(a[k], b[k], strict, memo)) return false;
     return true;
   }
   __name(keysEqual, "keysEqual");
   function setEqual(a, b, strict, memo) {
     if (a.size !== b.size) return false;
     const pending = [];
-    for (const v of a) {
+    for (const v of __runjs_P.iter(a)) {
       if (isObjectLike(v) || !strict && typeof v !== "symbol") __runjs_P.$push(pending, v);
       else if (!__runjs_P.$has(b, v)) return false;
     }
     if (pending.length === 0) return true;
     const candidates = [];
-    for (const v of b) if (isObjectLike(v) || !strict && !__runjs_P.$has(a, v)) __runjs_P.$push(candidates, v);
-    for (const v of pending) {
+    for (const v of __runjs_P.iter(b)) if (isObjectLike(v) || !strict && !__runjs_P.$has(a, v)) __runjs_P.$push(candidates, v);
+    for (const v of __runjs_P.iter(pending)) {
       if (!strict && !isObjectLike(v) && __runjs_P.$has(b, v)) continue;
       const i = __runjs_P.$findIndex(candidates, (c) => deepEqual(v, c, strict, memo));
       if (i < 0) return false;
@@ -1877,7 +2214,7 @@ ${e3}`;
   function mapEqual(a, b, strict, memo) {
     if (a.size !== b.size) return false;
     const pending = [];
-    for (const [k, v] of a) {
+    for (const {0: k, 1: v} of __runjs_P.iter(a)) {
       if (isObjectLike(k)) __runjs_P.$push(pending, [k, v]);
       else if (!__runjs_P.$has(b, k) || !deepEqual(v, __runjs_P.$get(b, k), strict, memo)) {
         if (strict) return false;
@@ -1886,9 +2223,9 @@ ${e3}`;
     }
     if (pending.length === 0) return true;
     const candidates = [];
-    for (const [k, v] of b) if (isObjectLike(k) || !strict) __runjs_P.$push(candidates, [k, v]);
-    for (const [k, v] of pending) {
-      const i = __runjs_P.$findIndex(candidates, ([ck, cv]) => deepEqual(k, ck, strict, memo) && deepEqual(v, cv, strict, memo));
+    for (const {0: k, 1: v} of __runjs_P.iter(b)) if (isObjectLike(k) || !strict) __runjs_P.$push(candidates, [k, v]);
+    for (const {0: k, 1: v} of __runjs_P.iter(pending)) {
+      const i = __runjs_P.$findIndex(candidates, ({0: ck, 1: cv}) => deepEqual(k, ck, strict, memo) && deepEqual(v, cv, strict, memo));
       if (i < 0) return false;
       __runjs_P.$splice(candidates, i, 1);
     }
@@ -1906,6 +2243,10 @@ ${e3}`;
   var kCustomPromisify = /* @__PURE__ */ __runjs_P.Symbol_for("nodejs.util.promisify.custom");
   function promisify(original) {
     if (typeof original !== "function") throw invalidArgType("original", "of type function", original);
+    if (original === core_default.globals.setTimeout || original === core_default.globals.setImmediate) {
+      const promises = core_default.host.require("timers/promises");
+      return original === core_default.globals.setTimeout ? promises.setTimeout : promises.setImmediate;
+    }
     const custom = original[kCustomPromisify];
     if (custom !== void 0) {
       if (typeof custom !== "function") throw invalidArgType("util.promisify.custom", "of type function", custom);
@@ -1913,7 +2254,7 @@ ${e3}`;
     }
     function fn(...args) {
       return new Promise((resolve, reject) => {
-        __runjs_P.$call(original, this, ...args, (err, ...values) => {
+        __runjs_P.$call(original, this, ...__runjs_P.iter(args), (err, ...values) => {
           if (err) reject(err);
           else resolve(values.length > 1 ? values : values[0]);
         });
@@ -1982,7 +2323,7 @@ ${e3}`;
   function styleText(format3, text) {
     const list = __runjs_P.Array_isArray(format3) ? format3 : [format3];
     let out = String(text);
-    for (const f of list) {
+    for (const f of __runjs_P.iter(list)) {
       const codes = STYLES[f];
       if (codes === void 0) throw nodeError(TypeError, "ERR_INVALID_ARG_VALUE", `The argument 'format' must be one of: ${__runjs_P.$join(__runjs_P.Object_keys(STYLES), ", ")}. Received ${inspect2(f)}`);
       out = `\x1B[${codes[0]}m${out}\x1B[${codes[1]}m`;

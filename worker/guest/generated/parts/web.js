@@ -14,7 +14,7 @@ var __runjs_part = (() => {
   };
   var __copyProps = (to, from, except, desc) => {
     if (from && typeof from === "object" || typeof from === "function") {
-      for (let key of __getOwnPropNames(from))
+      for (let key of __runjs_P.iter(__getOwnPropNames(from)))
         if (!__runjs_P.$call(__hasOwnProp, to, key) && key !== except)
           __defProp(to, key, { get: () => from[key], enumerable: !(desc = __getOwnPropDesc(from, key)) || desc.enumerable });
     }
@@ -144,7 +144,9 @@ var __runjs_part = (() => {
   __name(reportError, "reportError");
   function queueMicrotask(callback) {
     if (typeof callback !== "function") {
-      throw new TypeError(`The "callback" argument must be of type function. Received ${describeType(callback)}`);
+      const e = new TypeError(`The "callback" argument must be of type function. Received ${describeType(callback)}`);
+      __runjs_P.Object_defineProperty(e, "code", { value: "ERR_INVALID_ARG_TYPE", writable: true, enumerable: true, configurable: true });
+      throw e;
     }
     __runjs_P.$then(resolved, () => {
       try {
@@ -276,7 +278,7 @@ var __runjs_part = (() => {
     }
   };
   var PHASES = [["NONE", 0], ["CAPTURING_PHASE", 1], ["AT_TARGET", 2], ["BUBBLING_PHASE", 3]];
-  for (const [k, v] of PHASES) {
+  for (const {0: k, 1: v} of __runjs_P.iter(PHASES)) {
     __runjs_P.Object_defineProperty(Event, k, { value: v, enumerable: true });
     __runjs_P.Object_defineProperty(Event.prototype, k, { value: v, enumerable: true });
   }
@@ -415,6 +417,134 @@ var __runjs_part = (() => {
   }
   __name(notify, "notify");
 
+  // worker/guest/platform/web/more-events.js
+  function required(name, args) {
+    if (args < 1) throw new TypeError(`Failed to construct '${name}': 1 argument required, but only 0 present.`);
+  }
+  __name(required, "required");
+  function tag(cls, name) {
+    __runjs_P.Object_defineProperty(cls.prototype, Symbol.toStringTag, { value: name, configurable: true });
+  }
+  __name(tag, "tag");
+  var MessageEvent = class extends Event {
+    static {
+      __name(this, "MessageEvent");
+    }
+    #data;
+    #origin;
+    #lastEventId;
+    #source;
+    #ports;
+    constructor(type, init = void 0) {
+      required("MessageEvent", arguments.length);
+      super(type, init);
+      this.#data = init?.data ?? null;
+      this.#origin = String(init?.origin ?? "");
+      this.#lastEventId = String(init?.lastEventId ?? "");
+      this.#source = init?.source ?? null;
+      this.#ports = __runjs_P.Object_freeze(__runjs_P.Array_from(init?.ports ?? []));
+    }
+    get data() {
+      return this.#data;
+    }
+    get origin() {
+      return this.#origin;
+    }
+    get lastEventId() {
+      return this.#lastEventId;
+    }
+    get source() {
+      return this.#source;
+    }
+    get ports() {
+      return this.#ports;
+    }
+  };
+  tag(MessageEvent, "MessageEvent");
+  var ErrorEvent = class extends Event {
+    static {
+      __name(this, "ErrorEvent");
+    }
+    #message;
+    #filename;
+    #lineno;
+    #colno;
+    #error;
+    constructor(type, init = void 0) {
+      required("ErrorEvent", arguments.length);
+      super(type, init);
+      this.#message = String(init?.message ?? "");
+      this.#filename = String(init?.filename ?? "");
+      this.#lineno = (init?.lineno ?? 0) >>> 0;
+      this.#colno = (init?.colno ?? 0) >>> 0;
+      this.#error = init?.error;
+    }
+    get message() {
+      return this.#message;
+    }
+    get filename() {
+      return this.#filename;
+    }
+    get lineno() {
+      return this.#lineno;
+    }
+    get colno() {
+      return this.#colno;
+    }
+    get error() {
+      return this.#error;
+    }
+  };
+  tag(ErrorEvent, "ErrorEvent");
+  var CloseEvent = class extends Event {
+    static {
+      __name(this, "CloseEvent");
+    }
+    #wasClean;
+    #code;
+    #reason;
+    constructor(type, init = void 0) {
+      required("CloseEvent", arguments.length);
+      super(type, init);
+      this.#wasClean = !!init?.wasClean;
+      this.#code = (init?.code ?? 0) & 65535;
+      this.#reason = String(init?.reason ?? "");
+    }
+    get wasClean() {
+      return this.#wasClean;
+    }
+    get code() {
+      return this.#code;
+    }
+    get reason() {
+      return this.#reason;
+    }
+  };
+  tag(CloseEvent, "CloseEvent");
+  var PromiseRejectionEvent = class extends Event {
+    static {
+      __name(this, "PromiseRejectionEvent");
+    }
+    #promise;
+    #reason;
+    constructor(type, init) {
+      if (arguments.length < 2) throw new TypeError(`Failed to construct 'PromiseRejectionEvent': 2 arguments required, but only ${arguments.length} present.`);
+      if (init === null || typeof init !== "object" || !("promise" in init)) {
+        throw new TypeError("Failed to construct 'PromiseRejectionEvent': Failed to read the 'promise' property from 'PromiseRejectionEventInit': Required member is undefined.");
+      }
+      super(type, init);
+      this.#promise = init.promise;
+      this.#reason = init.reason;
+    }
+    get promise() {
+      return this.#promise;
+    }
+    get reason() {
+      return this.#reason;
+    }
+  };
+  tag(PromiseRejectionEvent, "PromiseRejectionEvent");
+
   // worker/guest/platform/web/timers.js
   var immediates = /* @__PURE__ */ new Map();
   var nextImmediate = 1;
@@ -424,7 +554,7 @@ var __runjs_part = (() => {
     __runjs_P.$set(immediates, id, true);
     setTimeout(() => {
       if (!__runjs_P.$delete(immediates, id)) return;
-      callback(...args);
+      callback(...__runjs_P.iter(args));
     }, 0);
     return id;
   }
@@ -515,12 +645,12 @@ var __runjs_part = (() => {
     }
     static any(iterable) {
       const list = [];
-      for (const s of iterable) {
+      for (const s of __runjs_P.iter(iterable)) {
         if (!__runjs_P.$has(signals, s)) throw new TypeError('The "signals" argument must be an array of AbortSignal instances');
         __runjs_P.$push(list, s);
       }
       const result = newSignal();
-      for (const s of list) {
+      for (const s of __runjs_P.iter(list)) {
         const src = st(s);
         if (src.aborted) {
           signalAbort(result, src.reason);
@@ -528,7 +658,7 @@ var __runjs_part = (() => {
         }
       }
       st(result).dependent = true;
-      for (const s of list) __runjs_P.$push(st(s).followers, result);
+      for (const s of __runjs_P.iter(list)) __runjs_P.$push(st(s).followers, result);
       return result;
     }
   };
@@ -549,14 +679,14 @@ var __runjs_part = (() => {
     const followers = s.followers;
     s.followers = [];
     const toFire = [signal];
-    for (const f of followers) {
+    for (const f of __runjs_P.iter(followers)) {
       const fs = st(f);
       if (fs.aborted) continue;
       fs.aborted = true;
       fs.reason = reason;
       __runjs_P.$push(toFire, f);
     }
-    for (const t of toFire) t.dispatchEvent(new Event("abort"));
+    for (const t of __runjs_P.iter(toFire)) t.dispatchEvent(new Event("abort"));
   }
   __name(signalAbort, "signalAbort");
   var AbortController = class {
@@ -572,6 +702,23 @@ var __runjs_part = (() => {
     }
   };
   __runjs_P.Object_defineProperty(AbortController.prototype, Symbol.toStringTag, { value: "AbortController", configurable: true });
+
+  // worker/guest/platform/web/errors.js
+  function nodeError(Ctor, code, message) {
+    const e = new Ctor(message);
+    __runjs_P.Object_defineProperty(e, "code", { value: code, writable: true, enumerable: true, configurable: true });
+    return e;
+  }
+  __name(nodeError, "nodeError");
+  function invalidArgType(name, expected, actual) {
+    const what = __runjs_P.$includes(name, ".") ? "property" : "argument";
+    return nodeError(TypeError, "ERR_INVALID_ARG_TYPE", `The "${name}" ${what} must be ${expected}. Received ${describeType(actual)}`);
+  }
+  __name(invalidArgType, "invalidArgType");
+  function outOfRange(name, range, actual) {
+    return nodeError(RangeError, "ERR_OUT_OF_RANGE", `The value of "${name}" is out of range. It must be ${range}. Received ${String(actual)}`);
+  }
+  __name(outOfRange, "outOfRange");
 
   // worker/guest/platform/web/structured-clone.js
   var ERROR_TYPES = {
@@ -611,16 +758,16 @@ var __runjs_part = (() => {
   }
   __name(cannotClone, "cannotClone");
   function structuredClone(value, options = void 0) {
-    if (arguments.length === 0) throw new TypeError('The "value" argument must be specified');
+    if (arguments.length === 0) throw nodeError(TypeError, "ERR_MISSING_ARGS", 'The "The value argument must be specified" argument must be specified');
     const memory = /* @__PURE__ */ new Map();
     const transfer = options?.transfer;
     if (transfer !== void 0 && transfer !== null) {
-      for (const t of transfer) {
+      for (const t of __runjs_P.iter(transfer)) {
         if (!(t instanceof ArrayBuffer)) throw new DOMException("Value not transferable", "DataCloneError");
         if (__runjs_P.$has(memory, t)) throw new DOMException("Duplicate ArrayBuffer in the transfer list", "DataCloneError");
         __runjs_P.$set(memory, t, void 0);
       }
-      for (const t of [...__runjs_P.$keys(memory)]) {
+      for (const t of __runjs_P.iter([...__runjs_P.iter(__runjs_P.$keys(memory))])) {
         __runjs_P.$set(memory, t, typeof t.transfer === "function" ? __runjs_P.$transfer(t) : __runjs_P.$slice(t, 0));
       }
     }
@@ -635,7 +782,7 @@ var __runjs_part = (() => {
     if (__runjs_P.$has(memory, v)) return __runjs_P.$get(memory, v);
     if (typeof v === "function") throw cannotClone(v);
     let out;
-    const tag = __runjs_P.$call(__runjs_P.ObjectProto_toString, v);
+    const tag2 = __runjs_P.$call(__runjs_P.ObjectProto_toString, v);
     if (v instanceof Date) out = new Date(__runjs_P.$getTime(v));
     else if (v instanceof RegExp) out = new RegExp(v.source, v.flags);
     else if (v instanceof ArrayBuffer) {
@@ -650,19 +797,19 @@ var __runjs_part = (() => {
     } else if (v instanceof Map) {
       out = /* @__PURE__ */ new Map();
       __runjs_P.$set(memory, v, out);
-      const entries2 = [...v];
-      for (const [k, val] of entries2) __runjs_P.$set(out, clone(k, memory), clone(val, memory));
+      const entries2 = [...__runjs_P.iter(v)];
+      for (const {0: k, 1: val} of __runjs_P.iter(entries2)) __runjs_P.$set(out, clone(k, memory), clone(val, memory));
       return out;
     } else if (v instanceof Set) {
       out = /* @__PURE__ */ new Set();
       __runjs_P.$set(memory, v, out);
-      const values = [...v];
-      for (const val of values) __runjs_P.$add(out, clone(val, memory));
+      const values = [...__runjs_P.iter(v)];
+      for (const val of __runjs_P.iter(values)) __runjs_P.$add(out, clone(val, memory));
       return out;
-    } else if (tag === "[object Boolean]") out = Object(__runjs_P.$call(__runjs_P.BooleanProto_valueOf, v));
-    else if (tag === "[object Number]") out = Object(__runjs_P.$call(__runjs_P.NumberProto_valueOf, v));
-    else if (tag === "[object String]") out = Object(__runjs_P.$call(__runjs_P.StringProto_valueOf, v));
-    else if (tag === "[object BigInt]") out = Object(__runjs_P.$call(__runjs_P.BigIntProto_valueOf, v));
+    } else if (tag2 === "[object Boolean]") out = Object(__runjs_P.$call(__runjs_P.BooleanProto_valueOf, v));
+    else if (tag2 === "[object Number]") out = Object(__runjs_P.$call(__runjs_P.NumberProto_valueOf, v));
+    else if (tag2 === "[object String]") out = Object(__runjs_P.$call(__runjs_P.StringProto_valueOf, v));
+    else if (tag2 === "[object BigInt]") out = Object(__runjs_P.$call(__runjs_P.BigIntProto_valueOf, v));
     else if (v instanceof Error) {
       const name = v.name;
       const Ctor = ERROR_TYPES[name] ?? Error;
@@ -674,7 +821,7 @@ var __runjs_part = (() => {
       if ("cause" in v) __runjs_P.Object_defineProperty(out, "cause", { value: clone(v.cause, memory), writable: true, configurable: true });
       return out;
     } else {
-      for (const [Ctor, steps] of cloneable) {
+      for (const {0: Ctor, 1: steps} of __runjs_P.iter(cloneable)) {
         if (v instanceof Ctor) {
           out = steps(v, (x) => clone(x, memory));
           __runjs_P.$set(memory, v, out);
@@ -684,13 +831,13 @@ var __runjs_part = (() => {
       if (__runjs_P.Array_isArray(v)) {
         out = new Array(v.length);
         __runjs_P.$set(memory, v, out);
-        for (const key of __runjs_P.Object_keys(v)) out[key] = clone(v[key], memory);
+        for (const key of __runjs_P.iter(__runjs_P.Object_keys(v))) out[key] = clone(v[key], memory);
         return out;
       }
       if (isPlatformObject(v)) throw cannotClone(v);
       out = {};
       __runjs_P.$set(memory, v, out);
-      for (const key of __runjs_P.Object_keys(v)) out[key] = clone(v[key], memory);
+      for (const key of __runjs_P.iter(__runjs_P.Object_keys(v))) out[key] = clone(v[key], memory);
       return out;
     }
     __runjs_P.$set(memory, v, out);
@@ -729,11 +876,27 @@ var __runjs_part = (() => {
   }
   __name(isPlatformObject, "isPlatformObject");
 
+  // worker/guest/platform/web/bulk-codec.js
+  var BULK_MIN = 1024;
+  function hostToBytes(text, encoding) {
+    return op("encoding.toBytes", { encoding, text });
+  }
+  __name(hostToBytes, "hostToBytes");
+  function hostByteLength(text, encoding) {
+    return op("encoding.toBytes", { encoding, text, count: true });
+  }
+  __name(hostByteLength, "hostByteLength");
+  function hostToText(bytes, encoding) {
+    return op("encoding.toText", { encoding }, bytes);
+  }
+  __name(hostToText, "hostToText");
+
   // worker/guest/platform/web/base64.js
   var ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
   var DECODE = __runjs_P.$fill(new Int16Array(256), -1);
   for (let i = 0; i < 64; i++) DECODE[__runjs_P.$charCodeAt(ALPHABET, i)] = i;
   function bytesToBase64(bytes) {
+    if (bytes.length > BULK_MIN) return hostToText(bytes, "base64");
     const parts = [];
     let chunk = "";
     const n = bytes.length;
@@ -780,8 +943,9 @@ var __runjs_part = (() => {
   }
   __name(base64ToBytes, "base64ToBytes");
   function btoa(data) {
-    if (arguments.length === 0) throw new TypeError('The "data" argument must be specified');
+    if (arguments.length === 0) throw nodeError(TypeError, "ERR_MISSING_ARGS", 'The "input" argument must be specified');
     const s = String(data);
+    if (s.length > BULK_MIN && !__runjs_P.$test(/[^\x00-\xff]/, s)) return hostToText(hostToBytes(s, "latin1"), "base64");
     const bytes = new Uint8Array(s.length);
     for (let i = 0; i < s.length; i++) {
       const c = __runjs_P.$charCodeAt(s, i);
@@ -792,8 +956,17 @@ var __runjs_part = (() => {
   }
   __name(btoa, "btoa");
   function atob(data) {
-    if (arguments.length === 0) throw new TypeError('The "data" argument must be specified');
+    if (arguments.length === 0) throw nodeError(TypeError, "ERR_MISSING_ARGS", 'The "input" argument must be specified');
     const input = String(data);
+    if (input.length > BULK_MIN) {
+      const s = __runjs_P.$replace(input, /[\t\n\f\r ]+/g, "");
+      if (__runjs_P.$test(/^[A-Za-z0-9+/]*={0,2}$/, s)) {
+        const equals2 = __runjs_P.$endsWith(s, "==") ? 2 : __runjs_P.$endsWith(s, "=") ? 1 : 0;
+        let remainder2 = s.length % 4;
+        if (remainder2 === 0) remainder2 = (s.length - equals2) % 4;
+        if (remainder2 !== 1 && (equals2 === 0 || s.length % 4 === 0)) return latin1(hostToBytes(s, "base64"));
+      }
+    }
     let significant = 0;
     let equals = 0;
     for (let i = 0; i < input.length; i++) {
@@ -869,34 +1042,18 @@ var __runjs_part = (() => {
   function encodingForLabel(label) {
     if (byLabel === void 0) {
       byLabel = /* @__PURE__ */ new Map();
-      for (const name of __runjs_P.Object_keys(ENCODINGS)) for (const l2 of __runjs_P.$split(ENCODINGS[name], " ")) __runjs_P.$set(byLabel, l2, name);
+      for (const name of __runjs_P.iter(__runjs_P.Object_keys(ENCODINGS))) for (const l2 of __runjs_P.iter(__runjs_P.$split(ENCODINGS[name], " "))) __runjs_P.$set(byLabel, l2, name);
     }
     return __runjs_P.$get(byLabel, __runjs_P.$replace(__runjs_P.$replace(String(label), /^[\t\n\f\r ]+|[\t\n\f\r ]+$/g, ""), /[A-Z]+/g, (c) => __runjs_P.$toLowerCase(c)));
   }
   __name(encodingForLabel, "encodingForLabel");
-
-  // worker/guest/platform/web/errors.js
-  function nodeError(Ctor, code, message) {
-    const e = new Ctor(message);
-    __runjs_P.Object_defineProperty(e, "code", { value: code, writable: true, enumerable: true, configurable: true });
-    return e;
-  }
-  __name(nodeError, "nodeError");
-  function invalidArgType(name, expected, actual) {
-    const what = __runjs_P.$includes(name, ".") ? "property" : "argument";
-    return nodeError(TypeError, "ERR_INVALID_ARG_TYPE", `The "${name}" ${what} must be ${expected}. Received ${describeType(actual)}`);
-  }
-  __name(invalidArgType, "invalidArgType");
-  function outOfRange(name, range, actual) {
-    return nodeError(RangeError, "ERR_OUT_OF_RANGE", `The value of "${name}" is out of range. It must be ${range}. Received ${String(actual)}`);
-  }
-  __name(outOfRange, "outOfRange");
 
   // worker/guest/platform/web/encoding.js
   var CHUNK = 8192;
   function utf8Encode(input) {
     const s = String(input);
     const n = s.length;
+    if (n > BULK_MIN) return hostToBytes(s, "utf8");
     let out = new Uint8Array(n + (n >> 1) + 8);
     let o = 0;
     for (let i = 0; i < n; i++) {
@@ -1189,6 +1346,11 @@ var __runjs_part = (() => {
       const s = dec(this);
       const bytes = toBytes(input);
       const stream = !!options?.stream;
+      if (!stream && s.decoder === void 0 && s.encoding === "utf-8" && !s.fatal && bytes.length > BULK_MIN) {
+        let text2 = hostToText(bytes, "utf8");
+        if (!s.ignoreBOM && __runjs_P.$charCodeAt(text2, 0) === 65279) text2 = __runjs_P.$slice(text2, 1);
+        return text2;
+      }
       if (s.decoder === void 0) {
         s.decoder = makeDecoder(s.encoding, s.fatal);
         s.bomSeen = false;
@@ -1265,6 +1427,7 @@ var __runjs_part = (() => {
   };
   __runjs_P.Object_defineProperty(TextEncoder.prototype, Symbol.toStringTag, { value: "TextEncoder", configurable: true });
   function utf8Decode(bytes) {
+    if (bytes.length > BULK_MIN) return hostToText(bytes, "utf8");
     const sink = new StringSink();
     new Utf8Decoder(false).decode(bytes, sink, true);
     return sink.text();
@@ -1297,8 +1460,16 @@ var __runjs_part = (() => {
     return s;
   }
   __name(u, "u");
+  var parsed = /* @__PURE__ */ new Map();
+  var PARSED_MAX = 512;
   function parse(input, base) {
-    return op("url.parse", base === void 0 ? [input] : [input, base]);
+    const key = base === void 0 ? input : `${base}\0${input}`;
+    const hit = __runjs_P.$get(parsed, key);
+    if (hit !== void 0) return hit;
+    const parts = op("url.parse", base === void 0 ? [input] : [input, base]);
+    if (parsed.size >= PARSED_MAX) __runjs_P.$clear(parsed);
+    __runjs_P.$set(parsed, key, parts);
+    return parts;
   }
   __name(parse, "parse");
   function setPart(url, name, value) {
@@ -1431,7 +1602,7 @@ var __runjs_part = (() => {
       return `URL ${inspect(obj, options)}`;
     }
   };
-  for (const name of ["href", "origin", "protocol", "username", "password", "host", "hostname", "port", "pathname", "search", "searchParams", "hash", "toString", "toJSON"]) {
+  for (const name of __runjs_P.iter(["href", "origin", "protocol", "username", "password", "host", "hostname", "port", "pathname", "search", "searchParams", "hash", "toString", "toJSON"])) {
     const d = __runjs_P.Object_getOwnPropertyDescriptor(URL.prototype, name);
     d.enumerable = true;
     __runjs_P.Object_defineProperty(URL.prototype, name, d);
@@ -1462,7 +1633,7 @@ var __runjs_part = (() => {
   __name(hexValue, "hexValue");
   function parseUrlencoded(input) {
     const list = [];
-    for (const seq of __runjs_P.$split(input, "&")) {
+    for (const seq of __runjs_P.iter(__runjs_P.$split(input, "&"))) {
       if (seq === "") continue;
       const eq = __runjs_P.$indexOf(seq, "=");
       const name = eq >= 0 ? __runjs_P.$slice(seq, 0, eq) : seq;
@@ -1488,7 +1659,7 @@ var __runjs_part = (() => {
   __name(serializeComponent, "serializeComponent");
   function serializeUrlencoded(list) {
     const parts = [];
-    for (const [k, v] of list) __runjs_P.$push(parts, `${serializeComponent(k)}=${serializeComponent(v)}`);
+    for (const {0: k, 1: v} of __runjs_P.iter(list)) __runjs_P.$push(parts, `${serializeComponent(k)}=${serializeComponent(v)}`);
     return __runjs_P.$join(parts, "&");
   }
   __name(serializeUrlencoded, "serializeUrlencoded");
@@ -1503,7 +1674,7 @@ var __runjs_part = (() => {
   function replaceList(params, list) {
     const cur = l(params);
     cur.length = 0;
-    for (const pair of list) __runjs_P.$push(cur, pair);
+    for (const pair of __runjs_P.iter(list)) __runjs_P.$push(cur, pair);
   }
   __name(replaceList, "replaceList");
   function usv(v) {
@@ -1526,18 +1697,18 @@ var __runjs_part = (() => {
       let list = [];
       if (init === void 0 || init === null) list = [];
       else if (typeof init === "object" || typeof init === "function") {
-        if (init instanceof _URLSearchParams) list = __runjs_P.$map(l(init), ([k, v]) => [k, v]);
+        if (init instanceof _URLSearchParams) list = __runjs_P.$map(l(init), ({0: k, 1: v}) => [k, v]);
         else if (typeof init[Symbol.iterator] === "function") {
-          for (const pair of init) {
+          for (const pair of __runjs_P.iter(init)) {
             if (typeof pair !== "object" && typeof pair !== "function" || pair === null || typeof pair[Symbol.iterator] !== "function") {
               throw nodeError(TypeError, "ERR_INVALID_TUPLE", "Each query pair must be an iterable [name, value] tuple");
             }
-            const arr = [...pair];
+            const arr = [...__runjs_P.iter(pair)];
             if (arr.length !== 2) throw nodeError(TypeError, "ERR_INVALID_TUPLE", "Each query pair must be an iterable [name, value] tuple");
             __runjs_P.$push(list, [usv(arr[0]), usv(arr[1])]);
           }
         } else {
-          for (const key of __runjs_P.Reflect_ownKeys(init)) {
+          for (const key of __runjs_P.iter(__runjs_P.Reflect_ownKeys(init))) {
             if (typeof key !== "string") continue;
             const d = __runjs_P.Reflect_getOwnPropertyDescriptor(init, key);
             if (d !== void 0 && d.enumerable) __runjs_P.$push(list, [usv(key), usv(init[key])]);
@@ -1569,21 +1740,21 @@ var __runjs_part = (() => {
     get(name) {
       if (arguments.length < 1) throw nodeError(TypeError, "ERR_MISSING_ARGS", 'The "name" argument must be specified');
       const n = usv(name);
-      for (const [k, v] of l(this)) if (k === n) return v;
+      for (const {0: k, 1: v} of __runjs_P.iter(l(this))) if (k === n) return v;
       return null;
     }
     getAll(name) {
       if (arguments.length < 1) throw nodeError(TypeError, "ERR_MISSING_ARGS", 'The "name" argument must be specified');
       const n = usv(name);
       const out = [];
-      for (const [k, v] of l(this)) if (k === n) __runjs_P.$push(out, v);
+      for (const {0: k, 1: v} of __runjs_P.iter(l(this))) if (k === n) __runjs_P.$push(out, v);
       return out;
     }
     has(name, value = void 0) {
       if (arguments.length < 1) throw nodeError(TypeError, "ERR_MISSING_ARGS", 'The "name" argument must be specified');
       const n = usv(name);
       const v = value === void 0 ? void 0 : usv(value);
-      for (const [k, val] of l(this)) if (k === n && (v === void 0 || val === v)) return true;
+      for (const {0: k, 1: val} of __runjs_P.iter(l(this))) if (k === n && (v === void 0 || val === v)) return true;
       return false;
     }
     set(name, value) {
@@ -1635,11 +1806,11 @@ var __runjs_part = (() => {
     [/* @__PURE__ */ __runjs_P.Symbol_for("nodejs.util.inspect.custom")](depth, options, inspect) {
       const list = l(this);
       if (list.length === 0) return "URLSearchParams {}";
-      return `URLSearchParams { ${__runjs_P.$join(__runjs_P.$map(list, ([k, v]) => `${inspect(k, options)} => ${inspect(v, options)}`), ", ")} }`;
+      return `URLSearchParams { ${__runjs_P.$join(__runjs_P.$map(list, ({0: k, 1: v}) => `${inspect(k, options)} => ${inspect(v, options)}`), ", ")} }`;
     }
   };
   __runjs_P.Object_defineProperty(URLSearchParams.prototype, Symbol.toStringTag, { value: "URLSearchParams", configurable: true });
-  var IteratorPrototype = __runjs_P.Object_getPrototypeOf(__runjs_P.Object_getPrototypeOf([][Symbol.iterator]()));
+  var IteratorPrototype = __runjs_P.boot_Iterator_proto;
   var ParamsIteratorPrototype = __runjs_P.Object_create(IteratorPrototype, {
     next: {
       value: /* @__PURE__ */ __name(function next() {
@@ -1647,7 +1818,7 @@ var __runjs_part = (() => {
         if (it === void 0) throw new TypeError("Illegal invocation");
         const list = l(it.params);
         if (it.index >= list.length) return { value: void 0, done: true };
-        const [k, v] = list[it.index++];
+        const {0: k, 1: v} = list[it.index++];
         return { value: it.kind === 0 ? k : it.kind === 1 ? v : [k, v], done: false };
       }, "next"),
       writable: true,
@@ -1979,6 +2150,21 @@ var __runjs_part = (() => {
     const ms = hostNow();
     return BigInt(__runjs_P.Math_floor(ms)) * 1000000n + BigInt(__runjs_P.Math_round(ms % 1 * 1e6));
   }, "bigint");
+  function newEnv() {
+    return new Proxy({}, {
+      set(target, key, value) {
+        target[key] = typeof key === "symbol" ? value : String(value);
+        return true;
+      },
+      defineProperty(target, key, descriptor) {
+        if (typeof key !== "symbol" && "value" in descriptor) {
+          return __runjs_P.Reflect_defineProperty(target, key, { value: String(descriptor.value), writable: true, enumerable: true, configurable: true });
+        }
+        return __runjs_P.Reflect_defineProperty(target, key, descriptor);
+      }
+    });
+  }
+  __name(newEnv, "newEnv");
   var process = {
     title: "runjs",
     version: `v${NODE_VERSION}`,
@@ -1990,7 +2176,7 @@ var __runjs_part = (() => {
     argv0: "node",
     execArgv: [],
     execPath: "/usr/local/bin/node",
-    env: {},
+    env: newEnv(),
     pid: 1,
     ppid: 0,
     exitCode: void 0,
@@ -2030,7 +2216,7 @@ var __runjs_part = (() => {
     },
     nextTick(callback, ...args) {
       if (typeof callback !== "function") throw nodeError(TypeError, "ERR_INVALID_ARG_TYPE", 'The "callback" argument must be of type function');
-      queueMicrotask(() => callback(...args));
+      queueMicrotask(() => callback(...__runjs_P.iter(args)));
     },
     hrtime,
     uptime() {
@@ -2084,7 +2270,7 @@ var __runjs_part = (() => {
     emit(event, ...args) {
       const list = __runjs_P.$get(listeners, event);
       if (list === void 0) return false;
-      for (const fn of __runjs_P.$slice(list)) __runjs_P.$apply(fn, process, args);
+      for (const fn of __runjs_P.iter(__runjs_P.$slice(list))) __runjs_P.$apply(fn, process, args);
       return true;
     }
   };
@@ -2112,6 +2298,7 @@ var __runjs_part = (() => {
   // worker/guest/platform/web/shared.js
   var shared_exports = {};
   __export(shared_exports, {
+    BULK_MIN: () => BULK_MIN,
     VERSION: () => VERSION,
     base64ToBytes: () => base64ToBytes,
     bytesToBase64: () => bytesToBase64,
@@ -2122,6 +2309,9 @@ var __runjs_part = (() => {
     formatArg: () => formatArg,
     formatError: () => formatError,
     getRandomValues: () => getRandomValues,
+    hostByteLength: () => hostByteLength,
+    hostToBytes: () => hostToBytes,
+    hostToText: () => hostToText,
     invalidArgType: () => invalidArgType,
     latin1: () => latin1,
     nodeError: () => nodeError,
@@ -2145,7 +2335,7 @@ var __runjs_part = (() => {
 
   // worker/guest/platform/web/install.js
   function defineHidden(target, props) {
-    for (const key of __runjs_P.Reflect_ownKeys(props)) {
+    for (const key of __runjs_P.iter(__runjs_P.Reflect_ownKeys(props))) {
       __runjs_P.Object_defineProperty(target, key, { value: props[key], writable: true, enumerable: false, configurable: true });
     }
   }
@@ -2167,12 +2357,12 @@ var __runjs_part = (() => {
     const elapsed = /* @__PURE__ */ __name((ms) => ms < 1e3 ? `${__runjs_P.$toFixed(ms, 3)}ms` : `${__runjs_P.$toFixed((ms / 1e3), 3)}s`, "elapsed");
     const extras = {
       dir: /* @__PURE__ */ __name((v) => log(v), "dir"),
-      dirxml: /* @__PURE__ */ __name((...args) => log(...args), "dirxml"),
+      dirxml: /* @__PURE__ */ __name((...args) => log(...__runjs_P.iter(args)), "dirxml"),
       group: /* @__PURE__ */ __name((...args) => {
-        if (args.length > 0) log(...args);
+        if (args.length > 0) log(...__runjs_P.iter(args));
       }, "group"),
       groupCollapsed: /* @__PURE__ */ __name((...args) => {
-        if (args.length > 0) log(...args);
+        if (args.length > 0) log(...__runjs_P.iter(args));
       }, "groupCollapsed"),
       groupEnd: /* @__PURE__ */ __name(() => {
       }, "groupEnd"),
@@ -2192,8 +2382,8 @@ var __runjs_part = (() => {
       assert(condition, ...args) {
         if (condition) return;
         if (args.length === 0) error("Assertion failed");
-        else if (typeof args[0] === "string") error(`Assertion failed: ${args[0]}`, ...__runjs_P.$slice(args, 1));
-        else error("Assertion failed:", ...args);
+        else if (typeof args[0] === "string") error(`Assertion failed: ${args[0]}`, ...__runjs_P.iter(__runjs_P.$slice(args, 1)));
+        else error("Assertion failed:", ...__runjs_P.iter(args));
       },
       time(l2 = void 0) {
         const k = label(l2);
@@ -2210,7 +2400,7 @@ var __runjs_part = (() => {
           warn(`No such label '${k}' for console.timeLog()`);
           return;
         }
-        log(`${k}: ${elapsed(now() - t)}`, ...data);
+        log(`${k}: ${elapsed(now() - t)}`, ...__runjs_P.iter(data));
       },
       timeEnd(l2 = void 0) {
         const k = label(l2);
@@ -2240,13 +2430,13 @@ var __runjs_part = (() => {
     const columns = [];
     let hasValues = false;
     const isMap = data instanceof Map;
-    const entries2 = isMap ? [...__runjs_P.$entries(data)] : data instanceof Set ? __runjs_P.$map([...__runjs_P.$values(data)], (v, i) => [i, v]) : __runjs_P.$map(__runjs_P.Object_keys(data), (k) => [k, data[k]]);
+    const entries2 = isMap ? [...__runjs_P.iter(__runjs_P.$entries(data))] : data instanceof Set ? __runjs_P.$map([...__runjs_P.iter(__runjs_P.$values(data))], (v, i) => [i, v]) : __runjs_P.$map(__runjs_P.Object_keys(data), (k) => [k, data[k]]);
     const indexHeader = isMap ? "(iteration index)" : INDEX;
-    for (const [k, v] of entries2) {
+    for (const {0: k, 1: v} of __runjs_P.iter(entries2)) {
       const row = { [indexHeader]: isMap ? String(rows.length) : String(k) };
       if (isMap) row.Key = inspect(k);
       if (v !== null && typeof v === "object") {
-        for (const key of properties ?? __runjs_P.Object_keys(v)) {
+        for (const key of __runjs_P.iter(properties ?? __runjs_P.Object_keys(v))) {
           if (!__runjs_P.$includes(columns, key)) __runjs_P.$push(columns, key);
           if (key in v) row[key] = inspect(v[key]);
         }
@@ -2256,13 +2446,13 @@ var __runjs_part = (() => {
       }
       __runjs_P.$push(rows, row);
     }
-    const header = [indexHeader, ...isMap ? ["Key"] : [], ...columns, ...hasValues ? [VALUES] : []];
-    const width = /* @__PURE__ */ __name((s) => [...s].length, "width");
-    const widths = __runjs_P.$map(header, (h) => __runjs_P.Math_max(width(h), ...__runjs_P.$map(rows, (r) => width(r[h] ?? ""))) + 2);
+    const header = [indexHeader, ...__runjs_P.iter(isMap ? ["Key"] : []), ...__runjs_P.iter(columns), ...__runjs_P.iter(hasValues ? [VALUES] : [])];
+    const width = /* @__PURE__ */ __name((s) => [...__runjs_P.iter(s)].length, "width");
+    const widths = __runjs_P.$map(header, (h) => __runjs_P.Math_max(width(h), ...__runjs_P.iter(__runjs_P.$map(rows, (r) => width(r[h] ?? "")))) + 2);
     const cell = /* @__PURE__ */ __name((s, w) => ` ${s}${__runjs_P.$repeat(" ", w - width(s) - 1)}`, "cell");
     const line = /* @__PURE__ */ __name((l2, m, r) => l2 + __runjs_P.$join(__runjs_P.$map(widths, (w) => __runjs_P.$repeat("\u2500", w)), m) + r, "line");
     const out = [line("\u250C", "\u252C", "\u2510"), `\u2502${__runjs_P.$join(__runjs_P.$map(header, (h, i) => cell(h, widths[i])), "\u2502")}\u2502`, line("\u251C", "\u253C", "\u2524")];
-    for (const r of rows) __runjs_P.$push(out, `\u2502${__runjs_P.$join(__runjs_P.$map(header, (h, i) => cell(r[h] ?? "", widths[i])), "\u2502")}\u2502`);
+    for (const r of __runjs_P.iter(rows)) __runjs_P.$push(out, `\u2502${__runjs_P.$join(__runjs_P.$map(header, (h, i) => cell(r[h] ?? "", widths[i])), "\u2502")}\u2502`);
     __runjs_P.$push(out, line("\u2514", "\u2534", "\u2518"));
     return __runjs_P.$join(out, "\n");
   }
@@ -2283,6 +2473,10 @@ var __runjs_part = (() => {
     CustomEvent,
     AbortController,
     AbortSignal,
+    MessageEvent,
+    ErrorEvent,
+    CloseEvent,
+    PromiseRejectionEvent,
     TextEncoder,
     TextDecoder,
     URL,

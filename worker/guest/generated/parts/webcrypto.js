@@ -14,7 +14,7 @@ var __runjs_part = (() => {
   };
   var __copyProps = (to, from, except, desc) => {
     if (from && typeof from === "object" || typeof from === "function") {
-      for (let key of __getOwnPropNames(from))
+      for (let key of __runjs_P.iter(__getOwnPropNames(from)))
         if (!__runjs_P.$call(__hasOwnProp, to, key) && key !== except)
           __defProp(to, key, { get: () => from[key], enumerable: !(desc = __getOwnPropDesc(from, key)) || desc.enumerable });
     }
@@ -80,7 +80,7 @@ var __runjs_part = (() => {
     if (__runjs_P.Array_isArray(v)) return __runjs_P.$map(v, toJson);
     if (typeof v === "object" && v !== null) {
       const out = {};
-      for (const key of __runjs_P.Object_keys(v)) out[key] = toJson(v[key]);
+      for (const key of __runjs_P.iter(__runjs_P.Object_keys(v))) out[key] = toJson(v[key]);
       return out;
     }
     return v;
@@ -91,7 +91,7 @@ var __runjs_part = (() => {
     if (typeof v === "object" && v !== null) {
       if (typeof v.__bytes === "string") return base64ToBytes(v.__bytes);
       const out = {};
-      for (const key of __runjs_P.Object_keys(v)) out[key] = fromJson(v[key]);
+      for (const key of __runjs_P.iter(__runjs_P.Object_keys(v))) out[key] = fromJson(v[key]);
       return out;
     }
     return v;
@@ -140,7 +140,7 @@ var __runjs_part = (() => {
       return toArrayBuffer(bytes);
     }
     async importKey(format, keyData, algorithm, extractable, usages) {
-      const args = { method: "importKey", format, algorithm: toJson(normalize(algorithm)), usages: [...usages] };
+      const args = { method: "importKey", format, algorithm: toJson(normalize(algorithm)), usages: [...__runjs_P.iter(usages)] };
       let material;
       if (format === "jwk") material = await call({ ...args, jwk: keyData });
       else material = await call(args, bufferSource(keyData, "importKey"));
@@ -150,11 +150,11 @@ var __runjs_part = (() => {
       checkKey(key, "exportKey");
       if (!k(key).extractable) throw new DOMException("key is not extractable", "InvalidAccessError");
       const result = await call({ method: "exportKey", format, key: k(key).material });
-      if (format === "jwk") return { ...result, key_ops: [...k(key).usages], ext: true };
+      if (format === "jwk") return { ...result, key_ops: [...__runjs_P.iter(k(key).usages)], ext: true };
       return toArrayBuffer(result);
     }
     async generateKey(algorithm, extractable, usages) {
-      const result = await call({ method: "generateKey", algorithm: toJson(normalize(algorithm)), usages: [...usages] });
+      const result = await call({ method: "generateKey", algorithm: toJson(normalize(algorithm)), usages: [...__runjs_P.iter(usages)] });
       return wrapKeys(result, !!extractable);
     }
     async sign(algorithm, key, data) {
@@ -204,7 +204,7 @@ var __runjs_part = (() => {
         unwrappingKey: k(unwrappingKey).material,
         algorithm: toJson(normalize(unwrapAlgorithm)),
         keyAlgorithm: toJson(normalize(unwrappedKeyAlgorithm)),
-        usages: [...usages]
+        usages: [...__runjs_P.iter(usages)]
       }, bufferSource(wrappedKey, "unwrapKey"));
       return makeKey(material, !!extractable);
     }

@@ -14,7 +14,7 @@ var __runjs_part = (() => {
   };
   var __copyProps = (to, from, except, desc) => {
     if (from && typeof from === "object" || typeof from === "function") {
-      for (let key of __getOwnPropNames(from))
+      for (let key of __runjs_P.iter(__getOwnPropNames(from)))
         if (!__runjs_P.$call(__hasOwnProp, to, key) && key !== except)
           __defProp(to, key, { get: () => from[key], enumerable: !(desc = __getOwnPropDesc(from, key)) || desc.enumerable });
     }
@@ -94,7 +94,7 @@ var __runjs_part = (() => {
     }
   };
   var capital = /* @__PURE__ */ __name((s) => __runjs_P.$toUpperCase(s[0]) + __runjs_P.$slice(s, 1), "capital");
-  for (const codec of CODECS) {
+  for (const codec of __runjs_P.iter(CODECS)) {
     zlib[`${codec}Sync`] = (input, options = void 0) => run(codec, input, options);
     zlib[codec] = (input, options, callback) => {
       const cb = typeof options === "function" ? options : callback;

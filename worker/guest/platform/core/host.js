@@ -31,3 +31,8 @@ export function failRun(e) {
   }
   op('run.settle', { ok: false, error: `Uncaught ${text}` });
 }
+
+/** Puts `fn` on the internal object the engine holds (never reachable from user code). */
+export function exposeToEngine(name, fn) {
+  internal[name] = fn;
+}

@@ -6,10 +6,10 @@
 // Nothing here may call a host op while booting: a realm is booted before its run exists.
 import { defineGlobals, defineHidden } from './install.js';
 import { GLOBAL_PARTS } from './lazy-table.js';
-import { registerPart, requirePart } from './parts.js';
+import { preloadParts, registerPart, requirePart } from './parts.js';
 import { builtin, require } from './registry.js';
 import { installConsoleExtras } from './console-extras.js';
-import { op, opAsync, formatError, formatArg, onRunStart, failRun } from './host.js';
+import { op, opAsync, formatError, formatArg, onRunStart, failRun, exposeToEngine } from './host.js';
 import { now, timeOrigin } from './clock.js';
 
 const g = globalThis;
@@ -45,3 +45,4 @@ Object.defineProperties(coreExports, {
   shared: { get: () => web().shared },
 });
 registerPart('core', coreExports);
+exposeToEngine('preloadParts', preloadParts);

@@ -5,6 +5,14 @@ import { op } from './host.js';
 
 const loaded = new Map();
 const loading = new Set();
+/**
+ * Parts whose evaluation threw (user code had broken a builtin the part needs at load): later
+ * requests get that same error again. Evaluating a part twice could leave half of the first
+ * attempt's globals behind, and re-entering them reports "requires itself" instead of the cause.
+ */
+const failed = new Map();
+/** Part sources handed over by preloadParts (while it runs), so no op is needed. */
+let given;
 
 export function registerPart(name, exports) {
   loaded.set(name, exports);
@@ -14,16 +22,38 @@ export function registerPart(name, exports) {
 export function requirePart(name) {
   const done = loaded.get(name);
   if (done !== undefined) return done;
+  if (failed.has(name)) throw failed.get(name);
   if (loading.has(name)) throw new Error(`runjs: platform part '${name}' requires itself`);
   loading.add(name);
   try {
-    const body = op('platform.part', name);
+    const body = given !== undefined && given[name] !== undefined ? given[name] : op('platform.part', name);
     // The sourceURL keeps the part's frames out of user-facing stacks (they contain "runjs:prelude").
     const fn = new Function('__runjs_P', '__runjs_require', `${body}\n//# sourceURL=runjs:prelude/${name}`);
-    const exports = fn(__runjs_P, requirePart);
+    let exports;
+    try {
+      exports = fn(__runjs_P, requirePart);
+    } catch (e) {
+      failed.set(name, e);
+      throw e;
+    }
     loaded.set(name, exports);
     return exports;
   } finally {
     loading.delete(name);
+  }
+}
+
+/**
+ * Evaluates the parts in `json` ({name: body}, in dependency order) now. The engines call this
+ * while they build a QuickJS base image or a V8 startup snapshot, after the prelude and before
+ * any run, so that no run pays for loading these parts (their globals stay lazy accessors, and
+ * resolve to the already-loaded part). It runs no op: a part that needs one fails the build.
+ */
+export function preloadParts(json) {
+  given = JSON.parse(json);
+  try {
+    for (const name of Object.keys(given)) requirePart(name);
+  } finally {
+    given = undefined;
   }
 }

@@ -30,6 +30,28 @@ export function builtin(specifier) {
 }
 Object.defineProperty(builtin, 'names', { get: NAMES_ });
 
+/** The main module's URL (worker/runtime/execute-run.ts runs it as this file). */
+const MAIN_URL = 'file:///main.js';
+
+/**
+ * Fills in the main module's `import.meta` as Node does for a file /main.js. The wrapped main
+ * module calls this at its top level, which runs before any of the script's own code.
+ */
+function importMeta(meta) {
+  meta.url = MAIN_URL;
+  meta.filename = '/main.js';
+  meta.dirname = '/';
+  meta.resolve = function resolve(specifier) {
+    const s = String(specifier);
+    if (Object.hasOwn(MODULE_PARTS, moduleName(s))) return `node:${moduleName(s)}`;
+    if (s.startsWith('./') || s.startsWith('../') || s.startsWith('/') || /^[a-z][a-z0-9+.-]*:/i.test(s)) return new URL(s, MAIN_URL).href;
+    const err = new TypeError(`Cannot find package '${s}' imported from /main.js`);
+    err.code = 'ERR_MODULE_NOT_FOUND';
+    throw err;
+  };
+}
+Object.defineProperty(builtin, 'importMeta', { value: importMeta });
+
 /** `require()` of builtin modules (a script is one file: nothing else can be required). */
 export function require(specifier) {
   if (typeof specifier !== 'string') {

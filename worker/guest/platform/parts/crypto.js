@@ -1,5 +1,5 @@
 // node:crypto: hashes, HMACs, random values and key derivation on the host (ops crypto.*), with
-// Node's API shapes: Hash/Hmac objects collect their input and digest it in one op.
+// Node's API shapes: Hash/Hmac objects hold a host-side hash and stream their input to it.
 import core from 'runjs:part/core';
 import bufferPart from 'runjs:part/buffer';
 
@@ -14,11 +14,12 @@ function toBytes(data, encoding, name = 'data') {
 }
 
 function concat(chunks) {
+  if (chunks.length === 1) return chunks[0];
   let n = 0;
-  for (const c of chunks) n += c.length;
+  for (let i = 0; i < chunks.length; i++) n += chunks[i].length;
   const out = new Uint8Array(n);
   let o = 0;
-  for (const c of chunks) { out.set(c, o); o += c.length; }
+  for (let i = 0; i < chunks.length; i++) { out.set(chunks[i], o); o += chunks[i].length; }
   return out;
 }
 
@@ -27,56 +28,90 @@ function encode(bytes, encoding) {
   return encoding === undefined || encoding === 'buffer' ? buf : buf.toString(encoding);
 }
 
+/** Input is sent to the host hash in batches of about this many bytes (one op per batch). */
+const BATCH_BYTES = 64 * 1024;
+
+/**
+ * The guest side of a host hash handle (ops crypto.hash*, worker/ops/crypto/hash-handles.ts):
+ * small updates are batched here, big ones go straight through, so memory stays bounded.
+ */
+class HashState {
+  id;
+  #pending = [];
+  #pendingBytes = 0;
+  constructor(id) {
+    this.id = id;
+  }
+  update(bytes) {
+    if (bytes.length >= BATCH_BYTES) {
+      this.flush();
+      op('crypto.hashUpdate', { id: this.id }, bytes);
+      return;
+    }
+    this.#pending.push(bytes.slice());
+    this.#pendingBytes += bytes.length;
+    if (this.#pendingBytes >= BATCH_BYTES) this.flush();
+  }
+  flush() {
+    if (this.#pendingBytes === 0 && this.#pending.length === 0) return;
+    const all = concat(this.#pending);
+    this.#pending = [];
+    this.#pendingBytes = 0;
+    op('crypto.hashUpdate', { id: this.id }, all);
+  }
+  digest() {
+    const rest = concat(this.#pending);
+    this.#pending = [];
+    this.#pendingBytes = 0;
+    return op('crypto.hashDigest', { id: this.id }, rest);
+  }
+}
+
 class Hash {
-  #algorithm;
-  #options;
-  #chunks = [];
+  #state;
   #done = false;
   constructor(algorithm, options = undefined) {
     if (typeof algorithm !== 'string') throw invalidArgType('algorithm', 'of type string', algorithm);
-    this.#algorithm = algorithm;
-    this.#options = options;
-    // Validate the algorithm now, as Node does.
-    op('crypto.hash', { algorithm, outputLength: options?.outputLength }, new Uint8Array(0));
+    // Opening validates the algorithm now, as Node does.
+    this.#state = new HashState(options instanceof HashState
+      ? options.id
+      : op('crypto.hashOpen', { algorithm, outputLength: options?.outputLength }, new Uint8Array(0)));
   }
   update(data, encoding = undefined) {
     if (this.#done) throw nodeError(Error, 'ERR_CRYPTO_HASH_FINALIZED', 'Digest already called');
-    this.#chunks.push(toBytes(data, encoding).slice());
+    this.#state.update(toBytes(data, encoding));
     return this;
   }
   digest(encoding = undefined) {
     if (this.#done) throw nodeError(Error, 'ERR_CRYPTO_HASH_FINALIZED', 'Digest already called');
     this.#done = true;
-    return encode(op('crypto.hash', { algorithm: this.#algorithm, outputLength: this.#options?.outputLength }, concat(this.#chunks)), encoding);
+    return encode(this.#state.digest(), encoding);
   }
   copy(options = undefined) {
     if (this.#done) throw nodeError(Error, 'ERR_CRYPTO_HASH_FINALIZED', 'Digest already called');
-    const h = new Hash(this.#algorithm, options ?? this.#options);
-    for (const c of this.#chunks) h.update(c);
-    return h;
+    this.#state.flush();
+    const id = op('crypto.hashCopy', { id: this.#state.id, outputLength: options?.outputLength }, new Uint8Array(0));
+    return new Hash('copy', new HashState(id));
   }
 }
 
 class Hmac {
-  #algorithm;
-  #key;
-  #chunks = [];
+  #state;
   #done = false;
   constructor(algorithm, key) {
     if (typeof algorithm !== 'string') throw invalidArgType('hmac', 'of type string', algorithm);
-    this.#algorithm = algorithm;
-    this.#key = key instanceof KeyObject ? key.export() : toBytes(key, undefined, 'key').slice();
-    op('crypto.hmac', { algorithm, keyLength: this.#key.length }, this.#key);
+    const bytes = key instanceof KeyObject ? key.export() : toBytes(key, undefined, 'key');
+    this.#state = new HashState(op('crypto.hashOpen', { algorithm, hmac: true }, bytes));
   }
   update(data, encoding = undefined) {
     if (this.#done) throw nodeError(Error, 'ERR_CRYPTO_HASH_FINALIZED', 'Digest already called');
-    this.#chunks.push(toBytes(data, encoding).slice());
+    this.#state.update(toBytes(data, encoding));
     return this;
   }
   digest(encoding = undefined) {
     if (this.#done) return encode(new Uint8Array(0), encoding);
     this.#done = true;
-    return encode(op('crypto.hmac', { algorithm: this.#algorithm, keyLength: this.#key.length }, concat([this.#key, ...this.#chunks])), encoding);
+    return encode(this.#state.digest(), encoding);
   }
 }
 

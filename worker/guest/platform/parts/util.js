@@ -12,6 +12,11 @@ const kCustomPromisify = Symbol.for('nodejs.util.promisify.custom');
 
 function promisify(original) {
   if (typeof original !== 'function') throw invalidArgType('original', 'of type function', original);
+  // The globals of the prelude cannot carry promisify.custom: theirs is timers/promises'.
+  if (original === core.globals.setTimeout || original === core.globals.setImmediate) {
+    const promises = core.host.require('timers/promises');
+    return original === core.globals.setTimeout ? promises.setTimeout : promises.setImmediate;
+  }
   const custom = original[kCustomPromisify];
   if (custom !== undefined) {
     if (typeof custom !== 'function') throw invalidArgType('util.promisify.custom', 'of type function', custom);

@@ -1,5 +1,7 @@
 // atob/btoa (HTML's forgiving-base64) and the byte ↔ base64 helpers the platform shares.
 import { DOMException } from './dom-exception.js';
+import { nodeError } from './errors.js';
+import { BULK_MIN, hostToBytes, hostToText } from './bulk-codec.js';
 
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
 const DECODE = new Int16Array(256).fill(-1);
@@ -7,6 +9,7 @@ for (let i = 0; i < 64; i++) DECODE[ALPHABET.charCodeAt(i)] = i;
 
 /** Bytes → base64 (with padding). */
 export function bytesToBase64(bytes) {
+  if (bytes.length > BULK_MIN) return hostToText(bytes, 'base64');
   const parts = [];
   let chunk = '';
   const n = bytes.length;
@@ -51,8 +54,9 @@ export function base64ToBytes(input) {
 }
 
 export function btoa(data) {
-  if (arguments.length === 0) throw new TypeError('The "data" argument must be specified');
+  if (arguments.length === 0) throw nodeError(TypeError, 'ERR_MISSING_ARGS', 'The "input" argument must be specified');
   const s = String(data);
+  if (s.length > BULK_MIN && !/[^\x00-\xff]/.test(s)) return hostToText(hostToBytes(s, 'latin1'), 'base64');
   const bytes = new Uint8Array(s.length);
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);
@@ -63,8 +67,18 @@ export function btoa(data) {
 }
 
 export function atob(data) {
-  if (arguments.length === 0) throw new TypeError('The "data" argument must be specified');
+  if (arguments.length === 0) throw nodeError(TypeError, 'ERR_MISSING_ARGS', 'The "input" argument must be specified');
   const input = String(data);
+  if (input.length > BULK_MIN) {
+    // Well-formed input (the common case) decodes on the host; anything else takes the exact path below.
+    const s = input.replace(/[\t\n\f\r ]+/g, '');
+    if (/^[A-Za-z0-9+/]*={0,2}$/.test(s)) {
+      const equals = s.endsWith('==') ? 2 : s.endsWith('=') ? 1 : 0;
+      let remainder = s.length % 4;
+      if (remainder === 0) remainder = (s.length - equals) % 4;
+      if (remainder !== 1 && (equals === 0 || s.length % 4 === 0)) return latin1(hostToBytes(s, 'base64'));
+    }
+  }
   // Node's validation order (lib/buffer.js), so the error texts match it.
   let significant = 0;
   let equals = 0;

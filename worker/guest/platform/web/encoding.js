@@ -5,6 +5,7 @@ import { encodingForLabel } from './encoding-labels.js';
 import { nodeError } from './errors.js';
 import { describeType } from './microtask.js';
 import { op } from './host.js';
+import { BULK_MIN, hostToBytes, hostToText } from './bulk-codec.js';
 
 const CHUNK = 8192;
 
@@ -12,6 +13,7 @@ const CHUNK = 8192;
 export function utf8Encode(input) {
   const s = String(input);
   const n = s.length;
+  if (n > BULK_MIN) return hostToBytes(s, 'utf8');
   let out = new Uint8Array(n + (n >> 1) + 8);
   let o = 0;
   for (let i = 0; i < n; i++) {
@@ -276,6 +278,12 @@ export class TextDecoder {
     const s = dec(this);
     const bytes = toBytes(input);
     const stream = !!options?.stream;
+    // A whole (not streamed) non-fatal UTF-8 input of some size: the host's decoder (WHATWG too).
+    if (!stream && s.decoder === undefined && s.encoding === 'utf-8' && !s.fatal && bytes.length > BULK_MIN) {
+      let text = hostToText(bytes, 'utf8');
+      if (!s.ignoreBOM && text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+      return text;
+    }
     if (s.decoder === undefined) {
       s.decoder = makeDecoder(s.encoding, s.fatal);
       s.bomSeen = false;
@@ -345,6 +353,7 @@ Object.defineProperty(TextEncoder.prototype, Symbol.toStringTag, { value: 'TextE
 
 /** UTF-8 decode with replacement (what URL, Blob.text() and friends use). */
 export function utf8Decode(bytes) {
+  if (bytes.length > BULK_MIN) return hostToText(bytes, 'utf8');
   const sink = new StringSink();
   new Utf8Decoder(false).decode(bytes, sink, true);
   return sink.text();

@@ -3,6 +3,7 @@
 // global; the first one a script touches evaluates this part.
 import { DOMException } from './dom-exception.js';
 import { Event, EventTarget, CustomEvent } from './event-target.js';
+import { MessageEvent, ErrorEvent, CloseEvent, PromiseRejectionEvent } from './more-events.js';
 import { AbortController, AbortSignal } from './abort.js';
 import { queueMicrotask, reportError } from './microtask.js';
 import { setImmediate, clearImmediate } from './timers.js';
@@ -22,6 +23,7 @@ export { extendConsole } from './console-extras.js';
 export const globals = {
   queueMicrotask, reportError, structuredClone, atob, btoa, setImmediate, clearImmediate,
   DOMException, Event, EventTarget, CustomEvent, AbortController, AbortSignal,
+  MessageEvent, ErrorEvent, CloseEvent, PromiseRejectionEvent,
   TextEncoder, TextDecoder, URL, URLSearchParams,
   performance, Performance, PerformanceEntry, PerformanceMark, PerformanceMeasure,
   navigator, Navigator, crypto, Crypto, process, require,

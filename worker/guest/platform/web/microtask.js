@@ -10,7 +10,9 @@ export function reportError(e) {
 
 export function queueMicrotask(callback) {
   if (typeof callback !== 'function') {
-    throw new TypeError(`The "callback" argument must be of type function. Received ${describeType(callback)}`);
+    const e = new TypeError(`The "callback" argument must be of type function. Received ${describeType(callback)}`);
+    Object.defineProperty(e, 'code', { value: 'ERR_INVALID_ARG_TYPE', writable: true, enumerable: true, configurable: true });
+    throw e;
   }
   resolved.then(() => {
     try {

@@ -79,6 +79,23 @@ hrtime.bigint = function bigint() {
   return BigInt(Math.floor(ms)) * 1000000n + BigInt(Math.round((ms % 1) * 1e6));
 };
 
+
+/** process.env: values are strings, as in Node (`process.env.N = 1` stores "1"). */
+function newEnv() {
+  return new Proxy({}, {
+    set(target, key, value) {
+      target[key] = typeof key === 'symbol' ? value : String(value);
+      return true;
+    },
+    defineProperty(target, key, descriptor) {
+      if (typeof key !== 'symbol' && 'value' in descriptor) {
+        return Reflect.defineProperty(target, key, { value: String(descriptor.value), writable: true, enumerable: true, configurable: true });
+      }
+      return Reflect.defineProperty(target, key, descriptor);
+    },
+  });
+}
+
 export const process = {
   title: 'runjs',
   version: `v${NODE_VERSION}`,
@@ -90,7 +107,7 @@ export const process = {
   argv0: 'node',
   execArgv: [],
   execPath: '/usr/local/bin/node',
-  env: {},
+  env: newEnv(),
   pid: 1,
   ppid: 0,
   exitCode: undefined,

@@ -5,6 +5,7 @@ export { describeType, queueMicrotask } from './microtask.js';
 export { utf8Encode, utf8Decode } from './encoding.js';
 export { encodingForLabel } from './encoding-labels.js';
 export { bytesToBase64, base64ToBytes, latin1 } from './base64.js';
+export { BULK_MIN, hostToBytes, hostToText, hostByteLength } from './bulk-codec.js';
 export { registerCloneable } from './structured-clone.js';
 export { randomBytes, getRandomValues, randomUUID } from './crypto.js';
 export { signalAbort } from './abort.js';

@@ -3,6 +3,7 @@
 // arrays and plain objects (class instances become plain objects), plus platform types that
 // register themselves (Blob, File). Anything else throws a DataCloneError.
 import { DOMException } from './dom-exception.js';
+import { nodeError } from './errors.js';
 
 const ERROR_TYPES = {
   __proto__: null,
@@ -36,7 +37,8 @@ function cannotClone(v) {
 }
 
 export function structuredClone(value, options = undefined) {
-  if (arguments.length === 0) throw new TypeError('The "value" argument must be specified');
+  // Node 24's text, doubled quote-in-quote and all.
+  if (arguments.length === 0) throw nodeError(TypeError, 'ERR_MISSING_ARGS', 'The "The value argument must be specified" argument must be specified');
   const memory = new Map();
   const transfer = options?.transfer;
   if (transfer !== undefined && transfer !== null) {

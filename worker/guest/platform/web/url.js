@@ -24,8 +24,22 @@ function u(url) {
   return s;
 }
 
+/**
+ * Parse results by input (and base): parsing is a pure function of them, and scripts often parse
+ * the same URLs again and again (each op is a host round trip). The records are never changed in
+ * place (setters replace a URL's record), so URLs can share them. Bounded: cleared when full.
+ */
+const parsed = new Map();
+const PARSED_MAX = 512;
+
 function parse(input, base) {
-  return op('url.parse', base === undefined ? [input] : [input, base]);
+  const key = base === undefined ? input : `${base}\u0000${input}`;
+  const hit = parsed.get(key);
+  if (hit !== undefined) return hit;
+  const parts = op('url.parse', base === undefined ? [input] : [input, base]);
+  if (parsed.size >= PARSED_MAX) parsed.clear();
+  parsed.set(key, parts);
+  return parts;
 }
 
 function setPart(url, name, value) {
@@ -298,7 +312,8 @@ export class URLSearchParams {
 }
 Object.defineProperty(URLSearchParams.prototype, Symbol.toStringTag, { value: 'URLSearchParams', configurable: true });
 
-const IteratorPrototype = Object.getPrototypeOf(Object.getPrototypeOf([][Symbol.iterator]()));
+/* global __runjs_P */ // the captured primordials
+const IteratorPrototype = __runjs_P.boot_Iterator_proto;
 const ParamsIteratorPrototype = Object.create(IteratorPrototype, {
   next: {
     value: function next() {

@@ -24,8 +24,9 @@ const protoTag = (v) => {
   }
 };
 
-const MapIteratorProto = Object.getPrototypeOf(new Map()[Symbol.iterator]());
-const SetIteratorProto = Object.getPrototypeOf(new Set()[Symbol.iterator]());
+/* global __runjs_P */ // the captured primordials (boot-time iterator prototypes)
+const MapIteratorProto = __runjs_P.boot_MapIterator_proto;
+const SetIteratorProto = __runjs_P.boot_SetIterator_proto;
 const GeneratorProto = Object.getPrototypeOf(function* () {}).prototype;
 const AsyncFunctionProto = Object.getPrototypeOf(async function () {});
 const GeneratorFunctionProto = Object.getPrototypeOf(function* () {});
