@@ -19,7 +19,7 @@ guestSuite('guest platform internals', (g) => {
       // The dynamic-import helper: it too hands out only module namespaces (and import.meta).
       'const imp = globalThis[Symbol.for("runjs.import")];',
       'console.log(typeof imp, (await imp("node:path")).default === require("path"), Object.keys(imp.meta).join());',
-    ].join('\n')), '[] undefined undefined function true\nERR_UNKNOWN_BUILTIN_MODULE\nSymbol(runjs.import),Symbol(runjs.builtin)\nfunction true url,filename,dirname\n');
+    ].join('\n')), '[] undefined undefined function true\nERR_UNKNOWN_BUILTIN_MODULE\nSymbol(runjs.import),Symbol(runjs.builtin)\nfunction true url,filename,dirname,resolve\n');
   });
 
   g.test('overwriting builtins before first use does not break streams, URL, encoding, Buffer, events or crypto', async (ctx) => {

@@ -1,10 +1,10 @@
-// The platform parts both engines evaluate once into their boot image (the QuickJS base image,
-// the V8 startup snapshot), after the prelude: a run that uses them restores them with the heap
-// instead of fetching and compiling them (worker/guest/platform/core/parts.js, preloadParts).
-// The rest stay lazy: each costs image bytes every realm copies (QuickJS) or deserialises (V8).
-import { createHash } from 'node:crypto';
+// The platform parts evaluated once into the QuickJS base image, after the prelude: a run that
+// uses them restores them with the heap instead of fetching and compiling them
+// (worker/guest/platform/core/parts.js, preloadParts). The rest stay lazy: each costs image bytes
+// every realm copies. V8's startup snapshot keeps the prelude only: with these parts an isolate's
+// start went from 2.4 to 8.8 ms (docs/benchmarks.md). The base image's cache key and manifest use
+// the whole guest platform's version (worker/engines/quickjs/guest-version.ts).
 import { partSource } from '../ops/platform/platform-ops.ts';
-import { PRELUDE_HASH } from './prelude-source.ts';
 
 /** In dependency order (a part's `runjs:part/…` imports come before it). */
 export const PRELOADED_PARTS: readonly string[] = ['web', 'streams', 'fetch', 'buffer', 'events', 'path'];
@@ -21,5 +21,3 @@ function load(): string {
 
 /** The `{name: body}` JSON handed to the prelude's preloadParts. */
 export const PRELOAD_JSON: string = load();
-/** Changes whenever the prelude or a preloaded part changes; keys base images and snapshots. */
-export const BOOT_IMAGE_HASH: string = createHash('sha256').update(PRELUDE_HASH).update(PRELOAD_JSON).digest('hex').slice(0, 16);

@@ -12,7 +12,8 @@ import { EngineError, type HostCall } from '../../../worker/engine.ts';
 import { HeapImageError, type HeapImage } from '../../../shared/heap-image.ts';
 import { EXECUTION_ERRORS } from '../../../shared/errors.ts';
 import type { Outcome } from '../../../shared/protocol.ts';
-import { BOOT_IMAGE_HASH, PRELOADED_PARTS } from '../../../worker/guest/preloaded-parts.ts';
+import { PRELOADED_PARTS } from '../../../worker/guest/preloaded-parts.ts';
+import { guestVersion } from '../../../worker/engines/quickjs/guest-version.ts';
 
 const engine = new QuickJSEngine();
 let current: HostCall | undefined;
@@ -52,7 +53,7 @@ test('the base image records the engine build (sha256 of the wasm), the prelude 
 
 test('the preloaded platform parts are in the base image: using them fetches no part source, other parts still load lazily', async () => {
   assert.deepEqual(PRELOADED_PARTS, ['web', 'streams', 'fetch', 'buffer', 'events', 'path']);
-  assert.equal(engine.baseImage.manifest.prelude, BOOT_IMAGE_HASH);
+  assert.equal(engine.baseImage.manifest.prelude, guestVersion());
   const parts: string[] = [];
   const outer = current;
   const spy: HostCall = (op, args, bytes) => {
