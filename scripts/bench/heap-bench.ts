@@ -24,7 +24,7 @@ interface Rig {
 async function rig(workers: number, connections: number): Promise<Rig> {
   const dir = mkdtempSync(join(tmpdir(), 'runjs-heap-bench-'));
   const heapDir = join(dir, 'heaps');
-  const server = await startServer(workers, ['--heap-store', 'dir', '--heap-dir', heapDir, '--heap-memory-max', '64']);
+  const server = await startServer(workers, ['--heap-store', 'dir', '--heap-dir', heapDir, '--heap-memory-max', '64'], 'heap');
   const http = new HttpClient(server.port, connections);
   return {
     server, http, heapDir,

@@ -42,12 +42,14 @@ export interface BenchServer {
 
 /**
  * Starts the server on 127.0.0.1 with `--max-concurrent-executions <workers>` (the pool size) plus
- * `extraArgs`. The environment is only PATH, so no RUNJS_* variable of the caller leaks in.
+ * `extraArgs`. The environment is only PATH, so no RUNJS_* variable of the caller leaks in. Its
+ * database directory is `<tmp>/runjs-<module>-bench-*`, so a check for leftover servers of one
+ * bench module is not confused by another module's servers running at the same time.
  */
-export async function startServer(workers: number, extraArgs: readonly string[] = []): Promise<BenchServer> {
+export async function startServer(workers: number, extraArgs: readonly string[] = [], module = 'service'): Promise<BenchServer> {
   for (let attempt = 0; ; attempt++) {
     try {
-      return await startOn(await freePort(), workers, extraArgs);
+      return await startOn(await freePort(), workers, extraArgs, module);
     } catch (e) {
       // Another process took the port between freePort() and listen(): try another once.
       if (attempt === 0 && String(e).includes('EADDRINUSE')) continue;
@@ -56,8 +58,8 @@ export async function startServer(workers: number, extraArgs: readonly string[] 
   }
 }
 
-async function startOn(port: number, workers: number, extraArgs: readonly string[]): Promise<BenchServer> {
-  const dbDir = mkdtempSync(join(tmpdir(), 'runjs-service-bench-'));
+async function startOn(port: number, workers: number, extraArgs: readonly string[], module: string): Promise<BenchServer> {
+  const dbDir = mkdtempSync(join(tmpdir(), `runjs-${module}-bench-`));
   const args = [MAIN, '--http-port', String(port), '--bind-host', '127.0.0.1', '--max-concurrent-executions', String(workers),
     '--session-db-path', dbDir, ...extraArgs];
   const proc: ChildProcess = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'], env: { PATH: process.env['PATH'] ?? '' } });
