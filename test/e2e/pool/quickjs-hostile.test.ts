@@ -58,7 +58,8 @@ for (const [name, code] of [
     const pid = r.pool.pids()[0];
     const res = await r.run(code, { ...q, timeoutMs: 300 });
     assert.deepEqual(res.outcome, TIMED_OUT);
-    assert.ok(res.ms < 600, `stopped after ${res.ms} ms`);
+    // No wall-clock bound here (a loaded machine stretches it): without the interrupt the pool
+    // would have to kill the worker, which assertCleanAfter catches by its pid.
     await assertCleanAfter(pid);
   });
 }
@@ -136,18 +137,17 @@ test('recursion through getters, toString and callbacks is also a guest error, n
   assert.deepEqual((await r.run('"alive"', q)).outcome, { status: 'completed', result: '"alive"' });
 });
 
-test('cancel stops a spinning script within ~20 ms through the side channel; the worker serves the next run', async () => {
+test('cancel stops a spinning script through the side channel; the same worker serves the next run', async () => {
   const pid = r.pool.pids()[0];
   const { handle, result } = r.start('globalThis.junk = 1; while (true) {}', { ...q, timeoutMs: 30_000 });
   await new Promise((ok) => setTimeout(ok, 150));
-  const t0 = performance.now();
   handle.cancel();
   assert.deepEqual((await result).outcome, { status: 'cancelled', error: EXECUTION_ERRORS.CANCELLED });
-  // The pool frees the slot once the worker reports back; a trivial run then completes.
+  // The pool frees the slot once the worker reports back; a trivial run then completes. Without
+  // the side channel the cancel would wait behind the loop and the pool would kill the worker:
+  // the same pid proves the interrupt path (its latency is engine.cancel_latency_ms, a benchmark).
   const next = await r.run('"next"', q);
-  const ms = performance.now() - t0;
   assert.deepEqual(next.outcome, { status: 'completed', result: '"next"' });
-  assert.ok(ms < 100, `cancel + next run took ${ms} ms`);
   assert.equal(r.pool.pids()[0], pid);
   await assertCleanAfter(pid);
 });
