@@ -57,7 +57,7 @@ test('a hostile toJSON or getter does not break console', async () => {
 
 test('setTimeout returns integer ids ≥ 1, runs callbacks in order with their args; delay clamped', async () => {
   const out = await output([
-    'const ids = [setTimeout(() => console.log("b"), 20), setTimeout((x) => console.log("a", x), -5, "arg"), setTimeout(() => console.log("c"), NaN)];',
+    'const ids = [setTimeout(() => console.log("b"), 100), setTimeout((x) => console.log("a", x), -5, "arg"), setTimeout(() => console.log("c"), NaN)];',
     'console.log(ids.every((i) => Number.isInteger(i) && i >= 1), new Set(ids).size);',
   ].join('\n'));
   assert.equal(out, 'true 3\na arg\nc\nb\n');
@@ -68,7 +68,7 @@ test('clearTimeout cancels; unknown and fired ids are ignored', async () => {
     'const id = setTimeout(() => console.log("never"), 10);',
     'clearTimeout(id); clearTimeout(id); clearTimeout(9999); clearTimeout(undefined);',
     'const fired = setTimeout(() => { console.log("fired"); }, 1);',
-    'await new Promise((r) => setTimeout(r, 20));',
+    'await new Promise((r) => setTimeout(r, 100));',
     'clearTimeout(fired); console.log("done")',
   ].join('\n'));
   assert.equal(out, 'fired\ndone\n');
