@@ -106,8 +106,9 @@ export async function run(opts: BenchOptions): Promise<Metric[]> {
         const written = (dirBytes(r.heapDir) - before) / iterations;
         opts.log(`    server-side (completed_at − started_at) median ${median(serverMs.slice(warm))} ms`);
         if (opts.wants('heap.stateful_step_p50_ms')) out.push(metric('heap.stateful_step_p50_ms', 'ms', samples));
-        // The median step is a delta against its parent; the mean includes the step every 9th
-        // that restarts the chain from the base image (what a long session pays on average).
+        // The median step is a delta against its parent; the mean includes the periodic step at
+        // the chain's depth limit, a delta against the chain's first step (what a long session
+        // pays on average).
         if (opts.wants('heap.bytes_written_per_small_step')) out.push({ name: 'heap.bytes_written_per_small_step', median: roundFigure(median(stepBytes.slice(warm))), unit: 'bytes', runs: iterations });
         if (opts.wants('heap.bytes_written_mean_per_step')) out.push({ name: 'heap.bytes_written_mean_per_step', median: roundFigure(written), unit: 'bytes', runs: iterations });
       }
