@@ -1,18 +1,20 @@
 // Heap persistence (issue 5 targets), measured the way a client sees them: the real server as a
 // child process (service-rig.ts) with a `dir` heap store, driven over keep-alive REST. A step is
-// POST /api/exec {code, heap} then GET /api/executions/{id} back to back until it is terminal,
+// POST /api/exec {code, heap} then GET /api/executions/{id}?wait_ms=… (long-poll) until it is terminal,
 // and counts only when it `completed` with a new heap key. Metrics: a stateful step, the bytes a
 // small step adds to the store, a 100-way fork fan-out from one key, and the speedup of 2
 // workers over 1 on distinct heaps.
 import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { median, metric, roundFigure, sleep, timeLoop, type BenchOptions, type Metric } from './bench-kit.ts';
+import { median, metric, roundFigure, timeLoop, type BenchOptions, type Metric } from './bench-kit.ts';
 import { HttpClient, startServer, type BenchServer } from './service-rig.ts';
 
 export const metricPrefixes = ['heap.'];
 
 const RUN_DEADLINE_MS = 60_000;
+/** Long-poll wait per GET (the API's maximum is 30 s). */
+const WAIT_MS = 10_000;
 
 interface Rig {
   readonly server: BenchServer;
@@ -38,21 +40,26 @@ interface StepInfo {
   readonly serverMs: number;
 }
 
-/** One run over REST to completion; `pollEvery` 0 = GET back to back (lowest latency). */
-async function step(http: HttpClient, req: { code: string; heap?: string }, pollEvery = 0): Promise<StepInfo> {
+/**
+ * One run over REST to completion. The client long-polls (`wait_ms`), as the API offers for this:
+ * the answer comes the moment the run is terminal, and no polling loop competes with the server
+ * for CPU. (Until 2026-11-23 these figures were taken with clients polling back to back or every
+ * 5 ms; 100 clients polling every 5 ms kept the supervisor's event loop busy serving GETs and made
+ * the fan-out 3–4× slower than the runs themselves: see docs/benchmarks.md.)
+ */
+async function step(http: HttpClient, req: { code: string; heap?: string }): Promise<StepInfo> {
   const t0 = performance.now();
   const posted = await http.request('POST', '/api/exec', req);
   if (posted.status !== 202) throw new Error(`POST /api/exec: ${posted.status} ${JSON.stringify(posted.json)}`);
   const id = (posted.json as { execution_id: string }).execution_id;
   for (;;) {
-    const got = await http.request('GET', `/api/executions/${id}`);
+    const got = await http.request('GET', `/api/executions/${id}?wait_ms=${WAIT_MS}`);
     const info = got.json as { status: string; heap: string | null; started_at: string; completed_at: string | null };
     if (info.status !== 'running') {
       if (info.status !== 'completed' || info.heap === null) throw new Error(`heap bench step: ${JSON.stringify(info)}`);
       return { heap: info.heap, serverMs: Date.parse(info.completed_at ?? '') - Date.parse(info.started_at) };
     }
     if (performance.now() - t0 > RUN_DEADLINE_MS) throw new Error(`heap bench step ${id} still running after ${RUN_DEADLINE_MS} ms`);
-    if (pollEvery > 0) await sleep(pollEvery);
   }
 }
 
@@ -99,8 +106,9 @@ export async function run(opts: BenchOptions): Promise<Metric[]> {
         const written = (dirBytes(r.heapDir) - before) / iterations;
         opts.log(`    server-side (completed_at − started_at) median ${median(serverMs.slice(warm))} ms`);
         if (opts.wants('heap.stateful_step_p50_ms')) out.push(metric('heap.stateful_step_p50_ms', 'ms', samples));
-        // The median step is a delta against its parent; the mean includes the step every 9th
-        // that restarts the chain from the base image (what a long session pays on average).
+        // The median step is a delta against its parent; the mean includes the periodic step at
+        // the chain's depth limit, a delta against the chain's first step (what a long session
+        // pays on average).
         if (opts.wants('heap.bytes_written_per_small_step')) out.push({ name: 'heap.bytes_written_per_small_step', median: roundFigure(median(stepBytes.slice(warm))), unit: 'bytes', runs: iterations });
         if (opts.wants('heap.bytes_written_mean_per_step')) out.push({ name: 'heap.bytes_written_mean_per_step', median: roundFigure(written), unit: 'bytes', runs: iterations });
       }
@@ -115,11 +123,11 @@ export async function run(opts: BenchOptions): Promise<Metric[]> {
         out.push({ name: 'heap.fresh_run_bytes_written', median: roundFigure(median(sizes)), unit: 'bytes', runs: sizes.length });
       }
       if (opts.wants('heap.fork_fanout_100_ms')) {
-        opts.log('  heap.fork_fanout_100_ms: 100 concurrent REST runs from one key to completion (2 workers; clients poll every 5 ms)');
+        opts.log('  heap.fork_fanout_100_ms: 100 concurrent REST runs from one key to completion (2 workers; clients long-poll)');
         const base = (await step(r.http, { code: STATE })).heap;
         const fan = opts.count(100, 10);
         const samples = await timeLoop(async (i) => {
-          await Promise.all(Array.from({ length: fan }, (_, k) => step(r.http, { code: `counter += ${i * fan + k}`, heap: base }, 5)));
+          await Promise.all(Array.from({ length: fan }, (_, k) => step(r.http, { code: `counter += ${i * fan + k}`, heap: base })));
         }, { warmup: opts.count(1, 0), iterations: opts.count(5, 1) });
         out.push(metric('heap.fork_fanout_100_ms', 'ms', samples));
       }
@@ -133,11 +141,11 @@ export async function run(opts: BenchOptions): Promise<Metric[]> {
     const timed = async (workers: number): Promise<number> => {
       const r = await rig(workers, 8);
       try {
-        const heaps = await Promise.all(Array.from({ length: 4 }, async () => (await step(r.http, { code: STATE }, 2)).heap));
+        const heaps = await Promise.all(Array.from({ length: 4 }, async () => (await step(r.http, { code: STATE })).heap));
         const rounds = opts.count(8, 2);
         const t0 = performance.now();
         for (let i = 0; i < rounds; i++) {
-          const next = await Promise.all(heaps.map(async (h) => (await step(r.http, { code: work, heap: h }, 2)).heap));
+          const next = await Promise.all(heaps.map(async (h) => (await step(r.http, { code: work, heap: h })).heap));
           heaps.splice(0, heaps.length, ...next);
         }
         return performance.now() - t0;

@@ -118,7 +118,7 @@ export class HttpClient {
   }
 
   /** One request with an optional JSON body; resolves with the status and the parsed JSON body. */
-  request(method: 'GET' | 'POST', path: string, body?: unknown): Promise<JsonResponse> {
+  request(method: 'GET' | 'POST', path: string, body?: unknown, retried = false): Promise<JsonResponse> {
     const payload = body === undefined ? undefined : JSON.stringify(body);
     return new Promise((resolve, reject) => {
       const req = request({
@@ -137,7 +137,14 @@ export class HttpClient {
         });
         res.on('error', reject);
       });
-      req.on('error', reject);
+      req.on('error', (e: NodeJS.ErrnoException) => {
+        // The server closed an idle keep-alive socket just as this request went out on it (its
+        // keep-alive timeout passed while the socket sat in the pool, e.g. between fan-out
+        // rounds on a loaded machine): the request never arrived, so sending it again on a new
+        // socket is safe (the pattern Node's http docs give for `reusedSocket`).
+        if (!retried && req.reusedSocket && e.code === 'ECONNRESET') this.request(method, path, body, true).then(resolve, reject);
+        else reject(e);
+      });
       req.end(payload);
     });
   }

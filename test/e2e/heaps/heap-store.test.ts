@@ -60,20 +60,44 @@ test('full then delta images round-trip exactly through a fresh store instance; 
   assert.equal(again.key, key, 'the same image against the same parent is the same key');
 });
 
-test('delta chains are cut at MAX_DELTA_DEPTH with a full image', async () => {
+test('at MAX_DELTA_DEPTH a chain continues as a delta against its first step, so no restore replays more', async () => {
   const s = store('b');
   let image = await step('globalThis.n = 0; 0');
   let key = (await s.put(image)).key;
-  const encodings: string[] = [];
+  const puts: { encoding: string; depth: number; parent: string | null }[] = [];
+  const keys: string[] = [];
   for (let i = 0; i < MAX_DELTA_DEPTH + 2; i++) {
     image = await step('n++', image);
+    const put = await s.put(image, key);
+    const { record } = await s.get(put.key);
+    puts.push({ encoding: put.encoding, depth: record.depth, parent: record.parent });
+    keys.push(put.key);
+    key = put.key;
+  }
+  assert.deepEqual(puts.map((p) => p.encoding), Array(MAX_DELTA_DEPTH + 2).fill('delta'));
+  assert.deepEqual(puts.map((p) => p.depth), [...Array.from({ length: MAX_DELTA_DEPTH }, (_, i) => i + 1), 2, 3]);
+  assert.equal(puts[MAX_DELTA_DEPTH]!.parent, keys[0], 'the chain continues from its depth-1 step');
+  // Another server (nothing cached) rebuilds it exactly, through at most MAX_DELTA_DEPTH deltas.
+  const got = await store('b').get(key);
+  assert.equal(got.record.depth, 3);
+  assert.equal(heapImageKey(got.image), heapImageKey(image));
+});
+
+test('at the depth limit with the chain\'s first step no longer in memory, a full image is written', async () => {
+  const first = await step('globalThis.m = 0; 0');
+  // A cache too small to hold any image: nothing stays decoded, so there is no anchor in memory.
+  const s = new HeapStore({ blobs: createBlobStore({ backend: 'dir', dir: join(dir, 'b2') }), cacheBytes: 1, maxDeltaDepth: 2 });
+  let image = first;
+  let key = (await s.put(image)).key;
+  const encodings: string[] = [];
+  for (let i = 0; i < 4; i++) {
+    image = await step('m++', image);
     const put = await s.put(image, key);
     encodings.push(put.encoding);
     key = put.key;
   }
-  assert.deepEqual(encodings, [...Array(MAX_DELTA_DEPTH).fill('delta'), 'full', 'delta']);
-  const got = await store('b').get(key);
-  assert.equal(got.record.depth, 1);
+  assert.deepEqual(encodings, ['delta', 'delta', 'full', 'delta']);
+  assert.equal(heapImageKey((await store('b2').get(key)).image), heapImageKey(image));
 });
 
 test('unknown keys, non-heap blobs and corrupt payloads are errors naming the key', async () => {
@@ -111,7 +135,7 @@ test('with the engine base image: fresh runs and cut chains are small deltas aga
   assert.equal(base.image.manifest.generation, 0, 'the parent is the engine base image');
   const p2 = await s.put(await step('globalThis.b = 2; 2'));
   assert.equal((await other.get(p2.key)).record.parent, got1.record.parent, 'one base for every fresh run');
-  // At the depth limit the chain restarts from the base instead of a full image.
+  // At the depth limit the chain continues from its depth-1 step (p1), not from the base.
   let image = one;
   let key = p1.key;
   for (let i = 0; i < 2; i++) {
@@ -119,7 +143,7 @@ test('with the engine base image: fresh runs and cut chains are small deltas aga
     key = (await s.put(image, key)).key;
   }
   const restarted = await store('d').get(key);
-  assert.deepEqual([restarted.record.encoding, restarted.record.depth, restarted.record.parent], ['delta', 1, got1.record.parent]);
+  assert.deepEqual([restarted.record.encoding, restarted.record.depth, restarted.record.parent], ['delta', 2, p1.key]);
   assert.equal(heapImageKey(restarted.image), heapImageKey(image));
 });
 
