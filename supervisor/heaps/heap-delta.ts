@@ -34,19 +34,28 @@ function xorInto(out: Uint8Array, oo: number, a: Uint8Array, ao: number, b: Uint
  * without an XOR pass (a memcmp is far cheaper), which is most of them.
  */
 export function xorDelta(child: HeapImage, parent: HeapImage): Uint8Array {
+  const d = deltaWriter(child, parent);
+  for (const [page, at] of pageOffsets(child.manifest)) d.page(page, at);
+  return d.out;
+}
+
+/** The per-page step of xorDelta and xorDeltaAsync: a new page verbatim, a changed one XORed, an equal one left zero. */
+function deltaWriter(child: HeapImage, parent: HeapImage): { readonly out: Uint8Array; page(page: number, at: number): void } {
   const out = new Uint8Array(child.bytes.byteLength);
   const parentAt = pageOffsets(parent.manifest);
   const cb = Buffer.from(child.bytes.buffer, child.bytes.byteOffset, child.bytes.byteLength);
   const pb = Buffer.from(parent.bytes.buffer, parent.bytes.byteOffset, parent.bytes.byteLength);
-  for (const [page, at] of pageOffsets(child.manifest)) {
-    const from = parentAt.get(page);
-    if (from === undefined) {
-      out.set(child.bytes.subarray(at, at + IMAGE_PAGE_BYTES), at);
-    } else if (!cb.subarray(at, at + IMAGE_PAGE_BYTES).equals(pb.subarray(from, from + IMAGE_PAGE_BYTES))) {
-      xorInto(out, at, child.bytes, at, parent.bytes, from, IMAGE_PAGE_BYTES);
-    }
-  }
-  return out;
+  return {
+    out,
+    page(page, at) {
+      const from = parentAt.get(page);
+      if (from === undefined) {
+        out.set(child.bytes.subarray(at, at + IMAGE_PAGE_BYTES), at);
+      } else if (!cb.subarray(at, at + IMAGE_PAGE_BYTES).equals(pb.subarray(from, from + IMAGE_PAGE_BYTES))) {
+        xorInto(out, at, child.bytes, at, parent.bytes, from, IMAGE_PAGE_BYTES);
+      }
+    },
+  };
 }
 
 /** Pages XORed between yields in xorDeltaAsync (4 MiB: a few ms of work). */
@@ -54,21 +63,13 @@ const PAGES_PER_SLICE = 64;
 
 /** xorDelta for large images: the same bytes, yielding to the event loop between slices of pages. */
 export async function xorDeltaAsync(child: HeapImage, parent: HeapImage): Promise<Uint8Array> {
-  const out = new Uint8Array(child.bytes.byteLength);
-  const parentAt = pageOffsets(parent.manifest);
-  const cb = Buffer.from(child.bytes.buffer, child.bytes.byteOffset, child.bytes.byteLength);
-  const pb = Buffer.from(parent.bytes.buffer, parent.bytes.byteOffset, parent.bytes.byteLength);
+  const d = deltaWriter(child, parent);
   let n = 0;
   for (const [page, at] of pageOffsets(child.manifest)) {
     if (++n % PAGES_PER_SLICE === 0) await new Promise<void>((r) => setImmediate(r));
-    const from = parentAt.get(page);
-    if (from === undefined) {
-      out.set(child.bytes.subarray(at, at + IMAGE_PAGE_BYTES), at);
-    } else if (!cb.subarray(at, at + IMAGE_PAGE_BYTES).equals(pb.subarray(from, from + IMAGE_PAGE_BYTES))) {
-      xorInto(out, at, child.bytes, at, parent.bytes, from, IMAGE_PAGE_BYTES);
-    }
+    d.page(page, at);
   }
-  return out;
+  return d.out;
 }
 
 /** Inverse of xorDelta: the child's page bytes from its delta and the parent (delta is modified in place). */
