@@ -68,8 +68,10 @@ async function startOn(port: number, args: readonly string[], opts: StartOptions
   const dbDir = opts.dbDir ?? mkdtempSync(join(tmpdir(), 'runjs-e2e-'));
   const portFlag = opts.transport === 'sse' ? '--sse-port' : '--http-port';
   const portArgs = opts.noPortFlag === true ? [] : [portFlag, String(port)];
+  // One worker unless the test asks for more (a server's workers are its heaviest part).
+  const poolArgs = args.some((a) => a.startsWith('--max-concurrent-executions')) ? [] : ['--max-concurrent-executions', '1'];
   const proc = spawn(NODE, [MAIN, ...portArgs, '--bind-host', opts.bindHost ?? '127.0.0.1', '--session-db-path', dbDir,
-    '--max-concurrent-executions', '1', ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: opts.env ?? { PATH: process.env['PATH'] ?? '' } });
+    ...poolArgs, ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: opts.env ?? { PATH: process.env['PATH'] ?? '' } });
   let stderr = '';
   proc.stderr?.setEncoding('utf8');
   const exited = new Promise<number | null>((resolve) => proc.once('exit', (code) => resolve(code)));
