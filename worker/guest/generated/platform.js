@@ -511,17 +511,21 @@ var __runjs_part = (() => {
   // worker/guest/platform/core/lazy-table.js
   var MODULE_PARTS = {
     assert: "assert",
+    async_hooks: "node-misc",
     "assert/strict": "assert",
     buffer: "buffer",
     console: "node-misc",
     crypto: "crypto",
     events: "events",
+    module: "node-misc",
     os: "node-misc",
     path: "path",
+    perf_hooks: "node-misc",
     "path/posix": "path",
     process: "web",
     querystring: "node-misc",
     stream: "stream",
+    "stream/consumers": "stream",
     "stream/promises": "stream",
     "stream/web": "streams",
     string_decoder: "buffer",
@@ -529,6 +533,7 @@ var __runjs_part = (() => {
     "timers/promises": "node-misc",
     url: "node-misc",
     util: "util",
+    worker_threads: "node-misc",
     "util/types": "util",
     zlib: "zlib"
   };
