@@ -550,6 +550,8 @@ var __runjs_part = (() => {
     EventTarget: "web",
     CustomEvent: "web",
     MessageEvent: "web",
+    MessageChannel: "web",
+    MessagePort: "web",
     ErrorEvent: "web",
     CloseEvent: "web",
     PromiseRejectionEvent: "web",

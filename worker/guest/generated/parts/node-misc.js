@@ -610,6 +610,12 @@ var __runjs_part = (() => {
     }
   };
   var workerThreads = {
+    get MessageChannel() {
+      return g.MessageChannel;
+    },
+    get MessagePort() {
+      return g.MessagePort;
+    },
     isMainThread: true,
     parentPort: null,
     workerData: null,

@@ -46,6 +46,8 @@ export const GLOBAL_PARTS = {
   EventTarget: 'web',
   CustomEvent: 'web',
   MessageEvent: 'web',
+  MessageChannel: 'web',
+  MessagePort: 'web',
   ErrorEvent: 'web',
   CloseEvent: 'web',
   PromiseRejectionEvent: 'web',

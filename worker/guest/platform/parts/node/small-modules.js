@@ -94,6 +94,8 @@ export const asyncHooks = {
 };
 
 export const workerThreads = {
+  get MessageChannel() { return g.MessageChannel; },
+  get MessagePort() { return g.MessagePort; },
   isMainThread: true,
   parentPort: null,
   workerData: null,
