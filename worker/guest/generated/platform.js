@@ -522,6 +522,7 @@ var __runjs_part = (() => {
     path: "path",
     perf_hooks: "node-misc",
     "path/posix": "path",
+    "path/win32": "path",
     process: "web",
     querystring: "node-misc",
     stream: "stream",

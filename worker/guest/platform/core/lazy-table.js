@@ -16,6 +16,7 @@ export const MODULE_PARTS = {
   path: 'path',
   perf_hooks: 'node-misc',
   'path/posix': 'path',
+  'path/win32': 'path',
   process: 'web',
   querystring: 'node-misc',
   stream: 'stream',
