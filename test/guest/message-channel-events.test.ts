@@ -1,4 +1,4 @@
-// MessageChannel/MessagePort (in-realm, delivered as later tasks) and EventEmitter's
+// MessageChannel/MessagePort (in-realm, delivered as later tasks), blob: object URLs, and EventEmitter's
 // ERR_UNHANDLED_ERROR for 'error' events whose value is not an Error. Each case runs in the
 // sandbox on both engines and in the host Node; the results must match.
 import assert from 'node:assert/strict';
@@ -15,6 +15,7 @@ const CASES: Record<string, string> = {
   'worker_threads.MessageChannel with Node-style on("message")': `const { MessageChannel } = require('worker_threads'); const { port1, port2 } = new MessageChannel(); return new Promise((r) => { port2.on('message', (v) => { r(v); port2.close(); }); port1.postMessage([1, 'a', new Date(0).toISOString()]); });`,
   'a port buffers messages until a message listener starts it': `const { port1, port2 } = new MessageChannel(); port1.postMessage('early'); const log = []; await new Promise((r) => setTimeout(r, 5)); log.push('listening'); port2.addEventListener('message', (e) => { log.push(e.data); port1.close(); }); await new Promise((r) => port2.addEventListener('close', r)); return log;`,
   'postMessage of an uncloneable value throws DataCloneError': `const { port1 } = new MessageChannel(); try { port1.postMessage(() => 1); return 'no error'; } catch (e) { return [e.name, e instanceof DOMException]; } finally { port1.close(); }`,
+  'URL.createObjectURL / revokeObjectURL and buffer.resolveObjectURL': `const { resolveObjectURL } = require('buffer'); const b = new Blob(['hello'], { type: 'text/plain' }); const u = URL.createObjectURL(b); const r = resolveObjectURL(u); const out = [/^blob:nodedata:[0-9a-f-]{36}$/.test(u), URL.createObjectURL(b) !== u, r instanceof Blob, r === b, r.size, r.type, await r.text(), resolveObjectURL(u + '?x') !== undefined]; URL.revokeObjectURL(u); out.push(resolveObjectURL(u) === undefined, resolveObjectURL('blob:nodedata:nope') === undefined, resolveObjectURL('https://x/') === undefined); for (const f of [() => URL.createObjectURL('str'), () => URL.revokeObjectURL()]) { try { f(); } catch (e) { out.push([e.name, e.code, e.message]); } } out.push(URL.revokeObjectURL('junk') === undefined); return out;`,
   'MessagePort cannot be constructed': `try { new MessagePort(); return 'no error'; } catch (e) { return [e.name, e.message]; }`,
 };
 

@@ -1594,6 +1594,109 @@ var __runjs_part = (() => {
   }
   __name(utf8Decode, "utf8Decode");
 
+  // worker/guest/platform/web/parts.js
+  var { requirePart: requirePart2 } = core_default.host;
+
+  // worker/guest/platform/web/crypto.js
+  var CREATE2 = /* @__PURE__ */ Symbol("create");
+  var INTEGER_ARRAYS = [
+    "[object Int8Array]",
+    "[object Uint8Array]",
+    "[object Uint8ClampedArray]",
+    "[object Int16Array]",
+    "[object Uint16Array]",
+    "[object Int32Array]",
+    "[object Uint32Array]",
+    "[object BigInt64Array]",
+    "[object BigUint64Array]"
+  ];
+  function randomBytes(n) {
+    return n === 0 ? new Uint8Array(0) : op("crypto.random", n);
+  }
+  __name(randomBytes, "randomBytes");
+  function getRandomValues(view) {
+    if (!__runjs_P.ArrayBuffer_isView(view) || !__runjs_P.$includes(INTEGER_ARRAYS, __runjs_P.$call(__runjs_P.ObjectProto_toString, view))) {
+      throw new DOMException("The data argument must be an integer-type TypedArray", "TypeMismatchError");
+    }
+    if (view.byteLength > 65536) {
+      throw new DOMException(`The ArrayBufferView's byte length (${view.byteLength}) exceeds the number of bytes of entropy available via this API (65536)`, "QuotaExceededError");
+    }
+    __runjs_P.$set(new Uint8Array(view.buffer, view.byteOffset, view.byteLength), randomBytes(view.byteLength));
+    return view;
+  }
+  __name(getRandomValues, "getRandomValues");
+  var HEX;
+  function randomUUID() {
+    if (HEX === void 0) {
+      HEX = [];
+      for (let i = 0; i < 256; i++) __runjs_P.$push(HEX, __runjs_P.$slice(__runjs_P.$toString((i + 256), 16), 1));
+    }
+    const b = randomBytes(16);
+    b[6] = b[6] & 15 | 64;
+    b[8] = b[8] & 63 | 128;
+    return `${HEX[b[0]]}${HEX[b[1]]}${HEX[b[2]]}${HEX[b[3]]}-${HEX[b[4]]}${HEX[b[5]]}-${HEX[b[6]]}${HEX[b[7]]}-${HEX[b[8]]}${HEX[b[9]]}-${HEX[b[10]]}${HEX[b[11]]}${HEX[b[12]]}${HEX[b[13]]}${HEX[b[14]]}${HEX[b[15]]}`;
+  }
+  __name(randomUUID, "randomUUID");
+  var Crypto = class {
+    static {
+      __name(this, "Crypto");
+    }
+    constructor(token) {
+      if (token !== CREATE2) throw new TypeError("Illegal constructor");
+    }
+    getRandomValues(view) {
+      if (this !== crypto) throw new TypeError("Illegal invocation");
+      return getRandomValues(view);
+    }
+    randomUUID() {
+      if (this !== crypto) throw new TypeError("Illegal invocation");
+      return randomUUID();
+    }
+    get subtle() {
+      return requirePart2("webcrypto").subtle;
+    }
+  };
+  __runjs_P.Object_defineProperty(Crypto.prototype, Symbol.toStringTag, { value: "Crypto", configurable: true });
+  var crypto = new Crypto(CREATE2);
+
+  // worker/guest/platform/web/object-urls.js
+  var registry = /* @__PURE__ */ new Map();
+  function blobClass() {
+    return requirePart2("fetch").globals.Blob;
+  }
+  __name(blobClass, "blobClass");
+  function createObjectURL(obj) {
+    if (!(obj instanceof blobClass())) throw invalidArgType("obj", "an instance of Blob", obj);
+    const id = randomUUID();
+    __runjs_P.$set(registry, id, obj);
+    return `blob:nodedata:${id}`;
+  }
+  __name(createObjectURL, "createObjectURL");
+  function idOf(url) {
+    const s = String(url);
+    if (!__runjs_P.$startsWith(s, "blob:nodedata:")) return void 0;
+    const rest = __runjs_P.$slice(s, "blob:nodedata:".length);
+    let end = rest.length;
+    for (const c of __runjs_P.iter(["?", "#"])) {
+      const i = __runjs_P.$indexOf(rest, c);
+      if (i !== -1 && i < end) end = i;
+    }
+    return __runjs_P.$slice(rest, 0, end);
+  }
+  __name(idOf, "idOf");
+  function revokeObjectURL(url) {
+    if (arguments.length === 0) throw nodeError(TypeError, "ERR_MISSING_ARGS", 'The "url" argument must be specified');
+    const id = idOf(url);
+    if (id !== void 0) __runjs_P.$delete(registry, id);
+  }
+  __name(revokeObjectURL, "revokeObjectURL");
+  function resolveObjectURL(url) {
+    const id = idOf(url);
+    const blob = id === void 0 ? void 0 : __runjs_P.$get(registry, id);
+    return blob === void 0 ? void 0 : __runjs_P.$slice(blob, 0, blob.size, blob.type);
+  }
+  __name(resolveObjectURL, "resolveObjectURL");
+
   // worker/guest/platform/web/url.js
   var HREF = 0;
   var ORIGIN = 1;
@@ -1656,6 +1759,13 @@ var __runjs_part = (() => {
     static canParse(url, base = void 0) {
       if (arguments.length === 0) throw nodeError(TypeError, "ERR_MISSING_ARGS", 'The "url" argument must be specified');
       return parse(String(url), base === void 0 ? void 0 : String(base)) !== null;
+    }
+    static createObjectURL(obj) {
+      return createObjectURL(obj);
+    }
+    static revokeObjectURL(url) {
+      if (arguments.length === 0) revokeObjectURL();
+      else revokeObjectURL(url);
     }
     static parse(url, base = void 0) {
       if (arguments.length === 0) throw nodeError(TypeError, "ERR_MISSING_ARGS", 'The "url" argument must be specified');
@@ -1803,7 +1913,7 @@ var __runjs_part = (() => {
     return list;
   }
   __name(parseUrlencoded, "parseUrlencoded");
-  var HEX = "0123456789ABCDEF";
+  var HEX2 = "0123456789ABCDEF";
   function serializeComponent(s) {
     const bytes = utf8Encode(s);
     let out = "";
@@ -1812,7 +1922,7 @@ var __runjs_part = (() => {
       if (b === 32) out += "+";
       else if (b === 42 || b === 45 || b === 46 || b === 95 || b >= 48 && b <= 57 || b >= 65 && b <= 90 || b >= 97 && b <= 122) {
         out += __runjs_P.String_fromCharCode(b);
-      } else out += `%${HEX[b >> 4]}${HEX[b & 15]}`;
+      } else out += `%${HEX2[b >> 4]}${HEX2[b & 15]}`;
     }
     return out;
   }
@@ -2122,13 +2232,13 @@ var __runjs_part = (() => {
   var performance = new Performance(ENTRY);
 
   // worker/guest/platform/web/navigator.js
-  var CREATE2 = /* @__PURE__ */ Symbol("create");
+  var CREATE3 = /* @__PURE__ */ Symbol("create");
   var Navigator = class {
     static {
       __name(this, "Navigator");
     }
     constructor(token) {
-      if (token !== CREATE2) throw new TypeError("Illegal constructor");
+      if (token !== CREATE3) throw new TypeError("Illegal constructor");
     }
     get userAgent() {
       return `runjs/${"0.1.0"}`;
@@ -2150,73 +2260,8 @@ var __runjs_part = (() => {
     }
   };
   __runjs_P.Object_defineProperty(Navigator.prototype, Symbol.toStringTag, { value: "Navigator", configurable: true });
-  var navigator = new Navigator(CREATE2);
+  var navigator = new Navigator(CREATE3);
   var VERSION = "0.1.0";
-
-  // worker/guest/platform/web/parts.js
-  var { requirePart: requirePart2 } = core_default.host;
-
-  // worker/guest/platform/web/crypto.js
-  var CREATE3 = /* @__PURE__ */ Symbol("create");
-  var INTEGER_ARRAYS = [
-    "[object Int8Array]",
-    "[object Uint8Array]",
-    "[object Uint8ClampedArray]",
-    "[object Int16Array]",
-    "[object Uint16Array]",
-    "[object Int32Array]",
-    "[object Uint32Array]",
-    "[object BigInt64Array]",
-    "[object BigUint64Array]"
-  ];
-  function randomBytes(n) {
-    return n === 0 ? new Uint8Array(0) : op("crypto.random", n);
-  }
-  __name(randomBytes, "randomBytes");
-  function getRandomValues(view) {
-    if (!__runjs_P.ArrayBuffer_isView(view) || !__runjs_P.$includes(INTEGER_ARRAYS, __runjs_P.$call(__runjs_P.ObjectProto_toString, view))) {
-      throw new DOMException("The data argument must be an integer-type TypedArray", "TypeMismatchError");
-    }
-    if (view.byteLength > 65536) {
-      throw new DOMException(`The ArrayBufferView's byte length (${view.byteLength}) exceeds the number of bytes of entropy available via this API (65536)`, "QuotaExceededError");
-    }
-    __runjs_P.$set(new Uint8Array(view.buffer, view.byteOffset, view.byteLength), randomBytes(view.byteLength));
-    return view;
-  }
-  __name(getRandomValues, "getRandomValues");
-  var HEX2;
-  function randomUUID() {
-    if (HEX2 === void 0) {
-      HEX2 = [];
-      for (let i = 0; i < 256; i++) __runjs_P.$push(HEX2, __runjs_P.$slice(__runjs_P.$toString((i + 256), 16), 1));
-    }
-    const b = randomBytes(16);
-    b[6] = b[6] & 15 | 64;
-    b[8] = b[8] & 63 | 128;
-    return `${HEX2[b[0]]}${HEX2[b[1]]}${HEX2[b[2]]}${HEX2[b[3]]}-${HEX2[b[4]]}${HEX2[b[5]]}-${HEX2[b[6]]}${HEX2[b[7]]}-${HEX2[b[8]]}${HEX2[b[9]]}-${HEX2[b[10]]}${HEX2[b[11]]}${HEX2[b[12]]}${HEX2[b[13]]}${HEX2[b[14]]}${HEX2[b[15]]}`;
-  }
-  __name(randomUUID, "randomUUID");
-  var Crypto = class {
-    static {
-      __name(this, "Crypto");
-    }
-    constructor(token) {
-      if (token !== CREATE3) throw new TypeError("Illegal constructor");
-    }
-    getRandomValues(view) {
-      if (this !== crypto) throw new TypeError("Illegal invocation");
-      return getRandomValues(view);
-    }
-    randomUUID() {
-      if (this !== crypto) throw new TypeError("Illegal invocation");
-      return randomUUID();
-    }
-    get subtle() {
-      return requirePart2("webcrypto").subtle;
-    }
-  };
-  __runjs_P.Object_defineProperty(Crypto.prototype, Symbol.toStringTag, { value: "Crypto", configurable: true });
-  var crypto = new Crypto(CREATE3);
 
   // worker/guest/platform/web/process.js
   var NODE_VERSION = "24.0.0";
@@ -2486,6 +2531,7 @@ var __runjs_part = (() => {
     randomUUID: () => randomUUID,
     registerCloneable: () => registerCloneable,
     requirePart: () => requirePart2,
+    resolveObjectURL: () => resolveObjectURL,
     serializeUrlencoded: () => serializeUrlencoded,
     signalAbort: () => signalAbort,
     sleepUnref: () => sleepUnref,
