@@ -2320,6 +2320,17 @@ ${e3}`;
   }
   __name(debuglog, "debuglog");
   var STYLES = inspect2.colors;
+  function parseArgs(config = {}) {
+    if (config === null || typeof config !== "object") throw invalidArgType("config", "of type object", config);
+    const sent = { ...config, args: config.args ?? __runjs_P.$slice(core_default.process.argv, 2) };
+    const result = core_default.host.op("util.parseArgs", sent);
+    const out = { values: __runjs_P.Object_assign(/* @__PURE__ */ __runjs_P.Object_create(null), result.values), positionals: result.positionals };
+    if (result.tokens !== void 0) {
+      out.tokens = __runjs_P.$map(result.tokens, (t) => t.kind === "option" ? { kind: t.kind, name: t.name, rawName: t.rawName, index: t.index, value: t.value, inlineValue: t.inlineValue } : t.kind === "positional" ? { kind: t.kind, index: t.index, value: t.value } : { kind: t.kind, index: t.index });
+    }
+    return out;
+  }
+  __name(parseArgs, "parseArgs");
   function styleText(format3, text) {
     const list = __runjs_P.Array_isArray(format3) ? format3 : [format3];
     let out = String(text);
@@ -2359,6 +2370,7 @@ ${e3}`;
     isDeepStrictEqual,
     stripVTControlCharacters: stripVTControlCharacters2,
     styleText,
+    parseArgs,
     toUSVString,
     aborted,
     getSystemErrorName,
