@@ -448,6 +448,7 @@ return installDispatchers(P, {
   "repeat": [StringProto, StringProto?.repeat],
   "replace": [StringProto, StringProto?.replace],
   "return": [GeneratorProto, GeneratorProto?.return, AsyncGeneratorProto, AsyncGeneratorProto?.return],
+  "search": [StringProto, StringProto?.search],
   "set": [TypedArrayProto, TypedArrayProto?.set, MapProto, MapProto?.set, WeakMapProto, WeakMapProto?.set],
   "shift": [ArrayProto, ArrayProto?.shift],
   "slice": [StringProto, StringProto?.slice, ArrayProto, ArrayProto?.slice, TypedArrayProto, TypedArrayProto?.slice, ArrayBufferProto, ArrayBufferProto?.slice],

@@ -4,6 +4,7 @@ import inspectLib from 'node-inspect-extracted';
 import core from 'runjs:part/core';
 import { types } from './util/types.js';
 import { isDeepStrictEqual, deepEqual } from './util/deep-equal.js';
+import { MIMEType, MIMEParams } from './util/mime.js';
 
 const { nodeError, invalidArgType } = core.shared;
 const { inspect, format, formatWithOptions, stripVTControlCharacters } = inspectLib;
@@ -143,6 +144,8 @@ const util = {
   stripVTControlCharacters,
   styleText,
   parseArgs,
+  MIMEType,
+  MIMEParams,
   toUSVString,
   aborted,
   getSystemErrorName,
