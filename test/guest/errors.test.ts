@@ -18,6 +18,22 @@ guestSuite('errors', (g) => {
     assert.match(frames[0]!, /^ {4}at inner \(file:\/\/\/main\.js:\d+:\d+\)$/);
   });
 
+  g.test('an error thrown inside the platform shows only the script\'s frames, also through native calls', async (ctx) => {
+    const frames = async (code: string): Promise<string[]> => {
+      const { outcome } = await ctx.run(code);
+      assert.equal(outcome.status, 'failed');
+      return (outcome as { error: string }).error.split('\n').map((l) => l.replace(/:\d+:\d+\)?$/, '').replace(/^ {4}at /, ''));
+    };
+    assert.deepEqual(await frames('function userFn() { new URL("bad") }\nuserFn()'), ['Uncaught TypeError: Invalid URL', 'userFn (file:///main.js', 'file:///main.js']);
+    assert.deepEqual(await frames('const { EventEmitter } = require("node:events");\nfunction emitIt() { new EventEmitter().emit("error", new Error("boom")) }\nemitIt()'), ['Uncaught Error: boom', 'emitIt (file:///main.js', 'file:///main.js']);
+    // The script's callback called by the platform keeps its frame (V8 also names the receiver).
+    const cb = await frames('const { EventEmitter } = require("node:events"); const e = new EventEmitter();\nfunction userCb() { throw new Error("in cb") }\ne.on("x", userCb); e.emit("x")');
+    assert.equal(cb[0], 'Uncaught Error: in cb');
+    assert.match(cb[1]!, /^(EventEmitter2\.)?userCb \(file:\/\/\/main\.js$/);
+    assert.equal(cb.at(-1), 'file:///main.js');
+    assert.ok(cb.every((f) => !f.includes('<input>') && !f.includes('runjs:prelude')), cb.join('\n'));
+  });
+
   g.test('custom error classes, causes, non-error throws and rejections', async (ctx) => {
     assert.equal(firstLine((await ctx.run('class ValidationError extends Error { constructor(m: string) { super(m); this.name = "ValidationError" } }\nthrow new ValidationError("field x")')).outcome), 'Uncaught ValidationError: field x');
     assert.equal(firstLine((await ctx.run('throw { code: 42 }')).outcome), 'Uncaught {"code":42}');

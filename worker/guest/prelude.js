@@ -151,14 +151,31 @@
     }
   }
 
-  /** Drops the prelude's own frames and shows the wrapped main body as the script itself. */
+  /**
+   * Whether a stack line is a frame of the platform: V8 names the prelude and its parts
+   * runjs:prelude…; QuickJS ignores `//# sourceURL` and calls code compiled with `new Function`
+   * (how parts are evaluated, worker/guest/platform/core/parts.js) `<input>`. That also hides a
+   * script's own eval'd code on QuickJS, which is rare next to every platform error's frames.
+   */
+  function isPlatformFrame(line) {
+    return StringPrototypeIncludes(line, 'runjs:prelude') || StringPrototypeIncludes(line, '(<input>:') || StringPrototypeStartsWith(line, '    at <input>:');
+  }
+
+  /**
+   * Drops the platform's own frames — with the native frames (`call (native)`) it called
+   * through, up to the next frame of the script — and shows the wrapped main body as the script
+   * itself.
+   */
   function cleanStack(stack) {
     const lines = StringPrototypeSplit(stack, '\n');
     const kept = newList();
     let frames = 0;
+    let inPlatform = false;
     for (let i = 0; i < lines.length; i++) {
       const line = lines[i];
-      if (StringPrototypeIncludes(line, 'runjs:prelude')) continue;
+      if (isPlatformFrame(line)) { inPlatform = true; continue; }
+      if (inPlatform && StringPrototypeStartsWith(line, '    at ') && StringPrototypeIncludes(line, '(native)')) continue;
+      inPlatform = false;
       // At most 10 frames on every engine: V8's default Error.stackTraceLimit (QuickJS keeps all).
       if (StringPrototypeStartsWith(line, '    at ') && ++frames > 10) break;
       ArrayPrototypePush(kept, StringPrototypeReplace(line, MAIN_FRAME, '$1'));

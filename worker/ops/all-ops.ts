@@ -12,6 +12,8 @@ import { hashOps } from './crypto/hash-handles.ts';
 import { zlibOps } from './zlib/zlib-ops.ts';
 import { intlOps } from './intl/intl-ops.ts';
 import { artifactOps } from './artifacts/artifact-ops.ts';
+import { pathOps } from './path/path-ops.ts';
+import { utilOps } from './util/util-ops.ts';
 
 export const ALL_OPS: OpTable = Object.freeze({ ...consoleOps, ...timerOps, ...runOps,
-  ...platformOps, ...clockOps, ...urlOps, ...encodingOps, ...cryptoOps, ...hashOps, ...zlibOps, ...intlOps, ...artifactOps });
+  ...platformOps, ...clockOps, ...urlOps, ...encodingOps, ...cryptoOps, ...hashOps, ...zlibOps, ...intlOps, ...artifactOps, ...pathOps, ...utilOps });

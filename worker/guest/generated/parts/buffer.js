@@ -2309,6 +2309,9 @@ var __runjs_part = (() => {
     btoa,
     isUtf8,
     isAscii,
+    resolveObjectURL(url) {
+      return core_default.shared.resolveObjectURL(url);
+    },
     transcode(source, fromEnc, toEnc) {
       return Buffer2.from(__runjs_P.$toString(Buffer2.from(source), fromEnc), toEnc);
     }

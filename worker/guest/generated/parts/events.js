@@ -442,8 +442,21 @@ var __runjs_part = (() => {
   var baseEmit = import_events.default.prototype.emit;
   import_events.default.prototype.emit = /* @__PURE__ */ __name(function emit(type, ...args) {
     if (type === "error" && this._events !== void 0 && this._events[errorMonitor] !== void 0) __runjs_P.$call(baseEmit, this, errorMonitor, ...__runjs_P.iter(args));
+    if (type === "error" && (this._events === void 0 || this._events.error === void 0) && !(args[0] instanceof Error)) throw unhandledError(args[0]);
     return __runjs_P.$call(baseEmit, this, type, ...__runjs_P.iter(args));
   }, "emit");
+  function unhandledError(value) {
+    let shown;
+    try {
+      shown = core_default.host.requirePart("util").modules.util.inspect(value);
+    } catch {
+      shown = String(value);
+    }
+    const err = nodeError(Error, "ERR_UNHANDLED_ERROR", `Unhandled error. (${shown})`);
+    err.context = value;
+    return err;
+  }
+  __name(unhandledError, "unhandledError");
   function abortError(signal) {
     const e = new Error("The operation was aborted");
     e.name = "AbortError";

@@ -462,6 +462,186 @@ var __runjs_part = (() => {
     promises
   };
 
+  // worker/guest/platform/parts/node/small-modules.js
+  function unsupported(what) {
+    const err = new Error(`${what} is not supported in runjs: a run is one script in one thread`);
+    err.code = "ERR_UNSUPPORTED_OPERATION";
+    return err;
+  }
+  __name(unsupported, "unsupported");
+  var g = core_default.globals;
+  var perfHooks = {
+    get performance() {
+      return g.performance;
+    },
+    get Performance() {
+      return g.Performance;
+    },
+    get PerformanceEntry() {
+      return g.PerformanceEntry;
+    },
+    get PerformanceMark() {
+      return g.PerformanceMark;
+    },
+    get PerformanceMeasure() {
+      return g.PerformanceMeasure;
+    },
+    PerformanceObserver: class PerformanceObserver {
+      static {
+        __name(this, "PerformanceObserver");
+      }
+      constructor() {
+        throw unsupported("PerformanceObserver");
+      }
+    },
+    monitorEventLoopDelay() {
+      throw unsupported("perf_hooks.monitorEventLoopDelay()");
+    },
+    constants: {}
+  };
+  var require2 = core_default.host.require;
+  var moduleModule = {
+    createRequire(filename) {
+      if (typeof filename !== "string" && !(filename instanceof g.URL)) {
+        const err = new TypeError(`The argument 'filename' must be a file URL object, file URL string, or absolute path string. Received ${filename === void 0 ? "undefined" : typeof filename}`);
+        err.code = "ERR_INVALID_ARG_VALUE";
+        throw err;
+      }
+      return require2;
+    },
+    get builtinModules() {
+      return require2.builtinModules;
+    },
+    isBuiltin(name) {
+      const s = String(name);
+      return __runjs_P.$includes(require2.builtinModules, __runjs_P.$startsWith(s, "node:") ? __runjs_P.$slice(s, 5) : s);
+    }
+  };
+  var nextAsyncId = 2;
+  var AsyncLocalStorage = class {
+    static {
+      __name(this, "AsyncLocalStorage");
+    }
+    #store = void 0;
+    #enabled = false;
+    getStore() {
+      return this.#enabled ? this.#store : void 0;
+    }
+    run(store, callback, ...args) {
+      const {0: prevStore, 1: prevEnabled} = [this.#store, this.#enabled];
+      this.#store = store;
+      this.#enabled = true;
+      try {
+        return callback(...__runjs_P.iter(args));
+      } finally {
+        this.#store = prevStore;
+        this.#enabled = prevEnabled;
+      }
+    }
+    exit(callback, ...args) {
+      const prev = this.#enabled;
+      this.#enabled = false;
+      try {
+        return callback(...__runjs_P.iter(args));
+      } finally {
+        this.#enabled = prev;
+      }
+    }
+    enterWith(store) {
+      this.#store = store;
+      this.#enabled = true;
+    }
+    disable() {
+      this.#store = void 0;
+      this.#enabled = false;
+    }
+    static bind(fn) {
+      return fn;
+    }
+    static snapshot() {
+      return (fn, ...args) => fn(...__runjs_P.iter(args));
+    }
+  };
+  var AsyncResource = class {
+    static {
+      __name(this, "AsyncResource");
+    }
+    #id = nextAsyncId++;
+    constructor(type) {
+      if (typeof type !== "string") throw new TypeError('The "type" argument must be of type string');
+    }
+    runInAsyncScope(fn, thisArg, ...args) {
+      return __runjs_P.Reflect_apply(fn, thisArg, args);
+    }
+    bind(fn, thisArg = void 0) {
+      return thisArg === void 0 ? fn : __runjs_P.$bind(fn, thisArg);
+    }
+    emitDestroy() {
+      return this;
+    }
+    asyncId() {
+      return this.#id;
+    }
+    triggerAsyncId() {
+      return 1;
+    }
+    static bind(fn, _type, thisArg = void 0) {
+      return thisArg === void 0 ? fn : __runjs_P.$bind(fn, thisArg);
+    }
+  };
+  var asyncHooks = {
+    AsyncLocalStorage,
+    AsyncResource,
+    executionAsyncId() {
+      return 1;
+    },
+    triggerAsyncId() {
+      return 0;
+    },
+    executionAsyncResource() {
+      return {};
+    },
+    createHook() {
+      return { enable() {
+        return this;
+      }, disable() {
+        return this;
+      } };
+    }
+  };
+  var workerThreads = {
+    get MessageChannel() {
+      return g.MessageChannel;
+    },
+    get MessagePort() {
+      return g.MessagePort;
+    },
+    isMainThread: true,
+    parentPort: null,
+    workerData: null,
+    threadId: 0,
+    resourceLimits: {},
+    SHARE_ENV: /* @__PURE__ */ __runjs_P.Symbol_for("nodejs.worker_threads.SHARE_ENV"),
+    Worker: class Worker {
+      static {
+        __name(this, "Worker");
+      }
+      constructor() {
+        throw unsupported("worker_threads.Worker");
+      }
+    },
+    getEnvironmentData() {
+      return void 0;
+    },
+    setEnvironmentData() {
+    },
+    markAsUntransferable() {
+    },
+    receiveMessageOnPort() {
+      return void 0;
+    }
+  };
+
   // worker/guest/platform/parts/node-misc.js
   var console = core_default.globals.console;
   var Console = class {
@@ -495,7 +675,11 @@ var __runjs_part = (() => {
     url,
     timers,
     "timers/promises": promises,
-    console
+    console,
+    perf_hooks: perfHooks,
+    module: moduleModule,
+    async_hooks: asyncHooks,
+    worker_threads: workerThreads
   };
   var globals = {};
   return __toCommonJS(node_misc_exports);

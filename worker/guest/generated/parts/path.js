@@ -456,8 +456,29 @@ var __runjs_part = (() => {
     modules: () => modules
   });
   var import_path_browserify = __toESM(require_path_browserify(), 1);
+
+  // runjs-esm:runjs:part/core
+  var core_default = __runjs_require("core");
+
+  // worker/guest/platform/parts/path.js
+  var { op } = core_default.host;
+  function hostCall(flavour, fn) {
+    return function(...args) {
+      while (args.length > 0 && args[args.length - 1] === void 0) __runjs_P.$pop(args);
+      return op("path.call", { flavour, fn, args });
+    };
+  }
+  __name(hostCall, "hostCall");
   import_path_browserify.default.toNamespacedPath = (p) => p;
-  var modules = { path: import_path_browserify.default, "path/posix": import_path_browserify.default };
+  import_path_browserify.default.matchesGlob = hostCall("posix", "matchesGlob");
+  var win32 = { sep: "\\", delimiter: ";" };
+  for (const fn of __runjs_P.iter(["basename", "dirname", "extname", "format", "isAbsolute", "join", "normalize", "parse", "relative", "resolve", "toNamespacedPath", "matchesGlob"])) {
+    win32[fn] = hostCall("win32", fn);
+  }
+  win32.win32 = win32;
+  win32.posix = import_path_browserify.default;
+  import_path_browserify.default.win32 = win32;
+  var modules = { path: import_path_browserify.default, "path/posix": import_path_browserify.default, "path/win32": win32 };
   var globals = {};
   return __toCommonJS(path_exports);
 })();

@@ -875,9 +875,9 @@ var __runjs_part = (() => {
         }
       }
       __name(validateSignalName, "validateSignalName");
-      var validateBuffer = hideStackFrames((buffer, name = "buffer") => {
-        if (!isArrayBufferView(buffer)) {
-          throw new ERR_INVALID_ARG_TYPE(name, ["Buffer", "TypedArray", "DataView"], buffer);
+      var validateBuffer = hideStackFrames((buffer2, name = "buffer") => {
+        if (!isArrayBufferView(buffer2)) {
+          throw new ERR_INVALID_ARG_TYPE(name, ["Buffer", "TypedArray", "DataView"], buffer2);
         }
       });
       function validateEncoding(data, encoding) {
@@ -1930,7 +1930,7 @@ var __runjs_part = (() => {
     "node_modules/readable-stream/lib/internal/streams/buffer_list.js"(exports, module) {
       "use strict";
       var { StringPrototypeSlice, SymbolIterator, TypedArrayPrototypeSet, Uint8Array: Uint8Array2 } = require_primordials();
-      var { Buffer: Buffer2 } = require_buffer_modules();
+      var { Buffer: Buffer3 } = require_buffer_modules();
       var { inspect } = require_util();
       module.exports = class BufferList {
         static {
@@ -1980,8 +1980,8 @@ var __runjs_part = (() => {
           return ret;
         }
         concat(n) {
-          if (this.length === 0) return Buffer2.alloc(0);
-          const ret = Buffer2.allocUnsafe(n >>> 0);
+          if (this.length === 0) return Buffer3.alloc(0);
+          const ret = Buffer3.allocUnsafe(n >>> 0);
           let p = this.head;
           let i = 0;
           while (p) {
@@ -2042,7 +2042,7 @@ var __runjs_part = (() => {
         }
         // Consumes a specified amount of bytes from the buffered data.
         _getBuffer(n) {
-          const ret = Buffer2.allocUnsafe(n);
+          const ret = Buffer3.allocUnsafe(n);
           const retLen = n;
           let p = this.head;
           let c = 0;
@@ -2142,11 +2142,11 @@ var __runjs_part = (() => {
       "use strict";
       var process = require_process();
       var { PromisePrototypeThen, SymbolAsyncIterator, SymbolIterator } = require_primordials();
-      var { Buffer: Buffer2 } = require_buffer_modules();
+      var { Buffer: Buffer3 } = require_buffer_modules();
       var { ERR_INVALID_ARG_TYPE, ERR_STREAM_NULL_VALUES } = require_errors().codes;
       function from(Readable, iterable, opts) {
         let iterator;
-        if (typeof iterable === "string" || iterable instanceof Buffer2) {
+        if (typeof iterable === "string" || iterable instanceof Buffer3) {
           return new Readable({
             objectMode: true,
             ...opts,
@@ -2257,7 +2257,7 @@ var __runjs_part = (() => {
       Readable.ReadableState = ReadableState;
       var { EventEmitter: EE } = require_events_modules();
       var { Stream: Stream2, prependListener } = require_legacy();
-      var { Buffer: Buffer2 } = require_buffer_modules();
+      var { Buffer: Buffer3 } = require_buffer_modules();
       var { addAbortSignal } = require_add_abort_signal();
       var eos = require_end_of_stream();
       var debug = require_util().debuglog("stream", (fn) => {
@@ -2428,13 +2428,13 @@ var __runjs_part = (() => {
             encoding = encoding || state.defaultEncoding;
             if (state.encoding !== encoding) {
               if (addToFront && state.encoding) {
-                chunk = __runjs_P.$toString(Buffer2.from(chunk, encoding), state.encoding);
+                chunk = __runjs_P.$toString(Buffer3.from(chunk, encoding), state.encoding);
               } else {
-                chunk = Buffer2.from(chunk, encoding);
+                chunk = Buffer3.from(chunk, encoding);
                 encoding = "";
               }
             }
-          } else if (chunk instanceof Buffer2) {
+          } else if (chunk instanceof Buffer3) {
             encoding = "";
           } else if (Stream2._isUint8Array(chunk)) {
             chunk = Stream2._uint8ArrayToBuffer(chunk);
@@ -2500,13 +2500,13 @@ var __runjs_part = (() => {
         const decoder = new StringDecoder(enc);
         this._readableState.decoder = decoder;
         this._readableState.encoding = this._readableState.decoder.encoding;
-        const buffer = this._readableState.buffer;
+        const buffer2 = this._readableState.buffer;
         let content = "";
-        for (const data of __runjs_P.iter(buffer)) {
+        for (const data of __runjs_P.iter(buffer2)) {
           content += decoder.write(data);
         }
-        __runjs_P.$clear(buffer);
-        if (content !== "") __runjs_P.$push(buffer, content);
+        __runjs_P.$clear(buffer2);
+        if (content !== "") __runjs_P.$push(buffer2, content);
         this._readableState.length = content.length;
         return this;
       };
@@ -3255,7 +3255,7 @@ var __runjs_part = (() => {
       Writable.WritableState = WritableState;
       var { EventEmitter: EE } = require_events_modules();
       var Stream2 = require_legacy().Stream;
-      var { Buffer: Buffer2 } = require_buffer_modules();
+      var { Buffer: Buffer3 } = require_buffer_modules();
       var destroyImpl = require_destroy();
       var { addAbortSignal } = require_add_abort_signal();
       var { getHighWaterMark, getDefaultHighWaterMark } = require_state();
@@ -3369,7 +3369,7 @@ var __runjs_part = (() => {
           encoding = state.defaultEncoding;
         } else {
           if (!encoding) encoding = state.defaultEncoding;
-          else if (encoding !== "buffer" && !Buffer2.isEncoding(encoding)) throw new ERR_UNKNOWN_ENCODING(encoding);
+          else if (encoding !== "buffer" && !Buffer3.isEncoding(encoding)) throw new ERR_UNKNOWN_ENCODING(encoding);
           if (typeof cb !== "function") cb = nop;
         }
         if (chunk === null) {
@@ -3377,10 +3377,10 @@ var __runjs_part = (() => {
         } else if (!state.objectMode) {
           if (typeof chunk === "string") {
             if (state.decodeStrings !== false) {
-              chunk = Buffer2.from(chunk, encoding);
+              chunk = Buffer3.from(chunk, encoding);
               encoding = "buffer";
             }
-          } else if (chunk instanceof Buffer2) {
+          } else if (chunk instanceof Buffer3) {
             encoding = "buffer";
           } else if (Stream2._isUint8Array(chunk)) {
             chunk = Stream2._uint8ArrayToBuffer(chunk);
@@ -3419,7 +3419,7 @@ var __runjs_part = (() => {
       };
       Writable.prototype.setDefaultEncoding = /* @__PURE__ */ __name(function setDefaultEncoding(encoding) {
         if (typeof encoding === "string") encoding = StringPrototypeToLowerCase(encoding);
-        if (!Buffer2.isEncoding(encoding)) throw new ERR_UNKNOWN_ENCODING(encoding);
+        if (!Buffer3.isEncoding(encoding)) throw new ERR_UNKNOWN_ENCODING(encoding);
         this._writableState.defaultEncoding = encoding;
         return this;
       }, "setDefaultEncoding");
@@ -3578,9 +3578,9 @@ var __runjs_part = (() => {
               buffered[n].callback(err);
             }
           };
-          const chunks = state.allNoop && i === 0 ? buffered : ArrayPrototypeSlice(buffered, i);
-          chunks.allBuffers = state.allBuffers;
-          doWrite(stream, state, true, state.length, chunks, "", callback);
+          const chunks2 = state.allNoop && i === 0 ? buffered : ArrayPrototypeSlice(buffered, i);
+          chunks2.allBuffers = state.allBuffers;
+          doWrite(stream, state, true, state.length, chunks2, "", callback);
           resetBuffer(state);
         } else {
           do {
@@ -5584,7 +5584,7 @@ var __runjs_part = (() => {
   var require_stream = __commonJS({
     "node_modules/readable-stream/lib/stream.js"(exports, module) {
       "use strict";
-      var { Buffer: Buffer2 } = require_buffer_modules();
+      var { Buffer: Buffer3 } = require_buffer_modules();
       var { ObjectDefineProperty, ObjectKeys, ReflectApply } = require_primordials();
       var {
         promisify: { custom: customPromisify }
@@ -5696,7 +5696,7 @@ var __runjs_part = (() => {
         return value instanceof Uint8Array;
       }, "isUint8Array");
       Stream2._uint8ArrayToBuffer = /* @__PURE__ */ __name(function _uint8ArrayToBuffer(chunk) {
-        return Buffer2.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+        return Buffer3.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
       }, "_uint8ArrayToBuffer");
     }
   });
@@ -5709,7 +5709,228 @@ var __runjs_part = (() => {
   });
   var import_stream = __toESM(require_stream(), 1);
   var import_promises = __toESM(require_promises(), 1);
-  var modules = { stream: import_stream.default, "stream/promises": import_promises.default };
+
+  // runjs-esm:runjs:part/core
+  var core_default = __runjs_require("core");
+
+  // worker/guest/platform/parts/stream/web-adapters.js
+  var ReadableStream;
+  var WritableStream;
+  var CountQueuingStrategy;
+  var ByteLengthQueuingStrategy;
+  function web() {
+    if (ReadableStream === void 0) ({ ReadableStream, WritableStream, CountQueuingStrategy, ByteLengthQueuingStrategy } = core_default.host.requirePart("streams").globals);
+  }
+  __name(web, "web");
+  function invalidArg(name, expected, value) {
+    const err = new TypeError(`The "${name}" argument must be an instance of ${expected}.${value === null ? " Received null" : value === void 0 ? " Received undefined" : ""}`);
+    err.code = "ERR_INVALID_ARG_TYPE";
+    return err;
+  }
+  __name(invalidArg, "invalidArg");
+  function readableToWeb(readable, options) {
+    web();
+    if (readable === null || typeof readable !== "object" || typeof readable.on !== "function") throw invalidArg("streamReadable", "Readable", readable);
+    const objectMode = readable.readableObjectMode === true;
+    const hwm = readable.readableHighWaterMark ?? (objectMode ? 16 : 16384);
+    const strategy = options?.strategy ?? (objectMode ? new CountQueuingStrategy({ highWaterMark: hwm }) : new ByteLengthQueuingStrategy({ highWaterMark: hwm }));
+    let controller;
+    let done = false;
+    const onData = /* @__PURE__ */ __name((chunk) => {
+      if (done) return;
+      controller.enqueue(!objectMode && chunk instanceof Uint8Array ? new Uint8Array(__runjs_P.$slice(chunk.buffer, chunk.byteOffset, chunk.byteOffset + chunk.byteLength)) : chunk);
+      if (controller.desiredSize <= 0) readable.pause();
+    }, "onData");
+    const onEnd = /* @__PURE__ */ __name(() => {
+      if (!done) {
+        done = true;
+        controller.close();
+      }
+    }, "onEnd");
+    const onError = /* @__PURE__ */ __name((err) => {
+      if (!done) {
+        done = true;
+        controller.error(err);
+      }
+    }, "onError");
+    return new ReadableStream({
+      start(c) {
+        controller = c;
+        readable.on("data", onData);
+        readable.once("end", onEnd);
+        readable.once("error", onError);
+        readable.pause();
+      },
+      pull() {
+        readable.resume();
+      },
+      cancel(reason) {
+        done = true;
+        readable.destroy(reason);
+      }
+    }, strategy);
+  }
+  __name(readableToWeb, "readableToWeb");
+  function readableFromWeb(Readable, stream, options = {}) {
+    web();
+    if (!(stream instanceof ReadableStream)) throw invalidArg("readableStream", "ReadableStream", stream);
+    const reader = stream.getReader();
+    return new Readable({
+      objectMode: options.objectMode === true,
+      highWaterMark: options.highWaterMark,
+      encoding: options.encoding,
+      signal: options.signal,
+      read() {
+        __runjs_P.$then(reader.read(), ({ done, value }) => {
+          __runjs_P.$push(this, done ? null : value);
+        }, (err) => this.destroy(err));
+      },
+      destroy(err, callback) {
+        __runjs_P.$then(reader.cancel(err ?? void 0), () => callback(err), (e) => callback(err ?? e));
+      }
+    });
+  }
+  __name(readableFromWeb, "readableFromWeb");
+  function writableToWeb(writable) {
+    web();
+    if (writable === null || typeof writable !== "object" || typeof writable.write !== "function") throw invalidArg("streamWritable", "Writable", writable);
+    return new WritableStream({
+      write(chunk) {
+        return new Promise((resolve, reject) => {
+          writable.write(chunk, (err) => err ? reject(err) : resolve());
+        });
+      },
+      close() {
+        return new Promise((resolve, reject) => {
+          writable.once("error", reject);
+          writable.end(() => resolve());
+        });
+      },
+      abort(reason) {
+        writable.destroy(reason);
+      }
+    }, new CountQueuingStrategy({ highWaterMark: 1 }));
+  }
+  __name(writableToWeb, "writableToWeb");
+  function writableFromWeb(Writable, stream, options = {}) {
+    web();
+    if (!(stream instanceof WritableStream)) throw invalidArg("writableStream", "WritableStream", stream);
+    const writer = stream.getWriter();
+    return new Writable({
+      objectMode: options.objectMode === true,
+      decodeStrings: options.decodeStrings,
+      highWaterMark: options.highWaterMark,
+      signal: options.signal,
+      write(chunk, _encoding, callback) {
+        __runjs_P.$then(__runjs_P.$then(writer.ready, () => writer.write(chunk)), () => callback(), callback);
+      },
+      final(callback) {
+        __runjs_P.$then(writer.close(), () => callback(), callback);
+      },
+      destroy(err, callback) {
+        if (err === null || err === void 0) {
+          callback(null);
+          return;
+        }
+        __runjs_P.$then(writer.abort(err), () => callback(err), () => callback(err));
+      }
+    });
+  }
+  __name(writableFromWeb, "writableFromWeb");
+  function installWebAdapters(Stream2) {
+    const { Readable, Writable, Duplex } = Stream2;
+    const set = /* @__PURE__ */ __name((target, name, value) => __runjs_P.Object_defineProperty(target, name, { value, writable: true, configurable: true }), "set");
+    set(Readable, "toWeb", (readable, options) => readableToWeb(readable, options));
+    set(Readable, "fromWeb", (stream, options) => readableFromWeb(Readable, stream, options));
+    set(Writable, "toWeb", (writable) => writableToWeb(writable));
+    set(Writable, "fromWeb", (stream, options) => writableFromWeb(Writable, stream, options));
+    set(Duplex, "toWeb", (duplex) => ({ readable: readableToWeb(duplex), writable: writableToWeb(duplex) }));
+    set(Duplex, "fromWeb", (pair, options = {}) => {
+      if (pair === null || typeof pair !== "object") throw invalidArg("pair", "Object", pair);
+      return Duplex.from({ readable: readableFromWeb(Readable, pair.readable, options), writable: writableFromWeb(Writable, pair.writable, options) });
+    });
+  }
+  __name(installWebAdapters, "installWebAdapters");
+
+  // worker/guest/platform/parts/stream/stdio.js
+  function installStdio(Stream2, process) {
+    const { Writable } = Stream2;
+    for (const name of __runjs_P.iter(["stdout", "stderr"])) {
+      const raw = process[name];
+      if (raw === null || typeof raw !== "object" || raw._writableState !== void 0) continue;
+      const w = new Writable({
+        decodeStrings: false,
+        emitClose: false,
+        autoDestroy: false,
+        write(chunk, encoding, callback) {
+          raw.write(chunk, encoding);
+          callback();
+        }
+      });
+      w.end = /* @__PURE__ */ __name(function end(chunk, encoding, callback) {
+        const cb = __runjs_P.$find([chunk, encoding, callback], (x) => typeof x === "function");
+        if (chunk !== void 0 && chunk !== null && typeof chunk !== "function") this.write(chunk, typeof encoding === "string" ? encoding : void 0);
+        process.nextTick(() => {
+          this.emit("finish");
+          if (cb !== void 0) cb();
+        });
+        return this;
+      }, "end");
+      for (const key of __runjs_P.iter(["fd", "isTTY", "columns", "rows", "getWindowSize", "hasColors", "getColorDepth"])) {
+        if (key in raw) w[key] = raw[key];
+      }
+      process[name] = w;
+    }
+  }
+  __name(installStdio, "installStdio");
+
+  // runjs-esm:runjs:part/buffer#modules.buffer
+  var buffer_modules_default = __runjs_require("buffer")["modules"]["buffer"];
+
+  // worker/guest/platform/parts/stream/consumers.js
+  var { Buffer: Buffer2 } = buffer_modules_default;
+  async function chunks(stream) {
+    const out = [];
+    for await (const chunk of stream) __runjs_P.$push(out, typeof chunk === "string" ? Buffer2.from(chunk, "utf8") : chunk);
+    return out;
+  }
+  __name(chunks, "chunks");
+  async function buffer(stream) {
+    return __runjs_P.$concat(Buffer2, __runjs_P.$map((await chunks(stream)), (c) => c instanceof Uint8Array ? c : Buffer2.from(c)));
+  }
+  __name(buffer, "buffer");
+  async function bytes(stream) {
+    const b = await buffer(stream);
+    return new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
+  }
+  __name(bytes, "bytes");
+  async function text(stream) {
+    const decoder = new core_default.globals.TextDecoder();
+    let str = "";
+    for await (const chunk of stream) str += typeof chunk === "string" ? chunk : decoder.decode(chunk, { stream: true });
+    return str + decoder.decode();
+  }
+  __name(text, "text");
+  async function json(stream) {
+    return __runjs_P.JSON_parse(await text(stream));
+  }
+  __name(json, "json");
+  async function arrayBuffer(stream) {
+    const b = await buffer(stream);
+    return __runjs_P.$slice(b.buffer, b.byteOffset, b.byteOffset + b.byteLength);
+  }
+  __name(arrayBuffer, "arrayBuffer");
+  async function blob(stream) {
+    const { Blob } = core_default.host.requirePart("fetch").globals;
+    return new Blob(await chunks(stream));
+  }
+  __name(blob, "blob");
+  var consumers = { arrayBuffer, blob, buffer, bytes, json, text };
+
+  // worker/guest/platform/parts/stream.js
+  installWebAdapters(import_stream.default);
+  installStdio(import_stream.default, core_default.process);
+  var modules = { stream: import_stream.default, "stream/promises": import_promises.default, "stream/consumers": consumers };
   var globals = {};
   return __toCommonJS(stream_exports);
 })();

@@ -2237,8 +2237,118 @@ ${e3}`;
   }
   __name(isDeepStrictEqual, "isDeepStrictEqual");
 
+  // worker/guest/platform/parts/util/mime.js
+  var { nodeError } = core_default.shared;
+  var NOT_TOKEN = /[^!#$%&'*+\-.^_`|~A-Za-z0-9]/;
+  var NOT_QUOTED_STRING = /[^\t\u0020-~\u0080-\u00FF]/;
+  function syntaxError(production, str, index) {
+    return nodeError(TypeError, "ERR_INVALID_MIME_SYNTAX", `The MIME syntax for a ${production} in "${str}" is invalid${index === -1 ? "" : ` at ${index}`}`);
+  }
+  __name(syntaxError, "syntaxError");
+  function token(production, value) {
+    const v = `${value}`;
+    const bad = __runjs_P.$search(v, NOT_TOKEN);
+    if (v.length === 0 || bad !== -1) throw syntaxError(production, v, bad);
+    return v;
+  }
+  __name(token, "token");
+  function encode(value) {
+    if (value.length === 0) return '""';
+    if (__runjs_P.$search(value, NOT_TOKEN) === -1) return value;
+    return `"${__runjs_P.$replace(value, /["\\]/g, "\\$&")}"`;
+  }
+  __name(encode, "encode");
+  var paramData = /* @__PURE__ */ new WeakMap();
+  var MIMEParams = class {
+    static {
+      __name(this, "MIMEParams");
+    }
+    constructor() {
+      __runjs_P.$set(paramData, this, /* @__PURE__ */ new Map());
+    }
+    delete(name) {
+      __runjs_P.$delete(__runjs_P.$get(paramData, this), `${name}`);
+    }
+    get(name) {
+      const m = __runjs_P.$get(paramData, this);
+      const k = `${name}`;
+      return __runjs_P.$has(m, k) ? __runjs_P.$get(m, k) : null;
+    }
+    has(name) {
+      return __runjs_P.$has(__runjs_P.$get(paramData, this), `${name}`);
+    }
+    set(name, value) {
+      const n = token("parameter name", name);
+      const v = `${value}`;
+      const bad = __runjs_P.$search(v, NOT_QUOTED_STRING);
+      if (bad !== -1) throw syntaxError("parameter value", v, bad);
+      __runjs_P.$set(__runjs_P.$get(paramData, this), n, v);
+    }
+    *entries() {
+      yield* __runjs_P.$entries(__runjs_P.$get(paramData, this));
+    }
+    *keys() {
+      yield* __runjs_P.$keys(__runjs_P.$get(paramData, this));
+    }
+    *values() {
+      yield* __runjs_P.$values(__runjs_P.$get(paramData, this));
+    }
+    [Symbol.iterator]() {
+      return __runjs_P.$entries(this);
+    }
+    toString() {
+      let out = "";
+      for (const {0: k, 1: v} of __runjs_P.iter(__runjs_P.$get(paramData, this))) out += `${out.length > 0 ? ";" : ""}${k}=${encode(v)}`;
+      return out;
+    }
+    toJSON() {
+      return __runjs_P.$toString(this);
+    }
+  };
+  var MIMEType = class {
+    static {
+      __name(this, "MIMEType");
+    }
+    #type;
+    #subtype;
+    #params;
+    constructor(string) {
+      const {0: type, 1: subtype, 2: params} = core_default.host.op("util.mime", `${string}`);
+      this.#type = type;
+      this.#subtype = subtype;
+      this.#params = new MIMEParams();
+      const m = __runjs_P.$get(paramData, this.#params);
+      for (const {0: k, 1: v} of __runjs_P.iter(params)) __runjs_P.$set(m, k, v);
+    }
+    get type() {
+      return this.#type;
+    }
+    set type(v) {
+      this.#type = __runjs_P.$toLowerCase(token("type", v));
+    }
+    get subtype() {
+      return this.#subtype;
+    }
+    set subtype(v) {
+      this.#subtype = __runjs_P.$toLowerCase(token("subtype", v));
+    }
+    get essence() {
+      return `${this.#type}/${this.#subtype}`;
+    }
+    get params() {
+      return this.#params;
+    }
+    toString() {
+      const p = __runjs_P.$toString(this.#params);
+      return `${this.essence}${p.length > 0 ? `;${p}` : ""}`;
+    }
+    toJSON() {
+      return __runjs_P.$toString(this);
+    }
+  };
+
   // worker/guest/platform/parts/util.js
-  var { nodeError, invalidArgType } = core_default.shared;
+  var { nodeError: nodeError2, invalidArgType } = core_default.shared;
   var { inspect: inspect2, format: format2, formatWithOptions: formatWithOptions2, stripVTControlCharacters: stripVTControlCharacters2 } = node_inspect_extracted_default;
   var kCustomPromisify = /* @__PURE__ */ __runjs_P.Symbol_for("nodejs.util.promisify.custom");
   function promisify(original) {
@@ -2277,7 +2387,7 @@ ${e3}`;
         (reason) => {
           let err = reason;
           if (!reason) {
-            err = nodeError(Error, "ERR_FALSY_VALUE_REJECTION", "Promise was rejected with falsy value");
+            err = nodeError2(Error, "ERR_FALSY_VALUE_REJECTION", "Promise was rejected with falsy value");
             err.reason = reason;
           }
           queueMicrotask(() => cb(err));
@@ -2320,12 +2430,23 @@ ${e3}`;
   }
   __name(debuglog, "debuglog");
   var STYLES = inspect2.colors;
+  function parseArgs(config = {}) {
+    if (config === null || typeof config !== "object") throw invalidArgType("config", "of type object", config);
+    const sent = { ...config, args: config.args ?? __runjs_P.$slice(core_default.process.argv, 2) };
+    const result = core_default.host.op("util.parseArgs", sent);
+    const out = { values: __runjs_P.Object_assign(/* @__PURE__ */ __runjs_P.Object_create(null), result.values), positionals: result.positionals };
+    if (result.tokens !== void 0) {
+      out.tokens = __runjs_P.$map(result.tokens, (t) => t.kind === "option" ? { kind: t.kind, name: t.name, rawName: t.rawName, index: t.index, value: t.value, inlineValue: t.inlineValue } : t.kind === "positional" ? { kind: t.kind, index: t.index, value: t.value } : { kind: t.kind, index: t.index });
+    }
+    return out;
+  }
+  __name(parseArgs, "parseArgs");
   function styleText(format3, text) {
     const list = __runjs_P.Array_isArray(format3) ? format3 : [format3];
     let out = String(text);
     for (const f of __runjs_P.iter(list)) {
       const codes = STYLES[f];
-      if (codes === void 0) throw nodeError(TypeError, "ERR_INVALID_ARG_VALUE", `The argument 'format' must be one of: ${__runjs_P.$join(__runjs_P.Object_keys(STYLES), ", ")}. Received ${inspect2(f)}`);
+      if (codes === void 0) throw nodeError2(TypeError, "ERR_INVALID_ARG_VALUE", `The argument 'format' must be one of: ${__runjs_P.$join(__runjs_P.Object_keys(STYLES), ", ")}. Received ${inspect2(f)}`);
       out = `\x1B[${codes[0]}m${out}\x1B[${codes[1]}m`;
     }
     return out;
@@ -2359,6 +2480,9 @@ ${e3}`;
     isDeepStrictEqual,
     stripVTControlCharacters: stripVTControlCharacters2,
     styleText,
+    parseArgs,
+    MIMEType,
+    MIMEParams,
     toUSVString,
     aborted,
     getSystemErrorName,

@@ -876,6 +876,166 @@ var __runjs_part = (() => {
   }
   __name(isPlatformObject, "isPlatformObject");
 
+  // worker/guest/platform/web/message-channel.js
+  var state2 = /* @__PURE__ */ new WeakMap();
+  var constructing = false;
+  function stateOf(port) {
+    const s = __runjs_P.$get(state2, port);
+    if (s === void 0) throw new TypeError("Illegal invocation");
+    return s;
+  }
+  __name(stateOf, "stateOf");
+  function flush(port) {
+    const s = stateOf(port);
+    if (!s.started || s.closed || s.queue.length === 0 || s.scheduled) return;
+    s.scheduled = true;
+    setTimeout(() => {
+      s.scheduled = false;
+      while (s.started && !s.closed && s.queue.length > 0) {
+        const data = __runjs_P.$shift(s.queue);
+        port.dispatchEvent(new MessageEvent("message", { data }));
+      }
+    }, 0);
+  }
+  __name(flush, "flush");
+  function start(port) {
+    const s = stateOf(port);
+    if (s.started) return;
+    s.started = true;
+    flush(port);
+  }
+  __name(start, "start");
+  var MessagePort = class extends EventTarget {
+    static {
+      __name(this, "MessagePort");
+    }
+    constructor() {
+      if (!constructing) throw new TypeError("Constructor cannot be called");
+      super();
+      __runjs_P.$set(state2, this, { other: null, started: false, closed: false, scheduled: false, queue: [], onmessage: null, onmessageerror: null, nodeListeners: /* @__PURE__ */ new Map() });
+    }
+    postMessage(message, transfer = void 0) {
+      if (arguments.length < 1) throw new TypeError("Failed to execute 'postMessage' on 'MessagePort': 1 argument required, but only 0 present.");
+      const s = stateOf(this);
+      const data = structuredClone(message, __runjs_P.Array_isArray(transfer) ? { transfer } : transfer);
+      if (s.closed || s.other === null) return;
+      const target = s.other;
+      const t = stateOf(target);
+      if (t.closed) return;
+      __runjs_P.$push(t.queue, data);
+      flush(target);
+    }
+    start() {
+      start(this);
+    }
+    close() {
+      const s = stateOf(this);
+      if (s.closed) return;
+      const other = s.other;
+      s.closed = true;
+      s.queue.length = 0;
+      s.other = null;
+      const closeEvents = [this];
+      if (other !== null) {
+        const o = stateOf(other);
+        o.other = null;
+        if (!o.closed) {
+          o.closed = true;
+          o.queue.length = 0;
+          __runjs_P.$push(closeEvents, other);
+        }
+      }
+      setTimeout(() => {
+        for (const p of __runjs_P.iter(closeEvents)) p.dispatchEvent(new Event("close"));
+      }, 0);
+    }
+    addEventListener(type, callback, options = void 0) {
+      super.addEventListener(type, callback, options);
+      if (String(type) === "message" && callback !== null && callback !== void 0) start(this);
+    }
+    get onmessage() {
+      return stateOf(this).onmessage;
+    }
+    set onmessage(fn) {
+      const s = stateOf(this);
+      if (s.onmessage !== null) super.removeEventListener("message", s.onmessage);
+      s.onmessage = typeof fn === "function" ? fn : null;
+      if (s.onmessage !== null) {
+        super.addEventListener("message", s.onmessage);
+        start(this);
+      }
+    }
+    get onmessageerror() {
+      return stateOf(this).onmessageerror;
+    }
+    set onmessageerror(fn) {
+      const s = stateOf(this);
+      if (s.onmessageerror !== null) super.removeEventListener("messageerror", s.onmessageerror);
+      s.onmessageerror = typeof fn === "function" ? fn : null;
+      if (s.onmessageerror !== null) super.addEventListener("messageerror", s.onmessageerror);
+    }
+    // Node's EventEmitter-style API: a 'message' listener gets the data itself.
+    on(type, listener) {
+      const wrapped = /* @__PURE__ */ __name((e) => listener(String(type) === "message" ? e.data : e), "wrapped");
+      __runjs_P.$set(stateOf(this).nodeListeners, listener, wrapped);
+      this.addEventListener(type, wrapped);
+      return this;
+    }
+    once(type, listener) {
+      const wrapped = /* @__PURE__ */ __name((e) => listener(String(type) === "message" ? e.data : e), "wrapped");
+      __runjs_P.$set(stateOf(this).nodeListeners, listener, wrapped);
+      this.addEventListener(type, wrapped, { once: true });
+      return this;
+    }
+    off(type, listener) {
+      const s = stateOf(this);
+      const wrapped = __runjs_P.$get(s.nodeListeners, listener);
+      if (wrapped !== void 0) {
+        __runjs_P.$delete(s.nodeListeners, listener);
+        this.removeEventListener(type, wrapped);
+      }
+      return this;
+    }
+    removeListener(type, listener) {
+      return this.off(type, listener);
+    }
+    ref() {
+      return this;
+    }
+    unref() {
+      return this;
+    }
+    hasRef() {
+      return false;
+    }
+  };
+  __runjs_P.Object_defineProperty(MessagePort.prototype, Symbol.toStringTag, { value: "MessagePort", configurable: true });
+  var MessageChannel = class {
+    static {
+      __name(this, "MessageChannel");
+    }
+    #port1;
+    #port2;
+    constructor() {
+      constructing = true;
+      try {
+        this.#port1 = new MessagePort();
+        this.#port2 = new MessagePort();
+      } finally {
+        constructing = false;
+      }
+      stateOf(this.#port1).other = this.#port2;
+      stateOf(this.#port2).other = this.#port1;
+    }
+    get port1() {
+      return this.#port1;
+    }
+    get port2() {
+      return this.#port2;
+    }
+  };
+  __runjs_P.Object_defineProperty(MessageChannel.prototype, Symbol.toStringTag, { value: "MessageChannel", configurable: true });
+
   // worker/guest/platform/web/bulk-codec.js
   var BULK_MIN = 1024;
   function hostToBytes(text, encoding) {
@@ -1142,7 +1302,7 @@ var __runjs_part = (() => {
       if (this.fatal) throw invalidData("utf-8");
       sink.unit(65533);
     }
-    decode(bytes, sink, flush) {
+    decode(bytes, sink, flush2) {
       const n = bytes.length;
       let i = 0;
       while (i < n) {
@@ -1193,7 +1353,7 @@ var __runjs_part = (() => {
           this.cp = this.needed = this.seen = 0;
         }
       }
-      if (flush && this.needed !== 0) {
+      if (flush2 && this.needed !== 0) {
         this.cp = this.needed = this.seen = 0;
         this.lower = 128;
         this.upper = 191;
@@ -1216,7 +1376,7 @@ var __runjs_part = (() => {
       if (this.fatal) throw invalidData(this.name);
       sink.unit(65533);
     }
-    decode(bytes, sink, flush) {
+    decode(bytes, sink, flush2) {
       for (let i = 0; i < bytes.length; i++) {
         const b = bytes[i];
         if (this.leadByte < 0) {
@@ -1245,7 +1405,7 @@ var __runjs_part = (() => {
         }
         sink.unit(unit);
       }
-      if (flush && (this.leadByte >= 0 || this.leadSurrogate >= 0)) {
+      if (flush2 && (this.leadByte >= 0 || this.leadSurrogate >= 0)) {
         this.leadByte = -1;
         this.leadSurrogate = -1;
         this.error(sink);
@@ -1272,14 +1432,14 @@ var __runjs_part = (() => {
       this.fatal = fatal;
       this.pending = new Uint8Array(0);
     }
-    decode(bytes, sink, flush) {
+    decode(bytes, sink, flush2) {
       let input = bytes;
       if (this.pending.length > 0) {
         input = new Uint8Array(this.pending.length + bytes.length);
         __runjs_P.$set(input, this.pending);
         __runjs_P.$set(input, bytes, this.pending.length);
       }
-      const r = op("encoding.decode", { encoding: this.encoding, fatal: this.fatal, stream: !flush }, input);
+      const r = op("encoding.decode", { encoding: this.encoding, fatal: this.fatal, stream: !flush2 }, input);
       this.pending = r.rest > 0 ? __runjs_P.$slice(input, input.length - r.rest) : new Uint8Array(0);
       sink.flush();
       __runjs_P.$push(sink.parts, r.text);
@@ -1434,6 +1594,109 @@ var __runjs_part = (() => {
   }
   __name(utf8Decode, "utf8Decode");
 
+  // worker/guest/platform/web/parts.js
+  var { requirePart: requirePart2 } = core_default.host;
+
+  // worker/guest/platform/web/crypto.js
+  var CREATE2 = /* @__PURE__ */ Symbol("create");
+  var INTEGER_ARRAYS = [
+    "[object Int8Array]",
+    "[object Uint8Array]",
+    "[object Uint8ClampedArray]",
+    "[object Int16Array]",
+    "[object Uint16Array]",
+    "[object Int32Array]",
+    "[object Uint32Array]",
+    "[object BigInt64Array]",
+    "[object BigUint64Array]"
+  ];
+  function randomBytes(n) {
+    return n === 0 ? new Uint8Array(0) : op("crypto.random", n);
+  }
+  __name(randomBytes, "randomBytes");
+  function getRandomValues(view) {
+    if (!__runjs_P.ArrayBuffer_isView(view) || !__runjs_P.$includes(INTEGER_ARRAYS, __runjs_P.$call(__runjs_P.ObjectProto_toString, view))) {
+      throw new DOMException("The data argument must be an integer-type TypedArray", "TypeMismatchError");
+    }
+    if (view.byteLength > 65536) {
+      throw new DOMException(`The ArrayBufferView's byte length (${view.byteLength}) exceeds the number of bytes of entropy available via this API (65536)`, "QuotaExceededError");
+    }
+    __runjs_P.$set(new Uint8Array(view.buffer, view.byteOffset, view.byteLength), randomBytes(view.byteLength));
+    return view;
+  }
+  __name(getRandomValues, "getRandomValues");
+  var HEX;
+  function randomUUID() {
+    if (HEX === void 0) {
+      HEX = [];
+      for (let i = 0; i < 256; i++) __runjs_P.$push(HEX, __runjs_P.$slice(__runjs_P.$toString((i + 256), 16), 1));
+    }
+    const b = randomBytes(16);
+    b[6] = b[6] & 15 | 64;
+    b[8] = b[8] & 63 | 128;
+    return `${HEX[b[0]]}${HEX[b[1]]}${HEX[b[2]]}${HEX[b[3]]}-${HEX[b[4]]}${HEX[b[5]]}-${HEX[b[6]]}${HEX[b[7]]}-${HEX[b[8]]}${HEX[b[9]]}-${HEX[b[10]]}${HEX[b[11]]}${HEX[b[12]]}${HEX[b[13]]}${HEX[b[14]]}${HEX[b[15]]}`;
+  }
+  __name(randomUUID, "randomUUID");
+  var Crypto = class {
+    static {
+      __name(this, "Crypto");
+    }
+    constructor(token) {
+      if (token !== CREATE2) throw new TypeError("Illegal constructor");
+    }
+    getRandomValues(view) {
+      if (this !== crypto) throw new TypeError("Illegal invocation");
+      return getRandomValues(view);
+    }
+    randomUUID() {
+      if (this !== crypto) throw new TypeError("Illegal invocation");
+      return randomUUID();
+    }
+    get subtle() {
+      return requirePart2("webcrypto").subtle;
+    }
+  };
+  __runjs_P.Object_defineProperty(Crypto.prototype, Symbol.toStringTag, { value: "Crypto", configurable: true });
+  var crypto = new Crypto(CREATE2);
+
+  // worker/guest/platform/web/object-urls.js
+  var registry = /* @__PURE__ */ new Map();
+  function blobClass() {
+    return requirePart2("fetch").globals.Blob;
+  }
+  __name(blobClass, "blobClass");
+  function createObjectURL(obj) {
+    if (!(obj instanceof blobClass())) throw invalidArgType("obj", "an instance of Blob", obj);
+    const id = randomUUID();
+    __runjs_P.$set(registry, id, obj);
+    return `blob:nodedata:${id}`;
+  }
+  __name(createObjectURL, "createObjectURL");
+  function idOf(url) {
+    const s = String(url);
+    if (!__runjs_P.$startsWith(s, "blob:nodedata:")) return void 0;
+    const rest = __runjs_P.$slice(s, "blob:nodedata:".length);
+    let end = rest.length;
+    for (const c of __runjs_P.iter(["?", "#"])) {
+      const i = __runjs_P.$indexOf(rest, c);
+      if (i !== -1 && i < end) end = i;
+    }
+    return __runjs_P.$slice(rest, 0, end);
+  }
+  __name(idOf, "idOf");
+  function revokeObjectURL(url) {
+    if (arguments.length === 0) throw nodeError(TypeError, "ERR_MISSING_ARGS", 'The "url" argument must be specified');
+    const id = idOf(url);
+    if (id !== void 0) __runjs_P.$delete(registry, id);
+  }
+  __name(revokeObjectURL, "revokeObjectURL");
+  function resolveObjectURL(url) {
+    const id = idOf(url);
+    const blob = id === void 0 ? void 0 : __runjs_P.$get(registry, id);
+    return blob === void 0 ? void 0 : __runjs_P.$slice(blob, 0, blob.size, blob.type);
+  }
+  __name(resolveObjectURL, "resolveObjectURL");
+
   // worker/guest/platform/web/url.js
   var HREF = 0;
   var ORIGIN = 1;
@@ -1496,6 +1759,13 @@ var __runjs_part = (() => {
     static canParse(url, base = void 0) {
       if (arguments.length === 0) throw nodeError(TypeError, "ERR_MISSING_ARGS", 'The "url" argument must be specified');
       return parse(String(url), base === void 0 ? void 0 : String(base)) !== null;
+    }
+    static createObjectURL(obj) {
+      return createObjectURL(obj);
+    }
+    static revokeObjectURL(url) {
+      if (arguments.length === 0) revokeObjectURL();
+      else revokeObjectURL(url);
     }
     static parse(url, base = void 0) {
       if (arguments.length === 0) throw nodeError(TypeError, "ERR_MISSING_ARGS", 'The "url" argument must be specified');
@@ -1643,7 +1913,7 @@ var __runjs_part = (() => {
     return list;
   }
   __name(parseUrlencoded, "parseUrlencoded");
-  var HEX = "0123456789ABCDEF";
+  var HEX2 = "0123456789ABCDEF";
   function serializeComponent(s) {
     const bytes = utf8Encode(s);
     let out = "";
@@ -1652,7 +1922,7 @@ var __runjs_part = (() => {
       if (b === 32) out += "+";
       else if (b === 42 || b === 45 || b === 46 || b === 95 || b >= 48 && b <= 57 || b >= 65 && b <= 90 || b >= 97 && b <= 122) {
         out += __runjs_P.String_fromCharCode(b);
-      } else out += `%${HEX[b >> 4]}${HEX[b & 15]}`;
+      } else out += `%${HEX2[b >> 4]}${HEX2[b & 15]}`;
     }
     return out;
   }
@@ -1877,17 +2147,17 @@ var __runjs_part = (() => {
       __name(this, "PerformanceMark");
     }
     constructor(name, options = void 0) {
-      const start = options?.startTime ?? now();
-      if (typeof start !== "number" || start < 0) throw new TypeError("startTime must be a non-negative number");
-      super(ENTRY, String(name), "mark", start, 0, options?.detail === void 0 ? null : structuredClone(options.detail));
+      const start2 = options?.startTime ?? now();
+      if (typeof start2 !== "number" || start2 < 0) throw new TypeError("startTime must be a non-negative number");
+      super(ENTRY, String(name), "mark", start2, 0, options?.detail === void 0 ? null : structuredClone(options.detail));
     }
   };
   var PerformanceMeasure = class extends PerformanceEntry {
     static {
       __name(this, "PerformanceMeasure");
     }
-    constructor(token, name, start, duration, detail) {
-      super(token, name, "measure", start, duration, detail);
+    constructor(token, name, start2, duration, detail) {
+      super(token, name, "measure", start2, duration, detail);
     }
   };
   function markTime(name) {
@@ -1920,19 +2190,19 @@ var __runjs_part = (() => {
       return m;
     }
     measure(name, startOrOptions = void 0, endMark = void 0) {
-      let start = 0;
+      let start2 = 0;
       let end = now();
       let detail = null;
       if (typeof startOrOptions === "object" && startOrOptions !== null) {
-        if (startOrOptions.start !== void 0) start = markTime(startOrOptions.start);
+        if (startOrOptions.start !== void 0) start2 = markTime(startOrOptions.start);
         if (startOrOptions.end !== void 0) end = markTime(startOrOptions.end);
-        else if (startOrOptions.duration !== void 0) end = start + Number(startOrOptions.duration);
+        else if (startOrOptions.duration !== void 0) end = start2 + Number(startOrOptions.duration);
         if (startOrOptions.detail !== void 0) detail = structuredClone(startOrOptions.detail);
       } else {
-        if (startOrOptions !== void 0) start = markTime(startOrOptions);
+        if (startOrOptions !== void 0) start2 = markTime(startOrOptions);
         if (endMark !== void 0) end = markTime(endMark);
       }
-      const m = new PerformanceMeasure(ENTRY, String(name), start, end - start, detail);
+      const m = new PerformanceMeasure(ENTRY, String(name), start2, end - start2, detail);
       __runjs_P.$push(entries, m);
       return m;
     }
@@ -1962,13 +2232,13 @@ var __runjs_part = (() => {
   var performance = new Performance(ENTRY);
 
   // worker/guest/platform/web/navigator.js
-  var CREATE2 = /* @__PURE__ */ Symbol("create");
+  var CREATE3 = /* @__PURE__ */ Symbol("create");
   var Navigator = class {
     static {
       __name(this, "Navigator");
     }
     constructor(token) {
-      if (token !== CREATE2) throw new TypeError("Illegal constructor");
+      if (token !== CREATE3) throw new TypeError("Illegal constructor");
     }
     get userAgent() {
       return `runjs/${"0.1.0"}`;
@@ -1990,73 +2260,8 @@ var __runjs_part = (() => {
     }
   };
   __runjs_P.Object_defineProperty(Navigator.prototype, Symbol.toStringTag, { value: "Navigator", configurable: true });
-  var navigator = new Navigator(CREATE2);
+  var navigator = new Navigator(CREATE3);
   var VERSION = "0.1.0";
-
-  // worker/guest/platform/web/parts.js
-  var { requirePart: requirePart2 } = core_default.host;
-
-  // worker/guest/platform/web/crypto.js
-  var CREATE3 = /* @__PURE__ */ Symbol("create");
-  var INTEGER_ARRAYS = [
-    "[object Int8Array]",
-    "[object Uint8Array]",
-    "[object Uint8ClampedArray]",
-    "[object Int16Array]",
-    "[object Uint16Array]",
-    "[object Int32Array]",
-    "[object Uint32Array]",
-    "[object BigInt64Array]",
-    "[object BigUint64Array]"
-  ];
-  function randomBytes(n) {
-    return n === 0 ? new Uint8Array(0) : op("crypto.random", n);
-  }
-  __name(randomBytes, "randomBytes");
-  function getRandomValues(view) {
-    if (!__runjs_P.ArrayBuffer_isView(view) || !__runjs_P.$includes(INTEGER_ARRAYS, __runjs_P.$call(__runjs_P.ObjectProto_toString, view))) {
-      throw new DOMException("The data argument must be an integer-type TypedArray", "TypeMismatchError");
-    }
-    if (view.byteLength > 65536) {
-      throw new DOMException(`The ArrayBufferView's byte length (${view.byteLength}) exceeds the number of bytes of entropy available via this API (65536)`, "QuotaExceededError");
-    }
-    __runjs_P.$set(new Uint8Array(view.buffer, view.byteOffset, view.byteLength), randomBytes(view.byteLength));
-    return view;
-  }
-  __name(getRandomValues, "getRandomValues");
-  var HEX2;
-  function randomUUID() {
-    if (HEX2 === void 0) {
-      HEX2 = [];
-      for (let i = 0; i < 256; i++) __runjs_P.$push(HEX2, __runjs_P.$slice(__runjs_P.$toString((i + 256), 16), 1));
-    }
-    const b = randomBytes(16);
-    b[6] = b[6] & 15 | 64;
-    b[8] = b[8] & 63 | 128;
-    return `${HEX2[b[0]]}${HEX2[b[1]]}${HEX2[b[2]]}${HEX2[b[3]]}-${HEX2[b[4]]}${HEX2[b[5]]}-${HEX2[b[6]]}${HEX2[b[7]]}-${HEX2[b[8]]}${HEX2[b[9]]}-${HEX2[b[10]]}${HEX2[b[11]]}${HEX2[b[12]]}${HEX2[b[13]]}${HEX2[b[14]]}${HEX2[b[15]]}`;
-  }
-  __name(randomUUID, "randomUUID");
-  var Crypto = class {
-    static {
-      __name(this, "Crypto");
-    }
-    constructor(token) {
-      if (token !== CREATE3) throw new TypeError("Illegal constructor");
-    }
-    getRandomValues(view) {
-      if (this !== crypto) throw new TypeError("Illegal invocation");
-      return getRandomValues(view);
-    }
-    randomUUID() {
-      if (this !== crypto) throw new TypeError("Illegal invocation");
-      return randomUUID();
-    }
-    get subtle() {
-      return requirePart2("webcrypto").subtle;
-    }
-  };
-  __runjs_P.Object_defineProperty(Crypto.prototype, Symbol.toStringTag, { value: "Crypto", configurable: true });
-  var crypto = new Crypto(CREATE3);
 
   // worker/guest/platform/web/process.js
   var NODE_VERSION = "24.0.0";
@@ -2326,6 +2531,7 @@ var __runjs_part = (() => {
     randomUUID: () => randomUUID,
     registerCloneable: () => registerCloneable,
     requirePart: () => requirePart2,
+    resolveObjectURL: () => resolveObjectURL,
     serializeUrlencoded: () => serializeUrlencoded,
     signalAbort: () => signalAbort,
     sleepUnref: () => sleepUnref,
@@ -2477,6 +2683,8 @@ var __runjs_part = (() => {
     ErrorEvent,
     CloseEvent,
     PromiseRejectionEvent,
+    MessageChannel,
+    MessagePort,
     TextEncoder,
     TextDecoder,
     URL,

@@ -46,6 +46,7 @@ const buffer = {
   btoa,
   isUtf8,
   isAscii,
+  resolveObjectURL(url) { return core.shared.resolveObjectURL(url); },
   transcode(source, fromEnc, toEnc) {
     return Buffer.from(Buffer.from(source).toString(fromEnc), toEnc);
   },

@@ -10,8 +10,22 @@ const errorMonitor = Symbol('events.errorMonitor');
 const baseEmit = EventEmitter.prototype.emit;
 EventEmitter.prototype.emit = function emit(type, ...args) {
   if (type === 'error' && this._events !== undefined && this._events[errorMonitor] !== undefined) baseEmit.call(this, errorMonitor, ...args);
+  if (type === 'error' && (this._events === undefined || this._events.error === undefined) && !(args[0] instanceof Error)) throw unhandledError(args[0]);
   return baseEmit.call(this, type, ...args);
 };
+
+/** Node's ERR_UNHANDLED_ERROR for an 'error' event without listeners whose value is no Error. */
+function unhandledError(value) {
+  let shown;
+  try {
+    shown = core.host.requirePart('util').modules.util.inspect(value);
+  } catch {
+    shown = String(value);
+  }
+  const err = nodeError(Error, 'ERR_UNHANDLED_ERROR', `Unhandled error. (${shown})`);
+  err.context = value;
+  return err;
+}
 
 function abortError(signal) {
   const e = new Error('The operation was aborted');

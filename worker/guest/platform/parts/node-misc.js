@@ -1,9 +1,11 @@
-// The small node: modules: os, querystring, url, timers, timers/promises, console.
+// The small node: modules: os, querystring, url, timers, timers/promises, console, perf_hooks,
+// module, async_hooks, worker_threads.
 import { os } from './node/os.js';
 import { qs } from './node/querystring.js';
 import { url } from './node/url.js';
 import { timers, promises } from './node/timers.js';
 import core from 'runjs:part/core';
+import { perfHooks, moduleModule, asyncHooks, workerThreads } from './node/small-modules.js';
 
 const console = core.globals.console;
 
@@ -32,5 +34,9 @@ export const modules = {
   timers,
   'timers/promises': promises,
   console,
+  perf_hooks: perfHooks,
+  module: moduleModule,
+  async_hooks: asyncHooks,
+  worker_threads: workerThreads,
 };
 export const globals = {};

@@ -4,6 +4,7 @@ import inspectLib from 'node-inspect-extracted';
 import core from 'runjs:part/core';
 import { types } from './util/types.js';
 import { isDeepStrictEqual, deepEqual } from './util/deep-equal.js';
+import { MIMEType, MIMEParams } from './util/mime.js';
 
 const { nodeError, invalidArgType } = core.shared;
 const { inspect, format, formatWithOptions, stripVTControlCharacters } = inspectLib;
@@ -86,6 +87,23 @@ function debuglog() {
 }
 
 const STYLES = inspect.colors;
+/**
+ * parseArgs: computed by the host's node:util (op util.parseArgs). The default `args` are
+ * process.argv's after the script name: none in runjs.
+ */
+function parseArgs(config = {}) {
+  if (config === null || typeof config !== 'object') throw invalidArgType('config', 'of type object', config);
+  const sent = { ...config, args: config.args ?? core.process.argv.slice(2) };
+  const result = core.host.op('util.parseArgs', sent);
+  const out = { values: Object.assign(Object.create(null), result.values), positionals: result.positionals };
+  if (result.tokens !== undefined) {
+    out.tokens = result.tokens.map((t) => (t.kind === 'option'
+      ? { kind: t.kind, name: t.name, rawName: t.rawName, index: t.index, value: t.value, inlineValue: t.inlineValue }
+      : t.kind === 'positional' ? { kind: t.kind, index: t.index, value: t.value } : { kind: t.kind, index: t.index }));
+  }
+  return out;
+}
+
 function styleText(format, text) {
   const list = Array.isArray(format) ? format : [format];
   let out = String(text);
@@ -125,6 +143,9 @@ const util = {
   isDeepStrictEqual,
   stripVTControlCharacters,
   styleText,
+  parseArgs,
+  MIMEType,
+  MIMEParams,
   toUSVString,
   aborted,
   getSystemErrorName,

@@ -5,6 +5,7 @@ import { DOMException } from './dom-exception.js';
 import { Event, EventTarget, CustomEvent } from './event-target.js';
 import { MessageEvent, ErrorEvent, CloseEvent, PromiseRejectionEvent } from './more-events.js';
 import { AbortController, AbortSignal } from './abort.js';
+import { MessageChannel, MessagePort } from './message-channel.js';
 import { queueMicrotask, reportError } from './microtask.js';
 import { setImmediate, clearImmediate } from './timers.js';
 import { structuredClone } from './structured-clone.js';
@@ -23,7 +24,7 @@ export { extendConsole } from './console-extras.js';
 export const globals = {
   queueMicrotask, reportError, structuredClone, atob, btoa, setImmediate, clearImmediate,
   DOMException, Event, EventTarget, CustomEvent, AbortController, AbortSignal,
-  MessageEvent, ErrorEvent, CloseEvent, PromiseRejectionEvent,
+  MessageEvent, ErrorEvent, CloseEvent, PromiseRejectionEvent, MessageChannel, MessagePort,
   TextEncoder, TextDecoder, URL, URLSearchParams,
   performance, Performance, PerformanceEntry, PerformanceMark, PerformanceMeasure,
   navigator, Navigator, crypto, Crypto, process, require,

@@ -15,3 +15,4 @@ export { now } from './clock.js';
 export { defineHidden } from './install.js';
 export { requirePart } from './parts.js';
 export { VERSION } from './navigator.js';
+export { resolveObjectURL } from './object-urls.js';

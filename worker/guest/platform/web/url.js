@@ -1,6 +1,7 @@
 // URL and URLSearchParams (URL Standard). Parsing and the setters run on the host's WHATWG URL
 // parser (op url.parse / url.set: Node's ada, which passes the WPT url suite); URLSearchParams
 // and the application/x-www-form-urlencoded rules are implemented here.
+import { createObjectURL, revokeObjectURL } from './object-urls.js';
 import { op } from './host.js';
 import { nodeError } from './errors.js';
 import { utf8Encode, utf8Decode } from './encoding.js';
@@ -64,6 +65,8 @@ export class URL {
     if (arguments.length === 0) throw nodeError(TypeError, 'ERR_MISSING_ARGS', 'The "url" argument must be specified');
     return parse(String(url), base === undefined ? undefined : String(base)) !== null;
   }
+  static createObjectURL(obj) { return createObjectURL(obj); }
+  static revokeObjectURL(url) { if (arguments.length === 0) revokeObjectURL(); else revokeObjectURL(url); }
   static parse(url, base = undefined) {
     if (arguments.length === 0) throw nodeError(TypeError, 'ERR_MISSING_ARGS', 'The "url" argument must be specified');
     const parts = parse(String(url), base === undefined ? undefined : String(base));

@@ -1,0 +1,41 @@
+// node:path's Windows flavour (path.win32) and path.matchesGlob, which path-browserify lacks:
+// computed by the host's own node:path, so results and error texts are Node's. The working
+// directory is runjs's "/" (win32 resolve() never sees the host's cwd).
+import path from 'node:path';
+import { OpError, type OpTable } from '../op-types.ts';
+
+/** The functions the guest may call, and how many leading arguments are paths to resolve against "/". */
+const WIN32 = new Set(['basename', 'dirname', 'extname', 'format', 'isAbsolute', 'join', 'normalize', 'parse', 'relative', 'resolve', 'toNamespacedPath', 'matchesGlob']);
+const POSIX = new Set(['matchesGlob']);
+
+function call(flavour: 'win32' | 'posix', fn: string, args: unknown[]): unknown {
+  const p = flavour === 'win32' ? path.win32 : path.posix;
+  switch (fn) {
+    case 'resolve': return path.win32.resolve('/', ...(args as string[]));
+    case 'relative': {
+      const [from, to] = args as [string, string];
+      if (typeof from !== 'string' || typeof to !== 'string') return path.win32.relative(from, to); // Node's argument error
+      return path.win32.relative(path.win32.resolve('/', from), path.win32.resolve('/', to));
+    }
+    default: return (p[fn as keyof typeof p] as (...a: unknown[]) => unknown)(...args);
+  }
+}
+
+export const pathOps: OpTable = {
+  'path.call': {
+    kind: 'sync',
+    run(args) {
+      if (typeof args !== 'object' || args === null) throw new OpError('path.call expects an object', 'TypeError');
+      const a = args as { flavour?: unknown; fn?: unknown; args?: unknown };
+      const flavour = a.flavour === 'win32' ? 'win32' : a.flavour === 'posix' ? 'posix' : undefined;
+      if (flavour === undefined || typeof a.fn !== 'string' || !(flavour === 'win32' ? WIN32 : POSIX).has(a.fn) || !Array.isArray(a.args)) {
+        throw new OpError('path.call: unknown function', 'TypeError');
+      }
+      try {
+        return call(flavour, a.fn, a.args as unknown[]);
+      } catch (e) {
+        throw new OpError(e instanceof Error ? e.message : String(e), e instanceof TypeError ? 'TypeError' : 'Error', (e as { code?: string }).code);
+      }
+    },
+  },
+};
