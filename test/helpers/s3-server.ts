@@ -33,6 +33,10 @@ export interface S3TestServer {
   readonly bucket: string;
   /** The credentials s3rver checks signatures against. */
   readonly credentials: { accessKeyId: string; secretAccessKey: string };
+  /** The environment a runjs server process needs to reach this server (PATH, credentials, region). */
+  serverEnv(): Record<string, string>;
+  /** The flags of a runjs server whose stores are on this server (`bucket` defaults to its own). */
+  serverFlags(bucket?: string): string[];
   counts(): Promise<ResponseCounts>;
   configure(behaviour: ServerBehaviour): Promise<void>;
   /** SIGSTOP: the port stays open but nothing answers, like a hung server. */
@@ -61,6 +65,8 @@ export async function startS3Server(bucket = 'runjs-test'): Promise<S3TestServer
     endpoint: `http://127.0.0.1:${port}`,
     bucket,
     credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
+    serverEnv: () => ({ PATH: process.env['PATH'] ?? '', AWS_ACCESS_KEY_ID: 'S3RVER', AWS_SECRET_ACCESS_KEY: 'S3RVER', AWS_REGION: 'us-east-1' }),
+    serverFlags: (b = bucket) => ['--heap-store', 's3', '--s3-bucket', b, '--s3-endpoint', `http://127.0.0.1:${port}`, '--s3-force-path-style'],
     counts: async () => {
       const reply = await ask(child, { type: 'counts' }, 'counts');
       return reply.type === 'counts' ? reply.counts : {};

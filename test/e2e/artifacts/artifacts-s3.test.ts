@@ -23,13 +23,8 @@ const objectKey = (content: Uint8Array) => {
 };
 
 test('artifacts go to the bucket under artifacts/, not to the local blobs directory', async () => {
-  const env = {
-    PATH: process.env['PATH'] ?? '',
-    AWS_ACCESS_KEY_ID: s3.credentials.accessKeyId,
-    AWS_SECRET_ACCESS_KEY: s3.credentials.secretAccessKey,
-    AWS_REGION: 'us-east-1',
-  };
-  const server = await startServer(['--heap-store', 's3', '--s3-bucket', s3.bucket, '--s3-endpoint', s3.endpoint, '--s3-force-path-style'], { env });
+  const env = s3.serverEnv();
+  const server = await startServer(s3.serverFlags(), { env });
   const client = await httpClient(server.base);
   const raw = new S3Client({ endpoint: s3.endpoint, forcePathStyle: true, region: 'us-east-1', credentials: s3.credentials });
   try {

@@ -22,13 +22,8 @@ after(async () => {
 });
 
 test('two servers on one bucket continue each other\'s heaps', async () => {
-  const env = {
-    PATH: process.env['PATH'] ?? '',
-    AWS_ACCESS_KEY_ID: s3.credentials.accessKeyId,
-    AWS_SECRET_ACCESS_KEY: s3.credentials.secretAccessKey,
-    AWS_REGION: 'us-east-1',
-  };
-  const flags = ['--heap-store', 's3', '--s3-bucket', s3.bucket, '--s3-endpoint', s3.endpoint, '--s3-force-path-style'];
+  const env = s3.serverEnv();
+  const flags = s3.serverFlags();
   const [a, b] = await Promise.all([startServer([...flags, '--cache-dir', cacheDir], { env }), startServer(flags, { env })]);
   try {
     const first = await run(a.base, { code: SETUP });
@@ -53,13 +48,8 @@ test('two servers on one bucket continue each other\'s heaps', async () => {
 });
 
 test('a misconfigured heap bucket fails startup with a message naming the flags and environment', async () => {
-  const env = {
-    PATH: process.env['PATH'] ?? '',
-    AWS_ACCESS_KEY_ID: s3.credentials.accessKeyId,
-    AWS_SECRET_ACCESS_KEY: s3.credentials.secretAccessKey,
-    AWS_REGION: 'us-east-1',
-  };
-  const flags = (bucket: string) => ['--heap-store', 's3', '--s3-bucket', bucket, '--s3-endpoint', s3.endpoint, '--s3-force-path-style'];
+  const env = s3.serverEnv();
+  const flags = (bucket: string) => s3.serverFlags(bucket);
   const missing = await runOnce(flags('no-such-bucket'), env);
   assert.notEqual(missing.code, 0);
   assert.match(missing.stderr, new RegExp(`--heap-store s3: the heap bucket cannot be used: bucket 'no-such-bucket' does not exist\\. Checked bucket 'no-such-bucket' \\(--s3-bucket\\) at --s3-endpoint ${s3.endpoint.replace(/[.]/g, '\\.')} with --s3-force-path-style`));
@@ -72,14 +62,9 @@ test('a misconfigured heap bucket fails startup with a message naming the flags 
 
 test('an S3 outage fails runs that need the store with the store\'s error; the server keeps serving', async () => {
   const down = await startS3Server('runjs-outage');
-  const env = {
-    PATH: process.env['PATH'] ?? '',
-    AWS_ACCESS_KEY_ID: down.credentials.accessKeyId,
-    AWS_SECRET_ACCESS_KEY: down.credentials.secretAccessKey,
-    AWS_REGION: 'us-east-1',
-  };
+  const env = down.serverEnv();
   let s3Up = true;
-  const server = await startServer(['--heap-store', 's3', '--s3-bucket', down.bucket, '--s3-endpoint', down.endpoint, '--s3-force-path-style'], { env });
+  const server = await startServer(down.serverFlags(), { env });
   try {
     const first = await run(server.base, { code: 'globalThis.n = 1; n' });
     s3Up = false;
