@@ -52,7 +52,6 @@ export class QuickJSRealm implements GuestRealm {
     this.#hostCall = hostCall;
     this.#owner = owner;
     vm.growFailed = false;
-    vm.loadError = undefined;
     vm.hooks = this.#hooks;
   }
 
@@ -191,7 +190,6 @@ export class QuickJSRealm implements GuestRealm {
     this.#failed = true;
     const stop = this.#stopped();
     if (stop) return stop;
-    if (this.#vm.loadError !== undefined) return new EngineError('internal', this.#vm.loadError);
     return new EngineError('internal', `Uncaught ${text}`);
   }
 

@@ -63,8 +63,6 @@ export class WasmVm {
   /** Set after a host exception unwound through wasm frames: the instance must be thrown away. */
   broken = false;
   hooks: VmHooks | undefined;
-  /** Why the last module load failed (the loader callback cannot throw into C). */
-  loadError: string | undefined;
 
   readonly #mod: EmscriptenInstance;
   readonly #exports: VmExports;
