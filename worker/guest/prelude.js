@@ -370,12 +370,10 @@
       return PromiseReject(e);
     }
   };
-  // import.meta.resolve resolves as Node's would for a file /main.js (the platform registry knows
-  // the built-in names: worker/guest/platform/core/registry.js, importMeta).
+  // import.meta.resolve answers as Node's would for a file /main.js (the platform registry knows
+  // the built-in names: worker/guest/platform/core/registry.js, importMetaResolve).
   const resolve = function resolve(specifier) {
-    const scratch = { __proto__: null };
-    g[BUILTIN_DOOR].importMeta(scratch);
-    return scratch.resolve(specifier);
+    return g[BUILTIN_DOOR].importMetaResolve(specifier);
   };
   ObjectDefineProperty(dynamicImport, 'meta', { value: ObjectFreeze({ __proto__: null, url: 'file:///main.js', filename: '/main.js', dirname: '/', resolve }) });
   ObjectDefineProperty(g, Symbol.for('runjs.import'), { value: dynamicImport });

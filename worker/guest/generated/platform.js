@@ -692,20 +692,15 @@ var __runjs_part = (() => {
   }
   __runjs_P.Object_defineProperty(builtin, "names", { get: NAMES_ });
   var MAIN_URL = "file:///main.js";
-  function importMeta(meta) {
-    meta.url = MAIN_URL;
-    meta.filename = "/main.js";
-    meta.dirname = "/";
-    meta.resolve = function resolve(specifier) {
-      const s = String(specifier);
-      if (__runjs_P.Object_hasOwn(MODULE_PARTS, moduleName(s))) return `node:${moduleName(s)}`;
-      if (__runjs_P.$startsWith(s, "./") || __runjs_P.$startsWith(s, "../") || __runjs_P.$startsWith(s, "/") || __runjs_P.$test(/^[a-z][a-z0-9+.-]*:/i, s)) return new URL(s, MAIN_URL).href;
-      const err = new TypeError(`Cannot find package '${s}' imported from /main.js`);
-      err.code = "ERR_MODULE_NOT_FOUND";
-      throw err;
-    };
+  function importMetaResolve(specifier) {
+    const s = String(specifier);
+    if (__runjs_P.Object_hasOwn(MODULE_PARTS, moduleName(s))) return `node:${moduleName(s)}`;
+    if (__runjs_P.$startsWith(s, "./") || __runjs_P.$startsWith(s, "../") || __runjs_P.$startsWith(s, "/") || __runjs_P.$test(/^[a-z][a-z0-9+.-]*:/i, s)) return new URL(s, MAIN_URL).href;
+    const err = new TypeError(`Cannot find package '${s}' imported from /main.js`);
+    err.code = "ERR_MODULE_NOT_FOUND";
+    throw err;
   }
-  __runjs_P.Object_defineProperty(builtin, "importMeta", { value: importMeta });
+  __runjs_P.Object_defineProperty(builtin, "importMetaResolve", { value: importMetaResolve });
   function require2(specifier) {
     if (typeof specifier !== "string") {
       throw new TypeError(`The "id" argument must be of type string. Received ${specifier === null ? "null" : typeof specifier}`);

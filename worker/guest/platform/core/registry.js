@@ -34,23 +34,19 @@ Object.defineProperty(builtin, 'names', { get: NAMES_ });
 const MAIN_URL = 'file:///main.js';
 
 /**
- * Fills in the main module's `import.meta` as Node does for a file /main.js. The wrapped main
- * module calls this at its top level, which runs before any of the script's own code.
+ * `import.meta.resolve` as Node answers it for a file /main.js: built-in names to `node:…`,
+ * relative paths and URLs against the main module's URL, anything else not found. The prelude's
+ * `import.meta` object (worker/guest/prelude.js) calls this; the registry knows the module names.
  */
-function importMeta(meta) {
-  meta.url = MAIN_URL;
-  meta.filename = '/main.js';
-  meta.dirname = '/';
-  meta.resolve = function resolve(specifier) {
-    const s = String(specifier);
-    if (Object.hasOwn(MODULE_PARTS, moduleName(s))) return `node:${moduleName(s)}`;
-    if (s.startsWith('./') || s.startsWith('../') || s.startsWith('/') || /^[a-z][a-z0-9+.-]*:/i.test(s)) return new URL(s, MAIN_URL).href;
-    const err = new TypeError(`Cannot find package '${s}' imported from /main.js`);
-    err.code = 'ERR_MODULE_NOT_FOUND';
-    throw err;
-  };
+function importMetaResolve(specifier) {
+  const s = String(specifier);
+  if (Object.hasOwn(MODULE_PARTS, moduleName(s))) return `node:${moduleName(s)}`;
+  if (s.startsWith('./') || s.startsWith('../') || s.startsWith('/') || /^[a-z][a-z0-9+.-]*:/i.test(s)) return new URL(s, MAIN_URL).href;
+  const err = new TypeError(`Cannot find package '${s}' imported from /main.js`);
+  err.code = 'ERR_MODULE_NOT_FOUND';
+  throw err;
 }
-Object.defineProperty(builtin, 'importMeta', { value: importMeta });
+Object.defineProperty(builtin, 'importMetaResolve', { value: importMetaResolve });
 
 /** `require()` of builtin modules (a script is one file: nothing else can be required). */
 export function require(specifier) {
