@@ -4,10 +4,10 @@
 // stripped source and V8's code cache, keyed by the file's contents, and skips that work on the
 // next start. The directory is per user and checked before use: whoever can write it decides what
 // code runjs runs.
-import { lstatSync, mkdirSync } from 'node:fs';
 import module from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
+import { ensurePrivateDir } from '../shared/private-dir.ts';
 
 let dir: string | null | undefined;
 
@@ -21,18 +21,7 @@ export function compileCacheDir(): string | undefined {
   dir = null;
   const uid = process.getuid?.();
   const candidate = path.join(os.tmpdir(), `runjs-compile-cache-${uid ?? os.userInfo().username}`);
-  try {
-    mkdirSync(candidate, { mode: 0o700 });
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code !== 'EEXIST') return undefined;
-  }
-  try {
-    const st = lstatSync(candidate);
-    // A symlink or another user's directory (made before us in a shared tmp) is refused.
-    if (!st.isDirectory() || (uid !== undefined && st.uid !== uid) || (st.mode & 0o022) !== 0) return undefined;
-  } catch {
-    return undefined;
-  }
+  if (!ensurePrivateDir(candidate)) return undefined;
   dir = candidate;
   return dir;
 }

@@ -7,11 +7,12 @@
 // again" — and a file that fails anyway (the engine reports it) is deleted, so one bad file never
 // breaks every worker that starts after it.
 import { createHash } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { HeapImage } from '../../../shared/heap-image.ts';
 import { decodeHeapImage, encodeHeapImage } from '../../../shared/image-store.ts';
+import { ensurePrivateDir } from '../../../shared/private-dir.ts';
 
 /** A cache file: this magic, the sha256 of the rest, then the encoded image. */
 const FILE_MAGIC = Buffer.from('RJBC0001', 'latin1');
@@ -52,17 +53,6 @@ function engineSourcesDigest(): string {
   return sourcesDigest;
 }
 
-/** True when `dir` exists, is ours and nobody else may write into it. */
-function privateDir(dir: string): boolean {
-  try {
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
-    const st = statSync(dir);
-    return st.isDirectory() && (process.getuid === undefined || st.uid === process.getuid()) && (st.mode & 0o022) === 0;
-  } catch {
-    return false;
-  }
-}
-
 function fileName(key: BaseImageKey): string {
   const digest = createHash('sha256').update(`${engineSourcesDigest()}\n${key.build}\n${key.prelude}\n${key.bridgeSource}`).digest('hex').slice(0, 32);
   return `base-${digest}.img`;
@@ -71,7 +61,7 @@ function fileName(key: BaseImageKey): string {
 /** The cached base image for `key`, if a valid one is there (its content hash checked). */
 export function readCachedBaseImage(key: BaseImageKey): HeapImage | undefined {
   const dir = cacheDir();
-  if (!privateDir(dir)) return undefined;
+  if (!ensurePrivateDir(dir)) return undefined;
   try {
     const file = readFileSync(join(dir, fileName(key)));
     if (file.byteLength < HEADER_BYTES || !file.subarray(0, FILE_MAGIC.byteLength).equals(FILE_MAGIC)) return undefined;
@@ -89,7 +79,7 @@ export function readCachedBaseImage(key: BaseImageKey): HeapImage | undefined {
 /** Stores a freshly built base image for the next worker; failures only cost that worker a rebuild. */
 export function writeCachedBaseImage(key: BaseImageKey, image: HeapImage): void {
   const dir = cacheDir();
-  if (!privateDir(dir)) return;
+  if (!ensurePrivateDir(dir)) return;
   const file = join(dir, fileName(key));
   const tmp = `${file}.${process.pid}.tmp`;
   try {
