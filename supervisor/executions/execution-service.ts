@@ -121,7 +121,17 @@ export class ExecutionService {
     live = { handle, log, pending: [], pendingBytes: 0, nextChunk: 0, flushTimer: undefined, waiters: [] };
     this.#live.set(id, live);
     const l = live;
-    void handle.outcome.then((outcome) => (heapRun ? this.#storeHeap(id, l, outcome, heapRun) : this.#onOutcome(id, l, outcome)));
+    void handle.outcome
+      .then((outcome) => (heapRun ? this.#storeHeap(id, l, outcome, heapRun) : this.#onOutcome(id, l, outcome)))
+      // Recording the outcome threw (the database, most likely): an unhandled rejection would end
+      // the supervisor and every other run with it. Say so, and try to close the record as failed.
+      .catch((e: unknown) => {
+        const why = e instanceof Error ? e.message : String(e);
+        process.stderr.write(`runjs: execution ${id}: recording its outcome failed: ${why}\n`);
+        try {
+          this.#onOutcome(id, l, { status: 'failed', error: `runjs internal error: recording the outcome failed: ${why}` });
+        } catch { /* the record stays as it is; a restart marks it failed */ }
+      });
     return id;
   }
 

@@ -114,3 +114,19 @@ test('after a restart, executions that were running are failed with the restart 
   assert.equal(info.error, EXECUTION_ERRORS.SERVER_RESTARTED);
   assert.ok(info.completed_at);
 });
+
+test('a database that fails while an outcome is recorded is reported, not an unhandled rejection that would end the supervisor', async () => {
+  const db = openMetadataDb(join(dir, 'closing'));
+  const s = service('closing-unused', { db });
+  const unhandled: unknown[] = [];
+  const onUnhandled = (e: unknown): void => { unhandled.push(e); };
+  process.on('unhandledRejection', onUnhandled);
+  try {
+    s.submit({ code: 'await new Promise((ok) => setTimeout(ok, 300)); 1' });
+    db.close(); // every later write throws
+    await new Promise((ok) => setTimeout(ok, 1500));
+    assert.deepEqual(unhandled, []);
+  } finally {
+    process.off('unhandledRejection', onUnhandled);
+  }
+});
