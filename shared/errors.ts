@@ -17,6 +17,11 @@ export function workerDiedError(detail: string): string {
   return `Worker process died during execution (${detail})`;
 }
 
+/** The error a worker that broke the supervisor protocol (oversized or malformed messages) gives its execution. */
+export function workerProtocolError(detail: string): string {
+  return `Worker process was stopped: it broke the supervisor protocol (${detail})`;
+}
+
 export interface ErrorSpec {
   readonly status: number;
   readonly message: string;

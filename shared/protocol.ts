@@ -1,6 +1,7 @@
 // The supervisor ↔ worker message protocol. Every message crossing the IPC channel is one of
 // these shapes; both sides narrow incoming `unknown` values with the guards below.
 import type { HeapImage } from './heap-image.ts';
+import { isWorkerSettings, type WorkerSettings } from './worker-settings.ts';
 
 /** Which engine runs an execution: V8 (isolated-vm) unless heap persistence needs QuickJS images. */
 export type EngineName = 'v8' | 'quickjs';
@@ -34,16 +35,29 @@ export interface CancelRequest {
   readonly reason: 'cancel' | 'timeout';
 }
 
+/** The first message a worker receives: its configuration (it reads no environment). */
+export interface InitMessage {
+  readonly type: 'init';
+  readonly settings: WorkerSettings;
+}
+
+/** How a delegated op failed, as the guest will see it: an exception with this name, message and code. */
+export interface GuestErrorShape {
+  readonly name: string;
+  readonly message: string;
+  readonly code?: string;
+}
+
 /** Answer to an op the worker delegated to the supervisor (artifacts, stores, ...). */
 export interface OpResponse {
   readonly type: 'op-response';
   readonly reqId: number;
   readonly ok: boolean;
   readonly value?: unknown;
-  readonly error?: string;
+  readonly error?: GuestErrorShape;
 }
 
-export type SupervisorMessage = RunRequest | CancelRequest | OpResponse;
+export type SupervisorMessage = InitMessage | RunRequest | CancelRequest | OpResponse;
 
 export interface ReadyMessage {
   readonly type: 'ready';
@@ -121,7 +135,12 @@ export function isSupervisorMessage(v: unknown): v is SupervisorMessage {
         && (v['image'] === undefined || isImageShape(v['image'])) && (v['captureImage'] === undefined || typeof v['captureImage'] === 'boolean')
         && (v['imageToken'] === undefined || typeof v['imageToken'] === 'string') && (v['captureToken'] === undefined || typeof v['captureToken'] === 'string');
     case 'cancel': return typeof v['runId'] === 'string' && (v['reason'] === 'cancel' || v['reason'] === 'timeout');
-    case 'op-response': return typeof v['reqId'] === 'number' && typeof v['ok'] === 'boolean';
+    case 'op-response': return typeof v['reqId'] === 'number' && typeof v['ok'] === 'boolean' && (v['error'] === undefined || isGuestErrorShape(v['error']));
+    case 'init': return isWorkerSettings(v['settings']);
     default: return false;
   }
+}
+
+export function isGuestErrorShape(v: unknown): v is GuestErrorShape {
+  return isObject(v) && typeof v['name'] === 'string' && typeof v['message'] === 'string' && (v['code'] === undefined || typeof v['code'] === 'string');
 }

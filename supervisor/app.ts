@@ -8,7 +8,8 @@ import { WorkerPool, WorkerStartError } from './pool/worker-pool.ts';
 import { openMetadataDb } from './stores/metadata-db.ts';
 import { openHeaps } from './heaps/index.ts';
 import { probeHeapBucket } from './heaps/probe-heap-bucket.ts';
-import { artifactOpHandler, openArtifacts } from './artifacts/index.ts';
+import { artifactOpRoutes, openArtifacts } from './artifacts/index.ts';
+import { OpRouter } from './pool/op-router.ts';
 import { createRestRouter, openApiJson, packageVersion } from './rest/index.ts';
 import type { McpSurfaceOptions } from './mcp/mcp-server.ts';
 import type { TransportKind } from './mcp/mcp-texts.ts';
@@ -105,7 +106,7 @@ export async function startApp(config: Config, log: Logger, hooks: AppHooks): Pr
     size: config.maxConcurrentExecutions, maxQueued: config.maxQueuedExecutions, log: (line) => log.warn(line),
     // Heap-mode runs use QuickJS, all others V8: warm only the engine this server will use.
     warmEngines: heaps.enabled ? ['quickjs'] : ['v8'],
-    onOpRequest: artifactOpHandler(artifacts.service, (line) => log.error(line)),
+    ops: new OpRouter([artifactOpRoutes(artifacts.service)], (line) => log.error(line)),
   });
   const maxHeapMb = heaps.enabled ? QUICKJS_MAX_HEAP_MB : Math.max(MAX_HEAP_MB, config.heapMemoryMax);
   const executions = new ExecutionService({

@@ -15,7 +15,10 @@ import { loadQuickJSBinary } from '../../worker/engines/quickjs/quickjs-binary.t
 import { WasmVm, MIN_PAGES } from '../../worker/engines/quickjs/wasm-vm.ts';
 import { EVAL_GLOBAL } from '../../worker/engines/quickjs/raw-ffi.ts';
 import { RunLoop } from '../../worker/runtime/execute-run.ts';
-import { ALL_OPS } from '../../worker/ops/all-ops.ts';
+import { createOps } from '../../worker/ops/capabilities.ts';
+import { TEST_WORKER_SETTINGS } from '../../test/helpers/worker-settings.ts';
+
+const OPS = createOps(TEST_WORKER_SETTINGS);
 import { comparedMetric, medianRatio, metric, roundFigure, roundRobin, sampleLoop, sleep, timeLoop, type BenchOptions, type Metric } from './bench-kit.ts';
 import { COMPUTE_SUITE, guestScript, plainFunction, type ComputeBench, type ComputeTiming } from './compute-suite.ts';
 import { withPool } from './engine-bench.ts';
@@ -43,7 +46,7 @@ async function engineMetrics(opts: BenchOptions): Promise<Metric[]> {
   const hostCall: HostCall = (op, args, bytes) => current(op, args, bytes);
   /** Runs `code` in a realm booted from `image` (or the base image); returns the realm, not yet disposed. */
   const runIn = async (image: HeapImage | undefined, code: string) => {
-    const loop = new RunLoop({ runId: 'bench', code, timeoutMs: 10_000 }, ALL_OPS, new Map(), { output: () => {} });
+    const loop = new RunLoop({ runId: 'bench', code, timeoutMs: 10_000 }, OPS, new Map(), { output: () => {} });
     const realm = await engine.createRealm({ memoryLimitMb: 8, hostCall, ...(image ? { image } : {}) });
     current = loop.hostCall;
     const outcome = await loop.run(realm);

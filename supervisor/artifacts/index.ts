@@ -9,7 +9,7 @@ import { UploadTokens } from './upload-tokens.ts';
 
 export { ArtifactService } from './artifact-service.ts';
 export { UploadTokens } from './upload-tokens.ts';
-export { artifactOpHandler } from './artifact-op-handler.ts';
+export { artifactOpRoutes } from './artifact-op-handler.ts';
 
 export interface Artifacts {
   readonly service: ArtifactService;

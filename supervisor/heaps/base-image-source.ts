@@ -6,9 +6,10 @@
 import { readFileSync } from 'node:fs';
 import type { HeapImage, HeapImageManifest } from '../../shared/heap-image.ts';
 import { readCachedBaseImage } from '../../worker/engines/quickjs/base-image-cache.ts';
+import { QUICKJS_CACHE_DIR } from '../pool/worker-process.ts';
 
 const BRIDGE_SOURCE = readFileSync(new URL('../../worker/engines/quickjs/bridge.js', import.meta.url), 'utf8');
 
 export function cachedBaseImage(manifest: HeapImageManifest): HeapImage | undefined {
-  return readCachedBaseImage({ build: manifest.build, prelude: manifest.prelude, bridgeSource: BRIDGE_SOURCE });
+  return readCachedBaseImage(QUICKJS_CACHE_DIR, { build: manifest.build, prelude: manifest.prelude, bridgeSource: BRIDGE_SOURCE });
 }

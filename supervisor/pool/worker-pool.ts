@@ -3,11 +3,15 @@
 // its isolate; a worker that has not answered within the grace period is killed outright and
 // replaced. A worker that dies fails only the execution it was running.
 import { randomUUID } from 'node:crypto';
-import type { EngineName, Outcome, WorkerMessage } from '../../shared/protocol.ts';
+import type { EngineName, GuestErrorShape, Outcome, WorkerMessage } from '../../shared/protocol.ts';
 import type { HeapImage } from '../../shared/heap-image.ts';
-import { EXECUTION_ERRORS, SERVICE_ERRORS, ServiceError, workerDiedError } from '../../shared/errors.ts';
+import { EXECUTION_ERRORS, SERVICE_ERRORS, ServiceError, workerDiedError, workerProtocolError } from '../../shared/errors.ts';
 import { ByteLru, WORKER_IMAGE_CACHE_BYTES, WORKER_IMAGE_CACHE_ENTRIES } from '../../shared/image-lru.ts';
-import { WorkerProcess, WORKER_ENTRY } from './worker-process.ts';
+import { DEFAULT_HOST_OP_LIMITS, type HostOpLimits, type WorkerSettings } from '../../shared/worker-settings.ts';
+import { WorkerProcess, WORKER_ENTRY, QUICKJS_CACHE_DIR } from './worker-process.ts';
+import type { OpRouter } from './op-router.ts';
+import { capWorkerOutcome } from '../../shared/outcome-limits.ts';
+import { SupervisorBounds } from './supervisor-bounds.ts';
 
 export interface PoolOptions {
   readonly size: number;
@@ -18,11 +22,13 @@ export interface PoolOptions {
   readonly warmEngines?: readonly EngineName[];
   readonly log?: (line: string) => void;
   /**
-   * Serves ops a worker delegates to the supervisor (artifacts, ...) for the run `runId`. The
-   * value goes back as the op's result (Uint8Array values cross as bytes); a throw becomes the
-   * guest's error with the thrown message. Absent: every such op fails.
+   * Serves ops a worker delegates to the supervisor (artifacts, ...). The value goes back as the
+   * op's result (Uint8Array values cross as bytes); a failure becomes the guest's exception.
+   * Absent: every such op fails.
    */
-  readonly onOpRequest?: ((runId: string, op: string, args: unknown) => Promise<unknown>) | undefined;
+  readonly ops?: OpRouter | undefined;
+  /** Host-op limits every worker is configured with (WorkerSettings.limits). */
+  readonly hostOpLimits?: HostOpLimits;
   /** The worker's entry script (tests substitute one that fails at boot). Default: worker/main.ts. */
   readonly workerEntry?: string;
 }
@@ -78,6 +84,8 @@ interface Slot {
 interface ActiveJob {
   readonly runId: string;
   readonly job: Job;
+  /** What the supervisor lets this run's worker make it hold (output, delegated payloads). */
+  readonly bounds: SupervisorBounds;
   resolve(o: Outcome): void;
   settled: boolean;
   timer?: NodeJS.Timeout;
@@ -127,7 +135,7 @@ export class WorkerStartError extends Error {
 }
 
 export class WorkerPool {
-  readonly #opts: Required<Omit<PoolOptions, 'onOpRequest'>> & Pick<PoolOptions, 'onOpRequest'>;
+  readonly #opts: Required<Omit<PoolOptions, 'ops'>> & Pick<PoolOptions, 'ops'>;
   /** Deaths before `ready` since a worker was last ready (see MAX_BOOT_FAILURES). */
   #bootFailures = 0;
   /** Set while the pool is failing to start workers: why. */
@@ -140,9 +148,12 @@ export class WorkerPool {
   #readyWaiters: (() => void)[] = [];
   /** Heap key → the name its image is cached under in a worker (the runId that captured it). */
   readonly #aliases = new Map<string, string>();
+  /** What every worker is configured with (sent as its `init` message). */
+  readonly #settings: WorkerSettings;
 
   constructor(opts: PoolOptions) {
-    this.#opts = { graceMs: 200, log: (line) => process.stderr.write(`${line}\n`), warmEngines: ['v8', 'quickjs'], workerEntry: WORKER_ENTRY, ...opts };
+    this.#opts = { graceMs: 200, log: (line) => process.stderr.write(`${line}\n`), warmEngines: ['v8', 'quickjs'], workerEntry: WORKER_ENTRY, hostOpLimits: DEFAULT_HOST_OP_LIMITS, ...opts };
+    this.#settings = Object.freeze({ warmEngines: this.#opts.warmEngines, quickjsCacheDir: QUICKJS_CACHE_DIR, limits: this.#opts.hostOpLimits });
     for (let i = 0; i < opts.size; i++) this.#slots.push(this.#spawn());
   }
 
@@ -185,7 +196,9 @@ export class WorkerPool {
     if (!idle && this.#queue.length >= this.#opts.maxQueued) throw new ServiceError(SERVICE_ERRORS.QUEUE_FULL(this.#opts.maxQueued));
     let resolve!: (o: Outcome) => void;
     const outcome = new Promise<Outcome>((r) => { resolve = r; });
-    const active: ActiveJob = { runId: job.runId ?? randomUUID(), job, resolve, settled: false, ...(token !== undefined ? { imageToken: token } : {}) };
+    const active: ActiveJob = {
+      runId: job.runId ?? randomUUID(), job, bounds: new SupervisorBounds(job), resolve, settled: false, ...(token !== undefined ? { imageToken: token } : {}),
+    };
     if (idle) this.#start(idle, active);
     else this.#queue.push(active);
     return { runId: active.runId, outcome, cancel: () => this.#cancel(active) };
@@ -230,8 +243,10 @@ export class WorkerPool {
     };
     slot.proc = new WorkerProcess({
       message: (msg) => this.#onMessage(slot, msg),
+      violation: (why) => this.#onViolation(slot, why),
+      maxMessageBytes: () => slot.job?.bounds.maxMessageBytes ?? SupervisorBounds.IDLE_MESSAGE_BYTES,
       exit: (detail) => this.#onExit(slot, detail),
-    }, (line) => this.#opts.log(`[worker ${slot.proc.pid ?? '?'}] ${line}`), this.#opts.warmEngines, this.#opts.workerEntry);
+    }, (line) => this.#opts.log(`[worker ${slot.proc.pid ?? '?'}] ${line}`), this.#settings, this.#opts.workerEntry);
     return slot;
   }
 
@@ -295,9 +310,14 @@ export class WorkerPool {
         for (const w of this.#readyWaiters.splice(0)) w();
         this.#dispatch(slot);
         return;
-      case 'output':
-        if (slot.job?.runId === msg.runId && !slot.job.settled) slot.job.job.onOutput(msg.data);
+      case 'output': {
+        const active = slot.job;
+        if (active?.runId !== msg.runId || active.settled) return;
+        // The worker caps output itself; one that does not is cut here at the same bound.
+        const data = active.bounds.admitOutput(msg.data);
+        if (data !== '') active.job.onOutput(data);
         return;
+      }
       case 'result': {
         const active = slot.job;
         if (!active || active.runId !== msg.runId) return;
@@ -309,9 +329,15 @@ export class WorkerPool {
           return;
         }
         this.#release(slot, active);
-        if (msg.image) slot.images.set(active.runId, true, msg.image.bytes.byteLength);
-        if (msg.image && !active.settled) active.job.onImage?.(msg.image);
-        this.#settle(active, msg.outcome);
+        // Checked again here: the worker's own caps on the result, the error text and the image are not trusted.
+        let outcome = capWorkerOutcome(msg.outcome);
+        const imageError = msg.image ? active.bounds.checkImage(msg.image.bytes.byteLength) : undefined;
+        if (imageError !== undefined) outcome = { status: 'failed', error: imageError };
+        else if (msg.image && outcome.status === 'completed') {
+          slot.images.set(active.runId, true, msg.image.bytes.byteLength);
+          if (!active.settled) active.job.onImage?.(msg.image);
+        }
+        this.#settle(active, outcome);
         if (msg.recycle) {
           slot.retiring = true;
           slot.proc.kill();
@@ -329,22 +355,22 @@ export class WorkerPool {
   /** Runs a delegated op for the slot's current run; the answer goes to the same worker process. */
   #serveOp(slot: Slot, runId: string, reqId: number, op: string, args: unknown): void {
     const proc = slot.proc;
-    const answer = (ok: boolean, value: unknown, error?: string): void => {
+    const answer = (res: { ok: true; value: unknown } | { ok: false; error: GuestErrorShape }): void => {
       // The worker died or moved on meanwhile: nobody is waiting for this answer.
       if (proc.exited) return;
-      proc.send(ok ? { type: 'op-response', reqId, ok, value } : { type: 'op-response', reqId, ok, error: error ?? 'op failed' });
+      proc.send(res.ok ? { type: 'op-response', reqId, ok: true, value: res.value } : { type: 'op-response', reqId, ok: false, error: res.error });
     };
-    const handler = this.#opts.onOpRequest;
     // Only the run the slot is executing may act (a stale message from an ended run may not).
-    if (slot.job?.runId !== runId || slot.job.settled) { answer(false, undefined, 'runjs: the run has ended'); return; }
-    if (handler === undefined) { answer(false, undefined, `op '${op}' is not available on this server`); return; }
-    let started: Promise<unknown>;
-    try {
-      started = handler(runId, op, args);
-    } catch (e) {
-      started = Promise.reject(e);
-    }
-    started.then((value) => answer(true, value), (e: unknown) => answer(false, undefined, e instanceof Error ? e.message : String(e)));
+    if (slot.job?.runId !== runId || slot.job.settled) { answer({ ok: false, error: { name: 'Error', message: 'runjs: the run has ended' } }); return; }
+    const router = this.#opts.ops;
+    if (router === undefined) { answer({ ok: false, error: { name: 'Error', message: `runjs: op '${op}' is not available on this server` } }); return; }
+    const bounds = slot.job.bounds;
+    const refused = bounds.admitDelegated(args);
+    if (refused !== undefined) { answer({ ok: false, error: { name: 'RangeError', message: refused } }); return; }
+    void router.serve(op, args, { runId }).then((res) => {
+      bounds.releaseDelegated(args);
+      answer(res);
+    });
   }
 
   #release(slot: Slot, active: ActiveJob): void {
@@ -364,6 +390,14 @@ export class WorkerPool {
     const next = this.#queue.splice(at, 1)[0];
     if (next) this.#start(slot, next);
     else slot.idleSince = performance.now();
+  }
+
+  /** The worker broke the protocol: its run fails saying so; the process is killed and replaced. */
+  #onViolation(slot: Slot, why: string): void {
+    this.#opts.log(`runjs: worker ${slot.proc.pid} broke the protocol (${why}); killing it`);
+    slot.retiring = true;
+    const active = slot.job;
+    if (active) this.#settle(active, { status: 'failed', error: workerProtocolError(why) });
   }
 
   #onExit(slot: Slot, detail: { code: number | null; signal: NodeJS.Signals | null; stderrTail: string }): void {

@@ -1,9 +1,16 @@
-// One worker child process: spawn, typed IPC, stderr tail (to explain a death), kill.
-import { fork, type ChildProcess } from 'node:child_process';
+// One worker child process: spawn, the typed message channel, stderr tail (to explain a death),
+// kill. The worker is treated as possibly compromised: its channel is our own framed pipe
+// (shared/frame-channel.ts) so an oversized message is refused from its header, every message is
+// narrowed by the protocol's guards, and a worker that sends faster than MESSAGES_PER_SECOND is
+// read more slowly (its pipe fills and it blocks), so it cannot keep the supervisor busy.
+import { spawn, type ChildProcess } from 'node:child_process';
+import type { Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isWorkerMessage, type SupervisorMessage, type WorkerMessage } from '../../shared/protocol.ts';
+import { encodeFrame, FrameDecoder, FrameViolation } from '../../shared/frame-channel.ts';
+import type { WorkerSettings } from '../../shared/worker-settings.ts';
 import { compileCacheDir } from '../compile-cache.ts';
 
 export const WORKER_ENTRY = fileURLToPath(new URL('../../worker/main.ts', import.meta.url));
@@ -13,15 +20,30 @@ const STDERR_TAIL_BYTES = 8192;
  * while guest code runs, so cancels also go down this pipe, read by a thread in the worker.
  */
 const CANCEL_FD = 4;
+/** The message channel's descriptor in the worker (worker/main.ts opens it). */
+export const CHANNEL_FD = 3;
+/**
+ * Messages a worker may send per second, sustained (bursts up to the same number). A worker
+ * coalesces console output per event-loop turn and waits for each delegated op's answer, so an
+ * honest one stays far below; beyond it the supervisor stops reading until the budget refills.
+ */
+export const MESSAGES_PER_SECOND = 5000;
 /**
  * Where QuickJS workers keep their base image between restarts (a rebuildable cache; see
  * worker/engines/quickjs/base-image-cache.ts). Computed here because a worker's environment is
  * scrubbed: the supervisor's temp directory (TMPDIR honoured) is the one the operator chose.
  */
-const QUICKJS_CACHE_DIR = join(tmpdir(), `runjs-quickjs-${process.getuid?.() ?? 'user'}`);
+export const QUICKJS_CACHE_DIR = join(tmpdir(), `runjs-quickjs-${process.getuid?.() ?? 'user'}`);
 
 export interface WorkerEvents {
   message(msg: WorkerMessage): void;
+  /**
+   * The worker broke the protocol (an oversized or undecodable frame, a message of no known
+   * shape): it is killed, and `exit` follows.
+   */
+  violation(why: string): void;
+  /** The largest message body the supervisor accepts from this worker now (bytes). */
+  maxMessageBytes(): number;
   exit(detail: { code: number | null; signal: NodeJS.Signals | null; stderrTail: string }): void;
 }
 
@@ -42,16 +64,23 @@ function compileCacheEnv(): Record<string, string> {
 
 export class WorkerProcess {
   readonly #child: ChildProcess;
+  readonly #channel: Socket;
   #stderrTail = '';
   #exited = false;
+  /** Token bucket for MESSAGES_PER_SECOND. */
+  #tokens = MESSAGES_PER_SECOND;
+  #refilledAt = performance.now();
+  #throttle: NodeJS.Timeout | undefined;
 
-  constructor(events: WorkerEvents, logStderr: (line: string) => void, warmEngines: readonly string[] = ['v8', 'quickjs'], entry: string = WORKER_ENTRY) {
-    // Settings travel as arguments; the worker reads no environment variables.
-    const args = [`--warm=${warmEngines.join(',')}`, `--cancel-fd=${CANCEL_FD}`, `--quickjs-cache-dir=${QUICKJS_CACHE_DIR}`];
-    this.#child = fork(entry, args, {
-      execArgv: nodeFlags(),
-      serialization: 'advanced',
-      stdio: ['ignore', 'ignore', 'pipe', 'ipc', 'pipe'],
+  /**
+   * Spawns a worker and sends it `settings` as its first message (the typed protocol's `init`);
+   * the worker reads no environment variables. The one argument is the cancel pipe's descriptor,
+   * which the worker needs before any message can be read.
+   */
+  constructor(events: WorkerEvents, logStderr: (line: string) => void, settings: WorkerSettings, entry: string = WORKER_ENTRY) {
+    const args = [`--cancel-fd=${CANCEL_FD}`, `--channel-fd=${CHANNEL_FD}`];
+    this.#child = spawn(process.execPath, [...nodeFlags(), entry, ...args], {
+      stdio: ['ignore', 'ignore', 'pipe', 'pipe', 'pipe'],
       env: { NODE_ENV: 'production', ...compileCacheEnv() },
     });
     this.#child.stdio[CANCEL_FD]?.on('error', () => { /* the worker died; 'exit' reports it */ });
@@ -60,15 +89,25 @@ export class WorkerProcess {
       this.#stderrTail = (this.#stderrTail + chunk).slice(-STDERR_TAIL_BYTES);
       for (const line of chunk.split('\n')) if (line.trim() !== '') logStderr(line);
     });
-    this.#child.on('message', (raw: unknown) => {
-      if (isWorkerMessage(raw)) events.message(raw);
+    this.#channel = this.#child.stdio[CHANNEL_FD] as Socket;
+    const decoder = new FrameDecoder((raw) => this.#receive(events, raw), () => events.maxMessageBytes());
+    this.#channel.on('data', (chunk: Buffer) => {
+      try {
+        decoder.push(chunk);
+      } catch (e) {
+        if (!(e instanceof FrameViolation)) throw e;
+        this.#violate(events, e.message);
+      }
     });
+    this.#channel.on('error', () => { /* the worker died; 'exit' reports it */ });
     this.#child.on('exit', (code, signal) => {
       this.#exited = true;
+      clearTimeout(this.#throttle);
       // Let the last stderr bytes arrive before explaining the death.
       setImmediate(() => events.exit({ code, signal, stderrTail: this.#stderrTail }));
     });
     this.#child.on('error', () => { /* 'exit' follows and reports */ });
+    this.send({ type: 'init', settings });
   }
 
   get pid(): number | undefined {
@@ -80,7 +119,7 @@ export class WorkerProcess {
   }
 
   send(msg: SupervisorMessage): void {
-    if (this.#exited || !this.#child.connected) return;
+    if (this.#exited || this.#channel.destroyed) return;
     // The tail explains a death during the run being started: what earlier runs left there
     // (e.g. a memory warning) must not decide how this one is reported.
     if (msg.type === 'run') this.#stderrTail = '';
@@ -88,7 +127,39 @@ export class WorkerProcess {
       const pipe = this.#child.stdio[CANCEL_FD];
       if (pipe && 'write' in pipe) pipe.write(`${msg.reason} ${msg.runId}\n`);
     }
-    this.#child.send(msg, (err) => { if (err) this.kill(); });
+    this.#channel.write(encodeFrame(msg), (err) => { if (err) this.kill(); });
+  }
+
+  #receive(events: WorkerEvents, raw: unknown): void {
+    if (this.#exited) return;
+    if (!isWorkerMessage(raw)) {
+      this.#violate(events, 'a message of no known shape');
+      return;
+    }
+    events.message(raw);
+    this.#spendToken();
+  }
+
+  /** Counts one message against the rate budget; an empty budget pauses reading until it refills. */
+  #spendToken(): void {
+    const now = performance.now();
+    this.#tokens = Math.min(MESSAGES_PER_SECOND, this.#tokens + ((now - this.#refilledAt) / 1000) * MESSAGES_PER_SECOND);
+    this.#refilledAt = now;
+    this.#tokens -= 1;
+    if (this.#tokens >= 0 || this.#throttle !== undefined) return;
+    this.#channel.pause();
+    const waitMs = Math.ceil((-this.#tokens / MESSAGES_PER_SECOND) * 1000) + 1;
+    this.#throttle = setTimeout(() => {
+      this.#throttle = undefined;
+      if (!this.#exited) this.#channel.resume();
+    }, waitMs);
+  }
+
+  #violate(events: WorkerEvents, why: string): void {
+    if (this.#exited) return;
+    this.#channel.pause();
+    events.violation(why);
+    this.kill();
   }
 
   kill(): void {

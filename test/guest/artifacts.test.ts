@@ -7,11 +7,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { guestSuite } from '../helpers/both-engines.ts';
 import { openMetadataDb } from '../../supervisor/stores/metadata-db.ts';
-import { artifactOpHandler, openArtifacts } from '../../supervisor/artifacts/index.ts';
+import { artifactOpRoutes, openArtifacts } from '../../supervisor/artifacts/index.ts';
+import { OpRouter } from '../../supervisor/pool/op-router.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'runjs-guest-art-'));
 const { service } = openArtifacts(openMetadataDb(dir), { sessionDbPath: dir });
-const onOpRequest = artifactOpHandler(service, () => {});
+const ops = new OpRouter([artifactOpRoutes(service)], () => {});
 
 async function stored(key: string): Promise<{ mime: string; bytes: number[]; executionId: string | null }> {
   const found = await service.get(key);
@@ -119,4 +120,4 @@ guestSuite('artifact()', (g) => {
       console.log((await artifact('pend-after-${ctx.engine}', 'application/octet-stream', big)).size_bytes);`, { heapMemoryMaxMb: 128, timeoutMs: 60_000 });
     assert.equal(out, 'true true artifact: more than 67108864 bytes (64 MiB) of artifact writes are pending; await earlier artifact() calls first\n16777216\n');
   });
-}, { onOpRequest });
+}, { ops });

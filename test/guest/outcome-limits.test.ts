@@ -1,5 +1,5 @@
 // The result and the error text a run sends back are capped in the worker
-// (worker/runtime/outcome-limits.ts): a result over 1 MiB of JSON fails the run, an error text
+// (shared/outcome-limits.ts): a result over 1 MiB of JSON fails the run, an error text
 // over 64 Ki characters is cut with a notice — on both engines.
 import assert from 'node:assert/strict';
 import { guestSuite } from '../helpers/both-engines.ts';

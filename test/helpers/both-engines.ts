@@ -16,15 +16,15 @@ export interface GuestContext {
 }
 
 export interface GuestSuiteOptions {
-  /** Serves the ops a worker delegates to the supervisor (artifacts); none by default. */
-  readonly onOpRequest?: PoolOptions['onOpRequest'];
+  /** Routes the ops a worker delegates to the supervisor (artifacts); none by default. */
+  readonly ops?: PoolOptions['ops'];
 }
 
 export function guestSuite(name: string, body: (g: { test(title: string, fn: (ctx: GuestContext) => Promise<void>): void }) => void, opts: GuestSuiteOptions = {}): void {
   for (const engine of ENGINES) {
     describe(`${name} [${engine}]`, () => {
       let runner: PoolRunner;
-      before(async () => { runner = new PoolRunner(1, 100, 200, opts.onOpRequest); await runner.pool.ready(); });
+      before(async () => { runner = new PoolRunner(1, 100, 200, opts.ops); await runner.pool.ready(); });
       after(() => runner.close());
       const ctx: GuestContext = {
         engine,

@@ -23,8 +23,8 @@ export interface RunResult {
 
 export class PoolRunner {
   readonly pool: WorkerPool;
-  constructor(size = 2, maxQueued = 100, graceMs = 200, onOpRequest?: PoolOptions['onOpRequest']) {
-    this.pool = new WorkerPool({ size, maxQueued, graceMs, log: () => {}, onOpRequest });
+  constructor(size = 2, maxQueued = 100, graceMs = 200, ops?: PoolOptions['ops']) {
+    this.pool = new WorkerPool({ size, maxQueued, graceMs, log: () => {}, ops });
   }
 
   start(code: string, opts: RunOptions = {}, onOutput?: (d: string) => void): { handle: JobHandle; result: Promise<RunResult> } {

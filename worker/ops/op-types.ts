@@ -1,10 +1,32 @@
 // The op contract: every host capability is a table of named ops the guest reaches through the
-// host-call primitive. Ops validate their (untrusted, `unknown`) arguments, act, and throw
-// OpError for failures the guest should see as exceptions.
+// host-call primitive. A capability is one folder under worker/ops/ whose factory builds its
+// table once per worker from the worker's settings (validate → policy → act → map error); each
+// call gets the OpContext of the run it serves, which carries that run's services. Ops validate
+// their (untrusted, `unknown`) arguments, act, and throw OpError for failures the guest should
+// see as exceptions.
+import type { WorkerSettings } from '../../shared/worker-settings.ts';
+import type { RunResources } from '../runtime/run-resources.ts';
+
+/** Limits of the run an op serves (from its RunRequest). */
+export interface RunLimits {
+  /** The run's engine heap cap in bytes: host-side work done for the run is held to it too. */
+  readonly heapBytes: number;
+  readonly timeoutMs: number;
+}
+
+/** The supervisor, as one run sees it: ops it delegates upward are made in that run's name. */
+export interface RunSupervisor {
+  /** Sends an op to the supervisor; settles with its answer (an OpError on failure, or when `signal` aborts). */
+  request(op: string, args: unknown, signal?: AbortSignal): Promise<unknown>;
+}
 
 /** What an op may touch of the run it serves. */
 export interface OpContext {
   readonly runId: string;
+  readonly limits: RunLimits;
+  readonly supervisor: RunSupervisor;
+  /** Host-side state the run's ops hold (handles, pending byte counts), released when the run ends. */
+  readonly resources: RunResources;
   /** Appends console text to the run's output stream. */
   writeOutput(text: string): void;
   /** Records the main module's settlement (from the prelude). */
@@ -29,6 +51,9 @@ export interface AsyncOp {
 
 export type OpDefinition = SyncOp | AsyncOp;
 export type OpTable = Readonly<Record<string, OpDefinition>>;
+
+/** A capability: builds its ops once per worker, from the worker's settings. */
+export type OpFactory = (settings: WorkerSettings) => OpTable;
 
 /** An error the guest receives as an exception with this name and message. */
 export class OpError extends Error {

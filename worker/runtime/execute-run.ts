@@ -4,14 +4,18 @@
 // interrupt (cancel/timeout) or out-of-memory.
 import type { GuestRealm, HostCall, InterruptPoll, InterruptReason } from '../engine.ts';
 import { EngineError } from '../engine.ts';
-import { OpError, type OpContext, type OpTable } from '../ops/op-types.ts';
+import { OpError, type OpContext, type OpTable, type RunSupervisor } from '../ops/op-types.ts';
+import { RunResources } from './run-resources.ts';
 import type { Outcome } from '../../shared/protocol.ts';
 import { EXECUTION_ERRORS } from '../../shared/errors.ts';
 import { transpileModule, TranspileError } from '../source/transpile.ts';
 import { remapPositions, type WrapShifts } from '../source/positions.ts';
 import { wrapMain, ModuleSpecifierError } from '../source/wrap-main.ts';
 import { resolveImport, ImportError, type BuiltinModules } from '../source/resolve-import.ts';
-import { capOutcome } from './outcome-limits.ts';
+import { capOutcome } from '../../shared/outcome-limits.ts';
+
+/** The heap cap a run is held to when its spec names none (the spec's minimum). */
+const DEFAULT_HEAP_MB = 8;
 
 /** How an uncaught V8 array-buffer allocation failure (the isolate's allocator cap) reaches settle. */
 const ARRAY_BUFFER_OOM = 'Uncaught RangeError: Array buffer allocation failed';
@@ -22,9 +26,16 @@ export interface RunSpec {
   readonly runId: string;
   readonly code: string;
   readonly timeoutMs: number;
+  /** The engine heap cap (MB) the run's realm was made with; host-side work for the run is held to it too. */
+  readonly heapMemoryMaxMb?: number;
   /** Top-level declarations become globals (heap-mode runs, whose heap later runs resume). */
   readonly persistTopLevel?: boolean;
 }
+
+/** The run's way to the supervisor; without one (engine tests, benchmarks) delegated ops fail. */
+const NO_SUPERVISOR: RunSupervisor = {
+  request: (op) => Promise.reject(new OpError(`runjs: '${op}' needs the supervisor, which this worker cannot reach`)),
+};
 
 export interface RunHooks {
   /** Console text, in order, as it is written. */
@@ -77,11 +88,11 @@ export class RunLoop {
   /** The wrapper's column shifts, to map main.js positions in error texts back to the source. */
   #shifts: WrapShifts | undefined;
 
-  constructor(spec: RunSpec, ops: OpTable, builtins: BuiltinModules, hooks: RunHooks) {
+  readonly #resources = new RunResources();
+
+  constructor(spec: RunSpec, ops: OpTable, builtins: BuiltinModules, hooks: RunHooks, supervisor: RunSupervisor = NO_SUPERVISOR) {
     this.#spec = spec;
-    // #ctx is built by a field initializer, before the spec is known: fill in the run id now
-    // (ops that reach the supervisor name their run with it).
-    (this.#ctx as { runId: string }).runId = spec.runId;
+    this.#ctx = this.#makeContext(supervisor);
     this.#ops = ops;
     this.#builtins = builtins;
     this.#hooks = hooks;
@@ -121,34 +132,41 @@ export class RunLoop {
     return `a${id}`;
   };
 
-  readonly #ctx: OpContext = {
-    runId: '',
-    writeOutput: (text) => this.#hooks.output(text),
-    settle: (ok, value) => {
-      if (!ok) {
-        // V8 reports an exhausted array-buffer allocator (our heap cap) as a catchable RangeError;
-        // left uncaught it is the memory limit, with the spec's out-of-memory text.
-        if (value.startsWith(ARRAY_BUFFER_OOM)) { this.#end(this.#stopOutcome('out-of-memory')); return; }
-        this.#end({ status: 'failed', error: value });
-        return;
-      }
-      if (this.#settled === undefined) this.#settled = { ok, value };
-      this.#check();
-    },
-    cancelOp: (id) => {
-      const c = this.#pending.get(id);
-      if (c === undefined) return;
-      this.#pending.delete(id);
-      this.#unref.delete(id);
-      c.abort();
-      // Checked after the current guest turn returns (see #drain / runMain), not from inside it.
-    },
-    refOp: (id, ref) => {
-      if (!this.#pending.has(id)) return;
-      if (ref) this.#unref.delete(id);
-      else this.#unref.add(id);
-    },
-  };
+  readonly #ctx: OpContext;
+
+  #makeContext(supervisor: RunSupervisor): OpContext {
+    return {
+      runId: this.#spec.runId,
+      limits: { heapBytes: (this.#spec.heapMemoryMaxMb ?? DEFAULT_HEAP_MB) * 1024 * 1024, timeoutMs: this.#spec.timeoutMs },
+      supervisor,
+      resources: this.#resources,
+      writeOutput: (text) => this.#hooks.output(text),
+      settle: (ok, value) => {
+        if (!ok) {
+          // V8 reports an exhausted array-buffer allocator (our heap cap) as a catchable RangeError;
+          // left uncaught it is the memory limit, with the spec's out-of-memory text.
+          if (value.startsWith(ARRAY_BUFFER_OOM)) { this.#end(this.#stopOutcome('out-of-memory')); return; }
+          this.#end({ status: 'failed', error: value });
+          return;
+        }
+        if (this.#settled === undefined) this.#settled = { ok, value };
+        this.#check();
+      },
+      cancelOp: (id) => {
+        const c = this.#pending.get(id);
+        if (c === undefined) return;
+        this.#pending.delete(id);
+        this.#unref.delete(id);
+        c.abort();
+        // Checked after the current guest turn returns (see #drain / runMain), not from inside it.
+      },
+      refOp: (id, ref) => {
+        if (!this.#pending.has(id)) return;
+        if (ref) this.#unref.delete(id);
+        else this.#unref.add(id);
+      },
+    };
+  }
 
   /** Runs the script in `realm` (already booted with the prelude) to its outcome. */
   async run(realm: GuestRealm): Promise<Outcome> {
@@ -187,6 +205,7 @@ export class RunLoop {
       clearTimeout(deadline);
       for (const c of this.#pending.values()) c.abort();
       this.#pending.clear();
+      this.#resources.release((line) => process.stderr.write(`${line}\n`));
     }
   }
 

@@ -2,6 +2,7 @@
 // produced or was sent recently does not ship the image over IPC again; a job whose image the
 // worker does not hold gets it inline; a worker asked for an image it lacks says so (imageMiss)
 // instead of running anything.
+import { TEST_WORKER_SETTINGS } from '../../helpers/worker-settings.ts';
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { PoolRunner, type RunResult } from '../../helpers/pool-runner.ts';
@@ -80,8 +81,10 @@ test('a worker asked to restore an image it does not hold answers imageMiss and 
   const result = new Promise<WorkerMessage>((res) => { got = res; });
   const proc = new WorkerProcess({
     message: (m) => { messages.push(m); if (m.type === 'ready') ready(); if (m.type === 'result') got(m); },
+    violation: () => {},
+    maxMessageBytes: () => 64 * 1024 * 1024,
     exit: () => {},
-  }, () => {});
+  }, () => {}, TEST_WORKER_SETTINGS);
   try {
     await isReady;
     proc.send({ type: 'run', runId: 'r1', code: 'globalThis.sideEffect = 1; 1', engine: 'quickjs', heapMemoryMaxMb: 16, timeoutMs: 5000, maxOutputBytes: 1024, imageToken: 'never-sent', captureImage: true });

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { eventually } from '../rest/rest-harness.ts';
 import { startServer } from './server-process.ts';
 
-test('the QuickJS base image is cached under the supervisor TMPDIR, passed to the worker as --quickjs-cache-dir', async () => {
+test('the QuickJS base image is cached under the supervisor TMPDIR, passed to the worker in its settings (init message)', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'runjs-worker-settings-'));
   // A heap store makes the pool warm QuickJS, which builds and caches its base image.
   const server = await startServer(['--heap-store', 'dir', '--heap-dir', join(dir, 'heaps')], { env: { PATH: process.env['PATH'] ?? '', TMPDIR: dir } });

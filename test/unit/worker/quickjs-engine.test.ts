@@ -7,7 +7,10 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { QuickJSEngine } from '../../../worker/engines/quickjs/quickjs-engine.ts';
 import { RunLoop } from '../../../worker/runtime/execute-run.ts';
-import { ALL_OPS } from '../../../worker/ops/all-ops.ts';
+import { createOps } from '../../../worker/ops/capabilities.ts';
+import { TEST_WORKER_SETTINGS } from '../../helpers/worker-settings.ts';
+
+const OPS = createOps(TEST_WORKER_SETTINGS);
 import { EngineError, type HostCall } from '../../../worker/engine.ts';
 import { HeapImageError, type HeapImage } from '../../../shared/heap-image.ts';
 import { EXECUTION_ERRORS } from '../../../shared/errors.ts';
@@ -23,7 +26,7 @@ interface Ran { outcome: Outcome; output: string; image: HeapImage | undefined }
 
 async function run(code: string, opts: { image?: HeapImage; mb?: number; timeoutMs?: number } = {}): Promise<Ran> {
   let output = '';
-  const loop = new RunLoop({ runId: 'r', code, timeoutMs: opts.timeoutMs ?? 5000 }, ALL_OPS, new Map(), { output: (t) => { output += t; } });
+  const loop = new RunLoop({ runId: 'r', code, timeoutMs: opts.timeoutMs ?? 5000 }, OPS, new Map(), { output: (t) => { output += t; } });
   const realm = await engine.createRealm({ memoryLimitMb: opts.mb ?? 8, hostCall: trampoline, ...(opts.image ? { image: opts.image } : {}) });
   current = loop.hostCall;
   try {
@@ -65,7 +68,7 @@ test('the preloaded platform parts are in the base image: using them fetches no 
     'console.log(new URL("http://a/b?c=1").searchParams.get("c"), Buffer.from("hi").toString("hex"), await new Response("x").text());',
     'console.log(typeof new ReadableStream().getReader, require("path").join("a", "b"), typeof require("events").EventEmitter);',
     'console.log(require("util").inspect({ a: 1 }));',
-  ].join('\n'), timeoutMs: 5000 }, ALL_OPS, new Map(), { output: (t) => { output += t; } });
+  ].join('\n'), timeoutMs: 5000 }, OPS, new Map(), { output: (t) => { output += t; } });
   const realm = await engine.createRealm({ memoryLimitMb: 8, hostCall: spy });
   current = loop.hostCall;
   try {

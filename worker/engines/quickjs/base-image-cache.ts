@@ -25,15 +25,9 @@ export interface BaseImageKey {
   readonly bridgeSource: string;
 }
 
-let configuredDir: string | undefined;
-
-/** The directory to use (worker/main.ts passes the worker's --quickjs-cache-dir; tests their own). */
-export function setBaseImageCacheDir(dir: string | undefined): void {
-  configuredDir = dir;
-}
-
-function cacheDir(): string {
-  return configuredDir ?? join(tmpdir(), `runjs-quickjs-${process.getuid?.() ?? 'user'}`);
+/** The directory a QuickJS engine uses when none is given (the worker's settings name one). */
+export function defaultBaseImageCacheDir(): string {
+  return join(tmpdir(), `runjs-quickjs-${process.getuid?.() ?? 'user'}`);
 }
 
 let sourcesDigest: string | undefined;
@@ -59,8 +53,7 @@ function fileName(key: BaseImageKey): string {
 }
 
 /** The cached base image for `key`, if a valid one is there (its content hash checked). */
-export function readCachedBaseImage(key: BaseImageKey): HeapImage | undefined {
-  const dir = cacheDir();
+export function readCachedBaseImage(dir: string, key: BaseImageKey): HeapImage | undefined {
   if (!ensurePrivateDir(dir)) return undefined;
   try {
     const file = readFileSync(join(dir, fileName(key)));
@@ -77,8 +70,7 @@ export function readCachedBaseImage(key: BaseImageKey): HeapImage | undefined {
 }
 
 /** Stores a freshly built base image for the next worker; failures only cost that worker a rebuild. */
-export function writeCachedBaseImage(key: BaseImageKey, image: HeapImage): void {
-  const dir = cacheDir();
+export function writeCachedBaseImage(dir: string, key: BaseImageKey, image: HeapImage): void {
   if (!ensurePrivateDir(dir)) return;
   const file = join(dir, fileName(key));
   const tmp = `${file}.${process.pid}.tmp`;
@@ -94,6 +86,6 @@ export function writeCachedBaseImage(key: BaseImageKey, image: HeapImage): void 
 }
 
 /** Deletes the cached base image for `key`: it passed the checks but failed to restore or run. */
-export function discardCachedBaseImage(key: BaseImageKey): void {
-  try { unlinkSync(join(cacheDir(), fileName(key))); } catch { /* already gone */ }
+export function discardCachedBaseImage(dir: string, key: BaseImageKey): void {
+  try { unlinkSync(join(dir, fileName(key))); } catch { /* already gone */ }
 }

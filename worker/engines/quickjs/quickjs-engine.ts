@@ -10,7 +10,7 @@ import { HeapImageError, parseHeapImage, type HeapImage } from '../../../shared/
 import { loadQuickJSBinary, type QuickJSBinary } from './quickjs-binary.ts';
 import { BRIDGE_SOURCE, buildBaseImage } from './base-image.ts';
 import { guestVersion } from './guest-version.ts';
-import { discardCachedBaseImage, readCachedBaseImage, writeCachedBaseImage } from './base-image-cache.ts';
+import { defaultBaseImageCacheDir, discardCachedBaseImage, readCachedBaseImage, writeCachedBaseImage } from './base-image-cache.ts';
 import { ImageTooLarge, restoreImage } from './memory-image.ts';
 import { QuickJSRealm, type RealmOwner } from './quickjs-realm.ts';
 import { MAX_PAGES, MIN_PAGES, PAGE_BYTES, WasmVm } from './wasm-vm.ts';
@@ -84,6 +84,12 @@ export class QuickJSEngine implements Engine, RealmOwner {
   #ready: Promise<void> | undefined;
   /** Idle VMs by their cap in pages; the first entry is the default cap's. */
   readonly #vms = new Map<number, IdleVm>();
+  /** Where the base image is kept between worker restarts (WorkerSettings.quickjsCacheDir). */
+  readonly #cacheDir: string;
+
+  constructor(options: { readonly cacheDir?: string } = {}) {
+    this.#cacheDir = options.cacheDir ?? defaultBaseImageCacheDir();
+  }
 
   /** The guest platform version (guest-version.ts) recorded in every image this engine makes. */
   get prelude(): string {
@@ -114,7 +120,7 @@ export class QuickJSEngine implements Engine, RealmOwner {
     const binary = await loadQuickJSBinary();
     this.#binary = binary;
     const key = { build: binary.buildId, prelude: this.prelude, bridgeSource: BRIDGE_SOURCE };
-    const cached = readCachedBaseImage(key);
+    const cached = readCachedBaseImage(this.#cacheDir, key);
     if (cached) {
       // The file's hash matched; still, an image that fails to restore or to run the warm-up is
       // deleted and rebuilt, so one bad file cannot fail every worker that starts after it.
@@ -127,7 +133,7 @@ export class QuickJSEngine implements Engine, RealmOwner {
         return;
       } catch (e) {
         process.stderr.write(`runjs: the cached QuickJS base image failed (${e instanceof Error ? e.message : String(e)}); rebuilding it\n`);
-        discardCachedBaseImage(key);
+        discardCachedBaseImage(this.#cacheDir, key);
         this.#base = undefined;
         this.#vms.clear();
       }
@@ -135,7 +141,7 @@ export class QuickJSEngine implements Engine, RealmOwner {
     const scratch = await WasmVm.create(binary, BUILDER_PAGES);
     this.#base = buildBaseImage(scratch, binary.buildId, maxStackBytes());
     warmUp(scratch, this.#base);
-    writeCachedBaseImage(key, this.#base);
+    writeCachedBaseImage(this.#cacheDir, key, this.#base);
     await this.#vmFor(MIN_HEAP_MB);
   }
 

@@ -1,7 +1,8 @@
 // console.*: the prelude formats the line (prefix, arguments, newline); the host only appends it.
-import { OpError, type OpTable } from '../op-types.ts';
+import { OpError, type OpFactory } from '../op-types.ts';
 
-export const consoleOps: OpTable = {
+/** The capability's ops; they need no settings. */
+export const createConsoleOps: OpFactory = () => ({
   'console.write': {
     kind: 'sync',
     run(args, _bytes, ctx) {
@@ -9,4 +10,4 @@ export const consoleOps: OpTable = {
       ctx.writeOutput(args);
     },
   },
-};
+});

@@ -3,7 +3,7 @@
 // exported material (raw bytes for secret keys, JWK for key pairs) and are imported again for
 // each operation, so no host object outlives an op and heap images stay self-contained.
 import { createHash, createHmac, getHashes, pbkdf2, pbkdf2Sync, randomBytes, scrypt, scryptSync, hkdfSync, webcrypto } from 'node:crypto';
-import { OpError, type OpTable } from '../op-types.ts';
+import { OpError, type OpFactory } from '../op-types.ts';
 
 const subtle = webcrypto.subtle;
 /** Bytes per crypto.random call; the guest asks repeatedly for more. */
@@ -121,7 +121,8 @@ async function subtleOp(a: Record<string, unknown>, bytes: Uint8Array | undefine
   }
 }
 
-export const cryptoOps: OpTable = {
+/** The capability's ops; they need no settings. */
+export const createCryptoOps: OpFactory = () => ({
   'crypto.random': {
     kind: 'sync',
     run(args) {
@@ -235,4 +236,4 @@ export const cryptoOps: OpTable = {
       }
     },
   },
-};
+});

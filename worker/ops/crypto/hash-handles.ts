@@ -1,23 +1,21 @@
 // Incremental hashes and HMACs (node:crypto createHash/createHmac): the guest opens a host-side
 // hash, streams its input in (in batches it buffers itself), and digests, so hashing a large
 // input keeps only the hash state in memory, not a copy of every update. Handles belong to the
-// run that opened them (keyed by its OpContext, so a finished run's hashes are garbage once the
-// run is) and are freed on digest. A hash object in a QuickJS heap image refers to a handle of the
+// run that opened them (its RunResources, released when the run ends) and are freed on digest. A hash object in a QuickJS heap image refers to a handle of the
 // run that saved it: restored into a later run it fails with a clear error instead.
 import { createHash, createHmac, type Hash, type Hmac } from 'node:crypto';
-import { OpError, type OpContext, type OpTable } from '../op-types.ts';
+import { resourceKey } from '../../runtime/run-resources.ts';
+import { OpError, type OpContext, type OpFactory } from '../op-types.ts';
 
 /** Open hashes a run may hold at once (each holds a few hundred bytes of host memory). */
 export const MAX_OPEN_HASHES = 10_000;
 const MAX_OUTPUT_LENGTH = 1 << 20;
 
 interface RunHashes { next: number; open: Map<number, Hash | Hmac> }
-const byRun = new WeakMap<OpContext, RunHashes>();
+const HASHES = resourceKey<RunHashes>('hashes', () => ({ next: 1, open: new Map() }), (r) => r.open.clear());
 
 function hashesOf(ctx: OpContext): RunHashes {
-  let r = byRun.get(ctx);
-  if (r === undefined) byRun.set(ctx, (r = { next: 1, open: new Map() }));
-  return r;
+  return ctx.resources.get(HASHES);
 }
 
 function fail(e: unknown): never {
@@ -51,14 +49,14 @@ function add(ctx: OpContext, h: Hash | Hmac): number {
 
 function handle(ctx: OpContext, a: Record<string, unknown>): { id: number; h: Hash | Hmac } {
   const id = a['id'];
-  const h = typeof id === 'number' ? byRun.get(ctx)?.open.get(id) : undefined;
+  const h = typeof id === 'number' && ctx.resources.has(HASHES) ? hashesOf(ctx).open.get(id) : undefined;
   if (h === undefined) {
     throw new OpError('runjs: this hash was created in an earlier run (its state stays on the host and is not part of a heap image); create a new one', 'Error', 'ERR_RUNJS_HASH_LOST');
   }
   return { id: id as number, h };
 }
 
-export const hashOps: OpTable = {
+export const createHashOps: OpFactory = () => ({
   /** {algorithm, outputLength?, hmac?} (bytes: the HMAC key) → handle id. */
   'crypto.hashOpen': {
     kind: 'sync',
@@ -88,7 +86,7 @@ export const hashOps: OpTable = {
     kind: 'sync',
     run(a, bytes, ctx) {
       const { id, h } = handle(ctx, args(a, 'crypto.hashDigest'));
-      byRun.get(ctx)!.open.delete(id);
+      hashesOf(ctx).open.delete(id);
       try {
         if (bytes !== undefined && bytes.length > 0) h.update(bytes);
         return new Uint8Array(h.digest());
@@ -114,4 +112,4 @@ export const hashOps: OpTable = {
       return add(ctx, copy);
     },
   },
-};
+});

@@ -2,6 +2,7 @@
 // is a spec — [kind, locales, options] as JSON — and the host keeps one real Intl object per
 // spec, so repeated formatting costs a lookup instead of a formatter construction (~50–150 µs
 // in V8 for toLocaleString with options, ~1 µs with a cached formatter).
+import { ByteLru } from '../../../shared/image-lru.ts';
 import { OpError } from '../op-types.ts';
 
 export const INTL_KINDS = {
@@ -21,9 +22,14 @@ export type IntlKind = keyof typeof INTL_KINDS;
  */
 export type SpecKind = IntlKind | 'DateAny' | 'DateOnly' | 'TimeOnly';
 
-const CACHE_LIMIT = 512;
+/**
+ * The formatter cache's budget. Specs come from scripts (a script can put a megabyte string into
+ * the options), so entries are counted in bytes: the spec's UTF-16 size plus an estimate of what
+ * an ICU formatter holds natively.
+ */
+export const FORMATTER_CACHE_BYTES = 8 * 1024 * 1024;
+export const FORMATTER_COST_BYTES = 16 * 1024;
 interface Entry { readonly kind: SpecKind; readonly formatter: object }
-const cache = new Map<string, Entry>();
 
 export function isIntlKind(k: unknown): k is IntlKind {
   return typeof k === 'string' && Object.hasOwn(INTL_KINDS, k);
@@ -90,19 +96,29 @@ function construct(kind: SpecKind, locales: string | string[] | undefined, optio
   });
 }
 
-/**
- * The host formatter for a spec string `[kind, locales, options]`, created once and cached; a
- * cache hit costs one Map lookup (the spec is parsed only to build a formatter).
- */
-export function formatterFor(spec: unknown): Entry {
-  if (typeof spec !== 'string') throw new OpError('Intl: malformed formatter spec', 'TypeError');
-  const hit = cache.get(spec);
-  if (hit !== undefined) {
-    // Keep recently used formatters: re-insert at the end (Map order is the eviction order).
-    cache.delete(spec);
-    cache.set(spec, hit);
-    return hit;
+/** One worker's formatters, least recently used evicted first, bounded in bytes. */
+export class FormatterCache {
+  readonly #cache = new ByteLru<Entry>(FORMATTER_CACHE_BYTES, Number.MAX_SAFE_INTEGER);
+
+  get size(): number {
+    return this.#cache.size;
   }
+
+  /**
+   * The host formatter for a spec string `[kind, locales, options]`, created once and cached; a
+   * cache hit costs one Map lookup (the spec is parsed only to build a formatter).
+   */
+  formatterFor(spec: unknown): Entry {
+    if (typeof spec !== 'string') throw new OpError('Intl: malformed formatter spec', 'TypeError');
+    const hit = this.#cache.get(spec);
+    if (hit !== undefined) return hit;
+    const entry = buildEntry(spec);
+    this.#cache.set(spec, entry, spec.length * 2 + FORMATTER_COST_BYTES);
+    return entry;
+  }
+}
+
+function buildEntry(spec: string): Entry {
   let parsed: unknown;
   try {
     parsed = JSON.parse(spec);
@@ -111,10 +127,7 @@ export function formatterFor(spec: unknown): Entry {
   }
   if (!Array.isArray(parsed) || !isSpecKind(parsed[0])) throw new OpError('Intl: unknown formatter kind', 'TypeError');
   const kind = parsed[0];
-  const entry: Entry = { kind, formatter: construct(kind, checkLocales(parsed[1]), checkOptions(parsed[2])) };
-  if (cache.size >= CACHE_LIMIT) cache.delete(cache.keys().next().value!);
-  cache.set(spec, entry);
-  return entry;
+  return { kind, formatter: construct(kind, checkLocales(parsed[1]), checkOptions(parsed[2])) };
 }
 
 /**

@@ -1,8 +1,8 @@
 // Intl for engines that lack it (QuickJS): the guest shim (worker/guest/intl.js) forwards every
 // formatting call here, to the host's ICU, so scripts format the same on both engines.
 // Validate → act (on a cached host formatter) → map the host's RangeError/TypeError to the guest.
-import { OpError, type OpTable } from '../op-types.ts';
-import { INTL_KINDS, asGuestError, checkLocales, checkOptions, decodeNumeric, formatterFor, isIntlKind, type SpecKind } from './intl-formatters.ts';
+import { OpError, type OpFactory } from '../op-types.ts';
+import { INTL_KINDS, asGuestError, checkLocales, checkOptions, decodeNumeric, FormatterCache, isIntlKind, type SpecKind } from './intl-formatters.ts';
 
 interface CallArgs {
   readonly s: unknown;
@@ -68,57 +68,60 @@ function methodsOf(kind: SpecKind): Record<string, Method> {
   return METHODS[kind === 'DateAny' || kind === 'DateOnly' || kind === 'TimeOnly' ? 'DateTimeFormat' : kind]!;
 }
 
-export const intlOps: OpTable = {
-  /** Creates (or finds) the formatter for a spec and returns its resolvedOptions(). */
-  'intl.resolve': {
-    kind: 'sync',
-    run(args) {
-      const { formatter } = formatterFor(record(args, 'intl.resolve')['s']);
-      return (formatter as { resolvedOptions(): unknown }).resolvedOptions();
+export const createIntlOps: OpFactory = () => {
+  const formatters = new FormatterCache();
+  return {
+    /** Creates (or finds) the formatter for a spec and returns its resolvedOptions(). */
+    'intl.resolve': {
+      kind: 'sync',
+      run(args) {
+        const { formatter } = formatters.formatterFor(record(args, 'intl.resolve')['s']);
+        return (formatter as { resolvedOptions(): unknown }).resolvedOptions();
+      },
     },
-  },
-  /** Calls a formatting method: { s: spec, m: method, a: encoded arguments }. */
-  'intl.call': {
-    kind: 'sync',
-    run(args) {
-      const { s, m, a } = record(args, 'intl.call') as unknown as CallArgs;
-      const { kind, formatter } = formatterFor(s);
-      const methods = methodsOf(kind);
-      if (typeof m !== 'string' || !Object.hasOwn(methods, m)) throw new OpError(`Intl: ${String(m)} is not a method of ${kind}`, 'TypeError');
-      if (!Array.isArray(a)) throw new OpError('Intl: malformed arguments', 'TypeError');
-      return asGuestError(() => methods[m]!(formatter as never, a));
+    /** Calls a formatting method: { s: spec, m: method, a: encoded arguments }. */
+    'intl.call': {
+      kind: 'sync',
+      run(args) {
+        const { s, m, a } = record(args, 'intl.call') as unknown as CallArgs;
+        const { kind, formatter } = formatters.formatterFor(s);
+        const methods = methodsOf(kind);
+        if (typeof m !== 'string' || !Object.hasOwn(methods, m)) throw new OpError(`Intl: ${String(m)} is not a method of ${kind}`, 'TypeError');
+        if (!Array.isArray(a)) throw new OpError('Intl: malformed arguments', 'TypeError');
+        return asGuestError(() => methods[m]!(formatter as never, a));
+      },
     },
-  },
-  'intl.supported': {
-    kind: 'sync',
-    run(args) {
-      const { k, l, o } = record(args, 'intl.supported');
-      if (!isIntlKind(k)) throw new OpError('Intl: unknown formatter kind', 'TypeError');
-      const supported = INTL_KINDS[k].supportedLocalesOf as (l: string | string[], o?: Record<string, unknown>) => string[];
-      return asGuestError(() => supported.call(INTL_KINDS[k], checkLocales(l) ?? [], checkOptions(o)));
+    'intl.supported': {
+      kind: 'sync',
+      run(args) {
+        const { k, l, o } = record(args, 'intl.supported');
+        if (!isIntlKind(k)) throw new OpError('Intl: unknown formatter kind', 'TypeError');
+        const supported = INTL_KINDS[k].supportedLocalesOf as (l: string | string[], o?: Record<string, unknown>) => string[];
+        return asGuestError(() => supported.call(INTL_KINDS[k], checkLocales(l) ?? [], checkOptions(o)));
+      },
     },
-  },
-  'intl.canonical': {
-    kind: 'sync',
-    run(args) {
-      return asGuestError(() => Intl.getCanonicalLocales(checkLocales(record(args, 'intl.canonical')['l'])));
+    'intl.canonical': {
+      kind: 'sync',
+      run(args) {
+        return asGuestError(() => Intl.getCanonicalLocales(checkLocales(record(args, 'intl.canonical')['l'])));
+      },
     },
-  },
-  /** Intl.supportedValuesOf(key). */
-  'intl.values': {
-    kind: 'sync',
-    run(args) {
-      const { k } = record(args, 'intl.values');
-      return asGuestError(() => Intl.supportedValuesOf(str(k) as Parameters<typeof Intl.supportedValuesOf>[0]));
+    /** Intl.supportedValuesOf(key). */
+    'intl.values': {
+      kind: 'sync',
+      run(args) {
+        const { k } = record(args, 'intl.values');
+        return asGuestError(() => Intl.supportedValuesOf(str(k) as Parameters<typeof Intl.supportedValuesOf>[0]));
+      },
     },
-  },
-  /** String#toLocaleUpperCase / #toLocaleLowerCase with a locale. */
-  'intl.case': {
-    kind: 'sync',
-    run(args) {
-      const { s, l, u } = record(args, 'intl.case');
-      const locales = checkLocales(l);
-      return asGuestError(() => (u === true ? str(s).toLocaleUpperCase(locales) : str(s).toLocaleLowerCase(locales)));
+    /** String#toLocaleUpperCase / #toLocaleLowerCase with a locale. */
+    'intl.case': {
+      kind: 'sync',
+      run(args) {
+        const { s, l, u } = record(args, 'intl.case');
+        const locales = checkLocales(l);
+        return asGuestError(() => (u === true ? str(s).toLocaleUpperCase(locales) : str(s).toLocaleLowerCase(locales)));
+      },
     },
-  },
+  };
 };

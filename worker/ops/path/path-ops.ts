@@ -2,7 +2,7 @@
 // computed by the host's own node:path, so results and error texts are Node's. The working
 // directory is runjs's "/" (win32 resolve() never sees the host's cwd).
 import path from 'node:path';
-import { OpError, type OpTable } from '../op-types.ts';
+import { OpError, type OpFactory } from '../op-types.ts';
 
 /** The functions the guest may call, and how many leading arguments are paths to resolve against "/". */
 const WIN32 = new Set(['basename', 'dirname', 'extname', 'format', 'isAbsolute', 'join', 'normalize', 'parse', 'relative', 'resolve', 'toNamespacedPath', 'matchesGlob']);
@@ -21,7 +21,8 @@ function call(flavour: 'win32' | 'posix', fn: string, args: unknown[]): unknown 
   }
 }
 
-export const pathOps: OpTable = {
+/** The capability's ops; they need no settings. */
+export const createPathOps: OpFactory = () => ({
   'path.call': {
     kind: 'sync',
     run(args) {
@@ -38,4 +39,4 @@ export const pathOps: OpTable = {
       }
     },
   },
-};
+});

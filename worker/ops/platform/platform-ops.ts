@@ -1,32 +1,36 @@
 // platform.part: the source of a lazy guest-platform part (worker/guest/generated/parts/), read
-// from disk once per worker process. The guest evaluates it the first time a script needs it.
+// from disk once per worker (the factory's cache: a few fixed files, named by a pattern, so the
+// guest cannot grow it). The guest evaluates it the first time a script needs it.
 import { readFileSync } from 'node:fs';
-import { OpError, type OpTable } from '../op-types.ts';
+import { OpError, type OpFactory } from '../op-types.ts';
 
 const PART_NAME = /^[a-z][a-z-]*$/;
-const sources = new Map<string, string>();
 
-export function partSource(name: string): string | undefined {
-  let src = sources.get(name);
-  if (src === undefined) {
-    try {
-      src = readFileSync(new URL(`../../guest/generated/parts/${name}.js`, import.meta.url), 'utf8');
-    } catch {
-      return undefined;
-    }
-    sources.set(name, src);
+/** The source of platform part `name`, or undefined when there is no such part. */
+export function readPartSource(name: string): string | undefined {
+  if (!PART_NAME.test(name)) return undefined;
+  try {
+    return readFileSync(new URL(`../../guest/generated/parts/${name}.js`, import.meta.url), 'utf8');
+  } catch {
+    return undefined;
   }
-  return src;
 }
 
-export const platformOps: OpTable = {
-  'platform.part': {
-    kind: 'sync',
-    run(args) {
-      if (typeof args !== 'string' || !PART_NAME.test(args)) throw new OpError('platform.part expects a part name', 'TypeError');
-      const src = partSource(args);
-      if (src === undefined) throw new OpError(`runjs: unknown platform part '${args}'`);
-      return src;
+export const createPlatformOps: OpFactory = () => {
+  const sources = new Map<string, string>();
+  return {
+    'platform.part': {
+      kind: 'sync',
+      run(args) {
+        if (typeof args !== 'string' || !PART_NAME.test(args)) throw new OpError('platform.part expects a part name', 'TypeError');
+        let src = sources.get(args);
+        if (src === undefined) {
+          src = readPartSource(args);
+          if (src === undefined) throw new OpError(`runjs: unknown platform part '${args}'`);
+          sources.set(args, src);
+        }
+        return src;
+      },
     },
-  },
+  };
 };

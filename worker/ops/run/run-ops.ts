@@ -1,7 +1,8 @@
 // The run's lifecycle as the prelude reports it: the main module settled (result or error).
-import { OpError, type OpTable } from '../op-types.ts';
+import { OpError, type OpFactory } from '../op-types.ts';
 
-export const runOps: OpTable = {
+/** The capability's ops; they need no settings. */
+export const createRunOps: OpFactory = () => ({
   'run.settle': {
     kind: 'sync',
     run(args, _bytes, ctx) {
@@ -12,4 +13,4 @@ export const runOps: OpTable = {
       else throw new OpError('run.settle: malformed settlement', 'TypeError');
     },
   },
-};
+});

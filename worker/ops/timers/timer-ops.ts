@@ -1,11 +1,12 @@
 // setTimeout/clearTimeout: the guest keeps the timer table (ids ≥ 1, callbacks); the host only
 // sleeps. A cleared timer aborts its sleep so a pending host timer never keeps a run alive.
-import { OpError, type OpTable } from '../op-types.ts';
+import { OpError, type OpFactory } from '../op-types.ts';
 
 /** Node's own ceiling for timer delays (2^31 - 1 ms). */
 const MAX_DELAY_MS = 2_147_483_647;
 
-export const timerOps: OpTable = {
+/** The capability's ops; they need no settings. */
+export const createTimerOps: OpFactory = () => ({
   'timers.sleep': {
     kind: 'async',
     run(args, _bytes, _ctx, signal) {
@@ -31,4 +32,4 @@ export const timerOps: OpTable = {
       ctx.cancelOp(args);
     },
   },
-};
+});

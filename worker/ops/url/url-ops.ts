@@ -1,6 +1,6 @@
 // URL parsing for the guest's URL class: Node's WHATWG parser (ada). The guest keeps the
 // components; the host only parses and applies setters. Also node:url's legacy helpers.
-import { OpError, type OpTable } from '../op-types.ts';
+import { OpError, type OpFactory } from '../op-types.ts';
 import { domainToASCII, domainToUnicode, format as legacyFormat, parse as legacyParse, resolve as legacyResolve } from 'node:url';
 
 /** A parsed URL as the guest's component record (see worker/guest/platform/core/url.js). */
@@ -17,7 +17,8 @@ function strings(args: unknown, min: number, max: number, op: string): string[] 
   return args as string[];
 }
 
-export const urlOps: OpTable = {
+/** The capability's ops; they need no settings. */
+export const createUrlOps: OpFactory = () => ({
   'url.parse': {
     kind: 'sync',
     run(args) {
@@ -65,4 +66,4 @@ export const urlOps: OpTable = {
       }
     },
   },
-};
+});

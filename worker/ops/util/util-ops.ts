@@ -3,9 +3,10 @@
 // null-prototype `values` and the tokens' undefined fields that JSON drops), and MIMEType's
 // parser (the guest keeps the parsed type, subtype and parameters).
 import { MIMEType, parseArgs } from 'node:util';
-import { OpError, type OpTable } from '../op-types.ts';
+import { OpError, type OpFactory } from '../op-types.ts';
 
-export const utilOps: OpTable = {
+/** The capability's ops; they need no settings. */
+export const createUtilOps: OpFactory = () => ({
   'util.mime': {
     kind: 'sync',
     run(args) {
@@ -30,4 +31,4 @@ export const utilOps: OpTable = {
       }
     },
   },
-};
+});

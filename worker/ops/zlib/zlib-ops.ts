@@ -1,7 +1,7 @@
 // One-shot compression for node:zlib and CompressionStream/DecompressionStream: Node's zlib.
 // Output is capped (MAX_OUTPUT_BYTES) so a small "zip bomb" cannot balloon the worker.
 import { brotliCompressSync, brotliDecompressSync, constants, deflateRawSync, deflateSync, gunzipSync, gzipSync, inflateRawSync, inflateSync, unzipSync, type ZlibOptions } from 'node:zlib';
-import { OpError, type OpTable } from '../op-types.ts';
+import { OpError, type OpFactory } from '../op-types.ts';
 
 /** The largest output one zlib op may produce. */
 export const MAX_OUTPUT_BYTES = 256 * 1024 * 1024;
@@ -34,7 +34,8 @@ function options(raw: unknown): ZlibOptions {
   return out;
 }
 
-export const zlibOps: OpTable = {
+/** The capability's ops; they need no settings. */
+export const createZlibOps: OpFactory = () => ({
   'zlib.process': {
     kind: 'sync',
     run(args, bytes) {
@@ -55,4 +56,4 @@ export const zlibOps: OpTable = {
       return constants;
     },
   },
-};
+});

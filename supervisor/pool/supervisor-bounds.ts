@@ -1,0 +1,114 @@
+// What one run's worker may make the supervisor hold. The worker enforces every cap itself, but a
+// worker is treated as possibly compromised (a sandbox escape would own it), so the pool checks
+// again here, against the same numbers: the largest message it will read (frame-channel refuses a
+// larger one from its header), console output per run, the heap image, and payloads of ops the
+// worker delegates upward. The result and error caps are shared/outcome-limits.ts, applied to
+// every result message. docs/security.md lists these bounds.
+import { MAX_ARTIFACT_BYTES } from '../../shared/artifact-rules.ts';
+import { MAX_ERROR_CHARS, MAX_RESULT_BYTES } from '../../shared/outcome-limits.ts';
+
+const KiB = 1024;
+const MiB = 1024 * KiB;
+
+/** Room for a message's envelope and V8 serialization overhead around its payload. */
+const ENVELOPE_BYTES = 64 * KiB;
+/** The worker's own truncation notice may follow the last admitted output. */
+const OUTPUT_NOTICE_BYTES = 1 * KiB;
+/**
+ * A heap image holds at most the run's heap cap plus the engine's base pages and bookkeeping
+ * (a few MB); anything larger did not come from an honest engine.
+ */
+export const IMAGE_SLACK_BYTES = 64 * MiB;
+/** Delegated ops one run may have in flight, and the bytes of their payloads. */
+export const MAX_DELEGATED_IN_FLIGHT = 16;
+export const MAX_DELEGATED_BYTES = 64 * MiB;
+
+export const OUTPUT_CUT_NOTICE = '[runjs] output truncated by the supervisor: the worker sent more than the per-execution limit (--max-output-bytes)\n';
+
+/** The parts of a job the bounds depend on. */
+export interface BoundedJob {
+  readonly maxOutputBytes: number;
+  readonly heapMemoryMaxMb: number;
+  readonly captureImage?: boolean;
+}
+
+/** The payload size of a delegated op's arguments: its byte arrays and strings (what dominates). */
+function payloadBytes(args: unknown): number {
+  if (typeof args !== 'object' || args === null) return typeof args === 'string' ? args.length * 2 : 0;
+  let n = 0;
+  for (const v of Object.values(args)) {
+    if (v instanceof Uint8Array) n += v.byteLength;
+    else if (typeof v === 'string') n += v.length * 2;
+  }
+  return n;
+}
+
+export class SupervisorBounds {
+  /** The largest message a worker may send while it runs nothing (ready, stray messages). */
+  static readonly IDLE_MESSAGE_BYTES = 64 * KiB;
+
+  readonly #job: BoundedJob;
+  #outputBytes = 0;
+  #outputCut = false;
+  #delegatedInFlight = 0;
+  #delegatedBytes = 0;
+
+  constructor(job: BoundedJob) {
+    this.#job = job;
+  }
+
+  get #heapBytes(): number {
+    return Math.max(8, this.#job.heapMemoryMaxMb) * MiB;
+  }
+
+  /**
+   * The largest message body accepted while this run is active: a delegated artifact payload, an
+   * output chunk (UTF-16 at worst: 2 bytes per UTF-8 byte of the cap), a result, or — for runs
+   * that capture their heap — the image.
+   */
+  get maxMessageBytes(): number {
+    const artifact = MAX_ARTIFACT_BYTES + ENVELOPE_BYTES;
+    const output = 2 * (this.#job.maxOutputBytes + OUTPUT_NOTICE_BYTES) + ENVELOPE_BYTES;
+    const result = 2 * (MAX_RESULT_BYTES + MAX_ERROR_CHARS) + ENVELOPE_BYTES;
+    const image = this.#job.captureImage ? this.#heapBytes + IMAGE_SLACK_BYTES : 0;
+    return Math.max(artifact, output, result, image);
+  }
+
+  /** The output to record: `data`, or '' once the run's output passed its cap (one notice marks the cut). */
+  admitOutput(data: string): string {
+    if (this.#outputCut) return '';
+    const bytes = Buffer.byteLength(data, 'utf8');
+    if (this.#outputBytes + bytes <= this.#job.maxOutputBytes + OUTPUT_NOTICE_BYTES) {
+      this.#outputBytes += bytes;
+      return data;
+    }
+    this.#outputCut = true;
+    return OUTPUT_CUT_NOTICE;
+  }
+
+  /** Why a heap image of `bytes` is refused, or undefined when it is within bounds. */
+  checkImage(bytes: number): string | undefined {
+    if (!this.#job.captureImage) return 'runjs internal error: the worker sent a heap image this execution did not ask for';
+    if (bytes > this.#heapBytes + IMAGE_SLACK_BYTES) return `runjs internal error: the worker sent a heap image of ${bytes} bytes, more than the execution's heap cap allows`;
+    return undefined;
+  }
+
+  /** Admits a delegated op's payload, or says why it is refused (too many or too large in flight). */
+  admitDelegated(args: unknown): string | undefined {
+    const bytes = payloadBytes(args);
+    if (this.#delegatedInFlight >= MAX_DELEGATED_IN_FLIGHT) {
+      return `runjs: more than ${MAX_DELEGATED_IN_FLIGHT} host operations are waiting for the server at once; await earlier ones first`;
+    }
+    if (this.#delegatedBytes + bytes > MAX_DELEGATED_BYTES) {
+      return `runjs: more than ${MAX_DELEGATED_BYTES} bytes of host operations are waiting for the server at once; await earlier ones first`;
+    }
+    this.#delegatedInFlight++;
+    this.#delegatedBytes += bytes;
+    return undefined;
+  }
+
+  releaseDelegated(args: unknown): void {
+    this.#delegatedInFlight--;
+    this.#delegatedBytes -= payloadBytes(args);
+  }
+}

@@ -1,0 +1,35 @@
+// The worker's capabilities: one factory per folder under worker/ops/, each building its ops from
+// the worker's settings. Adding a capability adds its folder and one line here; nothing else moves.
+import type { WorkerSettings } from '../../shared/worker-settings.ts';
+import type { OpFactory, OpTable } from './op-types.ts';
+import { createConsoleOps } from './console/console-ops.ts';
+import { createTimerOps } from './timers/timer-ops.ts';
+import { createRunOps } from './run/run-ops.ts';
+import { createPlatformOps } from './platform/platform-ops.ts';
+import { createClockOps } from './clock/clock-ops.ts';
+import { createUrlOps } from './url/url-ops.ts';
+import { createEncodingOps } from './encoding/encoding-ops.ts';
+import { createCryptoOps } from './crypto/crypto-ops.ts';
+import { createHashOps } from './crypto/hash-handles.ts';
+import { createZlibOps } from './zlib/zlib-ops.ts';
+import { createIntlOps } from './intl/intl-ops.ts';
+import { createArtifactOps } from './artifacts/artifact-ops.ts';
+import { createPathOps } from './path/path-ops.ts';
+import { createUtilOps } from './util/util-ops.ts';
+
+export const CAPABILITIES: readonly OpFactory[] = [
+  createConsoleOps, createTimerOps, createRunOps, createPlatformOps, createClockOps, createUrlOps, createEncodingOps,
+  createCryptoOps, createHashOps, createZlibOps, createIntlOps, createArtifactOps, createPathOps, createUtilOps,
+];
+
+/** Every capability's ops for a worker with `settings`; two capabilities may not define one op. */
+export function createOps(settings: WorkerSettings): OpTable {
+  const table: Record<string, OpTable[string]> = {};
+  for (const factory of CAPABILITIES) {
+    for (const [name, op] of Object.entries(factory(settings))) {
+      if (Object.hasOwn(table, name)) throw new Error(`runjs: op '${name}' is defined by two capabilities`);
+      table[name] = op;
+    }
+  }
+  return Object.freeze(table);
+}

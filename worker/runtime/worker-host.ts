@@ -1,0 +1,198 @@
+// One worker process's state and its runs: the engines, the realm booted ahead of the next run,
+// recent heap images, the supervisor client and the op table built from the worker's settings.
+// Runs one execution at a time for the supervisor's pool and streams console output back.
+// Everything lives on this object (made once by worker/main.ts from the `init` message): no
+// module-level state, so a capability's per-worker state travels in its factory's closure and
+// per-run state on the run's OpContext.
+import type { RunRequest, WorkerMessage } from '../../shared/protocol.ts';
+import type { WorkerSettings } from '../../shared/worker-settings.ts';
+import { EngineError, type Engine, type GuestRealm, type HostCall } from '../engine.ts';
+import { V8Engine } from '../engines/v8/v8-engine.ts';
+import { HeapImageError, type HeapImage } from '../../shared/heap-image.ts';
+import { ByteLru, WORKER_IMAGE_CACHE_BYTES, WORKER_IMAGE_CACHE_ENTRIES } from '../../shared/image-lru.ts';
+import { EXECUTION_ERRORS } from '../../shared/errors.ts';
+import { createOps } from '../ops/capabilities.ts';
+import type { OpTable } from '../ops/op-types.ts';
+import { BUILTIN_MODULES } from '../guest/builtin-modules.ts';
+import { RunLoop } from './execute-run.ts';
+import { OutputBuffer } from './output-buffer.ts';
+import { SupervisorClient } from './supervisor-client.ts';
+import type { CancelChannel } from './cancel-channel.ts';
+import { startMemoryWatchdog, type MemoryWatchdog } from './memory-watchdog.ts';
+
+const DEFAULT_HEAP_MB = 8;
+/** Console output written while QuickJS blocks the thread is sent at least this often. */
+const OUTPUT_WHILE_BLOCKED_MS = 10;
+/**
+ * How long an interrupted realm may take to return before the worker asks to be replaced. An
+ * interrupt that takes returns within a few ms (engine.cancel_latency_ms ≈ 4 ms, IPC included);
+ * this wait is on the path of every cancel that ends in a kill (engine.cancel_kill_latency_ms).
+ */
+const STOP_GRACE_MS = 50;
+
+/** Polls `done` until it holds or `ms` pass. */
+async function settlesWithin(done: () => boolean, ms: number): Promise<boolean> {
+  const until = performance.now() + ms;
+  while (!done()) {
+    if (performance.now() > until) return false;
+    await new Promise((r) => setTimeout(r, 2));
+  }
+  return true;
+}
+
+export class WorkerHost {
+  readonly #send: (msg: WorkerMessage) => void;
+  readonly #settings: WorkerSettings;
+  readonly #ops: OpTable;
+  readonly #supervisor: SupervisorClient;
+  readonly #cancelChannel: CancelChannel | undefined;
+  readonly #v8 = new V8Engine();
+  /**
+   * QuickJS is imported on first use (or at start when warmed): its modules take ≈ 80 ms to load
+   * and hold memory a V8-only worker never needs, and a replacement worker's boot is on the
+   * cancel-kill path.
+   */
+  #quickjs: Promise<Engine> | undefined;
+  /** The current run's host call; realms are created ahead of time and bound through the trampoline. */
+  #currentHostCall: HostCall | undefined;
+  /** A realm booted ahead of the next run with the default limit (engine-study: ~2 ms saved). */
+  #warm: Promise<GuestRealm> | undefined;
+  /**
+   * Recent heap images by the supervisor's names for them (RunRequest.imageToken): a run resuming
+   * one restores it from here, without the image crossing IPC. Restores copy out of these images
+   * and snapshots are fresh buffers, so cached images are never modified.
+   */
+  readonly #imageCache = new ByteLru<HeapImage>(WORKER_IMAGE_CACHE_BYTES, WORKER_IMAGE_CACHE_ENTRIES);
+  #active: { runId: string; loop: RunLoop } | undefined;
+  readonly #onQuickJSLoaded: () => void;
+
+  constructor(settings: WorkerSettings, send: (msg: WorkerMessage) => void, cancelChannel: CancelChannel | undefined, onQuickJSLoaded: () => void = () => {}) {
+    this.#settings = settings;
+    this.#send = send;
+    this.#ops = createOps(settings);
+    this.#supervisor = new SupervisorClient(send);
+    this.#cancelChannel = cancelChannel;
+    this.#onQuickJSLoaded = onQuickJSLoaded;
+  }
+
+  readonly #trampoline: HostCall = (op, argsJson, bytes) => {
+    if (this.#currentHostCall === undefined) return `e${JSON.stringify({ name: 'Error', message: 'runjs: no active run' })}`;
+    return this.#currentHostCall(op, argsJson, bytes);
+  };
+
+  /** Boots the engines the settings ask to warm; resolves when the worker can say ready. */
+  async warmUp(): Promise<void> {
+    const engines = this.#settings.warmEngines;
+    if (engines.includes('v8')) this.#prepareWarm();
+    await Promise.allSettled([this.#warm, engines.includes('quickjs') ? this.#loadQuickJS().then((q) => q.warmUp?.()) : undefined]);
+  }
+
+  /** Routes one message from the supervisor (already narrowed by the protocol's guard). */
+  onRun(req: RunRequest): void {
+    if (this.#active) {
+      this.#send({ type: 'result', runId: req.runId, outcome: { status: 'failed', error: 'runjs internal error: worker is busy' } });
+      return;
+    }
+    void this.#handleRun(req);
+  }
+
+  onCancel(runId: string, reason: 'cancel' | 'timeout'): void {
+    if (this.#active?.runId === runId) this.#active.loop.stop(reason);
+  }
+
+  get supervisor(): SupervisorClient {
+    return this.#supervisor;
+  }
+
+  #loadQuickJS(): Promise<Engine> {
+    this.#quickjs ??= import('../engines/quickjs/quickjs-engine.ts').then((m) => {
+      this.#onQuickJSLoaded();
+      return new m.QuickJSEngine({ cacheDir: this.#settings.quickjsCacheDir });
+    });
+    return this.#quickjs;
+  }
+
+  #engineFor(name: string): Engine | Promise<Engine> | undefined {
+    if (name === 'v8') return this.#v8;
+    if (name === 'quickjs') return this.#loadQuickJS();
+    return undefined;
+  }
+
+  #prepareWarm(): void {
+    if (this.#warm !== undefined) return; // still unused (the last run was QuickJS or had another limit)
+    this.#warm = this.#v8.createRealm({ memoryLimitMb: DEFAULT_HEAP_MB, hostCall: this.#trampoline });
+    this.#warm.catch(() => { this.#warm = undefined; });
+  }
+
+  async #takeRealm(req: RunRequest, image: HeapImage | undefined): Promise<GuestRealm> {
+    const limit = Math.max(DEFAULT_HEAP_MB, req.heapMemoryMaxMb);
+    if (image && req.engine !== 'quickjs') throw new HeapImageError(`Heap images need the QuickJS engine; this execution runs on ${req.engine}`);
+    if (this.#warm !== undefined && limit === DEFAULT_HEAP_MB && req.engine === 'v8') {
+      const w = this.#warm;
+      this.#warm = undefined;
+      try {
+        return await w;
+      } catch { /* fall through to a fresh realm */ }
+    }
+    const engine = await this.#engineFor(req.engine);
+    if (!engine) throw new Error(`engine '${req.engine}' is not available in this worker`);
+    return engine.createRealm({ memoryLimitMb: limit, hostCall: this.#trampoline, ...(image ? { image } : {}) });
+  }
+
+  async #handleRun(req: RunRequest): Promise<void> {
+    const send = this.#send;
+    const output = new OutputBuffer((data) => send({ type: 'output', runId: req.runId, data }), req.maxOutputBytes);
+    const heapMb = Math.max(DEFAULT_HEAP_MB, req.heapMemoryMaxMb);
+    let watchdog: MemoryWatchdog | undefined;
+    const loop = new RunLoop({ runId: req.runId, code: req.code, timeoutMs: req.timeoutMs, heapMemoryMaxMb: heapMb, persistTopLevel: req.captureImage === true }, this.#ops, BUILTIN_MODULES, {
+      output: (text) => output.write(text),
+      // Polled from QuickJS's interrupt handler while guest code blocks this thread: stream the
+      // console output written meanwhile, and pick up cancels from the side channel.
+      pollStop: () => {
+        output.flushIfOlderThan(OUTPUT_WHILE_BLOCKED_MS);
+        watchdog?.check();
+        return this.#cancelChannel?.poll(req.runId);
+      },
+    }, this.#supervisor.forRun(req.runId));
+    this.#active = { runId: req.runId, loop };
+    let realm: GuestRealm | undefined;
+    try {
+      let input = req.image;
+      if (req.imageToken !== undefined) {
+        if (input) this.#imageCache.set(req.imageToken, input, input.bytes.byteLength);
+        else input = this.#imageCache.get(req.imageToken);
+        if (!input) {
+          send({ type: 'result', runId: req.runId, outcome: { status: 'failed', error: 'runjs internal error: the worker does not hold the heap image' }, imageMiss: true });
+          return;
+        }
+      }
+      try {
+        realm = await this.#takeRealm(req, input);
+      } catch (e) {
+        // Images are user state: a foreign or oversized one is the run's failure, not ours.
+        if (e instanceof HeapImageError) { send({ type: 'result', runId: req.runId, outcome: { status: 'failed', error: e.message } }); return; }
+        if (e instanceof EngineError && e.kind === 'out-of-memory') { send({ type: 'result', runId: req.runId, outcome: { status: 'failed', error: EXECUTION_ERRORS.OUT_OF_MEMORY } }); return; }
+        throw e;
+      }
+      this.#currentHostCall = loop.hostCall;
+      watchdog = startMemoryWatchdog(heapMb * 1024 * 1024, () => loop.stop('out-of-memory'));
+      const outcome = await loop.run(realm);
+      output.flush();
+      const recycle = loop.busy && !(await settlesWithin(() => !loop.busy, STOP_GRACE_MS));
+      let image: HeapImage | undefined;
+      if (outcome.status === 'completed' && req.captureImage && realm.snapshot) image = realm.snapshot();
+      if (image && req.captureToken !== undefined) this.#imageCache.set(req.captureToken, image, image.bytes.byteLength);
+      send({ type: 'result', runId: req.runId, outcome, ...(recycle ? { recycle } : {}), ...(image ? { image } : {}) });
+      if (recycle) return; // the supervisor kills this process; a stuck isolate must not host another run
+    } catch (e) {
+      output.flush();
+      send({ type: 'result', runId: req.runId, outcome: { status: 'failed', error: `runjs internal error: ${e instanceof Error ? e.message : String(e)}` } });
+    } finally {
+      watchdog?.stop();
+      this.#currentHostCall = undefined;
+      this.#active = undefined;
+      realm?.dispose();
+      this.#prepareWarm();
+    }
+  }
+}
