@@ -129,6 +129,8 @@ export async function startApp(config: Config, log: Logger, hooks: AppHooks): Pr
     // Upload URLs need an HTTP listener to PUT to: this one, or whatever --public-url points at.
     artifacts: {
       service: artifacts.service, publicBaseUrl: config.publicUrl,
+      // The spec's stateless mode lists run_js alone; the artifact tools there are an opt-in.
+      tools: !config.stateless || config.statelessArtifactTools,
       uploads: transport !== 'stdio' || config.publicUrl !== undefined ? artifacts.uploads : undefined,
     },
     mode: config.stateless ? 'stateless' : 'stateful',

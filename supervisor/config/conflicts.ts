@@ -64,6 +64,11 @@ export const CONFLICT_RULES: readonly ConflictRule[] = [
     },
   },
   {
+    doc: '`--stateless-artifact-tools` without `--stateless`: `--stateless-artifact-tools requires --stateless`.',
+    check: (v) => when(v.get('stateless-artifact-tools') === true && v.get('stateless') !== true,
+      '--stateless-artifact-tools requires --stateless'),
+  },
+  {
     doc: '`--cluster-port` without `--http-port` or `--sse-port` (unless `--metadata-only`): ' +
       '`Cluster mode requires --http-port or --sse-port (stdio transport is not supported in cluster mode)`.',
     check: (v) => when(v.get('cluster-port') !== undefined && v.get('metadata-only') !== true && !hasTransport(v),

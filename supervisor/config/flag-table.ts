@@ -179,6 +179,11 @@ export const FLAGS = [
     description: 'Override the advertised `run_js` tool description; `@file` and `@@` as for --instructions.',
   }),
 
+  define({
+    name: 'stateless-artifact-tools', kind: 'boolean', default: false, group: 'mcp-surface', implemented: true,
+    description: 'In --stateless mode, also list get_artifact, list_artifacts, delete_artifact and get_artifact_upload_url (the spec\'s stateless mode has `run_js` only; emitted artifacts come inline in its result); requires --stateless.',
+  }),
+
   // ── heap and filesystem persistence ──────────────────────────────────────
   define({
     name: 'heap-store', kind: 'enum', values: ['none', 'dir', 's3'], default: 'none', group: 'storage',

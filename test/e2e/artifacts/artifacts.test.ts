@@ -13,9 +13,12 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { CallToolResultSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { startServer, type ServerProcess } from '../server/server-process.ts';
 import { failed, httpClient, ok } from '../mcp/mcp-clients.ts';
+import { defaultRunJsDescription } from '../../../supervisor/mcp/mcp-texts.ts';
 
 const MiB = 1024 * 1024;
 const LIMIT = 16 * MiB;
+/** The limits the default server runs with (as the MCP texts state them). */
+const LIMITS = { defaultTimeoutSecs: 30, defaultHeapMb: 8, maxHeapMb: 4096 };
 // A 1×1 PNG.
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
 
@@ -248,10 +251,12 @@ test('16 MiB + 1 byte is refused while streaming, never buffered whole: 400 on t
   assert.equal((await put('/api/artifacts/huge.bin', new Uint8Array(LIMIT), 'application/octet-stream')).status, 200);
 });
 
-test('stateless run_js lists the artifacts the run emitted and inlines them; --public-url makes URLs absolute', async () => {
-  const stateless = await startServer(['--stateless', '--public-url', 'https://runjs.example.com/']);
+test('stateless run_js lists the artifacts the run emitted and inlines them; --public-url makes URLs absolute; --stateless-artifact-tools lists the tools', async () => {
+  const stateless = await startServer(['--stateless', '--stateless-artifact-tools', '--public-url', 'https://runjs.example.com/']);
   const c = await httpClient(stateless.base);
   try {
+    assert.deepEqual((await c.listTools()).tools.map((t) => t.name), ['run_js', 'get_artifact', 'list_artifacts', 'delete_artifact', 'get_artifact_upload_url']);
+    assert.equal((await c.listTools()).tools[0]!.description, defaultRunJsDescription('stateless', LIMITS, false, true));
     const res = await c.callTool({ name: 'run_js', arguments: { code: `await artifact('dot.png', 'image/png', new Uint8Array(${JSON.stringify([...PNG])})); await artifact('t.txt', 'text/plain', 'hi'); console.log('done')` } }) as CallToolResult;
     assert.notEqual(res.isError, true, JSON.stringify(res));
     const body = res.structuredContent as { output: string; artifacts: Record<string, unknown>[] };

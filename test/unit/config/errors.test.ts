@@ -139,6 +139,14 @@ describe('conflicting flags', () => {
       ['--metadata-only', '--cluster-port=9000'], { RUNJS_STATELESS: 'false' });
   });
 
+  test('--stateless-artifact-tools needs --stateless', () => {
+    assertLoadError('--stateless-artifact-tools requires --stateless', ['--stateless-artifact-tools']);
+    assertLoadError('--stateless-artifact-tools requires --stateless', ['--stateless-artifact-tools', '--stateless=false']);
+    assertLoadError('--stateless-artifact-tools requires --stateless', [], { RUNJS_STATELESS_ARTIFACT_TOOLS: 'true' });
+    assertLoadError('--metadata-only cannot be used with JS-execution setting --stateless-artifact-tools',
+      ['--metadata-only', '--cluster-port=9000', '--stateless-artifact-tools=false']);
+  });
+
   test('--session-fork-from', () => {
     assertLoadError('--session-fork-from requires --session-id (the new session to create)',
       ['--session-fork-from=base', '--heap-store=dir']);

@@ -27,6 +27,7 @@ describe('defaults', () => {
       maxOutputBytes: 16 * MiB,
       allowExternalModules: false,
       allowRunJsFile: false,
+      statelessArtifactTools: false,
       heapStore: 'none',
       heapDir: '/tmp/mcp-v8-heaps',
       fsStore: 'none',

@@ -46,7 +46,7 @@ describe('assertImplemented', () => {
       'heap-dir', 'heap-memory-max', 'heap-store', 'help', 'http-port', 'instructions', 'jwks-url', 'log-level',
       'max-concurrent-executions', 'max-output-bytes', 'max-queued-executions', 'max-request-body', 'print-openapi',
       'public-url', 'run-js-description', 's3-bucket', 's3-endpoint', 's3-force-path-style',
-      'session-db-path', 'session-fork-from', 'session-id', 'sse-port', 'stateless', 'version',
+      'session-db-path', 'session-fork-from', 'session-id', 'sse-port', 'stateless', 'stateless-artifact-tools', 'version',
     ]);
   });
 });
