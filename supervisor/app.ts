@@ -20,8 +20,6 @@ import { LegacySseEndpoint } from './transports/legacy-sse.ts';
 import { startStdio } from './transports/stdio.ts';
 import { StreamableHttpEndpoint } from './transports/streamable-http.ts';
 
-/** Largest per-call heap_memory_max_mb (there is no flag for it; --heap-memory-max is the default). */
-export const MAX_HEAP_MB = 4096;
 /**
  * Largest heap_memory_max_mb with a heap store (every run on QuickJS): a wasm32 memory addresses
  * at most 2 GiB through the engine's glue (MAX_PAGES in worker/engines/quickjs/wasm-vm.ts).
@@ -107,7 +105,9 @@ export async function startApp(config: Config, log: Logger, hooks: AppHooks): Pr
     warmEngines: heaps.enabled ? ['quickjs'] : ['v8'],
     onOpRequest: artifactOpHandler(artifacts.service, (line) => log.error(line)),
   });
-  const maxHeapMb = heaps.enabled ? QUICKJS_MAX_HEAP_MB : Math.max(MAX_HEAP_MB, config.heapMemoryMax);
+  // The largest per-call heap_memory_max_mb: the operator's ceiling (--heap-memory-max is within it,
+  // a conflict rule checks), and never more than QuickJS can address when runs go there.
+  const maxHeapMb = heaps.enabled ? Math.min(config.heapMemoryCeiling, QUICKJS_MAX_HEAP_MB) : config.heapMemoryCeiling;
   const executions = new ExecutionService({
     db, pool,
     defaultTimeoutSecs: config.executionTimeout,

@@ -114,6 +114,14 @@ export const CONFLICT_RULES: readonly ConflictRule[] = [
     },
   },
   {
+    doc: '`--heap-memory-max` above `--heap-memory-ceiling`: ' +
+      '`--heap-memory-max (<max>) must not be greater than --heap-memory-ceiling (<ceiling>)`.',
+    check: (v) => {
+      const [max, ceiling] = [v.get('heap-memory-max') as number, v.get('heap-memory-ceiling') as number];
+      return when(max > ceiling, `--heap-memory-max (${max}) must not be greater than --heap-memory-ceiling (${ceiling})`);
+    },
+  },
+  {
     doc: '`--election-timeout-min` above `--election-timeout-max`: ' +
       '`--election-timeout-min (<min>) must not be greater than --election-timeout-max (<max>)`.',
     check: (v) => {

@@ -18,7 +18,7 @@ import { defaultRunJsDescription } from '../../../supervisor/mcp/mcp-texts.ts';
 const MiB = 1024 * 1024;
 const LIMIT = 16 * MiB;
 /** The limits the default server runs with (as the MCP texts state them). */
-const LIMITS = { defaultTimeoutSecs: 30, defaultHeapMb: 8, maxHeapMb: 4096 };
+const LIMITS = { defaultTimeoutSecs: 30, defaultHeapMb: 8, maxHeapMb: 1024 };
 // A 1×1 PNG.
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
 

@@ -65,7 +65,7 @@ test('installed under node_modules: a cached copy serves MCP over stdio, workers
   const client = new Client({ name: 'runjs-e2e', version: '1.0.0' });
   await client.connect(transport);
   try {
-    const limits = { defaultTimeoutSecs: 30, defaultHeapMb: 8, maxHeapMb: 4096 };
+    const limits = { defaultTimeoutSecs: 30, defaultHeapMb: 8, maxHeapMb: 1024 };
     assert.equal(client.getInstructions(), defaultInstructions('stateless', 'stdio', limits));
     // Stateless mode lists run_js alone, described without the artifact tools.
     const { tools } = await client.listTools();
