@@ -121,6 +121,7 @@ export async function startApp(config: Config, log: Logger, hooks: AppHooks): Pr
     heaps,
     fsEnabled: false,
     artifacts: artifacts.service,
+    warn: (line) => log.warn(line),
   });
   const version = packageVersion();
   const surface: McpSurfaceOptions = {

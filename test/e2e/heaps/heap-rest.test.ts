@@ -95,7 +95,7 @@ test('a second server process sharing the store continues a heap', async () => {
   }
 });
 
-test('malformed heap keys are 400; an unknown key fails the execution naming the key', async () => {
+test('malformed heap keys are 400; an unknown key fails the execution naming the key, not the store directory', async () => {
   for (const heap of ['nope', 'A'.repeat(64), '../etc/passwd', 'a'.repeat(63)]) {
     const r = await call(a.base, 'POST', '/api/exec', { code: '1', heap });
     assert.equal(r.status, 400, heap);
@@ -103,7 +103,10 @@ test('malformed heap keys are 400; an unknown key fails the execution naming the
   }
   const unknown = 'f'.repeat(64);
   const info = await runFailed(a.base, { code: 'globalThis.x = 1', heap: unknown });
-  assert.match(info.error!, new RegExp(`heap ${unknown} was not found`));
+  assert.equal(info.error, `cannot restore heap: heap ${unknown} was not found in the heap store; it was never stored there, or the store was changed or cleaned`);
+  assert.ok(!info.error.includes(heapDir), info.error);
+  // The operator still learns where it looked: a warning in the server log.
+  assert.ok(a.stderr().includes(`runjs: warn: execution ${info.execution_id}: cannot restore heap ${unknown} from dir:${heapDir}: heap ${unknown} was not found`), a.stderr());
 });
 
 test('a stored object that is not a heap, or a failing run, never yields a heap', async () => {
