@@ -21,8 +21,6 @@ import { LegacySseEndpoint } from './transports/legacy-sse.ts';
 import { startStdio } from './transports/stdio.ts';
 import { StreamableHttpEndpoint } from './transports/streamable-http.ts';
 
-/** Largest per-call heap_memory_max_mb (there is no flag for it; --heap-memory-max is the default). */
-export const MAX_HEAP_MB = 4096;
 /**
  * Largest heap_memory_max_mb with a heap store (every run on QuickJS): a wasm32 memory addresses
  * at most 2 GiB through the engine's glue (MAX_PAGES in worker/engines/quickjs/wasm-vm.ts).
@@ -108,7 +106,9 @@ export async function startApp(config: Config, log: Logger, hooks: AppHooks): Pr
     warmEngines: heaps.enabled ? ['quickjs'] : ['v8'],
     ops: new OpRouter([artifactOpRoutes(artifacts.service)], (line) => log.error(line)),
   });
-  const maxHeapMb = heaps.enabled ? QUICKJS_MAX_HEAP_MB : Math.max(MAX_HEAP_MB, config.heapMemoryMax);
+  // The largest per-call heap_memory_max_mb: the operator's ceiling (--heap-memory-max is within it,
+  // a conflict rule checks), and never more than QuickJS can address when runs go there.
+  const maxHeapMb = heaps.enabled ? Math.min(config.heapMemoryCeiling, QUICKJS_MAX_HEAP_MB) : config.heapMemoryCeiling;
   const executions = new ExecutionService({
     db, pool,
     defaultTimeoutSecs: config.executionTimeout,
@@ -122,6 +122,7 @@ export async function startApp(config: Config, log: Logger, hooks: AppHooks): Pr
     heaps,
     fsEnabled: false,
     artifacts: artifacts.service,
+    warn: (line) => log.warn(line),
   });
   const version = packageVersion();
   const surface: McpSurfaceOptions = {
@@ -130,6 +131,8 @@ export async function startApp(config: Config, log: Logger, hooks: AppHooks): Pr
     // Upload URLs need an HTTP listener to PUT to: this one, or whatever --public-url points at.
     artifacts: {
       service: artifacts.service, publicBaseUrl: config.publicUrl,
+      // The spec's stateless mode lists run_js alone; the artifact tools there are an opt-in.
+      tools: !config.stateless || config.statelessArtifactTools,
       uploads: transport !== 'stdio' || config.publicUrl !== undefined ? artifacts.uploads : undefined,
     },
     mode: config.stateless ? 'stateless' : 'stateful',

@@ -64,6 +64,11 @@ export const CONFLICT_RULES: readonly ConflictRule[] = [
     },
   },
   {
+    doc: '`--stateless-artifact-tools` without `--stateless`: `--stateless-artifact-tools requires --stateless`.',
+    check: (v) => when(v.get('stateless-artifact-tools') === true && v.get('stateless') !== true,
+      '--stateless-artifact-tools requires --stateless'),
+  },
+  {
     doc: '`--cluster-port` without `--http-port` or `--sse-port` (unless `--metadata-only`): ' +
       '`Cluster mode requires --http-port or --sse-port (stdio transport is not supported in cluster mode)`.',
     check: (v) => when(v.get('cluster-port') !== undefined && v.get('metadata-only') !== true && !hasTransport(v),
@@ -106,6 +111,14 @@ export const CONFLICT_RULES: readonly ConflictRule[] = [
       const s3 = v.get('heap-store') === 's3' || v.get('fs-store') === 's3';
       const message = '--s3-bucket is required when --heap-store or --fs-store is s3';
       return when(s3 && v.get('s3-bucket') === undefined, message);
+    },
+  },
+  {
+    doc: '`--heap-memory-max` above `--heap-memory-ceiling`: ' +
+      '`--heap-memory-max (<max>) must not be greater than --heap-memory-ceiling (<ceiling>)`.',
+    check: (v) => {
+      const [max, ceiling] = [v.get('heap-memory-max') as number, v.get('heap-memory-ceiling') as number];
+      return when(max > ceiling, `--heap-memory-max (${max}) must not be greater than --heap-memory-ceiling (${ceiling})`);
     },
   },
   {

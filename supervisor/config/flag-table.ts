@@ -134,7 +134,11 @@ export const FLAGS = [
   define({
     name: 'heap-memory-max', kind: 'integer', unit: 'MB', default: 8, min: 1, clampMin: 8,
     group: 'execution', implemented: true,
-    description: 'Engine heap cap per isolate, in MB; values below 8 are accepted and raised to 8. Per-call heap_memory_max_mb goes up to 4096 MB or this value, whichever is larger; with a heap store (QuickJS, a 32-bit WebAssembly VM) the cap is at most 2048, and a larger value stops the start.',
+    description: 'Engine heap cap per isolate when a call names none, in MB; values below 8 are accepted and raised to 8. Must not exceed --heap-memory-ceiling; with a heap store (QuickJS, a 32-bit WebAssembly VM) it is at most 2048, and a larger value stops the start.',
+  }),
+  define({
+    name: 'heap-memory-ceiling', kind: 'integer', unit: 'MB', default: 1024, min: 8, group: 'execution', implemented: true,
+    description: 'Largest per-call heap_memory_max_mb, in MB; a larger value is refused (REST 400, MCP error result). With a heap store the ceiling is also at most 2048. The worker\'s memory watchdog allows a run up to 4 times its cap, so this bounds what one caller can make the host commit.',
   }),
   define({
     name: 'execution-timeout', kind: 'integer', unit: 'seconds', default: 30, min: 1, max: 300,
@@ -177,6 +181,11 @@ export const FLAGS = [
     name: 'run-js-description', kind: 'string', atFile: true, metavar: 'TEXT|@FILE',
     example: 'Run a JavaScript or TypeScript snippet in a sandbox.', group: 'mcp-surface', implemented: true,
     description: 'Override the advertised `run_js` tool description; `@file` and `@@` as for --instructions.',
+  }),
+
+  define({
+    name: 'stateless-artifact-tools', kind: 'boolean', default: false, group: 'mcp-surface', implemented: true,
+    description: 'In --stateless mode, also list get_artifact, list_artifacts, delete_artifact and get_artifact_upload_url (the spec\'s stateless mode has `run_js` only; emitted artifacts come inline in its result); requires --stateless.',
   }),
 
   // ── heap and filesystem persistence ──────────────────────────────────────

@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import type { DatabaseSync } from 'node:sqlite';
 import type { Outcome } from '../../shared/protocol.ts';
 import type { HeapImage } from '../../shared/heap-image.ts';
-import { checkHeapKey, checkSession, checkTags, type HeapService, type HeapStore, type Tags } from '../heaps/index.ts';
+import { checkHeapKey, checkSession, checkTags, publicHeapStoreError, type HeapService, type HeapStore, type Tags } from '../heaps/index.ts';
 import { EXECUTION_ERRORS, SERVICE_ERRORS, ServiceError } from '../../shared/errors.ts';
 import type { Job, JobHandle } from '../pool/worker-pool.ts';
 import { ExecutionStore, type ExecutionRow } from './execution-store.ts';
@@ -35,6 +35,8 @@ export interface ExecutionServiceOptions {
   /** What each execution emitted with `artifact()` (ExecutionInfo.artifacts); none when absent. */
   readonly artifacts?: { forExecution(executionId: string): ArtifactMeta[]; forgetExecution(executionId: string): void } | undefined;
   readonly now?: () => Date;
+  /** Warnings: heap store failures in full, with the store's location (callers see less). Absent: stderr. */
+  readonly warn?: ((line: string) => void) | undefined;
 }
 
 /** Output written to the database in chunks: at most every FLUSH_MS, or sooner when large. */
@@ -79,6 +81,11 @@ export class ExecutionService {
     this.#store = new ExecutionStore(opts.db);
     // Nothing runs before this process started: never leave a record `running` forever.
     this.#store.failRunning(EXECUTION_ERRORS.SERVER_RESTARTED, this.#now());
+  }
+
+  #warn(line: string): void {
+    if (this.#opts.warn) this.#opts.warn(line);
+    else process.stderr.write(`runjs: warn: ${line}\n`);
   }
 
   #now(): string {
@@ -152,7 +159,8 @@ export class ExecutionService {
 
   /**
    * Loads the input heap, then submits. The execution is registered (and cancellable) meanwhile;
-   * a heap that cannot be restored fails the execution with the store's error, naming the key.
+   * a heap that cannot be restored fails the execution with the store's error, naming the key
+   * but not where the store is (the log line has that).
    */
   #restoreThenSubmit(job: Job, store: HeapStore, key: string): JobHandle {
     let inner: JobHandle | undefined;
@@ -162,7 +170,8 @@ export class ExecutionService {
       try {
         image = (await store.get(key)).image;
       } catch (e) {
-        return { status: 'failed', error: `cannot restore heap: ${e instanceof Error ? e.message : String(e)}` };
+        this.#warn(`execution ${job.runId}: cannot restore heap ${key} from ${store.location}: ${e instanceof Error ? e.message : String(e)}`);
+        return { status: 'failed', error: `cannot restore heap: ${publicHeapStoreError(e)}` };
       }
       if (cancelled) return { status: 'cancelled', error: EXECUTION_ERRORS.CANCELLED };
       try {
@@ -182,13 +191,16 @@ export class ExecutionService {
    */
   async #storeHeap(id: string, live: Live, outcome: Outcome, run: HeapRun): Promise<void> {
     let key: string | null = null;
-    if (outcome.status === 'completed') {
+    const unstored = 'the run completed but its heap could not be stored';
+    if (outcome.status === 'completed' && !run.image) {
+      outcome = { status: 'failed', error: `${unstored}: the worker returned no heap image` };
+    } else if (outcome.status === 'completed') {
       try {
-        if (!run.image) throw new Error('the worker returned no heap image');
-        key = (await run.store.put(run.image, run.inputHeap)).key;
+        key = (await run.store.put(run.image!, run.inputHeap)).key;
         this.#opts.pool.aliasImage?.(id, key);
       } catch (e) {
-        outcome = { status: 'failed', error: `the run completed but its heap could not be stored: ${e instanceof Error ? e.message : String(e)}` };
+        this.#warn(`execution ${id}: storing its heap in ${run.store.location} failed: ${e instanceof Error ? e.message : String(e)}`);
+        outcome = { status: 'failed', error: `${unstored}: ${publicHeapStoreError(e)}` };
       }
     }
     run.image = undefined;

@@ -15,6 +15,9 @@ export interface ExecutionRow {
   readonly completed_at: string | null;
 }
 
+/** What a listing shows: no result, error or heap (results may be megabytes each). */
+export type ExecutionSummaryRow = Pick<ExecutionRow, 'id' | 'status' | 'started_at' | 'completed_at'>;
+
 export interface Finish {
   readonly status: Exclude<ExecutionStatus, 'running'>;
   readonly result: string | null;
@@ -42,8 +45,10 @@ export class ExecutionStore {
     this.#insert = db.prepare('INSERT INTO executions (id, status, session, started_at) VALUES (?, \'running\', ?, ?)');
     this.#finish = db.prepare('UPDATE executions SET status = ?, result = ?, error = ?, heap = ?, completed_at = ? WHERE id = ? AND status = \'running\'');
     this.#get = db.prepare('SELECT id, status, result, error, heap, fs, session, started_at, completed_at FROM executions WHERE id = ?');
-    this.#listRunning = db.prepare('SELECT id, status, result, error, heap, fs, session, started_at, completed_at FROM executions WHERE status = \'running\' ORDER BY seq');
-    this.#listFinished = db.prepare('SELECT id, status, result, error, heap, fs, session, started_at, completed_at FROM executions WHERE status != \'running\' ORDER BY seq DESC LIMIT ?');
+    // Listings read summary columns only: reading every retained result would make one list call
+    // copy megabytes out of SQLite on the event loop.
+    this.#listRunning = db.prepare('SELECT id, status, started_at, completed_at FROM executions WHERE status = \'running\' ORDER BY seq');
+    this.#listFinished = db.prepare('SELECT id, status, started_at, completed_at FROM executions WHERE status != \'running\' ORDER BY seq DESC LIMIT ?');
     this.#appendChunk = db.prepare('INSERT INTO execution_output (execution_id, chunk, data) VALUES (?, ?, ?)');
     this.#chunks = db.prepare('SELECT data FROM execution_output WHERE execution_id = ? ORDER BY chunk');
     this.#failRunning = db.prepare('UPDATE executions SET status = \'failed\', error = ?, completed_at = ? WHERE status = \'running\'');
@@ -83,12 +88,12 @@ export class ExecutionStore {
     return this.#get.get(id) as ExecutionRow | undefined;
   }
 
-  running(): ExecutionRow[] {
-    return this.#listRunning.all() as unknown as ExecutionRow[];
+  running(): ExecutionSummaryRow[] {
+    return this.#listRunning.all() as unknown as ExecutionSummaryRow[];
   }
 
-  recentFinished(limit: number): ExecutionRow[] {
-    return this.#listFinished.all(limit) as unknown as ExecutionRow[];
+  recentFinished(limit: number): ExecutionSummaryRow[] {
+    return this.#listFinished.all(limit) as unknown as ExecutionSummaryRow[];
   }
 
   appendOutput(id: string, chunk: number, data: Uint8Array): void {

@@ -1,6 +1,7 @@
 // One execution's console output as a byte stream with a line index, and the paging windows
 // over it (line mode and byte mode, every cursor field filled in both). Offsets here are
 // 0-based; the MCP surface adds 1 to line numbers at its edge.
+import { NewlineIndex } from './newline-index.ts';
 
 export interface OutputWindow {
   readonly data: string;
@@ -21,13 +22,10 @@ export type PageRequest =
   | { readonly mode: 'line'; readonly offset: number; readonly limit: number }
   | { readonly mode: 'byte'; readonly offset: number; readonly limit: number };
 
-const NL = 0x0a;
-
 export class OutputLog {
   #buf: Buffer = Buffer.alloc(0);
   #length = 0;
-  /** Byte offset of every '\n', ascending. */
-  #newlines: number[] = [];
+  readonly #newlines = new NewlineIndex();
   #finished = false;
 
   static from(data: Buffer, finished: boolean): OutputLog {
@@ -41,6 +39,11 @@ export class OutputLog {
     return this.#length;
   }
 
+  /** Memory held by the line index (it stays small however many lines there are). */
+  get indexBytes(): number {
+    return this.#newlines.byteLength;
+  }
+
   append(chunk: Buffer): void {
     if (this.#length + chunk.length > this.#buf.length) {
       const grown = Buffer.allocUnsafe(Math.max(this.#buf.length * 2, this.#length + chunk.length, 4096));
@@ -48,7 +51,7 @@ export class OutputLog {
       this.#buf = grown;
     }
     chunk.copy(this.#buf, this.#length);
-    for (let i = chunk.indexOf(NL); i !== -1; i = chunk.indexOf(NL, i + 1)) this.#newlines.push(this.#length + i);
+    this.#newlines.add(chunk, this.#length);
     this.#length += chunk.length;
   }
 
@@ -63,27 +66,19 @@ export class OutputLog {
 
   /** Complete lines, plus a final partial line once the run has finished. */
   get totalLines(): number {
-    const last = this.#newlines.length > 0 ? this.#newlines[this.#newlines.length - 1]! + 1 : 0;
-    return this.#newlines.length + (this.#finished && last < this.#length ? 1 : 0);
+    const afterLast = this.#newlines.last + 1;
+    return this.#newlines.count + (this.#finished && afterLast < this.#length ? 1 : 0);
   }
 
   /** Byte offset where line `n` (0-based) starts; totalBytes when n is past the end. */
   #lineStart(n: number): number {
     if (n <= 0) return 0;
-    const nl = this.#newlines[n - 1];
-    return nl === undefined ? this.#length : nl + 1;
+    return n - 1 < this.#newlines.count ? this.#newlines.offsetOf(this.bytes(), n - 1) + 1 : this.#length;
   }
 
   /** Number of '\n' strictly before byte offset `pos` — the 0-based line holding `pos`. */
   #lineAt(pos: number): number {
-    let lo = 0;
-    let hi = this.#newlines.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (this.#newlines[mid]! < pos) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
+    return this.#newlines.countBefore(this.bytes(), pos);
   }
 
   page(req: PageRequest): OutputWindow {
@@ -95,7 +90,7 @@ export class OutputLog {
     const startLine = Math.min(Math.max(0, offset), total);
     const endLine = Math.min(startLine + Math.max(0, limit), total);
     const startByte = this.#lineStart(startLine);
-    const endByte = endLine === total ? (endLine === this.#newlines.length ? this.#lineStart(endLine) : this.#length) : this.#lineStart(endLine);
+    const endByte = endLine === total ? (endLine === this.#newlines.count ? this.#lineStart(endLine) : this.#length) : this.#lineStart(endLine);
     return {
       data: this.#buf.toString('utf8', startByte, endByte),
       start_line: startLine,

@@ -1,5 +1,9 @@
 // Heap store errors, each naming the key, so an execution that cannot restore its heap fails with
-// a message the caller can act on (and never silently starts from a fresh VM).
+// a message the caller can act on (and never silently starts from a fresh VM). They never name
+// where the store is (a directory, a bucket, an endpoint): their messages become the execution's
+// `error`, which callers of a shared server see, and the location is the operator's business.
+// The execution service logs the location beside the full message.
+import { BlobStoreIoError, BlobStoreUnavailableError } from '../stores/blob/index.ts';
 
 export abstract class HeapStoreError extends Error {
   abstract readonly code: string;
@@ -9,8 +13,8 @@ export abstract class HeapStoreError extends Error {
 export class HeapNotFoundError extends HeapStoreError {
   readonly code = 'HEAP_NOT_FOUND';
   readonly key: string;
-  constructor(key: string, location: string) {
-    super(`heap ${key} was not found in the heap store (${location}); it was never stored there, or the store was changed or cleaned`);
+  constructor(key: string) {
+    super(`heap ${key} was not found in the heap store; it was never stored there, or the store was changed or cleaned`);
     this.name = 'HeapNotFoundError';
     this.key = key;
   }
@@ -27,4 +31,16 @@ export class HeapCorruptError extends HeapStoreError {
     this.key = key;
     this.detail = detail;
   }
+}
+
+/**
+ * What a caller may see of a heap store failure. Heap errors are shown whole (they name no
+ * location); the blob store's own errors name the directory or bucket, and an S3 or file system
+ * message may too, so only their kind is shown and the server log has the rest.
+ */
+export function publicHeapStoreError(e: unknown): string {
+  if (e instanceof HeapStoreError) return e.message;
+  if (e instanceof BlobStoreUnavailableError) return 'blob store unavailable (the server log has the details)';
+  if (e instanceof BlobStoreIoError) return 'blob store I/O error (the server log has the details)';
+  return 'heap store error (the server log has the details)';
 }

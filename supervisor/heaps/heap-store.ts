@@ -105,14 +105,14 @@ export class HeapStore {
   }
 
   async #load(key: string, hops: number): Promise<StoredHeap> {
-    if (!isHeapKey(key)) throw new HeapNotFoundError(String(key), this.location);
+    if (!isHeapKey(key)) throw new HeapNotFoundError(String(key));
     const recordBytes = await this.#read(key, key);
-    if (recordBytes === undefined) throw new HeapNotFoundError(key, this.location);
+    if (recordBytes === undefined) throw new HeapNotFoundError(key);
     const record = parseHeapRecord(recordBytes);
     if (typeof record === 'string') throw new HeapCorruptError(key, record);
     if (record.depth > this.#maxDepth + 1 || hops > this.#maxDepth + 1) throw new HeapCorruptError(key, `its delta chain is longer than ${this.#maxDepth}`);
     const payload = await this.#read(key, record.payload);
-    if (payload === undefined) throw new HeapCorruptError(key, `its payload blob ${record.payload} is missing from ${this.location}`);
+    if (payload === undefined) throw new HeapCorruptError(key, `its payload blob ${record.payload} is missing`);
     const stored = record.manifest.ranges.reduce((n, r) => n + (Array.isArray(r) && typeof r[1] === 'number' ? r[1] : 0), 0) * IMAGE_PAGE_BYTES;
     let bytes: Uint8Array;
     try {
@@ -126,7 +126,7 @@ export class HeapStore {
       try {
         parent = await this.#cachedOr(record.parent!, () => this.#load(record.parent!, hops + 1));
       } catch (e) {
-        if (e instanceof HeapNotFoundError) throw new HeapCorruptError(key, `its parent heap ${record.parent} is missing from ${this.location}`);
+        if (e instanceof HeapNotFoundError) throw new HeapCorruptError(key, `its parent heap ${record.parent} is missing`);
         // Name the key that was asked for; the damaged ancestor is the detail.
         if (e instanceof HeapCorruptError && e.key !== key) {
           throw new HeapCorruptError(key, e.detail.startsWith('its ancestor heap ') ? e.detail : `its ancestor heap ${e.key} is corrupt: ${e.detail}`);
@@ -158,7 +158,8 @@ export class HeapStore {
     try {
       return await this.#blobs.get(blobKey);
     } catch (e) {
-      if (e instanceof BlobCorruptError) throw new HeapCorruptError(heapKey, e.message);
+      // Not e.message: it names the store's location (heap-errors.ts).
+      if (e instanceof BlobCorruptError) throw new HeapCorruptError(heapKey, `blob ${e.key} is corrupt: its content hashes to ${e.actualKey}`);
       throw e;
     }
   }

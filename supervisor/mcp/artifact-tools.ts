@@ -12,6 +12,12 @@ import { defineTool, errorResult, jsonResult, type ToolDef } from './tool-kit.ts
 
 export interface McpArtifactsApi {
   readonly service: ArtifactService;
+  /**
+   * Whether the artifact tools are listed: always in stateful mode, in stateless mode only with
+   * --stateless-artifact-tools (the spec's stateless mode exposes run_js alone, and its results
+   * already carry the artifacts). Without them, texts point at the REST download instead.
+   */
+  readonly tools: boolean;
   /** Absent: no get_artifact_upload_url (stdio without --public-url: nothing could receive the PUT). */
   readonly uploads?: UploadTokens | undefined;
   /** `--public-url`: upload and download URLs are absolute on it, else paths. */

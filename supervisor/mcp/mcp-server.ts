@@ -19,7 +19,7 @@ import { describeIssues, errorResult, listEntry, serviceErrorResult, type ToolDe
 
 export interface McpSurfaceOptions {
   readonly executions: McpExecutionsApi;
-  /** The artifact tools (get_artifact, list_artifacts, delete_artifact, get_artifact_upload_url) exist only with this. */
+  /** The artifact tools (get_artifact, list_artifacts, delete_artifact, get_artifact_upload_url) are listed only with this, when its `tools` is set. */
   readonly artifacts?: McpArtifactsApi | undefined;
   /** Heap tags and the session log (stateful mode): the session tools always, the tag tools when its store is set. */
   readonly heaps?: HeapService | undefined;
@@ -61,7 +61,7 @@ export function createMcpConnection(opts: McpSurfaceOptions, transport: Transpor
     }),
     ...(opts.mode === 'stateful' ? executionTools(opts.executions) : []),
     ...(opts.mode === 'stateful' && opts.heaps ? heapTools(opts.heaps, () => session.value) : []),
-    ...(opts.artifacts === undefined ? [] : artifactTools(opts.artifacts)),
+    ...(opts.artifacts?.tools === true ? artifactTools(opts.artifacts) : []),
   ];
   const byName = new Map(tools.map((t) => [t.name, t]));
   const taskStore = tasksEnabled ? new RunJsTaskStore(opts.executions) : undefined;

@@ -51,15 +51,19 @@ export function defaultInstructions(mode: McpMode, transport: TransportKind, lim
   return `${base}${state}${limitsText(limits)}${transportNote}`;
 }
 
-export function defaultRunJsDescription(mode: McpMode, limits: TextLimits, heap = false): string {
+/** `artifactTools`: whether get_artifact and the other artifact tools are listed (not in plain stateless mode). */
+export function defaultRunJsDescription(mode: McpMode, limits: TextLimits, heap = false, artifactTools = true): string {
+  const artifacts = artifactTools
+    ? 'at most 16 MiB); fetch it with get_artifact. `await artifact.get(key)` reads an artifact, e.g. a file uploaded through get_artifact_upload_url. '
+    : 'at most 16 MiB). `await artifact.get(key)` reads an artifact back. ';
   const common = `Run ${LANGUAGE}. console.log/debug/trace lines are captured as-is, console.info/warn/error with `
     + '[INFO]/[WARN]/[ERROR] prefixes; non-string arguments are printed as JSON. setTimeout/clearTimeout are available. '
     + 'To return a file or image, call `await artifact(key, mime, bytes)` (bytes: Uint8Array, TypedArray, ArrayBuffer or string; '
-    + 'at most 16 MiB); fetch it with get_artifact. `await artifact.get(key)` reads an artifact, e.g. a file uploaded through get_artifact_upload_url. '
-    + `${limitsText(limits)}`;
+    + `${artifacts}${limitsText(limits)}`;
   return mode === 'stateless'
     ? `${common} Waits for the run and returns {output} on success, or {output, error} when it failed, timed out or was cancelled; `
-      + 'artifacts the run emitted are listed in `artifacts` and attached as content blocks (up to 1 MiB in total).'
+      + 'artifacts the run emitted are listed in `artifacts` and attached as content blocks (up to 1 MiB in total'
+      + (artifactTools ? ').' : '; the others only by their REST download `url`).')
     : `${common} Returns {execution_id} at once; then poll get_execution and read get_execution_output. `
       + 'As an MCP task the result is the final {execution_id, status, output, error?}.'
       + (heap

@@ -1,6 +1,6 @@
 // Stateless run_js results carry what the run emitted with artifact(): an `artifacts` list in the
 // JSON, and the payloads as extra content blocks while they fit the inline budget (in total);
-// the rest are named with `inline: false` and fetched with get_artifact or over REST.
+// the rest are named with `inline: false` and fetched with get_artifact (when listed) or over REST.
 import type { CallToolResult, ContentBlock } from '@modelcontextprotocol/sdk/types.js';
 import type { ArtifactMeta } from '../executions/execution-types.ts';
 import type { McpArtifactsApi } from './artifact-tools.ts';
@@ -29,7 +29,7 @@ export async function attachArtifacts(result: CallToolResult, emitted: readonly 
       }
     }
     if (block === undefined) {
-      entries.push({ ...base, inline: false, note: 'not attached inline; fetch with get_artifact' });
+      entries.push({ ...base, inline: false, note: api.tools ? 'not attached inline; fetch with get_artifact' : 'not attached inline; download it from url' });
     } else {
       entries.push({ ...base, inline: true });
       blocks.push(block);

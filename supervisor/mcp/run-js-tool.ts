@@ -136,7 +136,7 @@ async function runAndWait(deps: RunJsDeps, args: StatelessArgs, ctx: ToolCallCon
 }
 
 export function runJsTool(deps: RunJsDeps): ToolDef {
-  const description = deps.description ?? defaultRunJsDescription(deps.mode, deps.limits, deps.heap === true);
+  const description = deps.description ?? defaultRunJsDescription(deps.mode, deps.limits, deps.heap === true, deps.artifacts?.tools === true);
   const annotations = { title: 'Run JavaScript', readOnlyHint: false, destructiveHint: false, openWorldHint: false };
   if (deps.mode === 'stateless') {
     return defineTool({

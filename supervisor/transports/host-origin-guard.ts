@@ -18,24 +18,43 @@ interface HostPattern {
   readonly port: string | undefined;
 }
 
-/** `example.com`, `example.com:8080`, `[::1]:8080`, `::1` → host (lowercase, no brackets) and port. */
-export function splitHost(value: string): HostPattern {
-  const v = value.trim().toLowerCase();
-  const bracketed = /^\[([^\]]+)\](?::(\d+))?$/.exec(v);
+const REG_NAME = /^[a-z0-9._-]+$/;
+const PORT = /^[0-9]{1,5}$/;
+const BRACKETED = /^\[([0-9a-f:.]+)\](?::([0-9]{1,5}))?$/;
+const BARE_IPV6 = /^[0-9a-f.]*:[0-9a-f.]*:[0-9a-f:.]*$/;
+
+/**
+ * A Host header: `example.com`, `example.com:8080`, `[::1]:8080` → host (lowercase, no brackets,
+ * no trailing dot) and port. Anything else is undefined: userinfo (`localhost:1@evil` must not
+ * read as host `localhost`, port `1@evil`), a path, spaces, an empty host, a port that is not
+ * 1–5 digits, an IPv6 address without brackets.
+ */
+export function parseHost(value: string): HostPattern | undefined {
+  const v = value.toLowerCase();
+  const bracketed = BRACKETED.exec(v);
   if (bracketed) return { host: bracketed[1]!, port: bracketed[2] };
-  // More than one colon without brackets: a bare IPv6 address, no port.
-  if (v.indexOf(':') !== v.lastIndexOf(':')) return { host: v, port: undefined };
   const colon = v.indexOf(':');
-  return colon === -1 ? { host: v.replace(/\.$/, ''), port: undefined } : { host: v.slice(0, colon).replace(/\.$/, ''), port: v.slice(colon + 1) };
+  const host = (colon === -1 ? v : v.slice(0, colon)).replace(/\.$/, '');
+  const port = colon === -1 ? undefined : v.slice(colon + 1);
+  if (!REG_NAME.test(host) || (port !== undefined && !PORT.test(port))) return undefined;
+  return { host, port };
+}
+
+/** An --allowed-hosts entry: Host syntax, or a bare IPv6 address (the default `::1`), which has no port. */
+function parseEntry(entry: string): HostPattern | undefined {
+  const v = entry.trim().toLowerCase();
+  return BARE_IPV6.test(v) ? { host: v, port: undefined } : parseHost(v);
 }
 
 export function hostAllowed(hostHeader: string | undefined, allowed: readonly string[]): boolean {
+  if (hostHeader === undefined || hostHeader === '') return allowed.includes('*');
+  // A malformed Host is refused even under `*`: absolute URLs (artifact links) are built from it.
+  const parsed = parseHost(hostHeader);
+  if (parsed === undefined) return false;
   if (allowed.includes('*')) return true;
-  if (hostHeader === undefined || hostHeader === '') return false;
-  const { host, port } = splitHost(hostHeader);
   return allowed.some((entry) => {
-    const p = splitHost(entry);
-    return p.host === host && (p.port === undefined || p.port === port);
+    const p = parseEntry(entry);
+    return p !== undefined && p.host === parsed.host && (p.port === undefined || p.port === parsed.port);
   });
 }
 

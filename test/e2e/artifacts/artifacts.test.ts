@@ -13,9 +13,13 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { CallToolResultSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { startServer, type ServerProcess } from '../server/server-process.ts';
 import { failed, httpClient, ok } from '../mcp/mcp-clients.ts';
+import { defaultRunJsDescription } from '../../../supervisor/mcp/mcp-texts.ts';
+import { ARTIFACT_ERRORS } from '../../../supervisor/rest/artifact-routes.ts';
 
 const MiB = 1024 * 1024;
 const LIMIT = 16 * MiB;
+/** The limits the default server runs with (as the MCP texts state them). */
+const LIMITS = { defaultTimeoutSecs: 30, defaultHeapMb: 8, maxHeapMb: 1024 };
 // A 1×1 PNG.
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
 
@@ -58,17 +62,17 @@ function put(path: string, body: Uint8Array | string, contentType?: string): Pro
 }
 
 /**
- * Streams zeros in 1 MiB chunks (chunked, or with a declared Content-Length) until the server
- * answers; returns the status and how much was sent by then. A server that buffered the whole
- * body would not answer before `total` bytes arrived.
+ * Streams zeros in 1 MiB chunks (chunked) until the server answers; returns the status and how
+ * much was sent by then. A server that buffered the whole body would not answer before `total`
+ * bytes arrived.
  */
-function streamUntilAnswered(path: string, total: number, declareLength: boolean): Promise<{ status: number; sent: number; body: string }> {
+function streamUntilAnswered(path: string, total: number): Promise<{ status: number; sent: number; body: string }> {
   return new Promise((resolve, reject) => {
     let sent = 0;
     let answered = false;
     const req = request(`${server.base}${path}`, {
       method: 'PUT',
-      headers: { 'Content-Type': 'application/octet-stream', ...(declareLength ? { 'Content-Length': String(total) } : {}) },
+      headers: { 'Content-Type': 'application/octet-stream' },
     }, (res) => {
       answered = true;
       let body = '';
@@ -87,6 +91,35 @@ function streamUntilAnswered(path: string, total: number, declareLength: boolean
     };
     req.flushHeaders();
     setTimeout(pump, 50);
+  });
+}
+
+/** How long a server that waits for a body it will never get is given before the test gives up. */
+const NO_ANSWER_MS = 60_000;
+
+/**
+ * Sends only the headers of a PUT declaring `declared` body bytes, never any of the body, and
+ * resolves with the answer. A server that refuses on the declared Content-Length answers this
+ * with zero body bytes sent; one that reads or waits for the body never does. Counting what the
+ * client wrote instead would measure its socket buffers and the server's scheduling, not whether
+ * the server looked at the body.
+ */
+function answerToHeadersOnly(path: string, declared: number): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request(`${server.base}${path}`, {
+      method: 'PUT',
+      headers: { 'Content-Type': 'application/octet-stream', 'Content-Length': String(declared) },
+    }, (res) => {
+      clearTimeout(giveUp);
+      let body = '';
+      res.setEncoding('utf8').on('data', (c: string) => { body += c; }).on('end', () => { req.destroy(); resolve({ status: res.statusCode ?? 0, body }); });
+    });
+    const giveUp = setTimeout(() => {
+      req.destroy();
+      reject(new Error(`no answer to the headers alone within ${NO_ANSWER_MS} ms: the server waits for the body`));
+    }, NO_ANSWER_MS);
+    req.on('error', (e) => { clearTimeout(giveUp); reject(e); });
+    req.flushHeaders();
   });
 }
 
@@ -172,7 +205,7 @@ test('a rejected upload (bad mime, 413) or an abandoned one leaves the token usa
   const bad = await put(url, 'x', 'not a mime');
   assert.equal(bad.status, 400);
   assert.match(((await bad.json()) as { error: string }).error, /invalid mime type/);
-  const tooBig = await streamUntilAnswered(url, LIMIT + 1, false);
+  const tooBig = await streamUntilAnswered(url, LIMIT + 1);
   assert.equal(tooBig.status, 413, tooBig.body);
   assert.match(tooBig.body, /16777216 bytes/);
   // Abandoned: the client promises 100 bytes, sends 10 and disconnects.
@@ -233,14 +266,17 @@ test('PUT /api/artifacts/{key}: key and mime validation, octet-stream by default
 });
 
 test('16 MiB + 1 byte is refused while streaming, never buffered whole: 400 on the key route, 413 on the token route', async () => {
-  const chunked = await streamUntilAnswered('/api/artifacts/huge.bin', 64 * MiB, false);
+  const chunked = await streamUntilAnswered('/api/artifacts/huge.bin', 64 * MiB);
   assert.equal(chunked.status, 400, chunked.body);
   assert.ok(chunked.sent < 32 * MiB, `answered after ${chunked.sent} bytes of 64 MiB`);
-  const declared = await streamUntilAnswered('/api/artifacts/huge.bin', LIMIT + 1, true);
-  assert.equal(declared.status, 400);
-  assert.ok(declared.sent <= 2 * MiB, `a declared oversize is refused before the body (sent ${declared.sent})`);
+  // A declared oversize is refused on the header, before any of the body: none is ever sent.
+  const declared = await answerToHeadersOnly('/api/artifacts/huge.bin', LIMIT + 1);
+  assert.deepEqual([declared.status, JSON.parse(declared.body)], [400, { error: ARTIFACT_ERRORS.TOO_LARGE }]);
   const { url } = await uploadUrl({ key: 'huge.bin' });
-  const viaToken = await streamUntilAnswered(url, 64 * MiB, false);
+  const declaredViaToken = await answerToHeadersOnly(url, LIMIT + 1);
+  assert.deepEqual([declaredViaToken.status, JSON.parse(declaredViaToken.body)], [413, { error: ARTIFACT_ERRORS.TOO_LARGE }]);
+  // The refused upload left the token usable.
+  const viaToken = await streamUntilAnswered(url, 64 * MiB);
   assert.equal(viaToken.status, 413);
   assert.ok(viaToken.sent < 32 * MiB);
   assert.equal((await fetch(`${server.base}/api/artifacts/huge.bin`)).status, 404);
@@ -248,10 +284,12 @@ test('16 MiB + 1 byte is refused while streaming, never buffered whole: 400 on t
   assert.equal((await put('/api/artifacts/huge.bin', new Uint8Array(LIMIT), 'application/octet-stream')).status, 200);
 });
 
-test('stateless run_js lists the artifacts the run emitted and inlines them; --public-url makes URLs absolute', async () => {
-  const stateless = await startServer(['--stateless', '--public-url', 'https://runjs.example.com/']);
+test('stateless run_js lists the artifacts the run emitted and inlines them; --public-url makes URLs absolute; --stateless-artifact-tools lists the tools', async () => {
+  const stateless = await startServer(['--stateless', '--stateless-artifact-tools', '--public-url', 'https://runjs.example.com/']);
   const c = await httpClient(stateless.base);
   try {
+    assert.deepEqual((await c.listTools()).tools.map((t) => t.name), ['run_js', 'get_artifact', 'list_artifacts', 'delete_artifact', 'get_artifact_upload_url']);
+    assert.equal((await c.listTools()).tools[0]!.description, defaultRunJsDescription('stateless', LIMITS, false, true));
     const res = await c.callTool({ name: 'run_js', arguments: { code: `await artifact('dot.png', 'image/png', new Uint8Array(${JSON.stringify([...PNG])})); await artifact('t.txt', 'text/plain', 'hi'); console.log('done')` } }) as CallToolResult;
     assert.notEqual(res.isError, true, JSON.stringify(res));
     const body = res.structuredContent as { output: string; artifacts: Record<string, unknown>[] };

@@ -11,9 +11,8 @@ import { startServer, runOnce, type ServerProcess } from '../server/server-proce
 import { failed, httpClient, ok, settle } from '../mcp/mcp-clients.ts';
 import { defaultInstructions, defaultRunJsDescription, HEAP_INSTRUCTIONS } from '../../../supervisor/mcp/mcp-texts.ts';
 
-// With a heap store every run is on QuickJS, which addresses at most 2 GiB: heap_memory_max_mb tops out at 2048.
-const LIMITS = { defaultTimeoutSecs: 30, defaultHeapMb: 8, maxHeapMb: 2048 };
-const V8_LIMITS = { ...LIMITS, maxHeapMb: 4096 };
+// The default --heap-memory-ceiling (1024) is below the 2048 QuickJS addresses, so it applies to both engines.
+const LIMITS = { defaultTimeoutSecs: 30, defaultHeapMb: 8, maxHeapMb: 1024 };
 
 let heapDir: string;
 let dbDir: string;
@@ -69,7 +68,7 @@ test('without a heap store: the session tools are listed and say sessions are no
       assert.equal(failed(await c.callTool({ name, arguments: {} }))['error'],
         'sessions are not configured on this server: start it with --heap-store dir or s3 to keep a session log');
     }
-    assert.equal(c.getInstructions(), defaultInstructions('stateful', 'streamable-http', V8_LIMITS, false));
+    assert.equal(c.getInstructions(), defaultInstructions('stateful', 'streamable-http', LIMITS, false));
     assert.match(c.getInstructions() ?? '', /Globals do not persist between runs \(this server has no heap store\)/);
     const tags = failed(await c.callTool({ name: 'run_js', arguments: { code: '1', tags: { n: 1 } } }));
     assert.match(String(tags['error']), /tags/);

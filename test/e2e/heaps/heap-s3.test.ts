@@ -32,7 +32,10 @@ test('two servers on one bucket continue each other\'s heaps', async () => {
     const back = await run(a.base, { code: '[nextSecret(), c.inc()]', heap: cont.heap });
     assert.deepEqual(back.value, [43, 3]);
     const info = await runFailed(b.base, { code: '1', heap: 'd'.repeat(64) });
-    assert.match(info.error!, /heap d{64} was not found/);
+    assert.equal(info.error, `cannot restore heap: heap ${'d'.repeat(64)} was not found in the heap store; it was never stored there, or the store was changed or cleaned`);
+    // The bucket and endpoint are the operator's business: in the server log, not in the error.
+    for (const secret of [s3.bucket, s3.endpoint]) assert.ok(!info.error.includes(secret), `${secret} in ${info.error}`);
+    assert.ok(b.stderr().includes(`cannot restore heap ${'d'.repeat(64)} from s3://${s3.bucket}/heaps/ at ${s3.endpoint}: `), b.stderr());
     const client = new S3Client({ endpoint: s3.endpoint, forcePathStyle: true, region: 'us-east-1', credentials: s3.credentials });
     try {
       const listed = await client.send(new ListObjectsV2Command({ Bucket: s3.bucket }));
@@ -70,10 +73,12 @@ test('an S3 outage fails runs that need the store with the store\'s error; the s
     s3Up = false;
     await down.stop(); // connections refused from now on
     const step = await runFailed(server.base, { code: 'n + 1', heap: first.heap });
-    assert.match(step.error!, /^the run completed but its heap could not be stored: blob store unavailable: /);
-    assert.match(step.error!, new RegExp(`s3://${down.bucket}/heaps/ at ${down.endpoint.replace(/[.]/g, '\\.')}`));
+    assert.equal(step.error, 'the run completed but its heap could not be stored: blob store unavailable (the server log has the details)');
     const cold = await runFailed(server.base, { code: '1', heap: 'c'.repeat(64) });
-    assert.match(cold.error!, /^cannot restore heap: blob store unavailable: reading blob c{64}/);
+    assert.equal(cold.error, 'cannot restore heap: blob store unavailable (the server log has the details)');
+    // Where the store is shows in the server log only.
+    assert.ok(server.stderr().includes(`execution ${step.execution_id}: storing its heap in s3://${down.bucket}/heaps/ at ${down.endpoint} failed: blob store unavailable: `), server.stderr());
+    assert.ok(server.stderr().includes(`execution ${cold.execution_id}: cannot restore heap ${'c'.repeat(64)} from s3://${down.bucket}/heaps/ at ${down.endpoint}: blob store unavailable: reading blob ${'c'.repeat(64)}`), server.stderr());
     const caps = await fetch(`${server.base}/api/capabilities`);
     assert.equal(caps.status, 200, 'the server itself is unaffected');
   } finally {

@@ -28,7 +28,7 @@ const call = (name: string, args: Record<string, unknown> = {}) => client.callTo
 test('initialize: server info, capabilities with tasks, stateful instructions', () => {
   assert.deepEqual(client.getServerVersion(), { name: 'runjs', title: 'runjs', version: packageVersion() });
   assert.deepEqual(client.getServerCapabilities(), { tools: { listChanged: false }, tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } } });
-  assert.equal(client.getInstructions(), defaultInstructions('stateful', 'streamable-http', { defaultTimeoutSecs: 30, defaultHeapMb: 8, maxHeapMb: 4096 }));
+  assert.equal(client.getInstructions(), defaultInstructions('stateful', 'streamable-http', { defaultTimeoutSecs: 30, defaultHeapMb: 8, maxHeapMb: 1024 }));
 });
 
 test('tools/list: the stateful tools and the artifact tools, with input and output schemas', async () => {
@@ -130,7 +130,7 @@ test('bad arguments are error results that name the field', async () => {
     ['run_js', { code: '1', execution_timeout_secs: 301 }, 'execution_timeout_secs: must be from 1 to 300 seconds'],
     ['run_js', { code: '1', execution_timeout_secs: 1.5 }, 'execution_timeout_secs: must be an integer'],
     ['run_js', { code: '1', heap_memory_max_mb: 0 }, 'heap_memory_max_mb: must be at least 1 (values below 8 are raised to 8)'],
-    ['run_js', { code: '1', heap_memory_max_mb: 4097 }, 'heap_memory_max_mb: must be at most 4096'],
+    ['run_js', { code: '1', heap_memory_max_mb: 1025 }, 'heap_memory_max_mb: must be at most 1024'],
     ['run_js', { code: '1', tags: { a: 1 } }, 'tags.a: Invalid input: expected string, received number'],
     ['run_js', { code: '1', file: '/etc/passwd' }, 'Unrecognized key: "file"'],
     ['get_execution', {}, 'execution_id: is required'],

@@ -1,4 +1,4 @@
-// Stateless mode (--stateless) over Streamable HTTP: one run_js that waits and returns the output,
+// Stateless mode (--stateless) over Streamable HTTP: one run_js (the only tool) that waits and returns the output,
 // progress notifications while it waits, cancellation by the client, tasks, and the
 // --instructions / --run-js-description overrides.
 import { test, before, after } from 'node:test';
@@ -7,7 +7,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { CallToolResultSchema, McpError, type Progress } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolResultSchema, McpError, type CallToolResult, type Progress } from '@modelcontextprotocol/sdk/types.js';
+import { INLINE_BUDGET_BYTES } from '../../../supervisor/mcp/artifact-blocks.ts';
 import { EXECUTION_ERRORS } from '../../../shared/errors.ts';
 import { PROGRESS_INTERVAL_MS } from '../../../supervisor/mcp/wait-for-run.ts';
 import { startServer, type ServerProcess } from '../server/server-process.ts';
@@ -33,19 +34,32 @@ after(async () => {
 
 const run = (args: Record<string, unknown>) => client.callTool({ name: 'run_js', arguments: args });
 
-test('run_js (code, heap_memory_max_mb, execution_timeout_secs) and the artifact tools; overridden texts', async () => {
+test('run_js (code, heap_memory_max_mb, execution_timeout_secs) is the only tool; overridden texts', async () => {
   assert.equal(client.getInstructions(), '@literal at-sign instructions');
   const { tools } = await client.listTools();
-  // run_js plus the artifact tools, a deliberate extension of the spec's "only run_js"
-  // (docs/mcp-tools.md, Modes): no execution, heap or session tools.
-  assert.deepEqual(tools.map((t) => t.name), ['run_js', 'get_artifact', 'list_artifacts', 'delete_artifact', 'get_artifact_upload_url']);
+  // The spec: "Stateless mode exposes only run_js" (the artifact tools need --stateless-artifact-tools).
+  assert.deepEqual(tools.map((t) => t.name), ['run_js']);
   const [runJs] = tools;
   assert.equal(runJs!.description, DESCRIPTION);
   assert.deepEqual(Object.keys(runJs!.inputSchema.properties ?? {}), ['code', 'heap_memory_max_mb', 'execution_timeout_secs']);
   assert.deepEqual(runJs!.outputSchema?.required, ['output']);
   assert.deepEqual(Object.keys(runJs!.outputSchema?.properties ?? {}), ['output', 'error', 'artifacts']);
-  await assert.rejects(client.callTool({ name: 'get_execution', arguments: { execution_id: 'x' } }),
-    (e: unknown) => e instanceof McpError && e.code === -32602 && e.message.endsWith('Unknown tool: get_execution'));
+  for (const name of ['get_execution', 'get_artifact', 'list_artifacts', 'get_artifact_upload_url']) {
+    await assert.rejects(client.callTool({ name, arguments: {} }),
+      (e: unknown) => e instanceof McpError && e.code === -32602 && e.message.endsWith(`Unknown tool: ${name}`), name);
+  }
+});
+
+test('an artifact over the inline budget points at its REST url (get_artifact is not listed)', async () => {
+  const res = await run({ code: `await artifact('big.bin', 'application/octet-stream', new Uint8Array(${INLINE_BUDGET_BYTES + 1})); await artifact('small.txt', 'text/plain', 'hi')` }) as CallToolResult;
+  assert.notEqual(res.isError, true, JSON.stringify(res));
+  const body = res.structuredContent as { output: string; artifacts: Record<string, unknown>[] };
+  assert.deepEqual(body.artifacts.map((a) => [a['key'], a['url'], a['inline'], a['note']]), [
+    ['big.bin', '/api/artifacts/big.bin', false, 'not attached inline; download it from url'],
+    ['small.txt', '/api/artifacts/small.txt', true, undefined],
+  ]);
+  assert.deepEqual(res.content.slice(1), [{ type: 'text', text: 'hi' }]);
+  assert.equal((await fetch(`${server.base}/api/artifacts/big.bin`)).status, 200);
 });
 
 test('success is {output}; failure, timeout and bad input are error results', async () => {

@@ -64,6 +64,17 @@ test('Host allowlist: listed hosts pass on any port (bare) or their port; others
   }
 });
 
+test('a malformed Host is 403 even when it starts with a listed host (the port must be 1–5 digits)', async () => {
+  const hosts = ['localhost:1@evil.example', `127.0.0.1:${server.port}@evil.example`, 'localhost:abc', `localhost:${server.port}x`, 'localhost:123456',
+    'localhost:', 'user@localhost', 'localhost/evil', 'local host', ':80', '[::1]:1@evil.example', 'runjs.example:8443@evil.example'];
+  for (const host of hosts) {
+    for (const [method, path] of [['GET', '/api/version'], ['POST', '/mcp'], ['GET', '/sse']]) {
+      const res = await httpRequest(server.port, method!, path!, { Host: host, ...MCP_POST_HEADERS }, method === 'POST' ? INITIALIZE_BODY : undefined);
+      assert.deepEqual([res.status, res.json], [403, { error: `Host '${host}' is not allowed (see --allowed-hosts)` }], `${method} ${path} Host ${host}`);
+    }
+  }
+});
+
 test('Origin allowlist: unlisted origins are 403, no Origin passes, listed origins get CORS headers', async () => {
   const evil = await get('/api/version', { Origin: 'https://evil.example' });
   assert.deepEqual([evil.status, evil.json], [403, { error: "Origin 'https://evil.example' is not allowed (see --allowed-origins)" }]);

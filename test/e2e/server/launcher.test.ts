@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { defaultInstructions } from '../../../supervisor/mcp/mcp-texts.ts';
+import { defaultInstructions, defaultRunJsDescription } from '../../../supervisor/mcp/mcp-texts.ts';
 import { packageVersion } from '../../../supervisor/rest/index.ts';
 import { ok } from '../mcp/mcp-clients.ts';
 import { NODE, ROOT } from './server-process.ts';
@@ -65,7 +65,11 @@ test('installed under node_modules: a cached copy serves MCP over stdio, workers
   const client = new Client({ name: 'runjs-e2e', version: '1.0.0' });
   await client.connect(transport);
   try {
-    assert.equal(client.getInstructions(), defaultInstructions('stateless', 'stdio', { defaultTimeoutSecs: 30, defaultHeapMb: 8, maxHeapMb: 4096 }));
+    const limits = { defaultTimeoutSecs: 30, defaultHeapMb: 8, maxHeapMb: 1024 };
+    assert.equal(client.getInstructions(), defaultInstructions('stateless', 'stdio', limits));
+    // Stateless mode lists run_js alone, described without the artifact tools.
+    const { tools } = await client.listTools();
+    assert.deepEqual(tools.map((t) => [t.name, t.description]), [['run_js', defaultRunJsDescription('stateless', limits, false, false)]]);
     assert.deepEqual(ok(await client.callTool({ name: 'run_js', arguments: { code: 'const n: number = 6 * 7; console.log(n)' } })), { output: '42\n' });
   } finally {
     await client.close();

@@ -34,7 +34,11 @@ test('configuration errors: exit 2 with one "runjs: <message>" line on stderr, n
     [['--fs-store', 'dir'], '--fs-store is not supported yet'],
     [['--heap-store', 's3'], '--s3-bucket is required when --heap-store or --fs-store is s3'],
     [['--http-port', '70000'], ''],
-    [['--heap-store', 'dir', '--heap-memory-max', '3000'], '--heap-memory-max 3000 is above 2048, the largest heap the QuickJS engine (used with --heap-store) can address'],
+    [['--heap-store', 'dir', '--heap-memory-max', '3000', '--heap-memory-ceiling', '4096'], '--heap-memory-max 3000 is above 2048, the largest heap the QuickJS engine (used with --heap-store) can address'],
+    [['--heap-memory-max', '3000'], '--heap-memory-max (3000) must not be greater than --heap-memory-ceiling (1024)'],
+    [['--heap-memory-max', '65', '--heap-memory-ceiling', '64'], '--heap-memory-max (65) must not be greater than --heap-memory-ceiling (64)'],
+    [['--heap-memory-ceiling', '7'], "invalid --heap-memory-ceiling '7': expected an integer >= 8 (MB)"],
+    [['--stateless-artifact-tools'], '--stateless-artifact-tools requires --stateless'],
   ];
   const results = await Promise.all(cases.map(([args]) => runOnce(args)));
   for (const [i, [args, message]] of cases.entries()) {

@@ -139,6 +139,23 @@ describe('conflicting flags', () => {
       ['--metadata-only', '--cluster-port=9000'], { RUNJS_STATELESS: 'false' });
   });
 
+  test('--stateless-artifact-tools needs --stateless', () => {
+    assertLoadError('--stateless-artifact-tools requires --stateless', ['--stateless-artifact-tools']);
+    assertLoadError('--stateless-artifact-tools requires --stateless', ['--stateless-artifact-tools', '--stateless=false']);
+    assertLoadError('--stateless-artifact-tools requires --stateless', [], { RUNJS_STATELESS_ARTIFACT_TOOLS: 'true' });
+    assertLoadError('--metadata-only cannot be used with JS-execution setting --stateless-artifact-tools',
+      ['--metadata-only', '--cluster-port=9000', '--stateless-artifact-tools=false']);
+  });
+
+  test('--heap-memory-max above --heap-memory-ceiling', () => {
+    assertLoadError('--heap-memory-max (1025) must not be greater than --heap-memory-ceiling (1024)', ['--heap-memory-max=1025']);
+    assertLoadError('--heap-memory-max (65) must not be greater than --heap-memory-ceiling (64)',
+      ['--heap-memory-max=65', '--heap-memory-ceiling=64']);
+    assertLoadError('--heap-memory-max (65) must not be greater than --heap-memory-ceiling (64)', [],
+      { RUNJS_HEAP_MEMORY_MAX: '65', RUNJS_HEAP_MEMORY_CEILING: '64' });
+    assertLoadError("invalid --heap-memory-ceiling '7': expected an integer >= 8 (MB)", ['--heap-memory-ceiling=7']);
+  });
+
   test('--session-fork-from', () => {
     assertLoadError('--session-fork-from requires --session-id (the new session to create)',
       ['--session-fork-from=base', '--heap-store=dir']);

@@ -20,6 +20,7 @@ describe('defaults', () => {
       stateless: false,
       sessionDbPath: '/tmp/mcp-v8-sessions',
       heapMemoryMax: 8,
+      heapMemoryCeiling: 1024,
       executionTimeout: 30,
       maxConcurrentExecutions: availableParallelism(),
       maxQueuedExecutions: 1000,
@@ -27,6 +28,7 @@ describe('defaults', () => {
       maxOutputBytes: 16 * MiB,
       allowExternalModules: false,
       allowRunJsFile: false,
+      statelessArtifactTools: false,
       heapStore: 'none',
       heapDir: '/tmp/mcp-v8-heaps',
       fsStore: 'none',
@@ -74,6 +76,13 @@ describe('defaults', () => {
     assert.equal(load(['--heap-memory-max=7']).heapMemoryMax, 8);
     assert.equal(load(['--heap-memory-max=9']).heapMemoryMax, 9);
     assertLoadError("invalid --heap-memory-max '0': expected an integer >= 1 (MB)", ['--heap-memory-max=0']);
+  });
+
+  test('--heap-memory-max may equal --heap-memory-ceiling', () => {
+    assert.equal(load(['--heap-memory-max=1024']).heapMemoryMax, 1024);
+    const atCeiling = load(['--heap-memory-max=64', '--heap-memory-ceiling=64']);
+    assert.deepEqual([atCeiling.heapMemoryMax, atCeiling.heapMemoryCeiling], [64, 64]);
+    assert.equal(load(['--heap-memory-ceiling=8', '--heap-memory-max=1']).heapMemoryMax, 8);
   });
 });
 

@@ -70,3 +70,19 @@ test('paging by next offsets visits everything exactly once', () => {
   }
   assert.equal(out, text);
 });
+
+test('16 MiB of newlines keeps the line index small, and pages still land exactly', () => {
+  const MiB = 1024 * 1024;
+  const l = OutputLog.from(Buffer.alloc(16 * MiB, 0x0a), true);
+  // One number per newline would be 128 MiB in a Float64Array (and more as a JS array).
+  assert.ok(l.indexBytes < MiB, `index holds ${l.indexBytes} bytes`);
+  assert.equal(l.totalLines, 16 * MiB);
+  assert.deepEqual(l.page({ mode: 'line', offset: 16 * MiB - 1, limit: 10 }), {
+    data: '\n', start_line: 16 * MiB - 1, end_line: 16 * MiB, next_line_offset: 16 * MiB, total_lines: 16 * MiB,
+    start_byte: 16 * MiB - 1, end_byte: 16 * MiB, next_byte_offset: 16 * MiB, total_bytes: 16 * MiB, has_more: false,
+  });
+  assert.deepEqual(l.page({ mode: 'byte', offset: 8 * MiB + 5, limit: 3 }), {
+    data: '\n\n\n', start_line: 8 * MiB + 5, end_line: 8 * MiB + 8, next_line_offset: 8 * MiB + 8, total_lines: 16 * MiB,
+    start_byte: 8 * MiB + 5, end_byte: 8 * MiB + 8, next_byte_offset: 8 * MiB + 8, total_bytes: 16 * MiB, has_more: true,
+  });
+});
