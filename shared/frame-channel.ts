@@ -88,6 +88,7 @@ export class FrameDecoder {
   #fail(why: string): never {
     this.#failed = true;
     this.#body = undefined;
+    this.#headerFill = 0;
     throw new FrameViolation(why);
   }
 }

@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import type { HeapImage } from '../../../shared/heap-image.ts';
 import { decodeHeapImage, encodeHeapImage } from '../../../shared/image-store.ts';
 import { ensurePrivateDir } from '../../../shared/private-dir.ts';
+import { once } from '../../../shared/once.ts';
 
 /** A cache file: this magic, the sha256 of the rest, then the encoded image. */
 const FILE_MAGIC = Buffer.from('RJBC0001', 'latin1');
@@ -30,22 +31,18 @@ export function defaultBaseImageCacheDir(): string {
   return join(tmpdir(), `runjs-quickjs-${process.getuid?.() ?? 'user'}`);
 }
 
-let sourcesDigest: string | undefined;
-
 /**
  * sha256 over this directory's source files (the engine layer): a change to how the base image is
  * built or laid out gets a new key by itself, with no version number to remember to bump.
  */
-function engineSourcesDigest(): string {
-  if (sourcesDigest !== undefined) return sourcesDigest;
+const engineSourcesDigest = once((): string => {
   const dir = new URL('.', import.meta.url);
   const hash = createHash('sha256');
   for (const f of readdirSync(dir).filter((n) => /\.(ts|js)$/.test(n)).sort()) {
     hash.update(`${f}\n`).update(readFileSync(new URL(f, dir))).update('\n');
   }
-  sourcesDigest = hash.digest('hex');
-  return sourcesDigest;
-}
+  return hash.digest('hex');
+});
 
 function fileName(key: BaseImageKey): string {
   const digest = createHash('sha256').update(`${engineSourcesDigest()}\n${key.build}\n${key.prelude}\n${key.bridgeSource}`).digest('hex').slice(0, 32);

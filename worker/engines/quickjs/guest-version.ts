@@ -7,15 +7,13 @@
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { PRELUDE_SOURCE } from '../../guest/prelude-source.ts';
+import { once } from '../../../shared/once.ts';
 
 /** Bump when the image layout changes (the handles in the manifest, the scratch block). */
 const IMAGE_LAYOUT = 1;
 
-let version: string | undefined;
-
 /** 16 hex digits identifying the prelude, the bridge, the platform parts and the image layout. */
-export function guestVersion(): string {
-  if (version !== undefined) return version;
+export const guestVersion = once((): string => {
   const hash = createHash('sha256').update(`layout ${IMAGE_LAYOUT}\n`).update(PRELUDE_SOURCE).update('\n')
     .update(readFileSync(new URL('bridge.js', import.meta.url)));
   const dir = new URL('../../guest/generated/parts/', import.meta.url);
@@ -24,6 +22,5 @@ export function guestVersion(): string {
     parts = readdirSync(dir).filter((f) => f.endsWith('.js')).sort();
   } catch { /* no lazy parts in this install */ }
   for (const f of parts) hash.update(`\n${f}\n`).update(readFileSync(new URL(f, dir)));
-  version = hash.digest('hex').slice(0, 16);
-  return version;
-}
+  return hash.digest('hex').slice(0, 16);
+});

@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import pkg from '@jitl/quickjs-wasmfile-release-sync';
 import type { RawFFI } from './raw-ffi.ts';
+import { once } from '../../../shared/once.ts';
 import { Wasm, type WasmImports, type WasmInstance, type WasmMemory, type WasmModule } from './wasm-api.ts';
 
 /** The emscripten callbacks object (quickjs-emscripten's EmscriptenModuleCallbacks, with numbers for pointers). */
@@ -45,9 +46,12 @@ export interface QuickJSBinary {
   readonly buildId: string;
   readonly factory: (options: ModuleOptions) => Promise<EmscriptenInstance>;
   readonly newFFI: (module: EmscriptenInstance) => RawFFI;
+  /**
+   * Where this build's allocator keeps its break (wasm-vm.ts findBrkAddress): a fact about the
+   * build, found once on a throwaway instance; null until then, undefined when not found.
+   */
+  brkAddress: number | undefined | null;
 }
-
-let loading: Promise<QuickJSBinary> | undefined;
 
 async function load(): Promise<QuickJSBinary> {
   const wasmPath = createRequire(import.meta.url).resolve('@jitl/quickjs-wasmfile-release-sync/wasm');
@@ -67,11 +71,9 @@ async function load(): Promise<QuickJSBinary> {
     factory: factory as unknown as QuickJSBinary['factory'],
     // The FFI's branded pointer types are all numbers at run time; our layer uses plain numbers.
     newFFI: (m) => new FFI(m as never) as RawFFI,
+    brkAddress: null,
   };
 }
 
 /** The process-wide QuickJS binary, loaded on first use. */
-export function loadQuickJSBinary(): Promise<QuickJSBinary> {
-  loading ??= load();
-  return loading;
-}
+export const loadQuickJSBinary: () => Promise<QuickJSBinary> = once(load);

@@ -48,9 +48,6 @@ interface VmExports {
   stackSave(): number;
 }
 
-/** Where the allocator keeps its break, found once per process (see findBrkAddress). */
-let brkAddress: number | undefined | null = null;
-
 export class WasmVm {
   readonly memory: WasmMemory;
   readonly maxPages: number;
@@ -72,8 +69,11 @@ export class WasmVm {
   #i32: Int32Array;
   /** Highest heap size requested from the glue since the last `cleanTop` reset. */
   #requestedTop = 0;
+  /** The build this instance runs (its brkAddress is found once per build). */
+  readonly #binary: QuickJSBinary;
 
-  private constructor(memory: WasmMemory, maxPages: number, mod: EmscriptenInstance, ffi: RawFFI, exports: VmExports, resize: (bytes: number) => boolean) {
+  private constructor(binary: QuickJSBinary, memory: WasmMemory, maxPages: number, mod: EmscriptenInstance, ffi: RawFFI, exports: VmExports, resize: (bytes: number) => boolean) {
+    this.#binary = binary;
     this.memory = memory;
     this.maxPages = maxPages;
     this.#mod = mod;
@@ -117,11 +117,11 @@ export class WasmVm {
       printErr: () => {},
     });
     if (!exports || !resize) throw new Error('QuickJS: the emscripten glue did not instantiate the module');
-    vm = new WasmVm(memory, cap, mod, binary.newFFI(mod), exports, resize);
+    vm = new WasmVm(binary, memory, cap, mod, binary.newFFI(mod), exports, resize);
     vm.#checkLayout();
-    if (brkAddress === null) {
-      // Finding the break allocates on this instance; detect once per process on a throwaway one.
-      brkAddress = findBrkAddress(vm);
+    if (binary.brkAddress === null) {
+      // Finding the break allocates on this instance; detect once per build on a throwaway one.
+      binary.brkAddress = findBrkAddress(vm);
       return WasmVm.create(binary, maxPages);
     }
     return vm;
@@ -156,7 +156,8 @@ export class WasmVm {
 
   /** The allocator's break: memory above it is untouched since the last restore. Undefined if unknown. */
   get brk(): number | undefined {
-    return typeof brkAddress === 'number' ? this.i32[brkAddress >> 2]! >>> 0 : undefined;
+    const at = this.#binary.brkAddress;
+    return typeof at === 'number' ? this.i32[at >> 2]! >>> 0 : undefined;
   }
 
   /** Upper bound of heap bytes the guest may have written since the last restore. */
