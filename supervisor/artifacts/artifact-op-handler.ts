@@ -2,18 +2,19 @@
 // supervisor's OpRouter. The worker has validated already; the service validates again, since a
 // worker is not trusted to have done so.
 import type { ArtifactService } from './artifact-service.ts';
-import { ArtifactRuleError, scriptMessage } from './artifact-rules.ts';
+import { RunjsError } from '../../shared/errors.ts';
+import { scriptMessage } from './artifact-rules.ts';
 import { GuestOpError, type OpRoutes } from '../pool/op-router.ts';
 
 /** Store trouble is the server's, not the script's: the router logs the detail, the guest gets this. */
 const UNAVAILABLE = 'artifact: the artifact store is unavailable';
 
-/** A rule violation (bad key, mime or size) is the script's: it sees the rule's text. */
+/** A rule violation (bad key, mime or size) is the script's: it sees the rule's text, as the registry's `guest` class. */
 async function asGuestError<T>(fn: () => Promise<T>): Promise<T> {
   try {
     return await fn();
   } catch (e) {
-    if (e instanceof ArtifactRuleError) throw new GuestOpError(scriptMessage(e.message), e.status === 413 ? 'RangeError' : 'TypeError');
+    if (e instanceof RunjsError && e.guest !== undefined) throw new GuestOpError(scriptMessage(e.message), e.guest);
     throw e;
   }
 }
@@ -30,7 +31,7 @@ export function artifactOpRoutes(artifacts: ArtifactService): OpRoutes {
       serve: (args, run) => asGuestError(async () => {
         const a = record(args);
         const bytes = a['bytes'];
-        if (!(bytes instanceof Uint8Array)) throw new ArtifactRuleError('payload must be bytes');
+        if (!(bytes instanceof Uint8Array)) throw new RunjsError('ARTIFACT_PAYLOAD_NOT_BYTES');
         return await artifacts.put(String(a['key']), String(a['mime']), bytes, run.runId);
       }),
     },

@@ -6,7 +6,8 @@
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import type { BlobKey, BlobStore } from '../stores/blob/index.ts';
 import type { ArtifactMeta } from '../executions/execution-types.ts';
-import { ArtifactRuleError, checkKey, checkMime, checkSize, MAX_ARTIFACT_BYTES } from './artifact-rules.ts';
+import { RunjsError } from '../../shared/errors.ts';
+import { checkKey, checkMime, checkSize, MAX_ARTIFACT_BYTES } from './artifact-rules.ts';
 import { Reclaimer } from './reclaim.ts';
 
 interface ArtifactRow {
@@ -80,8 +81,8 @@ export class ArtifactService {
 
   /**
    * As `put`, for a payload arriving in chunks (an HTTP upload): the chunks go straight into the
-   * blob store, so the payload is never held whole in memory. More than 16 MiB fails with a 413
-   * ArtifactRuleError and stores nothing; an error thrown by `chunks` passes through as is.
+   * blob store, so the payload is never held whole in memory. More than 16 MiB fails with RunjsError
+   * ARTIFACT_PAYLOAD_TOO_LARGE and stores nothing; an error thrown by `chunks` passes through as is.
    */
   async putStream(key: string, mime: string, chunks: AsyncIterable<Uint8Array>, executionId: string | null): Promise<ArtifactMeta> {
     checkKey(key);
@@ -92,7 +93,7 @@ export class ArtifactService {
         for await (const chunk of chunks) {
           size += chunk.byteLength;
           // Checked before the chunk is written: a payload over the limit never reaches the store whole.
-          if (size > MAX_ARTIFACT_BYTES) throw new ArtifactRuleError(`artifact payload exceeds the limit of ${MAX_ARTIFACT_BYTES} bytes (16 MiB)`, 413);
+          if (size > MAX_ARTIFACT_BYTES) throw new RunjsError('ARTIFACT_PAYLOAD_TOO_LARGE', MAX_ARTIFACT_BYTES);
           yield chunk;
         }
       };

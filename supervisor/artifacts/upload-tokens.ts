@@ -3,7 +3,8 @@
 // 256 random bits and only their SHA-256 is stored, so the database never holds a credential.
 import { createHash, randomBytes } from 'node:crypto';
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
-import { checkKey, checkMime, ArtifactRuleError } from './artifact-rules.ts';
+import { RunjsError } from '../../shared/errors.ts';
+import { checkKey, checkMime } from './artifact-rules.ts';
 
 export const DEFAULT_UPLOAD_TTL_SECS = 900;
 export const MAX_UPLOAD_TTL_SECS = 86_400;
@@ -50,7 +51,7 @@ export class UploadTokens {
     const mimeType = mime === undefined || mime === null ? null : checkMime(mime);
     const ttl = ttlSecs ?? DEFAULT_UPLOAD_TTL_SECS;
     if (!Number.isInteger(ttl) || ttl < 1 || ttl > MAX_UPLOAD_TTL_SECS) {
-      throw new ArtifactRuleError(`expires_in_secs must be an integer from 1 to ${MAX_UPLOAD_TTL_SECS}, got ${JSON.stringify(ttlSecs)}`);
+      throw new RunjsError('UPLOAD_TTL_OUT_OF_RANGE', ttlSecs, MAX_UPLOAD_TTL_SECS);
     }
     const now = this.#now();
     this.#purge.run(now.toISOString());

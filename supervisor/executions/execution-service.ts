@@ -6,7 +6,7 @@ import type { DatabaseSync } from 'node:sqlite';
 import type { Outcome } from '../../shared/protocol.ts';
 import type { HeapImage } from '../../shared/heap-image.ts';
 import { checkHeapKey, checkSession, checkTags, publicHeapStoreError, type HeapService, type HeapStore, type Tags } from '../heaps/index.ts';
-import { EXECUTION_ERRORS, SERVICE_ERRORS, ServiceError } from '../../shared/errors.ts';
+import { errorMessage, EXECUTION_ERRORS, RunjsError } from '../../shared/errors.ts';
 import type { Job, JobHandle } from '../pool/worker-pool.ts';
 import { ExecutionStore, type ExecutionRow } from './execution-store.ts';
 import { OutputLog, type PageRequest } from './output-log.ts';
@@ -96,12 +96,12 @@ export class ExecutionService {
   submit(req: ExecRequest): string {
     if (this.#closed) throw new Error('the execution service is closed');
     const timeoutSecs = req.executionTimeoutSecs ?? this.#opts.defaultTimeoutSecs;
-    if (!Number.isInteger(timeoutSecs) || timeoutSecs < 1 || timeoutSecs > 300) throw new ServiceError(SERVICE_ERRORS.TIMEOUT_OUT_OF_RANGE(req.executionTimeoutSecs));
+    if (!Number.isInteger(timeoutSecs) || timeoutSecs < 1 || timeoutSecs > 300) throw new RunjsError('TIMEOUT_OUT_OF_RANGE', req.executionTimeoutSecs, 1, 300);
     const requestedHeap = req.heapMemoryMaxMb ?? this.#opts.defaultHeapMb;
-    if (!Number.isInteger(requestedHeap) || requestedHeap > this.#opts.maxHeapMb) throw new ServiceError(SERVICE_ERRORS.HEAP_OUT_OF_RANGE(req.heapMemoryMaxMb, this.#opts.maxHeapMb));
+    if (!Number.isInteger(requestedHeap) || requestedHeap > this.#opts.maxHeapMb) throw new RunjsError('HEAP_OUT_OF_RANGE', req.heapMemoryMaxMb, MIN_HEAP_MB, this.#opts.maxHeapMb);
     const heapMb = Math.max(MIN_HEAP_MB, requestedHeap);
-    if (!this.#opts.heapEnabled && ((req.heap ?? '') !== '' || (req.tags != null && Object.keys(req.tags).length > 0))) throw new ServiceError(SERVICE_ERRORS.HEAP_NOT_ENABLED());
-    if (!this.#opts.fsEnabled && (req.fs ?? '') !== '') throw new ServiceError(SERVICE_ERRORS.FS_NOT_ENABLED());
+    if (!this.#opts.heapEnabled && ((req.heap ?? '') !== '' || (req.tags != null && Object.keys(req.tags).length > 0))) throw new RunjsError('HEAP_NOT_ENABLED');
+    if (!this.#opts.fsEnabled && (req.fs ?? '') !== '') throw new RunjsError('FS_NOT_ENABLED');
     const heapRun = this.#heapRun(req);
 
     const id = randomUUID();
@@ -136,7 +136,7 @@ export class ExecutionService {
         const why = e instanceof Error ? e.message : String(e);
         process.stderr.write(`runjs: execution ${id}: recording its outcome failed: ${why}\n`);
         try {
-          this.#onOutcome(id, l, { status: 'failed', error: `runjs internal error: recording the outcome failed: ${why}` });
+          this.#onOutcome(id, l, { status: 'failed', error: EXECUTION_ERRORS.RUNJS_INTERNAL(`recording the outcome failed: ${why}`) });
         } catch { /* the record stays as it is; a restart marks it failed */ }
       });
     return id;
@@ -171,7 +171,7 @@ export class ExecutionService {
         image = (await store.get(key)).image;
       } catch (e) {
         this.#warn(`execution ${job.runId}: cannot restore heap ${key} from ${store.location}: ${e instanceof Error ? e.message : String(e)}`);
-        return { status: 'failed', error: `cannot restore heap: ${publicHeapStoreError(e)}` };
+        return { status: 'failed', error: EXECUTION_ERRORS.HEAP_RESTORE_FAILED(publicHeapStoreError(e)) };
       }
       if (cancelled) return { status: 'cancelled', error: EXECUTION_ERRORS.CANCELLED };
       try {
@@ -191,16 +191,15 @@ export class ExecutionService {
    */
   async #storeHeap(id: string, live: Live, outcome: Outcome, run: HeapRun): Promise<void> {
     let key: string | null = null;
-    const unstored = 'the run completed but its heap could not be stored';
     if (outcome.status === 'completed' && !run.image) {
-      outcome = { status: 'failed', error: `${unstored}: the worker returned no heap image` };
+      outcome = { status: 'failed', error: EXECUTION_ERRORS.HEAP_NOT_STORED('the worker returned no heap image') };
     } else if (outcome.status === 'completed') {
       try {
         key = (await run.store.put(run.image!, run.inputHeap)).key;
         this.#opts.pool.aliasImage?.(id, key);
       } catch (e) {
         this.#warn(`execution ${id}: storing its heap in ${run.store.location} failed: ${e instanceof Error ? e.message : String(e)}`);
-        outcome = { status: 'failed', error: `${unstored}: ${publicHeapStoreError(e)}` };
+        outcome = { status: 'failed', error: EXECUTION_ERRORS.HEAP_NOT_STORED(publicHeapStoreError(e)) };
       }
     }
     run.image = undefined;
@@ -275,7 +274,7 @@ export class ExecutionService {
 
   #row(id: string): ExecutionRow {
     const row = this.#store.get(id);
-    if (!row) throw new ServiceError(SERVICE_ERRORS.EXECUTION_NOT_FOUND(id));
+    if (!row) throw new RunjsError('EXECUTION_NOT_FOUND', id);
     return row;
   }
 
@@ -306,7 +305,7 @@ export class ExecutionService {
     const r = this.#row(id);
     const live = this.#live.get(id);
     if (r.status !== 'running' || !live) {
-      return { ok: false, error: SERVICE_ERRORS.EXECUTION_NOT_RUNNING(id, r.status).message };
+      return { ok: false, error: errorMessage('EXECUTION_NOT_RUNNING', id, r.status) };
     }
     const completedAt = this.#now();
     this.#store.transaction(() => {

@@ -2,11 +2,13 @@
 // a message the caller can act on (and never silently starts from a fresh VM). They never name
 // where the store is (a directory, a bucket, an endpoint): their messages become the execution's
 // `error`, which callers of a shared server see, and the location is the operator's business.
-// The execution service logs the location beside the full message.
+// The execution service logs the location beside the full message. Codes and texts are the
+// registry's outcome texts (shared/errors.ts, EXECUTION_ERRORS).
+import { EXECUTION_ERRORS } from '../../shared/errors.ts';
 import { BlobStoreIoError, BlobStoreUnavailableError } from '../stores/blob/index.ts';
 
 export abstract class HeapStoreError extends Error {
-  abstract readonly code: string;
+  abstract readonly code: 'HEAP_NOT_FOUND' | 'HEAP_CORRUPT';
 }
 
 /** No heap is stored under the key (never produced here, or produced against another store). */
@@ -14,7 +16,7 @@ export class HeapNotFoundError extends HeapStoreError {
   readonly code = 'HEAP_NOT_FOUND';
   readonly key: string;
   constructor(key: string) {
-    super(`heap ${key} was not found in the heap store; it was never stored there, or the store was changed or cleaned`);
+    super(EXECUTION_ERRORS.HEAP_NOT_FOUND(key));
     this.name = 'HeapNotFoundError';
     this.key = key;
   }
@@ -26,7 +28,7 @@ export class HeapCorruptError extends HeapStoreError {
   readonly key: string;
   readonly detail: string;
   constructor(key: string, detail: string) {
-    super(`heap ${key} is corrupt and was not restored: ${detail}`);
+    super(EXECUTION_ERRORS.HEAP_CORRUPT(key, detail));
     this.name = 'HeapCorruptError';
     this.key = key;
     this.detail = detail;
@@ -40,7 +42,7 @@ export class HeapCorruptError extends HeapStoreError {
  */
 export function publicHeapStoreError(e: unknown): string {
   if (e instanceof HeapStoreError) return e.message;
-  if (e instanceof BlobStoreUnavailableError) return 'blob store unavailable (the server log has the details)';
-  if (e instanceof BlobStoreIoError) return 'blob store I/O error (the server log has the details)';
-  return 'heap store error (the server log has the details)';
+  if (e instanceof BlobStoreUnavailableError) return EXECUTION_ERRORS.HEAP_STORE_UNAVAILABLE;
+  if (e instanceof BlobStoreIoError) return EXECUTION_ERRORS.HEAP_STORE_IO;
+  return EXECUTION_ERRORS.HEAP_STORE_FAILED;
 }

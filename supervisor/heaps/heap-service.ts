@@ -1,8 +1,8 @@
 // What the transports call for heaps and sessions: tags, queries and the session log, with the
 // argument checks and the "not configured" errors in one place. Disabled (no heap store) it
-// still answers, with ServiceErrors that say which flag turns the feature on.
+// still answers, with errors that say which flag turns the feature on.
 import type { DatabaseSync } from 'node:sqlite';
-import { SERVICE_ERRORS, ServiceError } from '../../shared/errors.ts';
+import { RunjsError } from '../../shared/errors.ts';
 import { checkSessionName } from '../mcp/session-name.ts';
 import type { HeapStore } from './heap-store.ts';
 import { isHeapKey } from './heap-store.ts';
@@ -29,11 +29,11 @@ export class HeapService {
   }
 
   #requireHeaps(): void {
-    if (!this.store) throw new ServiceError(SERVICE_ERRORS.HEAP_NOT_ENABLED());
+    if (!this.store) throw new RunjsError('HEAP_NOT_ENABLED');
   }
 
   #requireSessions(): void {
-    if (!this.store) throw new ServiceError(SERVICE_ERRORS.SESSIONS_NOT_ENABLED());
+    if (!this.store) throw new RunjsError('SESSIONS_NOT_ENABLED');
   }
 
   getTags(heap: string): Tags {
@@ -65,32 +65,32 @@ export class HeapService {
 
   snapshots(session: string | undefined): SessionSnapshotEntry[] {
     this.#requireSessions();
-    if (session === undefined) throw new ServiceError(SERVICE_ERRORS.NO_SESSION());
+    if (session === undefined) throw new RunjsError('NO_SESSION');
     return this.log.entries(checkSession(session));
   }
 }
 
 export function checkHeapKey(heap: unknown): string {
-  if (!isHeapKey(heap)) throw new ServiceError(SERVICE_ERRORS.INVALID_HEAP_KEY(heap));
+  if (!isHeapKey(heap)) throw new RunjsError('INVALID_HEAP_KEY', heap);
   return heap;
 }
 
 export function checkSession(session: unknown): string {
   const c = checkSessionName(session, 'session');
-  if (!c.ok) throw new ServiceError(SERVICE_ERRORS.INVALID_SESSION(c.error));
-  if (c.value === undefined) throw new ServiceError(SERVICE_ERRORS.NO_SESSION());
+  if (!c.ok) throw new RunjsError('INVALID_SESSION', c.error);
+  if (c.value === undefined) throw new RunjsError('NO_SESSION');
   return c.value;
 }
 
 /** A tag map: at most MAX_TAGS string pairs, names 1..MAX_TAG_NAME characters, values up to MAX_TAG_VALUE. */
 export function checkTags(tags: unknown): Tags {
-  if (typeof tags !== 'object' || tags === null || Array.isArray(tags)) throw new ServiceError(SERVICE_ERRORS.INVALID_TAGS('expected an object of string values'));
+  if (typeof tags !== 'object' || tags === null || Array.isArray(tags)) throw new RunjsError('INVALID_TAGS', 'expected an object of string values');
   const entries = Object.entries(tags);
-  if (entries.length > MAX_TAGS) throw new ServiceError(SERVICE_ERRORS.INVALID_TAGS(`at most ${MAX_TAGS} tags, got ${entries.length}`));
+  if (entries.length > MAX_TAGS) throw new RunjsError('INVALID_TAGS', `at most ${MAX_TAGS} tags, got ${entries.length}`);
   for (const [k, v] of entries) {
-    if (k.length === 0 || k.length > MAX_TAG_NAME) throw new ServiceError(SERVICE_ERRORS.INVALID_TAGS(`tag names must be 1 to ${MAX_TAG_NAME} characters, got ${JSON.stringify(k.slice(0, 40))}`));
-    if (typeof v !== 'string') throw new ServiceError(SERVICE_ERRORS.INVALID_TAGS(`tag '${k}' must be a string, got ${typeof v}`));
-    if (v.length > MAX_TAG_VALUE) throw new ServiceError(SERVICE_ERRORS.INVALID_TAGS(`tag '${k}' is longer than ${MAX_TAG_VALUE} characters`));
+    if (k.length === 0 || k.length > MAX_TAG_NAME) throw new RunjsError('INVALID_TAGS', `tag names must be 1 to ${MAX_TAG_NAME} characters, got ${JSON.stringify(k.slice(0, 40))}`);
+    if (typeof v !== 'string') throw new RunjsError('INVALID_TAGS', `tag '${k}' must be a string, got ${typeof v}`);
+    if (v.length > MAX_TAG_VALUE) throw new RunjsError('INVALID_TAGS', `tag '${k}' is longer than ${MAX_TAG_VALUE} characters`);
   }
   return Object.fromEntries(entries) as Tags;
 }

@@ -4,11 +4,12 @@
 import { z } from 'zod';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { ArtifactService } from '../artifacts/artifact-service.ts';
-import { ArtifactRuleError, MAX_ARTIFACT_BYTES } from '../artifacts/artifact-rules.ts';
+import { RunjsError } from '../../shared/errors.ts';
+import { MAX_ARTIFACT_BYTES } from '../artifacts/artifact-rules.ts';
 import { DEFAULT_UPLOAD_TTL_SECS, MAX_UPLOAD_TTL_SECS, type UploadTokens } from '../artifacts/upload-tokens.ts';
 import { uploadUrl } from '../artifacts/upload-url.ts';
 import { downloadUrl, INLINE_BUDGET_BYTES, linkBlock, payloadBlock, requestOrigin } from './artifact-blocks.ts';
-import { defineTool, errorResult, jsonResult, type ToolDef } from './tool-kit.ts';
+import { defineTool, jsonResult, type ToolDef } from './tool-kit.ts';
 
 export interface McpArtifactsApi {
   readonly service: ArtifactService;
@@ -58,7 +59,7 @@ export function artifactTools(api: McpArtifactsApi): ToolDef[] {
     output: GET_OUTPUT,
     async handle({ key: k }, ctx): Promise<CallToolResult> {
       const meta = api.service.meta(k);
-      if (meta === undefined) return errorResult(`artifact '${k}' not found`);
+      if (meta === undefined) throw new RunjsError('ARTIFACT_NOT_FOUND', k);
       const url = downloadUrl(k, api.publicBaseUrl);
       if (meta.size_bytes > INLINE_BUDGET_BYTES) {
         const head = { ...meta, encoding: 'link' as const, url };
@@ -66,7 +67,7 @@ export function artifactTools(api: McpArtifactsApi): ToolDef[] {
         return { content: [{ type: 'text', text: JSON.stringify(head) }, linkBlock(meta, base)], structuredContent: head };
       }
       const found = await api.service.get(k);
-      if (found === undefined) return errorResult(`artifact '${k}' not found`);
+      if (found === undefined) throw new RunjsError('ARTIFACT_NOT_FOUND', k);
       const { block, encoding } = payloadBlock(found.meta, found.bytes);
       const head = { ...found.meta, encoding, url };
       return { content: [{ type: 'text', text: JSON.stringify(head) }, block], structuredContent: head };
@@ -92,7 +93,7 @@ export function artifactTools(api: McpArtifactsApi): ToolDef[] {
     output: META,
     async handle({ key: k }): Promise<CallToolResult> {
       const deleted = await api.service.delete(k);
-      if (deleted === undefined) return errorResult(`artifact '${k}' not found`);
+      if (deleted === undefined) throw new RunjsError('ARTIFACT_NOT_FOUND', k);
       return jsonResult(deleted);
     },
   });
@@ -110,13 +111,8 @@ export function artifactTools(api: McpArtifactsApi): ToolDef[] {
     }),
     output: UPLOAD_OUTPUT,
     handle({ key: k, mime_type, expires_in_secs }) {
-      try {
-        const issued = api.uploads!.issue(k, mime_type, expires_in_secs);
-        return jsonResult({ url: uploadUrl(issued.token, api.publicBaseUrl), expires_at: issued.expiresAt, key: issued.key, mime_type: issued.mimeType });
-      } catch (e) {
-        if (e instanceof ArtifactRuleError) return errorResult(e.message);
-        throw e;
-      }
+      const issued = api.uploads!.issue(k, mime_type, expires_in_secs);
+      return jsonResult({ url: uploadUrl(issued.token, api.publicBaseUrl), expires_at: issued.expiresAt, key: issued.key, mime_type: issued.mimeType });
     },
   });
 

@@ -7,8 +7,8 @@ import type { ExecutionService } from '../executions/execution-service.ts';
 import type { ExecutionOutput } from '../executions/execution-types.ts';
 import type { PageRequest } from '../executions/output-log.ts';
 import { MAX_BYTE_LIMIT, MAX_LINE_LIMIT } from '../rest/output-query.ts';
-import { ServiceError } from '../../shared/errors.ts';
-import { defineTool, jsonResult, serviceErrorResult, type ToolDef } from './tool-kit.ts';
+import { RunjsError } from '../../shared/errors.ts';
+import { defineTool, jsonResult, type ToolDef } from './tool-kit.ts';
 
 export type McpExecutionsApi = Pick<ExecutionService, 'submit' | 'get' | 'list' | 'cancel' | 'output' | 'wait'>;
 
@@ -81,12 +81,8 @@ export function executionTools(executions: McpExecutionsApi): ToolDef[] {
       input: z.strictObject({ execution_id: executionId }),
       output: INFO_OUTPUT,
       handle: ({ execution_id }) => {
-        try {
-          const { artifacts: _artifacts, fs: _fs, ...info } = executions.get(execution_id);
-          return jsonResult(info);
-        } catch (e) {
-          return serviceErrorResult(e);
-        }
+        const { artifacts: _artifacts, fs: _fs, ...info } = executions.get(execution_id);
+        return jsonResult(info);
       },
     }),
     defineTool({
@@ -99,13 +95,7 @@ export function executionTools(executions: McpExecutionsApi): ToolDef[] {
       annotations: READ_ONLY,
       input: OUTPUT_INPUT,
       output: OUTPUT_PAGE,
-      handle: (args) => {
-        try {
-          return jsonResult(oneBasedLines(executions.output(args.execution_id, pageRequest(args))));
-        } catch (e) {
-          return serviceErrorResult(e);
-        }
-      },
+      handle: (args) => jsonResult(oneBasedLines(executions.output(args.execution_id, pageRequest(args)))),
     }),
     defineTool({
       name: 'cancel_execution',
@@ -121,7 +111,7 @@ export function executionTools(executions: McpExecutionsApi): ToolDef[] {
           return jsonResult(result.ok ? { ok: true } : { ok: false, error: result.error ?? 'not cancelled' }, !result.ok);
         } catch (e) {
           // An unknown id is a failed cancel too, in the tool's own shape.
-          if (e instanceof ServiceError) return jsonResult({ ok: false, error: e.message }, true);
+          if (RunjsError.is(e, 'EXECUTION_NOT_FOUND')) return jsonResult({ ok: false, error: e.message }, true);
           throw e;
         }
       },

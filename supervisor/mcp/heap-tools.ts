@@ -5,7 +5,7 @@
 // initialize, else --session-id) and accept a named one.
 import { z } from 'zod';
 import type { HeapService } from '../heaps/index.ts';
-import { defineTool, jsonResult, serviceErrorResult, type ToolDef } from './tool-kit.ts';
+import { defineTool, jsonResult, type ToolDef } from './tool-kit.ts';
 
 const READ_ONLY = { readOnlyHint: true, openWorldHint: false } as const;
 const heapKey = z.string({ error: (issue) => (issue.input === undefined ? 'is required' : 'must be a string') })
@@ -17,14 +17,6 @@ const ENTRY = z.object({
   output_fs: z.string().nullable(), timestamp: z.string(),
 });
 const SNAPSHOT_FIELDS = ['index', 'code', 'input_heap', 'output_heap', 'output_fs', 'timestamp'] as const;
-
-function attempt(fn: () => object) {
-  try {
-    return jsonResult(fn());
-  } catch (e) {
-    return serviceErrorResult(e);
-  }
-}
 
 export function heapTools(heaps: HeapService, sessionName: () => string | undefined): ToolDef[] {
   return heaps.enabled ? [...tagTools(heaps), ...sessionTools(heaps, sessionName)] : sessionTools(heaps, sessionName);
@@ -39,7 +31,7 @@ function tagTools(heaps: HeapService): ToolDef[] {
       annotations: READ_ONLY,
       input: z.strictObject({ heap: heapKey }),
       output: TAGS_OUTPUT,
-      handle: ({ heap }) => attempt(() => ({ heap, tags: heaps.getTags(heap) })),
+      handle: ({ heap }) => jsonResult({ heap, tags: heaps.getTags(heap) }),
     }),
     defineTool({
       name: 'set_heap_tags',
@@ -49,7 +41,7 @@ function tagTools(heaps: HeapService): ToolDef[] {
       annotations: { idempotentHint: true, openWorldHint: false },
       input: z.strictObject({ heap: heapKey, tags: tagMap.describe('The new tags; they replace the old ones.') }),
       output: TAGS_OUTPUT,
-      handle: ({ heap, tags }) => attempt(() => ({ heap, tags: heaps.setTags(heap, tags) })),
+      handle: ({ heap, tags }) => jsonResult({ heap, tags: heaps.setTags(heap, tags) }),
     }),
     defineTool({
       name: 'delete_heap_tags',
@@ -61,10 +53,10 @@ function tagTools(heaps: HeapService): ToolDef[] {
         keys: z.union([z.array(z.string()), z.string()]).optional().describe('Tag names: an array, or one comma-separated string.'),
       }),
       output: TAGS_OUTPUT,
-      handle: ({ heap, keys }) => attempt(() => {
+      handle: ({ heap, keys }) => {
         const names = keys === undefined ? undefined : (Array.isArray(keys) ? keys : keys.split(',')).map((k) => k.trim()).filter((k) => k !== '');
-        return { heap, tags: heaps.deleteTags(heap, names) };
-      }),
+        return jsonResult({ heap, tags: heaps.deleteTags(heap, names) });
+      },
     }),
     defineTool({
       name: 'query_heaps_by_tags',
@@ -74,7 +66,7 @@ function tagTools(heaps: HeapService): ToolDef[] {
       annotations: READ_ONLY,
       input: z.strictObject({ tags: tagMap.describe('Pairs that must all match.') }),
       output: z.object({ results: z.array(TAGS_OUTPUT) }),
-      handle: ({ tags }) => attempt(() => ({ results: heaps.queryByTags(tags) })),
+      handle: ({ tags }) => jsonResult({ results: heaps.queryByTags(tags) }),
     }),
   ];
 }
@@ -88,7 +80,7 @@ function sessionTools(heaps: HeapService, sessionName: () => string | undefined)
       annotations: READ_ONLY,
       input: z.strictObject({}),
       output: z.object({ sessions: z.array(z.string()) }),
-      handle: () => attempt(() => ({ sessions: heaps.sessions() })),
+      handle: () => jsonResult({ sessions: heaps.sessions() }),
     }),
     defineTool({
       name: 'list_session_snapshots',
@@ -102,15 +94,15 @@ function sessionTools(heaps: HeapService, sessionName: () => string | undefined)
         fields: z.string().optional().describe(`Comma-separated subset of ${SNAPSHOT_FIELDS.join(', ')} (default all).`),
       }),
       output: z.object({ session: z.string(), entries: z.array(ENTRY.partial()) }),
-      handle: ({ session, fields }) => attempt(() => {
+      handle: ({ session, fields }) => {
         const name = session ?? sessionName();
         const entries = heaps.snapshots(name);
         const wanted = fields === undefined ? undefined : new Set(fields.split(',').map((f) => f.trim()));
-        return {
+        return jsonResult({
           session: name!,
           entries: wanted === undefined ? entries : entries.map((e) => Object.fromEntries(Object.entries(e).filter(([k]) => wanted.has(k)))),
-        };
-      }),
+        });
+      },
     }),
   ];
 }

@@ -6,8 +6,8 @@
 // default), which would turn stateful `run_js` (an id at once) into a wait; and its argument
 // errors are plain text, where ours are `{"error": ...}` JSON like every other failure.
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
-import type { CallToolResult, CreateTaskResult, ServerCapabilities } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolRequest, CallToolResult, CreateTaskResult, ServerCapabilities } from '@modelcontextprotocol/sdk/types.js';
 import { executionTools, type McpExecutionsApi } from './execution-tools.ts';
 import { defaultInstructions, type McpMode, type TextLimits, type TransportKind } from './mcp-texts.ts';
 import { RunJsTaskStore, startRunTask } from './run-js-tasks.ts';
@@ -15,7 +15,8 @@ import { runJsTool } from './run-js-tool.ts';
 import { heapTools } from './heap-tools.ts';
 import type { HeapService } from '../heaps/index.ts';
 import { artifactTools, type McpArtifactsApi } from './artifact-tools.ts';
-import { describeIssues, errorResult, listEntry, serviceErrorResult, type ToolDef } from './tool-kit.ts';
+import { RunjsError } from '../../shared/errors.ts';
+import { invalidArguments, listEntry, toolFailure, type ToolCallContext, type ToolDef } from './tool-kit.ts';
 
 export interface McpSurfaceOptions {
   readonly executions: McpExecutionsApi;
@@ -81,17 +82,15 @@ export function createMcpConnection(opts: McpSurfaceOptions, transport: Transpor
   let listed: ReturnType<typeof listEntry>[] | undefined;
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listed ??= tools.map((t) => listEntry(t, tasksEnabled)) }));
 
-  server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult | CreateTaskResult> => {
+  const callTool = async (request: CallToolRequest, extra: ToolCallContext['extra']): Promise<CallToolResult | CreateTaskResult> => {
     const { name, arguments: rawArgs, task, _meta } = request.params;
     const def = byName.get(name);
     // An unknown tool is a protocol error (MCP: "Unknown tools" → -32602); everything about a
     // known tool's call is a tool error the model can read and correct.
-    if (def === undefined) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
+    if (def === undefined) throw new RunjsError('UNKNOWN_TOOL', name);
     const parsed = def.input.safeParse(rawArgs ?? {});
     if (task !== undefined) {
-      if (def.task === undefined || taskStore === undefined || extra.taskStore === undefined) {
-        throw new McpError(ErrorCode.InvalidParams, `Tool ${name} cannot run as a task`);
-      }
+      if (def.task === undefined || taskStore === undefined || extra.taskStore === undefined) throw new RunjsError('TOOL_NOT_TASK', name);
       const runner = def.task;
       return startRunTask({
         store: taskStore,
@@ -102,18 +101,20 @@ export function createMcpConnection(opts: McpSurfaceOptions, transport: Transpor
         artifacts: opts.artifacts,
         log: opts.log,
         submit: () => {
-          if (!parsed.success) return errorResult(describeIssues(name, parsed.error));
           try {
+            if (!parsed.success) throw invalidArguments(name, parsed.error);
             return runner.submit(parsed.data);
           } catch (e) {
-            return serviceErrorResult(e);
+            return toolFailure(e);
           }
         },
       });
     }
-    if (!parsed.success) return errorResult(describeIssues(name, parsed.error));
+    if (!parsed.success) throw invalidArguments(name, parsed.error);
     return def.handle(parsed.data, { extra, progressToken: _meta?.progressToken });
-  });
+  };
+  // Every failure of a call, from any tool, is mapped here (tool-kit.ts toolFailure).
+  server.setRequestHandler(CallToolRequestSchema, (request, extra) => callTool(request, extra).catch(toolFailure));
 
   let closed = false;
   return {

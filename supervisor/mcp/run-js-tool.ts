@@ -5,7 +5,7 @@ import { z } from 'zod';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { ExecRequest } from '../executions/execution-types.ts';
 import { defaultRunJsDescription, type McpMode, type TextLimits } from './mcp-texts.ts';
-import { defineTool, jsonResult, serviceErrorResult, type ToolCallContext, type ToolDef } from './tool-kit.ts';
+import { defineTool, jsonResult, type ToolCallContext, type ToolDef } from './tool-kit.ts';
 import { waitForRun, type RunOutcome } from './wait-for-run.ts';
 import type { McpExecutionsApi } from './execution-tools.ts';
 import type { McpArtifactsApi } from './artifact-tools.ts';
@@ -108,12 +108,8 @@ export function outcomeResult(outcome: RunOutcome, executionId?: string): CallTo
 }
 
 async function runAndWait(deps: RunJsDeps, args: StatelessArgs, ctx: ToolCallContext): Promise<CallToolResult> {
-  let id: string;
-  try {
-    id = deps.executions.submit(toExecRequest(args, undefined));
-  } catch (e) {
-    return serviceErrorResult(e);
-  }
+  // A refused submission throws: mcp-server.ts maps it (tool-kit.ts toolFailure).
+  const id = deps.executions.submit(toExecRequest(args, undefined));
   const { progressToken, extra } = ctx;
   const progress = (secs: number, message: string): void => {
     if (progressToken === undefined) return;
@@ -152,12 +148,6 @@ export function runJsTool(deps: RunJsDeps): ToolDef {
     input: statefulRunJsInput(deps.limits),
     task: { submit: (args) => deps.executions.submit(toExecRequest(args, deps.sessionName())), includeExecutionId: true },
     output: STATEFUL_RUN_JS_OUTPUT,
-    handle: (args) => {
-      try {
-        return jsonResult({ execution_id: deps.executions.submit(toExecRequest(args, deps.sessionName())) });
-      } catch (e) {
-        return serviceErrorResult(e);
-      }
-    },
+    handle: (args) => jsonResult({ execution_id: deps.executions.submit(toExecRequest(args, deps.sessionName())) }),
   });
 }

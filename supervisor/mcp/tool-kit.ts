@@ -3,11 +3,13 @@
 // (advertised only), and a handler that returns JSON. Results carry that JSON twice, as
 // `structuredContent` and as one JSON text block, so clients that ignore structured output still
 // see it. Failures are `isError: true` results, not JSON-RPC errors (an unknown tool name is the
-// one protocol error): the model should see why its call failed and be able to correct it.
+// one protocol error): the model should see why its call failed and be able to correct it. Which
+// is which is the registry's `mcp` mapping (shared/errors.ts), applied in `toolFailure` below.
 import { z } from 'zod';
+import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { CallToolResult, ServerNotification, ServerRequest, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
-import { ServiceError } from '../../shared/errors.ts';
+import { RunjsError } from '../../shared/errors.ts';
 
 export type JsonObject = { readonly [key: string]: unknown };
 
@@ -30,7 +32,7 @@ export interface ToolDef<In extends z.ZodType = z.ZodType> {
   readonly handle: (args: z.output<In>, ctx: ToolCallContext) => CallToolResult | Promise<CallToolResult>;
 }
 
-/** How a task-capable tool starts its work: submit and return the execution id (throws ServiceError when refused). */
+/** How a task-capable tool starts its work: submit and return the execution id (throws RunjsError when refused). */
 export interface TaskRunner<Args> {
   readonly submit: (args: Args) => string;
   /** Whether the task result names the execution (stateful) or is the plain stateless result. */
@@ -60,19 +62,26 @@ export function errorResult(message: string): CallToolResult {
   return { content: [{ type: 'text', text: JSON.stringify({ error: message }) }], isError: true };
 }
 
-/** Service errors (unknown id, bad limits, full queue) become error results; anything else is a bug and propagates. */
-export function serviceErrorResult(e: unknown): CallToolResult {
-  if (e instanceof ServiceError) return errorResult(e.message);
+/**
+ * The one place a thrown error becomes what an MCP client sees, by the registry's `mcp` mapping:
+ * `tool-error` codes (unknown id, bad limits, full queue, ...) an error result, `invalid-params`
+ * a JSON-RPC error -32602. Anything else is a bug and propagates (the SDK answers -32603).
+ */
+export function toolFailure(e: unknown): CallToolResult {
+  if (e instanceof RunjsError) {
+    if (e.mcp === 'tool-error') return errorResult(e.message);
+    if (e.mcp === 'invalid-params') throw new McpError(ErrorCode.InvalidParams, e.message);
+  }
   throw e;
 }
 
-/** `run_js: code: expected string, received number; execution_timeout_secs: ...` */
-export function describeIssues(tool: string, error: z.ZodError): string {
+/** `Invalid arguments for run_js: code: expected string, received number; execution_timeout_secs: ...` */
+export function invalidArguments(tool: string, error: z.ZodError): RunjsError<'INVALID_ARGUMENTS'> {
   const parts = error.issues.map((issue) => {
     const at = issue.path.length > 0 ? `${issue.path.map(String).join('.')}: ` : '';
     return `${at}${issue.message}`;
   });
-  return `Invalid arguments for ${tool}: ${parts.join('; ')}`;
+  return new RunjsError('INVALID_ARGUMENTS', tool, parts.join('; '));
 }
 
 /** The tools/list entry of a tool; task support is advertised only where the transport offers tasks. */

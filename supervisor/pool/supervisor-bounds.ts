@@ -5,6 +5,7 @@
 // worker delegates upward. The result and error caps are shared/outcome-limits.ts, applied to
 // every result message. docs/security.md lists these bounds.
 import { MAX_ARTIFACT_BYTES } from '../../shared/artifact-rules.ts';
+import { EXECUTION_ERRORS } from '../../shared/errors.ts';
 import { MAX_ERROR_CHARS, MAX_RESULT_BYTES } from '../../shared/outcome-limits.ts';
 
 const KiB = 1024;
@@ -88,8 +89,8 @@ export class SupervisorBounds {
 
   /** Why a heap image of `bytes` is refused, or undefined when it is within bounds. */
   checkImage(bytes: number): string | undefined {
-    if (!this.#job.captureImage) return 'runjs internal error: the worker sent a heap image this execution did not ask for';
-    if (bytes > this.#heapBytes + IMAGE_SLACK_BYTES) return `runjs internal error: the worker sent a heap image of ${bytes} bytes, more than the execution's heap cap allows`;
+    if (!this.#job.captureImage) return EXECUTION_ERRORS.RUNJS_INTERNAL('the worker sent a heap image this execution did not ask for');
+    if (bytes > this.#heapBytes + IMAGE_SLACK_BYTES) return EXECUTION_ERRORS.RUNJS_INTERNAL(`the worker sent a heap image of ${bytes} bytes, more than the execution's heap cap allows`);
     return undefined;
   }
 

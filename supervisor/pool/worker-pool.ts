@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import type { EngineName, GuestErrorShape, Outcome, WorkerMessage } from '../../shared/protocol.ts';
 import type { HeapImage } from '../../shared/heap-image.ts';
-import { EXECUTION_ERRORS, SERVICE_ERRORS, ServiceError, workerDiedError, workerProtocolError } from '../../shared/errors.ts';
+import { EXECUTION_ERRORS, RunjsError } from '../../shared/errors.ts';
 import { ByteLru, WORKER_IMAGE_CACHE_BYTES, WORKER_IMAGE_CACHE_ENTRIES } from '../../shared/image-lru.ts';
 import { DEFAULT_HOST_OP_LIMITS, type HostOpLimits, type WorkerSettings } from '../../shared/worker-settings.ts';
 import { WorkerProcess, WORKER_ENTRY, QUICKJS_CACHE_DIR } from './worker-process.ts';
@@ -186,14 +186,14 @@ export class WorkerPool {
     if (this.#closed) throw new Error('worker pool is closed');
     if (this.#startError && !this.#slots.some((s) => s.ready)) {
       const runId = job.runId ?? randomUUID();
-      return { runId, outcome: Promise.resolve({ status: 'failed', error: workerDiedError(this.#startError.message) }), cancel: () => {} };
+      return { runId, outcome: Promise.resolve({ status: 'failed', error: EXECUTION_ERRORS.WORKER_DIED(this.#startError.message) }), cancel: () => {} };
     }
     const token = this.#tokenFor(job);
     const free = this.#slots.filter((s) => s.ready && s.job === undefined && !s.retiring);
     // Affinity: an idle worker that holds the input image restores it without IPC; otherwise
     // the worker idle longest (see Slot.idleSince).
     const idle = (token !== undefined ? free.find((s) => s.images.has(token)) : undefined) ?? longestIdle(free);
-    if (!idle && this.#queue.length >= this.#opts.maxQueued) throw new ServiceError(SERVICE_ERRORS.QUEUE_FULL(this.#opts.maxQueued));
+    if (!idle && this.#queue.length >= this.#opts.maxQueued) throw new RunjsError('QUEUE_FULL', this.#opts.maxQueued);
     let resolve!: (o: Outcome) => void;
     const outcome = new Promise<Outcome>((r) => { resolve = r; });
     const active: ActiveJob = {
@@ -397,7 +397,7 @@ export class WorkerPool {
     this.#opts.log(`runjs: worker ${slot.proc.pid} broke the protocol (${why}); killing it`);
     slot.retiring = true;
     const active = slot.job;
-    if (active) this.#settle(active, { status: 'failed', error: workerProtocolError(why) });
+    if (active) this.#settle(active, { status: 'failed', error: EXECUTION_ERRORS.WORKER_PROTOCOL(why) });
   }
 
   #onExit(slot: Slot, detail: { code: number | null; signal: NodeJS.Signals | null; stderrTail: string }): void {
@@ -405,7 +405,7 @@ export class WorkerPool {
     if (active) {
       this.#release(slot, active);
       const why = detail.signal ? `killed by ${detail.signal}` : `exit code ${detail.code}`;
-      const error = OOM_PATTERN.test(detail.stderrTail) ? EXECUTION_ERRORS.OUT_OF_MEMORY : workerDiedError(why);
+      const error = OOM_PATTERN.test(detail.stderrTail) ? EXECUTION_ERRORS.OUT_OF_MEMORY : EXECUTION_ERRORS.WORKER_DIED(why);
       this.#settle(active, { status: 'failed', error });
     }
     if (this.#closed || !this.#slots.includes(slot)) return;
@@ -418,7 +418,7 @@ export class WorkerPool {
       const tail = detail.stderrTail.trim().slice(-STDERR_IN_ERROR_CHARS);
       this.#startError = new WorkerStartError(`workers keep failing to start: ${this.#bootFailures} in a row, the last with ${why}${tail ? `; its stderr: ${tail}` : ''}`);
       this.#opts.log(`runjs: ${this.#startError.message}; retrying every ${delay / 1000} s`);
-      for (const a of this.#queue.splice(0)) this.#settle(a, { status: 'failed', error: workerDiedError(this.#startError.message) });
+      for (const a of this.#queue.splice(0)) this.#settle(a, { status: 'failed', error: EXECUTION_ERRORS.WORKER_DIED(this.#startError.message) });
       for (const w of this.#readyWaiters.splice(0)) w();
     }
     this.#replace(slot, delay);

@@ -7,29 +7,27 @@
 // Not `for await (… of req)`: leaving that loop early destroys the socket, and the client would
 // never see the 413 this route answers while the body is still coming.
 import type { IncomingMessage } from 'node:http';
-import { HttpError, REST_ERRORS } from './http-error.ts';
+import { RunjsError } from '../../shared/errors.ts';
 
 export const UPLOAD_IDLE_MS = 30_000;
-
-export const BODY_STALLED = (ms: number) => `Request body stalled: no data arrived for ${ms / 1000} seconds`;
 
 /** Fails with 413 at once when the declared Content-Length is over `limit` (before any body is read). */
 export function checkDeclaredLength(req: IncomingMessage, limit: number): void {
   // A body parser mounted before this router would have consumed the stream: fail loudly, not hang.
   if (req.readableEnded) throw new Error('the request body was already consumed by an earlier middleware');
   const declared = Number(req.headers['content-length'] ?? Number.NaN);
-  if (declared > limit) throw new HttpError(413, REST_ERRORS.BODY_TOO_LARGE(limit));
+  if (declared > limit) throw new RunjsError('BODY_TOO_LARGE', limit);
 }
 
 /**
- * The body's chunks. Throws HttpError 413 past `limit` bytes (the rest of the body is then
+ * The body's chunks. Throws RunjsError BODY_TOO_LARGE (413) past `limit` bytes (the rest of the body is then
  * dropped unread), 400 when the client disconnects early or sends nothing for `idleMs`.
  */
 export async function* bodyChunks(req: IncomingMessage, limit: number, idleMs = UPLOAD_IDLE_MS): AsyncGenerator<Uint8Array> {
   checkDeclaredLength(req, limit);
   const queue: Buffer[] = [];
   let ended = false;
-  let failure: HttpError | undefined;
+  let failure: RunjsError | undefined;
   let wake: (() => void) | undefined;
   const notify = (): void => {
     const w = wake;
@@ -46,7 +44,7 @@ export async function* bodyChunks(req: IncomingMessage, limit: number, idleMs = 
     notify();
   };
   const onAbort = (): void => {
-    failure ??= new HttpError(400, REST_ERRORS.BODY_INCOMPLETE);
+    failure ??= new RunjsError('BODY_INCOMPLETE');
     notify();
   };
   const onClose = (): void => {
@@ -62,7 +60,7 @@ export async function* bodyChunks(req: IncomingMessage, limit: number, idleMs = 
       const chunk = queue.shift();
       if (chunk !== undefined) {
         size += chunk.length;
-        if (size > limit) throw new HttpError(413, REST_ERRORS.BODY_TOO_LARGE(limit));
+        if (size > limit) throw new RunjsError('BODY_TOO_LARGE', limit);
         yield chunk;
         continue;
       }
@@ -71,7 +69,7 @@ export async function* bodyChunks(req: IncomingMessage, limit: number, idleMs = 
       req.resume();
       await new Promise<void>((resolve) => {
         const timer = setTimeout(() => {
-          failure ??= new HttpError(400, BODY_STALLED(idleMs));
+          failure ??= new RunjsError('BODY_STALLED', idleMs);
           notify();
         }, idleMs);
         wake = () => {

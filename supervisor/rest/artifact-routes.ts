@@ -5,44 +5,32 @@
 import type { Request } from 'express';
 import type { ArtifactMeta } from '../executions/execution-types.ts';
 import type { ArtifactService } from '../artifacts/artifact-service.ts';
-import { ArtifactRuleError, checkKey, checkMime, MAX_ARTIFACT_BYTES } from '../artifacts/artifact-rules.ts';
-import { HttpError } from './http-error.ts';
+import { errorMessage, RunjsError } from '../../shared/errors.ts';
+import { checkKey, checkMime, MAX_ARTIFACT_BYTES } from '../artifacts/artifact-rules.ts';
 import { bodyChunks, checkDeclaredLength } from './artifact-body.ts';
 import type { RouteContext, RouteSpec } from './route-types.ts';
 
 const TAG = 'artifacts';
 const DEFAULT_MIME = 'application/octet-stream';
 
-export const ARTIFACT_ERRORS = {
-  NOT_FOUND: (key: string) => `artifact '${key}' not found`,
-  UNAVAILABLE: 'artifact store unavailable',
-  TOO_LARGE: `artifact payload is larger than the limit of ${MAX_ARTIFACT_BYTES} bytes (16 MiB)`,
-  TOKEN_NOT_FOUND: 'upload token not found: it is unknown, expired, already used, or an upload with it is in progress',
-} as const;
-
 function service(ctx: RouteContext) {
   const s = ctx.deps.artifacts;
-  if (s === undefined) throw new HttpError(500, ARTIFACT_ERRORS.UNAVAILABLE);
+  if (s === undefined) throw new RunjsError('ARTIFACT_STORE_UNAVAILABLE');
   return s;
 }
 
-/** Validation failures as the route's status (400 by default); store trouble propagates (500). */
-function asHttp(e: unknown, tooLargeStatus: number): never {
-  if (e instanceof ArtifactRuleError) throw new HttpError(e.status === 413 ? tooLargeStatus : e.status, e.message);
-  throw e;
-}
-
 /**
- * Streams the body into the store under `key`. Over the artifact limit → `tooLargeStatus` (the
- * two routes differ), other rule violations → 400; store trouble propagates (500).
+ * Streams the body into the store under `key`. A body over the artifact limit is the route's
+ * `tooLarge` error (the two routes answer it differently); rule violations are 400s, store
+ * trouble propagates (500).
  */
-async function storeBody(artifacts: ArtifactService, req: Request, key: string, mime: string, tooLargeStatus: number): Promise<ArtifactMeta> {
+async function storeBody(artifacts: ArtifactService, req: Request, key: string, mime: string, tooLarge: 'ARTIFACT_TOO_LARGE' | 'UPLOAD_TOO_LARGE'): Promise<ArtifactMeta> {
   try {
     checkDeclaredLength(req, MAX_ARTIFACT_BYTES);
     return await artifacts.putStream(key, mime, bodyChunks(req, MAX_ARTIFACT_BYTES), null);
   } catch (e) {
-    if ((e instanceof HttpError || e instanceof ArtifactRuleError) && e.status === 413) throw new HttpError(tooLargeStatus, ARTIFACT_ERRORS.TOO_LARGE);
-    asHttp(e, tooLargeStatus);
+    if (RunjsError.is(e, 'BODY_TOO_LARGE', 'ARTIFACT_PAYLOAD_TOO_LARGE')) throw new RunjsError(tooLarge, MAX_ARTIFACT_BYTES);
+    throw e;
   }
 }
 
@@ -79,12 +67,12 @@ export const ARTIFACT_ROUTES: readonly RouteSpec[] = [
     parameters: [keyParam],
     responses: {
       200: { description: 'The payload bytes.', mediaType: '*/*', schema: { type: 'string', contentMediaType: 'application/octet-stream' } },
-      404: { description: "Unknown key (`artifact '<key>' not found`).", schema: 'ApiError' },
+      404: { description: `Unknown key (\`${errorMessage('ARTIFACT_NOT_FOUND', '<key>')}\`).`, schema: 'ApiError' },
     },
     async handle(ctx) {
       const key = ctx.params['key'] ?? '';
       const found = await service(ctx).get(key);
-      if (found === undefined) throw new HttpError(404, ARTIFACT_ERRORS.NOT_FOUND(key));
+      if (found === undefined) throw new RunjsError('ARTIFACT_NOT_FOUND', key);
       return {
         status: 200,
         bytes: found.bytes,
@@ -109,15 +97,10 @@ export const ARTIFACT_ROUTES: readonly RouteSpec[] = [
     async handle(ctx) {
       const key = ctx.params['key'] ?? '';
       const artifacts = service(ctx);
-      let mime: string;
-      try {
-        checkKey(key);
-        mime = checkMime(requestMime(ctx.req));
-      } catch (e) {
-        asHttp(e, 400);
-      }
+      checkKey(key);
+      const mime = checkMime(requestMime(ctx.req));
       // The interface spec answers an oversized payload on this route with 400 (413 is the token route's).
-      return { status: 200, json: await storeBody(artifacts, ctx.req, key, mime, 400) };
+      return { status: 200, json: await storeBody(artifacts, ctx.req, key, mime, 'ARTIFACT_TOO_LARGE') };
     },
   },
   {
@@ -130,12 +113,12 @@ export const ARTIFACT_ROUTES: readonly RouteSpec[] = [
     parameters: [keyParam],
     responses: {
       200: { description: 'The deleted artifact\'s metadata.', schema: 'ArtifactMeta' },
-      404: { description: "Unknown key (`artifact '<key>' not found`).", schema: 'ApiError' },
+      404: { description: `Unknown key (\`${errorMessage('ARTIFACT_NOT_FOUND', '<key>')}\`).`, schema: 'ApiError' },
     },
     async handle(ctx) {
       const key = ctx.params['key'] ?? '';
       const deleted = await service(ctx).delete(key);
-      if (deleted === undefined) throw new HttpError(404, ARTIFACT_ERRORS.NOT_FOUND(key));
+      if (deleted === undefined) throw new RunjsError('ARTIFACT_NOT_FOUND', key);
       return { status: 200, json: deleted };
     },
   },
@@ -158,18 +141,13 @@ export const ARTIFACT_ROUTES: readonly RouteSpec[] = [
     async handle(ctx) {
       const artifacts = service(ctx);
       const uploads = ctx.deps.uploads;
-      if (uploads === undefined) throw new HttpError(500, ARTIFACT_ERRORS.UNAVAILABLE);
+      if (uploads === undefined) throw new RunjsError('ARTIFACT_STORE_UNAVAILABLE');
       const claim = uploads.claim(ctx.params['token'] ?? '');
-      if (claim === undefined) throw new HttpError(404, ARTIFACT_ERRORS.TOKEN_NOT_FOUND);
+      if (claim === undefined) throw new RunjsError('UPLOAD_TOKEN_NOT_FOUND');
       // From here every way out either completes the claim or returns the token to `issued`.
       try {
-        let mime: string;
-        try {
-          mime = claim.mimeType ?? checkMime(requestMime(ctx.req));
-        } catch (e) {
-          asHttp(e, 413);
-        }
-        const meta = await storeBody(artifacts, ctx.req, claim.key, mime, 413);
+        const mime = claim.mimeType ?? checkMime(requestMime(ctx.req));
+        const meta = await storeBody(artifacts, ctx.req, claim.key, mime, 'UPLOAD_TOO_LARGE');
         claim.complete();
         return { status: 200, json: meta };
       } finally {

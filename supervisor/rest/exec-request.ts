@@ -5,7 +5,7 @@
 import type { Request } from 'express';
 import type { ExecRequest } from '../executions/execution-types.ts';
 import { validate } from '../../shared/schemas/validator.ts';
-import { HttpError, REST_ERRORS } from './http-error.ts';
+import { RunjsError } from '../../shared/errors.ts';
 import { parseNonNegativeInt, singleValues } from './query-params.ts';
 import { decodeUtf8, readBody } from './read-body.ts';
 
@@ -33,11 +33,11 @@ export function bodyForm(contentType: string | undefined): BodyForm {
   const [typePart = '', ...paramParts] = (contentType ?? '').split(';');
   const type = typePart.trim().toLowerCase();
   // A form upload would hand us the multipart framing as "source"; say what to send instead.
-  if (type.startsWith('multipart/')) throw new HttpError(415, REST_ERRORS.MULTIPART(type));
+  if (type.startsWith('multipart/')) throw new RunjsError('UNSUPPORTED_CONTENT_TYPE', type);
   for (const param of paramParts) {
     const [key = '', value = ''] = param.split('=');
     const charset = value.trim().replace(/^"(.*)"$/, '$1').toLowerCase();
-    if (key.trim().toLowerCase() === 'charset' && !UTF8_CHARSETS.has(charset)) throw new HttpError(415, REST_ERRORS.CHARSET(charset));
+    if (key.trim().toLowerCase() === 'charset' && !UTF8_CHARSETS.has(charset)) throw new RunjsError('UNSUPPORTED_CHARSET', charset);
   }
   return type === '' || type === 'application/json' || /^application\/[^/]+\+json$/.test(type) ? 'json' : 'raw';
 }
@@ -58,26 +58,26 @@ function toExecRequest(b: WireExecRequest): ExecRequest {
   };
 }
 
-/** Reads, parses and validates the body of `POST /api/exec`; every failure is an HttpError. */
+/** Reads, parses and validates the body of `POST /api/exec`; every failure is a RunjsError. */
 export async function readExecRequest(req: Request, query: URLSearchParams, maxBytes: number): Promise<ExecRequest> {
   const encoding = (req.headers['content-encoding'] ?? '').trim().toLowerCase();
-  if (encoding !== '' && encoding !== 'identity') throw new HttpError(415, REST_ERRORS.CONTENT_ENCODING(encoding));
+  if (encoding !== '' && encoding !== 'identity') throw new RunjsError('UNSUPPORTED_CONTENT_ENCODING', encoding);
   const form = bodyForm(req.headers['content-type']);
 
   if (form === 'json') {
     // Query options with a JSON body would be ambiguous (which wins?); refuse rather than ignore.
     const first = query.keys().next();
-    if (first.done !== true) throw new HttpError(400, REST_ERRORS.INVALID_QUERY(REST_ERRORS.RAW_ONLY_QUERY(first.value)));
+    if (first.done !== true) throw new RunjsError('QUERY_PARAMETER_RAW_ONLY', first.value);
     const text = decodeUtf8(await readBody(req, maxBytes));
-    if (text.trim() === '') throw new HttpError(400, REST_ERRORS.BODY_EMPTY);
+    if (text.trim() === '') throw new RunjsError('EXEC_BODY_EMPTY');
     let parsed: unknown;
     try {
       parsed = JSON.parse(text);
     } catch (e) {
-      throw new HttpError(400, REST_ERRORS.INVALID_JSON(e instanceof Error ? e.message : String(e)));
+      throw new RunjsError('INVALID_JSON', e instanceof Error ? e.message : String(e));
     }
     const checked = validate<WireExecRequest>('ExecRequest', parsed);
-    if (!checked.ok) throw new HttpError(400, REST_ERRORS.INVALID_BODY(checked.message));
+    if (!checked.ok) throw new RunjsError('INVALID_EXEC_REQUEST', checked.message);
     return toExecRequest(checked.value);
   }
 
@@ -87,7 +87,7 @@ export async function readExecRequest(req: Request, query: URLSearchParams, maxB
     candidate[name] = INTEGER_QUERY.has(name) ? parseNonNegativeInt(name, raw) : raw;
   }
   const checked = validate<WireExecRequest>('ExecRequest', candidate, 'query parameter');
-  if (!checked.ok) throw new HttpError(400, REST_ERRORS.INVALID_QUERY(checked.message));
+  if (!checked.ok) throw new RunjsError('INVALID_QUERY', checked.message);
   const code = decodeUtf8(await readBody(req, maxBytes));
   return toExecRequest({ ...checked.value, code });
 }

@@ -2,9 +2,8 @@
 // query_heaps_by_tags, list_sessions, list_session_snapshots). Without a heap store every route
 // answers 400 with the flag that enables it.
 import { validate } from '../../shared/schemas/validator.ts';
-import { SERVICE_ERRORS, ServiceError } from '../../shared/errors.ts';
+import { RunjsError } from '../../shared/errors.ts';
 import type { HeapService } from '../heaps/index.ts';
-import { HttpError, REST_ERRORS } from './http-error.ts';
 import { decodeUtf8, readBody } from './read-body.ts';
 import { singleValues } from './query-params.ts';
 import type { ParameterDoc, RouteContext, RouteSpec } from './route-types.ts';
@@ -20,21 +19,21 @@ const BAD_HEAP = { description: 'Malformed heap key or tags, or no heap store (`
 
 function heaps(ctx: RouteContext): HeapService {
   const h = ctx.deps.heaps;
-  if (!h) throw new ServiceError(SERVICE_ERRORS.HEAP_NOT_ENABLED());
+  if (!h) throw new RunjsError('HEAP_NOT_ENABLED');
   return h;
 }
 
 async function readJson<T>(ctx: RouteContext, schema: 'HeapTagsRequest' | 'HeapQueryRequest'): Promise<T> {
   const text = decodeUtf8(await readBody(ctx.req, Math.min(MAX_TAG_BODY, ctx.deps.maxRequestBody)));
-  if (text.trim() === '') throw new HttpError(400, 'Request body is empty: send a JSON object such as {"tags": {"name": "value"}}');
+  if (text.trim() === '') throw new RunjsError('TAGS_BODY_EMPTY');
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (e) {
-    throw new HttpError(400, REST_ERRORS.INVALID_JSON(e instanceof Error ? e.message : String(e)));
+    throw new RunjsError('INVALID_JSON', e instanceof Error ? e.message : String(e));
   }
   const v = validate<T>(schema, value);
-  if (!v.ok) throw new HttpError(400, `Invalid body: ${v.message}`);
+  if (!v.ok) throw new RunjsError('INVALID_BODY', v.message);
   return v.value;
 }
 
@@ -109,7 +108,7 @@ export const HEAP_ROUTES: readonly RouteSpec[] = [
     summary: 'Sessions with a session log',
     responses: { 200: { description: 'The session names.', schema: 'SessionList' }, 400: { description: 'Sessions are not configured (no `--heap-store`).', schema: 'ApiError' } },
     handle: (ctx) => {
-      if (!ctx.deps.heaps) throw new ServiceError(SERVICE_ERRORS.SESSIONS_NOT_ENABLED());
+      if (!ctx.deps.heaps) throw new RunjsError('SESSIONS_NOT_ENABLED');
       return { status: 200, json: { sessions: ctx.deps.heaps.sessions() } };
     },
   },
@@ -123,7 +122,7 @@ export const HEAP_ROUTES: readonly RouteSpec[] = [
     parameters: [SESSION_PARAMETER],
     responses: { 200: { description: 'The entries, oldest first.', schema: 'SessionSnapshotList' }, 400: { description: 'Sessions are not configured (no `--heap-store`), or a malformed session name.', schema: 'ApiError' } },
     handle: (ctx) => {
-      if (!ctx.deps.heaps) throw new ServiceError(SERVICE_ERRORS.SESSIONS_NOT_ENABLED());
+      if (!ctx.deps.heaps) throw new RunjsError('SESSIONS_NOT_ENABLED');
       return { status: 200, json: ctx.deps.heaps.snapshots(ctx.params['session'] ?? '') };
     },
   },

@@ -6,7 +6,7 @@
 // has_more is false would never finish.
 import type { PageRequest } from '../executions/output-log.ts';
 import type { ParameterDoc } from './route-types.ts';
-import { HttpError, REST_ERRORS } from './http-error.ts';
+import { RunjsError } from '../../shared/errors.ts';
 import { parseNonNegativeInt, singleValues } from './query-params.ts';
 
 export const MAX_LINE_LIMIT = 10_000;
@@ -37,7 +37,7 @@ export function parseOutputQuery(query: URLSearchParams): PageRequest {
     const raw = values.get(name);
     if (raw === undefined) return undefined;
     const n = parseNonNegativeInt(name, raw);
-    if (n < PARAMS[name].min) throw new HttpError(400, REST_ERRORS.INVALID_QUERY(`query parameter '${name}' must be at least ${PARAMS[name].min}, got '${raw}'`));
+    if (n < PARAMS[name].min) throw new RunjsError('QUERY_PARAMETER_TOO_SMALL', name, PARAMS[name].min, raw);
     return n;
   };
   // Parse all four, so a malformed parameter is reported even in the mode that ignores it.

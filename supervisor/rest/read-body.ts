@@ -2,13 +2,13 @@
 // declared (Content-Length) or found (while streaming) to be larger fails with 413 at once; the
 // router then drops the rest unread (rest-router.ts, drainThenClose).
 import type { IncomingMessage } from 'node:http';
-import { HttpError, REST_ERRORS } from './http-error.ts';
+import { RunjsError } from '../../shared/errors.ts';
 
 export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
   // A body parser mounted before this router would have consumed the stream: fail loudly, not hang.
   if (req.readableEnded) return Promise.reject(new Error('the request body was already consumed by an earlier middleware'));
   const declared = Number(req.headers['content-length'] ?? Number.NaN);
-  if (declared > limit) return Promise.reject(new HttpError(413, REST_ERRORS.BODY_TOO_LARGE(limit)));
+  if (declared > limit) return Promise.reject(new RunjsError('BODY_TOO_LARGE', limit));
 
   return new Promise((resolve, reject) => {
     let chunks: Buffer[] = [];
@@ -25,7 +25,7 @@ export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
         cleanup();
         chunks = [];
         req.resume(); // flowing with no listener: the remainder is dropped as it arrives
-        reject(new HttpError(413, REST_ERRORS.BODY_TOO_LARGE(limit)));
+        reject(new RunjsError('BODY_TOO_LARGE', limit));
         return;
       }
       chunks.push(chunk);
@@ -36,7 +36,7 @@ export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
     };
     const onAbort = (): void => {
       cleanup();
-      reject(new HttpError(400, REST_ERRORS.BODY_INCOMPLETE));
+      reject(new RunjsError('BODY_INCOMPLETE'));
     };
     const onClose = (): void => {
       if (!req.complete) onAbort();
@@ -55,6 +55,6 @@ export function decodeUtf8(body: Buffer): string {
   try {
     return utf8.decode(body);
   } catch {
-    throw new HttpError(400, REST_ERRORS.BODY_NOT_UTF8);
+    throw new RunjsError('BODY_NOT_UTF8');
   }
 }

@@ -3,7 +3,8 @@
 import express from 'express';
 import type { ErrorRequestHandler, Request, RequestHandler, Response, Router } from 'express';
 import { API_PREFIX, API_ROUTES } from './route-table.ts';
-import { HttpError, publicError, REST_ERRORS } from './http-error.ts';
+import { RunjsError } from '../../shared/errors.ts';
+import { sendError } from './api-error.ts';
 import type { Reply, RestDeps, RouteSpec } from './route-types.ts';
 import { redactUploadTokens } from '../artifacts/upload-url.ts';
 
@@ -40,9 +41,8 @@ function handler(route: RouteSpec, deps: RestDeps): RequestHandler {
  * Errors express itself raises: a path parameter that is not valid percent-encoding. No resource
  * can live at such a URL, so it is a 404 — the status every route with a path parameter documents.
  */
-function frameworkError(e: unknown): { status: number; message: string } | undefined {
-  if (e instanceof URIError) return { status: 404, message: REST_ERRORS.MALFORMED_URL };
-  return undefined;
+function frameworkError(e: unknown): RunjsError | undefined {
+  return e instanceof URIError ? new RunjsError('MALFORMED_URL') : undefined;
 }
 
 /** An error can be answered before the body was read (413, 415, a bad query): drop the rest unread. */
@@ -79,11 +79,11 @@ export function createRestRouter(deps: RestDeps): Router {
         res.status(204).end();
         return;
       }
-      throw new HttpError(405, REST_ERRORS.METHOD_NOT_ALLOWED(req.method, req.baseUrl + req.path, allowed));
+      throw new RunjsError('METHOD_NOT_ALLOWED', req.method, req.baseUrl + req.path, allowed);
     });
   }
   router.use((req) => {
-    throw new HttpError(404, REST_ERRORS.NOT_FOUND(req.method, req.baseUrl + req.path));
+    throw new RunjsError('NO_API_ROUTE', req.method, req.baseUrl + req.path);
   });
 
   const onError: ErrorRequestHandler = (err: unknown, req, res, next) => {
@@ -92,13 +92,11 @@ export function createRestRouter(deps: RestDeps): Router {
       return;
     }
     res.on('finish', () => drainThenClose(req));
-    const known = publicError(err) ?? frameworkError(err);
+    const known = err instanceof RunjsError ? err : frameworkError(err);
     if (known === undefined) {
       log(`runjs: ${req.method} ${redactUploadTokens(req.originalUrl)} failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
-      res.status(500).json({ error: REST_ERRORS.INTERNAL });
-      return;
     }
-    res.status(known.status).json({ error: known.message });
+    sendError(res, known ?? new RunjsError('INTERNAL'));
   };
   router.use(onError);
   return router;

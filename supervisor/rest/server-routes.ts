@@ -2,7 +2,7 @@
 import { CLI_PLATFORMS, type CliPlatform } from '../../shared/schemas/index.ts';
 import { ref } from '../../shared/schemas/json-schema.ts';
 import { baseUrl } from './base-url.ts';
-import { HttpError, REST_ERRORS } from './http-error.ts';
+import { RunjsError } from '../../shared/errors.ts';
 import type { CliIndex } from './resource-types.ts';
 import type { RouteContext, RouteSpec } from './route-types.ts';
 
@@ -68,9 +68,9 @@ export const SERVER_ROUTES: readonly RouteSpec[] = [
     },
     handle(ctx) {
       const platform = ctx.params['platform'] ?? '';
-      if (!isPlatform(platform)) throw new HttpError(404, REST_ERRORS.UNKNOWN_PLATFORM(platform, CLI_PLATFORMS));
+      if (!isPlatform(platform)) throw new RunjsError('UNKNOWN_PLATFORM', platform, CLI_PLATFORMS);
       const bytes = embedded(ctx, platform);
-      if (bytes === undefined) throw new HttpError(404, REST_ERRORS.CLI_NOT_EMBEDDED(platform));
+      if (bytes === undefined) throw new RunjsError('CLI_NOT_EMBEDDED', platform);
       return {
         status: 200,
         bytes,

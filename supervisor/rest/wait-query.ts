@@ -3,7 +3,7 @@
 // default) answers at once. One request instead of a polling loop: no detection lag, and no
 // polling load competing with the run for CPU.
 import type { ExecutionInfo } from '../executions/execution-types.ts';
-import { HttpError, REST_ERRORS } from './http-error.ts';
+import { RunjsError } from '../../shared/errors.ts';
 import { parseNonNegativeInt, singleValues } from './query-params.ts';
 import type { ParameterDoc, RouteContext } from './route-types.ts';
 
@@ -23,7 +23,7 @@ export function parseWaitQuery(query: URLSearchParams): number {
   const raw = singleValues(query, NAMES).get('wait_ms');
   if (raw === undefined) return 0;
   const ms = parseNonNegativeInt('wait_ms', raw);
-  if (ms > MAX_WAIT_MS) throw new HttpError(400, REST_ERRORS.INVALID_QUERY(`query parameter 'wait_ms' must be at most ${MAX_WAIT_MS}, got '${raw}'`));
+  if (ms > MAX_WAIT_MS) throw new RunjsError('QUERY_PARAMETER_TOO_LARGE', 'wait_ms', MAX_WAIT_MS, raw);
   return ms;
 }
 

@@ -6,6 +6,8 @@
 // With an empty list there is no Origin check (as the spec says) but also no CORS grant, so a
 // random web page can still not read responses from a server on the user's machine.
 import type { RequestHandler } from 'express';
+import { RunjsError } from '../../shared/errors.ts';
+import { sendError } from '../rest/api-error.ts';
 
 export interface GuardOptions {
   readonly allowedHosts: readonly string[];
@@ -87,12 +89,12 @@ export function hostOriginGuard(opts: GuardOptions): RequestHandler {
   return (req, res, next) => {
     const host = req.headers.host;
     if (!hostAllowed(host, opts.allowedHosts)) {
-      res.status(403).json({ error: host === undefined ? 'Missing Host header' : `Host '${host}' is not allowed (see --allowed-hosts)` });
+      sendError(res, host === undefined ? new RunjsError('HOST_MISSING') : new RunjsError('HOST_NOT_ALLOWED', host));
       return;
     }
     const origin = req.headers.origin;
     if (!originAllowed(origin, opts.allowedOrigins)) {
-      res.status(403).json({ error: `Origin '${origin ?? ''}' is not allowed (see --allowed-origins)` });
+      sendError(res, new RunjsError('ORIGIN_NOT_ALLOWED', origin ?? ''));
       return;
     }
     const grant = corsOrigin(origin, opts.allowedOrigins);

@@ -5,11 +5,11 @@
 // Exempt from JWT as well: CORS preflights (answered by the guard), every OPTIONS, and
 // PUT /api/artifact-uploads/{token}, whose path token is its own credential.
 import express, { type ErrorRequestHandler, type Express, type RequestHandler, type Router } from 'express';
-import { apiError } from './http-common.ts';
 import { hostOriginGuard, type GuardOptions } from './host-origin-guard.ts';
 import type { JwtAuth } from './jwt-auth.ts';
 import { OPENAPI_PATH } from '../rest/index.ts';
-import { REST_ERRORS } from '../rest/http-error.ts';
+import { RunjsError } from '../../shared/errors.ts';
+import { sendError, sendFrameworkError } from '../rest/api-error.ts';
 import { redactUploadTokens } from '../artifacts/upload-url.ts';
 
 /** The one public route: API documentation, served to anyone (exact path, as the app routes it). */
@@ -61,25 +61,30 @@ export function createHttpApp(opts: HttpAppOptions): Express {
   app.use(opts.mcp);
   app.use('/api', opts.rest);
   app.use((req, res) => {
-    apiError(res, 404, `Not found: ${req.method} ${req.path}`);
+    sendError(res, new RunjsError('NO_ROUTE', req.method, req.path));
   });
   const onError: ErrorRequestHandler = (err: unknown, req, res, next) => {
     if (res.headersSent) {
       next(err);
       return;
     }
+    if (err instanceof RunjsError) {
+      sendError(res, err);
+      return;
+    }
     const status = typeof err === 'object' && err !== null && 'status' in err && typeof err.status === 'number' ? err.status : 500;
     if (status >= 500) {
       opts.log(`${req.method} ${redactUploadTokens(req.originalUrl)} failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
-      apiError(res, 500, 'internal error');
+      sendError(res, new RunjsError('INTERNAL'));
       return;
     }
-    // Body-parser errors (POST /message): too large, or not JSON.
+    // Body-parser errors (POST /message): too large, or not JSON; any other 4xx it raises (an
+    // unsupported charset, an aborted request) passes through with the framework's own text.
     const type = typeof err === 'object' && err !== null && 'type' in err ? err.type : undefined;
     const detail = err instanceof Error ? err.message : String(err);
-    if (type === 'entity.too.large') apiError(res, 413, REST_ERRORS.BODY_TOO_LARGE(opts.maxRequestBody));
-    else if (type === 'entity.parse.failed') apiError(res, 400, REST_ERRORS.INVALID_JSON(detail));
-    else apiError(res, status, detail);
+    if (type === 'entity.too.large') sendError(res, new RunjsError('BODY_TOO_LARGE', opts.maxRequestBody));
+    else if (type === 'entity.parse.failed') sendError(res, new RunjsError('INVALID_JSON', detail));
+    else sendFrameworkError(res, status, detail);
   };
   app.use(onError);
   return app;

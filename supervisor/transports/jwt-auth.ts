@@ -13,20 +13,12 @@ import type { ErrorRequestHandler, Request, RequestHandler } from 'express';
 import { expressjwt, UnauthorizedError } from 'express-jwt';
 import type { Algorithm } from 'jsonwebtoken';
 import { JwksClient } from 'jwks-rsa';
+import { RunjsError } from '../../shared/errors.ts';
+import { sendError } from '../rest/api-error.ts';
 
 export const ACCEPTED_ALGORITHMS: Algorithm[] = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512'];
 export const CLOCK_TOLERANCE_SECS = 30;
 const FETCH_TIMEOUT_MS = 10_000;
-
-export const AUTH_ERRORS = {
-  MISSING: 'Missing token: send "Authorization: Bearer <JWT>" or the raw JWT in an "agent-session" header',
-  EXPIRED: 'Token expired',
-  NOT_YET_VALID: 'Token is not valid yet (nbf)',
-  NO_EXP: 'Token has no exp (expiry) claim',
-  UNKNOWN_KEY: 'Token is signed with a key that is not in the key set',
-  MALFORMED: 'Invalid token: not a JWT (expected three base64url parts: header.payload.signature)',
-  INVALID: (detail: string) => `Invalid token: ${detail}`,
-} as const;
 
 /** Startup could not load the key set; the message names the URL. */
 export class JwksUnavailableError extends Error {
@@ -43,24 +35,22 @@ export function tokenFrom(req: Request): string | undefined {
   return typeof session === 'string' && session.trim() !== '' ? session.trim() : undefined;
 }
 
-class AuthFailure extends Error {}
-
-/** A 401 message for whatever verification threw (express-jwt wraps jsonwebtoken's errors in `inner`). */
-function failureMessage(err: unknown): string {
-  if (err instanceof AuthFailure) return err.message;
+/** The 401 for whatever verification threw (express-jwt wraps jsonwebtoken's errors in `inner`). */
+function failure(err: unknown): RunjsError {
+  if (err instanceof RunjsError) return err;
   if (err instanceof UnauthorizedError) {
-    if (err.code === 'credentials_required') return AUTH_ERRORS.MISSING;
+    if (err.code === 'credentials_required') return new RunjsError('TOKEN_MISSING');
     const inner: unknown = err.inner;
     if (inner instanceof Error) {
-      if (inner.name === 'TokenExpiredError') return AUTH_ERRORS.EXPIRED;
-      if (inner.name === 'NotBeforeError') return AUTH_ERRORS.NOT_YET_VALID;
-      return AUTH_ERRORS.INVALID(inner.message);
+      if (inner.name === 'TokenExpiredError') return new RunjsError('TOKEN_EXPIRED');
+      if (inner.name === 'NotBeforeError') return new RunjsError('TOKEN_NOT_YET_VALID');
+      return new RunjsError('TOKEN_INVALID', inner.message);
     }
-    return AUTH_ERRORS.INVALID(err.message);
+    return new RunjsError('TOKEN_INVALID', err.message);
   }
-  if (err instanceof Error && err.name === 'SigningKeyNotFoundError') return AUTH_ERRORS.UNKNOWN_KEY;
-  if (err instanceof Error && err.name === 'JwksRateLimitError') return AUTH_ERRORS.UNKNOWN_KEY;
-  return AUTH_ERRORS.INVALID(err instanceof Error ? err.message : String(err));
+  if (err instanceof Error && err.name === 'SigningKeyNotFoundError') return new RunjsError('TOKEN_UNKNOWN_KEY');
+  if (err instanceof Error && err.name === 'JwksRateLimitError') return new RunjsError('TOKEN_UNKNOWN_KEY');
+  return new RunjsError('TOKEN_INVALID', err instanceof Error ? err.message : String(err));
 }
 
 export interface JwtAuth {
@@ -89,24 +79,24 @@ export async function createJwtAuth(jwksUrl: string): Promise<JwtAuth> {
     credentialsRequired: true,
     getToken: tokenFrom,
     secret: async (_req, token) => {
-      if (!token) throw new AuthFailure(AUTH_ERRORS.MALFORMED); // jwt.decode gave null
+      if (!token) throw new RunjsError('TOKEN_MALFORMED'); // jwt.decode gave null
       const alg = token.header.alg;
-      if (!(ACCEPTED_ALGORITHMS as string[]).includes(alg)) throw new AuthFailure(AUTH_ERRORS.INVALID(`algorithm ${alg} is not accepted`));
+      if (!(ACCEPTED_ALGORITHMS as string[]).includes(alg)) throw new RunjsError('TOKEN_INVALID', `algorithm ${alg} is not accepted`);
       const key = await client.getSigningKey(token.header.kid);
-      if (key.alg !== undefined && key.alg !== alg) throw new AuthFailure(AUTH_ERRORS.INVALID(`the key ${key.kid} is for ${key.alg}, not ${alg}`));
+      if (key.alg !== undefined && key.alg !== alg) throw new RunjsError('TOKEN_INVALID', `the key ${key.kid} is for ${key.alg}, not ${alg}`);
       return key.getPublicKey();
     },
   });
 
   const requireExp: RequestHandler = (req, _res, next) => {
     const claims = (req as Request & { auth?: { exp?: unknown } }).auth;
-    next(typeof claims?.exp === 'number' ? undefined : new AuthFailure(AUTH_ERRORS.NO_EXP));
+    next(typeof claims?.exp === 'number' ? undefined : new RunjsError('TOKEN_NO_EXP'));
   };
 
   const reject: ErrorRequestHandler = (err: unknown, _req, res, _next) => {
-    const message = failureMessage(err);
-    const challenge = message === AUTH_ERRORS.MISSING ? 'Bearer realm="runjs"' : 'Bearer realm="runjs", error="invalid_token"';
-    res.status(401).set('WWW-Authenticate', challenge).json({ error: message });
+    const e = failure(err);
+    const challenge = e.code === 'TOKEN_MISSING' ? 'Bearer realm="runjs"' : 'Bearer realm="runjs", error="invalid_token"';
+    sendError(res, e, { 'WWW-Authenticate': challenge });
   };
 
   // express-jwt reports failures through next(err); answer them here, before any other handler.

@@ -8,7 +8,9 @@ import { SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { createMcpConnection, type McpConnection, type McpSurfaceOptions } from '../mcp/mcp-server.ts';
 import { checkSessionName, SESSION_HEADER } from '../mcp/session-name.ts';
-import { apiError, KEEP_ALIVE_MS } from './http-common.ts';
+import { KEEP_ALIVE_MS } from './http-common.ts';
+import { RunjsError } from '../../shared/errors.ts';
+import { sendError } from '../rest/api-error.ts';
 
 export const MESSAGE_PATH = '/message';
 
@@ -49,7 +51,7 @@ export class LegacySseEndpoint {
   async #open(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const name = checkSessionName(req.headers[SESSION_HEADER]);
     if (!name.ok) {
-      apiError(res, 400, name.error);
+      sendError(res, new RunjsError('SSE_SESSION_HEADER_INVALID', name.error));
       return;
     }
     const transport = new SSEServerTransport(MESSAGE_PATH, res);
@@ -69,12 +71,12 @@ export class LegacySseEndpoint {
   async #message(req: Request, res: Response): Promise<void> {
     const sid = req.query['sessionId'];
     if (typeof sid !== 'string' || sid === '') {
-      apiError(res, 400, 'Missing sessionId query parameter: open GET /sse first and post to the endpoint it announces');
+      sendError(res, new RunjsError('SSE_SESSION_ID_MISSING'));
       return;
     }
     const stream = this.#streams.get(sid);
     if (stream === undefined) {
-      apiError(res, 404, `No open SSE stream for sessionId ${sid}: open GET /sse again`);
+      sendError(res, new RunjsError('SSE_STREAM_NOT_FOUND', sid));
       return;
     }
     const body: unknown = req.body;
@@ -82,7 +84,7 @@ export class LegacySseEndpoint {
     if (isInitializeRequest(body)) {
       const name = checkSessionName(req.headers[SESSION_HEADER]);
       if (!name.ok) {
-        apiError(res, 400, name.error);
+        sendError(res, new RunjsError('SSE_SESSION_HEADER_INVALID', name.error));
         return;
       }
       if (name.value !== undefined) stream.connection.session.value = name.value;

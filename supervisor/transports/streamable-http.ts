@@ -10,7 +10,9 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { createMcpConnection, type McpConnection, type McpSurfaceOptions } from '../mcp/mcp-server.ts';
 import { checkSessionName, SESSION_HEADER } from '../mcp/session-name.ts';
 import { BoundedEventStore } from './event-store.ts';
-import { KEEP_ALIVE_MS, jsonRpcError } from './http-common.ts';
+import { KEEP_ALIVE_MS } from './http-common.ts';
+import { RunjsError } from '../../shared/errors.ts';
+import { sendError } from '../rest/api-error.ts';
 
 /** How long a client whose stream broke waits before reconnecting (sent as the SSE `retry` field). */
 export const RETRY_MS = 1_000;
@@ -63,7 +65,7 @@ export class StreamableHttpEndpoint {
       const session = this.#sessions.get(id);
       if (session === undefined) {
         // 404 tells a client its session is gone and it should initialize again (MCP spec).
-        jsonRpcError(res, 404, -32001, 'Session not found');
+        sendError(res, new RunjsError('MCP_SESSION_NOT_FOUND'));
         return;
       }
       this.#watch(session, res);
@@ -71,16 +73,16 @@ export class StreamableHttpEndpoint {
       return;
     }
     if (req.method !== 'POST') {
-      jsonRpcError(res, 400, -32000, 'Bad Request: Mcp-Session-Id header is required');
+      sendError(res, new RunjsError('MCP_SESSION_REQUIRED'));
       return;
     }
     if (this.#sessions.size >= MAX_SESSIONS) {
-      jsonRpcError(res, 503, -32000, `Too many open MCP sessions (at most ${MAX_SESSIONS}): end unused ones with DELETE /mcp`);
+      sendError(res, new RunjsError('MCP_TOO_MANY_SESSIONS', MAX_SESSIONS));
       return;
     }
     const name = checkSessionName(req.headers[SESSION_HEADER]);
     if (!name.ok) {
-      jsonRpcError(res, 400, -32600, `Invalid Request: ${name.error}`);
+      sendError(res, new RunjsError('MCP_SESSION_HEADER_INVALID', name.error));
       return;
     }
     await this.#open(req, res, name.value ?? this.#opts.defaultSessionName);

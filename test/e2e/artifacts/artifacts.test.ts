@@ -14,7 +14,8 @@ import { CallToolResultSchema, type CallToolResult } from '@modelcontextprotocol
 import { startServer, type ServerProcess } from '../server/server-process.ts';
 import { failed, httpClient, ok } from '../mcp/mcp-clients.ts';
 import { defaultRunJsDescription } from '../../../supervisor/mcp/mcp-texts.ts';
-import { ARTIFACT_ERRORS } from '../../../supervisor/rest/artifact-routes.ts';
+import { errorMessage } from '../../../shared/errors.ts';
+import { MAX_ARTIFACT_BYTES } from '../../../shared/artifact-rules.ts';
 
 const MiB = 1024 * 1024;
 const LIMIT = 16 * MiB;
@@ -271,10 +272,10 @@ test('16 MiB + 1 byte is refused while streaming, never buffered whole: 400 on t
   assert.ok(chunked.sent < 32 * MiB, `answered after ${chunked.sent} bytes of 64 MiB`);
   // A declared oversize is refused on the header, before any of the body: none is ever sent.
   const declared = await answerToHeadersOnly('/api/artifacts/huge.bin', LIMIT + 1);
-  assert.deepEqual([declared.status, JSON.parse(declared.body)], [400, { error: ARTIFACT_ERRORS.TOO_LARGE }]);
+  assert.deepEqual([declared.status, JSON.parse(declared.body)], [400, { error: errorMessage('ARTIFACT_TOO_LARGE', MAX_ARTIFACT_BYTES) }]);
   const { url } = await uploadUrl({ key: 'huge.bin' });
   const declaredViaToken = await answerToHeadersOnly(url, LIMIT + 1);
-  assert.deepEqual([declaredViaToken.status, JSON.parse(declaredViaToken.body)], [413, { error: ARTIFACT_ERRORS.TOO_LARGE }]);
+  assert.deepEqual([declaredViaToken.status, JSON.parse(declaredViaToken.body)], [413, { error: errorMessage('UPLOAD_TOO_LARGE', MAX_ARTIFACT_BYTES) }]);
   // The refused upload left the token usable.
   const viaToken = await streamUntilAnswered(url, 64 * MiB);
   assert.equal(viaToken.status, 413);

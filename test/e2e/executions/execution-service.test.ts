@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { WorkerPool } from '../../../supervisor/pool/worker-pool.ts';
 import { openMetadataDb } from '../../../supervisor/stores/metadata-db.ts';
 import { ExecutionService, type ExecutionServiceOptions } from '../../../supervisor/executions/execution-service.ts';
-import { EXECUTION_ERRORS, ServiceError } from '../../../shared/errors.ts';
+import { EXECUTION_ERRORS, RunjsError } from '../../../shared/errors.ts';
 
 let dir: string;
 let pool: WorkerPool;
@@ -63,7 +63,7 @@ test('output can be read while the run goes on, and is persisted', async () => {
 test('unknown ids are 404 service errors', () => {
   const s = service('c');
   for (const call of [() => s.get('nope'), () => s.cancel('nope'), () => s.output('nope', { mode: 'line', offset: 0, limit: 1 })]) {
-    assert.throws(call, (e: unknown) => e instanceof ServiceError && e.status === 404 && e.message === "Execution 'nope' not found");
+    assert.throws(call, (e: unknown) => e instanceof RunjsError && e.code === 'EXECUTION_NOT_FOUND' && e.status === 404 && e.message === "Execution 'nope' not found");
   }
 });
 
@@ -83,12 +83,12 @@ test('cancel sets cancelled at once; cancelling again is ok:false with the reaso
 test('limits: timeout range is checked, small heaps are raised to 8, heap/fs need their stores', async () => {
   const s = service('e');
   for (const bad of [0, 301, 1.5]) {
-    assert.throws(() => s.submit({ code: '1', executionTimeoutSecs: bad }), (e: unknown) => e instanceof ServiceError && e.status === 400 && e.message === `execution_timeout_secs must be an integer from 1 to 300, got ${bad}`);
+    assert.throws(() => s.submit({ code: '1', executionTimeoutSecs: bad }), (e: unknown) => e instanceof RunjsError && e.code === 'TIMEOUT_OUT_OF_RANGE' && e.status === 400 && e.message === `execution_timeout_secs must be an integer from 1 to 300, got ${bad}`);
   }
-  assert.throws(() => s.submit({ code: '1', heapMemoryMaxMb: 5000 }), (e: unknown) => e instanceof ServiceError && e.status === 400);
+  assert.throws(() => s.submit({ code: '1', heapMemoryMaxMb: 5000 }), (e: unknown) => e instanceof RunjsError && e.code === 'HEAP_OUT_OF_RANGE' && e.status === 400);
   assert.equal((await s.wait(s.submit({ code: '1', heapMemoryMaxMb: 1 }))).status, 'completed');
-  assert.throws(() => s.submit({ code: '1', heap: 'abc' }), (e: unknown) => e instanceof ServiceError && e.message.startsWith('heap snapshots are not enabled'));
-  assert.throws(() => s.submit({ code: '1', fs: 'main' }), (e: unknown) => e instanceof ServiceError && e.message.startsWith('filesystem snapshots are not enabled'));
+  assert.throws(() => s.submit({ code: '1', heap: 'abc' }), (e: unknown) => e instanceof RunjsError && e.code === 'HEAP_NOT_ENABLED' && e.message.startsWith('heap snapshots are not enabled'));
+  assert.throws(() => s.submit({ code: '1', fs: 'main' }), (e: unknown) => e instanceof RunjsError && e.code === 'FS_NOT_ENABLED' && e.message.startsWith('filesystem snapshots are not enabled'));
   const timed = await s.wait(s.submit({ code: 'while (true) {}', executionTimeoutSecs: 1 }));
   assert.equal(timed.status, 'timed_out');
   assert.equal(timed.error, EXECUTION_ERRORS.TIMED_OUT);
@@ -101,7 +101,7 @@ test('list holds running and recent executions, newest first; retention prunes t
   const running = s.submit({ code: 'await new Promise((r) => setTimeout(r, 300))' });
   const listed = s.list().map((e) => e.execution_id);
   assert.deepEqual(listed, [running, ids[3], ids[2]]);
-  assert.throws(() => s.get(ids[0]!), ServiceError);
+  assert.throws(() => s.get(ids[0]!), RunjsError);
   await s.wait(running);
 });
 

@@ -4,7 +4,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
-import { EXECUTION_ERRORS, SERVICE_ERRORS } from '../../../shared/errors.ts';
+import { errorMessage, EXECUTION_ERRORS } from '../../../shared/errors.ts';
 import { defaultInstructions } from '../../../supervisor/mcp/mcp-texts.ts';
 import { packageVersion } from '../../../supervisor/rest/index.ts';
 import { startServer, type ServerProcess } from '../server/server-process.ts';
@@ -146,10 +146,10 @@ test('bad arguments are error results that name the field', async () => {
 });
 
 test('heap, tags and fs are refused while their stores are off', async () => {
-  const heap = SERVICE_ERRORS.HEAP_NOT_ENABLED().message;
+  const heap = errorMessage('HEAP_NOT_ENABLED');
   assert.deepEqual(failed(await call('run_js', { code: '1', heap: 'abc' })), { error: heap });
   assert.deepEqual(failed(await call('run_js', { code: '1', tags: { k: 'v' } })), { error: heap });
-  assert.deepEqual(failed(await call('run_js', { code: '1', fs: 'main' })), { error: SERVICE_ERRORS.FS_NOT_ENABLED().message });
+  assert.deepEqual(failed(await call('run_js', { code: '1', fs: 'main' })), { error: errorMessage('FS_NOT_ENABLED') });
   // Empty values mean "none" and pass.
   ok(await call('run_js', { code: '1', heap: '', tags: {}, fs: null }));
 });

@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { PoolRunner } from '../../helpers/pool-runner.ts';
 import { EXECUTION_ERRORS } from '../../../shared/errors.ts';
-import { ServiceError } from '../../../shared/errors.ts';
+import { RunjsError } from '../../../shared/errors.ts';
 
 const CANCELLED = { status: 'cancelled', error: EXECUTION_ERRORS.CANCELLED };
 
@@ -138,7 +138,7 @@ test('the queue is bounded', async () => {
     await r.pool.ready();
     const a = r.start('await new Promise((ok) => setTimeout(ok, 100)); 1');
     const b = r.start('2');
-    assert.throws(() => r.start('3'), (e: unknown) => e instanceof ServiceError && e.status === 503 && e.message === 'Too many executions waiting: the queue holds at most 1 (see --max-queued-executions)');
+    assert.throws(() => r.start('3'), (e: unknown) => e instanceof RunjsError && e.code === 'QUEUE_FULL' && e.status === 503 && e.message === 'Too many executions waiting: the queue holds at most 1 (see --max-queued-executions)');
     assert.equal((await a.result).outcome.status, 'completed');
     assert.equal((await b.result).outcome.status, 'completed');
   } finally {

@@ -10,7 +10,7 @@ import { WorkerPool, type Job } from '../../../supervisor/pool/worker-pool.ts';
 import { OpRouter } from '../../../supervisor/pool/op-router.ts';
 import { MAX_DELEGATED_IN_FLIGHT, OUTPUT_CUT_NOTICE } from '../../../supervisor/pool/supervisor-bounds.ts';
 import { resultTooLargeError, MAX_ERROR_CHARS } from '../../../shared/outcome-limits.ts';
-import { workerProtocolError } from '../../../shared/errors.ts';
+import { EXECUTION_ERRORS } from '../../../shared/errors.ts';
 import type { Outcome } from '../../../shared/protocol.ts';
 
 const ENTRY = fileURLToPath(new URL('../../fixtures/workers/hostile-worker.ts', import.meta.url));
@@ -84,7 +84,7 @@ test('a heap image the run did not ask for fails the run', async () => {
 
 test('messages of no known shape, or that cannot be decoded, stop the worker', async () => {
   let pid = pool.pids()[0];
-  assert.deepEqual((await run('unknown-shape')).outcome, { status: 'failed', error: workerProtocolError('a message of no known shape') });
+  assert.deepEqual((await run('unknown-shape')).outcome, { status: 'failed', error: EXECUTION_ERRORS.WORKER_PROTOCOL('a message of no known shape') });
   await replaced(pid);
   pid = pool.pids()[0];
   const bad = await run('undecodable');

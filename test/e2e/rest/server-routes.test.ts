@@ -1,10 +1,10 @@
 // Capabilities, version, the CLI index and downloads, unknown routes (404), wrong methods (405),
-// and the error mapping (ServiceError status, internal errors → 500 with the detail on stderr).
+// and the error mapping (RunjsError status, internal errors → 500 with the detail on stderr).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { request } from 'node:http';
-import { SERVICE_ERRORS, ServiceError } from '../../../shared/errors.ts';
+import { RunjsError } from '../../../shared/errors.ts';
 import { packageVersion, type ExecutionsApi } from '../../../supervisor/rest/index.ts';
 import { call, serve, startHarness, TEST_VERSION, type Harness, type Served } from './rest-harness.ts';
 
@@ -25,11 +25,11 @@ before(async () => {
     cliBinary: (p) => (p === 'linux-x86_64' ? BINARY : undefined),
   });
   const broken: ExecutionsApi = {
-    submit: () => { throw new ServiceError(SERVICE_ERRORS.QUEUE_FULL(7)); },
+    submit: () => { throw new RunjsError('QUEUE_FULL', 7); },
     get: () => { throw new Error('boom: secret detail'); },
     list: () => { throw new TypeError('cannot read properties of undefined'); },
     cancel: () => ({ ok: true }),
-    output: () => { throw new ServiceError(SERVICE_ERRORS.EXECUTION_NOT_FOUND('x')); },
+    output: () => { throw new RunjsError('EXECUTION_NOT_FOUND', 'x'); },
     wait: () => Promise.reject(new Error('not used')),
   };
   faulty = await serve({
@@ -132,7 +132,7 @@ test('responses are never cacheable', async () => {
   }
 });
 
-test('error mapping: ServiceError keeps its status; anything else is 500 "internal error", detail logged', async () => {
+test('error mapping: a RunjsError keeps its status; anything else is 500 "internal error", detail logged', async () => {
   const queueFull = await call(faulty.base, 'POST', '/api/exec', { body: '1', headers: { 'content-type': 'text/plain' } });
   assert.deepEqual({ status: queueFull.status, body: queueFull.body }, {
     status: 503, body: { error: 'Too many executions waiting: the queue holds at most 7 (see --max-queued-executions)' },

@@ -4,7 +4,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { SERVICE_ERRORS } from '../../../shared/errors.ts';
+import { errorMessage } from '../../../shared/errors.ts';
 import { defaultInstructions, defaultRunJsDescription } from '../../../supervisor/mcp/mcp-texts.ts';
 import { failed, httpClient, ok, settle } from '../mcp/mcp-clients.ts';
 import { startServer, type ServerProcess } from './server-process.ts';
@@ -37,7 +37,7 @@ async function settled(id: string): Promise<Record<string, unknown>> {
 }
 
 test('REST: one above the ceiling is 400 naming the ceiling (JSON body and query); the ceiling itself runs', async () => {
-  const refusal = { error: SERVICE_ERRORS.HEAP_OUT_OF_RANGE(CEILING + 1, CEILING).message };
+  const refusal = { error: errorMessage('HEAP_OUT_OF_RANGE', CEILING + 1, 8, CEILING) };
   assert.equal(refusal.error, `heap_memory_max_mb must be an integer from 8 to ${CEILING} (smaller values are raised to 8), got ${CEILING + 1}`);
   assert.deepEqual(await exec(JSON.stringify({ code: '1', heap_memory_max_mb: CEILING + 1 })), { status: 400, json: refusal });
   assert.deepEqual(await exec('1', `?heap_memory_max_mb=${CEILING + 1}`, 'text/plain'), { status: 400, json: refusal });

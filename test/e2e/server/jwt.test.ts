@@ -7,7 +7,7 @@ import { createHmac, generateKeyPairSync, sign, type KeyObject } from 'node:cryp
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { AUTH_ERRORS } from '../../../supervisor/transports/jwt-auth.ts';
+import { errorMessage } from '../../../shared/errors.ts';
 import { httpClient, ok, sseClient } from '../mcp/mcp-clients.ts';
 import { startServer, type ServerProcess } from './server-process.ts';
 import { httpRequest, INITIALIZE_BODY, MCP_POST_HEADERS } from './http-request.ts';
@@ -80,11 +80,11 @@ test('the key set was fetched at startup', () => {
 });
 
 test('no token: 401 with WWW-Authenticate on /api/*, /mcp', async () => {
-  await rejected({}, AUTH_ERRORS.MISSING, MISSING_CHALLENGE);
-  await rejected({ Authorization: 'Basic dXNlcjpwdw==' }, AUTH_ERRORS.MISSING, MISSING_CHALLENGE);
-  await rejected({ Authorization: 'Bearer ' }, AUTH_ERRORS.MISSING, MISSING_CHALLENGE);
+  await rejected({}, errorMessage('TOKEN_MISSING'), MISSING_CHALLENGE);
+  await rejected({ Authorization: 'Basic dXNlcjpwdw==' }, errorMessage('TOKEN_MISSING'), MISSING_CHALLENGE);
+  await rejected({ Authorization: 'Bearer ' }, errorMessage('TOKEN_MISSING'), MISSING_CHALLENGE);
   const mcp = await httpRequest(server.port, 'POST', '/mcp', { ...host(), ...MCP_POST_HEADERS }, INITIALIZE_BODY);
-  assert.deepEqual([mcp.status, mcp.json, mcp.headers['www-authenticate']], [401, { error: AUTH_ERRORS.MISSING }, MISSING_CHALLENGE]);
+  assert.deepEqual([mcp.status, mcp.json, mcp.headers['www-authenticate']], [401, { error: errorMessage('TOKEN_MISSING') }, MISSING_CHALLENGE]);
   for (const [method, path] of [['GET', '/api/nope'], ['POST', '/mcp/'], ['POST', '/MCP'], ['GET', '/API/version'], ['GET', '/']]) {
     const res = await httpRequest(server.port, method!, path!, { ...host(), ...MCP_POST_HEADERS }, method === 'POST' ? INITIALIZE_BODY : undefined);
     assert.equal(res.status, 401, `${method} ${path}: auth comes before routing, whatever the spelling`);
@@ -99,25 +99,25 @@ test('valid tokens: Authorization: Bearer, or the raw agent-session header; Bear
   assert.equal((await version({ Authorization: `bearer ${token(k1)}` })).status, 200, 'lower-case scheme');
   assert.equal((await version({ Authorization: `BEARER  ${token(k1)}` })).status, 200, 'upper-case scheme, two spaces');
   assert.equal((await version({ Authorization: 'Basic dXNlcjpwdw==', 'agent-session': token(k1) })).status, 200, 'a non-Bearer Authorization is not a token');
-  await rejected({ Authorization: `Bearer ${token(k1, { exp: now() - 3600 })}`, 'agent-session': token(k1) }, AUTH_ERRORS.EXPIRED);
+  await rejected({ Authorization: `Bearer ${token(k1, { exp: now() - 3600 })}`, 'agent-session': token(k1) }, errorMessage('TOKEN_EXPIRED'));
 });
 
 test('expiry and validity window: exp required, 30 s leeway, nbf', async () => {
-  await rejected({ Authorization: `Bearer ${token(k1, { exp: now() - 120 })}` }, AUTH_ERRORS.EXPIRED);
+  await rejected({ Authorization: `Bearer ${token(k1, { exp: now() - 120 })}` }, errorMessage('TOKEN_EXPIRED'));
   assert.equal((await version({ Authorization: `Bearer ${token(k1, { exp: now() - 5 })}` })).status, 200, 'within the leeway');
-  await rejected({ Authorization: `Bearer ${token(k1, { sub: 'forever' })}` }, AUTH_ERRORS.NO_EXP);
-  await rejected({ Authorization: `Bearer ${token(k1, { exp: now() + 600, nbf: now() + 300 })}` }, AUTH_ERRORS.NOT_YET_VALID);
+  await rejected({ Authorization: `Bearer ${token(k1, { sub: 'forever' })}` }, errorMessage('TOKEN_NO_EXP'));
+  await rejected({ Authorization: `Bearer ${token(k1, { exp: now() + 600, nbf: now() + 300 })}` }, errorMessage('TOKEN_NOT_YET_VALID'));
 });
 
 test('forgeries and algorithm rules', async () => {
-  await rejected({ Authorization: `Bearer ${token(stranger)}` }, AUTH_ERRORS.INVALID('invalid signature'));
-  await rejected({ Authorization: `Bearer ${token(k1, undefined, { alg: 'none' })}` }, AUTH_ERRORS.INVALID('algorithm none is not accepted'));
-  await rejected({ Authorization: `Bearer ${token(k1, undefined, { alg: 'HS256' })}` }, AUTH_ERRORS.INVALID('algorithm HS256 is not accepted'));
-  await rejected({ Authorization: `Bearer ${token(k1, undefined, { alg: 'RS384' })}` }, AUTH_ERRORS.INVALID('the key k1 is for RS256, not RS384'));
-  await rejected({ Authorization: 'Bearer not.a.jwt' }, AUTH_ERRORS.MALFORMED);
-  await rejected({ 'agent-session': 'garbage' }, AUTH_ERRORS.MALFORMED);
+  await rejected({ Authorization: `Bearer ${token(stranger)}` }, errorMessage('TOKEN_INVALID', 'invalid signature'));
+  await rejected({ Authorization: `Bearer ${token(k1, undefined, { alg: 'none' })}` }, errorMessage('TOKEN_INVALID', 'algorithm none is not accepted'));
+  await rejected({ Authorization: `Bearer ${token(k1, undefined, { alg: 'HS256' })}` }, errorMessage('TOKEN_INVALID', 'algorithm HS256 is not accepted'));
+  await rejected({ Authorization: `Bearer ${token(k1, undefined, { alg: 'RS384' })}` }, errorMessage('TOKEN_INVALID', 'the key k1 is for RS256, not RS384'));
+  await rejected({ Authorization: 'Bearer not.a.jwt' }, errorMessage('TOKEN_MALFORMED'));
+  await rejected({ 'agent-session': 'garbage' }, errorMessage('TOKEN_MALFORMED'));
   const [h, p] = token(k1).split('.');
-  await rejected({ Authorization: `Bearer ${h}.${p}.` }, AUTH_ERRORS.INVALID('jwt signature is required'));
+  await rejected({ Authorization: `Bearer ${h}.${p}.` }, errorMessage('TOKEN_INVALID', 'jwt signature is required'));
 });
 
 test('an unknown kid refetches the key set (new keys work), an absent one stays 401', async () => {
@@ -125,7 +125,7 @@ test('an unknown kid refetches the key set (new keys work), an absent one stays 
   const before = jwksFetches;
   assert.equal((await version({ Authorization: `Bearer ${token(later)}` })).status, 200);
   assert.ok(jwksFetches > before, 'the set was fetched again');
-  await rejected({ Authorization: `Bearer ${token(rsaKey('k-unknown'))}` }, AUTH_ERRORS.UNKNOWN_KEY);
+  await rejected({ Authorization: `Bearer ${token(rsaKey('k-unknown'))}` }, errorMessage('TOKEN_UNKNOWN_KEY'));
 });
 
 test('exempt: the OpenAPI document, CORS preflight, OPTIONS, the artifact upload route', async () => {
@@ -158,7 +158,7 @@ test('the legacy SSE endpoints are protected too', async () => {
   const sse = await startServer(['--jwks-url', jwksUrl], { transport: 'sse' });
   try {
     const stream = await httpRequest(sse.port, 'GET', '/sse', { Host: `127.0.0.1:${sse.port}`, Accept: 'text/event-stream' });
-    assert.deepEqual([stream.status, stream.json], [401, { error: AUTH_ERRORS.MISSING }]);
+    assert.deepEqual([stream.status, stream.json], [401, { error: errorMessage('TOKEN_MISSING') }]);
     const message = await httpRequest(sse.port, 'POST', '/message?sessionId=x', { Host: `127.0.0.1:${sse.port}`, 'Content-Type': 'application/json' }, '{}');
     assert.equal(message.status, 401);
     const client: Client = await sseClient(sse.base, { 'agent-session': token(k2) });

@@ -5,13 +5,13 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, request, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { BODY_STALLED, bodyChunks } from '../../../supervisor/rest/artifact-body.ts';
-import { HttpError, REST_ERRORS } from '../../../supervisor/rest/http-error.ts';
+import { bodyChunks } from '../../../supervisor/rest/artifact-body.ts';
+import { errorMessage, RunjsError } from '../../../shared/errors.ts';
 
 /** Serves one request, reading its body with `bodyChunks(limit, idleMs)`; resolves to bytes or the error. */
-async function serveOne(limit: number, idleMs: number, send: (port: number) => void): Promise<Buffer | HttpError> {
-  let done!: (r: Buffer | HttpError) => void;
-  const outcome = new Promise<Buffer | HttpError>((resolve) => { done = resolve; });
+async function serveOne(limit: number, idleMs: number, send: (port: number) => void): Promise<Buffer | RunjsError> {
+  let done!: (r: Buffer | RunjsError) => void;
+  const outcome = new Promise<Buffer | RunjsError>((resolve) => { done = resolve; });
   const server = createServer(async (req: IncomingMessage, res) => {
     try {
       const parts: Uint8Array[] = [];
@@ -19,9 +19,9 @@ async function serveOne(limit: number, idleMs: number, send: (port: number) => v
       done(Buffer.concat(parts));
       res.end('ok');
     } catch (e) {
-      done(e as HttpError);
-      res.statusCode = (e as HttpError).status;
-      res.end((e as HttpError).message);
+      done(e as RunjsError);
+      res.statusCode = (e as RunjsError).status;
+      res.end((e as RunjsError).message);
     }
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -50,9 +50,9 @@ test('over the cap: 413 with the limit in the text', async () => {
     req.on('error', () => {});
     req.end('12345');
   });
-  assert.ok(got instanceof HttpError);
+  assert.ok(got instanceof RunjsError);
   assert.equal(got.status, 413);
-  assert.equal(got.message, REST_ERRORS.BODY_TOO_LARGE(4));
+  assert.equal(got.message, errorMessage('BODY_TOO_LARGE', 4));
 });
 
 test('a client that stops sending fails after the idle limit with 400', async () => {
@@ -63,9 +63,9 @@ test('a client that stops sending fails after the idle limit with 400', async ()
     held.write(Buffer.alloc(10));
   });
   held?.destroy();
-  assert.ok(got instanceof HttpError);
+  assert.ok(got instanceof RunjsError);
   assert.equal(got.status, 400);
-  assert.equal(got.message, BODY_STALLED(200));
+  assert.equal(got.message, errorMessage('BODY_STALLED', 200));
   assert.equal(got.message, 'Request body stalled: no data arrived for 0.2 seconds');
 });
 
@@ -75,7 +75,7 @@ test('a client that disconnects early: 400 body incomplete', async () => {
     req.on('error', () => {});
     req.write(Buffer.alloc(10), () => setTimeout(() => req.destroy(), 50));
   });
-  assert.ok(got instanceof HttpError);
+  assert.ok(got instanceof RunjsError);
   assert.equal(got.status, 400);
-  assert.equal(got.message, REST_ERRORS.BODY_INCOMPLETE);
+  assert.equal(got.message, errorMessage('BODY_INCOMPLETE'));
 });

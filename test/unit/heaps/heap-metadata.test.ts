@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openMetadataDb } from '../../../supervisor/stores/metadata-db.ts';
 import { HeapService } from '../../../supervisor/heaps/index.ts';
-import { ServiceError } from '../../../shared/errors.ts';
+import { RunjsError } from '../../../shared/errors.ts';
 import { HeapStore } from '../../../supervisor/heaps/index.ts';
 import { createBlobStore } from '../../../supervisor/stores/blob/index.ts';
 
@@ -48,8 +48,8 @@ test('a tag named __proto__ is stored, shown and queried like any other', () => 
   assert.deepEqual(h.queryByTags(JSON.parse('{"__proto__": "x"}')).map((r) => r.heap), [K1]);
 }));
 
-test('bad keys, tags and sessions are 400 ServiceErrors', () => withService((h) => {
-  const is400 = (fn: () => unknown, re: RegExp) => assert.throws(fn, (e: unknown) => e instanceof ServiceError && e.status === 400 && re.test(e.message));
+test('bad keys, tags and sessions are 400 RunjsErrors', () => withService((h) => {
+  const is400 = (fn: () => unknown, re: RegExp) => assert.throws(fn, (e: unknown) => e instanceof RunjsError && e.status === 400 && re.test(e.message));
   is400(() => h.getTags('abc'), /invalid heap key/);
   is400(() => h.setTags(K1, { x: 1 }), /must be a string/);
   is400(() => h.setTags(K1, { '': 'x' }), /tag names/);
