@@ -22,16 +22,31 @@ export class HeapNotFoundError extends HeapStoreError {
   }
 }
 
+/** The heap whose own data failed verification, and how. */
+export interface DamagedHeap {
+  readonly key: string;
+  readonly detail: string;
+}
+
 /** A stored record, payload or reconstructed image that fails verification. */
 export class HeapCorruptError extends HeapStoreError {
   readonly code = 'HEAP_CORRUPT';
   readonly key: string;
   readonly detail: string;
-  constructor(key: string, detail: string) {
+  /** Where the damage is: this heap, or the ancestor in its delta chain that failed. */
+  readonly damaged: DamagedHeap;
+  constructor(key: string, detail: string, damaged: DamagedHeap = { key, detail }) {
     super(EXECUTION_ERRORS.HEAP_CORRUPT(key, detail));
     this.name = 'HeapCorruptError';
     this.key = key;
     this.detail = detail;
+    this.damaged = damaged;
+  }
+
+  /** `key` cannot be rebuilt because an ancestor is damaged: names the asked-for key, with the damaged ancestor as the detail. */
+  static ofAncestor(key: string, ancestor: HeapCorruptError): HeapCorruptError {
+    const { damaged } = ancestor;
+    return new HeapCorruptError(key, `its ancestor heap ${damaged.key} is corrupt: ${damaged.detail}`, damaged);
   }
 }
 

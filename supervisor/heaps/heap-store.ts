@@ -128,9 +128,7 @@ export class HeapStore {
       } catch (e) {
         if (e instanceof HeapNotFoundError) throw new HeapCorruptError(key, `its parent heap ${record.parent} is missing`);
         // Name the key that was asked for; the damaged ancestor is the detail.
-        if (e instanceof HeapCorruptError && e.key !== key) {
-          throw new HeapCorruptError(key, e.detail.startsWith('its ancestor heap ') ? e.detail : `its ancestor heap ${e.key} is corrupt: ${e.detail}`);
-        }
+        if (e instanceof HeapCorruptError && e.key !== key) throw HeapCorruptError.ofAncestor(key, e);
         throw e;
       }
       if (parent.record.depth !== record.depth - 1) throw new HeapCorruptError(key, 'its depth does not follow its parent\'s');
