@@ -20,12 +20,7 @@ import type { JwtAuth } from './transports/jwt-auth.ts';
 import { LegacySseEndpoint } from './transports/legacy-sse.ts';
 import { startStdio } from './transports/stdio.ts';
 import { StreamableHttpEndpoint } from './transports/streamable-http.ts';
-
-/**
- * Largest heap_memory_max_mb with a heap store (every run on QuickJS): a wasm32 memory addresses
- * at most 2 GiB through the engine's glue (MAX_PAGES in worker/engines/quickjs/wasm-vm.ts).
- */
-export const QUICKJS_MAX_HEAP_MB = 2048;
+import { maxHeapMb, QUICKJS_MAX_HEAP_MB, type ExecutionLimits } from '../shared/execution-contract.ts';
 
 export type LogLevel = 'error' | 'warn' | 'info' | 'debug';
 const LEVELS: readonly LogLevel[] = ['error', 'warn', 'info', 'debug'];
@@ -106,14 +101,14 @@ export async function startApp(config: Config, log: Logger, hooks: AppHooks): Pr
     warmEngines: heaps.enabled ? ['quickjs'] : ['v8'],
     ops: new OpRouter([artifactOpRoutes(artifacts.service)], (line) => log.error(line)),
   });
-  // The largest per-call heap_memory_max_mb: the operator's ceiling (--heap-memory-max is within it,
-  // a conflict rule checks), and never more than QuickJS can address when runs go there.
-  const maxHeapMb = heaps.enabled ? Math.min(config.heapMemoryCeiling, QUICKJS_MAX_HEAP_MB) : config.heapMemoryCeiling;
-  const executions = new ExecutionService({
-    db, pool,
+  // --heap-memory-max is within the ceiling (a conflict rule checks).
+  const limits: ExecutionLimits = {
     defaultTimeoutSecs: config.executionTimeout,
     defaultHeapMb: config.heapMemoryMax,
-    maxHeapMb,
+    maxHeapMb: maxHeapMb(config.heapMemoryCeiling, heaps.enabled),
+  };
+  const executions = new ExecutionService({
+    db, pool, limits,
     maxOutputBytes: config.maxOutputBytes,
     retention: config.executionRetention,
     // Without a heap store the service rejects `heap` and `tags` with a message naming the flag.
@@ -136,7 +131,7 @@ export async function startApp(config: Config, log: Logger, hooks: AppHooks): Pr
       uploads: transport !== 'stdio' || config.publicUrl !== undefined ? artifacts.uploads : undefined,
     },
     mode: config.stateless ? 'stateless' : 'stateful',
-    limits: { defaultTimeoutSecs: config.executionTimeout, defaultHeapMb: config.heapMemoryMax, maxHeapMb },
+    limits,
     version,
     instructions: config.instructions,
     runJsDescription: config.runJsDescription,

@@ -1,5 +1,6 @@
 // Execution resources (interface spec: "Resources and their fields"). Fields the spec marks
 // "or null" may be null or absent, so they are not `required`; this server always sends them.
+import { HEAP_MB_FLOOR, HEAP_MB_MIN, TIMEOUT_SECS } from '../execution-contract.ts';
 import { ref, type JsonSchema } from './json-schema.ts';
 
 const nullableString = (description: string): JsonSchema => ({ type: ['string', 'null'], description });
@@ -28,17 +29,19 @@ export const ExecRequest: JsonSchema = {
       additionalProperties: { type: 'string' },
       description: 'Tags attached to the resulting heap snapshot (string to string). Needs heap persistence when non-empty.',
     },
+    // The request contract (shared/execution-contract.ts); the maximum heap is the server's
+    // (--heap-memory-ceiling), so the service checks it, not this schema.
     heap_memory_max_mb: {
       type: ['integer', 'null'],
-      minimum: 1,
-      description: 'Engine heap cap for this execution in MB; values below 8 are raised to 8; above the server maximum is 400. Default: `--heap-memory-max`.',
+      minimum: HEAP_MB_MIN,
+      description: `Engine heap cap for this execution in MB; values below ${HEAP_MB_FLOOR} are raised to ${HEAP_MB_FLOOR}; above the server maximum is 400. Default: \`--heap-memory-max\`.`,
     },
     execution_timeout_secs: {
       type: ['integer', 'null'],
       format: 'int64',
-      minimum: 1,
-      maximum: 300,
-      description: 'Wall-clock timeout for this execution, 1 to 300 seconds (outside is 400). Default: `--execution-timeout`.',
+      minimum: TIMEOUT_SECS.min,
+      maximum: TIMEOUT_SECS.max,
+      description: `Wall-clock timeout for this execution, ${TIMEOUT_SECS.min} to ${TIMEOUT_SECS.max} seconds (outside is 400). Default: \`--execution-timeout\`.`,
     },
   },
 };

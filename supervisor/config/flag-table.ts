@@ -13,6 +13,7 @@
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { define } from './flag-spec.ts';
+import { HEAP_MB_FLOOR, HEAP_MB_MIN, QUICKJS_MAX_HEAP_MB, TIMEOUT_SECS } from '../../shared/execution-contract.ts';
 import type { ResolvedLookup } from './flag-spec.ts';
 
 const MiB = 1024 * 1024;
@@ -130,18 +131,18 @@ export const FLAGS = [
     description: 'Session log and execution registry database; parent of the other stores.',
   }),
 
-  // ── execution limits ─────────────────────────────────────────────────────
+  // ── execution limits (the per-call contract: shared/execution-contract.ts) ──
   define({
-    name: 'heap-memory-max', kind: 'integer', unit: 'MB', default: 8, min: 1, clampMin: 8,
+    name: 'heap-memory-max', kind: 'integer', unit: 'MB', default: 8, min: HEAP_MB_MIN, clampMin: HEAP_MB_FLOOR,
     group: 'execution', implemented: true,
-    description: 'Engine heap cap per isolate when a call names none, in MB; values below 8 are accepted and raised to 8. Must not exceed --heap-memory-ceiling; with a heap store (QuickJS, a 32-bit WebAssembly VM) it is at most 2048, and a larger value stops the start.',
+    description: `Engine heap cap per isolate when a call names none, in MB; values below ${HEAP_MB_FLOOR} are accepted and raised to ${HEAP_MB_FLOOR}. Must not exceed --heap-memory-ceiling; with a heap store (QuickJS, a 32-bit WebAssembly VM) it is at most ${QUICKJS_MAX_HEAP_MB}, and a larger value stops the start.`,
   }),
   define({
-    name: 'heap-memory-ceiling', kind: 'integer', unit: 'MB', default: 1024, min: 8, group: 'execution', implemented: true,
-    description: 'Largest per-call heap_memory_max_mb, in MB; a larger value is refused (REST 400, MCP error result). With a heap store the ceiling is also at most 2048. The worker\'s memory watchdog allows a run up to 4 times its cap, so this bounds what one caller can make the host commit.',
+    name: 'heap-memory-ceiling', kind: 'integer', unit: 'MB', default: 1024, min: HEAP_MB_FLOOR, group: 'execution', implemented: true,
+    description: `Largest per-call heap_memory_max_mb, in MB; a larger value is refused (REST 400, MCP error result). With a heap store the ceiling is also at most ${QUICKJS_MAX_HEAP_MB}. The worker's memory watchdog allows a run up to 4 times its cap, so this bounds what one caller can make the host commit.`,
   }),
   define({
-    name: 'execution-timeout', kind: 'integer', unit: 'seconds', default: 30, min: 1, max: 300,
+    name: 'execution-timeout', kind: 'integer', unit: 'seconds', default: 30, min: TIMEOUT_SECS.min, max: TIMEOUT_SECS.max,
     group: 'execution', implemented: true,
     description: 'Wall-clock limit per execution.',
   }),

@@ -7,6 +7,7 @@ import type { Outcome } from '../../shared/protocol.ts';
 import type { HeapImage } from '../../shared/heap-image.ts';
 import { checkHeapKey, checkSession, checkTags, publicHeapStoreError, type HeapService, type HeapStore, type Tags } from '../heaps/index.ts';
 import { errorMessage, EXECUTION_ERRORS, RunjsError } from '../../shared/errors.ts';
+import { resolveExecutionLimits, type ExecutionLimits } from '../../shared/execution-contract.ts';
 import type { Job, JobHandle } from '../pool/worker-pool.ts';
 import { ExecutionStore, type ExecutionRow } from './execution-store.ts';
 import { OutputLog, type PageRequest } from './output-log.ts';
@@ -22,9 +23,8 @@ export interface JobRunner {
 export interface ExecutionServiceOptions {
   readonly db: DatabaseSync;
   readonly pool: JobRunner;
-  readonly defaultTimeoutSecs: number;
-  readonly defaultHeapMb: number;
-  readonly maxHeapMb: number;
+  /** Defaults and the heap ceiling (shared/execution-contract.ts). */
+  readonly limits: ExecutionLimits;
   readonly maxOutputBytes: number;
   /** Finished executions kept in the registry (older ones are pruned with their output). */
   readonly retention: number;
@@ -44,7 +44,6 @@ const FLUSH_MS = 50;
 const FLUSH_BYTES = 256 * 1024;
 /** Finished outputs kept in memory for paging (bytes in total). */
 const OUTPUT_CACHE_BYTES = 64 * 1024 * 1024;
-const MIN_HEAP_MB = 8;
 
 interface Live {
   readonly handle: JobHandle;
@@ -95,11 +94,7 @@ export class ExecutionService {
   /** Validates and registers an execution, hands it to the pool, and returns its id at once. */
   submit(req: ExecRequest): string {
     if (this.#closed) throw new Error('the execution service is closed');
-    const timeoutSecs = req.executionTimeoutSecs ?? this.#opts.defaultTimeoutSecs;
-    if (!Number.isInteger(timeoutSecs) || timeoutSecs < 1 || timeoutSecs > 300) throw new RunjsError('TIMEOUT_OUT_OF_RANGE', req.executionTimeoutSecs, 1, 300);
-    const requestedHeap = req.heapMemoryMaxMb ?? this.#opts.defaultHeapMb;
-    if (!Number.isInteger(requestedHeap) || requestedHeap > this.#opts.maxHeapMb) throw new RunjsError('HEAP_OUT_OF_RANGE', req.heapMemoryMaxMb, MIN_HEAP_MB, this.#opts.maxHeapMb);
-    const heapMb = Math.max(MIN_HEAP_MB, requestedHeap);
+    const { timeoutSecs, heapMb } = resolveExecutionLimits(req, this.#opts.limits);
     if (!this.#opts.heapEnabled && ((req.heap ?? '') !== '' || (req.tags != null && Object.keys(req.tags).length > 0))) throw new RunjsError('HEAP_NOT_ENABLED');
     if (!this.#opts.fsEnabled && (req.fs ?? '') !== '') throw new RunjsError('FS_NOT_ENABLED');
     const heapRun = this.#heapRun(req);

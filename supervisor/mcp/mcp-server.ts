@@ -9,7 +9,8 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { CallToolRequest, CallToolResult, CreateTaskResult, ServerCapabilities } from '@modelcontextprotocol/sdk/types.js';
 import { executionTools, type McpExecutionsApi } from './execution-tools.ts';
-import { defaultInstructions, type McpMode, type TextLimits, type TransportKind } from './mcp-texts.ts';
+import type { ExecutionLimits } from '../../shared/execution-contract.ts';
+import { defaultInstructions, type McpMode, type TransportKind } from './mcp-texts.ts';
 import { RunJsTaskStore, startRunTask } from './run-js-tasks.ts';
 import { runJsTool } from './run-js-tool.ts';
 import { heapTools } from './heap-tools.ts';
@@ -25,7 +26,8 @@ export interface McpSurfaceOptions {
   /** Heap tags and the session log (stateful mode): the session tools always, the tag tools when its store is set. */
   readonly heaps?: HeapService | undefined;
   readonly mode: McpMode;
-  readonly limits: TextLimits;
+  /** Defaults and the heap ceiling (shared/execution-contract.ts), for run_js's schema and the texts. */
+  readonly limits: ExecutionLimits;
   readonly version: string;
   /** `--instructions`: replaces the default instructions whole. */
   readonly instructions?: string | undefined;

@@ -2,21 +2,16 @@
 // the `run_js` descriptions. They state the limits the server actually runs with, so an agent
 // does not have to guess (the reference's texts were stale: "no timers", "minimum heap 4 MB").
 // `--instructions` and `--run-js-description` replace them whole.
+import { HEAP_MB_FLOOR, TIMEOUT_SECS, type ExecutionLimits } from '../../shared/execution-contract.ts';
 
 export type McpMode = 'stateful' | 'stateless';
 export type TransportKind = 'stdio' | 'streamable-http' | 'sse';
 
-export interface TextLimits {
-  readonly defaultTimeoutSecs: number;
-  readonly defaultHeapMb: number;
-  readonly maxHeapMb: number;
-}
-
 const LANGUAGE = 'JavaScript or TypeScript (types are stripped; JSX/TSX is not supported), run as an ES module: top-level await works';
 
-function limitsText(l: TextLimits): string {
-  return `Each run has a wall-clock timeout (default ${l.defaultTimeoutSecs} s; execution_timeout_secs 1-300) `
-    + `and an engine heap cap (default ${l.defaultHeapMb} MB; heap_memory_max_mb up to ${l.maxHeapMb}, values below 8 are raised to 8).`;
+function limitsText(l: ExecutionLimits): string {
+  return `Each run has a wall-clock timeout (default ${l.defaultTimeoutSecs} s; execution_timeout_secs ${TIMEOUT_SECS.min}-${TIMEOUT_SECS.max}) `
+    + `and an engine heap cap (default ${l.defaultHeapMb} MB; heap_memory_max_mb up to ${l.maxHeapMb}, values below ${HEAP_MB_FLOOR} are raised to ${HEAP_MB_FLOOR}).`;
 }
 
 /** Stateful mode with a heap store: what persists, how to continue, and the tools around it. */
@@ -33,7 +28,7 @@ export const HEAP_INSTRUCTIONS = 'Heap persistence is on. When a run completes, 
 
 const NO_HEAP_INSTRUCTIONS = 'Globals do not persist between runs (this server has no heap store). ';
 
-export function defaultInstructions(mode: McpMode, transport: TransportKind, limits: TextLimits, heap = false): string {
+export function defaultInstructions(mode: McpMode, transport: TransportKind, limits: ExecutionLimits, heap = false): string {
   const base = mode === 'stateless'
     ? 'runjs runs JavaScript and TypeScript in a sandboxed engine (stateless mode). '
       + 'Call run_js with `code`: it waits for the run to finish (at most 300 s) and returns the console output as '
@@ -52,7 +47,7 @@ export function defaultInstructions(mode: McpMode, transport: TransportKind, lim
 }
 
 /** `artifactTools`: whether get_artifact and the other artifact tools are listed (not in plain stateless mode). */
-export function defaultRunJsDescription(mode: McpMode, limits: TextLimits, heap = false, artifactTools = true): string {
+export function defaultRunJsDescription(mode: McpMode, limits: ExecutionLimits, heap = false, artifactTools = true): string {
   const artifacts = artifactTools
     ? 'at most 16 MiB); fetch it with get_artifact. `await artifact.get(key)` reads an artifact, e.g. a file uploaded through get_artifact_upload_url. '
     : 'at most 16 MiB). `await artifact.get(key)` reads an artifact back. ';

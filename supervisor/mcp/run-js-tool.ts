@@ -4,7 +4,8 @@
 import { z } from 'zod';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { ExecRequest } from '../executions/execution-types.ts';
-import { defaultRunJsDescription, type McpMode, type TextLimits } from './mcp-texts.ts';
+import { HEAP_MB_FLOOR, HEAP_MB_MIN, TIMEOUT_SECS, type ExecutionLimits } from '../../shared/execution-contract.ts';
+import { defaultRunJsDescription, type McpMode } from './mcp-texts.ts';
 import { defineTool, jsonResult, type ToolCallContext, type ToolDef } from './tool-kit.ts';
 import { waitForRun, type RunOutcome } from './wait-for-run.ts';
 import type { McpExecutionsApi } from './execution-tools.ts';
@@ -15,7 +16,7 @@ import { attachArtifacts } from './run-artifacts.ts';
 export interface RunJsDeps {
   readonly executions: McpExecutionsApi;
   readonly mode: McpMode;
-  readonly limits: TextLimits;
+  readonly limits: ExecutionLimits;
   /** `--run-js-description`: replaces the whole description. */
   readonly description?: string | undefined;
   /** The MCP session name (X-MCP-Session-Id at initialize, else --session-id); stateful mode only. */
@@ -28,35 +29,42 @@ export interface RunJsDeps {
 
 const code = z.string({ error: (issue) => (issue.input === undefined ? 'is required' : 'must be a string') }).describe('JavaScript or TypeScript source. The value of the last top-level expression becomes `result`.');
 
-function heapMb(limits: TextLimits) {
+// The request contract (shared/execution-contract.ts) as zod: the same bounds as the REST schema
+// and the service, with messages a model can act on.
+function heapMb(limits: ExecutionLimits) {
   return z.int('must be an integer')
-    .min(1, 'must be at least 1 (values below 8 are raised to 8)')
+    .min(HEAP_MB_MIN, `must be at least ${HEAP_MB_MIN} (values below ${HEAP_MB_FLOOR} are raised to ${HEAP_MB_FLOOR})`)
     .max(limits.maxHeapMb, `must be at most ${limits.maxHeapMb}`)
     .nullable().optional()
-    .describe(`Engine heap cap for this run in MB (default ${limits.defaultHeapMb}; values below 8 are raised to 8).`);
+    .describe(`Engine heap cap for this run in MB (default ${limits.defaultHeapMb}; values below ${HEAP_MB_FLOOR} are raised to ${HEAP_MB_FLOOR}).`);
 }
 
-const timeoutSecs = z.int('must be an integer')
-  .min(1, 'must be from 1 to 300 seconds')
-  .max(300, 'must be from 1 to 300 seconds')
-  .nullable().optional();
+const TIMEOUT_RANGE = `must be from ${TIMEOUT_SECS.min} to ${TIMEOUT_SECS.max} seconds`;
 
-export function statefulRunJsInput(limits: TextLimits) {
+function timeoutSecs(limits: ExecutionLimits) {
+  return z.int('must be an integer')
+    .min(TIMEOUT_SECS.min, TIMEOUT_RANGE)
+    .max(TIMEOUT_SECS.max, TIMEOUT_RANGE)
+    .nullable().optional()
+    .describe(`Wall-clock timeout in seconds, ${TIMEOUT_SECS.min}-${TIMEOUT_SECS.max} (default ${limits.defaultTimeoutSecs}).`);
+}
+
+export function statefulRunJsInput(limits: ExecutionLimits) {
   return z.strictObject({
     code,
     heap: z.string().nullable().optional().describe('Heap key to continue from: the `heap` of a completed execution (needs a heap store). Omitted or empty: a fresh start.'),
     heap_memory_max_mb: heapMb(limits),
-    execution_timeout_secs: timeoutSecs.describe(`Wall-clock timeout in seconds, 1-300 (default ${limits.defaultTimeoutSecs}).`),
+    execution_timeout_secs: timeoutSecs(limits),
     tags: z.record(z.string(), z.string()).nullable().optional().describe('Tags (string values) for the heap this run produces; find it later with query_heaps_by_tags (needs a heap store).'),
     fs: z.string().nullable().optional().describe('Filesystem snapshot to mount at /work: label or 64-hex id (needs a filesystem store).'),
   });
 }
 
-export function statelessRunJsInput(limits: TextLimits) {
+export function statelessRunJsInput(limits: ExecutionLimits) {
   return z.strictObject({
     code,
     heap_memory_max_mb: heapMb(limits),
-    execution_timeout_secs: timeoutSecs.describe(`Wall-clock timeout in seconds, 1-300 (default ${limits.defaultTimeoutSecs}).`),
+    execution_timeout_secs: timeoutSecs(limits),
   });
 }
 

@@ -20,7 +20,7 @@ after(async () => { await pool.close(); rmSync(dir, { recursive: true, force: tr
 
 function service(sub: string, extra: Partial<ExecutionServiceOptions> = {}): ExecutionService {
   return new ExecutionService({
-    db: openMetadataDb(join(dir, sub)), pool, defaultTimeoutSecs: 30, defaultHeapMb: 8, maxHeapMb: 4096,
+    db: openMetadataDb(join(dir, sub)), pool, limits: { defaultTimeoutSecs: 30, defaultHeapMb: 8, maxHeapMb: 4096 },
     maxOutputBytes: 1 << 20, retention: 1000, heapEnabled: false, fsEnabled: false, ...extra,
   });
 }

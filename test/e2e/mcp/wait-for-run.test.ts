@@ -21,7 +21,7 @@ before(async () => {
   pool = new WorkerPool({ size: 1, maxQueued: 10, log: () => {} });
   await pool.ready();
   service = new ExecutionService({
-    db: openMetadataDb(dir), pool, defaultTimeoutSecs: 30, defaultHeapMb: 8, maxHeapMb: 4096,
+    db: openMetadataDb(dir), pool, limits: { defaultTimeoutSecs: 30, defaultHeapMb: 8, maxHeapMb: 4096 },
     maxOutputBytes: 1 << 20, retention: 100, heapEnabled: false, fsEnabled: false,
   });
 });

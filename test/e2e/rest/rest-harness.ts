@@ -56,7 +56,7 @@ export async function startHarness(opts: Partial<RestDeps> = {}, service: Partia
   const pool = new WorkerPool({ size: 2, maxQueued: 50, log: () => {} });
   await pool.ready();
   const executions = new ExecutionService({
-    db: openMetadataDb(dir), pool, defaultTimeoutSecs: 30, defaultHeapMb: 8, maxHeapMb: 512,
+    db: openMetadataDb(dir), pool, limits: { defaultTimeoutSecs: 30, defaultHeapMb: 8, maxHeapMb: 512 },
     maxOutputBytes: 1 << 20, retention: 1000, heapEnabled: false, fsEnabled: false, ...service,
   });
   const logged: string[] = [];
