@@ -3,7 +3,8 @@
 // Services, routes, tools and ops throw `RunjsError(code, ...args)`; REST renders it in one place
 // (supervisor/rest/api-error.ts), MCP tools in one place (supervisor/mcp/tool-kit.ts). Outcome
 // texts (an execution's `error`) are the second table, EXECUTION_ERRORS.
-// Texts fixed by the interface spec are pinned by test/unit/shared/errors.test.ts.
+// Texts fixed by the interface spec are pinned by test/unit/shared/errors.test.ts; docs/errors.md
+// is generated from this file (scripts/gen-error-docs.ts).
 //
 // This module imports nothing: bounds that appear in a text (1 to 300 s, the 16 MiB artifact
 // limit) are arguments, passed by the module that owns the number.

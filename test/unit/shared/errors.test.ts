@@ -1,10 +1,14 @@
 // The error registry (shared/errors.ts): every code is complete and consistent, the texts the
-// interface spec fixes are exact, and the statuses are the spec's.
+// interface spec fixes are exact, the statuses are the spec's, and docs/errors.md is current.
 // A red pin means the surface changed, and that must be deliberate.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
 import { ERRORS, EXECUTION_ERRORS, RunjsError, errorMessage, type ErrorCode, type ExecutionErrorCode } from '../../../shared/errors.ts';
 import { MAX_ARTIFACT_BYTES } from '../../../shared/artifact-rules.ts';
+import { HEAP_MB_FLOOR, TIMEOUT_SECS } from '../../../shared/execution-contract.ts';
+import { ERROR_EXAMPLES, exampleExecutionError, exampleMessage } from '../../../scripts/error-docs.ts';
 
 const CODES = Object.keys(ERRORS) as ErrorCode[];
 const EXECUTION_CODES = Object.keys(EXECUTION_ERRORS) as ExecutionErrorCode[];
@@ -19,13 +23,16 @@ test('every registry code has a status in 400-599, an MCP mapping and a message 
     assert.equal(typeof spec.jsonRpcCode === 'number', spec.mcp === 'http-json-rpc', `${code}: a JSON-RPC code exactly for http-json-rpc`);
     assert.ok(spec.guest === undefined || spec.guest === 'TypeError' || spec.guest === 'RangeError', `${code}: guest ${String(spec.guest)}`);
     assert.equal(typeof spec.message, 'function', code);
+    const text = exampleMessage(code);
+    assert.ok(typeof text === 'string' && text.length > 0, code);
   }
+  assert.deepEqual(Object.keys(ERROR_EXAMPLES).sort(), [...CODES].sort());
 });
 
 test('outcome texts: each is a text or a template, and codes are unique across both tables', () => {
   for (const code of EXECUTION_CODES) {
     assert.match(code, /^[A-Z][A-Z0-9_]*$/, code);
-    assert.ok(['string', 'function'].includes(typeof EXECUTION_ERRORS[code]), code);
+    assert.ok(exampleExecutionError(code).length > 0, code);
   }
   const all = [...CODES, ...EXECUTION_CODES];
   assert.deepEqual(all.filter((c, i) => all.indexOf(c) !== i), []);
@@ -78,8 +85,8 @@ test('runjs\'s own texts', () => {
   assert.equal(EXECUTION_ERRORS.WORKER_DIED('killed by SIGKILL'), 'Worker process died during execution (killed by SIGKILL)');
   assert.equal(errorMessage('EXECUTION_NOT_FOUND', 'x'), "Execution 'x' not found");
   assert.equal(errorMessage('EXECUTION_NOT_RUNNING', 'x', 'completed'), "Execution 'x' is not running (status: completed)");
-  assert.equal(errorMessage('TIMEOUT_OUT_OF_RANGE', 301, 1, 300), 'execution_timeout_secs must be an integer from 1 to 300, got 301');
-  assert.equal(errorMessage('HEAP_OUT_OF_RANGE', 5000, 8, 1024), 'heap_memory_max_mb must be an integer from 8 to 1024 (smaller values are raised to 8), got 5000');
+  assert.equal(errorMessage('TIMEOUT_OUT_OF_RANGE', 301, TIMEOUT_SECS.min, TIMEOUT_SECS.max), 'execution_timeout_secs must be an integer from 1 to 300, got 301');
+  assert.equal(errorMessage('HEAP_OUT_OF_RANGE', 5000, HEAP_MB_FLOOR, 1024), 'heap_memory_max_mb must be an integer from 8 to 1024 (smaller values are raised to 8), got 5000');
   assert.equal(errorMessage('INVALID_HEAP_KEY', 'x'.repeat(100)), `invalid heap key "${'x'.repeat(80)}…": expected a heap key as returned in \`heap\` (64 lowercase hex characters)`);
   assert.equal(errorMessage('INTERNAL'), 'internal error');
   assert.equal(errorMessage('ARTIFACT_TOO_LARGE', MAX_ARTIFACT_BYTES), 'artifact payload is larger than the limit of 16777216 bytes (16 MiB)');
@@ -88,4 +95,11 @@ test('runjs\'s own texts', () => {
   assert.equal(errorMessage('QUERY_PARAMETER_UNKNOWN', 'x', ['a', 'b']), "Invalid query: unknown query parameter 'x' (allowed: a, b)");
   assert.equal(errorMessage('METHOD_NOT_ALLOWED', 'DELETE', '/api/version', ['GET', 'HEAD', 'OPTIONS']), 'Method DELETE is not allowed on /api/version (allowed: GET, HEAD, OPTIONS)');
   assert.equal(errorMessage('INVALID_ARGUMENTS', 'run_js', 'code: is required'), 'Invalid arguments for run_js: code: is required');
+});
+
+test('docs/errors.md is generated from the registry and current', () => {
+  const root = path.resolve(import.meta.dirname, '../../..');
+  const result = spawnSync(process.execPath, [path.join(root, 'scripts/gen-error-docs.ts'), '--check'], { encoding: 'utf8' });
+  assert.equal(result.stderr, '');
+  assert.equal(result.status, 0);
 });
