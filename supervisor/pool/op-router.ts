@@ -4,18 +4,10 @@
 // message, code) — a GuestOpError says exactly what the script sees; anything else is the
 // server's trouble: logged in full, and the guest gets the route's short public text.
 import type { GuestErrorShape } from '../../shared/protocol.ts';
+import { GuestError } from '../../shared/guest-error.ts';
 
 /** A failure the script should see as an exception with this name, message and code. */
-export class GuestOpError extends Error {
-  readonly guestName: string;
-  readonly code: string | undefined;
-  constructor(message: string, guestName = 'Error', code?: string) {
-    super(message);
-    this.name = 'GuestOpError';
-    this.guestName = guestName;
-    this.code = code;
-  }
-}
+export { GuestError as GuestOpError } from '../../shared/guest-error.ts';
 
 /** The run a delegated op acts for. */
 export interface DelegatedRun {
@@ -59,7 +51,7 @@ export class OpRouter {
     try {
       return { ok: true, value: await route.serve(args, run) };
     } catch (e) {
-      if (e instanceof GuestOpError) return { ok: false, error: { name: e.guestName, message: e.message, ...(e.code !== undefined ? { code: e.code } : {}) } };
+      if (e instanceof GuestError) return { ok: false, error: { name: e.guestName, message: e.message, ...(e.code !== undefined ? { code: e.code } : {}) } };
       this.#log(`runjs: ${op} for execution ${run.runId} failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
       return { ok: false, error: { name: 'Error', message: route.unavailable } };
     }

@@ -55,14 +55,5 @@ export type OpTable = Readonly<Record<string, OpDefinition>>;
 /** A capability: builds its ops once per worker, from the worker's settings. */
 export type OpFactory = (settings: WorkerSettings) => OpTable;
 
-/** An error the guest receives as an exception with this name and message. */
-export class OpError extends Error {
-  readonly guestName: string;
-  readonly code: string | undefined;
-  constructor(message: string, guestName = 'Error', code?: string) {
-    super(message);
-    this.name = 'OpError';
-    this.guestName = guestName;
-    this.code = code;
-  }
-}
+/** An error the guest receives as an exception with this name and message (shared/guest-error.ts). */
+export { GuestError as OpError } from '../../shared/guest-error.ts';
