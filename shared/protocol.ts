@@ -1,6 +1,7 @@
 // The supervisor ↔ worker message protocol. Every message crossing the IPC channel is one of
 // these shapes; both sides narrow incoming `unknown` values with the guards below.
 import type { HeapImage } from './heap-image.ts';
+import { isDecisionLog, type DecisionLog } from './decision-log.ts';
 import { isWorkerSettings, type WorkerSettings } from './worker-settings.ts';
 
 /** Which engine runs an execution: V8 (isolated-vm) unless heap persistence needs QuickJS images. */
@@ -83,6 +84,8 @@ export interface ResultMessage {
   readonly image?: HeapImage;
   /** The run named an input image by `imageToken` alone and this worker does not hold it: nothing ran; resend it inline. */
   readonly imageMiss?: boolean;
+  /** The run's policy decisions (shared/decision-log.ts), when it made any. */
+  readonly decisions?: DecisionLog;
 }
 
 /** An op the worker cannot perform itself and asks the supervisor for. */
@@ -120,7 +123,8 @@ export function isWorkerMessage(v: unknown): v is WorkerMessage {
   switch (v['type']) {
     case 'ready': return true;
     case 'output': return typeof v['runId'] === 'string' && typeof v['data'] === 'string';
-    case 'result': return typeof v['runId'] === 'string' && isOutcome(v['outcome']) && (v['image'] === undefined || isImageShape(v['image']));
+    case 'result': return typeof v['runId'] === 'string' && isOutcome(v['outcome']) && (v['image'] === undefined || isImageShape(v['image']))
+      && (v['decisions'] === undefined || isDecisionLog(v['decisions']));
     case 'op-request': return typeof v['runId'] === 'string' && typeof v['reqId'] === 'number' && typeof v['op'] === 'string';
     default: return false;
   }

@@ -3,6 +3,7 @@
 // (worker/ops/capabilities.ts). A worker reads no environment and no configuration of its own, so
 // everything that shapes what a script may do reaches it here, typed and checked.
 import type { EngineName } from './protocol.ts';
+import { isPolicySettings, type PolicySettings } from './policy-settings.ts';
 
 /**
  * Host-side limits of the ops a script can call. Per-run limits that vary with the request (the
@@ -19,6 +20,8 @@ export interface WorkerSettings {
   /** Where QuickJS keeps its base image between worker restarts (a private, rebuildable cache). */
   readonly quickjsCacheDir: string;
   readonly limits: HostOpLimits;
+  /** The policy configuration (--policies-json), checked and with hook sources read; `{}` when none. */
+  readonly policies: PolicySettings;
 }
 
 export const DEFAULT_HOST_OP_LIMITS: HostOpLimits = Object.freeze({
@@ -39,5 +42,6 @@ export function isWorkerSettings(v: unknown): v is WorkerSettings {
   return isObject(v)
     && Array.isArray(v['warmEngines']) && v['warmEngines'].every((e) => e === 'v8' || e === 'quickjs')
     && typeof v['quickjsCacheDir'] === 'string'
-    && isHostOpLimits(v['limits']);
+    && isHostOpLimits(v['limits'])
+    && isPolicySettings(v['policies']);
 }

@@ -3,6 +3,7 @@
 // nothing here holds logic a transport or the service should own.
 import type { Config } from './config/load-config.ts';
 import { ConfigError } from './config/config-error.ts';
+import { parsePolicyConfig } from './config/policy-config.ts';
 import { ExecutionService } from './executions/execution-service.ts';
 import { WorkerPool, WorkerStartError } from './pool/worker-pool.ts';
 import { openMetadataDb } from './stores/metadata-db.ts';
@@ -100,6 +101,8 @@ export async function startApp(config: Config, log: Logger, hooks: AppHooks): Pr
     // Heap-mode runs use QuickJS, all others V8: warm only the engine this server will use.
     warmEngines: heaps.enabled ? ['quickjs'] : ['v8'],
     ops: new OpRouter([artifactOpRoutes(artifacts.service)], (line) => log.error(line)),
+    // Checked when the config was loaded; parsed again here into what every worker is given.
+    policies: config.policiesJson === undefined ? {} : parsePolicyConfig(config.policiesJson),
   });
   // --heap-memory-max is within the ceiling (a conflict rule checks).
   const limits: ExecutionLimits = {

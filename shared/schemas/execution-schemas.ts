@@ -119,3 +119,47 @@ export const CancelResult: JsonSchema = {
     error: nullableString('Why nothing was cancelled, when ok is false.'),
   },
 };
+
+export const PolicyDecisionStep: JsonSchema = {
+  type: 'object',
+  description: 'How one policy source or hook answered.',
+  required: ['stage', 'source', 'verdict', 'ms'],
+  properties: {
+    stage: { type: 'string', enum: ['pre', 'policy', 'stack', 'post'], description: '`pre`/`post` hook, the chain (`policy`), or a stacked chain (`stack`).' },
+    source: { type: 'string', description: 'The source\'s configured URL.' },
+    verdict: { type: 'string', enum: ['allow', 'deny', 'abstain', 'error'], description: '`abstain`: a hook returned undefined (or no `allow`). `error` aborted the operation.' },
+    reason: { type: 'string', description: 'The reason the source gave, or the error (redacted).' },
+    rewrote: { type: 'boolean', description: 'A pre hook rewrote the input, or a post hook the output.' },
+    ms: { type: 'number', minimum: 0, description: 'Time the source took.' },
+  },
+};
+
+export const PolicyDecision: JsonSchema = {
+  type: 'object',
+  description: 'One policy decision made during the execution.',
+  required: ['seq', 'at', 'category', 'phase', 'configured', 'input', 'steps', 'verdict', 'ms'],
+  properties: {
+    seq: { type: 'integer', minimum: 1, description: '1-based position among the execution\'s decisions (dropped ones count).' },
+    at: timestamp('When the decision started.'),
+    category: { type: 'string', description: 'The operation category: fetch, websocket, http2, modules, filesystem, fs_snapshot, mcp_tools, subprocess or run_js_file.' },
+    phase: { type: 'string', enum: ['decide', 'post'], description: '`decide` before the operation acted; `post` on its output.' },
+    configured: { type: 'boolean', description: 'Whether the category has a policy configuration (if not, the operation\'s default decided).' },
+    input: { description: 'Summary of the input (or, for `post`, the output) document: secrets redacted, long strings and arrays cut.' },
+    steps: { type: 'array', items: ref('PolicyDecisionStep') },
+    verdict: { type: 'string', enum: ['allow', 'deny', 'error'] },
+    reason: { type: 'string', description: 'Why it was denied, or the error text.' },
+    ms: { type: 'number', minimum: 0, description: 'Time the whole decision took.' },
+  },
+};
+
+export const ExecutionDecisions: JsonSchema = {
+  type: 'object',
+  description: 'The execution\'s policy decision log. It is recorded when the run ends, so it is empty while the execution is running.',
+  required: ['execution_id', 'status', 'decisions', 'dropped'],
+  properties: {
+    execution_id: { type: 'string' },
+    status: ref('ExecutionStatus', 'Execution status at query time.'),
+    decisions: { type: 'array', items: ref('PolicyDecision'), description: 'In the order they were made; at most 1000 and 256 KiB of them.' },
+    dropped: int64('Decisions made but not kept (beyond 1000 entries or 256 KiB per execution).'),
+  },
+};

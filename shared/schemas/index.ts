@@ -1,7 +1,10 @@
 // Every component schema by name: the one table the request validator and the OpenAPI document
 // share. Adding a resource = a schema in one of the *-schemas.ts files + one line here.
 import type { JsonSchema } from './json-schema.ts';
-import { CancelResult, ExecAccepted, ExecRequest, ExecutionInfo, ExecutionList, ExecutionOutput, ExecutionStatus, ExecutionSummary } from './execution-schemas.ts';
+import {
+  CancelResult, ExecAccepted, ExecRequest, ExecutionDecisions, ExecutionInfo, ExecutionList, ExecutionOutput, ExecutionStatus, ExecutionSummary,
+  PolicyDecision, PolicyDecisionStep,
+} from './execution-schemas.ts';
 import { ArtifactList, ArtifactMeta } from './artifact-schemas.ts';
 import { HeapQueryRequest, HeapQueryResult, HeapTags, HeapTagsRequest, SessionList, SessionSnapshotEntry, SessionSnapshotList, TagMap } from './heap-schemas.ts';
 import { ApiError, Capabilities, CliAsset, CliIndex, CliPlatformName, Version } from './server-schemas.ts';
@@ -14,6 +17,9 @@ export const SCHEMAS = {
   ExecutionSummary,
   ExecutionList,
   ExecutionOutput,
+  ExecutionDecisions,
+  PolicyDecision,
+  PolicyDecisionStep,
   CancelResult,
   ArtifactMeta,
   ArtifactList,

@@ -30,7 +30,7 @@ const listIsNonEmpty = (get: ResolvedLookup, flag: string): boolean =>
 
 // Examples of the structured values (docs and config.example.toml only).
 const EXAMPLE_POLICIES = {
-  fetch: { mode: 'all', policies: [{ url: 'file:///etc/runjs/policies/fetch.rego', rule: 'data.mcp.fetch.allow' }] },
+  fetch: { mode: 'all', policies: [{ url: 'http://127.0.0.1:8181', policy_path: 'mcp/fetch' }] },
 };
 const EXAMPLE_FETCH_HEADERS = [
   { host: 'api.github.com', methods: ['GET'], headers: { Authorization: 'Bearer example-token' }, override: true },
@@ -239,8 +239,8 @@ export const FLAGS = [
   // ── policies and header injection ────────────────────────────────────────
   define({
     name: 'policies-json', kind: 'json-or-path', jsonShape: 'object', section: 'policies', example: EXAMPLE_POLICIES,
-    group: 'policy', implemented: false,
-    description: 'Per-operation policies and hooks.',
+    group: 'policy', implemented: true,
+    description: 'Per-operation policies and hooks (docs/policies.md).',
   }),
   define({
     name: 'fetch-header-config', kind: 'json-or-path', jsonShape: 'array', section: 'fetch_headers',

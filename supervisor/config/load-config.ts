@@ -15,7 +15,7 @@ import type { Config, ValueSource } from './config-types.ts';
 import { findConflict } from './conflicts.ts';
 import { convertValue } from './convert-values.ts';
 import type { RawValue } from './convert-values.ts';
-import { invalidValueMessage, SPEC_BY_NAME, SPECS } from './describe-flag.ts';
+import { culpritOf, invalidValueMessage, SPEC_BY_NAME, SPECS } from './describe-flag.ts';
 import { camelCaseOf } from './flag-spec.ts';
 import type { FlagSpec, ResolvedLookup } from './flag-spec.ts';
 import { parseArgv } from './parse-argv.ts';
@@ -23,6 +23,7 @@ import type { CliValues } from './parse-argv.ts';
 import { readEnv } from './read-env.ts';
 import type { Env, EnvValue } from './read-env.ts';
 import { findViolation } from './schema.ts';
+import { parsePolicyConfig, PolicyConfigError } from './policy-config.ts';
 
 export type { Config, ValueSource } from './config-types.ts';
 export type { Env } from './read-env.ts';
@@ -57,6 +58,7 @@ export function loadConfig({ argv, env, cwd }: LoadConfigInput): Config {
   const settings = new Map<string, unknown>();
   for (const [flag, value] of raw) settings.set(flag, convertValue(specOf(flag), value, cwd));
   assertValid(settings, raw);
+  assertStructured(settings, raw);
   const resolved = withDefaults(settings);
   const sources = new Map([...raw].map(([flag, value]) => [flag, value.source]));
   const conflict = findConflict({ get: (flag) => resolved.get(flag), isSet: (flag) => sources.has(flag) });
@@ -98,6 +100,7 @@ export function checkConfigFile(file: string, cwd: string): void {
   const settings = new Map<string, unknown>();
   for (const [flag, value] of raw) settings.set(flag, convertValue(specOf(flag), value, cwd));
   assertValid(settings, raw);
+  assertStructured(settings, raw);
 }
 
 function specOf(flag: string): FlagSpec {
@@ -176,6 +179,22 @@ function assertValid(settings: ReadonlyMap<string, unknown>, raw: ReadonlyMap<st
     shown = source.kind === 'cli' ? (picked?.raw as readonly string[])[0] : picked?.raw;
   }
   throw new ConfigError(invalidValueMessage(spec, source, shown));
+}
+
+/**
+ * Structured values whose inner shape the JSON Schema does not describe: `--policies-json` is
+ * parsed here (hook files read, URL schemes checked) so a mistake stops startup naming the flag or
+ * file and the key path inside the value. The app parses it again into WorkerSettings.
+ */
+function assertStructured(settings: ReadonlyMap<string, unknown>, raw: ReadonlyMap<string, RawValue>): void {
+  if (!settings.has('policies-json')) return;
+  try {
+    parsePolicyConfig(settings.get('policies-json'));
+  } catch (e) {
+    if (!(e instanceof PolicyConfigError)) throw e;
+    const source: ValueSource = raw.get('policies-json')?.source ?? { kind: 'default' };
+    throw new ConfigError(`invalid ${culpritOf(specOf('policies-json'), source)}: ${e.message}`);
+  }
 }
 
 /**

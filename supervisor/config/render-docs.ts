@@ -91,7 +91,8 @@ when it ends in \`.json\`. Config files cannot include other config files.
 - Structured sections hold the JSON value of a flag: \`[wasm]\` → \`--wasm-config\`,
   \`[[mcp_servers]]\` → \`--mcp-config\`, \`[[fetch_headers]]\` → \`--fetch-header-config\`,
   \`[policies]\` → \`--policies-json\`, \`[sandbox]\` → \`--sandbox-manifest\`. A section and its
-  flag key cannot both be set.
+  flag key cannot both be set. The policies value is checked in full at startup (categories, keys,
+  URL schemes, hook files): see docs/policies.md.
 - Not available as keys: \`config\`, \`print_openapi\` (and \`help\`, \`version\`),
   \`wasm_modules\` / \`wasm_module\` (use \`[wasm]\`), \`wasm_stub_descriptions\` /
   \`wasm_stub_description\` (use the \`description\` field of a \`[wasm]\` entry).
@@ -109,7 +110,7 @@ instructions = "@/etc/runjs/instructions.md"
 
 [policies.fetch]
 mode = "all"
-policies = [{ url = "file:///etc/runjs/policies/fetch.rego" }]
+policies = [{ url = "http://127.0.0.1:8181", policy_path = "mcp/fetch" }]
 \`\`\`
 
 ## Values

@@ -11,7 +11,8 @@ import { resolveExecutionLimits, type ExecutionLimits } from '../../shared/execu
 import type { Job, JobHandle } from '../pool/worker-pool.ts';
 import { ExecutionStore, type ExecutionRow } from './execution-store.ts';
 import { OutputLog, type PageRequest } from './output-log.ts';
-import type { ArtifactMeta, CancelResult, ExecRequest, ExecutionInfo, ExecutionOutput, ExecutionSummary } from './execution-types.ts';
+import type { ArtifactMeta, CancelResult, ExecRequest, ExecutionDecisions, ExecutionInfo, ExecutionOutput, ExecutionSummary } from './execution-types.ts';
+import type { DecisionLog } from '../../shared/decision-log.ts';
 
 /** The part of the worker pool the service uses. */
 export interface JobRunner {
@@ -53,6 +54,8 @@ interface Live {
   nextChunk: number;
   flushTimer: NodeJS.Timeout | undefined;
   readonly waiters: (() => void)[];
+  /** The run's decision log, written with its outcome. */
+  decisions: DecisionLog | undefined;
 }
 
 /** What a heap-mode run carries from submission to its outcome. */
@@ -113,6 +116,7 @@ export class ExecutionService {
         timeoutMs: timeoutSecs * 1000,
         maxOutputBytes: this.#opts.maxOutputBytes,
         onOutput: (data) => { if (live) this.#onOutput(id, live, data); },
+        onDecisions: (log) => this.#onDecisions(id, log),
         ...(heapRun ? { captureImage: true, onImage: (image: HeapImage) => { heapRun.image = image; } } : {}),
       };
       handle = heapRun?.inputHeap ? this.#restoreThenSubmit(job, heapRun.store, heapRun.inputHeap) : this.#opts.pool.submit(job);
@@ -120,7 +124,7 @@ export class ExecutionService {
       this.#store.remove(id);
       throw e;
     }
-    live = { handle, log, pending: [], pendingBytes: 0, nextChunk: 0, flushTimer: undefined, waiters: [] };
+    live = { handle, log, pending: [], pendingBytes: 0, nextChunk: 0, flushTimer: undefined, waiters: [], decisions: undefined };
     this.#live.set(id, live);
     const l = live;
     void handle.outcome
@@ -209,6 +213,14 @@ export class ExecutionService {
     });
   }
 
+  /** Kept until the outcome is written (same transaction); a cancelled run's log arrives later and is written at once. */
+  #onDecisions(id: string, log: DecisionLog): void {
+    if (this.#closed) return;
+    const live = this.#live.get(id);
+    if (live) live.decisions = log;
+    else this.#store.putDecisions(id, log);
+  }
+
   #onOutput(id: string, live: Live, data: string): void {
     const chunk = Buffer.from(data, 'utf8');
     live.log.append(chunk);
@@ -233,6 +245,7 @@ export class ExecutionService {
     const completedAt = this.#now();
     this.#store.transaction(() => {
       this.#flush(id, live);
+      if (live.decisions) this.#store.putDecisions(id, live.decisions);
       const finished = this.#store.finish(id, outcome.status === 'completed'
         ? { status: 'completed', result: outcome.result, error: null, heap, completedAt }
         : { status: outcome.status, result: null, error: outcome.error, heap: null, completedAt });
@@ -286,6 +299,13 @@ export class ExecutionService {
       completed_at: r.completed_at,
       artifacts: this.#opts.artifacts?.forExecution(r.id) ?? [],
     };
+  }
+
+  /** The execution's policy decisions (empty while it runs: its log arrives with its result). */
+  decisions(id: string): ExecutionDecisions {
+    const r = this.#row(id);
+    const log = this.#store.decisions(id);
+    return { execution_id: r.id, status: r.status, decisions: log.entries, dropped: log.dropped };
   }
 
   /** Running executions and the retained finished ones, newest first. */

@@ -2,6 +2,7 @@
 // multi-row changes run in transactions.
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import type { ExecutionStatus } from './execution-types.ts';
+import type { DecisionEntry, DecisionLog } from '../../shared/decision-log.ts';
 
 export interface ExecutionRow {
   readonly id: string;
@@ -39,6 +40,9 @@ export class ExecutionStore {
   readonly #pruneIds: StatementSync;
   readonly #deleteExecution: StatementSync;
   readonly #deleteOutput: StatementSync;
+  readonly #putDecisions: StatementSync;
+  readonly #getDecisions: StatementSync;
+  readonly #deleteDecisions: StatementSync;
 
   constructor(db: DatabaseSync) {
     this.#db = db;
@@ -55,6 +59,10 @@ export class ExecutionStore {
     this.#pruneIds = db.prepare('SELECT id FROM executions WHERE status != \'running\' ORDER BY seq DESC LIMIT -1 OFFSET ?');
     this.#deleteExecution = db.prepare('DELETE FROM executions WHERE id = ?');
     this.#deleteOutput = db.prepare('DELETE FROM execution_output WHERE execution_id = ?');
+    // Only for a recorded execution: a log that arrives after its execution was pruned is dropped.
+    this.#putDecisions = db.prepare('INSERT OR REPLACE INTO execution_decisions (execution_id, entries, dropped) SELECT ?, ?, ? WHERE EXISTS (SELECT 1 FROM executions WHERE id = ?)');
+    this.#getDecisions = db.prepare('SELECT entries, dropped FROM execution_decisions WHERE execution_id = ?');
+    this.#deleteDecisions = db.prepare('DELETE FROM execution_decisions WHERE execution_id = ?');
   }
 
   insert(id: string, session: string | null, startedAt: string): void {
@@ -64,6 +72,7 @@ export class ExecutionStore {
   /** Undoes an insert whose submission failed (nothing else refers to it yet). */
   remove(id: string): void {
     this.#deleteOutput.run(id);
+    this.#deleteDecisions.run(id);
     this.#deleteExecution.run(id);
   }
 
@@ -103,6 +112,17 @@ export class ExecutionStore {
   output(id: string): Buffer {
     const rows = this.#chunks.all(id) as unknown as { data: Uint8Array }[];
     return Buffer.concat(rows.map((r) => r.data));
+  }
+
+  putDecisions(id: string, log: DecisionLog): void {
+    this.#putDecisions.run(id, JSON.stringify(log.entries), log.dropped, id);
+  }
+
+  /** The stored decision log, or an empty one. */
+  decisions(id: string): DecisionLog {
+    const row = this.#getDecisions.get(id) as { entries: string; dropped: number } | undefined;
+    if (!row) return { entries: [], dropped: 0 };
+    return { entries: JSON.parse(row.entries) as DecisionEntry[], dropped: Number(row.dropped) };
   }
 
   /** After a restart nothing is running: mark what was, with `error`. Returns how many. */

@@ -1,5 +1,6 @@
 // Wire shapes of the execution resources (interface spec: "Resources and their fields").
 import type { OutputWindow } from './output-log.ts';
+import type { DecisionEntry } from '../../shared/decision-log.ts';
 export type ExecutionStatus = 'running' | 'completed' | 'failed' | 'cancelled' | 'timed_out';
 
 export interface ArtifactMeta {
@@ -38,6 +39,16 @@ export interface CancelResult {
 export interface ExecutionOutput extends OutputWindow {
   readonly execution_id: string;
   readonly status: ExecutionStatus;
+}
+
+/** An execution's policy decisions (GET /api/executions/{id}/decisions, MCP get_execution_decisions). */
+export interface ExecutionDecisions {
+  readonly execution_id: string;
+  readonly status: ExecutionStatus;
+  /** In the order they were made; empty while the execution runs (the log arrives with its result). */
+  readonly decisions: readonly DecisionEntry[];
+  /** Decisions made but not kept: beyond 1000 or 256 KiB per execution. */
+  readonly dropped: number;
 }
 
 /** A validated request to run code (REST body / MCP arguments after their schemas). */

@@ -1,5 +1,5 @@
 // The stateful tools around an execution: get_execution, get_execution_output, cancel_execution,
-// list_executions. Thin: narrow the arguments, call the service, shape the result. The MCP edge
+// list_executions, get_execution_decisions. Thin: narrow the arguments, call the service, shape the result. The MCP edge
 // is 1-based for lines (`line_offset` default 1, and every line field of the result); the service
 // and REST are 0-based, so the conversion happens here and nowhere else.
 import { z } from 'zod';
@@ -10,7 +10,7 @@ import { MAX_BYTE_LIMIT, MAX_LINE_LIMIT } from '../rest/output-query.ts';
 import { RunjsError } from '../../shared/errors.ts';
 import { defineTool, jsonResult, type ToolDef } from './tool-kit.ts';
 
-export type McpExecutionsApi = Pick<ExecutionService, 'submit' | 'get' | 'list' | 'cancel' | 'output' | 'wait'>;
+export type McpExecutionsApi = Pick<ExecutionService, 'submit' | 'get' | 'list' | 'cancel' | 'output' | 'wait' | 'decisions'>;
 
 const status = z.enum(['running', 'completed', 'failed', 'cancelled', 'timed_out']);
 const executionId = z.string({ error: (issue) => (issue.input === undefined ? 'is required' : 'must be a string') }).min(1, 'must not be empty').describe('The id run_js returned.');
@@ -45,6 +45,33 @@ const CANCEL_OUTPUT = z.object({ ok: z.boolean(), error: z.string().optional() }
 
 const LIST_OUTPUT = z.object({
   executions: z.array(z.object({ execution_id: z.string(), status, started_at: z.string(), completed_at: z.string().nullable() })),
+});
+
+const DECISION_STEP = z.object({
+  stage: z.enum(['pre', 'policy', 'stack', 'post']),
+  source: z.string().describe('The source\'s configured URL.'),
+  verdict: z.enum(['allow', 'deny', 'abstain', 'error']),
+  reason: z.string().optional(),
+  rewrote: z.boolean().optional(),
+  ms: z.number(),
+});
+
+const DECISIONS_OUTPUT = z.object({
+  execution_id: z.string(),
+  status,
+  decisions: z.array(z.object({
+    seq: z.int(),
+    at: z.string(),
+    category: z.string().describe('fetch, websocket, http2, modules, filesystem, fs_snapshot, mcp_tools, subprocess or run_js_file.'),
+    phase: z.enum(['decide', 'post']),
+    configured: z.boolean(),
+    input: z.unknown().describe('Summary of the input (or output, for post) document, secrets redacted.'),
+    steps: z.array(DECISION_STEP),
+    verdict: z.enum(['allow', 'deny', 'error']),
+    reason: z.string().optional(),
+    ms: z.number(),
+  })),
+  dropped: z.int().describe('Decisions made but not kept (beyond 1000 entries or 256 KiB).'),
 });
 
 const OUTPUT_INPUT = z.strictObject({
@@ -124,6 +151,23 @@ export function executionTools(executions: McpExecutionsApi): ToolDef[] {
       input: z.strictObject({}),
       output: LIST_OUTPUT,
       handle: () => jsonResult({ executions: executions.list() }),
+    }),
+    defineTool({
+      name: 'get_execution_decisions',
+      title: 'Read policy decisions',
+      description: 'The policy decisions an execution made (network, modules, filesystem, … under --policies-json): for each, '
+        + 'the category, a redacted summary of the input, every policy source\'s verdict and reason, the final verdict and '
+        + 'timings. Recorded when the run ends: empty while it runs.',
+      annotations: READ_ONLY,
+      input: z.strictObject({ execution_id: executionId }),
+      output: DECISIONS_OUTPUT,
+      handle: ({ execution_id }) => {
+        try {
+          return jsonResult(executions.decisions(execution_id));
+        } catch (e) {
+          return serviceErrorResult(e);
+        }
+      },
     }),
   ];
 }

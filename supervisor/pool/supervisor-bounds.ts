@@ -7,6 +7,7 @@
 import { MAX_ARTIFACT_BYTES } from '../../shared/artifact-rules.ts';
 import { EXECUTION_ERRORS } from '../../shared/errors.ts';
 import { MAX_ERROR_CHARS, MAX_RESULT_BYTES } from '../../shared/outcome-limits.ts';
+import { MAX_DECISION_LOG_BYTES } from '../../shared/decision-log.ts';
 
 const KiB = 1024;
 const MiB = 1024 * KiB;
@@ -70,7 +71,8 @@ export class SupervisorBounds {
   get maxMessageBytes(): number {
     const artifact = MAX_ARTIFACT_BYTES + ENVELOPE_BYTES;
     const output = 2 * (this.#job.maxOutputBytes + OUTPUT_NOTICE_BYTES) + ENVELOPE_BYTES;
-    const result = 2 * (MAX_RESULT_BYTES + MAX_ERROR_CHARS) + ENVELOPE_BYTES;
+    // The decision log rides on the result message (its JSON cap, at 2 bytes a character, plus field names).
+    const result = 2 * (MAX_RESULT_BYTES + MAX_ERROR_CHARS) + 4 * MAX_DECISION_LOG_BYTES + ENVELOPE_BYTES;
     const image = this.#job.captureImage ? this.#heapBytes + IMAGE_SLACK_BYTES : 0;
     return Math.max(artifact, output, result, image);
   }

@@ -12,6 +12,8 @@ import { WorkerProcess, WORKER_ENTRY, QUICKJS_CACHE_DIR } from './worker-process
 import type { OpRouter } from './op-router.ts';
 import { capWorkerOutcome } from '../../shared/outcome-limits.ts';
 import { SupervisorBounds } from './supervisor-bounds.ts';
+import type { PolicySettings } from '../../shared/policy-settings.ts';
+import { capDecisionLog, type DecisionLog } from '../../shared/decision-log.ts';
 
 export interface PoolOptions {
   readonly size: number;
@@ -29,6 +31,8 @@ export interface PoolOptions {
   readonly ops?: OpRouter | undefined;
   /** Host-op limits every worker is configured with (WorkerSettings.limits). */
   readonly hostOpLimits?: HostOpLimits;
+  /** The policy configuration every worker is given (WorkerSettings.policies). Default: none. */
+  readonly policies?: PolicySettings;
   /** The worker's entry script (tests substitute one that fails at boot). Default: worker/main.ts. */
   readonly workerEntry?: string;
 }
@@ -56,6 +60,8 @@ export interface Job {
   /** QuickJS only: capture the heap after a completed run and pass it to onImage (before the outcome resolves). */
   readonly captureImage?: boolean;
   readonly onImage?: (image: HeapImage) => void;
+  /** The run's policy decision log (capped again here), when it made any decision; before the outcome resolves. */
+  readonly onDecisions?: (log: DecisionLog) => void;
 }
 
 export interface JobHandle {
@@ -152,8 +158,8 @@ export class WorkerPool {
   readonly #settings: WorkerSettings;
 
   constructor(opts: PoolOptions) {
-    this.#opts = { graceMs: 200, log: (line) => process.stderr.write(`${line}\n`), warmEngines: ['v8', 'quickjs'], workerEntry: WORKER_ENTRY, hostOpLimits: DEFAULT_HOST_OP_LIMITS, ...opts };
-    this.#settings = Object.freeze({ warmEngines: this.#opts.warmEngines, quickjsCacheDir: QUICKJS_CACHE_DIR, limits: this.#opts.hostOpLimits });
+    this.#opts = { graceMs: 200, log: (line) => process.stderr.write(`${line}\n`), warmEngines: ['v8', 'quickjs'], workerEntry: WORKER_ENTRY, hostOpLimits: DEFAULT_HOST_OP_LIMITS, policies: {}, ...opts };
+    this.#settings = Object.freeze({ warmEngines: this.#opts.warmEngines, quickjsCacheDir: QUICKJS_CACHE_DIR, limits: this.#opts.hostOpLimits, policies: this.#opts.policies });
     for (let i = 0; i < opts.size; i++) this.#slots.push(this.#spawn());
   }
 
@@ -329,6 +335,8 @@ export class WorkerPool {
           return;
         }
         this.#release(slot, active);
+        // A cancelled run's decisions still describe what it did: recorded whenever its worker reports them.
+        if (msg.decisions !== undefined && msg.decisions.entries.length + msg.decisions.dropped > 0) active.job.onDecisions?.(capDecisionLog(msg.decisions));
         // Checked again here: the worker's own caps on the result, the error text and the image are not trusted.
         let outcome = capWorkerOutcome(msg.outcome);
         const imageError = msg.image ? active.bounds.checkImage(msg.image.bytes.byteLength) : undefined;

@@ -125,4 +125,20 @@ export const EXECUTION_ROUTES: readonly RouteSpec[] = [
       return { status: 200, json: ctx.deps.executions.output(id(ctx), page) };
     },
   },
+  {
+    method: 'get',
+    path: '/api/executions/{id}/decisions',
+    operationId: 'getExecutionDecisions',
+    tag: TAG,
+    summary: 'Read the policy decision log',
+    description: 'Every policy decision the execution made (category, a redacted summary of the input, each source\'s verdict '
+      + 'and reason, the final verdict, timings), in order; retained and pruned with the execution. The log is recorded '
+      + 'when the run ends, so it is empty while the execution is running. See docs/policies.md.',
+    parameters: [ID_PARAMETER],
+    responses: {
+      200: { description: 'The decision log.', schema: 'ExecutionDecisions' },
+      404: NOT_FOUND,
+    },
+    handle: (ctx) => ({ status: 200, json: ctx.deps.executions.decisions(id(ctx)) }),
+  },
 ];

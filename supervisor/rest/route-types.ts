@@ -10,7 +10,7 @@ import type { UploadTokens } from '../artifacts/upload-tokens.ts';
 import type { CliPlatform, JsonSchema, SchemaName } from '../../shared/schemas/index.ts';
 
 /** The part of the execution service the REST routes use. */
-export type ExecutionsApi = Pick<ExecutionService, 'submit' | 'get' | 'list' | 'cancel' | 'output' | 'wait'>;
+export type ExecutionsApi = Pick<ExecutionService, 'submit' | 'get' | 'list' | 'cancel' | 'output' | 'wait' | 'decisions'>;
 
 export interface RestDeps {
   readonly executions: ExecutionsApi;

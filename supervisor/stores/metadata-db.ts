@@ -70,6 +70,12 @@ const MIGRATIONS: readonly string[] = [
      timestamp TEXT NOT NULL,
      PRIMARY KEY (session, idx)
    ) WITHOUT ROWID;`,
+  // 4: each execution's policy decision log (shared/decision-log.ts), one JSON document, bounded by the pool.
+  `CREATE TABLE execution_decisions (
+     execution_id TEXT PRIMARY KEY,
+     entries TEXT NOT NULL,
+     dropped INTEGER NOT NULL
+   ) WITHOUT ROWID;`,
 ];
 
 export function openMetadataDb(dir: string): DatabaseSync {

@@ -6,4 +6,5 @@ export const TEST_WORKER_SETTINGS: WorkerSettings = Object.freeze({
   warmEngines: ['v8', 'quickjs'] as const,
   quickjsCacheDir: QUICKJS_CACHE_DIR,
   limits: DEFAULT_HOST_OP_LIMITS,
+  policies: {},
 });

@@ -22,8 +22,11 @@ export const CAPABILITIES: readonly OpFactory[] = [
   createCryptoOps, createHashOps, createZlibOps, createIntlOps, createArtifactOps, createPathOps, createUtilOps,
 ];
 
-/** Every capability's ops for a worker with `settings`; two capabilities may not define one op. */
-export function createOps(settings: WorkerSettings): OpTable {
+/**
+ * Every capability's ops for a worker with `settings`; two capabilities may not define one op.
+ * `overrides` replace ops by name (test workers only: test/fixtures/workers/).
+ */
+export function createOps(settings: WorkerSettings, overrides: readonly OpFactory[] = []): OpTable {
   const table: Record<string, OpTable[string]> = {};
   for (const factory of CAPABILITIES) {
     for (const [name, op] of Object.entries(factory(settings))) {
@@ -31,5 +34,6 @@ export function createOps(settings: WorkerSettings): OpTable {
       table[name] = op;
     }
   }
+  for (const factory of overrides) Object.assign(table, factory(settings));
   return Object.freeze(table);
 }

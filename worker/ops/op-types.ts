@@ -6,6 +6,7 @@
 // see as exceptions.
 import type { WorkerSettings } from '../../shared/worker-settings.ts';
 import type { RunResources } from '../runtime/run-resources.ts';
+import type { RunPolicy } from '../policy/policy-engine.ts';
 
 /** Limits of the run an op serves (from its RunRequest). */
 export interface RunLimits {
@@ -27,6 +28,11 @@ export interface OpContext {
   readonly supervisor: RunSupervisor;
   /** Host-side state the run's ops hold (handles, pending byte counts), released when the run ends. */
   readonly resources: RunResources;
+  /**
+   * The policy engine as this run sees it: `decide`/`enforce` before an operation acts, `post`/
+   * `enforcePost` on its output; every decision lands in the run's decision log (worker/policy/).
+   */
+  readonly policy: RunPolicy;
   /** Appends console text to the run's output stream. */
   writeOutput(text: string): void;
   /** Records the main module's settlement (from the prelude). */

@@ -7,12 +7,14 @@ import { EngineError } from '../engine.ts';
 import { OpError, type OpContext, type OpTable, type RunSupervisor } from '../ops/op-types.ts';
 import { RunResources } from './run-resources.ts';
 import type { Outcome } from '../../shared/protocol.ts';
+import type { DecisionLog } from '../../shared/decision-log.ts';
 import { EXECUTION_ERRORS } from '../../shared/errors.ts';
 import { transpileModule, TranspileError } from '../source/transpile.ts';
 import { remapPositions, type WrapShifts } from '../source/positions.ts';
 import { wrapMain, ModuleSpecifierError } from '../source/wrap-main.ts';
 import { resolveImport, ImportError, type BuiltinModules } from '../source/resolve-import.ts';
 import { capOutcome } from '../../shared/outcome-limits.ts';
+import { PolicyEngine, type RunPolicy } from '../policy/policy-engine.ts';
 
 /** The heap cap a run is held to when its spec names none (the spec's minimum). */
 const DEFAULT_HEAP_MB = 8;
@@ -90,8 +92,12 @@ export class RunLoop {
 
   readonly #resources = new RunResources();
 
-  constructor(spec: RunSpec, ops: OpTable, builtins: BuiltinModules, hooks: RunHooks, supervisor: RunSupervisor = NO_SUPERVISOR) {
+  readonly #policy: RunPolicy;
+
+  /** `policy`: the run's view of the worker's policy engine (default: no policies configured). */
+  constructor(spec: RunSpec, ops: OpTable, builtins: BuiltinModules, hooks: RunHooks, supervisor: RunSupervisor = NO_SUPERVISOR, policy?: RunPolicy) {
     this.#spec = spec;
+    this.#policy = policy ?? new PolicyEngine({}).forRun();
     this.#ctx = this.#makeContext(supervisor);
     this.#ops = ops;
     this.#builtins = builtins;
@@ -140,6 +146,7 @@ export class RunLoop {
       limits: { heapBytes: (this.#spec.heapMemoryMaxMb ?? DEFAULT_HEAP_MB) * 1024 * 1024, timeoutMs: this.#spec.timeoutMs },
       supervisor,
       resources: this.#resources,
+      policy: this.#policy,
       writeOutput: (text) => this.#hooks.output(text),
       settle: (ok, value) => {
         if (!ok) {
@@ -205,6 +212,8 @@ export class RunLoop {
       clearTimeout(deadline);
       for (const c of this.#pending.values()) c.abort();
       this.#pending.clear();
+      // Decisions still in flight when the run ends are not recorded: the log is what the run did.
+      this.#policy.close();
       this.#resources.release((line) => process.stderr.write(`${line}\n`));
     }
   }
@@ -215,6 +224,11 @@ export class RunLoop {
     if (performance.now() >= this.#deadlineAt) return 'timeout';
     return this.#hooks.pollStop?.();
   };
+
+  /** The run's policy decisions (complete once run() has returned). */
+  decisions(): DecisionLog {
+    return this.#policy.log();
+  }
 
   /** True while guest code may still be running in the realm (an interrupt did not take yet). */
   get busy(): boolean {

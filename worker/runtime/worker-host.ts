@@ -12,7 +12,9 @@ import { HeapImageError, type HeapImage } from '../../shared/heap-image.ts';
 import { ByteLru, WORKER_IMAGE_CACHE_BYTES, WORKER_IMAGE_CACHE_ENTRIES } from '../../shared/image-lru.ts';
 import { EXECUTION_ERRORS } from '../../shared/errors.ts';
 import { createOps } from '../ops/capabilities.ts';
-import type { OpTable } from '../ops/op-types.ts';
+import type { OpFactory, OpTable } from '../ops/op-types.ts';
+import { PolicyEngine } from '../policy/policy-engine.ts';
+import type { DecisionLog } from '../../shared/decision-log.ts';
 import { BUILTIN_MODULES } from '../guest/builtin-modules.ts';
 import { RunLoop } from './execute-run.ts';
 import { OutputBuffer } from './output-buffer.ts';
@@ -66,10 +68,15 @@ export class WorkerHost {
   #active: { runId: string; loop: RunLoop } | undefined;
   readonly #onQuickJSLoaded: () => void;
 
-  constructor(settings: WorkerSettings, send: (msg: WorkerMessage) => void, cancelChannel: CancelChannel | undefined, onQuickJSLoaded: () => void = () => {}) {
+  /** The worker's policy engine: its JavaScript hooks compile once, on first use, and serve every run. */
+  readonly #policy: PolicyEngine;
+
+  /** `overrides` replace ops by name (test workers only, see worker/serve.ts). */
+  constructor(settings: WorkerSettings, send: (msg: WorkerMessage) => void, cancelChannel: CancelChannel | undefined, onQuickJSLoaded: () => void = () => {}, overrides: readonly OpFactory[] = []) {
     this.#settings = settings;
     this.#send = send;
-    this.#ops = createOps(settings);
+    this.#ops = createOps(settings, overrides);
+    this.#policy = new PolicyEngine(settings.policies);
     this.#supervisor = new SupervisorClient(send);
     this.#cancelChannel = cancelChannel;
     this.#onQuickJSLoaded = onQuickJSLoaded;
@@ -153,7 +160,11 @@ export class WorkerHost {
         watchdog?.check();
         return this.#cancelChannel?.poll(req.runId);
       },
-    }, this.#supervisor.forRun(req.runId));
+    }, this.#supervisor.forRun(req.runId), this.#policy.forRun());
+    const decisions = (): { decisions?: DecisionLog } => {
+      const log = loop.decisions();
+      return log.entries.length + log.dropped > 0 ? { decisions: log } : {};
+    };
     this.#active = { runId: req.runId, loop };
     let realm: GuestRealm | undefined;
     try {
@@ -182,11 +193,11 @@ export class WorkerHost {
       let image: HeapImage | undefined;
       if (outcome.status === 'completed' && req.captureImage && realm.snapshot) image = realm.snapshot();
       if (image && req.captureToken !== undefined) this.#imageCache.set(req.captureToken, image, image.bytes.byteLength);
-      send({ type: 'result', runId: req.runId, outcome, ...(recycle ? { recycle } : {}), ...(image ? { image } : {}) });
+      send({ type: 'result', runId: req.runId, outcome, ...(recycle ? { recycle } : {}), ...(image ? { image } : {}), ...decisions() });
       if (recycle) return; // the supervisor kills this process; a stuck isolate must not host another run
     } catch (e) {
       output.flush();
-      send({ type: 'result', runId: req.runId, outcome: { status: 'failed', error: `runjs internal error: ${e instanceof Error ? e.message : String(e)}` } });
+      send({ type: 'result', runId: req.runId, outcome: { status: 'failed', error: `runjs internal error: ${e instanceof Error ? e.message : String(e)}` }, ...decisions() });
     } finally {
       watchdog?.stop();
       this.#currentHostCall = undefined;

@@ -33,7 +33,7 @@ test('initialize: server info, capabilities with tasks, stateful instructions', 
 
 test('tools/list: the stateful tools and the artifact tools, with input and output schemas', async () => {
   const { tools } = await client.listTools();
-  assert.deepEqual(tools.map((t) => t.name), ['run_js', 'get_execution', 'get_execution_output', 'cancel_execution', 'list_executions', 'list_sessions', 'list_session_snapshots', 'get_artifact', 'list_artifacts', 'delete_artifact', 'get_artifact_upload_url']);
+  assert.deepEqual(tools.map((t) => t.name), ['run_js', 'get_execution', 'get_execution_output', 'cancel_execution', 'list_executions', 'get_execution_decisions', 'list_sessions', 'list_session_snapshots', 'get_artifact', 'list_artifacts', 'delete_artifact', 'get_artifact_upload_url']);
   const byName = new Map(tools.map((t) => [t.name, t]));
   const runJs = byName.get('run_js')!;
   assert.deepEqual(runJs.execution, { taskSupport: 'optional' });
@@ -111,6 +111,13 @@ test('list_executions: running and recent executions, newest first', async () =>
   const ids = executions.map((e) => e['execution_id']);
   assert.ok(ids.indexOf(second) !== -1 && ids.indexOf(second) < ids.indexOf(first), 'newest first');
   for (const e of executions) assert.deepEqual(Object.keys(e), ['execution_id', 'status', 'started_at', 'completed_at']);
+});
+
+test('get_execution_decisions: the policy decision log of an execution (none without policies)', async () => {
+  const id = String(ok(await call('run_js', { code: '1' }))['execution_id']);
+  await settle(client, id);
+  assert.deepEqual(ok(await call('get_execution_decisions', { execution_id: id })), { execution_id: id, status: 'completed', decisions: [], dropped: 0 });
+  assert.deepEqual(failed(await call('get_execution_decisions', { execution_id: 'nope' })), { error: "Execution 'nope' not found" });
 });
 
 test('unknown execution ids are error results', async () => {

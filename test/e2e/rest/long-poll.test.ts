@@ -15,7 +15,7 @@ before(async () => {
   h = await startHarness();
   const s = h.service;
   const executions: ExecutionsApi = {
-    submit: (r) => s.submit(r), get: (id) => s.get(id), list: () => s.list(), cancel: (id) => s.cancel(id), output: (id, p) => s.output(id, p),
+    submit: (r) => s.submit(r), get: (id) => s.get(id), list: () => s.list(), cancel: (id) => s.cancel(id), output: (id, p) => s.output(id, p), decisions: (id) => s.decisions(id),
     wait: (id, signal) => { if (signal) waitSignals.push(signal); return s.wait(id, signal); },
   };
   spied = await serve({ executions, version: TEST_VERSION, maxRequestBody: 1024, capabilities: () => ({ filesystem: false, heap: false, sessions: false }) });

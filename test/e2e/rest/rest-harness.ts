@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import express from 'express';
-import { WorkerPool } from '../../../supervisor/pool/worker-pool.ts';
+import { WorkerPool, type PoolOptions } from '../../../supervisor/pool/worker-pool.ts';
 import { openMetadataDb } from '../../../supervisor/stores/metadata-db.ts';
 import { ExecutionService, type ExecutionServiceOptions } from '../../../supervisor/executions/execution-service.ts';
 import { buildOpenApiDocument, createRestRouter, type RestDeps } from '../../../supervisor/rest/index.ts';
@@ -51,9 +51,9 @@ export interface Harness extends Served {
   shutdown(): Promise<void>;
 }
 
-export async function startHarness(opts: Partial<RestDeps> = {}, service: Partial<ExecutionServiceOptions> = {}): Promise<Harness> {
+export async function startHarness(opts: Partial<RestDeps> = {}, service: Partial<ExecutionServiceOptions> = {}, poolOptions: Partial<PoolOptions> = {}): Promise<Harness> {
   const dir = mkdtempSync(join(tmpdir(), 'runjs-rest-'));
-  const pool = new WorkerPool({ size: 2, maxQueued: 50, log: () => {} });
+  const pool = new WorkerPool({ size: 2, maxQueued: 50, log: () => {}, ...poolOptions });
   await pool.ready();
   const executions = new ExecutionService({
     db: openMetadataDb(dir), pool, limits: { defaultTimeoutSecs: 30, defaultHeapMb: 8, maxHeapMb: 512 },

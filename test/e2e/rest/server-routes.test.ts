@@ -31,6 +31,7 @@ before(async () => {
     cancel: () => ({ ok: true }),
     output: () => { throw new RunjsError('EXECUTION_NOT_FOUND', 'x'); },
     wait: () => Promise.reject(new Error('not used')),
+    decisions: () => { throw new Error('not used'); },
   };
   faulty = await serve({
     executions: broken, version: TEST_VERSION, maxRequestBody: 1024,

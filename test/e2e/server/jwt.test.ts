@@ -163,7 +163,7 @@ test('the legacy SSE endpoints are protected too', async () => {
     assert.equal(message.status, 401);
     const client: Client = await sseClient(sse.base, { 'agent-session': token(k2) });
     try {
-      assert.deepEqual((await client.listTools()).tools.length, 11); // the stateful set with the session and artifact tools
+      assert.deepEqual((await client.listTools()).tools.length, 12); // the stateful set with the session and artifact tools
     } finally {
       await client.close();
     }

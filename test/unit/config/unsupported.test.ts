@@ -27,6 +27,7 @@ describe('assertImplemented', () => {
     writeFile(dir, 'c.toml', '[wasm]\nhello = "/h.wasm"\n');
     assertNotSupported('--wasm-config is not supported yet', ['--config=c.toml'], {}, dir);
     assertNotSupported('--cluster-port is not supported yet', ['--cluster-port=9000', '--http-port=8080']);
+    assertNotSupported('--fetch-header-config is not supported yet', ['--policies-json={}', '--fetch-header-config=[]']);
   });
 
   test('the first offending flag in table order is named', () => {
@@ -44,7 +45,7 @@ describe('assertImplemented', () => {
     assert.deepEqual(implemented, [
       'allowed-hosts', 'allowed-origins', 'bind-host', 'cache-dir', 'config', 'execution-retention', 'execution-timeout',
       'heap-dir', 'heap-memory-ceiling', 'heap-memory-max', 'heap-store', 'help', 'http-port', 'instructions', 'jwks-url', 'log-level',
-      'max-concurrent-executions', 'max-output-bytes', 'max-queued-executions', 'max-request-body', 'print-openapi',
+      'max-concurrent-executions', 'max-output-bytes', 'max-queued-executions', 'max-request-body', 'policies-json', 'print-openapi',
       'public-url', 'run-js-description', 's3-bucket', 's3-endpoint', 's3-force-path-style',
       'session-db-path', 'session-fork-from', 'session-id', 'sse-port', 'stateless', 'stateless-artifact-tools', 'version',
     ]);

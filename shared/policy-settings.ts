@@ -1,0 +1,83 @@
+// The policy configuration as a worker receives it (WorkerSettings.policies): parsed and checked by
+// the supervisor (supervisor/config/policy-config.ts), JavaScript hook sources already read, so a
+// worker reads no policy file of its own (its OS sandbox need not grant the policy directory).
+// docs/policies.md describes the configuration shape this comes from.
+
+/** Every operation category a policy can govern (the reference's nine). */
+export const POLICY_CATEGORIES = [
+  'fetch', 'websocket', 'http2', 'modules', 'filesystem', 'fs_snapshot', 'mcp_tools', 'subprocess', 'run_js_file',
+] as const;
+export type PolicyCategory = typeof POLICY_CATEGORIES[number];
+
+export type ChainMode = 'all' | 'any';
+
+/** What a JavaScript hook may use besides plain ECMAScript. Only `fetch` exists so far. */
+export type HookCapability = 'fetch';
+
+/** An OPA-compatible server: `POST <base>/v1/data/<policyPath>` with `{input}`. */
+export interface OpaSource {
+  readonly kind: 'opa';
+  /** The `url` as configured (names the source in errors and the decision log). */
+  readonly url: string;
+  readonly policyPath: string;
+  readonly timeoutMs: number;
+}
+
+/** A `file://…js` module whose default export is the hook; it runs in its own isolate. */
+export interface JsHookSource {
+  readonly kind: 'js';
+  readonly url: string;
+  /** The module's source text, read by the supervisor at startup. */
+  readonly code: string;
+  readonly timeoutMs: number;
+  readonly capabilities: readonly HookCapability[];
+}
+
+export type PolicySource = OpaSource | JsHookSource;
+
+/** One chain: its sources combined by `mode`. */
+export interface PolicyChain {
+  readonly mode: ChainMode;
+  readonly policies: readonly PolicySource[];
+}
+
+/** A category's whole configuration: pre hooks, the chain, the stacked chains, post hooks. */
+export interface CategoryPolicy extends PolicyChain {
+  readonly pre: readonly PolicySource[];
+  readonly post: readonly PolicySource[];
+  /** Further chains every decision must also pass, in order (each with its own mode). */
+  readonly stack: readonly PolicyChain[];
+}
+
+export type PolicySettings = Readonly<Partial<Record<PolicyCategory, CategoryPolicy>>>;
+
+export const DEFAULT_HOOK_TIMEOUT_MS = 5000;
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+const isTimeout = (v: unknown): boolean => typeof v === 'number' && Number.isSafeInteger(v) && v > 0;
+
+function isSource(v: unknown): v is PolicySource {
+  if (!isObject(v) || typeof v['url'] !== 'string' || !isTimeout(v['timeoutMs'])) return false;
+  if (v['kind'] === 'opa') return typeof v['policyPath'] === 'string';
+  return v['kind'] === 'js' && typeof v['code'] === 'string'
+    && Array.isArray(v['capabilities']) && v['capabilities'].every((c) => c === 'fetch');
+}
+
+const isSources = (v: unknown): boolean => Array.isArray(v) && v.every(isSource);
+
+function isChain(v: unknown): boolean {
+  return isObject(v) && (v['mode'] === 'all' || v['mode'] === 'any') && isSources(v['policies']);
+}
+
+function isCategoryPolicy(v: unknown): boolean {
+  return isObject(v) && isChain(v) && isSources(v['pre']) && isSources(v['post'])
+    && Array.isArray(v['stack']) && v['stack'].every(isChain);
+}
+
+export function isPolicySettings(v: unknown): v is PolicySettings {
+  if (!isObject(v)) return false;
+  return Object.entries(v).every(([k, p]) => (POLICY_CATEGORIES as readonly string[]).includes(k) && isCategoryPolicy(p));
+}

@@ -1,0 +1,211 @@
+/**
+ * `--policies-json` (config section `policies`) → PolicySettings, the frozen typed form workers
+ * receive. Everything is checked here, at startup, so a mistake stops the server naming the key
+ * path (`fetch.pre[0].timeout_ms`) instead of failing — or worse, allowing — the first operation
+ * it governs. JavaScript hook files are read and parsed here too: workers never read policy files.
+ * The shape is documented in docs/policies.md.
+ */
+import { readFileSync, statSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { parse as parseJs } from 'acorn';
+import {
+  DEFAULT_HOOK_TIMEOUT_MS, POLICY_CATEGORIES,
+  type CategoryPolicy, type ChainMode, type HookCapability, type PolicyCategory, type PolicyChain, type PolicySettings, type PolicySource,
+} from '../../shared/policy-settings.ts';
+
+/** The longest hook timeout accepted (a run itself may last at most 300 s). */
+export const MAX_HOOK_TIMEOUT_MS = 300_000;
+/** The largest JavaScript hook file (its source crosses to every worker in `init`). */
+export const MAX_HOOK_SOURCE_BYTES = 1024 * 1024;
+
+const CATEGORY_KEYS = ['mode', 'policies', 'pre', 'post', 'stack'] as const;
+const LAYER_KEYS = ['mode', 'policies'] as const;
+const SOURCE_KEYS = ['url', 'policy_path', 'rule', 'timeout_ms', 'capabilities'] as const;
+
+export const REGO_NOT_SUPPORTED = 'Rego policies (file://….rego or a directory of them) are not supported yet: they arrive with the Rego evaluator. Use an OPA server (http:// or https://) or a JavaScript hook (file://….js)';
+
+/** A problem at one key path; the caller adds which flag or file it came from. */
+export class PolicyConfigError extends Error {
+  readonly path: string;
+  constructor(path: string, problem: string) {
+    super(`${path}: ${problem}`);
+    this.name = 'PolicyConfigError';
+    this.path = path;
+  }
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function checkKeys(v: Record<string, unknown>, allowed: readonly string[], path: string): void {
+  for (const key of Object.keys(v)) {
+    if (!allowed.includes(key)) throw new PolicyConfigError(`${path}.${key}`, `unknown key (expected one of ${allowed.join(', ')})`);
+  }
+}
+
+/** The default `policy_path` of an OPA source (the reference's `data.mcp.<category>`). */
+export function defaultPolicyPath(category: PolicyCategory): string {
+  return category === 'mcp_tools' ? 'mcp/tools' : `mcp/${category}`;
+}
+
+/** Parses the whole policies document; throws PolicyConfigError naming the first bad key path. */
+export function parsePolicyConfig(raw: unknown): PolicySettings {
+  if (!isObject(raw)) throw new PolicyConfigError('policies', 'expected an object of categories');
+  const out: Partial<Record<PolicyCategory, CategoryPolicy>> = {};
+  for (const [key, value] of Object.entries(raw)) {
+    if (!(POLICY_CATEGORIES as readonly string[]).includes(key)) {
+      throw new PolicyConfigError(key, `unknown policy category (expected one of ${POLICY_CATEGORIES.join(', ')})`);
+    }
+    const category = key as PolicyCategory;
+    out[category] = parseCategory(category, value, category);
+  }
+  return deepFreeze(out);
+}
+
+function parseCategory(category: PolicyCategory, v: unknown, path: string): CategoryPolicy {
+  if (!isObject(v)) throw new PolicyConfigError(path, 'expected an object with mode, policies, pre, post and stack');
+  checkKeys(v, CATEGORY_KEYS, path);
+  const chain = parseChain(category, v, path);
+  return {
+    ...chain,
+    pre: parseSources(category, v['pre'], `${path}.pre`),
+    post: parseSources(category, v['post'], `${path}.post`),
+    stack: parseList(v['stack'], `${path}.stack`).map((layer, i) => {
+      const at = `${path}.stack[${i}]`;
+      if (!isObject(layer)) throw new PolicyConfigError(at, 'expected an object with mode and policies');
+      checkKeys(layer, LAYER_KEYS, at);
+      return parseChain(category, layer, at);
+    }),
+  };
+}
+
+function parseChain(category: PolicyCategory, v: Record<string, unknown>, path: string): PolicyChain {
+  return { mode: parseMode(v['mode'], `${path}.mode`), policies: parseSources(category, v['policies'], `${path}.policies`) };
+}
+
+function parseMode(v: unknown, path: string): ChainMode {
+  if (v === undefined) return 'all';
+  if (v === 'all' || v === 'any') return v;
+  throw new PolicyConfigError(path, `expected "all" or "any", got ${JSON.stringify(v)}`);
+}
+
+function parseList(v: unknown, path: string): readonly unknown[] {
+  if (v === undefined) return [];
+  if (!Array.isArray(v)) throw new PolicyConfigError(path, 'expected an array');
+  return v;
+}
+
+function parseSources(category: PolicyCategory, v: unknown, path: string): PolicySource[] {
+  return parseList(v, path).map((item, i) => parseSource(category, item, `${path}[${i}]`));
+}
+
+function optionalString(v: Record<string, unknown>, key: string, path: string): string | undefined {
+  const value = v[key];
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string' || value === '') throw new PolicyConfigError(`${path}.${key}`, 'expected a non-empty string');
+  return value;
+}
+
+function parseSource(category: PolicyCategory, v: unknown, path: string): PolicySource {
+  if (!isObject(v)) throw new PolicyConfigError(path, 'expected an object with url (and policy_path, timeout_ms or capabilities)');
+  checkKeys(v, SOURCE_KEYS, path);
+  const url = optionalString(v, 'url', path);
+  if (url === undefined) throw new PolicyConfigError(`${path}.url`, 'required');
+  const timeoutMs = parseTimeout(v['timeout_ms'], `${path}.timeout_ms`);
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new PolicyConfigError(`${path}.url`, `not a valid URL: '${url}'`);
+  }
+  const rule = optionalString(v, 'rule', path);
+  const policyPath = optionalString(v, 'policy_path', path);
+  if (parsed.protocol === 'http:' || parsed.protocol === 'https:') {
+    if (rule !== undefined) throw new PolicyConfigError(`${path}.rule`, 'applies to Rego sources only; an OPA server is addressed with policy_path');
+    if (v['capabilities'] !== undefined) throw new PolicyConfigError(`${path}.capabilities`, 'applies to JavaScript hooks (file://….js) only');
+    const pp = (policyPath ?? defaultPolicyPath(category)).replace(/^\/+|\/+$/g, '');
+    if (!/^[A-Za-z0-9_.-]+(\/[A-Za-z0-9_.-]+)*$/.test(pp)) {
+      throw new PolicyConfigError(`${path}.policy_path`, `expected a path of the form package/rule (letters, digits, _ . -, separated by /), got '${policyPath}'`);
+    }
+    return { kind: 'opa', url, policyPath: pp, timeoutMs };
+  }
+  if (parsed.protocol !== 'file:') {
+    throw new PolicyConfigError(`${path}.url`, `Unsupported policy URL scheme: '${url}'. Use http://, https://, or file://`);
+  }
+  let file: string;
+  try {
+    file = fileURLToPath(parsed);
+  } catch (e) {
+    throw new PolicyConfigError(`${path}.url`, `not a usable file URL (${(e as Error).message}); write an absolute one, file:///path/to/hook.js`);
+  }
+  if (/\.rego$/i.test(file) || isDirectory(file)) throw new PolicyConfigError(`${path}.url`, REGO_NOT_SUPPORTED);
+  if (!/\.m?js$/i.test(file)) {
+    throw new PolicyConfigError(`${path}.url`, `a file:// source must be a JavaScript hook ending in .js or .mjs (or Rego, not supported yet), got '${url}'`);
+  }
+  if (rule !== undefined) throw new PolicyConfigError(`${path}.rule`, 'applies to Rego sources only; a JavaScript hook is its module\'s default export');
+  if (policyPath !== undefined) throw new PolicyConfigError(`${path}.policy_path`, 'applies to OPA servers (http:// or https://) only');
+  const capabilities = parseCapabilities(v['capabilities'], `${path}.capabilities`);
+  return { kind: 'js', url, code: readHook(file, `${path}.url`), timeoutMs, capabilities };
+}
+
+function isDirectory(file: string): boolean {
+  try {
+    return statSync(file).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+function parseTimeout(v: unknown, path: string): number {
+  if (v === undefined) return DEFAULT_HOOK_TIMEOUT_MS;
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < 1 || v > MAX_HOOK_TIMEOUT_MS) {
+    throw new PolicyConfigError(path, `expected an integer number of milliseconds from 1 to ${MAX_HOOK_TIMEOUT_MS}, got ${JSON.stringify(v)}`);
+  }
+  return v;
+}
+
+function parseCapabilities(v: unknown, path: string): HookCapability[] {
+  const out: HookCapability[] = [];
+  parseList(v, path).forEach((c, i) => {
+    if (c === 'fetch') { if (!out.includes(c)) out.push(c); return; }
+    if (c === 'fs') {
+      throw new PolicyConfigError(`${path}[${i}]`, "the 'fs' capability for JavaScript hooks is not supported yet (it arrives with the filesystem capability); hooks may list 'fetch'");
+    }
+    throw new PolicyConfigError(`${path}[${i}]`, `unknown capability ${JSON.stringify(c)} (expected 'fetch' or 'fs')`);
+  });
+  return out;
+}
+
+/** Reads a hook module and proves it parses and has a default export (checked again when it is compiled). */
+function readHook(file: string, path: string): string {
+  let code: string;
+  try {
+    if (statSync(file).size > MAX_HOOK_SOURCE_BYTES) throw new PolicyConfigError(path, `${file} is larger than ${MAX_HOOK_SOURCE_BYTES} bytes`);
+    code = readFileSync(file, 'utf8');
+  } catch (e) {
+    if (e instanceof PolicyConfigError) throw e;
+    throw new PolicyConfigError(path, `cannot read ${file}: ${(e as Error).message}`);
+  }
+  let program;
+  try {
+    program = parseJs(code, { ecmaVersion: 'latest', sourceType: 'module' });
+  } catch (e) {
+    throw new PolicyConfigError(path, `${file} is not a valid JavaScript module: ${(e as Error).message}`);
+  }
+  if (!program.body.some((n) => n.type === 'ExportDefaultDeclaration')) {
+    throw new PolicyConfigError(path, `${file} has no default export; export the hook function with \`export default function (input, meta) { … }\``);
+  }
+  if (program.body.some((n) => n.type === 'ImportDeclaration' || (n.type === 'ExportNamedDeclaration' && n.source) || n.type === 'ExportAllDeclaration')) {
+    throw new PolicyConfigError(path, `${file} imports other modules; a hook must be one self-contained file`);
+  }
+  return code;
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const child of Object.values(value)) deepFreeze(child);
+  }
+  return value;
+}
