@@ -161,13 +161,7 @@ export function executionTools(executions: McpExecutionsApi): ToolDef[] {
       annotations: READ_ONLY,
       input: z.strictObject({ execution_id: executionId }),
       output: DECISIONS_OUTPUT,
-      handle: ({ execution_id }) => {
-        try {
-          return jsonResult(executions.decisions(execution_id));
-        } catch (e) {
-          return serviceErrorResult(e);
-        }
-      },
+      handle: ({ execution_id }) => jsonResult(executions.decisions(execution_id)),
     }),
   ];
 }
