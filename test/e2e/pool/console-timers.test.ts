@@ -109,12 +109,21 @@ test('overwriting builtins does not break console or timers for the script', asy
 });
 
 test('output streams while the script runs', async () => {
+  // The run waits 30 s after its first line: that line must arrive while it is still running
+  // (no clock in the test: the run is cancelled once the line is here).
   const chunks: string[] = [];
-  const { result } = r.start('console.log("early"); await new Promise((r) => setTimeout(r, 300)); console.log("late")', {}, (d) => chunks.push(d));
-  await new Promise((res) => setTimeout(res, 150));
+  let arrived!: () => void;
+  const early = new Promise<void>((res) => { arrived = res; });
+  const { handle, result } = r.start('console.log("early"); await new Promise((r) => setTimeout(r, 30000)); console.log("late")', { timeoutMs: 60_000 }, (d) => { chunks.push(d); arrived(); });
+  let ended = false;
+  void result.then(() => { ended = true; });
+  await early;
+  assert.equal(ended, false, 'the line arrived before the run ended');
   assert.deepEqual(chunks, ['early\n']);
+  handle.cancel();
   const done = await result;
-  assert.equal(done.output, 'early\nlate\n');
+  assert.equal(done.outcome.status, 'cancelled');
+  assert.equal(done.output, 'early\n');
 });
 
 test('output beyond the per-run cap is cut with one notice line', async () => {
