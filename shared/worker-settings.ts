@@ -9,9 +9,28 @@ import { isPolicySettings, type PolicySettings } from './policy-settings.ts';
  * Host-side limits of the ops a script can call. Per-run limits that vary with the request (the
  * heap cap, the timeout) travel with each run instead (RunRequest).
  */
+/** What one execution may do with fetch (docs/network.md). */
+export interface FetchLimits {
+  /** Requests a run may have open at once (started and not read to the end or cancelled). */
+  readonly maxConcurrent: number;
+  /** Response body bytes a run may read, over all its requests. */
+  readonly maxResponseBytesPerRun: number;
+  readonly connectTimeoutMs: number;
+  /** The longest wait for a response's head, and between two chunks of its body. */
+  readonly requestTimeoutMs: number;
+  readonly maxRedirects: number;
+}
+
 export interface HostOpLimits {
   /** Bytes of artifact() payloads a run may have in flight to the supervisor at once. */
   readonly maxPendingArtifactBytes: number;
+  readonly fetch: FetchLimits;
+}
+
+/** The network as the operator configured it. */
+export interface NetworkSettings {
+  /** What a fetch no policy decides gets: deny (the default) or allow. */
+  readonly fetchDefault: 'allow' | 'deny';
 }
 
 export interface WorkerSettings {
@@ -22,11 +41,23 @@ export interface WorkerSettings {
   readonly limits: HostOpLimits;
   /** The policy configuration (--policies-json), checked and with hook sources read; `{}` when none. */
   readonly policies: PolicySettings;
+  readonly network: NetworkSettings;
 }
+
+export const DEFAULT_FETCH_LIMITS: FetchLimits = Object.freeze({
+  maxConcurrent: 16,
+  maxResponseBytesPerRun: 64 * 1024 * 1024,
+  connectTimeoutMs: 10_000,
+  requestTimeoutMs: 30_000,
+  maxRedirects: 20,
+});
 
 export const DEFAULT_HOST_OP_LIMITS: HostOpLimits = Object.freeze({
   maxPendingArtifactBytes: 64 * 1024 * 1024,
+  fetch: DEFAULT_FETCH_LIMITS,
 });
+
+export const DEFAULT_NETWORK_SETTINGS: NetworkSettings = Object.freeze({ fetchDefault: 'deny' });
 
 function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null;
@@ -34,8 +65,17 @@ function isObject(v: unknown): v is Record<string, unknown> {
 
 const isCount = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
 
+function isFetchLimits(v: unknown): v is FetchLimits {
+  return isObject(v) && isCount(v['maxConcurrent']) && isCount(v['maxResponseBytesPerRun']) && isCount(v['connectTimeoutMs'])
+    && isCount(v['requestTimeoutMs']) && isCount(v['maxRedirects']);
+}
+
 function isHostOpLimits(v: unknown): v is HostOpLimits {
-  return isObject(v) && isCount(v['maxPendingArtifactBytes']);
+  return isObject(v) && isCount(v['maxPendingArtifactBytes']) && isFetchLimits(v['fetch']);
+}
+
+function isNetworkSettings(v: unknown): v is NetworkSettings {
+  return isObject(v) && (v['fetchDefault'] === 'allow' || v['fetchDefault'] === 'deny');
 }
 
 export function isWorkerSettings(v: unknown): v is WorkerSettings {
@@ -43,5 +83,6 @@ export function isWorkerSettings(v: unknown): v is WorkerSettings {
     && Array.isArray(v['warmEngines']) && v['warmEngines'].every((e) => e === 'v8' || e === 'quickjs')
     && typeof v['quickjsCacheDir'] === 'string'
     && isHostOpLimits(v['limits'])
-    && isPolicySettings(v['policies']);
+    && isPolicySettings(v['policies'])
+    && isNetworkSettings(v['network']);
 }

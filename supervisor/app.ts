@@ -103,6 +103,7 @@ export async function startApp(config: Config, log: Logger, hooks: AppHooks): Pr
     ops: new OpRouter([artifactOpRoutes(artifacts.service)], (line) => log.error(line)),
     // Checked when the config was loaded; parsed again here into what every worker is given.
     policies: config.policiesJson === undefined ? {} : parsePolicyConfig(config.policiesJson),
+    network: { fetchDefault: config.fetchDefault },
   });
   // --heap-memory-max is within the ceiling (a conflict rule checks).
   const limits: ExecutionLimits = {

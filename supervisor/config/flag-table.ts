@@ -243,6 +243,10 @@ export const FLAGS = [
     description: 'Per-operation policies and hooks (docs/policies.md).',
   }),
   define({
+    name: 'fetch-default', kind: 'enum', values: ['deny', 'allow'], default: 'deny', group: 'policy', implemented: true,
+    description: 'What a script\'s fetch gets when no `fetch` policy decides it: `deny` (the default: scripts reach no network) or `allow` (any http(s) URL).',
+  }),
+  define({
     name: 'fetch-header-config', kind: 'json-or-path', jsonShape: 'array', section: 'fetch_headers',
     example: EXAMPLE_FETCH_HEADERS, group: 'policy', implemented: false,
     description: 'Outbound header-injection rules.',

@@ -7,7 +7,7 @@ import type { EngineName, GuestErrorShape, Outcome, WorkerMessage } from '../../
 import type { HeapImage } from '../../shared/heap-image.ts';
 import { EXECUTION_ERRORS, RunjsError } from '../../shared/errors.ts';
 import { ByteLru, WORKER_IMAGE_CACHE_BYTES, WORKER_IMAGE_CACHE_ENTRIES } from '../../shared/image-lru.ts';
-import { DEFAULT_HOST_OP_LIMITS, type HostOpLimits, type WorkerSettings } from '../../shared/worker-settings.ts';
+import { DEFAULT_HOST_OP_LIMITS, DEFAULT_NETWORK_SETTINGS, type HostOpLimits, type NetworkSettings, type WorkerSettings } from '../../shared/worker-settings.ts';
 import { WorkerProcess, WORKER_ENTRY, QUICKJS_CACHE_DIR } from './worker-process.ts';
 import type { OpRouter } from './op-router.ts';
 import { capWorkerOutcome } from '../../shared/outcome-limits.ts';
@@ -33,6 +33,8 @@ export interface PoolOptions {
   readonly hostOpLimits?: HostOpLimits;
   /** The policy configuration every worker is given (WorkerSettings.policies). Default: none. */
   readonly policies?: PolicySettings;
+  /** The network as the operator configured it (WorkerSettings.network). */
+  readonly network?: NetworkSettings;
   /** The worker's entry script (tests substitute one that fails at boot). Default: worker/main.ts. */
   readonly workerEntry?: string;
 }
@@ -158,8 +160,8 @@ export class WorkerPool {
   readonly #settings: WorkerSettings;
 
   constructor(opts: PoolOptions) {
-    this.#opts = { graceMs: 200, log: (line) => process.stderr.write(`${line}\n`), warmEngines: ['v8', 'quickjs'], workerEntry: WORKER_ENTRY, hostOpLimits: DEFAULT_HOST_OP_LIMITS, policies: {}, ...opts };
-    this.#settings = Object.freeze({ warmEngines: this.#opts.warmEngines, quickjsCacheDir: QUICKJS_CACHE_DIR, limits: this.#opts.hostOpLimits, policies: this.#opts.policies });
+    this.#opts = { graceMs: 200, log: (line) => process.stderr.write(`${line}\n`), warmEngines: ['v8', 'quickjs'], workerEntry: WORKER_ENTRY, hostOpLimits: DEFAULT_HOST_OP_LIMITS, policies: {}, network: DEFAULT_NETWORK_SETTINGS, ...opts };
+    this.#settings = Object.freeze({ warmEngines: this.#opts.warmEngines, quickjsCacheDir: QUICKJS_CACHE_DIR, limits: this.#opts.hostOpLimits, policies: this.#opts.policies, network: this.#opts.network });
     for (let i = 0; i < opts.size; i++) this.#slots.push(this.#spawn());
   }
 

@@ -18,13 +18,15 @@ export interface GuestContext {
 export interface GuestSuiteOptions {
   /** Routes the ops a worker delegates to the supervisor (artifacts); none by default. */
   readonly ops?: PoolOptions['ops'];
+  /** More pool options (the network settings, host-op limits). */
+  readonly pool?: Partial<PoolOptions>;
 }
 
 export function guestSuite(name: string, body: (g: { test(title: string, fn: (ctx: GuestContext) => Promise<void>): void }) => void, opts: GuestSuiteOptions = {}): void {
   for (const engine of ENGINES) {
     describe(`${name} [${engine}]`, () => {
       let runner: PoolRunner;
-      before(async () => { runner = new PoolRunner(1, 100, 200, opts.ops); await runner.pool.ready(); });
+      before(async () => { runner = new PoolRunner(1, 100, 200, opts.ops, opts.pool); await runner.pool.ready(); });
       after(() => runner.close());
       const ctx: GuestContext = {
         engine,

@@ -2,6 +2,7 @@
 import { WorkerPool, type JobHandle, type PoolOptions } from '../../supervisor/pool/worker-pool.ts';
 import type { EngineName, Outcome } from '../../shared/protocol.ts';
 import type { HeapImage } from '../../shared/heap-image.ts';
+import type { DecisionLog } from '../../shared/decision-log.ts';
 
 export interface RunOptions {
   timeoutMs?: number;
@@ -19,17 +20,20 @@ export interface RunResult {
   output: string;
   ms: number;
   image?: HeapImage;
+  /** The run's policy decision log, when it made any decision. */
+  decisions?: DecisionLog;
 }
 
 export class PoolRunner {
   readonly pool: WorkerPool;
-  constructor(size = 2, maxQueued = 100, graceMs = 200, ops?: PoolOptions['ops']) {
-    this.pool = new WorkerPool({ size, maxQueued, graceMs, log: () => {}, ops });
+  constructor(size = 2, maxQueued = 100, graceMs = 200, ops?: PoolOptions['ops'], extra: Partial<PoolOptions> = {}) {
+    this.pool = new WorkerPool({ size, maxQueued, graceMs, log: () => {}, ops, ...extra });
   }
 
   start(code: string, opts: RunOptions = {}, onOutput?: (d: string) => void): { handle: JobHandle; result: Promise<RunResult> } {
     let output = '';
     let image: HeapImage | undefined;
+    let decisions: DecisionLog | undefined;
     const t0 = performance.now();
     const handle = this.pool.submit({
       code,
@@ -40,8 +44,9 @@ export class PoolRunner {
       onOutput: (d) => { output += d; onOutput?.(d); },
       ...(opts.image ? { image: opts.image } : {}),
       ...(opts.captureImage ? { captureImage: true, onImage: (i: HeapImage) => { image = i; } } : {}),
+      onDecisions: (log) => { decisions = log; },
     });
-    const result = handle.outcome.then((outcome) => ({ outcome, output, ms: performance.now() - t0, ...(image ? { image } : {}) }));
+    const result = handle.outcome.then((outcome) => ({ outcome, output, ms: performance.now() - t0, ...(image ? { image } : {}), ...(decisions ? { decisions } : {}) }));
     return { handle, result };
   }
 

@@ -10,8 +10,8 @@ export const REDACTED = '[redacted]';
 const SECRET_KEYS = new Set(['authorization', 'proxy-authorization', 'cookie', 'set-cookie']);
 /** Key names that look like credentials. */
 const SECRET_KEY_PATTERN = /token|secret|password|passwd|api[-_]?key|credential|session[-_]?id/i;
-/** `?access_token=…`, `&api_key=…` in URLs and query strings. */
-const SECRET_PARAM = /([?&#;](?:[^=&#;\s]*(?:token|secret|password|passwd|api[-_]?key|signature|sig)[^=&#;\s]*)=)[^&#;\s]*/gi;
+/** `?access_token=…`, `&api_key=…` in URLs, and `token=…` at the start of a bare query string (url_parsed.query). */
+const SECRET_PARAM = /((?:^|[?&#;])(?:[^=&#;\s]*(?:token|secret|password|passwd|api[-_]?key|signature|sig)[^=&#;\s]*)=)[^&#;\s]*/gi;
 /** `scheme://user:password@host`. */
 const URL_PASSWORD = /(\b[a-z][a-z0-9+.-]*:\/\/[^\s/:@]*:)[^\s/@]*@/gi;
 

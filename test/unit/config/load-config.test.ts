@@ -36,6 +36,7 @@ describe('defaults', () => {
       fsLabelsDb: '/tmp/mcp-v8-sessions/fs-labels',
       fsPassthrough: false,
       s3ForcePathStyle: false,
+      fetchDefault: 'deny',
       fetchHeader: [],
       mcpServer: [],
       mcpStubs: false,

@@ -310,6 +310,7 @@ const P = {
   Object_seal: Object.seal,
   Object_setPrototypeOf: Object.setPrototypeOf,
   Promise_all: g.Promise.all?.bind(g.Promise),
+  Promise_race: g.Promise.race?.bind(g.Promise),
   Promise_reject: g.Promise.reject?.bind(g.Promise),
   Promise_resolve: g.Promise.resolve?.bind(g.Promise),
   Proxy_revocable: Proxy.revocable,
@@ -599,6 +600,7 @@ var __runjs_part = (() => {
     Headers: "fetch",
     Request: "fetch",
     Response: "fetch",
+    fetch: "fetch",
     Buffer: "buffer"
   };
 

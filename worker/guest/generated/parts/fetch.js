@@ -829,9 +829,110 @@ Content-Type: ${value.type || "application/octet-stream"}\r
   };
   mixinBody(Response);
   __runjs_P.Object_defineProperty(Response.prototype, Symbol.toStringTag, { value: "Response", configurable: true });
+  function networkResponse({ status, statusText, headers, url, redirected, body }) {
+    const res = __runjs_P.Object_create(Response.prototype);
+    const h2 = new Headers(headers);
+    setGuard(h2, "immutable");
+    __runjs_P.$set(state3, res, { status, statusText, headers: h2, type: "basic", url, redirected });
+    setBody(res, { bytes: null, stream: body, type: null });
+    return res;
+  }
+  __name(networkResponse, "networkResponse");
+
+  // worker/guest/platform/parts/fetch/fetch.js
+  var { op, opAsync, requirePart: requirePart3 } = core_default.shared;
+  var NULL_BODY2 = [101, 103, 204, 205, 304];
+  function guestError(e) {
+    if (e !== null && typeof e === "object" && e.name === "FetchFailed") {
+      const cause = new Error(e.message);
+      if (e.code !== void 0) cause.code = e.code;
+      return new TypeError("fetch failed", { cause });
+    }
+    return e;
+  }
+  __name(guestError, "guestError");
+  function abortError(signal) {
+    return signal.reason;
+  }
+  __name(abortError, "abortError");
+  async function pump(id, stream) {
+    const reader = stream.getReader();
+    for (; ; ) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      if (!__runjs_P.ArrayBuffer_isView(value)) throw new TypeError("fetch failed: the request body stream yielded a non-Uint8Array chunk");
+      await opAsync("fetch.write", { id }, new Uint8Array(value.buffer, value.byteOffset, value.byteLength));
+    }
+    op("fetch.end", { id });
+  }
+  __name(pump, "pump");
+  async function fetch(input, init2 = void 0) {
+    const request = new Request(input, init2);
+    const signal = request.signal;
+    if (signal.aborted) throw abortError(signal);
+    const body = bodyOf(request);
+    if (body.used) throw new TypeError("fetch failed: the request body has already been read");
+    const kind = body.stream !== null ? "stream" : body.bytes !== null ? "bytes" : "none";
+    body.used = kind !== "none";
+    const args = { url: request.url, method: request.method, headers: [...__runjs_P.iter(request.headers)], redirect: request.redirect, body: kind };
+    const id = kind === "bytes" ? op("fetch.open", args, body.bytes) : op("fetch.open", args);
+    let settled = false;
+    let onAbort;
+    const aborted = new Promise((_, reject) => {
+      onAbort = /* @__PURE__ */ __name(() => {
+        op("fetch.abort", { id });
+        reject(abortError(signal));
+      }, "onAbort");
+      signal.addEventListener("abort", onAbort, { once: true });
+    });
+    __runjs_P.$catch(aborted, () => {
+    });
+    if (kind === "stream") __runjs_P.$catch(pump(id, body.stream), (e) => {
+      if (!settled) op("fetch.abort", { id, reason: String(e?.message ?? e) });
+    });
+    let head;
+    try {
+      head = await __runjs_P.Promise_race([opAsync("fetch.response", { id }), aborted]);
+    } catch (e) {
+      signal.removeEventListener("abort", onAbort);
+      throw guestError(e);
+    } finally {
+      settled = true;
+    }
+    const hasBody2 = request.method !== "HEAD" && !__runjs_P.$includes(NULL_BODY2, head.status);
+    let stream = null;
+    if (hasBody2) {
+      const { ReadableStream } = requirePart3("streams").globals;
+      stream = new ReadableStream({
+        async pull(controller) {
+          let chunk;
+          try {
+            chunk = await __runjs_P.Promise_race([opAsync("fetch.read", { id }), aborted]);
+          } catch (e) {
+            signal.removeEventListener("abort", onAbort);
+            controller.error(guestError(e));
+            return;
+          }
+          if (chunk === null) {
+            signal.removeEventListener("abort", onAbort);
+            controller.close();
+          } else controller.enqueue(chunk);
+        },
+        cancel(reason) {
+          signal.removeEventListener("abort", onAbort);
+          op("fetch.abort", { id, reason: String(reason ?? "cancelled") });
+        }
+      }, { highWaterMark: 0 });
+    } else {
+      signal.removeEventListener("abort", onAbort);
+      op("fetch.abort", { id });
+    }
+    return networkResponse({ ...head, body: stream });
+  }
+  __name(fetch, "fetch");
 
   // worker/guest/platform/parts/fetch.js
-  var globals = { Blob, File, FormData, Headers, Request, Response };
+  var globals = { Blob, File, FormData, Headers, Request, Response, fetch };
   var modules = {};
   return __toCommonJS(fetch_exports);
 })();

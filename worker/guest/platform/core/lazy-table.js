@@ -94,5 +94,6 @@ export const GLOBAL_PARTS = {
   Headers: 'fetch',
   Request: 'fetch',
   Response: 'fetch',
+  fetch: 'fetch',
   Buffer: 'buffer',
 };

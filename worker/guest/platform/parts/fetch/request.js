@@ -1,5 +1,5 @@
-// Request (Fetch Standard). There is no `fetch` yet: a Request is a value scripts build, read
-// and clone; its URL must be absolute (there is no document base URL).
+// Request (Fetch Standard): a value scripts build, read, clone and pass to fetch();
+// its URL must be absolute (there is no document base URL).
 import core from 'runjs:part/core';
 import { Headers, fill } from './headers.js';
 import { extractBody, setBody, bodyOf, hasBody, mixinBody, cloneBody } from './body.js';

@@ -78,3 +78,16 @@ export class Response {
 }
 mixinBody(Response);
 Object.defineProperty(Response.prototype, Symbol.toStringTag, { value: 'Response', configurable: true });
+
+/**
+ * A Response as fetch() produced it (not a constructor call: any status the network sends,
+ * the final URL, immutable headers).
+ */
+export function networkResponse({ status, statusText, headers, url, redirected, body }) {
+  const res = Object.create(Response.prototype);
+  const h = new Headers(headers);
+  setGuard(h, 'immutable');
+  state.set(res, { status, statusText, headers: h, type: 'basic', url, redirected });
+  setBody(res, { bytes: null, stream: body, type: null });
+  return res;
+}

@@ -1,0 +1,192 @@
+// One fetch() call on the host: the policy decision and the request for each hop (redirects are
+// followed here, never by undici, so every hop is decided again — a redirect to a host the policy
+// refuses is refused), a streamed request body, and the response body read chunk by chunk as the
+// guest asks for it (nothing is read ahead beyond undici's own buffer).
+import type { Agent, fetch as undiciFetch } from 'undici';
+import type { FetchLimits } from '../../../shared/worker-settings.ts';
+import { OpError } from '../op-types.ts';
+import type { FetchRequest } from './fetch-request.ts';
+import { fetchInput, type DecidedRequest, type FetchInput } from './fetch-policy.ts';
+
+type UndiciResponse = Awaited<ReturnType<typeof undiciFetch>>;
+
+export interface ExchangeDeps {
+  readonly fetch: typeof undiciFetch;
+  readonly dispatcher: Agent;
+  readonly limits: FetchLimits;
+  /** The policy's decision for one hop: the request to make (pre hooks may rewrite it); a denial rejects. */
+  decide(input: FetchInput, signal: AbortSignal): Promise<DecidedRequest>;
+  countRequestBytes(n: number): void;
+  /** Throws (an OpError) when the run's response budget is spent. */
+  countResponseBytes(n: number): void;
+  /** The exchange is over (body read to its end, failed or aborted). */
+  onDone(): void;
+}
+
+export interface ResponseHead {
+  readonly status: number;
+  readonly statusText: string;
+  readonly headers: [string, string][];
+  readonly url: string;
+  readonly redirected: boolean;
+}
+
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+
+/** The guest turns this into `TypeError: fetch failed` with `cause` (Node's shape). */
+function fetchFailed(cause: string, code?: string): OpError {
+  return new OpError(cause, 'FetchFailed', code);
+}
+
+function causeOf(e: unknown): OpError {
+  if (e instanceof OpError) return e;
+  const err = e as { name?: unknown; message?: unknown; cause?: { message?: unknown; code?: unknown } };
+  if (err?.name === 'AbortError') return new OpError('This operation was aborted', 'AbortError');
+  const cause = err?.cause;
+  if (cause && typeof cause.message === 'string') return fetchFailed(cause.message, typeof cause.code === 'string' ? cause.code : undefined);
+  return fetchFailed(typeof err?.message === 'string' ? err.message : String(e));
+}
+
+export class Exchange {
+  readonly #deps: ExchangeDeps;
+  readonly #controller = new AbortController();
+  /** The request body's stream controller, for bodies that arrive in fetch.write calls. */
+  #upload: ReadableStreamDefaultController<Uint8Array> | undefined;
+  #uploadWaiters: (() => void)[] = [];
+  readonly #result: Promise<{ res: UndiciResponse; redirected: boolean }>;
+  #reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
+  #done = false;
+
+  constructor(req: FetchRequest, deps: ExchangeDeps) {
+    this.#deps = deps;
+    this.#result = this.#run(req);
+    // Failures are reported to whoever asks (fetch.response, which then ends the exchange).
+    this.#result.catch(() => {});
+  }
+
+  async #run(req: FetchRequest): Promise<{ res: UndiciResponse; redirected: boolean }> {
+    let url = req.url;
+    let method = req.method;
+    const headers = new Map<string, string>();
+    for (const [k, v] of req.headers) {
+      const name = k.toLowerCase();
+      const prev = headers.get(name);
+      headers.set(name, prev === undefined ? v : `${prev}, ${v}`);
+    }
+    let body: Uint8Array | ReadableStream<Uint8Array> | null = req.body.kind === 'bytes' ? req.body.bytes : req.body.kind === 'stream' ? this.#uploadStream() : null;
+    let redirected = false;
+    for (let hops = 0; ; hops++) {
+      const hop = await this.#deps.decide(fetchInput(url, method, Object.fromEntries(headers)), this.#controller.signal);
+      url = hop.url;
+      method = hop.method;
+      headers.clear();
+      for (const [k, v] of Object.entries(hop.headers)) headers.set(k.toLowerCase(), v);
+      if (body instanceof Uint8Array) this.#deps.countRequestBytes(body.byteLength);
+      let res: UndiciResponse;
+      try {
+        res = await this.#deps.fetch(url, {
+          method, headers: [...headers], body, redirect: 'manual', dispatcher: this.#deps.dispatcher, signal: this.#controller.signal,
+          ...(body instanceof ReadableStream ? { duplex: 'half' as const } : {}),
+        });
+      } catch (e) {
+        throw causeOf(e);
+      }
+      if (!REDIRECTS.has(res.status) || req.redirect === 'manual') return { res, redirected };
+      const location = res.headers.get('location');
+      if (location === null) return { res, redirected };
+      await res.body?.cancel().catch(() => {});
+      if (req.redirect === 'error') throw fetchFailed('unexpected redirect');
+      if (hops + 1 > this.#deps.limits.maxRedirects) throw fetchFailed('redirect count exceeded');
+      const next = URL.parse(location, url.href);
+      if (next === null || (next.protocol !== 'http:' && next.protocol !== 'https:')) throw fetchFailed(`URL scheme must be a HTTP(S) scheme (redirect to ${location})`);
+      if (body instanceof ReadableStream && res.status !== 303) throw fetchFailed('Cannot follow a redirect with a streamed request body');
+      // Fetch Standard, HTTP-redirect fetch: 303 (but HEAD), and 301/302 after POST, become GET without a body.
+      if ((res.status === 303 && method !== 'GET' && method !== 'HEAD') || ((res.status === 301 || res.status === 302) && method === 'POST')) {
+        method = 'GET';
+        body = null;
+        for (const h of ['content-encoding', 'content-language', 'content-location', 'content-type', 'content-length']) headers.delete(h);
+      }
+      // Credentials meant for one origin never follow a redirect to another.
+      if (next.origin !== url.origin) headers.delete('authorization');
+      url = next;
+      redirected = true;
+    }
+  }
+
+  #uploadStream(): ReadableStream<Uint8Array> {
+    return new ReadableStream<Uint8Array>({
+      start: (controller) => { this.#upload = controller; },
+      pull: () => { for (const w of this.#uploadWaiters.splice(0)) w(); },
+      cancel: () => { for (const w of this.#uploadWaiters.splice(0)) w(); },
+    }, { highWaterMark: 1 });
+  }
+
+  /** Queues a chunk of the request body; resolves when the stream wants more. */
+  async write(chunk: Uint8Array): Promise<void> {
+    const c = this.#upload;
+    if (c === undefined || this.#done) throw new OpError('fetch: the request body is not being streamed', 'TypeError');
+    this.#deps.countRequestBytes(chunk.byteLength);
+    c.enqueue(new Uint8Array(chunk));
+    if ((c.desiredSize ?? 1) <= 0) await new Promise<void>((r) => this.#uploadWaiters.push(r));
+  }
+
+  end(): void {
+    try { this.#upload?.close(); } catch { /* already closed or errored */ }
+  }
+
+  async response(signal: AbortSignal): Promise<ResponseHead> {
+    const onAbort = (): void => this.abort(new OpError('runjs: the run has ended', 'AbortError'));
+    signal.addEventListener('abort', onAbort, { once: true });
+    try {
+      const { res, redirected } = await this.#result;
+      const head: ResponseHead = { status: res.status, statusText: res.statusText, headers: [...res.headers], url: res.url || '', redirected };
+      if (res.body === null) this.#finish();
+      return head;
+    } catch (e) {
+      this.#finish();
+      throw e;
+    } finally {
+      signal.removeEventListener('abort', onAbort);
+    }
+  }
+
+  /** The next body chunk, or null at the end. */
+  async read(): Promise<Uint8Array | null> {
+    const { res } = await this.#result;
+    if (res.body === null || this.#done) return null;
+    this.#reader ??= res.body.getReader();
+    let chunk: Awaited<ReturnType<ReadableStreamDefaultReader<Uint8Array>["read"]>>;
+    try {
+      chunk = await this.#reader.read();
+    } catch (e) {
+      this.#finish();
+      throw causeOf(e);
+    }
+    if (chunk.done) {
+      this.#finish();
+      return null;
+    }
+    try {
+      this.#deps.countResponseBytes(chunk.value.byteLength);
+    } catch (e) {
+      this.abort(e instanceof OpError ? e : causeOf(e));
+      throw e;
+    }
+    return chunk.value;
+  }
+
+  abort(reason: OpError): void {
+    if (this.#done) return;
+    this.#controller.abort(reason);
+    try { this.#upload?.error(reason); } catch { /* already closed */ }
+    for (const w of this.#uploadWaiters.splice(0)) w();
+    void this.#reader?.cancel(reason).catch(() => {});
+    this.#finish();
+  }
+
+  #finish(): void {
+    if (this.#done) return;
+    this.#done = true;
+    this.#deps.onDone();
+  }
+}

@@ -1,0 +1,123 @@
+// fetch: the guest's `fetch()` (worker/guest/platform/parts/fetch/fetch.js) driven on the host by
+// undici, the library Node's own fetch is built on. One exchange per call, held in the run's
+// resources: `fetch.open` starts it (policy first, then the request; redirects are followed here,
+// hop by hop, so every hop is decided again), `fetch.write`/`fetch.end` stream a request body,
+// `fetch.response` answers the status line and headers, `fetch.read` streams the response body,
+// `fetch.abort` stops it. Each run has its own undici Agent: when the run ends, every socket it
+// opened is closed. No cookies are kept.
+import { Agent, fetch as undiciFetch } from 'undici';
+import { resourceKey } from '../../runtime/run-resources.ts';
+import { OpError, type OpContext, type OpFactory } from '../op-types.ts';
+import type { FetchLimits } from '../../../shared/worker-settings.ts';
+import { checkRequest, type FetchRequest } from './fetch-request.ts';
+import { Exchange } from './exchange.ts';
+import { fetchGate } from './fetch-policy.ts';
+
+interface RunFetches {
+  agent: Agent | undefined;
+  readonly open: Map<number, Exchange>;
+  next: number;
+  /** Response body bytes the run has read, across all its exchanges. */
+  responseBytes: number;
+  /** Request body bytes the run has sent. */
+  requestBytes: number;
+}
+
+const FETCHES = resourceKey<RunFetches>('fetches', () => ({ agent: undefined, open: new Map(), next: 1, responseBytes: 0, requestBytes: 0 }), (r) => {
+  for (const ex of r.open.values()) ex.abort(new OpError('runjs: the run has ended', 'AbortError'));
+  r.open.clear();
+  void r.agent?.destroy().catch(() => {});
+});
+
+function record(args: unknown, op: string): Record<string, unknown> {
+  if (typeof args !== 'object' || args === null || Array.isArray(args)) throw new OpError(`${op} expects an object`, 'TypeError');
+  return args as Record<string, unknown>;
+}
+
+export const createFetchOps: OpFactory = (settings) => {
+  const limits: FetchLimits = settings.limits.fetch;
+  const decide = fetchGate(settings);
+
+  function agentOf(runs: RunFetches): Agent {
+    runs.agent ??= new Agent({
+      connect: { timeout: limits.connectTimeoutMs },
+      headersTimeout: limits.requestTimeoutMs,
+      bodyTimeout: limits.requestTimeoutMs,
+      // Responses are decompressed by fetch; keep-alive sockets die with the run's agent.
+      keepAliveTimeout: 4_000,
+    });
+    return runs.agent;
+  }
+
+  function exchange(ctx: OpContext, args: unknown, op: string): Exchange {
+    const id = record(args, op)['id'];
+    const ex = typeof id === 'number' ? ctx.resources.get(FETCHES).open.get(id) : undefined;
+    if (ex === undefined) throw new OpError('runjs: this fetch belongs to an earlier run or has ended', 'TypeError', 'ERR_RUNJS_FETCH_LOST');
+    return ex;
+  }
+
+  return {
+    /** {url, method, headers: [name, value][], redirect, body: 'none'|'bytes'|'stream'} (+ bytes) → exchange id. */
+    'fetch.open': {
+      kind: 'sync',
+      run(args, bytes, ctx) {
+        const req: FetchRequest = checkRequest(record(args, 'fetch.open'), bytes);
+        const runs = ctx.resources.get(FETCHES);
+        if (runs.open.size >= limits.maxConcurrent) {
+          throw new OpError(`fetch failed: more than ${limits.maxConcurrent} requests of this execution are open at once; read or cancel earlier responses first`, 'TypeError', 'ERR_RUNJS_FETCH_LIMIT');
+        }
+        const id = runs.next++;
+        const ex = new Exchange(req, {
+          fetch: undiciFetch,
+          dispatcher: agentOf(runs),
+          limits,
+          decide: (input, signal) => decide(input, ctx, signal),
+          countRequestBytes: (n) => { runs.requestBytes += n; },
+          countResponseBytes: (n) => {
+            runs.responseBytes += n;
+            if (runs.responseBytes > limits.maxResponseBytesPerRun) {
+              throw new OpError(`fetch failed: the execution read more than ${limits.maxResponseBytesPerRun} bytes of response bodies (the per-execution limit)`, 'TypeError', 'ERR_RUNJS_FETCH_LIMIT');
+            }
+          },
+          onDone: () => { runs.open.delete(id); },
+        });
+        runs.open.set(id, ex);
+        return id;
+      },
+    },
+    'fetch.write': {
+      kind: 'async',
+      async run(args, bytes, ctx) {
+        await exchange(ctx, args, 'fetch.write').write(bytes ?? new Uint8Array(0));
+      },
+    },
+    'fetch.end': {
+      kind: 'sync',
+      run(args, _bytes, ctx) {
+        exchange(ctx, args, 'fetch.end').end();
+      },
+    },
+    /** → {status, statusText, headers, url, redirected} once the final response's head arrived. */
+    'fetch.response': {
+      kind: 'async',
+      async run(args, _bytes, ctx, signal) {
+        return await exchange(ctx, args, 'fetch.response').response(signal);
+      },
+    },
+    /** → the next chunk of the response body, or null at its end. */
+    'fetch.read': {
+      kind: 'async',
+      async run(args, _bytes, ctx) {
+        return await exchange(ctx, args, 'fetch.read').read();
+      },
+    },
+    'fetch.abort': {
+      kind: 'sync',
+      run(args, _bytes, ctx) {
+        const a = record(args, 'fetch.abort');
+        const ex = typeof a['id'] === 'number' ? ctx.resources.get(FETCHES).open.get(a['id']) : undefined;
+        ex?.abort(new OpError(typeof a['reason'] === 'string' ? a['reason'] : 'This operation was aborted', 'AbortError'));
+      },
+    },
+  };
+};
