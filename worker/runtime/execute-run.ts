@@ -8,7 +8,7 @@ import { OpError, type OpContext, type OpTable, type RunSupervisor } from '../op
 import { RunResources } from './run-resources.ts';
 import type { Outcome } from '../../shared/protocol.ts';
 import { EXECUTION_ERRORS } from '../../shared/errors.ts';
-import { transpileModule, TranspileError } from '../source/transpile.ts';
+import { Transpiler, TranspileError, TranspileAbortedError } from '../source/transpile.ts';
 import { remapPositions, type WrapShifts } from '../source/positions.ts';
 import { wrapMain, ModuleSpecifierError } from '../source/wrap-main.ts';
 import { resolveImport, ImportError, type BuiltinModules } from '../source/resolve-import.ts';
@@ -89,9 +89,17 @@ export class RunLoop {
   #shifts: WrapShifts | undefined;
 
   readonly #resources = new RunResources();
+  readonly #transpiler: Transpiler;
+  /** Aborted when the run ends: stops a transform of the script still in flight. */
+  readonly #ended = new AbortController();
 
-  constructor(spec: RunSpec, ops: OpTable, builtins: BuiltinModules, hooks: RunHooks, supervisor: RunSupervisor = NO_SUPERVISOR) {
+  /**
+   * `transpiler` is the worker's (esbuild's service is one per process); runs made without one
+   * (engine tests, benchmarks) share nothing with a worker's.
+   */
+  constructor(spec: RunSpec, ops: OpTable, builtins: BuiltinModules, hooks: RunHooks, supervisor: RunSupervisor = NO_SUPERVISOR, transpiler: Transpiler = new Transpiler()) {
     this.#spec = spec;
+    this.#transpiler = transpiler;
     this.#ctx = this.#makeContext(supervisor);
     this.#ops = ops;
     this.#builtins = builtins;
@@ -180,11 +188,12 @@ export class RunLoop {
       let wrapped;
       try {
         // No source map here: it costs ~0.2 ms a run, and only failed runs need one (see #end).
-        const { code: js } = await transpileModule(this.#spec.code, 'main.ts', false);
+        const { code: js } = await this.#transpiler.transpileModule(this.#spec.code, 'main.ts', false, this.#ended.signal);
         wrapped = wrapMain(js, { persistTopLevel: this.#spec.persistTopLevel === true });
         this.#shifts = wrapped.shifts;
         for (const specifier of wrapped.imports) resolveImport(specifier, this.#builtins);
       } catch (e) {
+        if (e instanceof TranspileAbortedError && this.#outcome !== undefined) return await done;
         if (e instanceof TranspileError || e instanceof ModuleSpecifierError || e instanceof ImportError) {
           this.#end({ status: 'failed', error: e.message });
           return await done;
@@ -297,6 +306,7 @@ export class RunLoop {
   #end(uncapped: Outcome): void {
     if (this.#outcome !== undefined) return;
     this.#outcome = uncapped; // the run is over from here on; the text may still be remapped
+    this.#ended.abort();
     const shifts = this.#shifts;
     if (shifts === undefined || uncapped.status !== 'failed' || !uncapped.error.includes('file:///main.js:')) {
       this.#deliver(uncapped);
@@ -304,7 +314,7 @@ export class RunLoop {
     }
     // Positions are mapped through esbuild's source map, made now by transpiling again (the
     // output is the same; esbuild is deterministic) rather than on every run.
-    transpileModule(this.#spec.code, 'main.ts', true).then(
+    this.#transpiler.transpileModule(this.#spec.code, 'main.ts', true).then(
       ({ map }) => this.#deliver({ status: 'failed', error: remapPositions(uncapped.error, shifts, map) }),
       () => this.#deliver(uncapped),
     );

@@ -15,6 +15,7 @@ import { createOps } from '../ops/capabilities.ts';
 import type { OpTable } from '../ops/op-types.ts';
 import { BUILTIN_MODULES } from '../guest/builtin-modules.ts';
 import { RunLoop } from './execute-run.ts';
+import { Transpiler } from '../source/transpile.ts';
 import { OutputBuffer } from './output-buffer.ts';
 import { SupervisorClient } from './supervisor-client.ts';
 import type { CancelChannel } from './cancel-channel.ts';
@@ -47,6 +48,8 @@ export class WorkerHost {
   readonly #supervisor: SupervisorClient;
   readonly #cancelChannel: CancelChannel | undefined;
   readonly #v8 = new V8Engine();
+  /** esbuild's service for this worker's runs (restarted when it dies; see transpile.ts). */
+  readonly #transpiler = new Transpiler();
   /**
    * QuickJS is imported on first use (or at start when warmed): its modules take ≈ 80 ms to load
    * and hold memory a V8-only worker never needs, and a replacement worker's boot is on the
@@ -153,7 +156,7 @@ export class WorkerHost {
         watchdog?.check();
         return this.#cancelChannel?.poll(req.runId);
       },
-    }, this.#supervisor.forRun(req.runId));
+    }, this.#supervisor.forRun(req.runId), this.#transpiler);
     this.#active = { runId: req.runId, loop };
     let realm: GuestRealm | undefined;
     try {
