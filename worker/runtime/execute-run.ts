@@ -13,6 +13,7 @@ import { remapPositions, type WrapShifts } from '../source/positions.ts';
 import { wrapMain, ModuleSpecifierError } from '../source/wrap-main.ts';
 import { resolveImport, ImportError, type BuiltinModules } from '../source/resolve-import.ts';
 import { capOutcome } from '../../shared/outcome-limits.ts';
+import { redactHostPaths } from '../../shared/host-paths.ts';
 
 /** The heap cap a run is held to when its spec names none (the spec's minimum). */
 const DEFAULT_HEAP_MB = 8;
@@ -55,8 +56,14 @@ interface Completion {
 
 function errorJson(e: unknown): string {
   if (e instanceof OpError) return JSON.stringify({ name: e.guestName, message: e.message, code: e.code });
-  const message = e instanceof Error ? e.message : String(e);
+  // An op that failed with a host exception it did not map (a bug, or an error passed on from Node).
+  const message = redactHostPaths(e instanceof Error ? e.message : String(e));
   return JSON.stringify({ name: 'Error', message });
+}
+
+/** The outcome text of a failure of runjs itself: its message, with host directories left out. */
+export function internalError(e: unknown): string {
+  return `runjs internal error: ${redactHostPaths(e instanceof Error ? e.message : String(e))}`;
 }
 
 function encodeValue(v: unknown): string | Uint8Array {
@@ -255,7 +262,7 @@ export class RunLoop {
       this.#end({ status: 'failed', error: e.message });
       return;
     }
-    this.#end({ status: 'failed', error: `runjs internal error: ${e instanceof Error ? e.message : String(e)}` });
+    this.#end({ status: 'failed', error: internalError(e) });
   }
 
   #enqueue(c: Completion): void {

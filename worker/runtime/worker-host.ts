@@ -14,7 +14,7 @@ import { EXECUTION_ERRORS } from '../../shared/errors.ts';
 import { createOps } from '../ops/capabilities.ts';
 import type { OpTable } from '../ops/op-types.ts';
 import { BUILTIN_MODULES } from '../guest/builtin-modules.ts';
-import { RunLoop } from './execute-run.ts';
+import { internalError, RunLoop } from './execute-run.ts';
 import { Transpiler } from '../source/transpile.ts';
 import { OutputBuffer } from './output-buffer.ts';
 import { SupervisorClient } from './supervisor-client.ts';
@@ -189,7 +189,8 @@ export class WorkerHost {
       if (recycle) return; // the supervisor kills this process; a stuck isolate must not host another run
     } catch (e) {
       output.flush();
-      send({ type: 'result', runId: req.runId, outcome: { status: 'failed', error: `runjs internal error: ${e instanceof Error ? e.message : String(e)}` } });
+      process.stderr.write(`runjs: run ${req.runId} failed inside the worker: ${e instanceof Error ? e.stack ?? e.message : String(e)}\n`);
+      send({ type: 'result', runId: req.runId, outcome: { status: 'failed', error: internalError(e) } });
     } finally {
       watchdog?.stop();
       this.#currentHostCall = undefined;

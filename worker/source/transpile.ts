@@ -11,6 +11,7 @@
 import { transform, stop, type TransformFailure } from 'esbuild';
 import { EXECUTION_ERRORS } from '../../shared/errors.ts';
 import { checkSourceLimits } from './source-limits.ts';
+import { redactHostPaths } from '../../shared/host-paths.ts';
 
 export class TranspileError extends Error {
   constructor(message: string) {
@@ -144,7 +145,8 @@ function toTranspileError(e: unknown): TranspileError {
       return new TranspileError(`${EXECUTION_ERRORS.TYPESCRIPT_PREFIX}${loc}${first.text}`);
     }
   }
-  return new TranspileError(`${EXECUTION_ERRORS.TYPESCRIPT_PREFIX}${e instanceof Error ? e.message : String(e)}`);
+  // Not a diagnostic: esbuild itself failed (its binary missing, a spawn error naming its path).
+  return new TranspileError(`${EXECUTION_ERRORS.TYPESCRIPT_PREFIX}${redactHostPaths(e instanceof Error ? e.message : String(e))}`);
 }
 
 /** Transpiles with a Transpiler of its own (benchmarks and tools; a worker uses its WorkerHost's). */
