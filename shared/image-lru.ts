@@ -19,6 +19,11 @@ export class ByteLru<T> {
     return this.#map.size;
   }
 
+  /** The sizes of the entries held, summed (at most the byte bound). */
+  get bytes(): number {
+    return this.#bytes;
+  }
+
   /** The entry under `key` (now the most recently used), or undefined. */
   get(key: string): T | undefined {
     const hit = this.#map.get(key);

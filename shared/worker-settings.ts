@@ -24,6 +24,12 @@ export interface FetchLimits {
 export interface HostOpLimits {
   /** Bytes of artifact() payloads a run may have in flight to the supervisor at once. */
   readonly maxPendingArtifactBytes: number;
+  /** PBKDF2 (node:crypto and WebCrypto) per call: iterations × output blocks of the digest. */
+  readonly maxPbkdf2Work: number;
+  /** scrypt per call: N × r × p. (Its memory, 128 × r × (N + p + 2), is held to the run's heap cap.) */
+  readonly maxScryptWork: number;
+  /** Async key derivations (pbkdf2, scrypt, WebCrypto PBKDF2) a run may have running at once; more wait. */
+  readonly maxConcurrentKeyDerivations: number;
   readonly fetch: FetchLimits;
 }
 
@@ -54,6 +60,11 @@ export const DEFAULT_FETCH_LIMITS: FetchLimits = Object.freeze({
 
 export const DEFAULT_HOST_OP_LIMITS: HostOpLimits = Object.freeze({
   maxPendingArtifactBytes: 64 * 1024 * 1024,
+  // ≈ 8 s of SHA-512 (2 s of SHA-1) on the 2-core development machine.
+  maxPbkdf2Work: 10_000_000,
+  // 2²², 32 × Node's default N × r × p: ≈ 7 s.
+  maxScryptWork: 4 * 1024 * 1024,
+  maxConcurrentKeyDerivations: 4,
   fetch: DEFAULT_FETCH_LIMITS,
 });
 
@@ -71,7 +82,8 @@ function isFetchLimits(v: unknown): v is FetchLimits {
 }
 
 function isHostOpLimits(v: unknown): v is HostOpLimits {
-  return isObject(v) && isCount(v['maxPendingArtifactBytes']) && isFetchLimits(v['fetch']);
+  return isObject(v) && isCount(v['maxPendingArtifactBytes']) && isCount(v['maxPbkdf2Work']) && isCount(v['maxScryptWork'])
+    && isCount(v['maxConcurrentKeyDerivations']) && v['maxConcurrentKeyDerivations'] > 0 && isFetchLimits(v['fetch']);
 }
 
 function isNetworkSettings(v: unknown): v is NetworkSettings {

@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import type { EngineName, GuestErrorShape, Outcome, WorkerMessage } from '../../shared/protocol.ts';
 import type { HeapImage } from '../../shared/heap-image.ts';
 import { EXECUTION_ERRORS, RunjsError } from '../../shared/errors.ts';
+import { redactHostPaths } from '../../shared/host-paths.ts';
 import { ByteLru, WORKER_IMAGE_CACHE_BYTES, WORKER_IMAGE_CACHE_ENTRIES } from '../../shared/image-lru.ts';
 import { DEFAULT_HOST_OP_LIMITS, DEFAULT_NETWORK_SETTINGS, type HostOpLimits, type NetworkSettings, type WorkerSettings } from '../../shared/worker-settings.ts';
 import { WorkerProcess, WORKER_ENTRY, QUICKJS_CACHE_DIR } from './worker-process.ts';
@@ -194,7 +195,7 @@ export class WorkerPool {
     if (this.#closed) throw new Error('worker pool is closed');
     if (this.#startError && !this.#slots.some((s) => s.ready)) {
       const runId = job.runId ?? randomUUID();
-      return { runId, outcome: Promise.resolve({ status: 'failed', error: EXECUTION_ERRORS.WORKER_DIED(this.#startError.message) }), cancel: () => {} };
+      return { runId, outcome: Promise.resolve({ status: 'failed', error: EXECUTION_ERRORS.WORKER_DIED(redactHostPaths(this.#startError.message)) }), cancel: () => {} };
     }
     const token = this.#tokenFor(job);
     const free = this.#slots.filter((s) => s.ready && s.job === undefined && !s.retiring);
@@ -428,7 +429,8 @@ export class WorkerPool {
       const tail = detail.stderrTail.trim().slice(-STDERR_IN_ERROR_CHARS);
       this.#startError = new WorkerStartError(`workers keep failing to start: ${this.#bootFailures} in a row, the last with ${why}${tail ? `; its stderr: ${tail}` : ''}`);
       this.#opts.log(`runjs: ${this.#startError.message}; retrying every ${delay / 1000} s`);
-      for (const a of this.#queue.splice(0)) this.#settle(a, { status: 'failed', error: EXECUTION_ERRORS.WORKER_DIED(this.#startError.message) });
+      // Runs quote the worker's stderr without host directories (a module path in a stack); the log has it whole.
+      for (const a of this.#queue.splice(0)) this.#settle(a, { status: 'failed', error: EXECUTION_ERRORS.WORKER_DIED(redactHostPaths(this.#startError.message)) });
       for (const w of this.#readyWaiters.splice(0)) w();
     }
     this.#replace(slot, delay);

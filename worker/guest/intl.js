@@ -28,9 +28,6 @@
   const TypeErrorCtor = TypeError;
   const RangeErrorCtor = RangeError;
   const SymbolToStringTag = Symbol.toStringTag;
-  const SafeWeakMap = WeakMap;
-  const WeakMapGet = uncurry(WeakMap.prototype.get);
-  const WeakMapSet = uncurry(WeakMap.prototype.set);
   const SafeMap = Map;
   const MapGet = uncurry(Map.prototype.get);
   const MapSet = uncurry(Map.prototype.set);
@@ -129,16 +126,32 @@
   }
 
   // --- the Intl constructors ---
-  const slots = new SafeWeakMap(); // formatter object -> { kind, spec, resolved, bound }
+  // A formatter's state { kind, spec, resolved, bound } lives in a private field of the formatter
+  // object (stamped on through a constructor that returns it), not in a WeakMap: QuickJS keeps a
+  // WeakMap's values until its next cycle collection, and with specs that carry large option
+  // strings those pile up past a small heap cap before one runs. A private field goes with its
+  // object, and nothing in the state points back at it.
+  class Stamp { constructor(o) { return o; } }
+  class Slot extends Stamp {
+    #state;
+    constructor(o, state) { super(o); this.#state = state; }
+    static of(o) { return #state in o ? o.#state : undefined; }
+  }
+  const slotOf = Slot.of;
 
   function slot(self, kind, method) {
-    const s = typeof self === 'object' && self !== null ? WeakMapGet(slots, self) : undefined;
+    const s = typeof self === 'object' && self !== null ? slotOf(self) : undefined;
     if (s === undefined || s.kind !== kind) throw new TypeErrorCtor(`Method Intl.${kind}.prototype.${method} called on incompatible receiver`);
     return s;
   }
 
   function invoke(s, method, args) {
     return call('intl.call', { s: s.spec, m: method, a: args });
+  }
+
+  /** Calls through the spec alone: a bound function kept in the state must not reach back to it (a cycle). */
+  function invokeSpec(spec, method, args) {
+    return call('intl.call', { s: spec, m: method, a: args });
   }
 
   function defineValue(target, name, value) {
@@ -155,7 +168,7 @@
       if (new.target === undefined && !callable) throw new TypeErrorCtor(`Constructor Intl.${kind} requires 'new'`);
       const self = new.target === undefined ? ObjectCreate(Ctor.prototype) : this;
       const s = spec(kind, l, o);
-      WeakMapSet(slots, self, { kind, spec: s, resolved: call('intl.resolve', { s }), bound: undefined });
+      new Slot(self, { kind, spec: s, resolved: call('intl.resolve', { s }), bound: undefined });
       return self;
     };
     ObjectDefineProperty(Ctor, 'name', { value: kind, configurable: true });
@@ -178,7 +191,7 @@
     ObjectDefineProperty(Ctor.prototype, name, {
       get() {
         const s = slot(this, kind, name);
-        if (s.bound === undefined) s.bound = make(s);
+        if (s.bound === undefined) s.bound = make(s.spec);
         return s.bound;
       },
       enumerable: false,
@@ -187,7 +200,7 @@
   }
 
   const NumberFormat = defineKind('NumberFormat', true);
-  defineBoundGetter(NumberFormat, 'NumberFormat', 'format', (s) => (x) => invoke(s, 'format', [numeric(x)]));
+  defineBoundGetter(NumberFormat, 'NumberFormat', 'format', (spec) => (x) => invokeSpec(spec, 'format', [numeric(x)]));
   defineMethods(NumberFormat.prototype, {
     formatToParts(x) { return invoke(slot(this, 'NumberFormat', 'formatToParts'), 'formatToParts', [numeric(x)]); },
     formatRange(x, y) { return invoke(slot(this, 'NumberFormat', 'formatRange'), 'formatRange', [numeric(x), numeric(y)]); },
@@ -195,7 +208,7 @@
   });
 
   const DateTimeFormat = defineKind('DateTimeFormat', true);
-  defineBoundGetter(DateTimeFormat, 'DateTimeFormat', 'format', (s) => (d) => invoke(s, 'format', [dateValue(d)]));
+  defineBoundGetter(DateTimeFormat, 'DateTimeFormat', 'format', (spec) => (d) => invokeSpec(spec, 'format', [dateValue(d)]));
   defineMethods(DateTimeFormat.prototype, {
     formatToParts(d) { return invoke(slot(this, 'DateTimeFormat', 'formatToParts'), 'formatToParts', [dateValue(d)]); },
     formatRange(a, b) { return invoke(slot(this, 'DateTimeFormat', 'formatRange'), 'formatRange', [dateValue(a), dateValue(b)]); },
@@ -203,7 +216,7 @@
   });
 
   const Collator = defineKind('Collator', true);
-  defineBoundGetter(Collator, 'Collator', 'compare', (s) => (a, b) => invoke(s, 'compare', [String_(a), String_(b)]));
+  defineBoundGetter(Collator, 'Collator', 'compare', (spec) => (a, b) => invokeSpec(spec, 'compare', [String_(a), String_(b)]));
 
   const PluralRules = defineKind('PluralRules', false);
   defineMethods(PluralRules.prototype, {

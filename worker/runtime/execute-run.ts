@@ -9,12 +9,13 @@ import { RunResources } from './run-resources.ts';
 import type { Outcome } from '../../shared/protocol.ts';
 import type { DecisionLog } from '../../shared/decision-log.ts';
 import { EXECUTION_ERRORS } from '../../shared/errors.ts';
-import { transpileModule, TranspileError } from '../source/transpile.ts';
+import { Transpiler, TranspileError, TranspileAbortedError } from '../source/transpile.ts';
 import { remapPositions, type WrapShifts } from '../source/positions.ts';
 import { wrapMain, ModuleSpecifierError } from '../source/wrap-main.ts';
 import { resolveImport, ImportError, type BuiltinModules } from '../source/resolve-import.ts';
 import { capOutcome } from '../../shared/outcome-limits.ts';
 import { PolicyEngine, type RunPolicy } from '../policy/policy-engine.ts';
+import { redactHostPaths } from '../../shared/host-paths.ts';
 
 /** The heap cap a run is held to when its spec names none (the spec's minimum). */
 const DEFAULT_HEAP_MB = 8;
@@ -57,8 +58,14 @@ interface Completion {
 
 function errorJson(e: unknown): string {
   if (e instanceof OpError) return JSON.stringify({ name: e.guestName, message: e.message, code: e.code });
-  const message = e instanceof Error ? e.message : String(e);
+  // An op that failed with a host exception it did not map (a bug, or an error passed on from Node).
+  const message = redactHostPaths(e instanceof Error ? e.message : String(e));
   return JSON.stringify({ name: 'Error', message });
+}
+
+/** The outcome text of a failure of runjs itself: its message, with host directories left out. */
+export function internalError(e: unknown): string {
+  return `runjs internal error: ${redactHostPaths(e instanceof Error ? e.message : String(e))}`;
 }
 
 function encodeValue(v: unknown): string | Uint8Array {
@@ -91,13 +98,21 @@ export class RunLoop {
   #shifts: WrapShifts | undefined;
 
   readonly #resources = new RunResources();
+  readonly #transpiler: Transpiler;
+  /** Aborted when the run ends: stops a transform of the script still in flight. */
+  readonly #ended = new AbortController();
 
   readonly #policy: RunPolicy;
 
-  /** `policy`: the run's view of the worker's policy engine (default: no policies configured). */
-  constructor(spec: RunSpec, ops: OpTable, builtins: BuiltinModules, hooks: RunHooks, supervisor: RunSupervisor = NO_SUPERVISOR, policy?: RunPolicy) {
+  /**
+   * `policy`: the run's view of the worker's policy engine (default: no policies configured).
+   * `transpiler` is the worker's (esbuild's service is one per process); runs made without one
+   * (engine tests, benchmarks) share nothing with a worker's.
+   */
+  constructor(spec: RunSpec, ops: OpTable, builtins: BuiltinModules, hooks: RunHooks, supervisor: RunSupervisor = NO_SUPERVISOR, policy?: RunPolicy, transpiler: Transpiler = new Transpiler()) {
     this.#spec = spec;
     this.#policy = policy ?? new PolicyEngine({}).forRun();
+    this.#transpiler = transpiler;
     this.#ctx = this.#makeContext(supervisor);
     this.#ops = ops;
     this.#builtins = builtins;
@@ -187,11 +202,12 @@ export class RunLoop {
       let wrapped;
       try {
         // No source map here: it costs ~0.2 ms a run, and only failed runs need one (see #end).
-        const { code: js } = await transpileModule(this.#spec.code, 'main.ts', false);
+        const { code: js } = await this.#transpiler.transpileModule(this.#spec.code, 'main.ts', false, this.#ended.signal);
         wrapped = wrapMain(js, { persistTopLevel: this.#spec.persistTopLevel === true });
         this.#shifts = wrapped.shifts;
         for (const specifier of wrapped.imports) resolveImport(specifier, this.#builtins);
       } catch (e) {
+        if (e instanceof TranspileAbortedError && this.#outcome !== undefined) return await done;
         if (e instanceof TranspileError || e instanceof ModuleSpecifierError || e instanceof ImportError) {
           this.#end({ status: 'failed', error: e.message });
           return await done;
@@ -260,7 +276,7 @@ export class RunLoop {
       this.#end({ status: 'failed', error: e.message });
       return;
     }
-    this.#end({ status: 'failed', error: `runjs internal error: ${e instanceof Error ? e.message : String(e)}` });
+    this.#end({ status: 'failed', error: internalError(e) });
   }
 
   #enqueue(c: Completion): void {
@@ -311,6 +327,7 @@ export class RunLoop {
   #end(uncapped: Outcome): void {
     if (this.#outcome !== undefined) return;
     this.#outcome = uncapped; // the run is over from here on; the text may still be remapped
+    this.#ended.abort();
     const shifts = this.#shifts;
     if (shifts === undefined || uncapped.status !== 'failed' || !uncapped.error.includes('file:///main.js:')) {
       this.#deliver(uncapped);
@@ -318,7 +335,7 @@ export class RunLoop {
     }
     // Positions are mapped through esbuild's source map, made now by transpiling again (the
     // output is the same; esbuild is deterministic) rather than on every run.
-    transpileModule(this.#spec.code, 'main.ts', true).then(
+    this.#transpiler.transpileModule(this.#spec.code, 'main.ts', true).then(
       ({ map }) => this.#deliver({ status: 'failed', error: remapPositions(uncapped.error, shifts, map) }),
       () => this.#deliver(uncapped),
     );

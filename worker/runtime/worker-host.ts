@@ -16,7 +16,8 @@ import type { OpFactory, OpTable } from '../ops/op-types.ts';
 import { PolicyEngine } from '../policy/policy-engine.ts';
 import type { DecisionLog } from '../../shared/decision-log.ts';
 import { BUILTIN_MODULES } from '../guest/builtin-modules.ts';
-import { RunLoop } from './execute-run.ts';
+import { internalError, RunLoop } from './execute-run.ts';
+import { Transpiler } from '../source/transpile.ts';
 import { OutputBuffer } from './output-buffer.ts';
 import { SupervisorClient } from './supervisor-client.ts';
 import type { CancelChannel } from './cancel-channel.ts';
@@ -49,6 +50,8 @@ export class WorkerHost {
   readonly #supervisor: SupervisorClient;
   readonly #cancelChannel: CancelChannel | undefined;
   readonly #v8 = new V8Engine();
+  /** esbuild's service for this worker's runs (restarted when it dies; see transpile.ts). */
+  readonly #transpiler = new Transpiler();
   /**
    * QuickJS is imported on first use (or at start when warmed): its modules take ≈ 80 ms to load
    * and hold memory a V8-only worker never needs, and a replacement worker's boot is on the
@@ -160,7 +163,7 @@ export class WorkerHost {
         watchdog?.check();
         return this.#cancelChannel?.poll(req.runId);
       },
-    }, this.#supervisor.forRun(req.runId), this.#policy.forRun());
+    }, this.#supervisor.forRun(req.runId), this.#policy.forRun(), this.#transpiler);
     const decisions = (): { decisions?: DecisionLog } => {
       const log = loop.decisions();
       return log.entries.length + log.dropped > 0 ? { decisions: log } : {};
@@ -197,7 +200,8 @@ export class WorkerHost {
       if (recycle) return; // the supervisor kills this process; a stuck isolate must not host another run
     } catch (e) {
       output.flush();
-      send({ type: 'result', runId: req.runId, outcome: { status: 'failed', error: `runjs internal error: ${e instanceof Error ? e.message : String(e)}` }, ...decisions() });
+      process.stderr.write(`runjs: run ${req.runId} failed inside the worker: ${e instanceof Error ? e.stack ?? e.message : String(e)}\n`);
+      send({ type: 'result', runId: req.runId, outcome: { status: 'failed', error: internalError(e) }, ...decisions() });
     } finally {
       watchdog?.stop();
       this.#currentHostCall = undefined;

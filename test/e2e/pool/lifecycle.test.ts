@@ -68,10 +68,10 @@ test('a worker that cannot stop is killed after the grace period and replaced', 
     assert.ok(pid !== undefined);
     let started!: () => void;
     const running = new Promise<void>((ok) => { started = ok; });
-    // One call that runs for a minute: no gap between host calls in which the worker could take the
-    // cancel itself, however late a loaded machine fires the pool's kill timer.
-    // (2M iterations × 64 blocks of SHA-512: about a minute of one host call).
-    const code = 'import c from "node:crypto"; console.log("started"); c.pbkdf2Sync("a", "b", 2000000, 64 * 64, "sha512")';
+    // One long call: no gap between host calls in which the worker could take the cancel itself,
+    // however late a loaded machine fires the pool's kill timer. (The most PBKDF2 one call may do,
+    // 10M iterations of SHA-512: about 8 s on the 2-core development machine.)
+    const code = 'import c from "node:crypto"; console.log("started"); c.pbkdf2Sync("a", "b", 10_000_000, 64, "sha512")';
     const { handle, result } = r.start(code, { timeoutMs: 30_000 }, () => started());
     await running;
     // The line is sent just before the host call starts; a cancel that reached the worker in

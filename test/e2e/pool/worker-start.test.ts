@@ -37,3 +37,23 @@ test('a worker that crashes at boot: ready() rejects with its stderr, queued and
     await pool.close();
   }
 });
+
+test('runs quote a failing worker\'s stderr without host directories; ready() and the log keep it whole', async () => {
+  const leaky = join(dir, 'leaky-boot.mjs');
+  writeFileSync(leaky, `process.stderr.write("Error: Cannot find module '${dir}/engine.ts'\\n");\nprocess.exit(3);\n`);
+  const logs: string[] = [];
+  const pool = new WorkerPool({ size: 1, maxQueued: 10, log: (l) => logs.push(l), workerEntry: leaky });
+  try {
+    const whole = `workers keep failing to start: 5 in a row, the last with exit code 3; its stderr: Error: Cannot find module '${dir}/engine.ts'`;
+    const job = { code: '1', engine: 'v8' as const, heapMemoryMaxMb: 8, timeoutMs: 5000, maxOutputBytes: 1e6, onOutput: () => {} };
+    const queued = pool.submit(job);
+    await assert.rejects(pool.ready(), (e: unknown) => e instanceof WorkerStartError && e.message === whole);
+    const quoted = `Worker process died during execution (${whole.replace(tmpdir(), '<host>')})`;
+    assert.ok(!quoted.includes(tmpdir()));
+    assert.deepEqual(await queued.outcome, { status: 'failed', error: quoted });
+    assert.deepEqual(await pool.submit(job).outcome, { status: 'failed', error: quoted });
+    assert.ok(logs.includes(`runjs: ${whole}; retrying every 0.8 s`), logs.join('\n'));
+  } finally {
+    await pool.close();
+  }
+});

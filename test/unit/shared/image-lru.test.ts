@@ -37,3 +37,18 @@ test('evicts beyond the byte bound, never keeps an entry larger than the bound, 
   lru.clear();
   assert.equal(lru.size, 0);
 });
+
+test('bytes is the sum of the sizes held, within the bound', () => {
+  const lru = new ByteLru<number>(10, 100);
+  lru.set('a', 1, 4);
+  lru.set('b', 2, 4);
+  assert.equal(lru.bytes, 8);
+  lru.set('c', 3, 4);
+  assert.equal(lru.bytes, 8, 'a was evicted');
+  lru.delete('b');
+  assert.equal(lru.bytes, 4);
+  lru.set('big', 4, 11);
+  assert.equal(lru.bytes, 4, 'an entry over the bound is not kept');
+  lru.clear();
+  assert.equal(lru.bytes, 0);
+});

@@ -3,14 +3,16 @@
 // exported material (raw bytes for secret keys, JWK for key pairs) and are imported again for
 // each operation, so no host object outlives an op and heap images stay self-contained.
 import { createHash, createHmac, getHashes, pbkdf2, pbkdf2Sync, randomBytes, scrypt, scryptSync, hkdfSync, webcrypto } from 'node:crypto';
-import { OpError, type OpFactory } from '../op-types.ts';
+import { OpError, type OpContext, type OpFactory } from '../op-types.ts';
+import type { HostOpLimits } from '../../../shared/worker-settings.ts';
+import { kdfBudget, checkPbkdf2, KDF_QUEUE, planScrypt } from './kdf-limits.ts';
 
 const subtle = webcrypto.subtle;
 /** Bytes per crypto.random call; the guest asks repeatedly for more. */
 const MAX_RANDOM = 1 << 20;
-/** Work caps for the synchronous key-derivation ops, which block the worker while they run. */
-const MAX_SYNC_PBKDF2_ITERATIONS = 2_000_000;
 const MAX_KEYLEN = 1 << 20;
+/** RSA moduli generateKey makes at most: 8192 bits take ~10 s; OpenSSL's 16384 take minutes of threadpool time. */
+const MAX_RSA_MODULUS_BITS = 8192;
 
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 interface KeyMaterial { type: webcrypto.KeyType; algorithm: Json; usages: webcrypto.KeyUsage[]; raw?: string; jwk?: webcrypto.JsonWebKey }
@@ -74,6 +76,42 @@ async function describeKey(key: webcrypto.CryptoKey): Promise<KeyMaterial> {
   return { ...base, jwk: await subtle.exportKey('jwk', key) };
 }
 
+function algorithmName(algorithm: unknown): string {
+  const name = typeof algorithm === 'string' ? algorithm : (algorithm as { name?: unknown } | null)?.name;
+  return typeof name === 'string' ? name.toUpperCase() : '';
+}
+
+/**
+ * WebCrypto work that runs long in the threadpool: PBKDF2 under the same cap as node:crypto's,
+ * RSA key generation up to MAX_RSA_MODULUS_BITS. Such calls go through the run's key-derivation
+ * queue (true is returned); the rest run at once.
+ */
+function heavySubtle(limits: HostOpLimits, a: Record<string, unknown>): boolean {
+  const algorithm = a['algorithm'] as Record<string, unknown> | string | null;
+  const name = algorithmName(algorithm);
+  const params = typeof algorithm === 'object' && algorithm !== null ? algorithm : {};
+  if (a['method'] === 'deriveBits' && name === 'PBKDF2') {
+    const iterations = params['iterations'];
+    const hash = algorithmName(params['hash']).replace(/^SHA-/, 'sha');
+    const length = a['length'];
+    if (typeof iterations === 'number' && typeof length === 'number' && hash !== '') checkPbkdf2(limits, iterations, Math.ceil(length / 8), hash, true);
+    return true;
+  }
+  if (a['method'] === 'generateKey' && name.startsWith('RSA')) {
+    const bits = params['modulusLength'];
+    if (typeof bits === 'number' && bits > MAX_RSA_MODULUS_BITS) {
+      throw new OpError(`RSA modulusLength ${bits} is over runjs's limit of ${MAX_RSA_MODULUS_BITS} bits`, 'OperationError');
+    }
+    return true;
+  }
+  return false;
+}
+
+/** A run's threadpool-bound crypto work, through its queue (KDF_QUEUE). */
+function queued<T>(limits: HostOpLimits, ctx: OpContext, bytes: number, signal: AbortSignal, job: () => Promise<T>): Promise<T> {
+  return ctx.resources.get(KDF_QUEUE).run({ maxRunning: limits.maxConcurrentKeyDerivations, heapBytes: kdfBudget(ctx.limits.heapBytes) }, bytes, signal, job);
+}
+
 async function subtleOp(a: Record<string, unknown>, bytes: Uint8Array | undefined): Promise<unknown> {
   const data = bytes ?? new Uint8Array(0);
   const algorithm = (await revive(a['algorithm'])) as webcrypto.AlgorithmIdentifier;
@@ -121,119 +159,136 @@ async function subtleOp(a: Record<string, unknown>, bytes: Uint8Array | undefine
   }
 }
 
-/** The capability's ops; they need no settings. */
-export const createCryptoOps: OpFactory = () => ({
-  'crypto.random': {
-    kind: 'sync',
-    run(args) {
-      return new Uint8Array(randomBytes(int(args, 'size', 0, MAX_RANDOM)));
+/** The capability's ops, with the key-derivation limits of the worker's settings. */
+export const createCryptoOps: OpFactory = (settings) => {
+  const limits = settings.limits;
+  return {
+    'crypto.random': {
+      kind: 'sync',
+      run(args) {
+        return new Uint8Array(randomBytes(int(args, 'size', 0, MAX_RANDOM)));
+      },
     },
-  },
-  'crypto.hashes': {
-    kind: 'sync',
-    run() {
-      return getHashes();
+    'crypto.hashes': {
+      kind: 'sync',
+      run() {
+        return getHashes();
+      },
     },
-  },
-  'crypto.hash': {
-    kind: 'sync',
-    run(args, bytes) {
-      const a = obj(args, 'crypto.hash');
-      try {
-        const opts = a['outputLength'] === undefined ? undefined : { outputLength: int(a['outputLength'], 'outputLength', 0, MAX_KEYLEN) };
-        return new Uint8Array(createHash(String(a['algorithm']), opts).update(bytes ?? new Uint8Array(0)).digest());
-      } catch (e) {
-        fail(e);
-      }
+    'crypto.hash': {
+      kind: 'sync',
+      run(args, bytes) {
+        const a = obj(args, 'crypto.hash');
+        try {
+          const opts = a['outputLength'] === undefined ? undefined : { outputLength: int(a['outputLength'], 'outputLength', 0, MAX_KEYLEN) };
+          return new Uint8Array(createHash(String(a['algorithm']), opts).update(bytes ?? new Uint8Array(0)).digest());
+        } catch (e) {
+          fail(e);
+        }
+      },
     },
-  },
-  'crypto.hmac': {
-    kind: 'sync',
-    run(args, bytes) {
-      const a = obj(args, 'crypto.hmac');
-      const all = bytes ?? new Uint8Array(0);
-      const keyLength = int(a['keyLength'], 'keyLength', 0, all.length);
-      try {
-        return new Uint8Array(createHmac(String(a['algorithm']), all.subarray(0, keyLength)).update(all.subarray(keyLength)).digest());
-      } catch (e) {
-        fail(e);
-      }
+    'crypto.hmac': {
+      kind: 'sync',
+      run(args, bytes) {
+        const a = obj(args, 'crypto.hmac');
+        const all = bytes ?? new Uint8Array(0);
+        const keyLength = int(a['keyLength'], 'keyLength', 0, all.length);
+        try {
+          return new Uint8Array(createHmac(String(a['algorithm']), all.subarray(0, keyLength)).update(all.subarray(keyLength)).digest());
+        } catch (e) {
+          fail(e);
+        }
+      },
     },
-  },
-  'crypto.pbkdf2': {
-    kind: 'sync',
-    run(args, bytes) {
-      const a = obj(args, 'crypto.pbkdf2');
-      const all = bytes ?? new Uint8Array(0);
-      const split = int(a['passwordLength'], 'passwordLength', 0, all.length);
-      const iterations = int(a['iterations'], 'iterations', 1, MAX_SYNC_PBKDF2_ITERATIONS);
-      try {
-        return new Uint8Array(pbkdf2Sync(all.subarray(0, split), all.subarray(split), iterations, int(a['keylen'], 'keylen', 0, MAX_KEYLEN), String(a['digest'])));
-      } catch (e) {
-        fail(e);
-      }
+    'crypto.pbkdf2': {
+      kind: 'sync',
+      run(args, bytes) {
+        const a = obj(args, 'crypto.pbkdf2');
+        const all = bytes ?? new Uint8Array(0);
+        const split = int(a['passwordLength'], 'passwordLength', 0, all.length);
+        const iterations = int(a['iterations'], 'iterations', 1, 2 ** 31 - 1);
+        const keylen = int(a['keylen'], 'keylen', 0, MAX_KEYLEN);
+        checkPbkdf2(limits, iterations, keylen, String(a['digest']));
+        try {
+          return new Uint8Array(pbkdf2Sync(all.subarray(0, split), all.subarray(split), iterations, keylen, String(a['digest'])));
+        } catch (e) {
+          fail(e);
+        }
+      },
     },
-  },
-  'crypto.pbkdf2Async': {
-    kind: 'async',
-    run(args, bytes) {
-      const a = obj(args, 'crypto.pbkdf2Async');
-      const all = bytes ?? new Uint8Array(0);
-      const split = int(a['passwordLength'], 'passwordLength', 0, all.length);
-      return new Promise((resolve, reject) => {
-        pbkdf2(all.subarray(0, split), all.subarray(split), int(a['iterations'], 'iterations', 1, 2 ** 31 - 1), int(a['keylen'], 'keylen', 0, MAX_KEYLEN), String(a['digest']),
-          (err, key) => (err ? reject(new OpError(err.message, 'Error', (err as { code?: string }).code)) : resolve(new Uint8Array(key))));
-      });
+    'crypto.pbkdf2Async': {
+      kind: 'async',
+      run(args, bytes, ctx, signal) {
+        const a = obj(args, 'crypto.pbkdf2Async');
+        const all = bytes ?? new Uint8Array(0);
+        const split = int(a['passwordLength'], 'passwordLength', 0, all.length);
+        const iterations = int(a['iterations'], 'iterations', 1, 2 ** 31 - 1);
+        const keylen = int(a['keylen'], 'keylen', 0, MAX_KEYLEN);
+        checkPbkdf2(limits, iterations, keylen, String(a['digest']));
+        return queued(limits, ctx, keylen, signal, () => new Promise((resolve, reject) => {
+          pbkdf2(all.subarray(0, split), all.subarray(split), iterations, keylen, String(a['digest']),
+            (err, key) => (err ? reject(new OpError(err.message, 'Error', (err as { code?: string }).code)) : resolve(new Uint8Array(key))));
+        }));
+      },
     },
-  },
-  'crypto.scrypt': {
-    kind: 'async',
-    run(args, bytes) {
-      const a = obj(args, 'crypto.scrypt');
-      const all = bytes ?? new Uint8Array(0);
-      const split = int(a['passwordLength'], 'passwordLength', 0, all.length);
-      const options = (a['options'] ?? {}) as Record<string, number>;
-      return new Promise((resolve, reject) => {
-        scrypt(all.subarray(0, split), all.subarray(split), int(a['keylen'], 'keylen', 0, MAX_KEYLEN), options,
-          (err, key) => (err ? reject(new OpError(err.message, 'Error', (err as { code?: string }).code)) : resolve(new Uint8Array(key))));
-      });
+    'crypto.scrypt': {
+      kind: 'async',
+      run(args, bytes, ctx, signal) {
+        const a = obj(args, 'crypto.scrypt');
+        const all = bytes ?? new Uint8Array(0);
+        const split = int(a['passwordLength'], 'passwordLength', 0, all.length);
+        const keylen = int(a['keylen'], 'keylen', 0, MAX_KEYLEN);
+        const plan = planScrypt(limits, ctx.limits.heapBytes, a['options']);
+        return queued(limits, ctx, plan.memory + keylen, signal, () => new Promise((resolve, reject) => {
+          try {
+            scrypt(all.subarray(0, split), all.subarray(split), keylen, plan.options,
+              (err, key) => (err ? reject(new OpError(err.message, 'Error', (err as { code?: string }).code)) : resolve(new Uint8Array(key))));
+          } catch (e) {
+            fail(e);
+          }
+        }));
+      },
     },
-  },
-  'crypto.scryptSync': {
-    kind: 'sync',
-    run(args, bytes) {
-      const a = obj(args, 'crypto.scryptSync');
-      const all = bytes ?? new Uint8Array(0);
-      const split = int(a['passwordLength'], 'passwordLength', 0, all.length);
-      try {
-        return new Uint8Array(scryptSync(all.subarray(0, split), all.subarray(split), int(a['keylen'], 'keylen', 0, MAX_KEYLEN), (a['options'] ?? {}) as Record<string, number>));
-      } catch (e) {
-        fail(e);
-      }
+    'crypto.scryptSync': {
+      kind: 'sync',
+      run(args, bytes, ctx) {
+        const a = obj(args, 'crypto.scryptSync');
+        const all = bytes ?? new Uint8Array(0);
+        const split = int(a['passwordLength'], 'passwordLength', 0, all.length);
+        const keylen = int(a['keylen'], 'keylen', 0, MAX_KEYLEN);
+        const plan = planScrypt(limits, ctx.limits.heapBytes, a['options']);
+        try {
+          return new Uint8Array(scryptSync(all.subarray(0, split), all.subarray(split), keylen, plan.options));
+        } catch (e) {
+          fail(e);
+        }
+      },
     },
-  },
-  'crypto.hkdf': {
-    kind: 'sync',
-    run(args, bytes) {
-      const a = obj(args, 'crypto.hkdf');
-      const all = bytes ?? new Uint8Array(0);
-      const k = int(a['keyLength'], 'keyLength', 0, all.length);
-      const s = int(a['saltLength'], 'saltLength', 0, all.length - k);
-      try {
-        return new Uint8Array(hkdfSync(String(a['digest']), all.subarray(0, k), all.subarray(k, k + s), all.subarray(k + s), int(a['keylen'], 'keylen', 0, 255 * 64)));
-      } catch (e) {
-        fail(e);
-      }
+    'crypto.hkdf': {
+      kind: 'sync',
+      run(args, bytes) {
+        const a = obj(args, 'crypto.hkdf');
+        const all = bytes ?? new Uint8Array(0);
+        const k = int(a['keyLength'], 'keyLength', 0, all.length);
+        const s = int(a['saltLength'], 'saltLength', 0, all.length - k);
+        try {
+          return new Uint8Array(hkdfSync(String(a['digest']), all.subarray(0, k), all.subarray(k, k + s), all.subarray(k + s), int(a['keylen'], 'keylen', 0, 255 * 64)));
+        } catch (e) {
+          fail(e);
+        }
+      },
     },
-  },
-  'crypto.subtle': {
-    kind: 'async',
-    async run(args, bytes) {
-      try {
-        return await subtleOp(obj(args, 'crypto.subtle'), bytes);
-      } catch (e) {
-        fail(e);
-      }
+    'crypto.subtle': {
+      kind: 'async',
+      async run(args, bytes, ctx, signal) {
+        try {
+          const a = obj(args, 'crypto.subtle');
+          if (!heavySubtle(limits, a)) return await subtleOp(a, bytes);
+          return await queued(limits, ctx, 0, signal, () => subtleOp(a, bytes));
+        } catch (e) {
+          fail(e);
+        }
+      },
     },
-  },
-});
+  };
+};

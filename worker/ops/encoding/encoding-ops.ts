@@ -8,11 +8,11 @@ import { OpError, type OpFactory } from '../op-types.ts';
  * Answers for encoding labels, cached per worker. The labels come from scripts, so the cache is
  * bounded in bytes (a label's UTF-16 size plus a fixed overhead), not only in entries.
  */
-const LABEL_CACHE_BYTES = 64 * 1024;
+export const LABEL_CACHE_BYTES = 64 * 1024;
 const LABEL_ENTRY_OVERHEAD = 64;
 
-function labelChecker(): (encoding: string) => boolean {
-  const known = new ByteLru<boolean>(LABEL_CACHE_BYTES, Number.MAX_SAFE_INTEGER);
+/** Whether Node's TextDecoder knows a label, answered through `known` (the worker's cache; tests pass their own to watch it). */
+export function labelChecker(known = new ByteLru<boolean>(LABEL_CACHE_BYTES, Number.MAX_SAFE_INTEGER)): (encoding: string) => boolean {
   return (encoding) => {
     let ok = known.get(encoding);
     if (ok === undefined) {
