@@ -127,3 +127,123 @@ guestSuite('header injection: static rules', (g) => {
     ]),
   },
 });
+
+/** One OAuth rule per method (the cache is per rule per worker, and one worker serves a suite). */
+const oauth = (method: string, header: string, path: string, extra: Record<string, unknown> = {}): unknown => ({
+  host: '*.0.0.1', methods: [method],
+  auth: { type: 'oauth_client_credentials', header, token_url: `${tokenBase}${path}`, client_id: 'runjs-client', client_secret: 'oauth-client-secret', ...extra },
+});
+const grantsSince = (from: number): string[] => grants.slice(from).map((g) => `${g.path} ${g.form['grant_type']}${g.form['refresh_token'] ? ` ${g.form['refresh_token']}` : ''}`);
+
+guestSuite('header injection: OAuth client credentials', (g) => {
+  g.test('a token is requested once (form POST with client id, secret and scope), cached for later requests and runs, and a script-set header wins', async (ctx) => {
+    const [from, gFrom] = [http.received.length, grants.length];
+    const out = await ctx.output(`
+      for (let i = 0; i < 2; i++) await (await fetch('${http.base}/hello')).text();
+      await (await fetch('${http.base}/hello', { headers: { 'X-Ok-Auth': 'the script\\'s own' } })).text();
+      console.log('ok');
+    `);
+    assert.equal(out, 'ok\n');
+    await ctx.output(`await (await fetch('${http.base}/hello')).text()`);
+    const sent = receivedSince(from).map((r) => r.headers['x-ok-auth']);
+    assert.equal(sent.length, 4);
+    assert.match(sent[0] as string, /^Bearer tok-ok-\d+$/);
+    assert.deepEqual(sent, [sent[0], sent[0], "the script's own", sent[0]]);
+    const mine = grants.slice(gFrom);
+    assert.equal(mine.length, 1);
+    assert.deepEqual(mine[0], { path: '/token/ok', form: { grant_type: 'client_credentials', scope: 'read write', client_id: 'runjs-client', client_secret: 'oauth-client-secret' } });
+  });
+
+  g.test('an expired token (expires_in within refresh_buffer_secs) is refreshed with the refresh_token grant first', async (ctx) => {
+    const [from, gFrom] = [http.received.length, grants.length];
+    await ctx.output(`for (let i = 0; i < 3; i++) await (await fetch('${http.base}/hello', { method: 'POST', body: 'x' })).text();`);
+    const got = grantsSince(gFrom);
+    assert.equal(got.length, 3);
+    assert.equal(got[0], '/token/short client_credentials');
+    assert.match(got[1]!, /^\/token\/short refresh_token refresh-\d+$/);
+    assert.match(got[2]!, /^\/token\/short refresh_token refresh-\d+$/);
+    const refreshForm = grants[gFrom + 1]!.form;
+    assert.equal(refreshForm['scope'], undefined, 'scope goes with client_credentials only');
+    assert.equal(refreshForm['client_secret'], 'oauth-client-secret');
+    const sent = receivedSince(from).map((r) => String(r.headers['x-short-auth']));
+    assert.match(sent[0]!, /^Bearer tok-cc-\d+$/);
+    assert.match(sent[1]!, /^Bearer tok-rt-\d+$/);
+    assert.notEqual(sent[1], sent[2]);
+  });
+
+  g.test('a refused refresh falls back to client_credentials', async (ctx) => {
+    const gFrom = grants.length;
+    await ctx.output(`for (let i = 0; i < 2; i++) await (await fetch('${http.base}/hello', { method: 'DELETE' })).text();`);
+    const got = grantsSince(gFrom).map((s) => s.replace(/ refresh-\d+$/, ''));
+    assert.deepEqual(got, ['/token/bad-refresh client_credentials', '/token/bad-refresh refresh_token', '/token/bad-refresh client_credentials']);
+  });
+
+  g.test('concurrent fetches share one token request; token_type is used', async (ctx) => {
+    const [from, gFrom] = [http.received.length, grants.length];
+    const out = await ctx.output(`
+      const rs = await Promise.all(Array.from({ length: 6 }, () => fetch('${http.base}/hello', { method: 'PATCH' })));
+      console.log(rs.map((r) => r.status).join(','));
+      await Promise.all(rs.map((r) => r.text()));
+    `);
+    assert.equal(out, '200,200,200,200,200,200\n');
+    assert.deepEqual(grantsSince(gFrom), ['/token/slow client_credentials']);
+    const sent = new Set(receivedSince(from).map((r) => r.headers['x-slow-auth']));
+    assert.equal(sent.size, 1);
+    assert.match([...sent][0] as string, /^MAC tok-slow-\d+$/);
+  });
+
+  g.test('without expires_in the JWT exp decides; a token with neither is rejected', async (ctx) => {
+    const gFrom = grants.length;
+    const out = await ctx.output(`
+      for (let i = 0; i < 2; i++) console.log((await fetch('${http.base}/hello', { method: 'OPTIONS' })).status);
+      try { await fetch('${http.base}/hello', { method: 'PROPFIND' }); } catch (e) { console.log(e.name, e.code, e.message); }
+    `);
+    assert.equal(out, "200\n200\nTypeError ERR_RUNJS_CREDENTIAL_INJECTION dynamic credential injection failed for header 'X-Opaque-Auth' during token acquisition\n");
+    assert.deepEqual(grantsSince(gFrom), ['/token/jwt client_credentials', '/token/opaque client_credentials']);
+  });
+
+  g.test('a failing token endpoint: the sanitised message, no request made, nothing of the endpoint\'s answer or the secret reaches the script', async (ctx) => {
+    const from = http.received.length;
+    const res = await ctx.run(`
+      for (let i = 0; i < 2; i++) {
+        try { await fetch('${http.base}/hello', { method: 'PUT', body: 'x' }); } catch (e) { console.log(e.name, e.message, String(e.cause), JSON.stringify(Object.entries(e)), e.stack); }
+      }
+    `);
+    assert.equal(res.outcome.status, 'completed');
+    const lines = res.output.trim().split('\n').filter((l) => l.startsWith('TypeError'));
+    assert.equal(lines.length, 2);
+    for (const l of lines) assert.ok(l.startsWith("TypeError dynamic credential injection failed for header 'X-Fail-Auth' during token acquisition"), l);
+    assert.doesNotMatch(res.output + JSON.stringify(res.decisions), /oauth-client-secret|invalid_client|runjs-client/);
+    assert.equal(receivedSince(from).length, 0, 'the request is not sent without its credential');
+  });
+
+  g.test('the script cannot read the token: not from its Request, not from the decision log', async (ctx) => {
+    const from = http.received.length;
+    const res = await ctx.run(`
+      const req = new Request('${http.base}/hello');
+      const r = await fetch(req);
+      console.log(JSON.stringify([...req.headers]), await r.text());
+    `);
+    assert.equal(res.output, '[] hello\n');
+    const token = String(receivedSince(from)[0]!.headers['x-ok-auth']).split(' ')[1]!;
+    assert.match(token, /^tok-ok-/);
+    const log = JSON.stringify(res.decisions);
+    assert.ok(!log.includes(token), log);
+    assert.match(log, /"x-ok-auth":"\[redacted\]"/);
+  });
+}, {
+  pool: {
+    network: { fetchDefault: 'allow' as const },
+    get headerRules() {
+      return parseHeaderConfig([
+        oauth('GET', 'X-Ok-Auth', '/token/ok', { scope: 'read write' }),
+        oauth('POST', 'X-Short-Auth', '/token/short'),
+        oauth('DELETE', 'X-Bad-Refresh-Auth', '/token/bad-refresh'),
+        oauth('PATCH', 'X-Slow-Auth', '/token/slow'),
+        oauth('OPTIONS', 'X-Jwt-Auth', '/token/jwt'),
+        oauth('PROPFIND', 'X-Opaque-Auth', '/token/opaque'),
+        oauth('PUT', 'X-Fail-Auth', '/token/fail'),
+      ]);
+    },
+  },
+});
