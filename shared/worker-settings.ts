@@ -4,6 +4,7 @@
 // everything that shapes what a script may do reaches it here, typed and checked.
 import type { EngineName } from './protocol.ts';
 import { isPolicySettings, type PolicySettings } from './policy-settings.ts';
+import { isHeaderRules, type HeaderRules } from './header-rules.ts';
 
 /**
  * Host-side limits of the ops a script can call. Per-run limits that vary with the request (the
@@ -48,6 +49,8 @@ export interface WorkerSettings {
   /** The policy configuration (--policies-json), checked and with hook sources read; `{}` when none. */
   readonly policies: PolicySettings;
   readonly network: NetworkSettings;
+  /** Header-injection rules (--fetch-header, --fetch-header-config), with their credentials; `[]` when none. */
+  readonly headerRules: HeaderRules;
 }
 
 export const DEFAULT_FETCH_LIMITS: FetchLimits = Object.freeze({
@@ -96,5 +99,6 @@ export function isWorkerSettings(v: unknown): v is WorkerSettings {
     && typeof v['quickjsCacheDir'] === 'string'
     && isHostOpLimits(v['limits'])
     && isPolicySettings(v['policies'])
-    && isNetworkSettings(v['network']);
+    && isNetworkSettings(v['network'])
+    && isHeaderRules(v['headerRules']);
 }

@@ -248,15 +248,15 @@ export const FLAGS = [
   }),
   define({
     name: 'fetch-header-config', kind: 'json-or-path', jsonShape: 'array', section: 'fetch_headers',
-    example: EXAMPLE_FETCH_HEADERS, group: 'policy', implemented: false,
-    description: 'Outbound header-injection rules.',
+    example: EXAMPLE_FETCH_HEADERS, group: 'policy', implemented: true,
+    description: 'Header-injection rules: a JSON array of `{host, methods?, headers, override?}` (static) or `{host, methods?, auth: {type: "oauth_client_credentials", header, token_url, client_id, client_secret, scope?, refresh_buffer_secs?}}` rules, applied on the host to scripts\' outbound requests; the script never sees the values (docs/network.md, "Header injection").',
   }),
   define({
     name: 'fetch-header', kind: 'list', default: [], metavar: 'KEY=VALUE,...',
     pattern: '^[a-z_]+=[^,]*(,[a-z_]+=[^,]*)*$',
     example: ['host=api.example.com,header=Authorization,value=Bearer example-token'],
-    group: 'policy', implemented: false,
-    description: 'One header-injection rule as comma-separated key=value pairs (`host` and `header` required).',
+    group: 'policy', implemented: true,
+    description: 'One header-injection rule as comma-separated key=value pairs: `host` and `header` required, `methods` separated by `;`, then either `value` (static; `override` defaults to true) or `token_url`, `client_id`, `client_secret` (OAuth client credentials; optional `scope`, `refresh_buffer_secs` default 30). Repeatable; applied before `--fetch-header-config`\'s rules.',
   }),
 
   // ── external MCP servers ─────────────────────────────────────────────────

@@ -24,6 +24,7 @@ import { readEnv } from './read-env.ts';
 import type { Env, EnvValue } from './read-env.ts';
 import { findViolation } from './schema.ts';
 import { parsePolicyConfig, PolicyConfigError } from './policy-config.ts';
+import { HeaderConfigError, parseHeaderConfig, parseHeaderFlag } from './header-config.ts';
 
 export type { Config, ValueSource } from './config-types.ts';
 export type { Env } from './read-env.ts';
@@ -187,6 +188,7 @@ function assertValid(settings: ReadonlyMap<string, unknown>, raw: ReadonlyMap<st
  * file and the key path inside the value. The app parses it again into WorkerSettings.
  */
 function assertStructured(settings: ReadonlyMap<string, unknown>, raw: ReadonlyMap<string, RawValue>): void {
+  assertHeaderRules(settings, raw);
   if (!settings.has('policies-json')) return;
   try {
     parsePolicyConfig(settings.get('policies-json'));
@@ -194,6 +196,31 @@ function assertStructured(settings: ReadonlyMap<string, unknown>, raw: ReadonlyM
     if (!(e instanceof PolicyConfigError)) throw e;
     const source: ValueSource = raw.get('policies-json')?.source ?? { kind: 'default' };
     throw new ConfigError(`invalid ${culpritOf(specOf('policies-json'), source)}: ${e.message}`);
+  }
+}
+
+/**
+ * Header-injection rules: each `--fetch-header` (its messages name the flag, in the reference's
+ * words) and `--fetch-header-config` (the key path inside the array). The app parses them again
+ * into WorkerSettings.
+ */
+function assertHeaderRules(settings: ReadonlyMap<string, unknown>, raw: ReadonlyMap<string, RawValue>): void {
+  const sourceOf = (flag: string): ValueSource => raw.get(flag)?.source ?? { kind: 'default' };
+  for (const text of (settings.get('fetch-header') as readonly string[] | undefined) ?? []) {
+    try {
+      parseHeaderFlag(text);
+    } catch (e) {
+      if (!(e instanceof HeaderConfigError)) throw e;
+      const source = sourceOf('fetch-header');
+      throw new ConfigError(source.kind === 'cli' ? e.message : `${e.message} (in ${culpritOf(specOf('fetch-header'), source)})`);
+    }
+  }
+  if (!settings.has('fetch-header-config')) return;
+  try {
+    parseHeaderConfig(settings.get('fetch-header-config'));
+  } catch (e) {
+    if (!(e instanceof HeaderConfigError)) throw e;
+    throw new ConfigError(`invalid ${culpritOf(specOf('fetch-header-config'), sourceOf('fetch-header-config'))}: ${e.message}`);
   }
 }
 

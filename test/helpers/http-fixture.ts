@@ -9,6 +9,8 @@ export interface HttpFixture {
   readonly port: number;
   /** Requests seen, in order (method and path). */
   readonly seen: string[];
+  /** The same requests with the headers they arrived with (recorded server-side: no route echoes them but /echo). */
+  readonly received: { readonly method: string; readonly host: string; readonly path: string; readonly headers: Readonly<Record<string, string | string[] | undefined>> }[];
   /** Resolves when every socket opened so far has closed. */
   allClosed(): Promise<void>;
   close(): Promise<void>;
@@ -54,11 +56,13 @@ async function route(req: IncomingMessage, res: ServerResponse, base: string): P
 
 export async function startHttpFixture(): Promise<HttpFixture> {
   const seen: string[] = [];
+  const received: HttpFixture['received'] = [];
   const sockets = new Set<Socket>();
   let drained: (() => void)[] = [];
   let base = '';
   const server: Server = createServer((req, res) => {
     seen.push(`${req.method} ${req.url}`);
+    received.push({ method: req.method ?? '', host: req.headers.host ?? '', path: req.url ?? '', headers: { ...req.headers } });
     route(req, res, base).catch(() => res.destroy());
   });
   server.on('connection', (s: Socket) => {
@@ -72,7 +76,7 @@ export async function startHttpFixture(): Promise<HttpFixture> {
   const { port } = server.address() as AddressInfo;
   base = `http://127.0.0.1:${port}`;
   return {
-    base, port, seen,
+    base, port, seen, received,
     allClosed: () => (sockets.size === 0 ? Promise.resolve() : new Promise((r) => { drained.push(r); })),
     close: () => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); drained = []; }),
   };

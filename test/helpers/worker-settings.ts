@@ -8,4 +8,5 @@ export const TEST_WORKER_SETTINGS: WorkerSettings = Object.freeze({
   limits: DEFAULT_HOST_OP_LIMITS,
   policies: {},
   network: DEFAULT_NETWORK_SETTINGS,
+  headerRules: [],
 });

@@ -22,6 +22,7 @@ import { OutputBuffer } from './output-buffer.ts';
 import { SupervisorClient } from './supervisor-client.ts';
 import type { CancelChannel } from './cancel-channel.ts';
 import { startMemoryWatchdog, type MemoryWatchdog } from './memory-watchdog.ts';
+import { injectedHeaderNames } from '../network/header-injection.ts';
 
 const DEFAULT_HEAP_MB = 8;
 /** Console output written while QuickJS blocks the thread is sent at least this often. */
@@ -79,7 +80,8 @@ export class WorkerHost {
     this.#settings = settings;
     this.#send = send;
     this.#ops = createOps(settings, overrides);
-    this.#policy = new PolicyEngine(settings.policies);
+    // The header names injection rules set are secret in every decision log, whatever the host.
+    this.#policy = new PolicyEngine(settings.policies, { redactKeys: injectedHeaderNames(settings.headerRules) });
     this.#supervisor = new SupervisorClient(send);
     this.#cancelChannel = cancelChannel;
     this.#onQuickJSLoaded = onQuickJSLoaded;

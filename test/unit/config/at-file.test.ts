@@ -45,9 +45,9 @@ describe('--instructions / --run-js-description: text, @file, @@', () => {
 describe('JSON-valued flags: inline JSON or a path', () => {
   test('inline JSON when it starts with { or [, else a JSON file relative to cwd', () => {
     const dir = tempDir();
-    writeFile(dir, 'rules.json', '[{"host":"a.example"}]');
+    writeFile(dir, 'rules.json', '[{"host":"a.example","headers":{"x-key":"k-value"}}]');
     const config = load(['--fetch-header-config=rules.json', '--policies-json= {"fetch":{}}'], {}, dir);
-    assert.deepEqual(config.fetchHeaderConfig, [{ host: 'a.example' }]);
+    assert.deepEqual(config.fetchHeaderConfig, [{ host: 'a.example', headers: { 'x-key': 'k-value' } }]);
     assert.deepEqual(config.policiesJson, { fetch: {} });
   });
 

@@ -27,7 +27,7 @@ describe('assertImplemented', () => {
     writeFile(dir, 'c.toml', '[wasm]\nhello = "/h.wasm"\n');
     assertNotSupported('--wasm-config is not supported yet', ['--config=c.toml'], {}, dir);
     assertNotSupported('--cluster-port is not supported yet', ['--cluster-port=9000', '--http-port=8080']);
-    assertNotSupported('--fetch-header-config is not supported yet', ['--policies-json={}', '--fetch-header-config=[]']);
+    assertNotSupported('--mcp-config is not supported yet', ['--policies-json={}', '--fetch-header-config=[]', '--mcp-config=[]']);
   });
 
   test('the first offending flag in table order is named', () => {
@@ -44,7 +44,7 @@ describe('assertImplemented', () => {
     const implemented = FLAGS.filter((f) => f.implemented).map((f) => f.name).sort();
     assert.deepEqual(implemented, [
       'allowed-hosts', 'allowed-origins', 'bind-host', 'cache-dir', 'config', 'execution-retention', 'execution-timeout',
-      'fetch-default', 'heap-dir', 'heap-memory-ceiling', 'heap-memory-max', 'heap-store', 'help', 'http-port', 'instructions', 'jwks-url', 'log-level',
+      'fetch-default', 'fetch-header', 'fetch-header-config', 'heap-dir', 'heap-memory-ceiling', 'heap-memory-max', 'heap-store', 'help', 'http-port', 'instructions', 'jwks-url', 'log-level',
       'max-concurrent-executions', 'max-output-bytes', 'max-queued-executions', 'max-request-body', 'policies-json', 'print-openapi',
       'public-url', 'run-js-description', 's3-bucket', 's3-endpoint', 's3-force-path-style',
       'session-db-path', 'session-fork-from', 'session-id', 'sse-port', 'stateless', 'stateless-artifact-tools', 'version',

@@ -7,6 +7,7 @@ import type { FetchLimits } from '../../../shared/worker-settings.ts';
 import { OpError } from '../op-types.ts';
 import type { FetchRequest } from './fetch-request.ts';
 import { fetchInput, type DecidedRequest, type FetchInput } from './fetch-policy.ts';
+import { undoInjection, type Injected } from '../../network/header-injection.ts';
 
 type UndiciResponse = Awaited<ReturnType<typeof undiciFetch>>;
 
@@ -16,6 +17,11 @@ export interface ExchangeDeps {
   readonly limits: FetchLimits;
   /** The policy's decision for one hop: the request to make (pre hooks may rewrite it); a denial rejects. */
   decide(input: FetchInput, signal: AbortSignal): Promise<DecidedRequest>;
+  /**
+   * Header injection for one hop (worker/network/header-injection.ts): adds the rules' headers for
+   * `url`'s host and `method` to `headers` and says what it changed. Rejects with an OpError.
+   */
+  inject(url: URL, method: string, headers: Map<string, string>, signal: AbortSignal): Promise<Injected>;
   countRequestBytes(n: number): void;
   /** Throws (an OpError) when the run's response budget is spent. */
   countResponseBytes(n: number): void;
@@ -76,11 +82,19 @@ export class Exchange {
     let body: Uint8Array | ReadableStream<Uint8Array> | null = req.body.kind === 'bytes' ? req.body.bytes : req.body.kind === 'stream' ? this.#uploadStream() : null;
     let redirected = false;
     for (let hops = 0; ; hops++) {
+      // Injection first: the policy decides the request as it will be sent (its log redacts the values).
+      let injected = await this.#deps.inject(url, method, headers, this.#controller.signal);
       const hop = await this.#deps.decide(fetchInput(url, method, Object.fromEntries(headers)), this.#controller.signal);
+      const retarget = hop.url.hostname !== url.hostname || hop.method.toUpperCase() !== method.toUpperCase();
       url = hop.url;
       method = hop.method;
       headers.clear();
       for (const [k, v] of Object.entries(hop.headers)) headers.set(k.toLowerCase(), v);
+      if (retarget) {
+        // A pre hook sent the request elsewhere: the rules of the host it now goes to apply, not the first one's.
+        undoInjection(headers, injected);
+        injected = await this.#deps.inject(url, method, headers, this.#controller.signal);
+      }
       if (body instanceof Uint8Array) this.#deps.countRequestBytes(body.byteLength);
       let res: UndiciResponse;
       try {
@@ -95,6 +109,8 @@ export class Exchange {
       const location = res.headers.get('location');
       if (location === null) return { res, redirected };
       await res.body?.cancel().catch(() => {});
+      // Injected headers were meant for this hop's host: the next hop gets its own host's rules.
+      undoInjection(headers, injected);
       if (req.redirect === 'error') throw fetchFailed('unexpected redirect');
       if (hops + 1 > this.#deps.limits.maxRedirects) throw fetchFailed('redirect count exceeded');
       const next = URL.parse(location, url.href);

@@ -12,6 +12,8 @@ import type { FetchLimits } from '../../../shared/worker-settings.ts';
 import { checkRequest, type FetchRequest } from './fetch-request.ts';
 import { Exchange } from './exchange.ts';
 import { fetchGate } from './fetch-policy.ts';
+import { HeaderInjector } from '../../network/header-injection.ts';
+import { TokenAcquisitionError } from '../../network/oauth-token-cache.ts';
 
 interface RunFetches {
   agent: Agent | undefined;
@@ -37,6 +39,8 @@ function record(args: unknown, op: string): Record<string, unknown> {
 export const createFetchOps: OpFactory = (settings) => {
   const limits: FetchLimits = settings.limits.fetch;
   const decide = fetchGate(settings);
+  // One per worker process: its OAuth token caches serve every run this worker makes.
+  const injector = new HeaderInjector(settings.headerRules, { timeoutMs: limits.requestTimeoutMs });
 
   function agentOf(runs: RunFetches): Agent {
     runs.agent ??= new Agent({
@@ -72,6 +76,15 @@ export const createFetchOps: OpFactory = (settings) => {
           dispatcher: agentOf(runs),
           limits,
           decide: (input, signal) => decide(input, ctx, signal),
+          inject: async (url, method, headers, signal) => {
+            try {
+              return await injector.apply(url, method, headers, ctx.policy.redactor, signal);
+            } catch (e) {
+              if (e instanceof TokenAcquisitionError) throw new OpError(e.message, 'TypeError', 'ERR_RUNJS_CREDENTIAL_INJECTION');
+              if (signal.aborted) throw new OpError('This operation was aborted', 'AbortError');
+              throw e;
+            }
+          },
           countRequestBytes: (n) => { runs.requestBytes += n; },
           countResponseBytes: (n) => {
             runs.responseBytes += n;
