@@ -27,7 +27,7 @@ guestSuite('host work limits', (g) => {
       'const stream = new Blob([bomb]).stream().pipeThrough(new DecompressionStream("deflate"));',
       'try { let n = 0; for await (const c of stream) n += c.length; console.log(n) } catch (e) { console.log(e.name, e.message) }',
     ].join('\n');
-    assert.equal(await ctx.output(code, { heapMemoryMaxMb: 16 }), [
+    assert.equal(await ctx.output(code, { heapMemoryMaxMb: 16, timeoutMs: 120_000 }), [
       'RangeError ERR_BUFFER_TOO_LARGE Cannot create a Buffer larger than 16777216 bytes',
       'RangeError ERR_BUFFER_TOO_LARGE Cannot create a Buffer larger than 16777216 bytes',
       'RangeError ERR_BUFFER_TOO_LARGE Cannot create a Buffer larger than 16777216 bytes',
@@ -39,7 +39,7 @@ guestSuite('host work limits', (g) => {
       `const bomb = Buffer.from("${BOMB}", "base64");`,
       'const out = zlib.inflateSync(bomb); console.log(out.length, out.indexOf(1));',
     ].join('\n');
-    assert.equal(await ctx.output(fits, { heapMemoryMaxMb: 256 }), `${64 * MiB} -1\n`);
+    assert.equal(await ctx.output(fits, { heapMemoryMaxMb: 256, timeoutMs: 120_000 }), `${64 * MiB} -1\n`);
   });
 
   g.test('PBKDF2: iterations × output blocks are capped per call, sync, async and WebCrypto; RSA moduli at 8192 bits', async (ctx) => {

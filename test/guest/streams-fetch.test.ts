@@ -107,7 +107,7 @@ guestSuite('streams and fetch classes', (g) => {
       '307 https://a.b/c', 'TypeError',
       'error 0', 'TypeError', 'RangeError',
       'st',
-      'undefined function function function',
+      'function function function function',
       '',
     ].join('\n'));
   });
