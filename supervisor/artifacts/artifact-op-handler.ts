@@ -5,6 +5,7 @@ import type { ArtifactService } from './artifact-service.ts';
 import { RunjsError } from '../../shared/errors.ts';
 import { scriptMessage } from './artifact-rules.ts';
 import { GuestOpError, type OpRoutes } from '../pool/op-router.ts';
+import { MAX_ARTIFACT_BYTES } from '../../shared/artifact-rules.ts';
 
 /** Store trouble is the server's, not the script's: the router logs the detail, the guest gets this. */
 const UNAVAILABLE = 'artifact: the artifact store is unavailable';
@@ -37,6 +38,8 @@ export function artifactOpRoutes(artifacts: ArtifactService): OpRoutes {
     },
     'artifacts.get': {
       unavailable: UNAVAILABLE,
+      // An artifact is at most 16 MiB: four reads in flight fill a run's 64 MiB delegated budget.
+      maxAnswerBytes: MAX_ARTIFACT_BYTES,
       serve: (args) => asGuestError(async () => {
         const found = await artifacts.get(String(record(args)['key']));
         // A plain Uint8Array: a Buffer would cross IPC as one too, but say so explicitly.

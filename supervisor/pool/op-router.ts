@@ -19,6 +19,8 @@ export interface OpRoute {
   serve(args: unknown, run: DelegatedRun): Promise<unknown>;
   /** What the guest is told when the handler fails with anything but a GuestOpError. */
   readonly unavailable: string;
+  /** The largest answer the route sends back (bytes): held against the run's delegated-op budget while it runs. */
+  readonly maxAnswerBytes?: number;
 }
 
 export type OpRoutes = Readonly<Record<string, OpRoute>>;
@@ -42,6 +44,11 @@ export class OpRouter {
 
   has(op: string): boolean {
     return this.#routes.has(op);
+  }
+
+  /** The largest answer `op`'s route may send back (0 when it declares none or there is no such route). */
+  maxAnswerBytes(op: string): number {
+    return this.#routes.get(op)?.maxAnswerBytes ?? 0;
   }
 
   /** Serves `op` for `run`: its value, or a GuestErrorShape to send back as the failure. */

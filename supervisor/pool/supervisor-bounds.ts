@@ -96,9 +96,14 @@ export class SupervisorBounds {
     return undefined;
   }
 
-  /** Admits a delegated op's payload, or says why it is refused (too many or too large in flight). */
-  admitDelegated(args: unknown): string | undefined {
-    const bytes = payloadBytes(args);
+  /**
+   * Admits a delegated op, or says why it is refused (too many or too many bytes in flight). Its
+   * bytes are its arguments' payload plus the largest answer its route may send back
+   * (`answerBytes`, OpRoute.maxAnswerBytes): 16 concurrent artifact.get of 16 MiB would otherwise
+   * make the supervisor hold 256 MiB for one run.
+   */
+  admitDelegated(args: unknown, answerBytes = 0): string | undefined {
+    const bytes = payloadBytes(args) + answerBytes;
     if (this.#delegatedInFlight >= MAX_DELEGATED_IN_FLIGHT) {
       return `runjs: more than ${MAX_DELEGATED_IN_FLIGHT} host operations are waiting for the server at once; await earlier ones first`;
     }
@@ -110,8 +115,8 @@ export class SupervisorBounds {
     return undefined;
   }
 
-  releaseDelegated(args: unknown): void {
+  releaseDelegated(args: unknown, answerBytes = 0): void {
     this.#delegatedInFlight--;
-    this.#delegatedBytes -= payloadBytes(args);
+    this.#delegatedBytes -= payloadBytes(args) + answerBytes;
   }
 }

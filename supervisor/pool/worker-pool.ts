@@ -379,10 +379,11 @@ export class WorkerPool {
     const router = this.#opts.ops;
     if (router === undefined) { answer({ ok: false, error: { name: 'Error', message: `runjs: op '${op}' is not available on this server` } }); return; }
     const bounds = slot.job.bounds;
-    const refused = bounds.admitDelegated(args);
+    const answerBytes = router.maxAnswerBytes(op);
+    const refused = bounds.admitDelegated(args, answerBytes);
     if (refused !== undefined) { answer({ ok: false, error: { name: 'RangeError', message: refused } }); return; }
     void router.serve(op, args, { runId }).then((res) => {
-      bounds.releaseDelegated(args);
+      bounds.releaseDelegated(args, answerBytes);
       answer(res);
     });
   }
