@@ -167,8 +167,10 @@ export const CATALOGUE: readonly HostileScript[] = [
     attacks: 'the worker\'s thread pool: four crypto.subtle PBKDF2 derivations of 2^31 - 1 iterations, one per pool thread',
     code: 'const key = await crypto.subtle.importKey("raw", new TextEncoder().encode("p"), "PBKDF2", false, ["deriveBits"]);\nconst derive = () => crypto.subtle.deriveBits({ name: "PBKDF2", salt: new Uint8Array(8), iterations: 2 ** 31 - 1, hash: "SHA-512" }, key, 512);\nawait Promise.all([derive(), derive(), derive(), derive()])',
     options: ONE_SECOND,
-    expect: same(TIMED_OUT),
-    finding: both('the derivations go on after the run timed out, holding all four libuv threads of the worker (~25 min of CPU each on the 2-core development machine): the worker burns CPU, and every later run on it that uses crypto.subtle (or any thread-pool op) times out. RSA generateKey with modulusLength 16384 does the same. Reproduces whenever the worker stops the run within the pool\'s 200 ms grace (always when run alone); on a heavily loaded machine the pool sometimes kills the worker instead, which hides it.'),
+    // Refused before any thread-pool work starts: PBKDF2 is capped per call (iterations × output
+    // blocks ≤ 10,000,000), WebCrypto included (was: four ~25 min derivations outliving the run
+    // and poisoning the worker's pool).
+    expect: same({ status: 'failed', error: /^Uncaught OperationError: The value of "iterations" is out of range\. It must be >= 1 && <= 10000000: runjs allows 10000000 PBKDF2 iterations × output blocks per call\. Received 2147483647/ }),
   },
   {
     name: 'wasm-memory-growth', group: 'memory',
