@@ -108,6 +108,17 @@ function heavySubtle(limits: HostOpLimits, a: Record<string, unknown>): boolean 
 }
 
 /** A run's threadpool-bound crypto work, through its queue (KDF_QUEUE). */
+/**
+ * The arguments every key derivation op takes: its bytes are the password then the salt
+ * (`passwordLength` splits them), and `keylen` is the output size.
+ */
+function kdfInput(args: unknown, bytes: Uint8Array | undefined, op: string): { a: Record<string, unknown>; password: Uint8Array; salt: Uint8Array; keylen: number } {
+  const a = obj(args, op);
+  const all = bytes ?? new Uint8Array(0);
+  const split = int(a['passwordLength'], 'passwordLength', 0, all.length);
+  return { a, password: all.subarray(0, split), salt: all.subarray(split), keylen: int(a['keylen'], 'keylen', 0, MAX_KEYLEN) };
+}
+
 function queued<T>(limits: HostOpLimits, ctx: OpContext, bytes: number, signal: AbortSignal, job: () => Promise<T>): Promise<T> {
   return ctx.resources.get(KDF_QUEUE).run({ maxRunning: limits.maxConcurrentKeyDerivations, heapBytes: kdfBudget(ctx.limits.heapBytes) }, bytes, signal, job);
 }
@@ -203,14 +214,11 @@ export const createCryptoOps: OpFactory = (settings) => {
     'crypto.pbkdf2': {
       kind: 'sync',
       run(args, bytes) {
-        const a = obj(args, 'crypto.pbkdf2');
-        const all = bytes ?? new Uint8Array(0);
-        const split = int(a['passwordLength'], 'passwordLength', 0, all.length);
+        const { a, password, salt, keylen } = kdfInput(args, bytes, 'crypto.pbkdf2');
         const iterations = int(a['iterations'], 'iterations', 1, 2 ** 31 - 1);
-        const keylen = int(a['keylen'], 'keylen', 0, MAX_KEYLEN);
         checkPbkdf2(limits, iterations, keylen, String(a['digest']));
         try {
-          return new Uint8Array(pbkdf2Sync(all.subarray(0, split), all.subarray(split), iterations, keylen, String(a['digest'])));
+          return new Uint8Array(pbkdf2Sync(password, salt, iterations, keylen, String(a['digest'])));
         } catch (e) {
           fail(e);
         }
@@ -219,14 +227,11 @@ export const createCryptoOps: OpFactory = (settings) => {
     'crypto.pbkdf2Async': {
       kind: 'async',
       run(args, bytes, ctx, signal) {
-        const a = obj(args, 'crypto.pbkdf2Async');
-        const all = bytes ?? new Uint8Array(0);
-        const split = int(a['passwordLength'], 'passwordLength', 0, all.length);
+        const { a, password, salt, keylen } = kdfInput(args, bytes, 'crypto.pbkdf2Async');
         const iterations = int(a['iterations'], 'iterations', 1, 2 ** 31 - 1);
-        const keylen = int(a['keylen'], 'keylen', 0, MAX_KEYLEN);
         checkPbkdf2(limits, iterations, keylen, String(a['digest']));
         return queued(limits, ctx, keylen, signal, () => new Promise((resolve, reject) => {
-          pbkdf2(all.subarray(0, split), all.subarray(split), iterations, keylen, String(a['digest']),
+          pbkdf2(password, salt, iterations, keylen, String(a['digest']),
             (err, key) => (err ? reject(new OpError(err.message, 'Error', (err as { code?: string }).code)) : resolve(new Uint8Array(key))));
         }));
       },
@@ -234,14 +239,11 @@ export const createCryptoOps: OpFactory = (settings) => {
     'crypto.scrypt': {
       kind: 'async',
       run(args, bytes, ctx, signal) {
-        const a = obj(args, 'crypto.scrypt');
-        const all = bytes ?? new Uint8Array(0);
-        const split = int(a['passwordLength'], 'passwordLength', 0, all.length);
-        const keylen = int(a['keylen'], 'keylen', 0, MAX_KEYLEN);
+        const { a, password, salt, keylen } = kdfInput(args, bytes, 'crypto.scrypt');
         const plan = planScrypt(limits, ctx.limits.heapBytes, a['options']);
         return queued(limits, ctx, plan.memory + keylen, signal, () => new Promise((resolve, reject) => {
           try {
-            scrypt(all.subarray(0, split), all.subarray(split), keylen, plan.options,
+            scrypt(password, salt, keylen, plan.options,
               (err, key) => (err ? reject(new OpError(err.message, 'Error', (err as { code?: string }).code)) : resolve(new Uint8Array(key))));
           } catch (e) {
             fail(e);
@@ -252,13 +254,10 @@ export const createCryptoOps: OpFactory = (settings) => {
     'crypto.scryptSync': {
       kind: 'sync',
       run(args, bytes, ctx) {
-        const a = obj(args, 'crypto.scryptSync');
-        const all = bytes ?? new Uint8Array(0);
-        const split = int(a['passwordLength'], 'passwordLength', 0, all.length);
-        const keylen = int(a['keylen'], 'keylen', 0, MAX_KEYLEN);
+        const { a, password, salt, keylen } = kdfInput(args, bytes, 'crypto.scryptSync');
         const plan = planScrypt(limits, ctx.limits.heapBytes, a['options']);
         try {
-          return new Uint8Array(scryptSync(all.subarray(0, split), all.subarray(split), keylen, plan.options));
+          return new Uint8Array(scryptSync(password, salt, keylen, plan.options));
         } catch (e) {
           fail(e);
         }
