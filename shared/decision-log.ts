@@ -37,10 +37,22 @@ export interface DecisionEntry {
   readonly ms: number;
 }
 
+/** What a run exchanged with the network in one category (fetch, websocket, …). */
+export interface EgressCounts {
+  /** Requests made (fetch: every hop, redirects included; websocket: connections opened). */
+  readonly requests: number;
+  /** Body bytes sent (request bodies, messages). */
+  readonly sent_bytes: number;
+  /** Body bytes received (response bodies, messages). */
+  readonly received_bytes: number;
+}
+
 export interface DecisionLog {
   readonly entries: readonly DecisionEntry[];
   /** Decisions made but not kept (beyond MAX_DECISIONS or MAX_DECISION_LOG_BYTES). */
   readonly dropped: number;
+  /** The run's network traffic per category; absent when it made none. Never dropped. */
+  readonly egress?: Readonly<Record<string, EgressCounts>>;
 }
 
 /** At most this many decisions are kept per run… */
@@ -66,7 +78,7 @@ export function capDecisionLog(log: DecisionLog): DecisionLog {
     kept++;
   }
   if (kept === log.entries.length) return log;
-  return { entries: log.entries.slice(0, kept), dropped: log.dropped + log.entries.length - kept };
+  return { entries: log.entries.slice(0, kept), dropped: log.dropped + log.entries.length - kept, ...(log.egress ? { egress: log.egress } : {}) };
 }
 
 function isObject(v: unknown): v is Record<string, unknown> {
@@ -89,8 +101,19 @@ function isEntry(v: unknown): boolean {
     && (v['verdict'] === 'allow' || v['verdict'] === 'deny' || v['verdict'] === 'error') && optionalString(v['reason']) && isMs(v['ms']);
 }
 
+const isCount = (v: unknown): boolean => Number.isSafeInteger(v) && (v as number) >= 0;
+
+/** At most one entry per policy category, each three counts. */
+function isEgress(v: unknown): boolean {
+  if (v === undefined) return true;
+  if (!isObject(v)) return false;
+  const entries = Object.entries(v);
+  return entries.length <= 16 && entries.every(([k, c]) => /^[a-z0-9_]{1,32}$/.test(k) && isObject(c)
+    && Object.keys(c).length === 3 && isCount(c['requests']) && isCount(c['sent_bytes']) && isCount(c['received_bytes']));
+}
+
 /** The shape check the supervisor applies to a worker's log (sizes are capped separately). */
 export function isDecisionLog(v: unknown): v is DecisionLog {
   return isObject(v) && Array.isArray(v['entries']) && v['entries'].length <= 4 * MAX_DECISIONS && v['entries'].every(isEntry)
-    && Number.isSafeInteger(v['dropped']) && (v['dropped'] as number) >= 0;
+    && Number.isSafeInteger(v['dropped']) && (v['dropped'] as number) >= 0 && isEgress(v['egress']);
 }

@@ -38,6 +38,8 @@ export interface HostOpLimits {
 export interface NetworkSettings {
   /** What a fetch no policy decides gets: deny (the default) or allow. */
   readonly fetchDefault: 'allow' | 'deny';
+  /** PEM certificates trusted besides Node's bundled roots for outbound TLS (--fetch-ca-file); absent or `[]` when none. */
+  readonly caCerts?: readonly string[];
 }
 
 export interface WorkerSettings {
@@ -71,7 +73,7 @@ export const DEFAULT_HOST_OP_LIMITS: HostOpLimits = Object.freeze({
   fetch: DEFAULT_FETCH_LIMITS,
 });
 
-export const DEFAULT_NETWORK_SETTINGS: NetworkSettings = Object.freeze({ fetchDefault: 'deny' });
+export const DEFAULT_NETWORK_SETTINGS: NetworkSettings = Object.freeze({ fetchDefault: 'deny', caCerts: Object.freeze([]) });
 
 function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null;
@@ -90,7 +92,8 @@ function isHostOpLimits(v: unknown): v is HostOpLimits {
 }
 
 function isNetworkSettings(v: unknown): v is NetworkSettings {
-  return isObject(v) && (v['fetchDefault'] === 'allow' || v['fetchDefault'] === 'deny');
+  return isObject(v) && (v['fetchDefault'] === 'allow' || v['fetchDefault'] === 'deny')
+    && (v['caCerts'] === undefined || (Array.isArray(v['caCerts']) && v['caCerts'].every((c) => typeof c === 'string')));
 }
 
 export function isWorkerSettings(v: unknown): v is WorkerSettings {

@@ -5,6 +5,7 @@ import type { Config } from './config/load-config.ts';
 import { ConfigError } from './config/config-error.ts';
 import { parsePolicyConfig } from './config/policy-config.ts';
 import { headerRulesOf } from './config/header-config.ts';
+import { readCaCerts } from './config/tls-config.ts';
 import { ExecutionService } from './executions/execution-service.ts';
 import { WorkerPool, WorkerStartError } from './pool/worker-pool.ts';
 import { openMetadataDb } from './stores/metadata-db.ts';
@@ -104,7 +105,7 @@ export async function startApp(config: Config, log: Logger, hooks: AppHooks): Pr
     ops: new OpRouter([artifactOpRoutes(artifacts.service)], (line) => log.error(line)),
     // Checked when the config was loaded; parsed again here into what every worker is given.
     policies: config.policiesJson === undefined ? {} : parsePolicyConfig(config.policiesJson),
-    network: { fetchDefault: config.fetchDefault },
+    network: { fetchDefault: config.fetchDefault, caCerts: readCaCerts(config.fetchCaFile) },
     headerRules: headerRulesOf(config.fetchHeader, config.fetchHeaderConfig),
   });
   // --heap-memory-max is within the ceiling (a conflict rule checks).

@@ -155,11 +155,24 @@ export const PolicyDecision: JsonSchema = {
 export const ExecutionDecisions: JsonSchema = {
   type: 'object',
   description: 'The execution\'s policy decision log. It is recorded when the run ends, so it is empty while the execution is running.',
-  required: ['execution_id', 'status', 'decisions', 'dropped'],
+  required: ['execution_id', 'status', 'decisions', 'dropped', 'egress'],
   properties: {
     execution_id: { type: 'string' },
     status: ref('ExecutionStatus', 'Execution status at query time.'),
     decisions: { type: 'array', items: ref('PolicyDecision'), description: 'In the order they were made; at most 1000 and 256 KiB of them.' },
     dropped: int64('Decisions made but not kept (beyond 1000 entries or 256 KiB per execution).'),
+    egress: {
+      type: 'object',
+      description: 'The execution\'s network traffic per category (`fetch`, `websocket`), whatever the policies decided; `{}` when it made none.',
+      additionalProperties: {
+        type: 'object',
+        required: ['requests', 'sent_bytes', 'received_bytes'],
+        properties: {
+          requests: int64('Requests made (fetch: every hop, redirects included; websocket: connections opened).'),
+          sent_bytes: int64('Body bytes sent (request bodies, messages).'),
+          received_bytes: int64('Body bytes received (response bodies, messages).'),
+        },
+      },
+    },
   },
 };

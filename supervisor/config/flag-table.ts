@@ -247,6 +247,10 @@ export const FLAGS = [
     description: 'What a script\'s fetch gets when no `fetch` policy decides it: `deny` (the default: scripts reach no network) or `allow` (any http(s) URL).',
   }),
   define({
+    name: 'fetch-ca-file', kind: 'path', example: '/etc/runjs/intranet-ca.pem', group: 'policy', implemented: true,
+    description: 'A PEM file of certificate authorities trusted, besides Node\'s bundled roots, for scripts\' https fetches and wss WebSockets (e.g. an intranet CA). Read once at startup.',
+  }),
+  define({
     name: 'fetch-header-config', kind: 'json-or-path', jsonShape: 'array', section: 'fetch_headers',
     example: EXAMPLE_FETCH_HEADERS, group: 'policy', implemented: true,
     description: 'Header-injection rules: a JSON array of `{host, methods?, headers, override?}` (static) or `{host, methods?, auth: {type: "oauth_client_credentials", header, token_url, client_id, client_secret, scope?, refresh_buffer_secs?}}` rules, applied on the host to scripts\' outbound requests; the script never sees the values (docs/network.md, "Header injection").',

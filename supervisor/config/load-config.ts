@@ -24,6 +24,7 @@ import { readEnv } from './read-env.ts';
 import type { Env, EnvValue } from './read-env.ts';
 import { findViolation } from './schema.ts';
 import { parsePolicyConfig, PolicyConfigError } from './policy-config.ts';
+import { readCaCerts, TlsConfigError } from './tls-config.ts';
 import { HeaderConfigError, parseHeaderConfig, parseHeaderFlag } from './header-config.ts';
 
 export type { Config, ValueSource } from './config-types.ts';
@@ -101,7 +102,8 @@ export function checkConfigFile(file: string, cwd: string): void {
   const settings = new Map<string, unknown>();
   for (const [flag, value] of raw) settings.set(flag, convertValue(specOf(flag), value, cwd));
   assertValid(settings, raw);
-  assertStructured(settings, raw);
+  // A file's shape only: the files it names (a CA bundle) are read when a server starts with it.
+  assertStructured(settings, raw, false);
 }
 
 function specOf(flag: string): FlagSpec {
@@ -187,8 +189,15 @@ function assertValid(settings: ReadonlyMap<string, unknown>, raw: ReadonlyMap<st
  * parsed here (hook files read, URL schemes checked) so a mistake stops startup naming the flag or
  * file and the key path inside the value. The app parses it again into WorkerSettings.
  */
-function assertStructured(settings: ReadonlyMap<string, unknown>, raw: ReadonlyMap<string, RawValue>): void {
+function assertStructured(settings: ReadonlyMap<string, unknown>, raw: ReadonlyMap<string, RawValue>, readFiles = true): void {
   assertHeaderRules(settings, raw);
+  try {
+    if (readFiles) readCaCerts(settings.get('fetch-ca-file') as string | undefined);
+  } catch (e) {
+    if (!(e instanceof TlsConfigError)) throw e;
+    const source: ValueSource = raw.get('fetch-ca-file')?.source ?? { kind: 'default' };
+    throw new ConfigError(`invalid ${culpritOf(specOf('fetch-ca-file'), source)}: ${e.message}`);
+  }
   if (!settings.has('policies-json')) return;
   try {
     parsePolicyConfig(settings.get('policies-json'));

@@ -305,7 +305,7 @@ export class ExecutionService {
   decisions(id: string): ExecutionDecisions {
     const r = this.#row(id);
     const log = this.#store.decisions(id);
-    return { execution_id: r.id, status: r.status, decisions: log.entries, dropped: log.dropped };
+    return { execution_id: r.id, status: r.status, decisions: log.entries, dropped: log.dropped, egress: log.egress ?? {} };
   }
 
   /** Running executions and the retained finished ones, newest first. */

@@ -2,7 +2,7 @@
 // multi-row changes run in transactions.
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import type { ExecutionStatus } from './execution-types.ts';
-import type { DecisionEntry, DecisionLog } from '../../shared/decision-log.ts';
+import type { DecisionEntry, DecisionLog, EgressCounts } from '../../shared/decision-log.ts';
 
 export interface ExecutionRow {
   readonly id: string;
@@ -60,8 +60,8 @@ export class ExecutionStore {
     this.#deleteExecution = db.prepare('DELETE FROM executions WHERE id = ?');
     this.#deleteOutput = db.prepare('DELETE FROM execution_output WHERE execution_id = ?');
     // Only for a recorded execution: a log that arrives after its execution was pruned is dropped.
-    this.#putDecisions = db.prepare('INSERT OR REPLACE INTO execution_decisions (execution_id, entries, dropped) SELECT ?, ?, ? WHERE EXISTS (SELECT 1 FROM executions WHERE id = ?)');
-    this.#getDecisions = db.prepare('SELECT entries, dropped FROM execution_decisions WHERE execution_id = ?');
+    this.#putDecisions = db.prepare('INSERT OR REPLACE INTO execution_decisions (execution_id, entries, dropped, egress) SELECT ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM executions WHERE id = ?)');
+    this.#getDecisions = db.prepare('SELECT entries, dropped, egress FROM execution_decisions WHERE execution_id = ?');
     this.#deleteDecisions = db.prepare('DELETE FROM execution_decisions WHERE execution_id = ?');
   }
 
@@ -115,14 +115,15 @@ export class ExecutionStore {
   }
 
   putDecisions(id: string, log: DecisionLog): void {
-    this.#putDecisions.run(id, JSON.stringify(log.entries), log.dropped, id);
+    this.#putDecisions.run(id, JSON.stringify(log.entries), log.dropped, log.egress === undefined ? null : JSON.stringify(log.egress), id);
   }
 
   /** The stored decision log, or an empty one. */
   decisions(id: string): DecisionLog {
-    const row = this.#getDecisions.get(id) as { entries: string; dropped: number } | undefined;
+    const row = this.#getDecisions.get(id) as { entries: string; dropped: number; egress: string | null } | undefined;
     if (!row) return { entries: [], dropped: 0 };
-    return { entries: JSON.parse(row.entries) as DecisionEntry[], dropped: Number(row.dropped) };
+    const log = { entries: JSON.parse(row.entries) as DecisionEntry[], dropped: Number(row.dropped) };
+    return row.egress === null ? log : { ...log, egress: JSON.parse(row.egress) as Record<string, EgressCounts> };
   }
 
   /** After a restart nothing is running: mark what was, with `error`. Returns how many. */

@@ -1,6 +1,6 @@
 // Wire shapes of the execution resources (interface spec: "Resources and their fields").
 import type { OutputWindow } from './output-log.ts';
-import type { DecisionEntry } from '../../shared/decision-log.ts';
+import type { DecisionEntry, EgressCounts } from '../../shared/decision-log.ts';
 export type ExecutionStatus = 'running' | 'completed' | 'failed' | 'cancelled' | 'timed_out';
 
 export interface ArtifactMeta {
@@ -49,6 +49,8 @@ export interface ExecutionDecisions {
   readonly decisions: readonly DecisionEntry[];
   /** Decisions made but not kept: beyond 1000 or 256 KiB per execution. */
   readonly dropped: number;
+  /** Network traffic per category (fetch, websocket): requests, body bytes sent and received; `{}` when none. */
+  readonly egress: Readonly<Record<string, EgressCounts>>;
 }
 
 /** A validated request to run code (REST body / MCP arguments after their schemas). */

@@ -72,6 +72,8 @@ const DECISIONS_OUTPUT = z.object({
     ms: z.number(),
   })),
   dropped: z.int().describe('Decisions made but not kept (beyond 1000 entries or 256 KiB).'),
+  egress: z.record(z.string(), z.object({ requests: z.int(), sent_bytes: z.int(), received_bytes: z.int() }))
+    .describe('Network traffic per category (fetch, websocket): requests made, body bytes sent and received; {} when none.'),
 });
 
 const OUTPUT_INPUT = z.strictObject({

@@ -342,7 +342,7 @@ export class WorkerPool {
         }
         this.#release(slot, active);
         // A cancelled run's decisions still describe what it did: recorded whenever its worker reports them.
-        if (msg.decisions !== undefined && msg.decisions.entries.length + msg.decisions.dropped > 0) active.job.onDecisions?.(capDecisionLog(msg.decisions));
+        if (msg.decisions !== undefined && (msg.decisions.entries.length + msg.decisions.dropped > 0 || msg.decisions.egress !== undefined)) active.job.onDecisions?.(capDecisionLog(msg.decisions));
         // Checked again here: the worker's own caps on the result, the error text and the image are not trusted.
         let outcome = capWorkerOutcome(msg.outcome);
         const imageError = msg.image ? active.bounds.checkImage(msg.image.bytes.byteLength) : undefined;

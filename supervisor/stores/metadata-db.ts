@@ -76,6 +76,8 @@ const MIGRATIONS: readonly string[] = [
      entries TEXT NOT NULL,
      dropped INTEGER NOT NULL
    ) WITHOUT ROWID;`,
+  // 5: each execution's network traffic per category (DecisionLog.egress), JSON; NULL when none.
+  `ALTER TABLE execution_decisions ADD COLUMN egress TEXT;`,
 ];
 
 export function openMetadataDb(dir: string): DatabaseSync {

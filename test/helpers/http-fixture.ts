@@ -2,6 +2,7 @@
 // fetch has to handle (bodies, echo, redirects, streaming, a response that never comes), and a
 // record of the sockets it saw close (so a test can wait for a run's connections to end).
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
 
 export interface HttpFixture {
@@ -44,6 +45,9 @@ async function route(req: IncomingMessage, res: ServerResponse, base: string): P
     case '/big':
       res.writeHead(200, { 'content-type': 'application/octet-stream' }).end(Buffer.alloc(Number(url.searchParams.get('bytes') ?? 2 * 1024 * 1024), 0x61));
       return;
+    case '/binary': // not UTF-8
+      res.writeHead(200, { 'content-type': 'application/octet-stream' }).end(Buffer.from([0xff, 0x00, 0x80, 0xfe, 0x61]));
+      return;
     case '/no-content':
       res.writeHead(204).end();
       return;
@@ -54,18 +58,20 @@ async function route(req: IncomingMessage, res: ServerResponse, base: string): P
   }
 }
 
-export async function startHttpFixture(): Promise<HttpFixture> {
+/** With `tls`, the same routes over https (a key and certificate chain, e.g. from test-ca.ts). */
+export async function startHttpFixture(opts: { tls?: { key: string; cert: string } } = {}): Promise<HttpFixture> {
   const seen: string[] = [];
   const received: HttpFixture['received'] = [];
   const sockets = new Set<Socket>();
   let drained: (() => void)[] = [];
   let base = '';
-  const server: Server = createServer((req, res) => {
+  const handle = (req: IncomingMessage, res: ServerResponse): void => {
     seen.push(`${req.method} ${req.url}`);
     received.push({ method: req.method ?? '', host: req.headers.host ?? '', path: req.url ?? '', headers: { ...req.headers } });
     route(req, res, base).catch(() => res.destroy());
-  });
-  server.on('connection', (s: Socket) => {
+  };
+  const server: Server = opts.tls ? createHttpsServer({ key: opts.tls.key, cert: opts.tls.cert }, handle) : createServer(handle);
+  server.on(opts.tls ? 'secureConnection' : 'connection', (s: Socket) => {
     sockets.add(s);
     s.on('close', () => {
       sockets.delete(s);
@@ -74,7 +80,7 @@ export async function startHttpFixture(): Promise<HttpFixture> {
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const { port } = server.address() as AddressInfo;
-  base = `http://127.0.0.1:${port}`;
+  base = `${opts.tls ? 'https' : 'http'}://127.0.0.1:${port}`;
   return {
     base, port, seen, received,
     allClosed: () => (sockets.size === 0 ? Promise.resolve() : new Promise((r) => { drained.push(r); })),

@@ -7,7 +7,7 @@
 //
 // One PolicyEngine per worker (hooks compiled once, on first use); one RunPolicy per run (its log
 // and its redactions), reached by ops as `ctx.policy`. docs/policies.md is the user's view.
-import type { DecisionEntry, DecisionLog, DecisionStep, StepStage, StepVerdict } from '../../shared/decision-log.ts';
+import type { DecisionEntry, DecisionLog, DecisionStep, EgressCounts, StepStage, StepVerdict } from '../../shared/decision-log.ts';
 import { entryBytes, MAX_DECISION_LOG_BYTES, MAX_DECISIONS } from '../../shared/decision-log.ts';
 import type { CategoryPolicy, PolicyCategory, PolicyChain, PolicySettings, PolicySource } from '../../shared/policy-settings.ts';
 import { JsHook } from './js-hook.ts';
@@ -48,6 +48,8 @@ export interface PostDecision {
 export interface RunPolicy {
   /** Whether `category` has a configuration. */
   configured(category: PolicyCategory): boolean;
+  /** Whether `category` has post hooks (an op buffers its output for them only then). */
+  hasPost(category: PolicyCategory): boolean;
   /** Decides; rejects with PolicyFailedError when a source fails. A denial resolves `{allow: false}`. */
   decide(category: PolicyCategory, input: unknown, opts?: DecideOptions): Promise<Decision>;
   /** decide(), then a denial rejects with PolicyDeniedError; resolves to the (rewritten) input. */
@@ -56,6 +58,11 @@ export interface RunPolicy {
   post(category: PolicyCategory, output: unknown, input: unknown, opts?: DecideOptions): Promise<PostDecision>;
   /** post(), then a denial rejects with PolicyDeniedError; resolves to the (rewritten) output. */
   enforcePost(category: PolicyCategory, output: unknown, input: unknown, opts?: DecideOptions): Promise<unknown>;
+  /**
+   * Counts the run's network traffic in `category` (fetch, websocket): requests made, body bytes
+   * sent and received. Reported with the decision log (`egress`), whatever the policy decided.
+   */
+  countEgress(category: PolicyCategory, counts: Partial<EgressCounts>): void;
   /** Secrets this run holds (header injection registers its values and names here). */
   readonly redactor: Redactor;
   /** The run's log so far; after `close()` nothing more is recorded. */
@@ -159,6 +166,7 @@ class RunPolicyImpl implements RunPolicy {
   #dropped = 0;
   #seq = 0;
   #closed = false;
+  readonly #egress = new Map<PolicyCategory, { requests: number; sent_bytes: number; received_bytes: number }>();
 
   constructor(engine: PolicyEngine, redactor: Redactor, now: () => Date) {
     this.#engine = engine;
@@ -168,6 +176,10 @@ class RunPolicyImpl implements RunPolicy {
 
   configured(category: PolicyCategory): boolean {
     return this.#engine.policyOf(category) !== undefined;
+  }
+
+  hasPost(category: PolicyCategory): boolean {
+    return (this.#engine.policyOf(category)?.post.length ?? 0) > 0;
   }
 
   async decide(category: PolicyCategory, input: unknown, opts: DecideOptions = {}): Promise<Decision> {
@@ -281,8 +293,17 @@ class RunPolicyImpl implements RunPolicy {
     this.#entries.push(entry);
   }
 
+  countEgress(category: PolicyCategory, counts: Partial<EgressCounts>): void {
+    let c = this.#egress.get(category);
+    if (c === undefined) this.#egress.set(category, c = { requests: 0, sent_bytes: 0, received_bytes: 0 });
+    c.requests += counts.requests ?? 0;
+    c.sent_bytes += counts.sent_bytes ?? 0;
+    c.received_bytes += counts.received_bytes ?? 0;
+  }
+
   log(): DecisionLog {
-    return { entries: [...this.#entries], dropped: this.#dropped };
+    const log = { entries: [...this.#entries], dropped: this.#dropped };
+    return this.#egress.size === 0 ? log : { ...log, egress: Object.fromEntries([...this.#egress].map(([k, c]) => [k, { ...c }])) };
   }
 
   close(): void {

@@ -168,7 +168,7 @@ export class WorkerHost {
     }, this.#supervisor.forRun(req.runId), this.#policy.forRun(), this.#transpiler);
     const decisions = (): { decisions?: DecisionLog } => {
       const log = loop.decisions();
-      return log.entries.length + log.dropped > 0 ? { decisions: log } : {};
+      return log.entries.length + log.dropped > 0 || log.egress !== undefined ? { decisions: log } : {};
     };
     this.#active = { runId: req.runId, loop };
     let realm: GuestRealm | undefined;

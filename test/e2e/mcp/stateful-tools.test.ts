@@ -116,7 +116,7 @@ test('list_executions: running and recent executions, newest first', async () =>
 test('get_execution_decisions: the policy decision log of an execution (none without policies)', async () => {
   const id = String(ok(await call('run_js', { code: '1' }))['execution_id']);
   await settle(client, id);
-  assert.deepEqual(ok(await call('get_execution_decisions', { execution_id: id })), { execution_id: id, status: 'completed', decisions: [], dropped: 0 });
+  assert.deepEqual(ok(await call('get_execution_decisions', { execution_id: id })), { execution_id: id, status: 'completed', decisions: [], dropped: 0, egress: {} });
   assert.deepEqual(failed(await call('get_execution_decisions', { execution_id: 'nope' })), { error: "Execution 'nope' not found" });
 });
 

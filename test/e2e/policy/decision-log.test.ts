@@ -115,7 +115,7 @@ test('an unconfigured category and a run without decisions', async () => {
   const { decisions } = (await call(h.base, 'GET', `/api/executions/${id}/decisions`)).body as { decisions: DecisionEntry[] };
   assert.deepEqual(decisions.map((d) => [d.category, d.configured, d.verdict]), [['websocket', false, 'allow']]);
   const plain = await runToEnd('1 + 1');
-  assert.deepEqual((await call(h.base, 'GET', `/api/executions/${plain.id}/decisions`)).body, { execution_id: plain.id, status: 'completed', decisions: [], dropped: 0 });
+  assert.deepEqual((await call(h.base, 'GET', `/api/executions/${plain.id}/decisions`)).body, { execution_id: plain.id, status: 'completed', decisions: [], dropped: 0, egress: {} });
 });
 
 test('unknown executions are 404', async () => {

@@ -120,7 +120,7 @@ describe('config file errors', () => {
 
   test('the valid-key list holds flag keys and sections, but no CLI-only or unavailable keys', () => {
     const keys = validFileKeys();
-    assert.equal(keys.length, 68);
+    assert.equal(keys.length, 69);
     assert.deepEqual(keys.slice(0, 6),
       ['advertise_addr', 'allow_external_modules', 'allow_run_js_file', 'allowed_hosts', 'allowed_origins', 'bind_host']);
     for (const key of ['wasm', 'mcp_servers', 'fetch_headers', 'policies', 'sandbox', 'heap_store', 'log_level']) {

@@ -32,3 +32,15 @@ test('the protocol guard refuses a malformed decision log on a result message', 
     assert.equal(isWorkerMessage({ ...result, decisions }), false, JSON.stringify(decisions).slice(0, 80));
   }
 });
+
+test('egress counts: kept by capDecisionLog, shape-checked by the guard (categories, three non-negative integers)', () => {
+  const egress = { fetch: { requests: 2, sent_bytes: 10, received_bytes: 300 } };
+  const many = Array.from({ length: MAX_DECISIONS + 1 }, (_, i) => entry(i + 1));
+  assert.deepEqual(capDecisionLog({ entries: many, dropped: 0, egress }).egress, egress);
+  assert.ok(isDecisionLog({ entries: [], dropped: 0, egress }));
+  assert.ok(!isDecisionLog({ entries: [], dropped: 0, egress: { fetch: { requests: -1, sent_bytes: 0, received_bytes: 0 } } }));
+  assert.ok(!isDecisionLog({ entries: [], dropped: 0, egress: { fetch: { requests: 1, sent_bytes: 0 } } }));
+  assert.ok(!isDecisionLog({ entries: [], dropped: 0, egress: { fetch: { requests: 1, sent_bytes: 0, received_bytes: 0, extra: 1 } } }));
+  assert.ok(!isDecisionLog({ entries: [], dropped: 0, egress: { 'Not A Category!': { requests: 1, sent_bytes: 0, received_bytes: 0 } } }));
+  assert.ok(!isDecisionLog({ entries: [], dropped: 0, egress: [] }));
+});

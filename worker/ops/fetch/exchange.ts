@@ -8,8 +8,10 @@ import { OpError } from '../op-types.ts';
 import type { FetchRequest } from './fetch-request.ts';
 import { fetchInput, type DecidedRequest, type FetchInput } from './fetch-policy.ts';
 import { undoInjection, type Injected } from '../../network/header-injection.ts';
+import type { FilteredResponse } from './fetch-post.ts';
 
 type UndiciResponse = Awaited<ReturnType<typeof undiciFetch>>;
+interface Outcome { readonly res: UndiciResponse; readonly redirected: boolean; readonly input: FetchInput }
 
 export interface ExchangeDeps {
   readonly fetch: typeof undiciFetch;
@@ -22,6 +24,13 @@ export interface ExchangeDeps {
    * `url`'s host and `method` to `headers` and says what it changed. Rejects with an OpError.
    */
   inject(url: URL, method: string, headers: Map<string, string>, signal: AbortSignal): Promise<Injected>;
+  /**
+   * The category's post hooks, when there are any: given the final response and its whole body
+   * (buffered here, within the response budget) and the last hop's input, the response the script gets.
+   */
+  readonly post?: (head: ResponseHead, body: Uint8Array, input: FetchInput, signal: AbortSignal) => Promise<FilteredResponse>;
+  /** A hop is about to be sent (counted whether or not it gets an answer). */
+  countRequest(): void;
   countRequestBytes(n: number): void;
   /** Throws (an OpError) when the run's response budget is spent. */
   countResponseBytes(n: number): void;
@@ -59,7 +68,9 @@ export class Exchange {
   /** The request body's stream controller, for bodies that arrive in fetch.write calls. */
   #upload: ReadableStreamDefaultController<Uint8Array> | undefined;
   #uploadWaiters: (() => void)[] = [];
-  readonly #result: Promise<{ res: UndiciResponse; redirected: boolean }>;
+  readonly #result: Promise<Outcome>;
+  /** The whole body a post hook passed (or rewrote); served by read() instead of the network's. */
+  #filtered: Uint8Array | null | undefined;
   #reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
   #done = false;
 
@@ -70,7 +81,7 @@ export class Exchange {
     this.#result.catch(() => {});
   }
 
-  async #run(req: FetchRequest): Promise<{ res: UndiciResponse; redirected: boolean }> {
+  async #run(req: FetchRequest): Promise<Outcome> {
     let url = req.url;
     let method = req.method;
     const headers = new Map<string, string>();
@@ -85,6 +96,7 @@ export class Exchange {
       // Injection first: the policy decides the request as it will be sent (its log redacts the values).
       let injected = await this.#deps.inject(url, method, headers, this.#controller.signal);
       const hop = await this.#deps.decide(fetchInput(url, method, Object.fromEntries(headers)), this.#controller.signal);
+      const decided = fetchInput(hop.url, hop.method, hop.headers);
       const retarget = hop.url.hostname !== url.hostname || hop.method.toUpperCase() !== method.toUpperCase();
       url = hop.url;
       method = hop.method;
@@ -95,6 +107,7 @@ export class Exchange {
         undoInjection(headers, injected);
         injected = await this.#deps.inject(url, method, headers, this.#controller.signal);
       }
+      this.#deps.countRequest();
       if (body instanceof Uint8Array) this.#deps.countRequestBytes(body.byteLength);
       let res: UndiciResponse;
       try {
@@ -105,9 +118,9 @@ export class Exchange {
       } catch (e) {
         throw causeOf(e);
       }
-      if (!REDIRECTS.has(res.status) || req.redirect === 'manual') return { res, redirected };
+      if (!REDIRECTS.has(res.status) || req.redirect === 'manual') return { res, redirected, input: decided };
       const location = res.headers.get('location');
-      if (location === null) return { res, redirected };
+      if (location === null) return { res, redirected, input: decided };
       await res.body?.cancel().catch(() => {});
       // Injected headers were meant for this hop's host: the next hop gets its own host's rules.
       undoInjection(headers, injected);
@@ -154,8 +167,9 @@ export class Exchange {
     const onAbort = (): void => this.abort(new OpError('runjs: the run has ended', 'AbortError'));
     signal.addEventListener('abort', onAbort, { once: true });
     try {
-      const { res, redirected } = await this.#result;
+      const { res, redirected, input } = await this.#result;
       const head: ResponseHead = { status: res.status, statusText: res.statusText, headers: [...res.headers], url: res.url || '', redirected };
+      if (this.#deps.post !== undefined) return await this.#postProcess(head, input);
       if (res.body === null) this.#finish();
       return head;
     } catch (e) {
@@ -166,10 +180,33 @@ export class Exchange {
     }
   }
 
+  /** Reads the whole body for the post hooks and keeps what they leave for read(). */
+  async #postProcess(head: ResponseHead, input: FetchInput): Promise<ResponseHead> {
+    const chunks: Uint8Array[] = [];
+    // The network's end is not the exchange's: the guest still reads what the hooks left.
+    for (let c = await this.#next(false); c !== null; c = await this.#next(false)) chunks.push(c);
+    const { head: out, body } = await this.#deps.post!(head, Buffer.concat(chunks), input, this.#controller.signal);
+    this.#filtered = body;
+    if (body.byteLength === 0) this.#finish();
+    return out;
+  }
+
   /** The next body chunk, or null at the end. */
   async read(): Promise<Uint8Array | null> {
+    if (this.#filtered !== undefined) {
+      const body = this.#filtered;
+      this.#filtered = null;
+      if (body === null || body.byteLength === 0) this.#finish();
+      return body === null || body.byteLength === 0 ? null : body;
+    }
+    return await this.#next();
+  }
+
+  /** The next chunk from the network, counted against the run's budget; null at the end. */
+  async #next(finishAtEnd = true): Promise<Uint8Array | null> {
     const { res } = await this.#result;
     if (res.body === null || this.#done) return null;
+    if (this.#filtered !== undefined) return null; // post-processed: the network body was consumed
     this.#reader ??= res.body.getReader();
     let chunk: Awaited<ReturnType<ReadableStreamDefaultReader<Uint8Array>["read"]>>;
     try {
@@ -179,7 +216,7 @@ export class Exchange {
       throw causeOf(e);
     }
     if (chunk.done) {
-      this.#finish();
+      if (finishAtEnd) this.#finish();
       return null;
     }
     try {

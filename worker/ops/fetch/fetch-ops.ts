@@ -5,6 +5,7 @@
 // `fetch.response` answers the status line and headers, `fetch.read` streams the response body,
 // `fetch.abort` stops it. Each run has its own undici Agent: when the run ends, every socket it
 // opened is closed. No cookies are kept.
+import { rootCertificates } from 'node:tls';
 import { Agent, fetch as undiciFetch } from 'undici';
 import { resourceKey } from '../../runtime/run-resources.ts';
 import { OpError, type OpContext, type OpFactory } from '../op-types.ts';
@@ -12,6 +13,7 @@ import type { FetchLimits } from '../../../shared/worker-settings.ts';
 import { checkRequest, type FetchRequest } from './fetch-request.ts';
 import { Exchange } from './exchange.ts';
 import { fetchGate } from './fetch-policy.ts';
+import { applyOutput, fetchOutput } from './fetch-post.ts';
 import { HeaderInjector } from '../../network/header-injection.ts';
 import { TokenAcquisitionError } from '../../network/oauth-token-cache.ts';
 
@@ -41,10 +43,13 @@ export const createFetchOps: OpFactory = (settings) => {
   const decide = fetchGate(settings);
   // One per worker process: its OAuth token caches serve every run this worker makes.
   const injector = new HeaderInjector(settings.headerRules, { timeoutMs: limits.requestTimeoutMs });
+  // The operator's CAs (--fetch-ca-file) join Node's bundled roots; none: undici's default (the same roots).
+  const extra = settings.network.caCerts ?? [];
+  const ca = extra.length > 0 ? [...rootCertificates, ...extra] : undefined;
 
   function agentOf(runs: RunFetches): Agent {
     runs.agent ??= new Agent({
-      connect: { timeout: limits.connectTimeoutMs },
+      connect: { timeout: limits.connectTimeoutMs, ...(ca !== undefined ? { ca } : {}) },
       headersTimeout: limits.requestTimeoutMs,
       bodyTimeout: limits.requestTimeoutMs,
       // Responses are decompressed by fetch; keep-alive sockets die with the run's agent.
@@ -76,6 +81,13 @@ export const createFetchOps: OpFactory = (settings) => {
           dispatcher: agentOf(runs),
           limits,
           decide: (input, signal) => decide(input, ctx, signal),
+          ...(ctx.policy.hasPost('fetch') ? {
+            post: async (head, body, input, signal) => {
+              const before = fetchOutput(head, body);
+              const after = await ctx.policy.enforcePost('fetch', before, input, { defaultReason: `the response of ${input.method} ${input.url} is not allowed`, signal });
+              return applyOutput(head, body, after, before);
+            },
+          } : {}),
           inject: async (url, method, headers, signal) => {
             try {
               return await injector.apply(url, method, headers, ctx.policy.redactor, signal);
@@ -85,9 +97,14 @@ export const createFetchOps: OpFactory = (settings) => {
               throw e;
             }
           },
-          countRequestBytes: (n) => { runs.requestBytes += n; },
+          countRequest: () => { ctx.policy.countEgress('fetch', { requests: 1 }); },
+          countRequestBytes: (n) => {
+            runs.requestBytes += n;
+            ctx.policy.countEgress('fetch', { sent_bytes: n });
+          },
           countResponseBytes: (n) => {
             runs.responseBytes += n;
+            ctx.policy.countEgress('fetch', { received_bytes: n });
             if (runs.responseBytes > limits.maxResponseBytesPerRun) {
               throw new OpError(`fetch failed: the execution read more than ${limits.maxResponseBytesPerRun} bytes of response bodies (the per-execution limit)`, 'TypeError', 'ERR_RUNJS_FETCH_LIMIT');
             }
