@@ -81,6 +81,21 @@ export function capDecisionLog(log: DecisionLog): DecisionLog {
   return { entries: log.entries.slice(0, kept), dropped: log.dropped + log.entries.length - kept, ...(log.egress ? { egress: log.egress } : {}) };
 }
 
+/** `b` after `a` (b's entries renumbered to follow a's), within the caps; egress counts added up. */
+export function concatDecisionLogs(a: DecisionLog, b: DecisionLog): DecisionLog {
+  const offset = a.entries.length + a.dropped;
+  const egress: Record<string, EgressCounts> = { ...a.egress };
+  for (const [k, c] of Object.entries(b.egress ?? {})) {
+    const p = egress[k];
+    egress[k] = p === undefined ? c : { requests: p.requests + c.requests, sent_bytes: p.sent_bytes + c.sent_bytes, received_bytes: p.received_bytes + c.received_bytes };
+  }
+  return capDecisionLog({
+    entries: [...a.entries, ...b.entries.map((e) => ({ ...e, seq: e.seq + offset }))],
+    dropped: a.dropped + b.dropped,
+    ...(Object.keys(egress).length > 0 ? { egress } : {}),
+  });
+}
+
 function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }

@@ -61,6 +61,15 @@ export const ERRORS = {
   }),
   HEAP_NOT_ENABLED: spec({ status: 400, mcp: 'tool-error', message: () => 'heap snapshots are not enabled on this server: start it with --heap-store dir or s3 to use `heap` and `tags`' }),
   FS_NOT_ENABLED: spec({ status: 400, mcp: 'tool-error', message: () => 'filesystem snapshots are not enabled on this server: start it with --fs-store dir or s3 to use `fs`' }),
+  // run_js `file` (supervisor/executions/run-js-file.ts); the reference's texts.
+  RUN_JS_FILE_DISABLED: spec({
+    status: 400, mcp: 'tool-error',
+    message: () => 'run_js file-path execution is disabled. Enable it with --allow-run-js-file or configure a `run_js_file` policy in --policies-json.',
+  }),
+  RUN_JS_CODE_AND_FILE: spec({ status: 400, mcp: 'tool-error', message: () => 'run_js: provide either `code` or `file`, not both' }),
+  RUN_JS_FILE_UNREADABLE: spec({ status: 400, mcp: 'tool-error', message: (path: string, why: string) => `run_js file '${path}': ${why}` }),
+  RUN_JS_FILE_DENIED: spec({ status: 403, mcp: 'tool-error', message: (path: string, reason: string) => `run_js file '${path}' denied by run_js_file policy: ${reason}` }),
+  RUN_JS_FILE_POLICY_FAILED: spec({ status: 500, mcp: 'tool-error', message: (detail: string) => detail }),
 
   // ── heaps, tags and sessions ────────────────────────────────────────────
   INVALID_HEAP_KEY: spec({ status: 400, mcp: 'tool-error', message: (got: unknown) => `invalid heap key ${shown(got)}: expected a heap key as returned in \`heap\` (64 lowercase hex characters)` }),

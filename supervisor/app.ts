@@ -6,6 +6,8 @@ import { ConfigError } from './config/config-error.ts';
 import { parsePolicyConfig } from './config/policy-config.ts';
 import { headerRulesOf } from './config/header-config.ts';
 import { readCaCerts } from './config/tls-config.ts';
+import { RunJsFileReader } from './executions/run-js-file.ts';
+import { MAX_SOURCE_BYTES } from '../worker/source/source-limits.ts';
 import { ExecutionService } from './executions/execution-service.ts';
 import { WorkerPool, WorkerStartError } from './pool/worker-pool.ts';
 import { openMetadataDb } from './stores/metadata-db.ts';
@@ -98,13 +100,14 @@ export async function startApp(config: Config, log: Logger, hooks: AppHooks): Pr
   const db = openMetadataDb(config.sessionDbPath);
   const artifacts = openArtifacts(db, config, (line) => log.warn(line));
   const heaps = openHeaps(config, db, log);
+  // Checked when the config was loaded; parsed again here into what workers (and run_js `file`) use.
+  const policies = config.policiesJson === undefined ? {} : parsePolicyConfig(config.policiesJson);
   const pool = new WorkerPool({
     size: config.maxConcurrentExecutions, maxQueued: config.maxQueuedExecutions, log: (line) => log.warn(line),
     // Heap-mode runs use QuickJS, all others V8: warm only the engine this server will use.
     warmEngines: heaps.enabled ? ['quickjs'] : ['v8'],
     ops: new OpRouter([artifactOpRoutes(artifacts.service)], (line) => log.error(line)),
-    // Checked when the config was loaded; parsed again here into what every worker is given.
-    policies: config.policiesJson === undefined ? {} : parsePolicyConfig(config.policiesJson),
+    policies,
     network: { fetchDefault: config.fetchDefault, caCerts: readCaCerts(config.fetchCaFile) },
     headerRules: headerRulesOf(config.fetchHeader, config.fetchHeaderConfig),
   });
@@ -127,6 +130,8 @@ export async function startApp(config: Config, log: Logger, hooks: AppHooks): Pr
     warn: (line) => log.warn(line),
   });
   const version = packageVersion();
+  // run_js `file`: decided here, at submission (the worker never sees the path).
+  const files = new RunJsFileReader({ allowAll: config.allowRunJsFile, policies, maxBytes: MAX_SOURCE_BYTES, cwd: process.cwd() });
   const surface: McpSurfaceOptions = {
     executions,
     heaps,
@@ -142,6 +147,7 @@ export async function startApp(config: Config, log: Logger, hooks: AppHooks): Pr
     version,
     instructions: config.instructions,
     runJsDescription: config.runJsDescription,
+    files,
     log: (line) => log.warn(line),
   };
   let closeTransport: () => Promise<void>;
@@ -198,6 +204,7 @@ export async function startApp(config: Config, log: Logger, hooks: AppHooks): Pr
     close: () => closing ??= (async () => {
       await closeTransport().catch((e: unknown) => log.error(`closing the transport failed: ${String(e)}`));
       executions.close();
+      files.dispose();
       await pool.close();
       await heaps.store?.close().catch((e: unknown) => log.error(`closing the heap store failed: ${String(e)}`));
       db.close();

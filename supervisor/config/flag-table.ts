@@ -168,7 +168,7 @@ export const FLAGS = [
     description: 'Allow scripts to import external modules.',
   }),
   define({
-    name: 'allow-run-js-file', kind: 'boolean', default: false, group: 'execution', implemented: false,
+    name: 'allow-run-js-file', kind: 'boolean', default: false, group: 'execution', implemented: true,
     description: 'Let `run_js` read any readable path; takes precedence over a `run_js_file` read policy.',
   }),
 

@@ -12,7 +12,7 @@ import type { Job, JobHandle } from '../pool/worker-pool.ts';
 import { ExecutionStore, type ExecutionRow } from './execution-store.ts';
 import { OutputLog, type PageRequest } from './output-log.ts';
 import type { ArtifactMeta, CancelResult, ExecRequest, ExecutionDecisions, ExecutionInfo, ExecutionOutput, ExecutionSummary } from './execution-types.ts';
-import type { DecisionLog } from '../../shared/decision-log.ts';
+import { concatDecisionLogs, type DecisionLog } from '../../shared/decision-log.ts';
 
 /** The part of the worker pool the service uses. */
 export interface JobRunner {
@@ -56,6 +56,8 @@ interface Live {
   readonly waiters: (() => void)[];
   /** The run's decision log, written with its outcome. */
   decisions: DecisionLog | undefined;
+  /** Decisions made before the run (run_js `file`): kept in front of the worker's log. */
+  readonly sourceDecisions: DecisionLog | undefined;
 }
 
 /** What a heap-mode run carries from submission to its outcome. */
@@ -124,7 +126,7 @@ export class ExecutionService {
       this.#store.remove(id);
       throw e;
     }
-    live = { handle, log, pending: [], pendingBytes: 0, nextChunk: 0, flushTimer: undefined, waiters: [], decisions: undefined };
+    live = { handle, log, pending: [], pendingBytes: 0, nextChunk: 0, flushTimer: undefined, waiters: [], decisions: req.sourceDecisions, sourceDecisions: req.sourceDecisions };
     this.#live.set(id, live);
     const l = live;
     void handle.outcome
@@ -217,7 +219,7 @@ export class ExecutionService {
   #onDecisions(id: string, log: DecisionLog): void {
     if (this.#closed) return;
     const live = this.#live.get(id);
-    if (live) live.decisions = log;
+    if (live) live.decisions = live.sourceDecisions === undefined ? log : concatDecisionLogs(live.sourceDecisions, log);
     else this.#store.putDecisions(id, log);
   }
 

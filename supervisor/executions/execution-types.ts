@@ -1,6 +1,6 @@
 // Wire shapes of the execution resources (interface spec: "Resources and their fields").
 import type { OutputWindow } from './output-log.ts';
-import type { DecisionEntry, EgressCounts } from '../../shared/decision-log.ts';
+import type { DecisionEntry, DecisionLog, EgressCounts } from '../../shared/decision-log.ts';
 export type ExecutionStatus = 'running' | 'completed' | 'failed' | 'cancelled' | 'timed_out';
 
 export interface ArtifactMeta {
@@ -60,6 +60,8 @@ export interface ExecRequest {
   readonly fs?: string | null;
   readonly session?: string | null;
   readonly tags?: Readonly<Record<string, string>> | null;
+  /** Policy decisions the server made for this submission before the run (run_js `file`): first in the execution's log. */
+  readonly sourceDecisions?: DecisionLog;
   readonly heapMemoryMaxMb?: number | null;
   readonly executionTimeoutSecs?: number | null;
 }

@@ -18,6 +18,7 @@ import type { HeapService } from '../heaps/index.ts';
 import { artifactTools, type McpArtifactsApi } from './artifact-tools.ts';
 import { RunjsError } from '../../shared/errors.ts';
 import { invalidArguments, listEntry, toolFailure, type ToolCallContext, type ToolDef } from './tool-kit.ts';
+import type { RunJsFileReader } from '../executions/run-js-file.ts';
 
 export interface McpSurfaceOptions {
   readonly executions: McpExecutionsApi;
@@ -33,6 +34,8 @@ export interface McpSurfaceOptions {
   readonly instructions?: string | undefined;
   /** `--run-js-description`. */
   readonly runJsDescription?: string | undefined;
+  /** run_js `file` (stateful mode); absent: `file` answers "disabled". */
+  readonly files?: RunJsFileReader | undefined;
   readonly log: (line: string) => void;
 }
 
@@ -61,6 +64,7 @@ export function createMcpConnection(opts: McpSurfaceOptions, transport: Transpor
     runJsTool({
       executions: opts.executions, mode: opts.mode, limits: opts.limits, description: opts.runJsDescription,
       sessionName: () => session.value, artifacts: opts.artifacts, heap: opts.mode === 'stateful' && opts.heaps?.enabled === true,
+      files: opts.files,
     }),
     ...(opts.mode === 'stateful' ? executionTools(opts.executions) : []),
     ...(opts.mode === 'stateful' && opts.heaps ? heapTools(opts.heaps, () => session.value) : []),
@@ -102,10 +106,10 @@ export function createMcpConnection(opts: McpSurfaceOptions, transport: Transpor
         includeExecutionId: runner.includeExecutionId,
         artifacts: opts.artifacts,
         log: opts.log,
-        submit: () => {
+        submit: async () => {
           try {
             if (!parsed.success) throw invalidArguments(name, parsed.error);
-            return runner.submit(parsed.data);
+            return await runner.submit(parsed.data);
           } catch (e) {
             return toolFailure(e);
           }

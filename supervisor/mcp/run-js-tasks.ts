@@ -70,7 +70,7 @@ export interface StartRunTaskInput {
   readonly requestedTtl: number | undefined;
   readonly executions: McpExecutionsApi;
   /** Submits the run; returns the execution id, or an error result when it was refused. */
-  readonly submit: () => string | CallToolResult;
+  readonly submit: () => Promise<string | CallToolResult>;
   /** Stateful results name the execution; stateless ones are `{output, error?}` as without a task. */
   readonly includeExecutionId: boolean;
   /** Stateless results list and inline the run's artifacts, as without a task. */
@@ -88,7 +88,7 @@ export async function startRunTask(input: StartRunTaskInput): Promise<CreateTask
       // to record and nobody to tell. Anything else is worth a log line.
       if (!/terminal|Not connected/.test(String(e))) input.log(`storing the result of task ${task.taskId} failed: ${String(e)}`);
     });
-  const submitted = input.submit();
+  const submitted = await input.submit();
   if (typeof submitted !== 'string') {
     await settle('failed', submitted);
     return { task: (await requestStore.getTask(task.taskId)) ?? task };

@@ -12,6 +12,8 @@ import type { McpExecutionsApi } from './execution-tools.ts';
 import type { McpArtifactsApi } from './artifact-tools.ts';
 import { INLINE_BUDGET_BYTES } from './artifact-blocks.ts';
 import { attachArtifacts } from './run-artifacts.ts';
+import { RunjsError } from '../../shared/errors.ts';
+import type { RunJsFileReader } from '../executions/run-js-file.ts';
 
 export interface RunJsDeps {
   readonly executions: McpExecutionsApi;
@@ -25,6 +27,8 @@ export interface RunJsDeps {
   readonly heap?: boolean | undefined;
   /** Stateless results list (and inline) the artifacts the run emitted; absent: they do not. */
   readonly artifacts?: McpArtifactsApi | undefined;
+  /** run_js `file` (stateful mode): reads code from a server file when the operator allows it. */
+  readonly files?: RunJsFileReader | undefined;
 }
 
 const code = z.string({ error: (issue) => (issue.input === undefined ? 'is required' : 'must be a string') }).describe('JavaScript or TypeScript source. The value of the last top-level expression becomes `result`.');
@@ -49,9 +53,14 @@ function timeoutSecs(limits: ExecutionLimits) {
     .describe(`Wall-clock timeout in seconds, ${TIMEOUT_SECS.min}-${TIMEOUT_SECS.max} (default ${limits.defaultTimeoutSecs}).`);
 }
 
+const file = z.string('must be a string').min(1, 'must not be empty').max(4096, 'must be at most 4096 characters')
+  .describe('Path of a file on the server whose contents are the code, instead of `code`. Only when the operator enabled it (--allow-run-js-file or a run_js_file policy).');
+
 export function statefulRunJsInput(limits: ExecutionLimits) {
   return z.strictObject({
-    code,
+    // Not required here: `file` can stand in for it (submitStateful checks that exactly one is given).
+    code: code.optional(),
+    file: file.optional(),
     heap: z.string().nullable().optional().describe('Heap key to continue from: the `heap` of a completed execution (needs a heap store). Omitted or empty: a fresh start.'),
     heap_memory_max_mb: heapMb(limits),
     execution_timeout_secs: timeoutSecs(limits),
@@ -97,7 +106,7 @@ export function toExecRequest(args: StatefulArgs | StatelessArgs, session: strin
   // Stateless arguments never carry heap/tags/fs (their schema is strict), so these are null there.
   const stateful: Partial<StatefulArgs> = args;
   return {
-    code: args.code,
+    code: args.code ?? '',
     heapMemoryMaxMb: args.heap_memory_max_mb ?? null,
     executionTimeoutSecs: args.execution_timeout_secs ?? null,
     heap: stateful.heap ?? null,
@@ -139,6 +148,22 @@ async function runAndWait(deps: RunJsDeps, args: StatelessArgs, ctx: ToolCallCon
   }
 }
 
+/**
+ * A stateful submission: `code`, or the code of `file` (read under the server's switch or its
+ * run_js_file policy, whose decisions join the execution's log). Exactly one of the two.
+ */
+async function submitStateful(deps: RunJsDeps, args: StatefulArgs): Promise<string> {
+  const req = toExecRequest(args, deps.sessionName());
+  if (args.file === undefined) {
+    if (args.code === undefined) throw new RunjsError('INVALID_ARGUMENTS', 'run_js', 'code: is required');
+    return deps.executions.submit(req);
+  }
+  if ((args.code ?? '').trim() !== '') throw new RunjsError('RUN_JS_CODE_AND_FILE');
+  if (deps.files === undefined) throw new RunjsError('RUN_JS_FILE_DISABLED');
+  const source = await deps.files.read(args.file);
+  return deps.executions.submit({ ...req, code: source.code, ...(source.decisions ? { sourceDecisions: source.decisions } : {}) });
+}
+
 export function runJsTool(deps: RunJsDeps): ToolDef {
   const description = deps.description ?? defaultRunJsDescription(deps.mode, deps.limits, deps.heap === true, deps.artifacts?.tools === true);
   const annotations = { title: 'Run JavaScript', readOnlyHint: false, destructiveHint: false, openWorldHint: false };
@@ -154,8 +179,8 @@ export function runJsTool(deps: RunJsDeps): ToolDef {
   return defineTool({
     name: 'run_js', title: 'Run JavaScript', description, annotations,
     input: statefulRunJsInput(deps.limits),
-    task: { submit: (args) => deps.executions.submit(toExecRequest(args, deps.sessionName())), includeExecutionId: true },
+    task: { submit: (args) => submitStateful(deps, args), includeExecutionId: true },
     output: STATEFUL_RUN_JS_OUTPUT,
-    handle: (args) => jsonResult({ execution_id: deps.executions.submit(toExecRequest(args, deps.sessionName())) }),
+    handle: async (args) => jsonResult({ execution_id: await submitStateful(deps, args) }),
   });
 }

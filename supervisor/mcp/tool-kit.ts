@@ -34,7 +34,7 @@ export interface ToolDef<In extends z.ZodType = z.ZodType> {
 
 /** How a task-capable tool starts its work: submit and return the execution id (throws RunjsError when refused). */
 export interface TaskRunner<Args> {
-  readonly submit: (args: Args) => string;
+  readonly submit: (args: Args) => string | Promise<string>;
   /** Whether the task result names the execution (stateful) or is the plain stateless result. */
   readonly includeExecutionId: boolean;
 }

@@ -37,8 +37,9 @@ test('tools/list: the stateful tools and the artifact tools, with input and outp
   const byName = new Map(tools.map((t) => [t.name, t]));
   const runJs = byName.get('run_js')!;
   assert.deepEqual(runJs.execution, { taskSupport: 'optional' });
-  assert.deepEqual(Object.keys(runJs.inputSchema.properties ?? {}), ['code', 'heap', 'heap_memory_max_mb', 'execution_timeout_secs', 'tags', 'fs']);
-  assert.deepEqual(runJs.inputSchema.required, ['code']);
+  assert.deepEqual(Object.keys(runJs.inputSchema.properties ?? {}), ['code', 'file', 'heap', 'heap_memory_max_mb', 'execution_timeout_secs', 'tags', 'fs']);
+  // `code` or `file`: the schema requires neither (run_js checks that exactly one is given).
+  assert.equal(runJs.inputSchema.required, undefined);
   assert.equal((runJs.inputSchema as { additionalProperties?: unknown }).additionalProperties, false);
   assert.deepEqual(runJs.outputSchema?.required, ['execution_id']);
   assert.deepEqual(Object.keys(byName.get('get_execution')!.outputSchema?.properties ?? {}), ['execution_id', 'status', 'result', 'heap', 'error', 'started_at', 'completed_at']);
@@ -139,7 +140,7 @@ test('bad arguments are error results that name the field', async () => {
     ['run_js', { code: '1', heap_memory_max_mb: 0 }, 'heap_memory_max_mb: must be at least 1 (values below 8 are raised to 8)'],
     ['run_js', { code: '1', heap_memory_max_mb: 1025 }, 'heap_memory_max_mb: must be at most 1024'],
     ['run_js', { code: '1', tags: { a: 1 } }, 'tags.a: Invalid input: expected string, received number'],
-    ['run_js', { code: '1', file: '/etc/passwd' }, 'Unrecognized key: "file"'],
+    ['run_js', { code: '1', path: '/etc/passwd' }, 'Unrecognized key: "path"'],
     ['get_execution', {}, 'execution_id: is required'],
     ['get_execution', { execution_id: '' }, 'execution_id: must not be empty'],
     ['get_execution_output', { execution_id: 'x', line_offset: 0 }, 'line_offset: must be at least 1 (lines are 1-based)'],

@@ -42,7 +42,7 @@ test('a server with policies starts, runs scripts and serves decision logs', asy
     assert.deepEqual([info.status, info.result], ['completed', '42']);
     const decisions = await fetch(`${server.base}/api/executions/${id}/decisions`);
     assert.equal(decisions.status, 200);
-    assert.deepEqual(await decisions.json(), { execution_id: id, status: 'completed', decisions: [], dropped: 0 });
+    assert.deepEqual(await decisions.json(), { execution_id: id, status: 'completed', decisions: [], dropped: 0, egress: {} });
     assert.equal((await fetch(`${server.base}/api/executions/nope/decisions`)).status, 404);
   } finally {
     assert.equal(await server.stop(), 0);

@@ -43,7 +43,7 @@ describe('assertImplemented', () => {
   test('implemented is true exactly for the flags that work today', () => {
     const implemented = FLAGS.filter((f) => f.implemented).map((f) => f.name).sort();
     assert.deepEqual(implemented, [
-      'allowed-hosts', 'allowed-origins', 'bind-host', 'cache-dir', 'config', 'execution-retention', 'execution-timeout',
+      'allow-run-js-file', 'allowed-hosts', 'allowed-origins', 'bind-host', 'cache-dir', 'config', 'execution-retention', 'execution-timeout',
       'fetch-ca-file', 'fetch-default', 'fetch-header', 'fetch-header-config', 'heap-dir', 'heap-memory-ceiling', 'heap-memory-max', 'heap-store', 'help', 'http-port', 'instructions', 'jwks-url', 'log-level',
       'max-concurrent-executions', 'max-output-bytes', 'max-queued-executions', 'max-request-body', 'policies-json', 'print-openapi',
       'public-url', 'run-js-description', 's3-bucket', 's3-endpoint', 's3-force-path-style',
