@@ -111,6 +111,18 @@ guestSuite('artifact()', (g) => {
     assert.equal(service.meta(key), undefined);
   });
 
+  g.test('a refused write rejects with an instance of the class it names, also when nothing handles it', async (ctx) => {
+    const big = 'new Uint8Array(16 * 1024 * 1024 + 1)';
+    const out = await ctx.output(`const e = await artifact('cls-${ctx.engine}', 'application/octet-stream', ${big}).catch((e) => e);
+      console.log(e instanceof RangeError, Object.hasOwn(e, 'name'), e.constructor === RangeError);`, { heapMemoryMaxMb: 64 });
+    assert.equal(out, 'true false true\n');
+    // Unhandled: fatal on V8 (the class survives isolated-vm's copy of the reason), unnoticed on QuickJS.
+    const { outcome } = await ctx.run(`artifact('cls-${ctx.engine}', 'application/octet-stream', ${big}); 1`, { heapMemoryMaxMb: 64 });
+    assert.deepEqual(outcome, ctx.engine === 'v8'
+      ? { status: 'failed', error: 'Uncaught RangeError: artifact: payload of 16777217 bytes exceeds the limit of 16777216 bytes (16 MiB)' }
+      : { status: 'completed', result: '1' });
+  });
+
   g.test('un-awaited writes are bounded: past 64 MiB pending, artifact() rejects until earlier ones finish', async (ctx) => {
     const out = await ctx.output(`
       const big = new Uint8Array(16 * 1024 * 1024);

@@ -42,6 +42,12 @@
   const BigIntPrototypeToString = uncurry(BigInt.prototype.toString);
   const ErrorCtor = Error;
   const TypeErrorCtor = TypeError;
+  /**
+   * The built-in classes an op error may name: the guest gets an instance of the class itself,
+   * not an Error renamed (which `instanceof` would not recognise, and which isolated-vm copies
+   * out of the isolate by its constructor — an unhandled rejection would read `Uncaught Error`).
+   */
+  const BUILTIN_ERRORS = ObjectSetPrototypeOf({ Error, TypeError, RangeError, SyntaxError, ReferenceError, URIError, EvalError }, null);
   const String_ = String;
   const Number_ = Number;
   const MathFloor = Math.floor;
@@ -104,8 +110,9 @@
 
   function decodeError(json) {
     const info = JSONParse(json);
-    const err = info.name === 'TypeError' ? new TypeErrorCtor(info.message) : new ErrorCtor(info.message);
-    if (info.name && info.name !== 'TypeError' && info.name !== 'Error') err.name = info.name;
+    const builtin = typeof info.name === 'string' ? BUILTIN_ERRORS[info.name] : undefined;
+    const err = builtin !== undefined ? new builtin(info.message) : new ErrorCtor(info.message);
+    if (builtin === undefined && info.name) err.name = info.name;
     if (info.code !== undefined) err.code = info.code;
     return err;
   }
