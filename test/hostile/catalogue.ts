@@ -67,7 +67,6 @@ const OUTPUT_CAP = 16 * MiB;
 const OUTPUT_NOTICE = `[runjs] output truncated: the limit of ${OUTPUT_CAP} bytes per execution was reached (--max-output-bytes)\n`;
 
 const same = (e: Expected): Readonly<Record<EngineName, Expected>> => ({ v8: e, quickjs: e });
-const both = (finding: string): Readonly<Record<EngineName, string>> => ({ v8: finding, quickjs: finding });
 const OOM: Expected = { status: 'failed', error: EXECUTION_ERRORS.OUT_OF_MEMORY };
 const TIMED_OUT: Expected = { status: 'timed_out', error: EXECUTION_ERRORS.TIMED_OUT };
 const ONE_SECOND = { execution_timeout_secs: 1 };
@@ -383,8 +382,32 @@ export const CATALOGUE: readonly HostileScript[] = [
     name: 'prototype-pollution-own-realm', group: 'isolation',
     attacks: 'the script\'s own platform: an enumerable property on Object.prototype, then a lazily loaded builtin module',
     code: 'Object.prototype.polluted = 1;\ntypeof require("node:zlib").gzipSync',
-    // docs/security.md: the prelude captures what it depends on, so the script cannot break the platform for itself.
+    // docs/security.md: the prelude captures what it depends on, so the script cannot break the
+    // platform for itself (was: `Getter must be a function: 1` / `invalid getter`: a for-in over
+    // the part's exports visited the planted key).
     expect: same({ status: 'completed', result: '"function"' }),
-    finding: both('loading the module fails (V8: `Uncaught TypeError: Getter must be a function: 1`; QuickJS: `Uncaught TypeError: invalid getter`, at defineProperty): the lazy loader of platform parts reads inherited properties (also with `Object.prototype.get`/`set` set). Only the script\'s own realm is affected.'),
+  },
+  {
+    name: 'prototype-pollution-descriptor-fields', group: 'isolation',
+    attacks: 'the script\'s own platform: descriptor fields (`get`, `set`, `value`, `writable`) planted on Object.prototype, then six lazily loaded builtin modules used',
+    code: [
+      'Object.prototype.get = 1; Object.prototype.set = 1; Object.prototype.value = 1; Object.prototype.writable = true;',
+      'const [zlib, nodeCrypto, stream, util, events, buffer] = ["zlib", "crypto", "stream", "util", "events", "buffer"].map((m) => require("node:" + m));',
+      'const e = new events.EventEmitter(); let got; e.on("x", (v) => { got = v }); e.emit("x", 3);',
+      '[zlib.gunzipSync(zlib.gzipSync("abc")).toString(), nodeCrypto.createHash("sha256").update("x").digest("hex").slice(0, 8),',
+      '  (await stream.Readable.from(["a", "b"]).toArray()).join(""), util.format("%s=%d", "n", 1), got, buffer.Buffer.from("hi").toString("hex")].join()',
+    ].join('\n'),
+    expect: same({ status: 'completed', result: '"abc,2d711642,ab,n=1,3,6869"' }),
+  },
+  {
+    name: 'prototype-pollution-fetch-classes', group: 'isolation',
+    attacks: 'the script\'s own platform: descriptor fields planted on Object.prototype, then the lazily loaded Fetch classes (Request, Headers, Response)',
+    code: [
+      'Object.prototype.get = 1; Object.prototype.set = 1; Object.prototype.value = 1; Object.prototype.writable = true; Object.prototype.polluted = 1;',
+      'const req = new Request("https://example.com/a", { method: "POST", body: "hi", headers: { "x-a": "1" } });',
+      'const res = new Response("ok", { status: 201, headers: new Headers({ "x-b": "2" }) });',
+      '[req.method, req.headers.get("x-a"), await req.text(), res.status, res.headers.get("x-b"), await res.text(), (await Response.json({ a: 1 }).json()).a].join()',
+    ].join('\n'),
+    expect: same({ status: 'completed', result: '"POST,1,hi,201,2,ok,1"' }),
   },
 ];

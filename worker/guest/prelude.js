@@ -286,9 +286,9 @@
   const console_ = {};
   const methods = { log: '', debug: '', trace: '', info: '[INFO] ', warn: '[WARN] ', error: '[ERROR] ' };
   for (const name of ObjectKeys(methods)) {
-    ObjectDefineProperty(console_, name, { value: consoleWrite(methods[name]), writable: true, enumerable: true, configurable: true });
+    ObjectDefineProperty(console_, name, { __proto__: null, value: consoleWrite(methods[name]), writable: true, enumerable: true, configurable: true });
   }
-  ObjectDefineProperty(g, 'console', { value: console_, writable: true, enumerable: false, configurable: true });
+  ObjectDefineProperty(g, 'console', { __proto__: null, value: console_, writable: true, enumerable: false, configurable: true });
 
   // --- timers (setInterval is deliberately absent, as the interface spec says) ---
   let nextTimerId = 1;
@@ -318,8 +318,8 @@
     MapDelete(pending, opId);
     op('timers.cancel', opId);
   }
-  ObjectDefineProperty(g, 'setTimeout', { value: setTimeout_, writable: true, enumerable: true, configurable: true });
-  ObjectDefineProperty(g, 'clearTimeout', { value: clearTimeout_, writable: true, enumerable: true, configurable: true });
+  ObjectDefineProperty(g, 'setTimeout', { __proto__: null, value: setTimeout_, writable: true, enumerable: true, configurable: true });
+  ObjectDefineProperty(g, 'clearTimeout', { __proto__: null, value: clearTimeout_, writable: true, enumerable: true, configurable: true });
 
   // --- dynamic import() (worker/source/module-syntax.ts rewrites `import(x)` to this) ---
   // Only built-in modules exist in a runjs script; the texts are those of static imports
@@ -359,11 +359,11 @@
     if ((typeof m === 'object' && m !== null) || typeof m === 'function') {
       const keys = ObjectKeys(m);
       for (let i = 0; i < keys.length; i++) {
-        if (keys[i] !== 'default') ObjectDefineProperty(ns, keys[i], { value: m[keys[i]], enumerable: true });
+        if (keys[i] !== 'default') ObjectDefineProperty(ns, keys[i], { __proto__: null, value: m[keys[i]], enumerable: true });
       }
     }
-    ObjectDefineProperty(ns, 'default', { value: m, enumerable: true });
-    ObjectDefineProperty(ns, SymbolToStringTag, { value: 'Module' });
+    ObjectDefineProperty(ns, 'default', { __proto__: null, value: m, enumerable: true });
+    ObjectDefineProperty(ns, SymbolToStringTag, { __proto__: null, value: 'Module' });
     ObjectFreeze(ns);
     MapSet(namespaces, name, ns);
     return ns;
@@ -382,8 +382,8 @@
   const resolve = function resolve(specifier) {
     return g[BUILTIN_DOOR].importMetaResolve(specifier);
   };
-  ObjectDefineProperty(dynamicImport, 'meta', { value: ObjectFreeze({ __proto__: null, url: 'file:///main.js', filename: '/main.js', dirname: '/', resolve }) });
-  ObjectDefineProperty(g, Symbol.for('runjs.import'), { value: dynamicImport });
+  ObjectDefineProperty(dynamicImport, 'meta', { __proto__: null, value: ObjectFreeze({ __proto__: null, url: 'file:///main.js', filename: '/main.js', dirname: '/', resolve }) });
+  ObjectDefineProperty(g, Symbol.for('runjs.import'), { __proto__: null, value: dynamicImport });
 
   // --- run lifecycle ---
   function fail(e) {
@@ -435,6 +435,6 @@
   internal.formatError = formatError;
   // The later prelude files (PRELUDE_FILES) reach `internal` through this temporary global;
   // prelude-end.js, the last of them, deletes it and completes the script with `internal`.
-  ObjectDefineProperty(g, '__runjs_internal', { value: internal, configurable: true });
+  ObjectDefineProperty(g, '__runjs_internal', { __proto__: null, value: internal, configurable: true });
   return internal;
 })();
