@@ -172,6 +172,16 @@ export const CATALOGUE: readonly HostileScript[] = [
     expect: same({ status: 'failed', error: /^Uncaught OperationError: The value of "iterations" is out of range\. It must be >= 1 && <= 10000000: runjs allows 10000000 PBKDF2 iterations × output blocks per call\. Received 2147483647/ }),
   },
   {
+    name: 'kdf-outlives-run', group: 'cpu',
+    attacks: 'the worker\'s next run: eight async pbkdf2 at the per-call cap (four compute, ~8 s each on the thread pool, callbacks that print), then the run fails at once',
+    code: 'const { pbkdf2 } = require("node:crypto");\nfor (let i = 0; i < 8; i++) pbkdf2("p", "s", 1e7, 64, "sha512", () => console.log("late callback"));\nthrow new Error("ended with derivations running")',
+    // The derivations cannot be stopped, so the worker is replaced rather than reused: the clean
+    // runs after it (crypto.subtle.digest on the thread pool, 5 s limit) find a free pool and no
+    // late callback in their output (was: the worker kept the four derivations, and the next
+    // run's digest waited behind them).
+    expect: same({ status: 'failed', error: /^Uncaught Error: ended with derivations running\n    at file:\/\/\/main\.js:4:\d+$/ }),
+  },
+  {
     name: 'wasm-memory-growth', group: 'memory',
     attacks: 'WebAssembly memory (outside the JS heap), grown 10 MiB at a time and touched',
     code: 'const m = new WebAssembly.Memory({ initial: 1, maximum: 65536 });\nwhile (true) { m.grow(160); new Uint8Array(m.buffer).fill(1) }',
