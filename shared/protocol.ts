@@ -78,7 +78,7 @@ export interface ResultMessage {
   readonly type: 'result';
   readonly runId: string;
   readonly outcome: Outcome;
-  /** The worker could not stop its guest code (a stuck isolate): kill and replace it. */
+  /** The worker could not stop its guest code (a stuck isolate), or host work the run started still runs on its threadpool: kill and replace it. */
   readonly recycle?: boolean;
   /** The heap image after a completed run that asked for one (captureImage). */
   readonly image?: HeapImage;

@@ -6,6 +6,7 @@
 //   a.push(b)                 → __runjs_P.$push(a, b)      (dispatches to the boot-time method)
 //   for (x of xs), [...xs], f(...xs), const [a, b] = xs
 //                             → …__runjs_P.iter(xs)…       (boot-time iteration of builtin collections)
+//   for (k in o)              → for (k of __runjs_P.forIn(o))   (no keys planted on builtin prototypes)
 // and the bundle runs inside a function whose locals shadow the global constructors
 // (`Promise`, `Map`, `Uint8Array`, …) with their boot-time values (see wrapBundle).
 import { parse } from 'acorn';
@@ -184,8 +185,24 @@ export function primordialize(code: string, use: PrimordialsUse): string {
     edits.push({ start: expr.end, end: expr.end, text: ')', order: order++ });
   };
 
+  /**
+   * `for (k in o)` → `for (k of __runjs_P.forIn(o))`: the keys for-in would visit, short of the
+   * builtin prototypes (an enumerable `Object.prototype.polluted` is not a key of the platform's
+   * objects; see primordials-runtime.js, forIn).
+   */
+  const rewriteForIn = (node: AnyNode): void => {
+    const left = node['left'] as AnyNode;
+    const right = node['right'] as AnyNode;
+    const keyword = /\bin\b/.exec(code.slice(left.end, right.start));
+    if (keyword === null) throw new Error(`primordialize: no 'in' in the for-in at ${node.start}`);
+    const at = left.end + keyword.index;
+    edits.push({ start: at, end: at + 2, text: `of ${P}.forIn(`, order: order++ });
+    edits.push({ start: right.end, end: right.end, text: ')', order: order++ });
+  };
+
   const visit = (node: AnyNode, parent: AnyNode | undefined, inChain: boolean): void => {
     if (node.type === 'ForOfStatement' && !node['await']) wrapIterated(node['right'] as AnyNode);
+    if (node.type === 'ForInStatement') rewriteForIn(node);
     if (node.type === 'SpreadElement' && parent && parent.type !== 'ObjectExpression') wrapIterated(node['argument'] as AnyNode);
     // A binding pattern `[a, b = 1]` reads indices instead (`{0: a, 1: b = 1}`): no iterator. One
     // with holes or a rest element keeps iterating, through iter() where it has an initialiser.

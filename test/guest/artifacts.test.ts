@@ -9,6 +9,7 @@ import { guestSuite } from '../helpers/both-engines.ts';
 import { openMetadataDb } from '../../supervisor/stores/metadata-db.ts';
 import { artifactOpRoutes, openArtifacts } from '../../supervisor/artifacts/index.ts';
 import { OpRouter } from '../../supervisor/pool/op-router.ts';
+import { EXECUTION_ERRORS } from '../../shared/errors.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'runjs-guest-art-'));
 const { service } = openArtifacts(openMetadataDb(dir), { sessionDbPath: dir });
@@ -109,6 +110,25 @@ guestSuite('artifact()', (g) => {
       console.log(ok.size_bytes);`, { heapMemoryMaxMb: 128, timeoutMs: 60_000 });
     assert.equal(out, 'RangeError: artifact: payload of 16777217 bytes exceeds the limit of 16777216 bytes (16 MiB)\n16777216\n');
     assert.equal(service.meta(key), undefined);
+  });
+
+  g.test('a refused write rejects with an instance of the class it names, also when nothing handles it', async (ctx) => {
+    const big = 'new Uint8Array(16 * 1024 * 1024 + 1)';
+    const out = await ctx.output(`const e = await artifact('cls-${ctx.engine}', 'application/octet-stream', ${big}).catch((e) => e);
+      console.log(e instanceof RangeError, Object.hasOwn(e, 'name'), e.constructor === RangeError);`, { heapMemoryMaxMb: 64 });
+    assert.equal(out, 'true false true\n');
+    // Unhandled: fatal on V8 (the class survives isolated-vm's copy of the reason), unnoticed on QuickJS.
+    const { outcome } = await ctx.run(`artifact('cls-${ctx.engine}', 'application/octet-stream', ${big}); 1`, { heapMemoryMaxMb: 64 });
+    assert.deepEqual(outcome, ctx.engine === 'v8'
+      ? { status: 'failed', error: 'Uncaught RangeError: artifact: payload of 16777217 bytes exceeds the limit of 16777216 bytes (16 MiB)' }
+      : { status: 'completed', result: '1' });
+  });
+
+  g.test('an answer larger than the heap cap fails the run out of memory, even inside try/catch', async (ctx) => {
+    const key = `huge-${ctx.engine}`;
+    await service.put(key, 'application/octet-stream', new Uint8Array(16 * 1024 * 1024), null);
+    const { outcome } = await ctx.run(`try { (await artifact.get('${key}')).length } catch (e) { 'caught ' + e }`, { timeoutMs: 30_000 });
+    assert.deepEqual(outcome, { status: 'failed', error: EXECUTION_ERRORS.OUT_OF_MEMORY });
   });
 
   g.test('un-awaited writes are bounded: past 64 MiB pending, artifact() rejects until earlier ones finish', async (ctx) => {

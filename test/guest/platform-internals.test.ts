@@ -48,6 +48,22 @@ guestSuite('guest platform internals', (g) => {
     ].join('\n')), 'ab\n1 https://x.y/p?q=1\nhéllo\naMOpbGxv 1\nevent 1\n20 36\n');
   });
 
+  g.test('descriptor fields planted on Object.prototype do not break the platform parts that load later', async (ctx) => {
+    assert.equal(await ctx.output([
+      'Object.prototype.polluted = 1; Object.prototype.get = 1; Object.prototype.set = 1; Object.prototype.value = 1;',
+      'Object.prototype.writable = true; Object.prototype.enumerable = true; Object.prototype.configurable = false;',
+      'const zlib = require("node:zlib"), nodeCrypto = require("node:crypto"), stream = require("node:stream");',
+      'const util = require("node:util"), events = require("node:events"), { Buffer: B } = require("node:buffer");',
+      'console.log(zlib.gunzipSync(zlib.gzipSync("abc")).toString(), nodeCrypto.createHash("sha256").update("x").digest("hex").slice(0, 8));',
+      'console.log(await stream.Readable.from(["a", "b"]).toArray().then((a) => a.join("")), util.format("%s=%d", "n", 1), util.inspect({ a: 1 }));',
+      'const e = new events.EventEmitter(); e.once("x", (v) => console.log("event", v)); e.emit("x", 2); console.log(B.from("hi").toString("hex"));',
+      'const r = new Request("https://example.com/a", { method: "POST", body: "hi", headers: { "x-a": "1" } });',
+      'console.log(r.method, r.headers.get("x-a"), await r.text(), new Headers({ b: "2" }).get("b"));',
+      'const res = new Response("ok", { status: 201 }); console.log(res.status, await res.text(), (await Response.json({ a: 1 }).json()).a);',
+      'console.log(new URL("https://x.y/p?q=1").searchParams.get("q"), typeof ReadableStream, typeof (await import("node:path")).join);',
+    ].join('\n')), 'abc 2d711642\nab n=1 { a: 1 }\nevent 2\n6869\nPOST 1 hi 2\n201 ok 1\n1 function function\n');
+  });
+
   g.test('builtins overwritten before the first require of util or assert do not reach them (inherited methods and species too)', async (ctx) => {
     assert.equal(await ctx.output([
       'const keep = { log: console.log };',

@@ -67,7 +67,6 @@ const OUTPUT_CAP = 16 * MiB;
 const OUTPUT_NOTICE = `[runjs] output truncated: the limit of ${OUTPUT_CAP} bytes per execution was reached (--max-output-bytes)\n`;
 
 const same = (e: Expected): Readonly<Record<EngineName, Expected>> => ({ v8: e, quickjs: e });
-const both = (finding: string): Readonly<Record<EngineName, string>> => ({ v8: finding, quickjs: finding });
 const OOM: Expected = { status: 'failed', error: EXECUTION_ERRORS.OUT_OF_MEMORY };
 const TIMED_OUT: Expected = { status: 'timed_out', error: EXECUTION_ERRORS.TIMED_OUT };
 const ONE_SECOND = { execution_timeout_secs: 1 };
@@ -171,6 +170,16 @@ export const CATALOGUE: readonly HostileScript[] = [
     // blocks ≤ 10,000,000), WebCrypto included (was: four ~25 min derivations outliving the run
     // and poisoning the worker's pool).
     expect: same({ status: 'failed', error: /^Uncaught OperationError: The value of "iterations" is out of range\. It must be >= 1 && <= 10000000: runjs allows 10000000 PBKDF2 iterations × output blocks per call\. Received 2147483647/ }),
+  },
+  {
+    name: 'kdf-outlives-run', group: 'cpu',
+    attacks: 'the worker\'s next run: eight async pbkdf2 at the per-call cap (four compute, ~8 s each on the thread pool, callbacks that print), then the run fails at once',
+    code: 'const { pbkdf2 } = require("node:crypto");\nfor (let i = 0; i < 8; i++) pbkdf2("p", "s", 1e7, 64, "sha512", () => console.log("late callback"));\nthrow new Error("ended with derivations running")',
+    // The derivations cannot be stopped, so the worker is replaced rather than reused: the clean
+    // runs after it (crypto.subtle.digest on the thread pool, 5 s limit) find a free pool and no
+    // late callback in their output (was: the worker kept the four derivations, and the next
+    // run's digest waited behind them).
+    expect: same({ status: 'failed', error: /^Uncaught Error: ended with derivations running\n    at file:\/\/\/main\.js:4:\d+$/ }),
   },
   {
     name: 'wasm-memory-growth', group: 'memory',
@@ -327,11 +336,10 @@ export const CATALOGUE: readonly HostileScript[] = [
     options: { heap_memory_max_mb: 128, execution_timeout_secs: 20 },
     expect: {
       // An unhandled rejection is fatal on V8, as in Node; QuickJS does not detect them (docs/script-environment.md).
+      // The class survives (was: `Uncaught Error: …`, op errors being Errors renamed, which
+      // isolated-vm copies out of the isolate by their constructor).
       v8: { status: 'failed', error: 'Uncaught RangeError: artifact: more than 67108864 bytes (64 MiB) of artifact writes are pending; await earlier artifact() calls first' },
       quickjs: { status: 'completed', result: '1' },
-    },
-    finding: {
-      v8: 'the unhandled rejection is reported as `Uncaught Error: artifact: more than …` — the RangeError class is lost (awaited, the same rejection reads `Uncaught RangeError: …`); also for the 16 MiB payload-size RangeError.',
     },
   },
   {
@@ -349,11 +357,9 @@ export const CATALOGUE: readonly HostileScript[] = [
     attacks: 'the engine heap cap against a host answer larger than the heap: artifact.get of 16 MiB at 8 MB',
     artifacts: { [BIG_ARTIFACT]: 16 * MiB },
     code: `(await artifact.get("${BIG_ARTIFACT}")).length`,
-    // An allocation failure the script does not catch is the out-of-memory text (docs/script-environment.md).
+    // An allocation failure the script does not catch is the out-of-memory text (docs/script-environment.md);
+    // on V8 copying the answer into the isolate is that failure (was: `Uncaught RangeError: Array buffer allocation failed`).
     expect: same(OOM),
-    finding: {
-      v8: 'the run fails with `Uncaught RangeError: Array buffer allocation failed` instead of the out-of-memory text the docs promise for an uncaught allocation failure (QuickJS gives the out-of-memory text).',
-    },
   },
 
   // ── result and error floods ─────────────────────────────────────────────────────────────────
@@ -384,8 +390,32 @@ export const CATALOGUE: readonly HostileScript[] = [
     name: 'prototype-pollution-own-realm', group: 'isolation',
     attacks: 'the script\'s own platform: an enumerable property on Object.prototype, then a lazily loaded builtin module',
     code: 'Object.prototype.polluted = 1;\ntypeof require("node:zlib").gzipSync',
-    // docs/security.md: the prelude captures what it depends on, so the script cannot break the platform for itself.
+    // docs/security.md: the prelude captures what it depends on, so the script cannot break the
+    // platform for itself (was: `Getter must be a function: 1` / `invalid getter`: a for-in over
+    // the part's exports visited the planted key).
     expect: same({ status: 'completed', result: '"function"' }),
-    finding: both('loading the module fails (V8: `Uncaught TypeError: Getter must be a function: 1`; QuickJS: `Uncaught TypeError: invalid getter`, at defineProperty): the lazy loader of platform parts reads inherited properties (also with `Object.prototype.get`/`set` set). Only the script\'s own realm is affected.'),
+  },
+  {
+    name: 'prototype-pollution-descriptor-fields', group: 'isolation',
+    attacks: 'the script\'s own platform: descriptor fields (`get`, `set`, `value`, `writable`) planted on Object.prototype, then six lazily loaded builtin modules used',
+    code: [
+      'Object.prototype.get = 1; Object.prototype.set = 1; Object.prototype.value = 1; Object.prototype.writable = true;',
+      'const [zlib, nodeCrypto, stream, util, events, buffer] = ["zlib", "crypto", "stream", "util", "events", "buffer"].map((m) => require("node:" + m));',
+      'const e = new events.EventEmitter(); let got; e.on("x", (v) => { got = v }); e.emit("x", 3);',
+      '[zlib.gunzipSync(zlib.gzipSync("abc")).toString(), nodeCrypto.createHash("sha256").update("x").digest("hex").slice(0, 8),',
+      '  (await stream.Readable.from(["a", "b"]).toArray()).join(""), util.format("%s=%d", "n", 1), got, buffer.Buffer.from("hi").toString("hex")].join()',
+    ].join('\n'),
+    expect: same({ status: 'completed', result: '"abc,2d711642,ab,n=1,3,6869"' }),
+  },
+  {
+    name: 'prototype-pollution-fetch-classes', group: 'isolation',
+    attacks: 'the script\'s own platform: descriptor fields planted on Object.prototype, then the lazily loaded Fetch classes (Request, Headers, Response)',
+    code: [
+      'Object.prototype.get = 1; Object.prototype.set = 1; Object.prototype.value = 1; Object.prototype.writable = true; Object.prototype.polluted = 1;',
+      'const req = new Request("https://example.com/a", { method: "POST", body: "hi", headers: { "x-a": "1" } });',
+      'const res = new Response("ok", { status: 201, headers: new Headers({ "x-b": "2" }) });',
+      '[req.method, req.headers.get("x-a"), await req.text(), res.status, res.headers.get("x-b"), await res.text(), (await Response.json({ a: 1 }).json()).a].join()',
+    ].join('\n'),
+    expect: same({ status: 'completed', result: '"POST,1,hi,201,2,ok,1"' }),
   },
 ];

@@ -65,6 +65,6 @@
     return opAsync('artifacts.get', { key });
   }
 
-  ObjectDefineProperty(artifact, 'get', { value: get, writable: true, enumerable: true, configurable: true });
-  ObjectDefineProperty(g, 'artifact', { value: artifact, writable: true, enumerable: false, configurable: true });
+  ObjectDefineProperty(artifact, 'get', { __proto__: null, value: get, writable: true, enumerable: true, configurable: true });
+  ObjectDefineProperty(g, 'artifact', { __proto__: null, value: artifact, writable: true, enumerable: false, configurable: true });
 })();

@@ -155,7 +155,7 @@
   }
 
   function defineValue(target, name, value) {
-    ObjectDefineProperty(target, name, { value, writable: true, enumerable: false, configurable: true });
+    ObjectDefineProperty(target, name, { __proto__: null, value, writable: true, enumerable: false, configurable: true });
   }
 
   function defineMethods(target, methods) {
@@ -171,12 +171,12 @@
       new Slot(self, { kind, spec: s, resolved: call('intl.resolve', { s }), bound: undefined });
       return self;
     };
-    ObjectDefineProperty(Ctor, 'name', { value: kind, configurable: true });
-    ObjectDefineProperty(Ctor, 'length', { value: 0, configurable: true });
+    ObjectDefineProperty(Ctor, 'name', { __proto__: null, value: kind, configurable: true });
+    ObjectDefineProperty(Ctor, 'length', { __proto__: null, value: 0, configurable: true });
     defineValue(Ctor, 'supportedLocalesOf', function supportedLocalesOf(l, o) {
       return call('intl.supported', { k: kind, l: locales(l), o: options(o) });
     });
-    ObjectDefineProperty(Ctor.prototype, SymbolToStringTag, { value: `Intl.${kind}`, configurable: true });
+    ObjectDefineProperty(Ctor.prototype, SymbolToStringTag, { __proto__: null, value: `Intl.${kind}`, configurable: true });
     defineValue(Ctor.prototype, 'resolvedOptions', function resolvedOptions() {
       const r = slot(this, kind, 'resolvedOptions').resolved;
       const copy = {};
@@ -189,6 +189,7 @@
   /** A getter returning a function bound to its formatter, as `format` and `compare` are specified. */
   function defineBoundGetter(Ctor, kind, name, make) {
     ObjectDefineProperty(Ctor.prototype, name, {
+      __proto__: null,
       get() {
         const s = slot(this, kind, name);
         if (s.bound === undefined) s.bound = make(s.spec);
@@ -237,7 +238,7 @@
   });
 
   const Intl_ = {};
-  ObjectDefineProperty(Intl_, SymbolToStringTag, { value: 'Intl', configurable: true });
+  ObjectDefineProperty(Intl_, SymbolToStringTag, { __proto__: null, value: 'Intl', configurable: true });
   defineMethods(Intl_, { NumberFormat, DateTimeFormat, Collator, PluralRules, RelativeTimeFormat, ListFormat });
   defineValue(Intl_, 'getCanonicalLocales', function getCanonicalLocales(l) {
     return call('intl.canonical', { l: locales(l) });

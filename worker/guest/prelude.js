@@ -42,6 +42,12 @@
   const BigIntPrototypeToString = uncurry(BigInt.prototype.toString);
   const ErrorCtor = Error;
   const TypeErrorCtor = TypeError;
+  /**
+   * The built-in classes an op error may name: the guest gets an instance of the class itself,
+   * not an Error renamed (which `instanceof` would not recognise, and which isolated-vm copies
+   * out of the isolate by its constructor — an unhandled rejection would read `Uncaught Error`).
+   */
+  const BUILTIN_ERRORS = ObjectSetPrototypeOf({ Error, TypeError, RangeError, SyntaxError, ReferenceError, URIError, EvalError }, null);
   const String_ = String;
   const Number_ = Number;
   const MathFloor = Math.floor;
@@ -104,8 +110,9 @@
 
   function decodeError(json) {
     const info = JSONParse(json);
-    const err = info.name === 'TypeError' ? new TypeErrorCtor(info.message) : new ErrorCtor(info.message);
-    if (info.name && info.name !== 'TypeError' && info.name !== 'Error') err.name = info.name;
+    const builtin = typeof info.name === 'string' ? BUILTIN_ERRORS[info.name] : undefined;
+    const err = builtin !== undefined ? new builtin(info.message) : new ErrorCtor(info.message);
+    if (builtin === undefined && info.name) err.name = info.name;
     if (info.code !== undefined) err.code = info.code;
     return err;
   }
@@ -279,9 +286,9 @@
   const console_ = {};
   const methods = { log: '', debug: '', trace: '', info: '[INFO] ', warn: '[WARN] ', error: '[ERROR] ' };
   for (const name of ObjectKeys(methods)) {
-    ObjectDefineProperty(console_, name, { value: consoleWrite(methods[name]), writable: true, enumerable: true, configurable: true });
+    ObjectDefineProperty(console_, name, { __proto__: null, value: consoleWrite(methods[name]), writable: true, enumerable: true, configurable: true });
   }
-  ObjectDefineProperty(g, 'console', { value: console_, writable: true, enumerable: false, configurable: true });
+  ObjectDefineProperty(g, 'console', { __proto__: null, value: console_, writable: true, enumerable: false, configurable: true });
 
   // --- timers (setInterval is deliberately absent, as the interface spec says) ---
   let nextTimerId = 1;
@@ -311,8 +318,8 @@
     MapDelete(pending, opId);
     op('timers.cancel', opId);
   }
-  ObjectDefineProperty(g, 'setTimeout', { value: setTimeout_, writable: true, enumerable: true, configurable: true });
-  ObjectDefineProperty(g, 'clearTimeout', { value: clearTimeout_, writable: true, enumerable: true, configurable: true });
+  ObjectDefineProperty(g, 'setTimeout', { __proto__: null, value: setTimeout_, writable: true, enumerable: true, configurable: true });
+  ObjectDefineProperty(g, 'clearTimeout', { __proto__: null, value: clearTimeout_, writable: true, enumerable: true, configurable: true });
 
   // --- dynamic import() (worker/source/module-syntax.ts rewrites `import(x)` to this) ---
   // Only built-in modules exist in a runjs script; the texts are those of static imports
@@ -352,11 +359,11 @@
     if ((typeof m === 'object' && m !== null) || typeof m === 'function') {
       const keys = ObjectKeys(m);
       for (let i = 0; i < keys.length; i++) {
-        if (keys[i] !== 'default') ObjectDefineProperty(ns, keys[i], { value: m[keys[i]], enumerable: true });
+        if (keys[i] !== 'default') ObjectDefineProperty(ns, keys[i], { __proto__: null, value: m[keys[i]], enumerable: true });
       }
     }
-    ObjectDefineProperty(ns, 'default', { value: m, enumerable: true });
-    ObjectDefineProperty(ns, SymbolToStringTag, { value: 'Module' });
+    ObjectDefineProperty(ns, 'default', { __proto__: null, value: m, enumerable: true });
+    ObjectDefineProperty(ns, SymbolToStringTag, { __proto__: null, value: 'Module' });
     ObjectFreeze(ns);
     MapSet(namespaces, name, ns);
     return ns;
@@ -375,8 +382,8 @@
   const resolve = function resolve(specifier) {
     return g[BUILTIN_DOOR].importMetaResolve(specifier);
   };
-  ObjectDefineProperty(dynamicImport, 'meta', { value: ObjectFreeze({ __proto__: null, url: 'file:///main.js', filename: '/main.js', dirname: '/', resolve }) });
-  ObjectDefineProperty(g, Symbol.for('runjs.import'), { value: dynamicImport });
+  ObjectDefineProperty(dynamicImport, 'meta', { __proto__: null, value: ObjectFreeze({ __proto__: null, url: 'file:///main.js', filename: '/main.js', dirname: '/', resolve }) });
+  ObjectDefineProperty(g, Symbol.for('runjs.import'), { __proto__: null, value: dynamicImport });
 
   // --- run lifecycle ---
   function fail(e) {
@@ -428,6 +435,6 @@
   internal.formatError = formatError;
   // The later prelude files (PRELUDE_FILES) reach `internal` through this temporary global;
   // prelude-end.js, the last of them, deletes it and completes the script with `internal`.
-  ObjectDefineProperty(g, '__runjs_internal', { value: internal, configurable: true });
+  ObjectDefineProperty(g, '__runjs_internal', { __proto__: null, value: internal, configurable: true });
   return internal;
 })();

@@ -20,7 +20,11 @@ import { redactHostPaths } from '../../shared/host-paths.ts';
 /** The heap cap a run is held to when its spec names none (the spec's minimum). */
 const DEFAULT_HEAP_MB = 8;
 
-/** How an uncaught V8 array-buffer allocation failure (the isolate's allocator cap) reaches settle. */
+/**
+ * How an uncaught V8 array-buffer allocation failure (the isolate's allocator cap) reaches settle,
+ * and the engine's text for one that ends a guest task: an unhandled rejection with it, or a host
+ * answer (`artifact.get`'s bytes) larger than what the isolate may still allocate.
+ */
 const ARRAY_BUFFER_OOM = 'Uncaught RangeError: Array buffer allocation failed';
 
 export type StopReason = 'cancel' | 'timeout' | 'out-of-memory';
@@ -270,7 +274,10 @@ export class RunLoop {
   #fromEngineError(e: unknown): void {
     if (this.#outcome !== undefined) return;
     if (e instanceof EngineError) {
-      if (e.kind === 'out-of-memory') { this.#end(this.#stopOutcome('out-of-memory')); return; }
+      if (e.kind === 'out-of-memory' || (e.kind === 'internal' && e.message.startsWith(ARRAY_BUFFER_OOM))) {
+        this.#end(this.#stopOutcome('out-of-memory'));
+        return;
+      }
       const reason = this.#stopReason ?? e.reason;
       if (e.kind === 'interrupted' && reason) { this.#stopReason = reason; this.#end(this.#stopOutcome(reason)); return; }
       this.#end({ status: 'failed', error: e.message });

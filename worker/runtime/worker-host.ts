@@ -22,15 +22,17 @@ import { OutputBuffer } from './output-buffer.ts';
 import { SupervisorClient } from './supervisor-client.ts';
 import type { CancelChannel } from './cancel-channel.ts';
 import { startMemoryWatchdog, type MemoryWatchdog } from './memory-watchdog.ts';
+import { hostWorkRunning } from './host-work.ts';
 import { injectedHeaderNames } from '../network/header-injection.ts';
 
 const DEFAULT_HEAP_MB = 8;
 /** Console output written while QuickJS blocks the thread is sent at least this often. */
 const OUTPUT_WHILE_BLOCKED_MS = 10;
 /**
- * How long an interrupted realm may take to return before the worker asks to be replaced. An
- * interrupt that takes returns within a few ms (engine.cancel_latency_ms ≈ 4 ms, IPC included);
- * this wait is on the path of every cancel that ends in a kill (engine.cancel_kill_latency_ms).
+ * How long an interrupted realm, or threadpool work the run started (a digest in flight when the
+ * run failed), may take to finish before the worker asks to be replaced. An interrupt that takes
+ * returns within a few ms (engine.cancel_latency_ms ≈ 4 ms, IPC included); this wait is on the
+ * path of every cancel that ends in a kill (engine.cancel_kill_latency_ms).
  */
 const STOP_GRACE_MS = 50;
 
@@ -194,12 +196,14 @@ export class WorkerHost {
       watchdog = startMemoryWatchdog(heapMb * 1024 * 1024, () => loop.stop('out-of-memory'));
       const outcome = await loop.run(realm);
       output.flush();
-      const recycle = loop.busy && !(await settlesWithin(() => !loop.busy, STOP_GRACE_MS));
+      // Replaced, not reused, when the realm did not come back (a stuck isolate) or host work the
+      // run started is still computing on the threadpool, where it cannot be stopped (host-work.ts).
+      const recycle = !(await settlesWithin(() => !loop.busy && hostWorkRunning() === 0, STOP_GRACE_MS));
       let image: HeapImage | undefined;
       if (outcome.status === 'completed' && req.captureImage && realm.snapshot) image = realm.snapshot();
       if (image && req.captureToken !== undefined) this.#imageCache.set(req.captureToken, image, image.bytes.byteLength);
       send({ type: 'result', runId: req.runId, outcome, ...(recycle ? { recycle } : {}), ...(image ? { image } : {}), ...decisions() });
-      if (recycle) return; // the supervisor kills this process; a stuck isolate must not host another run
+      if (recycle) return; // the supervisor kills this process: neither may reach another run
     } catch (e) {
       output.flush();
       process.stderr.write(`runjs: run ${req.runId} failed inside the worker: ${e instanceof Error ? e.stack ?? e.message : String(e)}\n`);

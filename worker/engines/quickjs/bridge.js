@@ -40,7 +40,7 @@
     }
     return typeof r === 'string' ? r : new Uint8ArrayCtor(r);
   }
-  ObjectDefineProperty(g, '__runjs_host', { value: hostCall, writable: true, enumerable: false, configurable: true });
+  ObjectDefineProperty(g, '__runjs_host', { __proto__: null, value: hostCall, writable: true, enumerable: false, configurable: true });
 
   // --- Math.random: xoshiro128**, 53-bit doubles, state reseeded by the host ---
   let s0 = 0x9e3779b9 | 0, s1 = 0x243f6a88 | 0, s2 = 0xb7e15162 | 0, s3 = 0x7f4a7c15 | 0;
@@ -56,7 +56,7 @@
       return ((next32() >>> 5) * 67108864 + (next32() >>> 6)) / 9007199254740992;
     },
   }.random;
-  ObjectDefineProperty(Math, 'random', { value: random, writable: true, enumerable: false, configurable: true });
+  ObjectDefineProperty(Math, 'random', { __proto__: null, value: random, writable: true, enumerable: false, configurable: true });
   function reseed(a, b, c, d) {
     s0 = a | 0; s1 = b | 0; s2 = c | 0; s3 = d | 0;
     if ((s0 | s1 | s2 | s3) === 0) s0 = 1; // the all-zero state is a fixed point
@@ -68,7 +68,7 @@
   if (typeof InternalErrorCtor === 'function') {
     Object.setPrototypeOf(InternalErrorCtor.prototype, RangeError.prototype);
     Object.setPrototypeOf(InternalErrorCtor, RangeError);
-    ObjectDefineProperty(InternalErrorCtor.prototype, 'name', { value: 'RangeError', writable: true, enumerable: false, configurable: true });
+    ObjectDefineProperty(InternalErrorCtor.prototype, 'name', { __proto__: null, value: 'RangeError', writable: true, enumerable: false, configurable: true });
     delete g.InternalError;
   }
   if (typeof ErrorCtor.captureStackTrace !== 'function') {
@@ -76,15 +76,15 @@
       captureStackTrace(target) {
         if (typeof target !== 'object' || target === null) throw new TypeError('Invalid argument');
         const stack = new ErrorCtor().stack;
-        ObjectDefineProperty(target, 'stack', { value: typeof stack === 'string' ? stack : '', writable: true, enumerable: false, configurable: true });
+        ObjectDefineProperty(target, 'stack', { __proto__: null, value: typeof stack === 'string' ? stack : '', writable: true, enumerable: false, configurable: true });
       },
     }.captureStackTrace;
-    ObjectDefineProperty(ErrorCtor, 'captureStackTrace', { value: captureStackTrace, writable: true, enumerable: false, configurable: true });
+    ObjectDefineProperty(ErrorCtor, 'captureStackTrace', { __proto__: null, value: captureStackTrace, writable: true, enumerable: false, configurable: true });
   }
   // `using` declarations (lowered by esbuild) look these up; QuickJS has no Symbol.dispose.
   // esbuild's helpers fall back to the registry symbols chosen here, so both sides agree.
   for (const name of ['dispose', 'asyncDispose']) {
-    if (typeof Symbol[name] !== 'symbol') ObjectDefineProperty(Symbol, name, { value: Symbol.for(`Symbol.${name}`), writable: false, enumerable: false, configurable: false });
+    if (typeof Symbol[name] !== 'symbol') ObjectDefineProperty(Symbol, name, { __proto__: null, value: Symbol.for(`Symbol.${name}`), writable: false, enumerable: false, configurable: false });
   }
   if (typeof Array.fromAsync !== 'function') {
     const fromAsync = {
@@ -108,7 +108,7 @@
         return result;
       },
     }.fromAsync;
-    ObjectDefineProperty(Array, 'fromAsync', { value: fromAsync, writable: true, enumerable: false, configurable: true });
+    ObjectDefineProperty(Array, 'fromAsync', { __proto__: null, value: fromAsync, writable: true, enumerable: false, configurable: true });
   }
 
   // --- deadline polls around heavy native calls ---
@@ -132,8 +132,8 @@
       : name === 'parse'
         ? { [name](a, b) { if (typeof a === 'string' && a.length > HEAVY) pollHeavy(); return call(this, a, b); } }[name]
         : { [name](a, b, c) { if (this != null && this.length > HEAVY) pollHeavy(); return call(this, a, b, c); } }[name];
-    ObjectDefineProperty(wrapped, 'length', { value: desc.value.length, writable: false, enumerable: false, configurable: true });
-    ObjectDefineProperty(owner, name, { value: wrapped, writable: desc.writable, enumerable: desc.enumerable, configurable: desc.configurable });
+    ObjectDefineProperty(wrapped, 'length', { __proto__: null, value: desc.value.length, writable: false, enumerable: false, configurable: true });
+    ObjectDefineProperty(owner, name, { __proto__: null, value: wrapped, writable: desc.writable, enumerable: desc.enumerable, configurable: desc.configurable });
   }
   wrapHeavy(JSON, 'parse', false);
   wrapHeavy(JSON, 'stringify', true); // its cost shows only in the result

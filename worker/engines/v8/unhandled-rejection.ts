@@ -5,8 +5,10 @@
 // reported like an uncaught exception — `Uncaught <Name>: <message>` and the guest stack.
 //
 // isolated-vm copies the reason across the boundary: an Error arrives as a host error of the same
-// built-in class with name, message and the guest's stack; a primitive arrives as itself; any other
-// object only as isolated-vm's generic "not an instance of Error" error (its value is lost).
+// built-in class (chosen by its constructor's name) with message and the guest's stack, and a
+// subclass with its `name`; a primitive arrives as itself; any other object only as isolated-vm's
+// generic "not an instance of Error" error (its value is lost). So a plain Error given another
+// `name` arrives as `Error`: the prelude makes op errors instances of the class they name.
 
 const NON_ERROR_OBJECT = 'An object was thrown from supplied code within isolated-vm, but that object was not an instance of `Error`.';
 const BOUNDARY = '(<isolated-vm boundary>)';

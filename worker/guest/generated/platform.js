@@ -132,7 +132,98 @@ function installDispatchers(P, saved) {
     };
   }
   P.iter = makeIter();
+  P.forIn = makeForIn();
+  closeDescriptors(P);
   return P;
+}
+
+/**
+ * `__runjs_P.forIn(o)`: what platform code's `for (k in o)` iterates instead (primordialize.ts):
+ * the string keys for-in would visit — own and inherited, enumerable, not shadowed — except those
+ * on a builtin prototype. A script's enumerable `Object.prototype.polluted` would otherwise be a
+ * key of every object the platform walks (esbuild's `__export` made it a getter). Keys are taken
+ * when the loop starts (for-in also skips keys deleted meanwhile; platform loops do not delete).
+ */
+function makeForIn() {
+  const ReflectOwnKeys = Reflect.ownKeys;
+  const ReflectApply = Reflect.apply;
+  const getProto = Object.getPrototypeOf;
+  const ObjectCtor = Object;
+  const PropertyIsEnumerable = Object.prototype.propertyIsEnumerable;
+  const SymbolIterator = Symbol.iterator;
+  const SetCtor = Set;
+  const setProto = Object.setPrototypeOf;
+  const builtin = new SetCtor();
+  const protos = [Object.prototype, Array.prototype, Function.prototype, String.prototype, Number.prototype, Boolean.prototype,
+    Symbol.prototype, BigInt.prototype, Error.prototype, RegExp.prototype, Date.prototype, Promise.prototype, Map.prototype,
+    Set.prototype, ArrayBuffer.prototype, DataView.prototype, getProto(Uint8Array.prototype), Uint8Array.prototype];
+  const add = Set.prototype.add;
+  const has = Set.prototype.has;
+  for (let i = 0; i < protos.length; i++) ReflectApply(add, builtin, [protos[i]]);
+  class KeyIterator {
+    constructor(keys) { this.keys = keys; this.i = 0; }
+    next() {
+      const keys = this.keys;
+      if (keys !== undefined && this.i < keys.length) return { __proto__: null, value: keys[this.i++], done: false };
+      this.keys = undefined;
+      return { __proto__: null, value: undefined, done: true };
+    }
+    [SymbolIterator]() { return this; }
+  }
+  setProto(KeyIterator.prototype, null);
+  return function forIn(o) {
+    const keys = setProto([], null);
+    if (o !== null && o !== undefined) {
+      const seen = new SetCtor();
+      for (let p = ObjectCtor(o); p !== null && !ReflectApply(has, builtin, [p]); p = getProto(p)) {
+        const own = ReflectOwnKeys(p);
+        for (let i = 0; i < own.length; i++) {
+          const k = own[i];
+          if (typeof k !== 'string' || ReflectApply(has, seen, [k])) continue;
+          ReflectApply(add, seen, [k]);
+          if (ReflectApply(PropertyIsEnumerable, p, [k])) keys[keys.length] = k;
+        }
+      }
+    }
+    return new KeyIterator(keys);
+  };
+}
+
+/**
+ * Property descriptors are read like any object, prototype chain included: after a script's
+ * `Object.prototype.get = 1`, every `Object.defineProperty(o, k, { value })` the platform makes
+ * would throw (`Getter must be a function: 1`), and `Object.prototype.value`/`writable` would
+ * change what it defines. The captured `defineProperty`, `defineProperties`, `create` and
+ * `Reflect.defineProperty` therefore take only a descriptor's own fields (which is all the
+ * platform, npm packages included, ever means).
+ */
+function closeDescriptors(P) {
+  const ReflectApply = Reflect.apply;
+  const ReflectOwnKeys = Reflect.ownKeys;
+  const ObjectHasOwn = Object.hasOwn;
+  const PropertyIsEnumerable = Object.prototype.propertyIsEnumerable;
+  const getProto = Object.getPrototypeOf;
+  const FIELDS = Object.setPrototypeOf(['value', 'writable', 'get', 'set', 'enumerable', 'configurable'], null);
+  function own(d) {
+    if ((typeof d !== 'object' && typeof d !== 'function') || d === null || getProto(d) === null) return d;
+    const out = { __proto__: null };
+    for (let i = 0; i < FIELDS.length; i++) if (ObjectHasOwn(d, FIELDS[i])) out[FIELDS[i]] = d[FIELDS[i]];
+    return out;
+  }
+  function ownAll(props) {
+    if ((typeof props !== 'object' && typeof props !== 'function') || props === null) return props;
+    const out = { __proto__: null };
+    const keys = ReflectOwnKeys(props);
+    for (let i = 0; i < keys.length; i++) {
+      if (ReflectApply(PropertyIsEnumerable, props, [keys[i]])) out[keys[i]] = own(props[keys[i]]);
+    }
+    return out;
+  }
+  const { Object_defineProperty: define, Object_defineProperties: defineAll, Object_create: create, Reflect_defineProperty: reflectDefine } = P;
+  if (define !== undefined) P.Object_defineProperty = function defineProperty(o, key, d) { return define(o, key, own(d)); };
+  if (defineAll !== undefined) P.Object_defineProperties = function defineProperties(o, props) { return defineAll(o, ownAll(props)); };
+  if (create !== undefined) P.Object_create = function create_(proto, props) { return props === undefined ? create(proto) : create(proto, ownAll(props)); };
+  if (reflectDefine !== undefined) P.Reflect_defineProperty = function defineProperty(o, key, d) { return reflectDefine(o, key, own(d)); };
 }
 
 /**
@@ -487,8 +578,8 @@ var __runjs_part = (() => {
   }
   function defineGlobals(values, lazy, load) {
     const descriptors = {};
-    for (const name in values) descriptors[name] = { value: values[name], writable: true, enumerable: false, configurable: true };
-    for (const name in lazy) {
+    for (const name of __runjs_P.forIn( values)) descriptors[name] = { value: values[name], writable: true, enumerable: false, configurable: true };
+    for (const name of __runjs_P.forIn( lazy)) {
       descriptors[name] = {
         configurable: true,
         enumerable: false,

@@ -18,7 +18,7 @@ var __runjs_part = (() => {
     }
   };
   var __export = (target, all) => {
-    for (var name in all)
+    for (var name of __runjs_P.forIn( all))
       __defProp(target, name, { get: all[name], enumerable: true });
   };
   var __copyProps = (to, from, except, desc) => {
@@ -1950,7 +1950,7 @@ var __runjs_part = (() => {
       var buffer2 = require_buffer();
       var Buffer3 = buffer2.Buffer;
       function copyProps(src, dst) {
-        for (var key in src) {
+        for (var key of __runjs_P.forIn( src)) {
           dst[key] = src[key];
         }
       }

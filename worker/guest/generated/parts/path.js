@@ -18,7 +18,7 @@ var __runjs_part = (() => {
     }
   };
   var __export = (target, all) => {
-    for (var name in all)
+    for (var name of __runjs_P.forIn( all))
       __defProp(target, name, { get: all[name], enumerable: true });
   };
   var __copyProps = (to, from, except, desc) => {

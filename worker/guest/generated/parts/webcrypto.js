@@ -9,7 +9,7 @@ var __runjs_part = (() => {
   var __hasOwnProp = __runjs_P.ObjectProto_hasOwnProperty;
   var __name = (target, value) => __defProp(target, "name", { value, configurable: true });
   var __export = (target, all) => {
-    for (var name in all)
+    for (var name of __runjs_P.forIn( all))
       __defProp(target, name, { get: all[name], enumerable: true });
   };
   var __copyProps = (to, from, except, desc) => {
