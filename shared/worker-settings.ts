@@ -5,6 +5,7 @@
 import type { EngineName } from './protocol.ts';
 import { isPolicySettings, type PolicySettings } from './policy-settings.ts';
 import { isHeaderRules, type HeaderRules } from './header-rules.ts';
+import { isWasmSettings, type WasmModuleSetting } from './wasm-settings.ts';
 
 /**
  * Host-side limits of the ops a script can call. Per-run limits that vary with the request (the
@@ -53,6 +54,8 @@ export interface WorkerSettings {
   readonly network: NetworkSettings;
   /** Header-injection rules (--fetch-header, --fetch-header-config), with their credentials; `[]` when none. */
   readonly headerRules: HeaderRules;
+  /** WebAssembly modules for V8 runs (--wasm-module, --wasm-config); absent or `[]` when none. */
+  readonly wasm?: readonly WasmModuleSetting[];
 }
 
 export const DEFAULT_FETCH_LIMITS: FetchLimits = Object.freeze({
@@ -103,5 +106,6 @@ export function isWorkerSettings(v: unknown): v is WorkerSettings {
     && isHostOpLimits(v['limits'])
     && isPolicySettings(v['policies'])
     && isNetworkSettings(v['network'])
-    && isHeaderRules(v['headerRules']);
+    && isHeaderRules(v['headerRules'])
+    && (v['wasm'] === undefined || isWasmSettings(v['wasm']));
 }

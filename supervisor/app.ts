@@ -1,12 +1,14 @@
 // The composition root: from a Config to a running server (database, worker pool, execution
 // service, one transport) and back down again. Nothing else wires components together, and
 // nothing here holds logic a transport or the service should own.
-import type { Config } from './config/load-config.ts';
+import { sourceOf, type Config } from './config/load-config.ts';
+import { culpritOf, SPEC_BY_NAME } from './config/describe-flag.ts';
 import { ConfigError } from './config/config-error.ts';
 import { parsePolicyConfig } from './config/policy-config.ts';
 import { headerRulesOf } from './config/header-config.ts';
 import { readCaCerts } from './config/tls-config.ts';
 import { RunJsFileReader } from './executions/run-js-file.ts';
+import { loadWasmModules, wasmSettings, WasmConfigError, type LoadedWasmModule } from './wasm/load-wasm.ts';
 import { MAX_SOURCE_BYTES } from '../worker/source/source-limits.ts';
 import { ExecutionService } from './executions/execution-service.ts';
 import { WorkerPool, WorkerStartError } from './pool/worker-pool.ts';
@@ -47,6 +49,17 @@ export function createLogger(level: LogLevel): Logger {
 }
 
 /** Startup failed for a reason outside the configuration (exit code 1). */
+function loadWasmOrFail(config: Config): LoadedWasmModule[] {
+  try {
+    return loadWasmModules(config, process.cwd());
+  } catch (e) {
+    if (!(e instanceof WasmConfigError)) throw e;
+    const culprit = culpritOf(SPEC_BY_NAME.get('wasm-config')!, sourceOf(config, 'wasm-config'));
+    // A message that names no module or flag came from the --wasm-config value's shape.
+    throw new ConfigError(/^(WASM module|--wasm-)/.test(e.message) ? e.message : `invalid ${culprit}: ${e.message}`);
+  }
+}
+
 export class StartupError extends Error {
   override readonly name = 'StartupError';
 }
@@ -100,6 +113,8 @@ export async function startApp(config: Config, log: Logger, hooks: AppHooks): Pr
   const db = openMetadataDb(config.sessionDbPath);
   const artifacts = openArtifacts(db, config, (line) => log.warn(line));
   const heaps = openHeaps(config, db, log);
+  // Read, validated and held to their budgets now: a bad module stops startup (exit 2, naming it).
+  const wasmModules = loadWasmOrFail(config);
   // Checked when the config was loaded; parsed again here into what workers (and run_js `file`) use.
   const policies = config.policiesJson === undefined ? {} : parsePolicyConfig(config.policiesJson);
   const pool = new WorkerPool({
@@ -110,6 +125,7 @@ export async function startApp(config: Config, log: Logger, hooks: AppHooks): Pr
     policies,
     network: { fetchDefault: config.fetchDefault, caCerts: readCaCerts(config.fetchCaFile) },
     headerRules: headerRulesOf(config.fetchHeader, config.fetchHeaderConfig),
+    wasm: wasmSettings(wasmModules),
   });
   // --heap-memory-max is within the ceiling (a conflict rule checks).
   const limits: ExecutionLimits = {
@@ -148,6 +164,12 @@ export async function startApp(config: Config, log: Logger, hooks: AppHooks): Pr
     instructions: config.instructions,
     runJsDescription: config.runJsDescription,
     files,
+    ...(config.wasmStubs && wasmModules.length > 0 ? {
+      wasmStubs: {
+        prefix: config.wasmStubPrefix,
+        modules: wasmModules.map((m) => ({ name: m.name, description: m.description, bound: !m.imports, exports: m.exports, functions: m.functions })),
+      },
+    } : {}),
     log: (line) => log.warn(line),
   };
   let closeTransport: () => Promise<void>;

@@ -291,20 +291,20 @@ export const FLAGS = [
   // ── WebAssembly ──────────────────────────────────────────────────────────
   define({
     name: 'wasm-config', kind: 'json-or-path', jsonShape: 'object', section: 'wasm', example: EXAMPLE_WASM,
-    group: 'wasm', implemented: false,
+    group: 'wasm', implemented: true,
     description: 'Map of global name to module path or `{path, max_memory_bytes, description}`.',
   }),
   define({
     name: 'wasm-module', kind: 'list', default: [], fileKey: null, metavar: 'NAME=PATH[:LIMIT]',
-    pattern: IDENTIFIER_EQ, example: ['hello=/opt/runjs/wasm/hello.wasm:32m'], group: 'wasm', implemented: false,
+    pattern: IDENTIFIER_EQ, example: ['hello=/opt/runjs/wasm/hello.wasm:32m'], group: 'wasm', implemented: true,
     description: 'Preload a module as global `__wasm_<NAME>`; LIMIT caps its native memory.',
   }),
   define({
-    name: 'wasm-default-max-memory', kind: 'size', default: 16 * MiB, min: 1, group: 'wasm', implemented: false,
+    name: 'wasm-default-max-memory', kind: 'size', default: 16 * MiB, min: 1, group: 'wasm', implemented: true,
     description: 'Native memory cap per module, separate from the JS heap.',
   }),
   define({
-    name: 'wasm-stubs', kind: 'boolean', example: true, group: 'wasm', implemented: false,
+    name: 'wasm-stubs', kind: 'boolean', example: true, group: 'wasm', implemented: true,
     default: (get: ResolvedLookup): boolean => get('wasm-config') !== undefined || listIsNonEmpty(get, 'wasm-module'),
     defaultDoc: 'true when modules are loaded',
     description: 'List modules as `<prefix>wasm__<name>` stub tools.',
@@ -312,12 +312,12 @@ export const FLAGS = [
   define({
     name: 'wasm-stub-prefix', kind: 'string', default: 'runjs__', metavar: 'PREFIX',
     pattern: STUB_PREFIX, shape: STUB_PREFIX_SHAPE,
-    group: 'wasm', implemented: false,
+    group: 'wasm', implemented: true,
     description: 'Prefix of WASM stub tool names.',
   }),
   define({
     name: 'wasm-stub-description', kind: 'list', default: [], fileKey: null, metavar: 'NAME=TEXT',
-    pattern: IDENTIFIER_EQ, example: ['hello=Greets people'], group: 'wasm', implemented: false,
+    pattern: IDENTIFIER_EQ, example: ['hello=Greets people'], group: 'wasm', implemented: true,
     description: 'Stub description of one module; overrides the description in --wasm-config.',
   }),
 

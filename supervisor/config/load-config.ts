@@ -68,6 +68,7 @@ export function loadConfig({ argv, env, cwd }: LoadConfigInput): Config {
   return finish(resolved, sources);
 }
 
+
 /**
  * The process entry's call, and the only place in the service that reads
  * process.argv, process.env and process.cwd(); everything else gets Config.

@@ -19,6 +19,7 @@ import { artifactTools, type McpArtifactsApi } from './artifact-tools.ts';
 import { RunjsError } from '../../shared/errors.ts';
 import { invalidArguments, listEntry, toolFailure, type ToolCallContext, type ToolDef } from './tool-kit.ts';
 import type { RunJsFileReader } from '../executions/run-js-file.ts';
+import { wasmStubTools, type WasmStubModule } from './wasm-stubs.ts';
 
 export interface McpSurfaceOptions {
   readonly executions: McpExecutionsApi;
@@ -36,6 +37,8 @@ export interface McpSurfaceOptions {
   readonly runJsDescription?: string | undefined;
   /** run_js `file` (stateful mode); absent: `file` answers "disabled". */
   readonly files?: RunJsFileReader | undefined;
+  /** WASM stub tools (`--wasm-stubs`): listed after the others, except on the legacy SSE transport (as the reference). */
+  readonly wasmStubs?: { readonly prefix: string; readonly modules: readonly WasmStubModule[] } | undefined;
   readonly log: (line: string) => void;
 }
 
@@ -69,6 +72,7 @@ export function createMcpConnection(opts: McpSurfaceOptions, transport: Transpor
     ...(opts.mode === 'stateful' ? executionTools(opts.executions) : []),
     ...(opts.mode === 'stateful' && opts.heaps ? heapTools(opts.heaps, () => session.value) : []),
     ...(opts.artifacts?.tools === true ? artifactTools(opts.artifacts) : []),
+    ...(opts.wasmStubs !== undefined && transport !== 'sse' ? wasmStubTools(opts.wasmStubs.modules, opts.wasmStubs.prefix) : []),
   ];
   const byName = new Map(tools.map((t) => [t.name, t]));
   const taskStore = tasksEnabled ? new RunJsTaskStore(opts.executions) : undefined;

@@ -25,7 +25,8 @@ export interface ToolDef<In extends z.ZodType = z.ZodType> {
   readonly title: string;
   readonly description: string;
   readonly input: In;
-  readonly output: z.ZodObject;
+  /** Advertised as outputSchema; absent for tools whose result is plain text (stubs). */
+  readonly output?: z.ZodObject;
   readonly annotations?: Tool['annotations'];
   /** Present when the tool can also run as an MCP task (see run-js-tasks.ts). */
   readonly task?: TaskRunner<z.output<In>>;
@@ -91,7 +92,7 @@ export function listEntry(def: ToolDef, tasksEnabled: boolean): Tool {
     title: def.title,
     description: def.description,
     inputSchema: jsonSchemaOf(def.input, 'input') as Tool['inputSchema'],
-    outputSchema: jsonSchemaOf(def.output, 'output') as NonNullable<Tool['outputSchema']>,
+    ...(def.output === undefined ? {} : { outputSchema: jsonSchemaOf(def.output, 'output') as NonNullable<Tool['outputSchema']> }),
     ...(def.annotations === undefined ? {} : { annotations: def.annotations }),
     ...(def.task !== undefined && tasksEnabled ? { execution: { taskSupport: 'optional' as const } } : {}),
   };

@@ -14,6 +14,7 @@ import type { OpRouter } from './op-router.ts';
 import { capWorkerOutcome } from '../../shared/outcome-limits.ts';
 import { SupervisorBounds } from './supervisor-bounds.ts';
 import type { PolicySettings } from '../../shared/policy-settings.ts';
+import type { WasmModuleSetting } from '../../shared/wasm-settings.ts';
 import type { HeaderRules } from '../../shared/header-rules.ts';
 import { capDecisionLog, type DecisionLog } from '../../shared/decision-log.ts';
 
@@ -39,6 +40,8 @@ export interface PoolOptions {
   readonly network?: NetworkSettings;
   /** Header-injection rules every worker applies to its scripts' requests (WorkerSettings.headerRules). Default: none. */
   readonly headerRules?: HeaderRules;
+  /** WebAssembly modules every V8 run gets (WorkerSettings.wasm). Default: none. */
+  readonly wasm?: readonly WasmModuleSetting[];
   /** The worker's entry script (tests substitute one that fails at boot). Default: worker/main.ts. */
   readonly workerEntry?: string;
 }
@@ -164,8 +167,8 @@ export class WorkerPool {
   readonly #settings: WorkerSettings;
 
   constructor(opts: PoolOptions) {
-    this.#opts = { graceMs: 200, log: (line) => process.stderr.write(`${line}\n`), warmEngines: ['v8', 'quickjs'], workerEntry: WORKER_ENTRY, hostOpLimits: DEFAULT_HOST_OP_LIMITS, policies: {}, network: DEFAULT_NETWORK_SETTINGS, headerRules: [], ...opts };
-    this.#settings = Object.freeze({ warmEngines: this.#opts.warmEngines, quickjsCacheDir: QUICKJS_CACHE_DIR, limits: this.#opts.hostOpLimits, policies: this.#opts.policies, network: this.#opts.network, headerRules: this.#opts.headerRules });
+    this.#opts = { graceMs: 200, log: (line) => process.stderr.write(`${line}\n`), warmEngines: ['v8', 'quickjs'], workerEntry: WORKER_ENTRY, hostOpLimits: DEFAULT_HOST_OP_LIMITS, policies: {}, network: DEFAULT_NETWORK_SETTINGS, headerRules: [], wasm: [], ...opts };
+    this.#settings = Object.freeze({ warmEngines: this.#opts.warmEngines, quickjsCacheDir: QUICKJS_CACHE_DIR, limits: this.#opts.hostOpLimits, policies: this.#opts.policies, network: this.#opts.network, headerRules: this.#opts.headerRules, ...(this.#opts.wasm.length > 0 ? { wasm: this.#opts.wasm } : {}) });
     for (let i = 0; i < opts.size; i++) this.#slots.push(this.#spawn());
   }
 

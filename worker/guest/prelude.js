@@ -428,6 +428,36 @@
       }, fail);
     },
   };
+  /**
+   * The worker's WebAssembly modules (docs/wasm.md), installed by the V8 engine into every realm
+   * before user code: `__wasm_<name>` is the compiled WebAssembly.Module and, for modules without
+   * imports, `<name>` its instance's exports. Both are lazy (the bytes cross from the host and
+   * compile on first use, once per run) and both behave as ordinary globals a script may replace.
+   * A `<name>` that is already a global of the platform is not shadowed (only `__wasm_<name>`).
+   */
+  internal.installWasm = function installWasm(json) {
+    // Read now, not when the prelude booted: a V8 startup snapshot is built in an isolate without
+    // WebAssembly, and installWasm runs before any user code could have replaced it.
+    const Wasm = typeof g.WebAssembly === 'object' ? g.WebAssembly : undefined;
+    if (Wasm === undefined) return;
+    const WasmModule = Wasm.Module;
+    const WasmInstance = Wasm.Instance;
+    const list = JSONParse(json);
+    for (let i = 0; i < list.length; i++) {
+      const name = list[i].name;
+      let module;
+      let exports;
+      const compiled = () => (module !== undefined ? module : (module = new WasmModule(op('wasm.bytes', { name }))));
+      const lazyGlobal = (key, get) => {
+        ObjectDefineProperty(g, key, {
+          __proto__: null, configurable: true, enumerable: false, get,
+          set(value) { ObjectDefineProperty(g, key, { __proto__: null, value, writable: true, configurable: true, enumerable: true }); },
+        });
+      };
+      lazyGlobal(`__wasm_${name}`, compiled);
+      if (list[i].bind && !(name in g)) lazyGlobal(name, () => (exports !== undefined ? exports : (exports = new WasmInstance(compiled(), {}).exports)));
+    }
+  };
   // Internal helpers the later preludes (web APIs, node: modules) build on.
   internal.op = op;
   internal.opAsync = opAsync;

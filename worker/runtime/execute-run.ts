@@ -6,6 +6,7 @@ import type { GuestRealm, HostCall, InterruptPoll, InterruptReason } from '../en
 import { EngineError } from '../engine.ts';
 import { OpError, type OpContext, type OpTable, type RunSupervisor } from '../ops/op-types.ts';
 import { RunResources } from './run-resources.ts';
+import { HOST_WORK, type HostWork } from './host-work.ts';
 import type { Outcome } from '../../shared/protocol.ts';
 import type { DecisionLog } from '../../shared/decision-log.ts';
 import { EXECUTION_ERRORS } from '../../shared/errors.ts';
@@ -102,6 +103,8 @@ export class RunLoop {
   #shifts: WrapShifts | undefined;
 
   readonly #resources = new RunResources();
+  /** This run's uncancellable threadpool work: held past the resources' release, which it outlives. */
+  readonly #hostWork: HostWork = this.#resources.get(HOST_WORK);
   readonly #transpiler: Transpiler;
   /** Aborted when the run ends: stops a transform of the script still in flight. */
   readonly #ended = new AbortController();
@@ -244,6 +247,11 @@ export class RunLoop {
     if (performance.now() >= this.#deadlineAt) return 'timeout';
     return this.#hooks.pollStop?.();
   };
+
+  /** Threadpool work the run started that is still computing (see host-work.ts). */
+  hostWorkRunning(): number {
+    return this.#hostWork.running;
+  }
 
   /** The run's policy decisions (complete once run() has returned). */
   decisions(): DecisionLog {

@@ -22,7 +22,6 @@ import { OutputBuffer } from './output-buffer.ts';
 import { SupervisorClient } from './supervisor-client.ts';
 import type { CancelChannel } from './cancel-channel.ts';
 import { startMemoryWatchdog, type MemoryWatchdog } from './memory-watchdog.ts';
-import { hostWorkRunning } from './host-work.ts';
 import { injectedHeaderNames } from '../network/header-injection.ts';
 
 const DEFAULT_HEAP_MB = 8;
@@ -52,7 +51,7 @@ export class WorkerHost {
   readonly #ops: OpTable;
   readonly #supervisor: SupervisorClient;
   readonly #cancelChannel: CancelChannel | undefined;
-  readonly #v8 = new V8Engine();
+  readonly #v8: V8Engine;
   /** esbuild's service for this worker's runs (restarted when it dies; see transpile.ts). */
   readonly #transpiler = new Transpiler();
   /**
@@ -80,6 +79,7 @@ export class WorkerHost {
   /** `overrides` replace ops by name (test workers only, see worker/serve.ts). */
   constructor(settings: WorkerSettings, send: (msg: WorkerMessage) => void, cancelChannel: CancelChannel | undefined, onQuickJSLoaded: () => void = () => {}, overrides: readonly OpFactory[] = []) {
     this.#settings = settings;
+    this.#v8 = new V8Engine({ wasm: settings.wasm ?? [] });
     this.#send = send;
     this.#ops = createOps(settings, overrides);
     // The header names injection rules set are secret in every decision log, whatever the host.
@@ -198,7 +198,7 @@ export class WorkerHost {
       output.flush();
       // Replaced, not reused, when the realm did not come back (a stuck isolate) or host work the
       // run started is still computing on the threadpool, where it cannot be stopped (host-work.ts).
-      const recycle = !(await settlesWithin(() => !loop.busy && hostWorkRunning() === 0, STOP_GRACE_MS));
+      const recycle = !(await settlesWithin(() => !loop.busy && loop.hostWorkRunning() === 0, STOP_GRACE_MS));
       let image: HeapImage | undefined;
       if (outcome.status === 'completed' && req.captureImage && realm.snapshot) image = realm.snapshot();
       if (image && req.captureToken !== undefined) this.#imageCache.set(req.captureToken, image, image.bytes.byteLength);

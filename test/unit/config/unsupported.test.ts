@@ -24,8 +24,8 @@ describe('assertImplemented', () => {
     assertNotSupported('--fs-store is not supported yet', ['--fs-store=dir']);
     assertNotSupported('--fs-passthrough is not supported yet', [], { RUNJS_FS_PASSTHROUGH: 'true' });
     const dir = tempDir();
-    writeFile(dir, 'c.toml', '[wasm]\nhello = "/h.wasm"\n');
-    assertNotSupported('--wasm-config is not supported yet', ['--config=c.toml'], {}, dir);
+    writeFile(dir, 'c.toml', '[sandbox]\nread = ["/srv"]\n');
+    assertNotSupported('--sandbox-manifest is not supported yet', ['--config=c.toml'], {}, dir);
     assertNotSupported('--cluster-port is not supported yet', ['--cluster-port=9000', '--http-port=8080']);
     assertNotSupported('--mcp-config is not supported yet', ['--policies-json={}', '--fetch-header-config=[]', '--mcp-config=[]']);
   });
@@ -48,6 +48,7 @@ describe('assertImplemented', () => {
       'max-concurrent-executions', 'max-output-bytes', 'max-queued-executions', 'max-request-body', 'policies-json', 'print-openapi',
       'public-url', 'run-js-description', 's3-bucket', 's3-endpoint', 's3-force-path-style',
       'session-db-path', 'session-fork-from', 'session-id', 'sse-port', 'stateless', 'stateless-artifact-tools', 'version',
+      'wasm-config', 'wasm-default-max-memory', 'wasm-module', 'wasm-stub-description', 'wasm-stub-prefix', 'wasm-stubs',
     ]);
   });
 });

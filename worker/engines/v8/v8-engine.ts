@@ -197,10 +197,21 @@ class V8Realm implements GuestRealm {
   }
 }
 
+export interface V8EngineOptions {
+  /** The worker's WebAssembly modules (names; the bytes stay on the host until a run asks): installed into every realm. */
+  readonly wasm?: readonly { readonly name: string; readonly bind: boolean }[];
+}
+
 export class V8Engine implements Engine {
   readonly name = 'v8' as const;
   readonly images = false;
   #cachedData: ivm.ExternalCopy<ArrayBuffer> | undefined;
+  /** The modules installWasm gets (JSON), or undefined when the worker has none. */
+  readonly #wasmJson: string | undefined;
+
+  constructor(options: V8EngineOptions = {}) {
+    this.#wasmJson = options.wasm !== undefined && options.wasm.length > 0 ? JSON.stringify(options.wasm.map(({ name, bind }) => ({ name, bind }))) : undefined;
+  }
 
   /** One booted, never used realm of SPARE_MEMORY_LIMIT_MB for this host call (see createRealm). */
   #spare: { readonly hostCall: HostCall; readonly realm: Promise<V8Realm> } | undefined;
@@ -270,6 +281,7 @@ export class V8Engine implements Engine {
         if (!this.#cachedData && produced) this.#cachedData = produced;
         internal = (sync ? script.runSync(context, { reference: true }) : await script.run(context, { reference: true })) as ivm.Reference<Record<string, unknown>>;
       }
+      if (this.#wasmJson !== undefined) (internal.getSync('installWasm', { reference: true }) as ivm.Reference<(json: string) => void>).applySync(undefined, [this.#wasmJson]);
       const complete = internal.getSync('complete', { reference: true }) as ivm.Reference<(...args: unknown[]) => void>;
       const track = internal.getSync('track', { reference: true }) as ivm.Reference<(p: unknown) => void>;
       return new V8Realm(isolate, context, complete, track, this.#use);

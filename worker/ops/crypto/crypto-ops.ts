@@ -6,7 +6,7 @@ import { createHash, createHmac, getHashes, pbkdf2, pbkdf2Sync, randomBytes, scr
 import { OpError, type OpContext, type OpFactory } from '../op-types.ts';
 import type { HostOpLimits } from '../../../shared/worker-settings.ts';
 import { kdfBudget, checkPbkdf2, KDF_QUEUE, planScrypt } from './kdf-limits.ts';
-import { trackHostWork } from '../../runtime/host-work.ts';
+import { HOST_WORK } from '../../runtime/host-work.ts';
 
 const subtle = webcrypto.subtle;
 /** Bytes per crypto.random call; the guest asks repeatedly for more. */
@@ -121,7 +121,7 @@ function kdfInput(args: unknown, bytes: Uint8Array | undefined, op: string): { a
 
 /** A run's threadpool-bound crypto work, through its queue (KDF_QUEUE); counted while it computes. */
 function queued<T>(limits: HostOpLimits, ctx: OpContext, bytes: number, signal: AbortSignal, job: () => Promise<T>): Promise<T> {
-  return ctx.resources.get(KDF_QUEUE).run({ maxRunning: limits.maxConcurrentKeyDerivations, heapBytes: kdfBudget(ctx.limits.heapBytes) }, bytes, signal, () => trackHostWork(job()));
+  return ctx.resources.get(KDF_QUEUE).run({ maxRunning: limits.maxConcurrentKeyDerivations, heapBytes: kdfBudget(ctx.limits.heapBytes) }, bytes, signal, () => ctx.resources.get(HOST_WORK).track(job()));
 }
 
 async function subtleOp(a: Record<string, unknown>, bytes: Uint8Array | undefined): Promise<unknown> {
@@ -283,7 +283,7 @@ export const createCryptoOps: OpFactory = (settings) => {
       async run(args, bytes, ctx, signal) {
         try {
           const a = obj(args, 'crypto.subtle');
-          if (!heavySubtle(limits, a)) return await trackHostWork(subtleOp(a, bytes));
+          if (!heavySubtle(limits, a)) return await ctx.resources.get(HOST_WORK).track(subtleOp(a, bytes));
           return await queued(limits, ctx, 0, signal, () => subtleOp(a, bytes));
         } catch (e) {
           fail(e);
