@@ -12,20 +12,17 @@ import type { FetchLimits } from '../../../shared/worker-settings.ts';
 import { checkRequest, type FetchRequest } from './fetch-request.ts';
 import { Exchange } from './exchange.ts';
 import { fetchGate } from './fetch-policy.ts';
-import { HeaderInjector } from '../../network/header-injection.ts';
+import { sharedInjector } from '../../network/header-injection.ts';
 import { TokenAcquisitionError } from '../../network/oauth-token-cache.ts';
+import { TRAFFIC, countReceived } from '../../network/run-traffic.ts';
 
 interface RunFetches {
   agent: Agent | undefined;
   readonly open: Map<number, Exchange>;
   next: number;
-  /** Response body bytes the run has read, across all its exchanges. */
-  responseBytes: number;
-  /** Request body bytes the run has sent. */
-  requestBytes: number;
 }
 
-const FETCHES = resourceKey<RunFetches>('fetches', () => ({ agent: undefined, open: new Map(), next: 1, responseBytes: 0, requestBytes: 0 }), (r) => {
+const FETCHES = resourceKey<RunFetches>('fetches', () => ({ agent: undefined, open: new Map(), next: 1 }), (r) => {
   for (const ex of r.open.values()) ex.abort(new OpError('runjs: the run has ended', 'AbortError'));
   r.open.clear();
   void r.agent?.destroy().catch(() => {});
@@ -39,8 +36,8 @@ function record(args: unknown, op: string): Record<string, unknown> {
 export const createFetchOps: OpFactory = (settings) => {
   const limits: FetchLimits = settings.limits.fetch;
   const decide = fetchGate(settings);
-  // One per worker process: its OAuth token caches serve every run this worker makes.
-  const injector = new HeaderInjector(settings.headerRules, { timeoutMs: limits.requestTimeoutMs });
+  // One per worker process: its OAuth token caches serve every run (and every capability) of this worker.
+  const injector = sharedInjector(settings.headerRules, { timeoutMs: limits.requestTimeoutMs });
 
   function agentOf(runs: RunFetches): Agent {
     runs.agent ??= new Agent({
@@ -70,6 +67,7 @@ export const createFetchOps: OpFactory = (settings) => {
         if (runs.open.size >= limits.maxConcurrent) {
           throw new OpError(`fetch failed: more than ${limits.maxConcurrent} requests of this execution are open at once; read or cancel earlier responses first`, 'TypeError', 'ERR_RUNJS_FETCH_LIMIT');
         }
+        const traffic = ctx.resources.get(TRAFFIC);
         const id = runs.next++;
         const ex = new Exchange(req, {
           fetch: undiciFetch,
@@ -85,10 +83,9 @@ export const createFetchOps: OpFactory = (settings) => {
               throw e;
             }
           },
-          countRequestBytes: (n) => { runs.requestBytes += n; },
+          countRequestBytes: (n) => { traffic.sentBytes += n; },
           countResponseBytes: (n) => {
-            runs.responseBytes += n;
-            if (runs.responseBytes > limits.maxResponseBytesPerRun) {
+            if (!countReceived(traffic, n, limits.maxResponseBytesPerRun)) {
               throw new OpError(`fetch failed: the execution read more than ${limits.maxResponseBytesPerRun} bytes of response bodies (the per-execution limit)`, 'TypeError', 'ERR_RUNJS_FETCH_LIMIT');
             }
           },

@@ -1,0 +1,167 @@
+// websocket: the guest's `WebSocket` (worker/guest/platform/parts/websocket.js) driven on the host
+// by undici's WebSocket, the client Node's own global is. `websocket.open` starts a socket (header
+// injection, then the policy decision, then the handshake: all in the background) and answers its
+// id at once; the guest keeps one `websocket.next` pending per socket, which answers its next event
+// (open, a message, error, close) and keeps the run alive while the socket is open, as an open
+// socket keeps a Node process alive. `websocket.send`, `websocket.close` and
+// `websocket.buffered` are synchronous. Each run has its own undici Agent, whose TCP sockets are
+// all destroyed shortly after the run ends (the closing handshake is started first).
+import type { Socket as NetSocket } from 'node:net';
+import { Agent, buildConnector } from 'undici';
+import { resourceKey } from '../../runtime/run-resources.ts';
+import { OpError, type OpContext, type OpFactory } from '../op-types.ts';
+import { sharedInjector, undoInjection } from '../../network/header-injection.ts';
+import { TokenAcquisitionError } from '../../network/oauth-token-cache.ts';
+import { TRAFFIC, countReceived } from '../../network/run-traffic.ts';
+import { checkConnect, type ConnectRequest } from './websocket-request.ts';
+import { websocketGate, websocketInput } from './websocket-policy.ts';
+import { Socket } from './socket.ts';
+
+/** How long the closing handshakes of a run that ended get before its TCP sockets are destroyed. */
+const CLOSE_GRACE_MS = 1_000;
+
+interface RunSockets {
+  agent: Agent | undefined;
+  /** Every TCP socket the run's agent opened and that is not closed yet. */
+  readonly tcp: Set<NetSocket>;
+  readonly open: Map<number, Socket>;
+  next: number;
+}
+
+const SOCKETS = resourceKey<RunSockets>('websockets', () => ({ agent: undefined, tcp: new Set(), open: new Map(), next: 1 }), (r) => {
+  for (const s of r.open.values()) s.terminate();
+  r.open.clear();
+  if (r.agent === undefined && r.tcp.size === 0) return;
+  const { agent, tcp } = r;
+  setTimeout(() => {
+    for (const socket of tcp) socket.destroy();
+    void agent?.destroy().catch(() => {});
+  }, CLOSE_GRACE_MS).unref();
+});
+
+function record(args: unknown, op: string): Record<string, unknown> {
+  if (typeof args !== 'object' || args === null || Array.isArray(args)) throw new OpError(`${op} expects an object`, 'TypeError');
+  return args as Record<string, unknown>;
+}
+
+export const createWebSocketOps: OpFactory = (settings) => {
+  const limits = settings.limits.websocket;
+  const fetchLimits = settings.limits.fetch;
+  const decide = websocketGate(settings);
+  const injector = sharedInjector(settings.headerRules, { timeoutMs: fetchLimits.requestTimeoutMs });
+
+  function agentOf(runs: RunSockets): Agent {
+    if (runs.agent !== undefined) return runs.agent;
+    const connector = buildConnector({ timeout: fetchLimits.connectTimeoutMs });
+    runs.agent = new Agent({
+      connect: (opts, callback) => connector(opts, (err, socket) => {
+        if (socket !== null) {
+          runs.tcp.add(socket);
+          socket.once('close', () => runs.tcp.delete(socket));
+        }
+        // The connector's callback type is a tuple union: hand each shape back as it came.
+        if (err !== null) callback(err, null);
+        else callback(null, socket!);
+      }),
+      headersTimeout: limits.handshakeTimeoutMs,
+      webSocket: { maxPayloadSize: limits.maxMessageBytes },
+    });
+    return runs.agent;
+  }
+
+  /** Header injection (method GET, the handshake's), then the policy on the handshake as it will be sent. */
+  async function connect(req: ConnectRequest, ctx: OpContext, signal: AbortSignal): Promise<{ url: URL; headers: Readonly<Record<string, string>> }> {
+    const inject = async (url: URL, headers: Map<string, string>): Promise<ReadonlyMap<string, string | undefined>> => {
+      try {
+        return await injector.apply(url, 'GET', headers, ctx.policy.redactor, signal);
+      } catch (e) {
+        if (e instanceof TokenAcquisitionError) throw new OpError(e.message, 'TypeError', 'ERR_RUNJS_CREDENTIAL_INJECTION');
+        throw e;
+      }
+    };
+    const headers = new Map<string, string>();
+    const injected = await inject(req.url, headers);
+    const hop = await decide(websocketInput(req.url, req.protocols, Object.fromEntries(headers)), ctx, signal);
+    if (hop.url.hostname === req.url.hostname) return hop;
+    // A pre hook sent the handshake elsewhere: the rules of the host it now goes to apply, not the first one's.
+    const rewritten = new Map(Object.entries(hop.headers).map(([k, v]) => [k.toLowerCase(), v]));
+    undoInjection(rewritten, injected);
+    await inject(hop.url, rewritten);
+    return { url: hop.url, headers: Object.fromEntries(rewritten) };
+  }
+
+  function socketOf(ctx: OpContext, args: unknown, op: string): Socket {
+    const id = record(args, op)['id'];
+    const s = typeof id === 'number' ? ctx.resources.get(SOCKETS).open.get(id) : undefined;
+    if (s === undefined) throw new OpError('runjs: this WebSocket belongs to an earlier run or has closed', 'TypeError', 'ERR_RUNJS_WEBSOCKET_LOST');
+    return s;
+  }
+
+  return {
+    /** {url: a ws(s) URL, protocols: string[]} → socket id; the connection is made in the background. */
+    'websocket.open': {
+      kind: 'sync',
+      run(args, _bytes, ctx) {
+        const req = checkConnect(record(args, 'websocket.open'));
+        const runs = ctx.resources.get(SOCKETS);
+        const traffic = ctx.resources.get(TRAFFIC);
+        let live = 0;
+        for (const s of runs.open.values()) if (s.live) live++;
+        const refused = live >= limits.maxOpen
+          ? new OpError(`WebSocket failed: more than ${limits.maxOpen} WebSockets of this execution are open at once; close earlier ones first`, 'Error', 'ERR_RUNJS_WEBSOCKET_LIMIT')
+          : undefined;
+        const id = runs.next++;
+        runs.open.set(id, new Socket(req, {
+          dispatcher: agentOf(runs),
+          limits,
+          connect: (r, signal) => connect(r, ctx, signal),
+          countSent: (n) => { traffic.sentBytes += n; },
+          countReceived: (n) => (countReceived(traffic, n, fetchLimits.maxResponseBytesPerRun)
+            ? undefined
+            : new OpError(`WebSocket failed: the execution received more than ${fetchLimits.maxResponseBytesPerRun} bytes from the network (the per-execution limit, shared with fetch response bodies)`, 'Error', 'ERR_RUNJS_WEBSOCKET_LIMIT')),
+        }, refused));
+        return id;
+      },
+    },
+    /** → the socket's next event: a binary message as bytes, else {type: open|text|error|close, …}. */
+    'websocket.next': {
+      kind: 'async',
+      async run(args, _bytes, ctx, signal) {
+        const s = socketOf(ctx, args, 'websocket.next');
+        const event = await s.next(signal);
+        if (s.drained) ctx.resources.get(SOCKETS).open.delete((args as { id: number }).id);
+        return event;
+      },
+    },
+    /** {id, text: true} with the message's UTF-8 bytes, or {id} with a binary message's bytes. */
+    'websocket.send': {
+      kind: 'sync',
+      run(args, bytes, ctx) {
+        const a = record(args, 'websocket.send');
+        const s = socketOf(ctx, a, 'websocket.send');
+        const data = bytes === undefined ? Buffer.alloc(0) : Buffer.from(bytes);
+        s.send(a['text'] === true ? data.toString('utf8') : data);
+      },
+    },
+    /** {id, code?, reason?}: the guest checked both as the standard says. */
+    'websocket.close': {
+      kind: 'sync',
+      run(args, _bytes, ctx) {
+        const a = record(args, 'websocket.close');
+        const code = a['code'];
+        const reason = a['reason'];
+        socketOf(ctx, a, 'websocket.close').close(typeof code === 'number' ? code : undefined, typeof reason === 'string' ? reason : '');
+      },
+    },
+    /** → bytes queued by send() and not yet handed to the network. */
+    'websocket.buffered': {
+      kind: 'sync',
+      run(args, _bytes, ctx) {
+        const a = record(args, 'websocket.buffered');
+        const id = a['id'];
+        const s = typeof id === 'number' ? ctx.resources.get(SOCKETS).open.get(id) : undefined;
+        return s?.bufferedAmount ?? 0;
+      },
+    },
+  };
+};
