@@ -74,4 +74,178 @@ guestSuite('WebSocket', (g) => {
       '',
     ].join('\n'));
   });
+
+  g.test('subprotocols are offered and the chosen one is reported; an http: URL becomes ws:', async (ctx) => {
+    const from = ws.connections.length;
+    const out = await ctx.output(`
+      const s = new WebSocket('http://127.0.0.1:${ws.port}/echo?pick=chat.v2', ['chat.v1', 'chat.v2']);
+      console.log(s.url, JSON.stringify(s.protocol));
+      await new Promise((r) => { s.onopen = r; });
+      console.log(s.protocol);
+      s.close(1000);
+      await new Promise((r) => { s.onclose = r; });
+      const t = new WebSocket('${ws.base}/echo', 'only');
+      await new Promise((r) => { t.onopen = r; });
+      console.log(t.protocol);
+      t.close();
+      await new Promise((r) => { t.onclose = r; });
+    `);
+    assert.equal(out, `ws://127.0.0.1:${ws.port}/echo?pick=chat.v2 ""\nchat.v2\nonly\n`);
+    const [a, b] = since(from);
+    assert.equal(a!.headers['sec-websocket-protocol'], 'chat.v1, chat.v2');
+    assert.equal(b!.headers['sec-websocket-protocol'], 'only');
+  });
+
+  g.test('the server closes with a code and reason; the script closes with its own', async (ctx) => {
+    const from = ws.connections.length;
+    const out = await ctx.output(`
+      const closed = (s) => new Promise((r) => s.addEventListener('close', r));
+      const s = new WebSocket('${ws.base}/close?code=4001&reason=' + encodeURIComponent('server says bye'));
+      const e = await closed(s);
+      console.log(e.code, e.reason, e.wasClean, s.readyState);
+      const t = new WebSocket('${ws.base}/echo');
+      await new Promise((r) => { t.onopen = r; });
+      t.close(4002, 'client done');
+      console.log(t.readyState);
+      t.send('ignored once closing');
+      console.log(t.bufferedAmount >= 20);
+      t.close(1000);
+      const f = await closed(t);
+      console.log(f.code, f.reason, f.wasClean, t.readyState);
+    `);
+    assert.equal(out, '4001 server says bye true 3\n2\ntrue\n4002 client done true 3\n');
+    const [a, b] = since(from);
+    assert.equal(a!.closeCode, 4001, 'the client answers the server\'s close with its code');
+    assert.deepEqual([b!.closeCode, b!.closeReason], [4002, 'client done']);
+  });
+
+  g.test("the standard's exceptions: SyntaxError, InvalidAccessError, InvalidStateError", async (ctx) => {
+    const out = await ctx.output(`
+      const t = (f) => { try { f(); console.log('no error'); } catch (e) { console.log(e.name, e instanceof DOMException, e.message); } };
+      t(() => new WebSocket('not a url'));
+      t(() => new WebSocket('ftp://127.0.0.1/'));
+      t(() => new WebSocket('ws://127.0.0.1/#frag'));
+      t(() => new WebSocket('${ws.base}/echo', ['a', 'A']));
+      t(() => new WebSocket('${ws.base}/echo', 'bad protocol'));
+      t(() => new WebSocket());
+      const s = new WebSocket('${ws.base}/echo');
+      t(() => s.send('too early'));
+      t(() => s.close(1001));
+      t(() => s.close(5000));
+      t(() => s.close(1000, 'x'.repeat(124)));
+      await new Promise((r) => { s.onopen = r; });
+      s.close(3000, 'é'.repeat(61));
+      await new Promise((r) => { s.onclose = r; });
+    `);
+    assert.equal(out, [
+      "SyntaxError true Failed to construct 'WebSocket': The URL 'not a url' is invalid.",
+      "SyntaxError true Failed to construct 'WebSocket': The URL's scheme must be either 'http', 'https', 'ws', or 'wss'. 'ftp:' is not allowed.",
+      "SyntaxError true Failed to construct 'WebSocket': The URL contains a fragment identifier ('frag'). Fragment identifiers are not allowed in WebSocket URLs.",
+      "SyntaxError true Failed to construct 'WebSocket': The subprotocol 'A' is duplicated.",
+      "SyntaxError true Failed to construct 'WebSocket': The subprotocol 'bad protocol' is invalid.",
+      "TypeError false Failed to construct 'WebSocket': 1 argument required, but only 0 present.",
+      "InvalidStateError true Failed to execute 'send' on 'WebSocket': Still in CONNECTING state.",
+      "InvalidAccessError true Failed to execute 'close' on 'WebSocket': The close code must be either 1000, or between 3000 and 4999. 1001 is neither.",
+      "InvalidAccessError true Failed to execute 'close' on 'WebSocket': The close code must be either 1000, or between 3000 and 4999. 5000 is neither.",
+      "SyntaxError true Failed to execute 'close' on 'WebSocket': The close reason must not be greater than 123 UTF-8 bytes.",
+      '',
+    ].join('\n'));
+  });
+
+  g.test('closing while connecting fails the connection: error, then close 1006', async (ctx) => {
+    const out = await ctx.output(`
+      const s = new WebSocket('${ws.base}/echo');
+      const seen = [];
+      s.onopen = () => seen.push('open');
+      s.onerror = (e) => seen.push('error: ' + e.message);
+      s.close();
+      console.log(s.readyState);
+      const c = await new Promise((r) => { s.onclose = r; });
+      console.log(seen.join(' | '), c.code, c.wasClean, s.readyState);
+    `);
+    assert.equal(out, '2\nerror: WebSocket was closed before the connection was established 1006 false 3\n');
+  });
+
+  g.test('a message over the size cap fails the connection (the server gets 1009); smaller ones arrive', async (ctx) => {
+    const from = ws.connections.length;
+    const out = await ctx.output(`
+      const run = (bytes) => new Promise((resolve) => {
+        const s = new WebSocket('${ws.base}/big?bytes=' + bytes);
+        s.binaryType = 'arraybuffer';
+        const seen = [];
+        s.onmessage = (e) => { seen.push(e.data.byteLength); s.close(); };
+        s.onerror = () => seen.push('error');
+        s.onclose = (e) => resolve(seen.join(' ') + ' ' + e.code);
+      });
+      console.log(await run(512 * 1024));
+      console.log(await run(1024 * 1024 + 1));
+    `);
+    assert.equal(out, '524288 1005\nerror 1006\n');
+    const [, big] = since(from);
+    await big!.closed;
+    assert.equal(big!.closeCode, 1009);
+  });
+
+  g.test('at most maxOpen sockets at once: the next one fails with ERR_RUNJS_WEBSOCKET_LIMIT', async (ctx) => {
+    const out = await ctx.output(`
+      const open = [1, 2, 3].map(() => new WebSocket('${ws.base}/echo'));
+      const extra = new WebSocket('${ws.base}/echo');
+      const err = await new Promise((r) => { extra.onerror = r; });
+      console.log(err.error.code, err.message);
+      console.log((await new Promise((r) => { extra.onclose = r; })).code);
+      for (const s of open) { if (s.readyState === 0) await new Promise((r) => { s.onopen = r; }); s.close(); }
+      await Promise.all(open.map((s) => s.readyState === 3 || new Promise((r) => { s.onclose = r; })));
+      const again = new WebSocket('${ws.base}/echo');
+      await new Promise((r) => { again.onopen = r; });
+      console.log('open again');
+      again.close();
+    `);
+    assert.equal(out, 'ERR_RUNJS_WEBSOCKET_LIMIT WebSocket failed: more than 3 WebSockets of this execution are open at once; close earlier ones first\n1006\nopen again\n');
+  });
+
+  g.test('a handshake that never completes fails after the handshake timeout', async (ctx) => {
+    const out = await ctx.output(`
+      const s = new WebSocket('${ws.base}/hang');
+      const e = await new Promise((r) => { s.onerror = r; });
+      console.log(e.error.code, e.message);
+      console.log((await new Promise((r) => { s.onclose = r; })).code);
+    `);
+    assert.equal(out, `ERR_RUNJS_WEBSOCKET_TIMEOUT WebSocket handshake with ${ws.base}/hang did not complete within 800 ms\n1006\n`);
+  });
+
+  g.test('received messages count against the per-run receive budget shared with fetch', async (ctx) => {
+    const out = await ctx.output(`
+      const one = () => new Promise((resolve) => {
+        const s = new WebSocket('${ws.base}/big?bytes=900000');
+        let got = 'none';
+        s.onmessage = () => { got = 'message'; s.close(); };
+        s.onerror = (e) => { got = e.message; };
+        s.onclose = () => resolve(got);
+      });
+      for (let i = 0; i < 5; i++) console.log(await one());
+    `);
+    assert.equal(out, 'message\nmessage\nmessage\nmessage\nWebSocket failed: the execution received more than 4194304 bytes from the network (the per-execution limit, shared with fetch response bodies)\n');
+  });
+
+  g.test('an open socket keeps the run alive; the run ends by its timeout and the server sees the socket close', async (ctx) => {
+    const from = ws.connections.length;
+    const res = await ctx.run(`const s = new WebSocket('${ws.base}/echo'); s.onopen = () => console.log('open');`, { timeoutMs: 1500 });
+    assert.equal(res.outcome.status, 'timed_out');
+    assert.equal(res.output, 'open\n');
+    const [c] = since(from);
+    await c!.closed; // never resolves (the test times out) if the worker kept the socket
+    assert.equal(c!.closeCode, 1005, 'the closing handshake was started');
+  });
+
+  g.test('a run that fails with an open socket closes it', async (ctx) => {
+    const from = ws.connections.length;
+    const res = await ctx.run(`
+      const s = new WebSocket('${ws.base}/echo');
+      await new Promise((r) => { s.onopen = r; });
+      throw new Error('boom');
+    `);
+    assert.equal(res.outcome.status, 'failed');
+    const [c] = since(from);
+    await c!.closed;
+  });
 }, allow);

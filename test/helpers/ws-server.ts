@@ -134,7 +134,7 @@ export async function startWsFixture(): Promise<WsFixture> {
         case 0x8:
           conn.closeCode = payload.length >= 2 ? payload.readUInt16BE(0) : 1005;
           conn.closeReason = payload.subarray(2).toString();
-          if (!sentClose) { sentClose = true; send(frame(0x8, payload.subarray(0, 2))); }
+          if (!sentClose) { sentClose = true; send(frame(0x8, payload)); } // echoes code and reason
           socket.end();
           return;
         case 0x9:
