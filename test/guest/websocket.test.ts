@@ -249,3 +249,99 @@ guestSuite('WebSocket', (g) => {
     await c!.closed;
   });
 }, allow);
+
+guestSuite('WebSocket without a policy', (g) => {
+  g.test('is denied by default (--fetch-default deny), before any connection: error with the reason, close 1006, and the decision is logged', async (ctx) => {
+    const from = ws.connections.length;
+    const res = await ctx.run(`
+      const s = new WebSocket('${ws.base}/echo?token=s3cret', ['p1']);
+      s.onopen = () => console.log('opened');
+      s.onerror = (e) => console.log(e.constructor.name, e.message, e.error.code);
+      const c = await new Promise((r) => { s.onclose = r; });
+      console.log(c.code, c.wasClean, s.readyState);
+    `);
+    assert.equal(res.outcome.status, 'completed');
+    assert.equal(res.output, 'ErrorEvent websocket denied by policy: no websocket policy is configured ERR_POLICY_DENIED\n1006 false 3\n');
+    assert.equal(ws.connections.length, from, 'no connection was made');
+    const entries = res.decisions?.entries ?? [];
+    assert.equal(entries.length, 1);
+    const e = entries[0]!;
+    assert.deepEqual([e.category, e.phase, e.configured, e.verdict, e.reason], ['websocket', 'decide', false, 'deny', 'no websocket policy is configured']);
+    const input = e.input as { operation: string; protocols: string[]; headers: Record<string, string>; url_parsed: Record<string, unknown> };
+    assert.deepEqual([input.operation, input.protocols, input.headers], ['connect', ['p1'], {}]);
+    assert.deepEqual(input.url_parsed, { scheme: 'ws', host: '127.0.0.1', port: ws.port, path: '/echo', query: input.url_parsed['query'] });
+    assert.doesNotMatch(JSON.stringify(e), /s3cret/, 'secrets are redacted from the log');
+  });
+});
+
+const hookDir = mkdtempSync(join(tmpdir(), 'runjs-ws-hooks-'));
+function hook(name: string, code: string): string {
+  writeFileSync(join(hookDir, name), code);
+  return pathToFileURL(join(hookDir, name)).href;
+}
+
+guestSuite('WebSocket under a policy, with header injection', (g) => {
+  g.test('a JavaScript policy allows /echo: the injected credential reaches the server and the policy, never the script or the log', async (ctx) => {
+    const from = ws.connections.length;
+    const res = await ctx.run(`
+      const s = new WebSocket('${ws.base}/echo', 'p1');
+      await new Promise((r, j) => { s.onopen = r; s.onerror = (e) => j(new Error(e.message)); });
+      s.send('hi');
+      console.log((await new Promise((r) => { s.onmessage = r; })).data);
+      console.log(JSON.stringify(Object.keys(s)), JSON.stringify(s).includes('ws-secret'));
+      s.close();
+      await new Promise((r) => { s.onclose = r; });
+    `);
+    assert.equal(res.outcome.status, 'completed', JSON.stringify(res));
+    assert.equal(res.output, 'hi\n[] false\n');
+    const [c] = since(from);
+    assert.equal(c!.headers['authorization'], 'Bearer ws-secret-1');
+    const [e] = res.decisions?.entries ?? [];
+    assert.deepEqual([e!.category, e!.configured, e!.verdict], ['websocket', true, 'allow']);
+    const input = e!.input as { url: string; protocols: string[]; headers: Record<string, string> };
+    assert.deepEqual([input.url, input.protocols, input.headers], [`${ws.base}/echo`, ['p1'], { authorization: '[redacted]' }]);
+    assert.doesNotMatch(JSON.stringify(res.decisions), /ws-secret/);
+  });
+
+  g.test("the policy's denial reaches the script as the error event's message; nothing connects", async (ctx) => {
+    const from = ws.connections.length;
+    const out = await ctx.output(`
+      const s = new WebSocket('${ws.base}/private');
+      s.onerror = (e) => console.log(e.message, e.error.code);
+      console.log((await new Promise((r) => { s.onclose = r; })).code);
+    `);
+    assert.equal(out, 'websocket denied by policy: /private is not allowed ERR_POLICY_DENIED\n1006\n');
+    assert.equal(ws.connections.length, from);
+  });
+
+  g.test('a pre hook rewrites the URL the handshake goes to', async (ctx) => {
+    const from = ws.connections.length;
+    const out = await ctx.output(`
+      const s = new WebSocket('${ws.base}/rewrite-me');
+      await new Promise((r) => { s.onopen = r; });
+      console.log(s.url);
+      s.close();
+      await new Promise((r) => { s.onclose = r; });
+    `);
+    assert.equal(out, `${ws.base}/rewrite-me\n`);
+    assert.deepEqual(since(from).map((c) => c.path), ['/echo']);
+  });
+}, {
+  pool: {
+    network: { fetchDefault: 'deny' as const },
+    headerRules: parseHeaderConfig([{ host: '127.0.0.1', headers: { Authorization: 'Bearer ws-secret-1' } }]),
+    get policies() {
+      return parsePolicyConfig({
+        websocket: {
+          pre: [{ url: hook('rewrite.js', "export default (input) => input.url.includes('/rewrite-me') ? { input: { ...input, url: input.url.replace('/rewrite-me', '/echo'), url_parsed: { ...input.url_parsed, path: '/echo' } } } : undefined;") }],
+          policies: [{
+            url: hook('allow-echo.js', `export default (input) => {
+              if (input.operation !== 'connect' || input.headers.authorization !== 'Bearer ws-secret-1') return { allow: false, reason: 'no credential' };
+              return input.url_parsed.path === '/echo' ? true : { allow: false, reason: input.url_parsed.path + ' is not allowed' };
+            };`),
+          }],
+        },
+      });
+    },
+  },
+});
