@@ -3,8 +3,8 @@
 // them) and before the policy decides the hop (its input shows the headers as sent, the injected
 // values redacted). Shared by every network capability: fetch requests and WebSocket handshakes
 // (method GET) now; HTTP/2 streams will reuse it with their own host and method. One injector per
-// worker process (`sharedInjector`, which every capability's factory asks): it holds one OAuth
-// token cache per OAuth rule, so fetch and WebSocket share a token.
+// worker process, built by worker/ops/capabilities.ts for every network capability: it holds one
+// OAuth token cache per OAuth rule, so fetch and WebSocket share a token.
 import type { HeaderRule, HeaderRules, OAuthHeaderRule } from '../../shared/header-rules.ts';
 import { OAuthTokenCache, type TokenCacheDeps } from './oauth-token-cache.ts';
 
@@ -86,21 +86,6 @@ export class HeaderInjector {
     }
     return injected;
   }
-}
-
-const INJECTORS = new WeakMap<HeaderRules, HeaderInjector>();
-
-/**
- * The worker's injector for `rules` (its settings' rules, fixed for the worker's life): made by
- * the first capability that asks, shared by the rest, so each OAuth rule has one token cache.
- */
-export function sharedInjector(rules: HeaderRules, tokenDeps: TokenCacheDeps): HeaderInjector {
-  let injector = INJECTORS.get(rules);
-  if (injector === undefined) {
-    injector = new HeaderInjector(rules, tokenDeps);
-    INJECTORS.set(rules, injector);
-  }
-  return injector;
 }
 
 /** Takes back what `apply` did: the script's own values return, injected ones go. */

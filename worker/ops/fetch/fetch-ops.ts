@@ -7,12 +7,13 @@
 // opened is closed. No cookies are kept.
 import { Agent, fetch as undiciFetch } from 'undici';
 import { resourceKey } from '../../runtime/run-resources.ts';
-import { OpError, type OpContext, type OpFactory } from '../op-types.ts';
+import { OpError, type OpContext, type OpTable } from '../op-types.ts';
+import type { WorkerSettings } from '../../../shared/worker-settings.ts';
 import type { FetchLimits } from '../../../shared/worker-settings.ts';
 import { checkRequest, type FetchRequest } from './fetch-request.ts';
 import { Exchange } from './exchange.ts';
 import { fetchGate } from './fetch-policy.ts';
-import { sharedInjector } from '../../network/header-injection.ts';
+import type { HeaderInjector } from '../../network/header-injection.ts';
 import { TokenAcquisitionError } from '../../network/oauth-token-cache.ts';
 import { TRAFFIC, countReceived } from '../../network/run-traffic.ts';
 
@@ -33,11 +34,10 @@ function record(args: unknown, op: string): Record<string, unknown> {
   return args as Record<string, unknown>;
 }
 
-export const createFetchOps: OpFactory = (settings) => {
+/** `injector`: the worker's one header injector (worker/ops/capabilities.ts), shared with WebSocket. */
+export function createFetchOps(settings: WorkerSettings, injector: HeaderInjector): OpTable {
   const limits: FetchLimits = settings.limits.fetch;
   const decide = fetchGate(settings);
-  // One per worker process: its OAuth token caches serve every run (and every capability) of this worker.
-  const injector = sharedInjector(settings.headerRules, { timeoutMs: limits.requestTimeoutMs });
 
   function agentOf(runs: RunFetches): Agent {
     runs.agent ??= new Agent({
@@ -130,4 +130,4 @@ export const createFetchOps: OpFactory = (settings) => {
       },
     },
   };
-};
+}

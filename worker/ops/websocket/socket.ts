@@ -155,12 +155,14 @@ export class Socket {
 
   /**
    * The script's close(): the closing handshake when open; while connecting (the policy decision
-   * included), the connection fails (error, then close 1006) as the standard says.
+   * included), the connection fails (error, then close 1006) as the standard says. `connecting`:
+   * the script had not seen `open` yet — what it saw decides, even if the handshake has completed
+   * here meanwhile (its open event is still on the way).
    */
-  close(code: number | undefined, reason: string): void {
+  close(code: number | undefined, reason: string, connecting: boolean): void {
     if (this.#ended || this.#phase === 'closing' || this.#phase === 'closed') return;
     const ws = this.#ws;
-    if (this.#phase === 'connecting') {
+    if (this.#phase === 'connecting' || connecting) {
       this.#fail(new OpError('WebSocket was closed before the connection was established', 'Error'));
       return;
     }

@@ -9,8 +9,9 @@
 import type { Socket as NetSocket } from 'node:net';
 import { Agent, buildConnector } from 'undici';
 import { resourceKey } from '../../runtime/run-resources.ts';
-import { OpError, type OpContext, type OpFactory } from '../op-types.ts';
-import { sharedInjector, undoInjection } from '../../network/header-injection.ts';
+import { OpError, type OpContext, type OpTable } from '../op-types.ts';
+import type { WorkerSettings } from '../../../shared/worker-settings.ts';
+import { undoInjection, type HeaderInjector } from '../../network/header-injection.ts';
 import { TokenAcquisitionError } from '../../network/oauth-token-cache.ts';
 import { TRAFFIC, countReceived } from '../../network/run-traffic.ts';
 import { checkConnect, type ConnectRequest } from './websocket-request.ts';
@@ -44,11 +45,11 @@ function record(args: unknown, op: string): Record<string, unknown> {
   return args as Record<string, unknown>;
 }
 
-export const createWebSocketOps: OpFactory = (settings) => {
+/** `injector`: the worker's one header injector (worker/ops/capabilities.ts), shared with fetch. */
+export function createWebSocketOps(settings: WorkerSettings, injector: HeaderInjector): OpTable {
   const limits = settings.limits.websocket;
   const fetchLimits = settings.limits.fetch;
   const decide = websocketGate(settings);
-  const injector = sharedInjector(settings.headerRules, { timeoutMs: fetchLimits.requestTimeoutMs });
 
   function agentOf(runs: RunSockets): Agent {
     if (runs.agent !== undefined) return runs.agent;
@@ -63,7 +64,6 @@ export const createWebSocketOps: OpFactory = (settings) => {
         if (err !== null) callback(err, null);
         else callback(null, socket!);
       }),
-      headersTimeout: limits.handshakeTimeoutMs,
       webSocket: { maxPayloadSize: limits.maxMessageBytes },
     });
     return runs.agent;
@@ -143,14 +143,17 @@ export const createWebSocketOps: OpFactory = (settings) => {
         s.send(a['text'] === true ? data.toString('utf8') : data);
       },
     },
-    /** {id, code?, reason?}: the guest checked both as the standard says. */
+    /**
+     * {id, code?, reason?, connecting?}: the guest checked code and reason as the standard says;
+     * `connecting` when the script closed before it saw `open` (the connection then fails).
+     */
     'websocket.close': {
       kind: 'sync',
       run(args, _bytes, ctx) {
         const a = record(args, 'websocket.close');
         const code = a['code'];
         const reason = a['reason'];
-        socketOf(ctx, a, 'websocket.close').close(typeof code === 'number' ? code : undefined, typeof reason === 'string' ? reason : '');
+        socketOf(ctx, a, 'websocket.close').close(typeof code === 'number' ? code : undefined, typeof reason === 'string' ? reason : '', a['connecting'] === true);
       },
     },
     /** → bytes queued by send() and not yet handed to the network. */
@@ -164,4 +167,4 @@ export const createWebSocketOps: OpFactory = (settings) => {
       },
     },
   };
-};
+}

@@ -207,8 +207,11 @@ var __runjs_part = (() => {
         }
       }
       if (s.readyState === CLOSING || s.readyState === CLOSED) return;
+      const connecting = s.readyState === CONNECTING;
       s.readyState = CLOSING;
-      op("websocket.close", c === void 0 ? { id: s.id, reason: r } : { id: s.id, code: c, reason: r });
+      const args = { id: s.id, reason: r, connecting };
+      if (c !== void 0) args.code = c;
+      op("websocket.close", args);
     }
   };
   for (const type of __runjs_P.iter(HANDLERS)) {
@@ -253,7 +256,8 @@ var __runjs_part = (() => {
     }
     switch (event.type) {
       case "open":
-        if (s.readyState === CONNECTING) s.readyState = OPEN;
+        if (s.readyState !== CONNECTING) return false;
+        s.readyState = OPEN;
         s.protocol = event.protocol;
         s.extensions = event.extensions;
         ws.dispatchEvent(new Event("open"));

@@ -171,8 +171,11 @@ export class WebSocket extends EventTarget {
       }
     }
     if (s.readyState === CLOSING || s.readyState === CLOSED) return;
+    const connecting = s.readyState === CONNECTING;
     s.readyState = CLOSING;
-    op('websocket.close', c === undefined ? { id: s.id, reason: r } : { id: s.id, code: c, reason: r });
+    const args = { id: s.id, reason: r, connecting };
+    if (c !== undefined) args.code = c;
+    op('websocket.close', args);
   }
 }
 
@@ -222,7 +225,9 @@ function deliver(ws, s, event) {
   }
   switch (event.type) {
     case 'open':
-      if (s.readyState === CONNECTING) s.readyState = OPEN;
+      // Closed while connecting: the connection fails (its error and close follow), never opens.
+      if (s.readyState !== CONNECTING) return false;
+      s.readyState = OPEN;
       s.protocol = event.protocol;
       s.extensions = event.extensions;
       ws.dispatchEvent(new Event('open'));
