@@ -186,6 +186,25 @@ guestSuite('WebSocket', (g) => {
     assert.equal(big!.closeCode, 1009);
   });
 
+  g.test('a flood of messages arrives whole and in order (the host stops reading while the script is behind)', async (ctx) => {
+    const out = await ctx.output(`
+      const s = new WebSocket('${ws.base}/flood?count=12&bytes=262144');
+      s.binaryType = 'arraybuffer';
+      const firsts = [];
+      let total = 0;
+      await new Promise((resolve) => {
+        s.onmessage = (e) => {
+          const b = new Uint8Array(e.data);
+          firsts.push(b[0]);
+          total += b.byteLength;
+          if (firsts.length === 12) { s.close(); resolve(); }
+        };
+      });
+      console.log(firsts.join(','), total);
+    `, { heapMemoryMaxMb: 32 });
+    assert.equal(out, '0,1,2,3,4,5,6,7,8,9,10,11 3145728\n');
+  });
+
   g.test('at most maxOpen sockets at once: the next one fails with ERR_RUNJS_WEBSOCKET_LIMIT', async (ctx) => {
     const out = await ctx.output(`
       const open = [1, 2, 3].map(() => new WebSocket('${ws.base}/echo'));

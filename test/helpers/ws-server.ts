@@ -5,6 +5,7 @@
 //   /echo            sends every text and binary message back as it came
 //   /close?code=&reason=   closes from the server side at once with that code and reason
 //   /big?bytes=N     sends one binary message of N bytes, then echoes
+//   /flood?count=N&bytes=B   sends N binary messages of B bytes at once, then echoes
 //   /hang            never answers the handshake
 // A client's subprotocols: the server picks `?pick=` when given, else the first one offered.
 import { createServer, type IncomingMessage } from 'node:http';
@@ -146,6 +147,8 @@ export async function startWsFixture(): Promise<WsFixture> {
     if (url.pathname === '/close') {
       sentClose = true;
       send(closeFrame(Number(url.searchParams.get('code') ?? 1000), url.searchParams.get('reason') ?? ''));
+    } else if (url.pathname === '/flood') {
+      for (let i = 0; i < Number(url.searchParams.get('count') ?? 0); i++) send(frame(0x2, Buffer.alloc(Number(url.searchParams.get('bytes') ?? 0), i & 0xff)));
     } else if (url.pathname === '/big') {
       send(frame(0x2, Buffer.alloc(Number(url.searchParams.get('bytes') ?? 0), 0x61)));
     }

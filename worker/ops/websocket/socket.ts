@@ -21,7 +21,12 @@ export type SocketEvent =
   | { readonly type: 'close'; readonly code: number; readonly reason: string; readonly wasClean: boolean };
 
 export interface SocketDeps {
+  /** The socket's own dispatcher: its one TCP connection is this socket's. */
   readonly dispatcher: Dispatcher;
+  /** Stops (true) or restarts reading the socket's TCP connection: backpressure while the guest is behind. */
+  pause(paused: boolean): void;
+  /** The socket has closed: its dispatcher can go. */
+  onEnd(): void;
   readonly limits: WebSocketLimits;
   /**
    * Header injection and the policy decision for the handshake: the URL and headers to connect
@@ -43,6 +48,18 @@ function errorEvent(e: unknown): SocketEvent {
 
 const ABNORMAL = { type: 'close', code: 1006, reason: '', wasClean: false } as const;
 
+/**
+ * Message bytes waiting for the guest beyond which the connection is not read (TCP pushes back on
+ * the server) until the guest has taken them: what a fast server costs the host is this, the
+ * message in flight, and the kernel's buffers.
+ */
+export const QUEUE_HIGH_WATER_BYTES = 1024 * 1024;
+
+function sizeOf(e: SocketEvent): number {
+  if (e instanceof Uint8Array) return e.byteLength;
+  return e.type === 'text' ? e.data.length * 2 : 0;
+}
+
 export class Socket {
   readonly #deps: SocketDeps;
   readonly #queue: SocketEvent[] = [];
@@ -53,6 +70,8 @@ export class Socket {
   #ended = false;
   readonly #controller = new AbortController();
   #timer: ReturnType<typeof setTimeout> | undefined;
+  #queuedBytes = 0;
+  #paused = false;
 
   /** A socket that starts connecting (or, with `refused`, has already failed with that error). */
   constructor(req: ConnectRequest, deps: SocketDeps, refused?: OpError) {
@@ -132,7 +151,14 @@ export class Socket {
   /** The next event; one caller at a time (the guest's one pending `websocket.next`). */
   next(signal: AbortSignal): Promise<SocketEvent> {
     const queued = this.#queue.shift();
-    if (queued !== undefined) return Promise.resolve(queued);
+    if (queued !== undefined) {
+      this.#queuedBytes -= sizeOf(queued);
+      if (this.#paused && this.#queuedBytes <= QUEUE_HIGH_WATER_BYTES / 2) {
+        this.#paused = false;
+        this.#deps.pause(false);
+      }
+      return Promise.resolve(queued);
+    }
     if (this.#ended) return Promise.reject(new OpError('websocket.next: the socket has closed', 'TypeError'));
     if (this.#waiter !== undefined) return Promise.reject(new OpError('websocket.next: already waiting', 'TypeError'));
     return new Promise((resolve) => {
@@ -198,6 +224,7 @@ export class Socket {
     this.#phase = 'closed';
     this.#push(close);
     this.#ended = true;
+    this.#deps.onEnd();
   }
 
   #push(e: SocketEvent): void {
@@ -208,6 +235,11 @@ export class Socket {
       w(e);
     } else {
       this.#queue.push(e);
+      this.#queuedBytes += sizeOf(e);
+      if (!this.#paused && this.#queuedBytes > QUEUE_HIGH_WATER_BYTES) {
+        this.#paused = true;
+        this.#deps.pause(true);
+      }
     }
   }
 }

@@ -4,8 +4,9 @@
 // id at once; the guest keeps one `websocket.next` pending per socket, which answers its next event
 // (open, a message, error, close) and keeps the run alive while the socket is open, as an open
 // socket keeps a Node process alive. `websocket.send`, `websocket.close` and
-// `websocket.buffered` are synchronous. Each run has its own undici Agent, whose TCP sockets are
-// all destroyed shortly after the run ends (the closing handshake is started first).
+// `websocket.buffered` are synchronous. Each socket has its own undici Agent (so its one TCP
+// connection is known: it is paused while the guest is behind, and destroyed shortly after the run
+// ends, once the closing handshake has been started).
 import type { Socket as NetSocket } from 'node:net';
 import { Agent, buildConnector } from 'undici';
 import { resourceKey } from '../../runtime/run-resources.ts';
@@ -22,21 +23,23 @@ import { Socket } from './socket.ts';
 const CLOSE_GRACE_MS = 1_000;
 
 interface RunSockets {
-  agent: Agent | undefined;
-  /** Every TCP socket the run's agent opened and that is not closed yet. */
+  /** Every TCP connection the run's sockets opened and that is not closed yet. */
   readonly tcp: Set<NetSocket>;
+  /** Every socket's dispatcher that has not been destroyed yet. */
+  readonly agents: Set<Agent>;
   readonly open: Map<number, Socket>;
   next: number;
 }
 
-const SOCKETS = resourceKey<RunSockets>('websockets', () => ({ agent: undefined, tcp: new Set(), open: new Map(), next: 1 }), (r) => {
+const SOCKETS = resourceKey<RunSockets>('websockets', () => ({ tcp: new Set(), agents: new Set(), open: new Map(), next: 1 }), (r) => {
   for (const s of r.open.values()) s.terminate();
   r.open.clear();
-  if (r.agent === undefined && r.tcp.size === 0) return;
-  const { agent, tcp } = r;
+  if (r.agents.size === 0 && r.tcp.size === 0) return;
+  const tcp = [...r.tcp];
+  const agents = [...r.agents];
   setTimeout(() => {
     for (const socket of tcp) socket.destroy();
-    void agent?.destroy().catch(() => {});
+    for (const agent of agents) void agent.destroy().catch(() => {});
   }, CLOSE_GRACE_MS).unref();
 });
 
@@ -51,14 +54,19 @@ export function createWebSocketOps(settings: WorkerSettings, injector: HeaderInj
   const fetchLimits = settings.limits.fetch;
   const decide = websocketGate(settings);
 
-  function agentOf(runs: RunSockets): Agent {
-    if (runs.agent !== undefined) return runs.agent;
+  /**
+   * A dispatcher of its own for one socket: its one TCP connection is that socket's, so the socket
+   * can stop reading it (backpressure) and the run can destroy it.
+   */
+  function dispatcherFor(runs: RunSockets): { agent: Agent; tcp: Set<NetSocket> } {
     const connector = buildConnector({ timeout: fetchLimits.connectTimeoutMs });
-    runs.agent = new Agent({
+    const tcp = new Set<NetSocket>();
+    const agent = new Agent({
       connect: (opts, callback) => connector(opts, (err, socket) => {
         if (socket !== null) {
+          tcp.add(socket);
           runs.tcp.add(socket);
-          socket.once('close', () => runs.tcp.delete(socket));
+          socket.once('close', () => { tcp.delete(socket); runs.tcp.delete(socket); });
         }
         // The connector's callback type is a tuple union: hand each shape back as it came.
         if (err !== null) callback(err, null);
@@ -66,7 +74,8 @@ export function createWebSocketOps(settings: WorkerSettings, injector: HeaderInj
       }),
       webSocket: { maxPayloadSize: limits.maxMessageBytes },
     });
-    return runs.agent;
+    runs.agents.add(agent);
+    return { agent, tcp };
   }
 
   /** Header injection (method GET, the handshake's), then the policy on the handshake as it will be sent. */
@@ -111,8 +120,18 @@ export function createWebSocketOps(settings: WorkerSettings, injector: HeaderInj
           ? new OpError(`WebSocket failed: more than ${limits.maxOpen} WebSockets of this execution are open at once; close earlier ones first`, 'Error', 'ERR_RUNJS_WEBSOCKET_LIMIT')
           : undefined;
         const id = runs.next++;
+        const { agent, tcp } = dispatcherFor(runs);
         runs.open.set(id, new Socket(req, {
-          dispatcher: agentOf(runs),
+          dispatcher: agent,
+          pause: (paused) => { for (const socket of tcp) { if (paused) socket.pause(); else socket.resume(); } },
+          // Closed (or failed): whatever of its connection a server keeps open goes after the grace.
+          onEnd: () => {
+            runs.agents.delete(agent);
+            setTimeout(() => {
+              for (const socket of tcp) socket.destroy();
+              void agent.destroy().catch(() => {});
+            }, CLOSE_GRACE_MS).unref();
+          },
           limits,
           connect: (r, signal) => connect(r, ctx, signal),
           countSent: (n) => { traffic.sentBytes += n; },
