@@ -345,10 +345,25 @@ guestSuite('WebSocket under a policy, with header injection', (g) => {
     assert.equal(out, `${ws.base}/rewrite-me\n`);
     assert.deepEqual(since(from).map((c) => c.path), ['/echo']);
   });
+
+  g.test('an OAuth token that cannot be had fails the connection before the policy is asked', async (ctx) => {
+    const from = ws.connections.length;
+    const res = await ctx.run(`
+      const s = new WebSocket('ws://localhost:${ws.port}/echo');
+      s.onerror = (e) => console.log(e.message, e.error.code);
+      console.log((await new Promise((r) => { s.onclose = r; })).code);
+    `);
+    assert.equal(res.output, "dynamic credential injection failed for header 'X-Token' during token acquisition ERR_RUNJS_CREDENTIAL_INJECTION\n1006\n");
+    assert.equal(ws.connections.length, from);
+    assert.equal(res.decisions?.entries.length ?? 0, 0);
+  });
 }, {
   pool: {
     network: { fetchDefault: 'deny' as const },
-    headerRules: parseHeaderConfig([{ host: '127.0.0.1', headers: { Authorization: 'Bearer ws-secret-1' } }]),
+    headerRules: parseHeaderConfig([
+      { host: '127.0.0.1', headers: { Authorization: 'Bearer ws-secret-1' } },
+      { host: 'localhost', auth: { type: 'oauth_client_credentials', header: 'X-Token', token_url: 'http://127.0.0.1:1/token', client_id: 'runjs', client_secret: 'never-shown' } },
+    ]),
     get policies() {
       return parsePolicyConfig({
         websocket: {
