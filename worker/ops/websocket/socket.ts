@@ -21,11 +21,11 @@ export type SocketEvent =
   | { readonly type: 'close'; readonly code: number; readonly reason: string; readonly wasClean: boolean };
 
 export interface SocketDeps {
-  /** The socket's own dispatcher: its one TCP connection is this socket's. */
-  readonly dispatcher: Dispatcher;
+  /** The socket's own dispatcher (made when the policy has allowed it): its one TCP connection is this socket's. */
+  dispatcher(): Dispatcher;
   /** Stops (true) or restarts reading the socket's TCP connection: backpressure while the guest is behind. */
   pause(paused: boolean): void;
-  /** The socket has closed: its dispatcher can go. */
+  /** The socket has closed: its dispatcher (if it got one) can go. */
   onEnd(): void;
   readonly limits: WebSocketLimits;
   /**
@@ -111,7 +111,7 @@ export class Socket {
     if (this.#ended || this.#phase !== 'connecting') return;
     let ws: UndiciWebSocket;
     try {
-      ws = new UndiciWebSocket(target.url, { protocols: [...req.protocols], dispatcher: this.#deps.dispatcher, headers: { ...target.headers } });
+      ws = new UndiciWebSocket(target.url, { protocols: [...req.protocols], dispatcher: this.#deps.dispatcher(), headers: { ...target.headers } });
     } catch (e) {
       this.#fail(new OpError(e instanceof Error ? e.message : String(e), 'Error'));
       return;

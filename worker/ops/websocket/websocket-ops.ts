@@ -55,27 +55,49 @@ export function createWebSocketOps(settings: WorkerSettings, injector: HeaderInj
   const decide = websocketGate(settings);
 
   /**
-   * A dispatcher of its own for one socket: its one TCP connection is that socket's, so the socket
-   * can stop reading it (backpressure) and the run can destroy it.
+   * One socket's connection: a dispatcher of its own, made on first use, so its one TCP connection
+   * is that socket's (it can stop reading it, and it is destroyed with the socket or the run).
    */
-  function dispatcherFor(runs: RunSockets): { agent: Agent; tcp: Set<NetSocket> } {
-    const connector = buildConnector({ timeout: fetchLimits.connectTimeoutMs });
+  function connection(runs: RunSockets): { dispatcher(): Agent; pause(paused: boolean): void; release(): void } {
     const tcp = new Set<NetSocket>();
-    const agent = new Agent({
-      connect: (opts, callback) => connector(opts, (err, socket) => {
-        if (socket !== null) {
-          tcp.add(socket);
-          runs.tcp.add(socket);
-          socket.once('close', () => { tcp.delete(socket); runs.tcp.delete(socket); });
+    let agent: Agent | undefined;
+    return {
+      dispatcher() {
+        if (agent !== undefined) return agent;
+        const connector = buildConnector({ timeout: fetchLimits.connectTimeoutMs });
+        agent = new Agent({
+          connect: (opts, callback) => connector(opts, (err, socket) => {
+            if (socket !== null) {
+              tcp.add(socket);
+              runs.tcp.add(socket);
+              socket.once('close', () => { tcp.delete(socket); runs.tcp.delete(socket); });
+            }
+            // The connector's callback type is a tuple union: hand each shape back as it came.
+            if (err !== null) callback(err, null);
+            else callback(null, socket!);
+          }),
+          webSocket: { maxPayloadSize: limits.maxMessageBytes },
+        });
+        runs.agents.add(agent);
+        return agent;
+      },
+      pause(paused) {
+        for (const socket of tcp) {
+          if (paused) socket.pause();
+          else socket.resume();
         }
-        // The connector's callback type is a tuple union: hand each shape back as it came.
-        if (err !== null) callback(err, null);
-        else callback(null, socket!);
-      }),
-      webSocket: { maxPayloadSize: limits.maxMessageBytes },
-    });
-    runs.agents.add(agent);
-    return { agent, tcp };
+      },
+      // Closed (or failed): whatever of its connection a server keeps open goes after the grace.
+      release() {
+        const a = agent;
+        if (a === undefined) return;
+        runs.agents.delete(a);
+        setTimeout(() => {
+          for (const socket of tcp) socket.destroy();
+          void a.destroy().catch(() => {});
+        }, CLOSE_GRACE_MS).unref();
+      },
+    };
   }
 
   /** Header injection (method GET, the handshake's), then the policy on the handshake as it will be sent. */
@@ -120,18 +142,11 @@ export function createWebSocketOps(settings: WorkerSettings, injector: HeaderInj
           ? new OpError(`WebSocket failed: more than ${limits.maxOpen} WebSockets of this execution are open at once; close earlier ones first`, 'Error', 'ERR_RUNJS_WEBSOCKET_LIMIT')
           : undefined;
         const id = runs.next++;
-        const { agent, tcp } = dispatcherFor(runs);
+        const conn = connection(runs);
         runs.open.set(id, new Socket(req, {
-          dispatcher: agent,
-          pause: (paused) => { for (const socket of tcp) { if (paused) socket.pause(); else socket.resume(); } },
-          // Closed (or failed): whatever of its connection a server keeps open goes after the grace.
-          onEnd: () => {
-            runs.agents.delete(agent);
-            setTimeout(() => {
-              for (const socket of tcp) socket.destroy();
-              void agent.destroy().catch(() => {});
-            }, CLOSE_GRACE_MS).unref();
-          },
+          dispatcher: conn.dispatcher,
+          pause: conn.pause,
+          onEnd: conn.release,
           limits,
           connect: (r, signal) => connect(r, ctx, signal),
           countSent: (n) => { traffic.sentBytes += n; },
