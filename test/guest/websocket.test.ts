@@ -75,7 +75,7 @@ guestSuite('WebSocket', (g) => {
     ].join('\n'));
   });
 
-  g.test('subprotocols are offered and the chosen one is reported; an http: URL becomes ws:', async (ctx) => {
+  g.test('subprotocols are offered and the chosen one is reported; an http: URL becomes ws:; Node\'s {protocols, headers} form', async (ctx) => {
     const from = ws.connections.length;
     const out = await ctx.output(`
       const s = new WebSocket('http://127.0.0.1:${ws.port}/echo?pick=chat.v2', ['chat.v1', 'chat.v2']);
@@ -89,11 +89,18 @@ guestSuite('WebSocket', (g) => {
       console.log(t.protocol);
       t.close();
       await new Promise((r) => { t.onclose = r; });
+      // undici's (Node's) WebSocketInit form: subprotocols and handshake headers.
+      const u = new WebSocket('${ws.base}/echo', { protocols: ['x.v1'], headers: { 'X-Mine': 'mine', 'X-Two': ['a', 'b'].join(', ') } });
+      await new Promise((r) => { u.onopen = r; });
+      console.log(u.protocol);
+      u.close();
+      await new Promise((r) => { u.onclose = r; });
     `);
-    assert.equal(out, `ws://127.0.0.1:${ws.port}/echo?pick=chat.v2 ""\nchat.v2\nonly\n`);
-    const [a, b] = since(from);
+    assert.equal(out, `ws://127.0.0.1:${ws.port}/echo?pick=chat.v2 ""\nchat.v2\nonly\nx.v1\n`);
+    const [a, b, c] = since(from);
     assert.equal(a!.headers['sec-websocket-protocol'], 'chat.v1, chat.v2');
     assert.equal(b!.headers['sec-websocket-protocol'], 'only');
+    assert.deepEqual([c!.headers['sec-websocket-protocol'], c!.headers['x-mine'], c!.headers['x-two']], ['x.v1', 'mine', 'a, b']);
   });
 
   g.test('the server closes with a code and reason; the script closes with its own', async (ctx) => {

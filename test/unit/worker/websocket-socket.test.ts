@@ -19,7 +19,7 @@ test('a guest that falls behind pauses the connection; it resumes as the guest c
   let received = 0;
   const count = 24;
   const bytes = 256 * 1024;
-  const socket = new Socket({ url: new URL(`${ws.base}/flood?count=${count}&bytes=${bytes}`), protocols: [] }, {
+  const socket = new Socket({ url: new URL(`${ws.base}/flood?count=${count}&bytes=${bytes}`), protocols: [], headers: [] }, {
     dispatcher: () => agent,
     limits: DEFAULT_WEBSOCKET_LIMITS,
     connect: async (req) => ({ url: req.url, headers: {} }),

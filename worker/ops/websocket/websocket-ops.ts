@@ -100,7 +100,10 @@ export function createWebSocketOps(settings: WorkerSettings, injector: HeaderInj
     };
   }
 
-  /** Header injection (method GET, the handshake's), then the policy on the handshake as it will be sent. */
+  /**
+   * The script's headers, then header injection (method GET, the handshake's), then the policy on
+   * the handshake as it will be sent.
+   */
   async function connect(req: ConnectRequest, ctx: OpContext, signal: AbortSignal): Promise<{ url: URL; headers: Readonly<Record<string, string>> }> {
     const inject = async (url: URL, headers: Map<string, string>): Promise<ReadonlyMap<string, string | undefined>> => {
       try {
@@ -110,7 +113,7 @@ export function createWebSocketOps(settings: WorkerSettings, injector: HeaderInj
         throw e;
       }
     };
-    const headers = new Map<string, string>();
+    const headers = new Map<string, string>(req.headers);
     const injected = await inject(req.url, headers);
     const hop = await decide(websocketInput(req.url, req.protocols, Object.fromEntries(headers)), ctx, signal);
     if (hop.url.hostname === req.url.hostname) return hop;
@@ -129,7 +132,7 @@ export function createWebSocketOps(settings: WorkerSettings, injector: HeaderInj
   }
 
   return {
-    /** {url: a ws(s) URL, protocols: string[]} → socket id; the connection is made in the background. */
+    /** {url: a ws(s) URL, protocols: string[], headers?: [name, value][]} → socket id; the connection is made in the background. */
     'websocket.open': {
       kind: 'sync',
       run(args, _bytes, ctx) {

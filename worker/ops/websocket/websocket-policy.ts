@@ -13,7 +13,7 @@ export interface WebSocketInput {
   readonly url: string;
   /** The subprotocols the script asked for, in its order. */
   readonly protocols: readonly string[];
-  /** The handshake's extra headers (lowercased names): only injected ones, a script cannot set any. */
+  /** The handshake's extra headers (lowercased names) as they will be sent: the script's (undici's `{headers}` form), then injected ones. */
   readonly headers: Readonly<Record<string, string>>;
   readonly url_parsed: UrlParsed;
 }

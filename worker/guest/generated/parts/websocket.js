@@ -72,6 +72,14 @@ var __runjs_part = (() => {
     return url;
   }
   __name(urlRecord, "urlRecord");
+  function connectOptions(arg) {
+    if (arg !== null && typeof arg === "object" && typeof arg[Symbol.iterator] !== "function") {
+      const headers = arg.headers === void 0 ? [] : [...__runjs_P.iter(new (requirePart("fetch")).globals.Headers(arg.headers))];
+      return { protocols: protocolList(arg.protocols ?? []), headers };
+    }
+    return { protocols: protocolList(arg), headers: [] };
+  }
+  __name(connectOptions, "connectOptions");
   function protocolList(protocols) {
     let list;
     if (typeof protocols === "string") list = [protocols];
@@ -109,7 +117,7 @@ var __runjs_part = (() => {
     constructor(url, protocols = []) {
       if (arguments.length < 1) throw new TypeError("Failed to construct 'WebSocket': 1 argument required, but only 0 present.");
       const record = urlRecord(url);
-      const list = protocolList(protocols);
+      const options = connectOptions(protocols);
       super();
       const s = {
         id: 0,
@@ -126,7 +134,7 @@ var __runjs_part = (() => {
         sendChain: null
       };
       __runjs_P.$set(sockets, this, s);
-      s.id = op("websocket.open", { url: record.href, protocols: list });
+      s.id = op("websocket.open", { url: record.href, protocols: options.protocols, headers: options.headers });
       pump(this, s);
     }
     get url() {

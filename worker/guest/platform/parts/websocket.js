@@ -49,6 +49,18 @@ function urlRecord(input) {
   return url;
 }
 
+/**
+ * The second argument as Node reads it (`DOMString or sequence<DOMString> or WebSocketInit`): a
+ * subprotocol, a list of them, or undici's `{protocols, headers}` (a `dispatcher` is ignored).
+ */
+function connectOptions(arg) {
+  if (arg !== null && typeof arg === 'object' && typeof arg[Symbol.iterator] !== 'function') {
+    const headers = arg.headers === undefined ? [] : [...new (requirePart('fetch').globals.Headers)(arg.headers)];
+    return { protocols: protocolList(arg.protocols ?? []), headers };
+  }
+  return { protocols: protocolList(arg), headers: [] };
+}
+
 function protocolList(protocols) {
   let list;
   if (typeof protocols === 'string') list = [protocols];
@@ -84,7 +96,7 @@ export class WebSocket extends EventTarget {
   constructor(url, protocols = []) {
     if (arguments.length < 1) throw new TypeError("Failed to construct 'WebSocket': 1 argument required, but only 0 present.");
     const record = urlRecord(url);
-    const list = protocolList(protocols);
+    const options = connectOptions(protocols);
     super();
     const s = {
       id: 0, url: record.href, origin: record.origin, readyState: CONNECTING, protocol: '', extensions: '',
@@ -95,7 +107,7 @@ export class WebSocket extends EventTarget {
       sendChain: null,
     };
     sockets.set(this, s);
-    s.id = op('websocket.open', { url: record.href, protocols: list });
+    s.id = op('websocket.open', { url: record.href, protocols: options.protocols, headers: options.headers });
     pump(this, s);
   }
 
