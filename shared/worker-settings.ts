@@ -23,6 +23,16 @@ export interface FetchLimits {
   readonly maxRedirects: number;
 }
 
+/** What one execution may do with WebSocket (docs/network.md). */
+export interface WebSocketLimits {
+  /** Sockets a run may have at once (from `new WebSocket` until the socket is closed on the host). */
+  readonly maxOpen: number;
+  /** The largest message a socket accepts; a larger one fails the connection (the server gets close code 1009). */
+  readonly maxMessageBytes: number;
+  /** The longest wait from `new WebSocket` (the policy decision included) to the open handshake's end. */
+  readonly handshakeTimeoutMs: number;
+}
+
 export interface HostOpLimits {
   /** Bytes of artifact() payloads a run may have in flight to the supervisor at once. */
   readonly maxPendingArtifactBytes: number;
@@ -33,11 +43,13 @@ export interface HostOpLimits {
   /** Async key derivations (pbkdf2, scrypt, WebCrypto PBKDF2) a run may have running at once; more wait. */
   readonly maxConcurrentKeyDerivations: number;
   readonly fetch: FetchLimits;
+  /** WebSocket messages also count against `fetch.maxResponseBytesPerRun` (one budget for what a run receives). */
+  readonly websocket: WebSocketLimits;
 }
 
 /** The network as the operator configured it. */
 export interface NetworkSettings {
-  /** What a fetch no policy decides gets: deny (the default) or allow. */
+  /** What a fetch or WebSocket connection no policy decides gets: deny (the default) or allow. */
   readonly fetchDefault: 'allow' | 'deny';
   /** PEM certificates trusted besides Node's bundled roots for outbound TLS (--fetch-ca-file); absent or `[]` when none. */
   readonly caCerts?: readonly string[];
@@ -66,6 +78,12 @@ export const DEFAULT_FETCH_LIMITS: FetchLimits = Object.freeze({
   maxRedirects: 20,
 });
 
+export const DEFAULT_WEBSOCKET_LIMITS: WebSocketLimits = Object.freeze({
+  maxOpen: 16,
+  maxMessageBytes: 16 * 1024 * 1024,
+  handshakeTimeoutMs: 30_000,
+});
+
 export const DEFAULT_HOST_OP_LIMITS: HostOpLimits = Object.freeze({
   maxPendingArtifactBytes: 64 * 1024 * 1024,
   // ≈ 8 s of SHA-512 (2 s of SHA-1) on the 2-core development machine.
@@ -74,6 +92,7 @@ export const DEFAULT_HOST_OP_LIMITS: HostOpLimits = Object.freeze({
   maxScryptWork: 4 * 1024 * 1024,
   maxConcurrentKeyDerivations: 4,
   fetch: DEFAULT_FETCH_LIMITS,
+  websocket: DEFAULT_WEBSOCKET_LIMITS,
 });
 
 export const DEFAULT_NETWORK_SETTINGS: NetworkSettings = Object.freeze({ fetchDefault: 'deny', caCerts: Object.freeze([]) });
@@ -89,9 +108,14 @@ function isFetchLimits(v: unknown): v is FetchLimits {
     && isCount(v['requestTimeoutMs']) && isCount(v['maxRedirects']);
 }
 
+function isWebSocketLimits(v: unknown): v is WebSocketLimits {
+  return isObject(v) && isCount(v['maxOpen']) && isCount(v['maxMessageBytes']) && v['maxMessageBytes'] > 0 && isCount(v['handshakeTimeoutMs']);
+}
+
 function isHostOpLimits(v: unknown): v is HostOpLimits {
   return isObject(v) && isCount(v['maxPendingArtifactBytes']) && isCount(v['maxPbkdf2Work']) && isCount(v['maxScryptWork'])
-    && isCount(v['maxConcurrentKeyDerivations']) && v['maxConcurrentKeyDerivations'] > 0 && isFetchLimits(v['fetch']);
+    && isCount(v['maxConcurrentKeyDerivations']) && v['maxConcurrentKeyDerivations'] > 0 && isFetchLimits(v['fetch'])
+    && isWebSocketLimits(v['websocket']);
 }
 
 function isNetworkSettings(v: unknown): v is NetworkSettings {

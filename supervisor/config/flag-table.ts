@@ -244,7 +244,7 @@ export const FLAGS = [
   }),
   define({
     name: 'fetch-default', kind: 'enum', values: ['deny', 'allow'], default: 'deny', group: 'policy', implemented: true,
-    description: 'What a script\'s fetch gets when no `fetch` policy decides it: `deny` (the default: scripts reach no network) or `allow` (any http(s) URL).',
+    description: 'What a script\'s fetch or WebSocket gets when no `fetch` (or `websocket`) policy decides it: `deny` (the default: scripts reach no network) or `allow` (any http(s) or ws(s) URL).',
   }),
   define({
     name: 'fetch-ca-file', kind: 'path', example: '/etc/runjs/intranet-ca.pem', group: 'policy', implemented: true,

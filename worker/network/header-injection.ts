@@ -1,9 +1,10 @@
 // Header injection (--fetch-header, --fetch-header-config): the operator's credentials added on the
 // host to a script's outbound request, after the guest built it (so `Request.headers` never holds
 // them) and before the policy decides the hop (its input shows the headers as sent, the injected
-// values redacted). Shared by every network capability: fetch now; WebSocket handshakes and HTTP/2
-// streams reuse `HeaderInjector` with their own host and method. One injector per worker process,
-// built by the capability's factory: it holds one OAuth token cache per OAuth rule.
+// values redacted). Shared by every network capability: fetch requests and WebSocket handshakes
+// (method GET) now; HTTP/2 streams will reuse it with their own host and method. One injector per
+// worker process, built by worker/ops/capabilities.ts for every network capability: it holds one
+// OAuth token cache per OAuth rule, so fetch and WebSocket share a token.
 import type { HeaderRule, HeaderRules, OAuthHeaderRule } from '../../shared/header-rules.ts';
 import { OAuthTokenCache, type TokenCacheDeps } from './oauth-token-cache.ts';
 

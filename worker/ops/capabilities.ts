@@ -18,10 +18,21 @@ import { createPathOps } from './path/path-ops.ts';
 import { createUtilOps } from './util/util-ops.ts';
 import { createFetchOps } from './fetch/fetch-ops.ts';
 import { createWasmOps } from './wasm/wasm-ops.ts';
+import { createWebSocketOps } from './websocket/websocket-ops.ts';
+import { HeaderInjector } from '../network/header-injection.ts';
+
+/**
+ * The network capabilities (fetch, WebSocket), built together: they share the worker's one header
+ * injector, so each OAuth rule has one token cache per worker process.
+ */
+const createNetworkOps: OpFactory = (settings) => {
+  const injector = new HeaderInjector(settings.headerRules, { timeoutMs: settings.limits.fetch.requestTimeoutMs });
+  return { ...createFetchOps(settings, injector), ...createWebSocketOps(settings, injector) };
+};
 
 export const CAPABILITIES: readonly OpFactory[] = [
   createConsoleOps, createTimerOps, createRunOps, createPlatformOps, createClockOps, createUrlOps, createEncodingOps,
-  createCryptoOps, createHashOps, createZlibOps, createIntlOps, createArtifactOps, createPathOps, createUtilOps, createFetchOps,
+  createCryptoOps, createHashOps, createZlibOps, createIntlOps, createArtifactOps, createPathOps, createUtilOps, createNetworkOps,
   createWasmOps,
 ];
 

@@ -517,6 +517,7 @@ return installDispatchers(P, {
   "exec": [RegExpProto, RegExpProto?.exec],
   "fill": [ArrayProto, ArrayProto?.fill, TypedArrayProto, TypedArrayProto?.fill],
   "filter": [ArrayProto, ArrayProto?.filter, TypedArrayProto, TypedArrayProto?.filter],
+  "finally": [PromiseProto, PromiseProto?.finally],
   "find": [ArrayProto, ArrayProto?.find, TypedArrayProto, TypedArrayProto?.find],
   "findIndex": [ArrayProto, ArrayProto?.findIndex, TypedArrayProto, TypedArrayProto?.findIndex],
   "forEach": [ArrayProto, ArrayProto?.forEach, TypedArrayProto, TypedArrayProto?.forEach, MapProto, MapProto?.forEach, SetProto, SetProto?.forEach],
@@ -692,6 +693,7 @@ var __runjs_part = (() => {
     Request: "fetch",
     Response: "fetch",
     fetch: "fetch",
+    WebSocket: "websocket",
     Buffer: "buffer"
   };
 

@@ -8,26 +8,24 @@
 import { rootCertificates } from 'node:tls';
 import { Agent, fetch as undiciFetch } from 'undici';
 import { resourceKey } from '../../runtime/run-resources.ts';
-import { OpError, type OpContext, type OpFactory } from '../op-types.ts';
+import { OpError, type OpContext, type OpTable } from '../op-types.ts';
+import type { WorkerSettings } from '../../../shared/worker-settings.ts';
 import type { FetchLimits } from '../../../shared/worker-settings.ts';
 import { checkRequest, type FetchRequest } from './fetch-request.ts';
 import { Exchange } from './exchange.ts';
 import { fetchGate } from './fetch-policy.ts';
 import { applyOutput, fetchOutput } from './fetch-post.ts';
-import { HeaderInjector } from '../../network/header-injection.ts';
+import type { HeaderInjector } from '../../network/header-injection.ts';
 import { TokenAcquisitionError } from '../../network/oauth-token-cache.ts';
+import { TRAFFIC, countReceived } from '../../network/run-traffic.ts';
 
 interface RunFetches {
   agent: Agent | undefined;
   readonly open: Map<number, Exchange>;
   next: number;
-  /** Response body bytes the run has read, across all its exchanges. */
-  responseBytes: number;
-  /** Request body bytes the run has sent. */
-  requestBytes: number;
 }
 
-const FETCHES = resourceKey<RunFetches>('fetches', () => ({ agent: undefined, open: new Map(), next: 1, responseBytes: 0, requestBytes: 0 }), (r) => {
+const FETCHES = resourceKey<RunFetches>('fetches', () => ({ agent: undefined, open: new Map(), next: 1 }), (r) => {
   for (const ex of r.open.values()) ex.abort(new OpError('runjs: the run has ended', 'AbortError'));
   r.open.clear();
   void r.agent?.destroy().catch(() => {});
@@ -38,11 +36,10 @@ function record(args: unknown, op: string): Record<string, unknown> {
   return args as Record<string, unknown>;
 }
 
-export const createFetchOps: OpFactory = (settings) => {
+/** `injector`: the worker's one header injector (worker/ops/capabilities.ts), shared with WebSocket. */
+export function createFetchOps(settings: WorkerSettings, injector: HeaderInjector): OpTable {
   const limits: FetchLimits = settings.limits.fetch;
   const decide = fetchGate(settings);
-  // One per worker process: its OAuth token caches serve every run this worker makes.
-  const injector = new HeaderInjector(settings.headerRules, { timeoutMs: limits.requestTimeoutMs });
   // The operator's CAs (--fetch-ca-file) join Node's bundled roots; none: undici's default (the same roots).
   const extra = settings.network.caCerts ?? [];
   const ca = extra.length > 0 ? [...rootCertificates, ...extra] : undefined;
@@ -75,6 +72,7 @@ export const createFetchOps: OpFactory = (settings) => {
         if (runs.open.size >= limits.maxConcurrent) {
           throw new OpError(`fetch failed: more than ${limits.maxConcurrent} requests of this execution are open at once; read or cancel earlier responses first`, 'TypeError', 'ERR_RUNJS_FETCH_LIMIT');
         }
+        const traffic = ctx.resources.get(TRAFFIC);
         const id = runs.next++;
         const ex = new Exchange(req, {
           fetch: undiciFetch,
@@ -99,13 +97,12 @@ export const createFetchOps: OpFactory = (settings) => {
           },
           countRequest: () => { ctx.policy.countEgress('fetch', { requests: 1 }); },
           countRequestBytes: (n) => {
-            runs.requestBytes += n;
+            traffic.sentBytes += n;
             ctx.policy.countEgress('fetch', { sent_bytes: n });
           },
           countResponseBytes: (n) => {
-            runs.responseBytes += n;
             ctx.policy.countEgress('fetch', { received_bytes: n });
-            if (runs.responseBytes > limits.maxResponseBytesPerRun) {
+            if (!countReceived(traffic, n, limits.maxResponseBytesPerRun)) {
               throw new OpError(`fetch failed: the execution read more than ${limits.maxResponseBytesPerRun} bytes of response bodies (the per-execution limit)`, 'TypeError', 'ERR_RUNJS_FETCH_LIMIT');
             }
           },
@@ -150,4 +147,4 @@ export const createFetchOps: OpFactory = (settings) => {
       },
     },
   };
-};
+}

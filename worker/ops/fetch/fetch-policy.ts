@@ -5,6 +5,7 @@
 // let scripts reach the network, its own metadata endpoints or the operator's intranet by default.
 import type { WorkerSettings } from '../../../shared/worker-settings.ts';
 import { OpError, type OpContext } from '../op-types.ts';
+import { urlParsed, type UrlParsed } from '../../network/url-parsed.ts';
 
 export interface FetchInput {
   readonly operation: 'fetch';
@@ -12,7 +13,7 @@ export interface FetchInput {
   readonly method: string;
   /** Lowercased names; values as sent (after header injection). */
   readonly headers: Readonly<Record<string, string>>;
-  readonly url_parsed: { readonly scheme: string; readonly host: string; readonly port: number | null; readonly path: string; readonly query: string };
+  readonly url_parsed: UrlParsed;
 }
 
 /** The request a hop is made with, after the policy's pre hooks (which may rewrite it). */
@@ -31,13 +32,7 @@ export function fetchInput(url: URL, method: string, headers: Readonly<Record<st
     url: url.href,
     method: method.toUpperCase(),
     headers,
-    url_parsed: {
-      scheme: url.protocol.slice(0, -1),
-      host: url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname,
-      port: url.port === '' ? null : Number(url.port),
-      path: url.pathname,
-      query: url.search.startsWith('?') ? url.search.slice(1) : url.search,
-    },
+    url_parsed: urlParsed(url),
   };
 }
 

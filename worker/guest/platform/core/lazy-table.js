@@ -95,5 +95,6 @@ export const GLOBAL_PARTS = {
   Request: 'fetch',
   Response: 'fetch',
   fetch: 'fetch',
+  WebSocket: 'websocket',
   Buffer: 'buffer',
 };
