@@ -18,6 +18,7 @@ export const ERROR_EXAMPLES: { readonly [C in ErrorCode]: Example<ErrorArgs<C>> 
   TIMEOUT_OUT_OF_RANGE: [301, TIMEOUT_SECS.min, TIMEOUT_SECS.max],
   HEAP_OUT_OF_RANGE: [4096, HEAP_MB_FLOOR, '<max>'],
   HEAP_NOT_ENABLED: [],
+  FS_MOUNT_NOT_SUPPORTED: [],
   FS_NOT_ENABLED: [],
   INVALID_HEAP_KEY: ['abc'],
   INVALID_TAGS: ['<detail>'],

@@ -66,6 +66,8 @@ export const ERRORS = {
     message: (got: unknown, floor: number, max: number) => `heap_memory_max_mb must be an integer from ${floor} to ${max} (smaller values are raised to ${floor}), got ${JSON.stringify(got)}`,
   }),
   HEAP_NOT_ENABLED: spec({ status: 400, mcp: 'tool-error', message: () => 'heap snapshots are not enabled on this server: start it with --heap-store dir or s3 to use `heap` and `tags`' }),
+  /** `fs` on a run when the store is configured: mounting snapshots into runs is not built yet. */
+  FS_MOUNT_NOT_SUPPORTED: spec({ status: 400, mcp: 'tool-error', message: () => 'mounting a filesystem snapshot into a run is not supported yet: use the fs labels API (/api/fs/*, fs_* tools) only' }),
   FS_NOT_ENABLED: spec({ status: 400, mcp: 'tool-error', message: () => 'filesystem snapshots are not enabled on this server: start it with --fs-store dir or s3 to use `fs`' }),
 
   // ── heaps, tags and sessions ────────────────────────────────────────────

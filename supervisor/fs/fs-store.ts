@@ -189,12 +189,13 @@ export class FsStore {
       let at = trie;
       const parts = splitPath(path);
       for (const name of parts) {
-        if (at.change !== undefined) throw new RunjsError('FS_INVALID_PATH', path, 'a parent directory is also written as a file in this commit');
+        // A deleted path may be rebuilt as a directory in the same commit (delete, then write under it).
+        if (at.change !== undefined && at.change.kind !== 'delete') throw new RunjsError('FS_INVALID_PATH', path, 'a parent directory is also written as a file in this commit');
         let next = at.children.get(name);
         if (next === undefined) at.children.set(name, next = { children: new Map() });
         at = next;
       }
-      if (at.children.size > 0) throw new RunjsError('FS_INVALID_PATH', path, 'written as a file and as a directory in one commit');
+      if (at.children.size > 0 && change.kind !== 'delete') throw new RunjsError('FS_INVALID_PATH', path, 'written as a file and as a directory in one commit');
       at.change = change;
     }
     const root = await this.#apply(base, trie, '');
@@ -209,6 +210,12 @@ export class FsStore {
     await eachLimited([...trie.children], PUT_CONCURRENCY, async ([name, sub]) => {
       const path = at === '' ? name : `${at}/${name}`;
       const c = sub.change;
+      if (c?.kind === 'delete' && sub.children.size > 0) {
+        const child = await this.#apply(undefined, { children: sub.children }, path);
+        if (child === undefined) entries.delete(name);
+        else entries.set(name, { kind: 'dir', id: child });
+        return;
+      }
       if (c !== undefined) {
         if (c.kind === 'delete') entries.delete(name);
         else if (c.kind === 'symlink') entries.set(name, { kind: 'symlink', target: c.target });

@@ -2,7 +2,10 @@
 // no reading), then a content pass for paths both sides changed: text files merge at line level
 // (text-merge.ts), everything else is a conflict with its `kind`. Without a base (2-way), base is
 // "absent": a path on one side only is taken, a path on both sides with different content
-// conflicts. `prefer` resolves every divergent path to one side instead. Conflicts produce no
+// conflicts. `prefer` resolves conflicts only, like git's `-X ours|theirs`: text still merges line by
+// line and only the conflicting hunks take the preferred side; a path that cannot merge (binary,
+// modify/delete, type) takes that side whole. (mcp-v8 applies `prefer` to every divergent path
+// before any content merge; we keep the clean merge of both sides' edits.) Conflicts produce no
 // snapshot; a clean merge stores the result and returns its id. Labels never move here.
 import type { FsStore } from './fs-store.ts';
 import { sameEntry, type FileEntry, type TreeEntry } from './tree-format.ts';
@@ -67,26 +70,21 @@ async function mergeEntry(
     const id = await mergeDir(store, b?.kind === 'dir' ? b.id : undefined, o.id, t.id, prefer, path, conflicts);
     return id === undefined ? undefined : { kind: 'dir', id };
   }
-  if (prefer !== undefined) return prefer === 'ours' ? o : t;
   const ids = { base: idOf(b), ours: idOf(o), theirs: idOf(t) };
-  if (o === undefined || t === undefined) {
-    conflicts.push({ path, kind: 'modify/delete', ...ids });
+  const conflict = (kind: ConflictKind): TreeEntry | undefined => {
+    if (prefer !== undefined) return prefer === 'ours' ? o : t;
+    conflicts.push({ path, kind, ...ids });
     return undefined;
-  }
-  if (o.kind !== t.kind) {
-    conflicts.push({ path, kind: 'type', ...ids });
-    return undefined;
-  }
-  if (o.kind === 'symlink') {
-    conflicts.push({ path, kind: 'symlink', ...ids });
-    return undefined;
-  }
-  return mergeFiles(store, b?.kind === 'file' ? b : undefined, o as FileEntry, t as FileEntry, path, ids, conflicts);
+  };
+  if (o === undefined || t === undefined) return conflict('modify/delete');
+  if (o.kind !== t.kind) return conflict('type');
+  if (o.kind === 'symlink') return conflict('symlink');
+  return mergeFiles(store, b?.kind === 'file' ? b : undefined, o as FileEntry, t as FileEntry, path, prefer, conflict, conflicts, ids);
 }
 
 async function mergeFiles(
-  store: FsStore, b: FileEntry | undefined, o: FileEntry, t: FileEntry, path: string,
-  ids: Pick<MergeConflict, 'base' | 'ours' | 'theirs'>, conflicts: MergeConflict[],
+  store: FsStore, b: FileEntry | undefined, o: FileEntry, t: FileEntry, path: string, prefer: Prefer | undefined,
+  conflict: (kind: ConflictKind) => TreeEntry | undefined, conflicts: MergeConflict[], ids: Pick<MergeConflict, 'base' | 'ours' | 'theirs'>,
 ): Promise<TreeEntry | undefined> {
   // Same bytes, different modes: a mode change on one side wins; on both, ours.
   if (o.id === t.id) return { ...o, mode: b !== undefined && o.mode === b.mode ? t.mode : o.mode };
@@ -94,23 +92,17 @@ async function mergeFiles(
   const ok = sniff(ob);
   const tk = sniff(tb);
   const kind: ContentKind = ok === tk ? ok : 'binary';
-  if (kind !== 'text') {
-    conflicts.push({ path, kind, ...ids });
-    return undefined;
-  }
+  if (kind !== 'text') return conflict(kind);
   const text = (bytes: Uint8Array): string => Buffer.from(bytes).toString('utf8');
   let baseText = '';
   if (b !== undefined) {
     const bb = await store.readFile(b);
-    if (sniff(bb) !== 'text') {
-      conflicts.push({ path, kind: 'binary', ...ids });
-      return undefined;
-    }
+    if (sniff(bb) !== 'text') return conflict('binary');
     baseText = text(bb);
   }
   const oursText = text(ob);
   const theirsText = text(tb);
-  const m = mergeText(baseText, oursText, theirsText);
+  const m = mergeText(baseText, oursText, theirsText, prefer);
   if (!m.clean) {
     conflicts.push({
       path, kind: 'text', ...ids, markers: m.markers,

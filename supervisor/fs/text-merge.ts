@@ -31,13 +31,15 @@ export type TextMerge =
   | { readonly clean: true; readonly text: string }
   | { readonly clean: false; readonly markers: string };
 
-export function mergeText(base: string, ours: string, theirs: string): TextMerge {
+/** With `prefer`, conflicting hunks take that side (git's `-X ours|theirs`) and the merge is clean. */
+export function mergeText(base: string, ours: string, theirs: string, prefer?: 'ours' | 'theirs'): TextMerge {
   const regions = diff3Merge(splitLines(ours), splitLines(base), splitLines(theirs), { excludeFalseConflicts: true });
   let out = '';
   let clean = true;
   for (const r of regions) {
     if (r.ok) { out += r.ok.join(''); continue; }
     const c = r.conflict!;
+    if (prefer !== undefined) { out += (prefer === 'ours' ? c.a : c.b).join(''); continue; }
     clean = false;
     // Markers end their lines the way the conflicting lines do (CRLF files get CRLF markers, as in git).
     const first = c.a[0] ?? c.b[0] ?? c.o[0] ?? '';

@@ -12,11 +12,11 @@ import { mergeText, sniff, splitLines, unifiedDiff } from '../../../supervisor/f
 
 const dir = mkdtempSync(join(tmpdir(), 'runjs-merge-oracle-'));
 
-function gitMerge(base: string, ours: string, theirs: string): { clean: boolean; out: string } {
+function gitMerge(base: string, ours: string, theirs: string, favour?: 'ours' | 'theirs'): { clean: boolean; out: string } {
   writeFileSync(join(dir, 'ours'), ours);
   writeFileSync(join(dir, 'base'), base);
   writeFileSync(join(dir, 'theirs'), theirs);
-  const args = ['merge-file', '-p', '--diff3', '-L', 'ours', '-L', 'base', '-L', 'theirs', join(dir, 'ours'), join(dir, 'base'), join(dir, 'theirs')];
+  const args = ['merge-file', '-p', ...(favour === undefined ? ['--diff3'] : [`--${favour}`]), '-L', 'ours', '-L', 'base', '-L', 'theirs', join(dir, 'ours'), join(dir, 'base'), join(dir, 'theirs')];
   try {
     return { clean: true, out: execFileSync('git', args, { encoding: 'utf8' }) };
   } catch (e) {
@@ -66,6 +66,17 @@ test('line merges match git merge-file --diff3 byte for byte', () => {
     if (!mine.clean) conflicts++;
   }
   assert.ok(conflicts >= 8 && conflicts < CORPUS.length, `the corpus has both outcomes (${conflicts} conflicts)`);
+});
+
+test('prefer resolves conflicting hunks like git merge-file --ours / --theirs', () => {
+  for (const [name, base, ours, theirs] of CORPUS) {
+    for (const side of ['ours', 'theirs'] as const) {
+      const git = gitMerge(base, ours, theirs, side);
+      const mine = mergeText(base, ours, theirs, side);
+      assert.ok(mine.clean && git.clean, `${name} ${side}: clean`);
+      assert.equal(mine.clean ? mine.text : '', git.out, `${name} ${side}: output`);
+    }
+  }
 });
 
 test('unified diffs apply the side to the base (checked with git apply)', () => {
