@@ -76,7 +76,7 @@ export class LabelsDb {
   }
 
   list(): LabelHead[] {
-    return this.#list.all() as unknown as LabelHead[];
+    return (this.#list.all() as unknown as LabelHead[]).map((r) => ({ name: r.name, ca_id: r.ca_id }));
   }
 
   head(name: string): string | undefined {
