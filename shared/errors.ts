@@ -44,6 +44,12 @@ function shown(v: unknown): string {
   return JSON.stringify(typeof v === 'string' && v.length > 80 ? `${v.slice(0, 80)}…` : v);
 }
 
+/** A raw value for a message (no quotes, as mcp-v8's texts have it), shortened when long. */
+function clipped(v: unknown): string {
+  const s = typeof v === 'string' ? v : JSON.stringify(v) ?? String(v);
+  return s.length > 80 ? `${s.slice(0, 80)}…` : s;
+}
+
 const MIB = 1024 * 1024;
 
 export const ERRORS = {
@@ -60,6 +66,8 @@ export const ERRORS = {
     message: (got: unknown, floor: number, max: number) => `heap_memory_max_mb must be an integer from ${floor} to ${max} (smaller values are raised to ${floor}), got ${JSON.stringify(got)}`,
   }),
   HEAP_NOT_ENABLED: spec({ status: 400, mcp: 'tool-error', message: () => 'heap snapshots are not enabled on this server: start it with --heap-store dir or s3 to use `heap` and `tags`' }),
+  /** `fs` on a run when the store is configured: mounting snapshots into runs is not built yet. */
+  FS_MOUNT_NOT_SUPPORTED: spec({ status: 400, mcp: 'tool-error', message: () => 'mounting a filesystem snapshot into a run is not supported yet: use the fs labels API (/api/fs/*, fs_* tools) only' }),
   FS_NOT_ENABLED: spec({ status: 400, mcp: 'tool-error', message: () => 'filesystem snapshots are not enabled on this server: start it with --fs-store dir or s3 to use `fs`' }),
   // run_js `file` (supervisor/executions/run-js-file.ts); the reference's texts.
   RUN_JS_FILE_DISABLED: spec({
@@ -77,6 +85,31 @@ export const ERRORS = {
   INVALID_SESSION: spec({ status: 400, mcp: 'tool-error', message: (detail: string) => `invalid session name: ${detail}` }),
   SESSIONS_NOT_ENABLED: spec({ status: 400, mcp: 'tool-error', message: () => 'sessions are not configured on this server: start it with --heap-store dir or s3 to keep a session log' }),
   NO_SESSION: spec({ status: 400, mcp: 'tool-error', message: () => 'no session: send the X-MCP-Session-Id header at initialize, start the server with --session-id, or name a session' }),
+
+  // ── filesystem snapshots and labels (texts follow mcp-v8 where it has one) ──
+  FS_LABELS_NOT_ENABLED: spec({ status: 400, mcp: 'tool-error', message: () => 'fs labels are not configured on this server' }),
+  FS_SNAPSHOTS_NOT_ENABLED: spec({ status: 400, mcp: 'tool-error', message: () => 'fs snapshots are not configured on this server' }),
+  FS_INVALID_ID: spec({ status: 400, mcp: 'tool-error', message: (got: unknown) => `invalid CA id: ${clipped(got)}` }),
+  FS_INVALID_EXPECTED: spec({ status: 400, mcp: 'tool-error', message: (got: unknown) => `invalid expected CA id: ${clipped(got)}` }),
+  FS_INVALID_LABEL: spec({
+    status: 400, mcp: 'tool-error',
+    message: (got: unknown, max: number) => `invalid label name: ${clipped(got)}: use 1 to ${max} letters, digits, '.', '_', '-', '+' or '@', starting with a letter or digit, and not 64 hex digits (that is a CA id)`,
+  }),
+  FS_INVALID_PATH: spec({ status: 400, mcp: 'tool-error', message: (path: string, why: string) => `invalid path ${shown(path)}: ${why}` }),
+  FS_MESSAGE_TOO_LONG: spec({ status: 400, mcp: 'tool-error', message: (bytes: number, max: number) => `label message too long: ${bytes} bytes (max ${max})` }),
+  FS_UNKNOWN_LABEL: spec({ status: 404, mcp: 'tool-error', message: (label: string) => `unknown label: ${clipped(label)}` }),
+  FS_NOT_IN_REFLOG: spec({
+    status: 400, mcp: 'tool-error',
+    message: (id: string, label: string) => `CA id ${id} is not in the reflog for label '${label}'; pass allow_unlogged to reset anyway`,
+  }),
+  FS_PUSH_NEEDS_LABEL: spec({ status: 400, mcp: 'tool-error', message: () => 'fs push requires a label unless detach is true' }),
+  FS_INVALID_PREFER: spec({ status: 400, mcp: 'tool-error', message: (got: unknown) => `invalid prefer '${clipped(got)}': expected ours|theirs|none` }),
+  /** A merge input that is not a stored snapshot (or a store failure while merging). */
+  FS_MERGE_FAILED: spec({ status: 400, mcp: 'tool-error', message: (detail: string) => `fs_merge: ${detail}` }),
+  FS_SNAPSHOT_NOT_FOUND: spec({ status: 400, mcp: 'tool-error', message: (id: string) => `snapshot ${id} was not found in the filesystem store` }),
+  /** A stored object that fails verification or does not parse: the store's fault, not the caller's. */
+  FS_SNAPSHOT_CORRUPT: spec({ status: 500, mcp: 'tool-error', message: (key: string, detail: string) => `filesystem snapshot object ${key} is corrupt: ${detail}` }),
+  FS_STORE_UNAVAILABLE: spec({ status: 500, mcp: 'tool-error', message: () => 'filesystem snapshot store unavailable (the server log has the details)' }),
 
   // ── artifacts ────────────────────────────────────────────────────────────
   ARTIFACT_NOT_FOUND: spec({ status: 404, mcp: 'tool-error', message: (key: string) => `artifact '${key}' not found` }),

@@ -15,6 +15,7 @@ import { WorkerPool, WorkerStartError } from './pool/worker-pool.ts';
 import { openMetadataDb } from './stores/metadata-db.ts';
 import { openHeaps } from './heaps/index.ts';
 import { probeHeapBucket } from './heaps/probe-heap-bucket.ts';
+import { openFs } from './fs/index.ts';
 import { artifactOpRoutes, openArtifacts } from './artifacts/index.ts';
 import { OpRouter } from './pool/op-router.ts';
 import { createRestRouter, openApiJson, packageVersion } from './rest/index.ts';
@@ -117,6 +118,8 @@ export async function startApp(config: Config, log: Logger, hooks: AppHooks): Pr
   const wasmModules = loadWasmOrFail(config);
   // Checked when the config was loaded; parsed again here into what workers (and run_js `file`) use.
   const policies = config.policiesJson === undefined ? {} : parsePolicyConfig(config.policiesJson);
+  // Independent of the heap store: labels, push and merge work with or without --heap-store.
+  const fs = openFs(config, log);
   const pool = new WorkerPool({
     size: config.maxConcurrentExecutions, maxQueued: config.maxQueuedExecutions, log: (line) => log.warn(line),
     // Heap-mode runs use QuickJS, all others V8: warm only the engine this server will use.
@@ -138,10 +141,11 @@ export async function startApp(config: Config, log: Logger, hooks: AppHooks): Pr
     maxOutputBytes: config.maxOutputBytes,
     retention: config.executionRetention,
     // Without a heap store the service rejects `heap` and `tags` with a message naming the flag.
-    // The filesystem store is not wired yet (assertImplemented refuses its flags).
+    // Runs cannot mount snapshots yet (the mount slice): `fs` on a run stays refused.
     heapEnabled: heaps.enabled,
     heaps,
     fsEnabled: false,
+    fsStoreConfigured: fs.service.enabled,
     artifacts: artifacts.service,
     warn: (line) => log.warn(line),
   });
@@ -151,6 +155,7 @@ export async function startApp(config: Config, log: Logger, hooks: AppHooks): Pr
   const surface: McpSurfaceOptions = {
     executions,
     heaps,
+    fs: fs.service,
     // Upload URLs need an HTTP listener to PUT to: this one, or whatever --public-url points at.
     artifacts: {
       service: artifacts.service, publicBaseUrl: config.publicUrl,
@@ -192,7 +197,8 @@ export async function startApp(config: Config, log: Logger, hooks: AppHooks): Pr
         executions, version, maxRequestBody: config.maxRequestBody, publicBaseUrl: config.publicUrl,
         artifacts: artifacts.service, uploads: artifacts.uploads,
         heaps,
-        capabilities: () => ({ filesystem: false, heap: heaps.enabled, sessions: heaps.enabled }),
+        fs: fs.service,
+        capabilities: () => ({ filesystem: fs.service.enabled, heap: heaps.enabled, sessions: heaps.enabled }),
         log: (line) => log.error(line),
       }),
       openApiJson: openApiJson(version),
@@ -205,6 +211,7 @@ export async function startApp(config: Config, log: Logger, hooks: AppHooks): Pr
       listening = await listen(app, port, config.bindHost);
     } catch (e) {
       await pool.close();
+      await fs.close();
       db.close();
       throw new StartupError(`cannot listen on ${config.bindHost}:${port}: ${e instanceof Error ? e.message : String(e)}`);
     }
@@ -229,6 +236,7 @@ export async function startApp(config: Config, log: Logger, hooks: AppHooks): Pr
       files.dispose();
       await pool.close();
       await heaps.store?.close().catch((e: unknown) => log.error(`closing the heap store failed: ${String(e)}`));
+      await fs.close().catch((e: unknown) => log.error(`closing the filesystem store failed: ${String(e)}`));
       db.close();
     })(),
   };

@@ -7,6 +7,9 @@ import {
 } from './execution-schemas.ts';
 import { ArtifactList, ArtifactMeta } from './artifact-schemas.ts';
 import { HeapQueryRequest, HeapQueryResult, HeapTags, HeapTagsRequest, SessionList, SessionSnapshotEntry, SessionSnapshotList, TagMap } from './heap-schemas.ts';
+import {
+  FsLabelHead, FsLabelList, FsLabelRequest, FsMergeConflict, FsMergeRequest, FsMergeResult, FsPushRequest, FsPushResult, FsReflog, FsReflogEntry, FsResetRequest,
+} from './fs-schemas.ts';
 import { ApiError, Capabilities, CliAsset, CliIndex, CliPlatformName, Version } from './server-schemas.ts';
 
 export const SCHEMAS = {
@@ -31,6 +34,17 @@ export const SCHEMAS = {
   SessionSnapshotEntry,
   SessionSnapshotList,
   SessionList,
+  FsLabelRequest,
+  FsPushRequest,
+  FsResetRequest,
+  FsMergeRequest,
+  FsLabelHead,
+  FsLabelList,
+  FsReflogEntry,
+  FsReflog,
+  FsPushResult,
+  FsMergeConflict,
+  FsMergeResult,
   Capabilities,
   Version,
   CliPlatformName,

@@ -201,18 +201,18 @@ export const FLAGS = [
   }),
   define({
     name: 'fs-store', kind: 'enum', values: ['none', 'dir', 's3'], default: 'none', group: 'storage',
-    implemented: false,
+    implemented: true,
     description: 'Filesystem snapshot backend; `s3` is required for filesystem persistence in a cluster.',
   }),
   define({
     name: 'fs-dir', kind: 'path', default: sessionDbChild('fs-blobs'), defaultDoc: '<session-db-path>/fs-blobs',
-    example: '/var/lib/runjs/fs-blobs', group: 'storage', implemented: false,
+    example: '/var/lib/runjs/fs-blobs', group: 'storage', implemented: true,
     description: 'Filesystem snapshot blob store.',
   }),
   define({
     name: 'fs-labels-db', kind: 'path', default: sessionDbChild('fs-labels'), defaultDoc: '<session-db-path>/fs-labels',
-    example: '/var/lib/runjs/fs-labels', group: 'storage', implemented: false,
-    description: 'Filesystem label and reflog database.',
+    example: '/var/lib/runjs/fs-labels', group: 'storage', implemented: true,
+    description: 'Directory of the filesystem label and reflog database (an SQLite file, fs-labels.sqlite, shareable by server processes on one host).',
   }),
   define({
     name: 'fs-passthrough', kind: 'boolean', default: false, group: 'storage', implemented: false,

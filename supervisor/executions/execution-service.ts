@@ -31,6 +31,8 @@ export interface ExecutionServiceOptions {
   readonly retention: number;
   readonly heapEnabled: boolean;
   readonly fsEnabled: boolean;
+  /** A filesystem store is configured (labels work) though runs cannot mount it yet. */
+  readonly fsStoreConfigured?: boolean;
   /** Heap persistence, tags and the session log; runs go to QuickJS with images when its store is set. */
   readonly heaps?: HeapService | undefined;
   /** What each execution emitted with `artifact()` (ExecutionInfo.artifacts); none when absent. */
@@ -101,7 +103,7 @@ export class ExecutionService {
     if (this.#closed) throw new Error('the execution service is closed');
     const { timeoutSecs, heapMb } = resolveExecutionLimits(req, this.#opts.limits);
     if (!this.#opts.heapEnabled && ((req.heap ?? '') !== '' || (req.tags != null && Object.keys(req.tags).length > 0))) throw new RunjsError('HEAP_NOT_ENABLED');
-    if (!this.#opts.fsEnabled && (req.fs ?? '') !== '') throw new RunjsError('FS_NOT_ENABLED');
+    if (!this.#opts.fsEnabled && (req.fs ?? '') !== '') throw new RunjsError(this.#opts.fsStoreConfigured === true ? 'FS_MOUNT_NOT_SUPPORTED' : 'FS_NOT_ENABLED');
     const heapRun = this.#heapRun(req);
 
     const id = randomUUID();

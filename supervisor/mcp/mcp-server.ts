@@ -15,6 +15,8 @@ import { RunJsTaskStore, startRunTask } from './run-js-tasks.ts';
 import { runJsTool } from './run-js-tool.ts';
 import { heapTools } from './heap-tools.ts';
 import type { HeapService } from '../heaps/index.ts';
+import { fsTools } from './fs-tools.ts';
+import type { FsService } from '../fs/index.ts';
 import { artifactTools, type McpArtifactsApi } from './artifact-tools.ts';
 import { RunjsError } from '../../shared/errors.ts';
 import { invalidArguments, listEntry, toolFailure, type ToolCallContext, type ToolDef } from './tool-kit.ts';
@@ -27,6 +29,8 @@ export interface McpSurfaceOptions {
   readonly artifacts?: McpArtifactsApi | undefined;
   /** Heap tags and the session log (stateful mode): the session tools always, the tag tools when its store is set. */
   readonly heaps?: HeapService | undefined;
+  /** Filesystem snapshot labels (stateful mode): the fs_* tools, listed when its store is set. */
+  readonly fs?: FsService | undefined;
   readonly mode: McpMode;
   /** Defaults and the heap ceiling (shared/execution-contract.ts), for run_js's schema and the texts. */
   readonly limits: ExecutionLimits;
@@ -71,6 +75,7 @@ export function createMcpConnection(opts: McpSurfaceOptions, transport: Transpor
     }),
     ...(opts.mode === 'stateful' ? executionTools(opts.executions) : []),
     ...(opts.mode === 'stateful' && opts.heaps ? heapTools(opts.heaps, () => session.value) : []),
+    ...(opts.mode === 'stateful' && opts.fs ? fsTools(opts.fs) : []),
     ...(opts.artifacts?.tools === true ? artifactTools(opts.artifacts) : []),
     ...(opts.wasmStubs !== undefined && transport !== 'sse' ? wasmStubTools(opts.wasmStubs.modules, opts.wasmStubs.prefix) : []),
   ];

@@ -5,6 +5,7 @@ import type { Request } from 'express';
 import type { ExecutionService } from '../executions/execution-service.ts';
 import type { Capabilities } from './resource-types.ts';
 import type { HeapService } from '../heaps/index.ts';
+import type { FsService } from '../fs/index.ts';
 import type { ArtifactService } from '../artifacts/artifact-service.ts';
 import type { UploadTokens } from '../artifacts/upload-tokens.ts';
 import type { CliPlatform, JsonSchema, SchemaName } from '../../shared/schemas/index.ts';
@@ -28,6 +29,8 @@ export interface RestDeps {
   readonly uploads?: UploadTokens | undefined;
   /** Heap tags and the session log; absent (or without a store) the heap and session routes answer 400. */
   readonly heaps?: HeapService | undefined;
+  /** Filesystem snapshot labels and merge; absent (or without a store) the fs routes answer 400. */
+  readonly fs?: FsService | undefined;
   /** Diagnostics (stderr by default: stdout may carry the stdio MCP protocol). */
   readonly log?: ((line: string) => void) | undefined;
 }

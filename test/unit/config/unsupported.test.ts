@@ -21,7 +21,6 @@ describe('assertImplemented', () => {
   });
 
   test('an unimplemented flag set from any source is refused', () => {
-    assertNotSupported('--fs-store is not supported yet', ['--fs-store=dir']);
     assertNotSupported('--fs-passthrough is not supported yet', [], { RUNJS_FS_PASSTHROUGH: 'true' });
     const dir = tempDir();
     writeFile(dir, 'c.toml', '[sandbox]\nread = ["/srv"]\n');
@@ -44,7 +43,7 @@ describe('assertImplemented', () => {
     const implemented = FLAGS.filter((f) => f.implemented).map((f) => f.name).sort();
     assert.deepEqual(implemented, [
       'allow-run-js-file', 'allowed-hosts', 'allowed-origins', 'bind-host', 'cache-dir', 'config', 'execution-retention', 'execution-timeout',
-      'fetch-ca-file', 'fetch-default', 'fetch-header', 'fetch-header-config', 'heap-dir', 'heap-memory-ceiling', 'heap-memory-max', 'heap-store', 'help', 'http-port', 'instructions', 'jwks-url', 'log-level',
+      'fetch-ca-file', 'fetch-default', 'fetch-header', 'fetch-header-config', 'fs-dir', 'fs-labels-db', 'fs-store', 'heap-dir', 'heap-memory-ceiling', 'heap-memory-max', 'heap-store', 'help', 'http-port', 'instructions', 'jwks-url', 'log-level',
       'max-concurrent-executions', 'max-output-bytes', 'max-queued-executions', 'max-request-body', 'policies-json', 'print-openapi',
       'public-url', 'run-js-description', 's3-bucket', 's3-endpoint', 's3-force-path-style',
       'session-db-path', 'session-fork-from', 'session-id', 'sse-port', 'stateless', 'stateless-artifact-tools', 'version',
