@@ -8,7 +8,8 @@
 //   /flood?count=N&bytes=B   sends N binary messages of B bytes at once, then echoes
 //   /hang            never answers the handshake
 // A client's subprotocols: the server picks `?pick=` when given, else the first one offered.
-import { createServer, type IncomingMessage } from 'node:http';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
 import { createHash } from 'node:crypto';
 
@@ -25,7 +26,7 @@ export interface WsConnection {
 
 export interface WsFixture {
   readonly port: number;
-  /** `ws://127.0.0.1:<port>` */
+  /** `ws://127.0.0.1:<port>` (`wss://` with TLS) */
   readonly base: string;
   readonly connections: WsConnection[];
   /** Connections whose TCP socket is still open. */
@@ -98,11 +99,13 @@ function decoder(onFrame: (opcode: number, payload: Buffer) => void): (chunk: Bu
   };
 }
 
-export async function startWsFixture(): Promise<WsFixture> {
+/** With `tls` (a key and certificate chain, e.g. from test-ca.ts), the same server over wss. */
+export async function startWsFixture(opts: { tls?: { key: string; cert: string } } = {}): Promise<WsFixture> {
   const connections: WsConnection[] = [];
   const sockets = new Set<Socket>();
-  const server = createServer((_req, res) => { res.writeHead(426).end('upgrade required'); });
-  server.on('connection', (s: Socket) => {
+  const refuse = (_req: IncomingMessage, res: import('node:http').ServerResponse): void => { res.writeHead(426).end('upgrade required'); };
+  const server: Server = opts.tls ? createHttpsServer({ key: opts.tls.key, cert: opts.tls.cert }, refuse) : createServer(refuse);
+  server.on(opts.tls ? 'secureConnection' : 'connection', (s: Socket) => {
     sockets.add(s);
     s.on('close', () => sockets.delete(s));
   });
@@ -157,7 +160,7 @@ export async function startWsFixture(): Promise<WsFixture> {
   const port = (server.address() as AddressInfo).port;
   return {
     port,
-    base: `ws://127.0.0.1:${port}`,
+    base: `${opts.tls ? "wss" : "ws"}://127.0.0.1:${port}`,
     connections,
     openCount: () => sockets.size,
     close: async () => {

@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
+import { Agent, fetch as undiciFetch } from 'undici';
 import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { CallToolResultSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
@@ -58,8 +59,20 @@ async function uploadUrl(args: Record<string, unknown>): Promise<{ url: string; 
   return ok(await call('get_artifact_upload_url', args)) as never;
 }
 
-function put(path: string, body: Uint8Array | string, contentType?: string): Promise<Response> {
-  return fetch(`${server.base}${path}`, { method: 'PUT', headers: contentType === undefined ? {} : { 'Content-Type': contentType }, body });
+/**
+ * One PUT on a connection of its own: a pooled keep-alive socket the server is closing (after an
+ * earlier refused upload, or at its idle timeout) would fail the write with EPIPE on a loaded
+ * machine — a property of connection reuse, not of the route under test.
+ */
+async function put(path: string, body: Uint8Array | string, contentType?: string): Promise<Response> {
+  const dispatcher = new Agent({ pipelining: 0 });
+  try {
+    const res = await undiciFetch(`${server.base}${path}`, { method: 'PUT', headers: contentType === undefined ? {} : { 'Content-Type': contentType }, body, dispatcher });
+    const bytes = new Uint8Array(await res.arrayBuffer());
+    return new Response(bytes, { status: res.status, headers: [...res.headers] });
+  } finally {
+    await dispatcher.close();
+  }
 }
 
 /**

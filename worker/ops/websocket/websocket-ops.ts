@@ -71,7 +71,9 @@ export function createWebSocketOps(settings: WorkerSettings, injector: HeaderInj
         const connector = buildConnector({ timeout: fetchLimits.connectTimeoutMs, ...(ca !== undefined ? { ca } : {}) });
         agent = new Agent({
           connect: (opts, callback) => connector(opts, (err, socket) => {
-            if (socket !== null) {
+            // A failed connect (a TLS error among them) passes no socket — undefined, not null, in
+            // undici's TLS path: anything thrown here would end the worker process.
+            if (err === null && socket != null) {
               tcp.add(socket);
               runs.tcp.add(socket);
               socket.once('close', () => { tcp.delete(socket); runs.tcp.delete(socket); });
