@@ -4,7 +4,7 @@
 // orders bodies for safety (safety.ts) and refuses recursion. Every error names file:line:col.
 import type { Body, Module, Rule, Term } from './ast.ts';
 import { RegoError } from './errors.ts';
-import { parseModule } from './parser.ts';
+import { parseModule, parseQuery } from './parser.ts';
 import { RuleResolver, type PackageScope } from './resolve.ts';
 import { checkHead, orderBody, orderHeadComprehensions } from './safety.ts';
 import type { Value } from './values.ts';
@@ -16,6 +16,8 @@ export interface SourceFile {
 
 export interface CompiledRule {
   readonly src: Rule;
+  /** The group's id (`data.pkg.p`), for error texts. */
+  readonly groupId: string;
   readonly args: Term[];
   /** Object rules: the head's key terms after the group's path (`p[k]` → [k]). */
   readonly keyPath: Term[];
@@ -88,7 +90,7 @@ export function compileModules(files: readonly SourceFile[]): CompiledPolicy {
   const root = buildTree(groups);
   const scopes = packageScopes(modules, groups);
   for (const { group, rule, module, keyPath } of pending) {
-    const compiled = compileRule(rule, keyPath, scopes.get(module)!);
+    const compiled = compileRule(rule, group.id, keyPath, scopes.get(module)!);
     if (rule.isDefault) group.defaultRule = compiled;
     else group.rules.push(compiled);
   }
@@ -156,7 +158,7 @@ function packageScopes(modules: readonly Module[], groups: Map<string, RuleGroup
   return out;
 }
 
-function compileRule(rule: Rule, keyPathRaw: Term[], scope: PackageScope): CompiledRule {
+function compileRule(rule: Rule, groupId: string, keyPathRaw: Term[], scope: PackageScope): CompiledRule {
   const resolver = new RuleResolver(scope);
   const r = resolver.rule(rule);
   const keyPath = r.ref.slice(r.ref.length - keyPathRaw.length);
@@ -172,7 +174,7 @@ function compileRule(rule: Rule, keyPathRaw: Term[], scope: PackageScope): Compi
     orderHeadComprehensions(e.value, b);
     checkHead(e.value, b);
   }
-  return { src: rule, args: r.args, keyPath, key: r.key, value: r.value, body: r.body, elses: r.elses, slots: resolver.slots };
+  return { src: rule, groupId, args: r.args, keyPath, key: r.key, value: r.value, body: r.body, elses: r.elses, slots: resolver.slots };
 }
 
 function collectSlots(t: Term, into: Set<number>): void {
@@ -300,4 +302,22 @@ export function definesRule(policy: CompiledPolicy, path: string): boolean {
     node = next;
   }
   return node.group !== undefined && node.group.kind !== 'function';
+}
+
+export interface CompiledQuery {
+  readonly body: Body;
+  readonly slots: number;
+  /** The query's named variables (not `_`) → slot. */
+  readonly vars: ReadonlyMap<string, number>;
+}
+
+/** Compiles an ad-hoc query against a policy (conformance cases, tooling): no package, full refs. */
+export function compileQuery(policy: CompiledPolicy, text: string): CompiledQuery {
+  const functions = new Map<string, number>();
+  for (const g of policy.groups.values()) if (g.kind === 'function') functions.set(g.id, g.arity);
+  const resolver = new RuleResolver({ pkg: [], imports: new Map(), ruleNames: new Set(), functions });
+  const { body, names } = resolver.query(parseQuery(text));
+  orderBody(body, new Set());
+  const vars = new Map([...names].filter(([n]) => !n.startsWith('_')));
+  return { body, slots: resolver.slots, vars };
 }

@@ -79,7 +79,7 @@ export class Query {
     return out;
   }
 
-  /** Runs a compiled query body; `k` sees each solution's frame. */
+  /** Runs a compiled query body; `k` sees each solution's frame (return true to stop). */
   run(body: Body, slots: number, k: (frame: Frame) => boolean): void {
     const frame: Frame = new Array(slots);
     this.#body(body.exprs, 0, frame, () => k(frame));
@@ -250,7 +250,10 @@ export class Query {
     switch (t.t) {
       case 'scalar': return t.v;
       case 'var':
-        if (t.slot >= 0) return frame[t.slot] ?? NOFAST;
+        if (t.slot >= 0) {
+          const v = frame[t.slot];
+          return v === undefined ? NOFAST : v;
+        }
         return t.name === 'input' ? this.#input : NOFAST;
       case 'ref': {
         const h = t.head;
@@ -398,7 +401,7 @@ export class Query {
     for (const [name, child] of node.children) {
       const childKeys = [...keys, name];
       const o = this.#overrides.length > 0 ? this.#overrideAt(childKeys) : undefined;
-      const v = o ?? (child.group ? this.#group(child.group) : this.#nodeValue(child, lookup(out, name), childKeys));
+      const v = o !== undefined ? o : (child.group ? this.#group(child.group) : this.#nodeValue(child, lookup(out, name), childKeys));
       if (v !== undefined) out.set(name, v);
     }
     for (const o of this.#overrides) {
@@ -422,7 +425,7 @@ export class Query {
       const v = this.#ruleValue(r, new Array(r.slots), g.constValue !== undefined);
       if (v === undefined) continue;
       if (g.constValue !== undefined) return v;
-      if (result !== undefined && !equal(result, v)) throw conflict('complete rules must not produce multiple outputs', r.src.pos);
+      if (result !== undefined && !equal(result, v)) throw conflict(`rule ${g.id} produced conflicting values`, r.src.pos);
       result = v;
     }
     if (result === undefined && g.defaultRule) result = this.#ruleValue(g.defaultRule, new Array(g.defaultRule.slots), true);
@@ -436,7 +439,7 @@ export class Query {
       let out: Value | undefined;
       const stopAtFirst = firstOnly || c.value === undefined || c.value.t === 'scalar';
       this.#body(c.body.exprs, 0, frame, () => this.#headValue(c.value, frame, (v) => {
-        if (out !== undefined && !equal(out, v)) throw conflict(r.args.length > 0 || r.src.kind === 'function' ? 'functions must not produce multiple outputs for same inputs' : 'complete rules must not produce multiple outputs', r.src.pos);
+        if (out !== undefined && !equal(out, v)) throw conflict(r.src.kind === 'function' ? 'functions must not produce multiple outputs for same inputs' : `rule ${r.groupId} produced conflicting values`, r.src.pos);
         out = v;
         return stopAtFirst;
       }));

@@ -13,6 +13,11 @@ export function parseModule(src: string, file: string): Module {
   return new Parser(tokenize(src, file), file).module();
 }
 
+/** A query: a body without braces (`data.x.p = v; v > 1`). */
+export function parseQuery(src: string, file = 'query'): Body {
+  return new Parser(tokenize(src, file), file).query();
+}
+
 class Parser {
   readonly #toks: Token[];
   readonly #file: string;
@@ -54,6 +59,19 @@ class Parser {
       this.#nl.pop();
       this.#noOr = noOr;
     }
+  }
+
+  query(): Body {
+    this.#nl.push(true);
+    const exprs: Expr[] = [];
+    while (this.#tok.kind !== 'eof') {
+      exprs.push(this.#literal());
+      const t: Token = this.#tok;
+      if (this.#isOp(';')) { this.#i++; continue; }
+      if (t.kind !== 'eof' && !t.nl) this.#fail(`unexpected ${describe(t)}`);
+    }
+    if (exprs.length === 0) this.#fail('empty query');
+    return { exprs };
   }
 
   module(): Module {

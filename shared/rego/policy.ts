@@ -1,6 +1,6 @@
 // The Rego entry point runjs uses: compile a policy's files once, then evaluate one rule per
 // decision with that decision's input, within a step and time budget.
-import { compileModules, definesRule, type CompiledPolicy, type SourceFile } from './compiler.ts';
+import { compileModules, compileQuery, definesRule, type CompiledPolicy, type SourceFile } from './compiler.ts';
 import { DEFAULT_LIMITS, Query, type EvalLimits } from './evaluator.ts';
 import { fromJson, RegoObject, toJson, type Value } from './values.ts';
 
@@ -10,6 +10,13 @@ export interface Decision {
   /** `print(…)` lines, in order. */
   readonly prints: readonly string[];
   readonly steps: number;
+}
+
+export interface QueryOptions {
+  readonly input?: unknown;
+  /** Built-in errors fail the query (OPA's strict-builtin-errors); otherwise they make it undefined. */
+  readonly strict?: boolean;
+  readonly limits?: EvalLimits;
 }
 
 export class RegoPolicy {
@@ -34,5 +41,24 @@ export class RegoPolicy {
     const parts = path.split('.');
     const v = q.document(parts[0] === 'data' ? parts.slice(1) : parts);
     return { value: v === undefined ? undefined : toJson(v), prints: q.prints, steps: q.steps };
+  }
+
+  /** Every solution of an ad-hoc query, as `{variable: value}` (JSON) objects. */
+  query(text: string, opts: QueryOptions = {}): Record<string, unknown>[] {
+    const compiled = compileQuery(this.compiled, text);
+    const q = new Query(this.compiled, this.#data, {
+      input: opts.input === undefined ? undefined : fromJson(opts.input), strict: opts.strict ?? false, ...(opts.limits ?? DEFAULT_LIMITS), patterns: this.#patterns,
+    });
+    const out: Record<string, unknown>[] = [];
+    q.run(compiled.body, compiled.slots, (frame) => {
+      const row: Record<string, unknown> = {};
+      for (const [name, slot] of compiled.vars) {
+        const v = frame[slot];
+        if (v !== undefined) row[name] = toJson(v);
+      }
+      out.push(row);
+      return false;
+    });
+    return out;
   }
 }

@@ -51,6 +51,12 @@ export class RuleResolver {
     return slot;
   }
 
+  /** Resolves a query body; returns it with the names of its variables. */
+  query(body: Body): { body: Body; names: ReadonlyMap<string, number> } {
+    const scope = new Scope(undefined);
+    return { body: this.#body(body, scope), names: scope.names };
+  }
+
   /** Resolves a rule in place: args, body, head, else clauses. */
   rule(rule: Rule): { key: Term | undefined; value: Term | undefined; args: Term[]; ref: Term[]; body: Body; elses: { value: Term | undefined; body: Body }[] } {
     const argScope = new Scope(undefined);
@@ -93,26 +99,31 @@ export class RuleResolver {
   }
 
   #body(body: Body, scope: Scope): Body {
-    // Pass 1: declarations, in order (`some`, `:=`, `some … in`), then implicit ones.
+    // `some x` and `x := …` declare at their position (OPA's scoping: a comprehension before the
+    // declaration has its own x); every other name is declared for the whole body up front.
+    const positional = new Set<string>();
     for (const e of body.exprs) {
-      if (e.e === 'some') {
-        for (const v of e.vars) this.#declare(scope, v);
-      } else if (e.e === 'assign') {
-        walkVars(e.a, (v) => {
-          if (scope.names.has(v.name) && !v.name.startsWith('_$')) throw new RegoError('rego_compile_error', `var ${v.name} assigned above`, v.pos);
-          if (v.name === 'input' || v.name === 'data') throw new RegoError('rego_compile_error', `cannot assign to ${v.name}`, v.pos);
-          this.#declare(scope, v);
-        });
-      } else if (e.e === 'somein') {
-        if (e.key) walkVars(e.key, (v) => void this.#declare(scope, v));
-        walkVars(e.value, (v) => void this.#declare(scope, v));
-      }
+      if (e.e === 'some') for (const v of e.vars) positional.add(v.name);
+      else if (e.e === 'assign') walkVars(e.a, (v) => void positional.add(v.name));
+      else if (e.e === 'somein') for (const t of e.key ? [e.key, e.value] : [e.value]) walkVars(t, (v) => void positional.add(v.name));
     }
     for (const e of body.exprs) {
-      for (const t of exprTerms(e)) this.#declareFree(t, scope);
+      for (const t of exprTerms(e)) {
+        walkVars(t, (v) => {
+          if (!positional.has(v.name) && scope.lookup(v.name) === undefined && !this.#isGlobal(v.name)) this.#declare(scope, v);
+        });
+      }
     }
     const exprs = body.exprs.map((e) => this.#expr(e, scope));
     return { exprs, locals: scope.locals };
+  }
+
+  #declarePositional(scope: Scope, t: Term, assign: boolean): void {
+    walkVars(t, (v) => {
+      if (assign && scope.names.has(v.name) && !v.name.startsWith('_$')) throw new RegoError('rego_compile_error', `var ${v.name} assigned above`, v.pos);
+      if (assign && (v.name === 'input' || v.name === 'data')) throw new RegoError('rego_compile_error', `cannot assign to ${v.name}`, v.pos);
+      this.#declare(scope, v);
+    });
   }
 
   #expr(e: Expr, scope: Scope): Expr {
@@ -120,11 +131,21 @@ export class RuleResolver {
     const base = { pos: e.pos, negated: e.negated, with: withs };
     switch (e.e) {
       case 'term': return { ...base, e: 'term', term: this.#term(e.term, scope) };
-      case 'unify':
-      case 'assign': return { ...base, e: e.e, a: this.#term(e.a, scope), b: this.#term(e.b, scope) };
-      case 'some': return { ...base, e: 'some', vars: e.vars.map((v) => this.#term(v, scope) as VarTerm) };
-      case 'somein':
-        return { ...base, e: 'somein', key: e.key && this.#term(e.key, scope), value: this.#term(e.value, scope), coll: this.#term(e.coll, scope) };
+      case 'unify': return { ...base, e: e.e, a: this.#term(e.a, scope), b: this.#term(e.b, scope) };
+      case 'assign': {
+        const b = this.#term(e.b, scope);
+        this.#declarePositional(scope, e.a, true);
+        return { ...base, e: e.e, a: this.#term(e.a, scope), b };
+      }
+      case 'some':
+        for (const v of e.vars) this.#declare(scope, v);
+        return { ...base, e: 'some', vars: e.vars.map((v) => this.#term(v, scope) as VarTerm) };
+      case 'somein': {
+        const coll = this.#term(e.coll, scope);
+        if (e.key) this.#declarePositional(scope, e.key, false);
+        this.#declarePositional(scope, e.value, false);
+        return { ...base, e: 'somein', key: e.key && this.#term(e.key, scope), value: this.#term(e.value, scope), coll };
+      }
       case 'every': {
         const inner = new Scope(scope);
         const key = e.key && ({ ...e.key, slot: this.#declare(inner, e.key) });
