@@ -7,7 +7,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { pathToFileURL } from 'node:url';
-import { REGO_NOT_SUPPORTED } from '../../../supervisor/config/policy-config.ts';
 import { runOnce, startServer } from './server-process.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'runjs-policies-'));
@@ -17,7 +16,7 @@ test('policy configuration errors stop startup (exit 2) naming the flag and key 
   const rego = pathToFileURL(file('fetch.rego', 'package mcp.fetch\n')).href;
   const cases: [string[], string][] = [
     [['--policies-json', '{"fetch":{"policies":[{"url":"ftp://opa/"}]}}'], "invalid --policies-json: fetch.policies[0].url: Unsupported policy URL scheme: 'ftp://opa/'. Use http://, https://, or file://"],
-    [['--policies-json', JSON.stringify({ fetch: { policies: [{ url: rego }] } })], `invalid --policies-json: fetch.policies[0].url: ${REGO_NOT_SUPPORTED}`],
+    [['--policies-json', JSON.stringify({ fetch: { policies: [{ url: rego }] } })], `invalid --policies-json: fetch.policies[0].rule: the Rego policy at ${join(dir, 'fetch.rego')} does not define data.mcp.fetch.allow`],
     [['--policies-json', '{"fetch":{"mode":"most"}}'], 'invalid --policies-json: fetch.mode: expected "all" or "any", got "most"'],
     [['--policies-json', '{"fetch":{}}', '--mcp-config', '[]'], '--mcp-config is not supported yet'],
   ];
