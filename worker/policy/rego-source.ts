@@ -1,7 +1,8 @@
 // A Rego source evaluated in-process: the modules the supervisor read and compiled at startup are
 // compiled again here once per worker (on first use) and the configured rule is evaluated with the
-// decision's input document. Only a value of exactly `true` allows; an undefined rule denies with
-// a reason; a conflict or an exhausted budget is an error (the operation fails, never allowed).
+// decision's input document. Only a value of exactly `true` allows; `false` denies with the
+// operation's own text, anything else (undefined included) with a reason saying what it was; a
+// conflict or an exhausted budget is an error (the operation fails, never allowed).
 import type { RegoSource } from '../../shared/policy-settings.ts';
 import { REGO_MAX_STEPS } from '../../shared/policy-settings.ts';
 import { RegoError } from '../../shared/rego/errors.ts';
@@ -38,6 +39,8 @@ export class RegoEvaluator {
       throw e;
     }
     if (d.value === true) return { allow: true, prints: d.prints };
+    // false: the operation's own denial text (`GET <url> is not allowed`); otherwise say why.
+    if (d.value === false) return { allow: false, prints: d.prints };
     const reason = d.value === undefined ? `${rule} is undefined` : `${rule} is ${JSON.stringify(d.value).slice(0, 100)}, not true`;
     return { allow: false, reason, prints: d.prints };
   }
