@@ -82,7 +82,7 @@ export function compileModules(files: readonly SourceFile[]): CompiledPolicy {
       } else if (group.kind !== kind || (kind === 'function' && group.arity !== rule.args.length)) {
         throw new RegoError('rego_type_error', `conflicting rules ${id} found`, rule.pos);
       }
-      if (rule.isDefault && group.defaultRule !== undefined) throw new RegoError('rego_type_error', `multiple default rules ${id} found`, rule.pos);
+      if (rule.isDefault && pending.some((p) => p.group === group && p.rule.isDefault)) throw new RegoError('rego_type_error', `multiple default rules ${id} found`, rule.pos);
       if (rule.isDefault && kind !== 'complete' && kind !== 'function') throw new RegoError('rego_type_error', `default rules must be complete rules or functions: ${id}`, rule.pos);
       pending.push({ group, rule, module: m, keyPath });
     }
