@@ -410,7 +410,10 @@ class Parser {
           this.#i += 3;
           return { t: 'set', items: [], pos };
         }
-        if (KEYWORDS.has(t.text)) this.#fail(`unexpected keyword '${t.text}'`);
+        // `contains` is a keyword in rule heads and the built-in contains(s, sub) in calls.
+        if (KEYWORDS.has(t.text) && !(t.text === 'contains' && this.#isOp('(', this.#peek()) && !this.#peek().nl)) {
+          this.#fail(`unexpected keyword '${t.text}'`);
+        }
         this.#i++;
         return this.#var(t);
       case 'op':
