@@ -58,7 +58,8 @@ export interface CompiledPolicy {
   readonly groups: ReadonlyMap<string, RuleGroup>;
 }
 
-const KNOWN_FUTURE = new Set(['future.keywords', 'future.keywords.in', 'future.keywords.if', 'future.keywords.contains', 'future.keywords.every', 'rego.v1']);
+/** `future.keywords` and any keyword under it (all are on in v1), and `rego.v1`. */
+const isKnownFuture = (name: string): boolean => name === 'rego.v1' || name === 'future.keywords' || /^future\.keywords\.[a-z]+$/.test(name);
 
 export function compileModules(files: readonly SourceFile[]): CompiledPolicy {
   const modules = files.map((f) => parseModule(f.text, f.file));
@@ -67,7 +68,7 @@ export function compileModules(files: readonly SourceFile[]): CompiledPolicy {
   for (const m of modules) {
     for (const imp of m.imports) {
       const name = imp.path.join('.');
-      if ((imp.path[0] === 'future' || imp.path[0] === 'rego') && !KNOWN_FUTURE.has(name)) {
+      if ((imp.path[0] === 'future' || imp.path[0] === 'rego') && !isKnownFuture(name)) {
         throw new RegoError('rego_parse_error', `unexpected import path ${name}`, imp.pos);
       }
     }
@@ -318,6 +319,6 @@ export function compileQuery(policy: CompiledPolicy, text: string): CompiledQuer
   const resolver = new RuleResolver({ pkg: [], imports: new Map(), ruleNames: new Set(), functions });
   const { body, names } = resolver.query(parseQuery(text));
   orderBody(body, new Set());
-  const vars = new Map([...names].filter(([n]) => !n.startsWith('_')));
+  const vars = new Map([...names].filter(([n]) => !n.startsWith('_$')));
   return { body, slots: resolver.slots, vars };
 }

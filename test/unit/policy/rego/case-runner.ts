@@ -11,6 +11,8 @@ export interface RegoCase {
   readonly modules?: readonly string[];
   readonly data?: unknown;
   readonly input?: unknown;
+  /** The input written as a Rego term (`{"a": {1, 2}}`). */
+  readonly input_term?: string;
   readonly want_result?: readonly Record<string, unknown>[];
   readonly want_error_code?: string;
   readonly want_error?: string;
@@ -42,7 +44,8 @@ export function runCase(c: RegoCase): string | undefined {
   let got: Record<string, unknown>[];
   try {
     const policy = new RegoPolicy((c.modules ?? []).map((text, i) => ({ file: `module-${i}.rego`, text })), c.data ?? {});
-    got = policy.query(c.query, { input: c.input, strict: c.strict_error ?? false });
+    const input = c.input_term === undefined ? c.input : new RegoPolicy([]).query(`__input := ${c.input_term}`)[0]?.['__input'];
+    got = policy.query(c.query, { input, strict: c.strict_error ?? false });
   } catch (e) {
     if (!(e instanceof RegoError)) return `threw ${e instanceof Error ? e.stack : String(e)}`;
     if (c.want_error_code === undefined && c.want_error === undefined) return `unexpected error: ${e.message}`;
