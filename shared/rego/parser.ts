@@ -24,6 +24,8 @@ class Parser {
   #i = 0;
   readonly #nl: boolean[] = [false];
   #wildcards = 0;
+  /** Terms written in parentheses (`(2 in xs)` is a value, not the tail of `k, v in xs`). */
+  readonly #parenthesized = new WeakSet<Term>();
   #noOr = false;
 
   constructor(toks: Token[], file: string) {
@@ -224,20 +226,18 @@ class Parser {
   #literal(): Expr {
     const start = this.#tok;
     const pos = this.#pos(start);
-    if (this.#isKw('some')) return this.#some(pos);
-    if (this.#isKw('every')) return this.#every(pos);
+    if (this.#isKw('some') || this.#isKw('every')) {
+      const e = this.#isKw('some') ? this.#some(pos) : this.#every(pos);
+      while (this.#isKw('with') && !this.#atBreak()) e.with.push(this.#with());
+      return e;
+    }
     const negated = this.#isKw('not');
     if (negated) this.#i++;
     const a = this.#termIn();
     let expr: Expr;
     if (this.#isOp(',') && !this.#atBreak()) {
-      // `k, v in coll` as an expression: membership with a key.
       this.#i++;
-      const v = this.#termOr();
-      if (!this.#isKw('in')) this.#fail(`expected 'in', found ${describe(this.#tok)}`);
-      this.#i++;
-      const coll = this.#termOr();
-      expr = { e: 'term', term: { t: 'call', name: 'internal.member_3', args: [a, v, coll], pos }, pos, negated, with: [] };
+      expr = { e: 'term', term: this.#memberWithKey(a, pos), pos, negated, with: [] };
     } else if ((this.#isOp(':=') || this.#isOp('=')) && !this.#atBreak()) {
       const op = this.#toks[this.#i++]!.text;
       if (op === ':=' && negated) this.#fail('cannot assign in a negated expression', start);
@@ -247,6 +247,17 @@ class Parser {
     }
     while (this.#isKw('with') && !this.#atBreak()) expr.with.push(this.#with());
     return expr;
+  }
+
+  /**
+   * `k, v in coll` after the `k,`: the rest is parsed as one `in` chain and its outermost `in` is
+   * the keyed membership, so `1, 2 in [2] in [false, true]` is `1, (2 in [2]) in [false, true]`.
+   */
+  #memberWithKey(key: Term, pos: Position): Term {
+    const t = this.#tok;
+    const rest = this.#termIn();
+    if (rest.t !== 'call' || rest.name !== 'internal.member_2' || this.#parenthesized.has(rest)) this.#fail(`expected 'in', found ${describe(this.#tok)}`, t);
+    return { t: 'call', name: 'internal.member_3', args: [key, rest.args[0]!, rest.args[1]!], pos };
   }
 
   #with(): With {
@@ -419,8 +430,14 @@ class Parser {
       case 'op':
         if (t.text === '(') {
           this.#i++;
-          const inner = this.#nested(false, () => this.#termIn());
+          const inner = this.#nested(false, () => {
+            const first = this.#termIn();
+            if (!this.#isOp(',')) return first;
+            this.#i++;
+            return this.#memberWithKey(first, pos);
+          });
           this.#expectOp(')');
+          this.#parenthesized.add(inner);
           return inner;
         }
         if (t.text === '[') return this.#array(pos);
