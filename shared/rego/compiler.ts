@@ -74,7 +74,8 @@ export function compileModules(files: readonly SourceFile[]): CompiledPolicy {
     }
     for (const rule of m.rules) {
       const { path, keyPath } = splitHead(rule);
-      const kind: GroupKind = rule.kind === 'function' ? 'function' : rule.kind === 'contains' ? 'set' : keyPath.length > 0 ? 'object' : 'complete';
+      // `p[k] := v` and `p[k] contains x` (a set under each key) build objects; `p contains x` a set.
+      const kind: GroupKind = rule.kind === 'function' ? 'function' : keyPath.length > 0 ? 'object' : rule.kind === 'contains' ? 'set' : 'complete';
       const id = ['data', ...m.pkg, ...path].join('.');
       let group = groups.get(id);
       if (!group) {
@@ -110,9 +111,7 @@ function splitHead(rule: Rule): { path: string[]; keyPath: Term[] } {
     path.push(t.v);
   }
   const keyPath = rule.ref.slice(i);
-  if (keyPath.length > 0 && rule.kind !== 'complete') {
-    throw new RegoError('rego_parse_error', `${rule.kind === 'function' ? 'a function' : 'a contains rule'} head must be a ground reference`, rule.pos);
-  }
+  if (keyPath.length > 0 && rule.kind === 'function') throw new RegoError('rego_parse_error', 'a function head must be a ground reference', rule.pos);
   if (keyPath.length > 0 && rule.isDefault) throw new RegoError('rego_parse_error', 'a default rule head must be a ground reference', rule.pos);
   return { path, keyPath };
 }

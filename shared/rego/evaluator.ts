@@ -13,6 +13,7 @@ import { forEachEntry, lookup, setPath } from './collections.ts';
 import type { CompiledPolicy, CompiledRule, DataNode, RuleGroup } from './compiler.ts';
 import { BuiltinError, RegoError } from './errors.ts';
 import type { Position } from './lexer.ts';
+import { conflict, insertIntoSet, insertPath, mergeObjects } from './documents.ts';
 import { equal, RegoObject, RegoSet, show, type Value } from './values.ts';
 
 type Frame = (Value | undefined)[];
@@ -362,6 +363,15 @@ export class Query {
       if (o !== undefined) return this.#walk(o, path, i, frame, k);
     }
     if (node.group) {
+      if (node.children.size > 0) {
+        // Rules under a rule's own path (`obj[x] contains …` and `obj.sub[x] contains …`).
+        const p = path[i];
+        const name = p?.t === 'scalar' && typeof p.v === 'string' ? p.v : undefined;
+        const child = name === undefined ? undefined : node.children.get(name);
+        if (child) return this.#data0(path, i + 1, child, undefined, [...keys, name!], frame, k);
+        const merged = this.#groupWithChildren(node, keys);
+        return merged !== undefined && this.#walk(merged, path, i, frame, k);
+      }
       const v = this.#group(node.group);
       return v !== undefined && this.#walk(v, path, i, frame, k);
     }
@@ -408,6 +418,13 @@ export class Query {
       if (o.path.length === keys.length + 1 && keys.every((s, n) => s === o.path[n])) out.set(o.path[keys.length]!, o.value);
     }
     return out;
+  }
+
+  #groupWithChildren(node: DataNode, keys: string[]): Value | undefined {
+    const own = this.#group(node.group!);
+    const extra = this.#nodeValue({ children: node.children, group: undefined }, undefined, keys);
+    if (own === undefined) return extra;
+    return own instanceof RegoObject && extra instanceof RegoObject ? mergeObjects(own, extra) : own;
   }
 
   #group(g: RuleGroup): Value | undefined {
@@ -465,8 +482,10 @@ export class Query {
     const out = new RegoObject();
     for (const r of g.rules) {
       const frame: Frame = new Array(r.slots);
-      this.#body(r.body.exprs, 0, frame, () => this.#terms(r.keyPath, frame, (keys) => this.#headValue(r.value, frame, (v) => {
-        insertPath(out, keys, v, r.src.pos);
+      const leaf = r.key !== undefined ? r.key : r.value;
+      this.#body(r.body.exprs, 0, frame, () => this.#terms(r.keyPath, frame, (keys) => this.#headValue(leaf, frame, (v) => {
+        if (r.key !== undefined) insertIntoSet(out, keys, v, r.src.pos);
+        else insertPath(out, keys, v, r.src.pos);
         return false;
       })));
     }
@@ -543,25 +562,3 @@ export class Query {
 
 const NOWHERE: Position = { file: '', line: 0, col: 0 };
 const EMPTY_NODE: DataNode = { children: new Map(), group: undefined };
-
-function conflict(msg: string, pos: Position): RegoError {
-  return new RegoError('eval_conflict_error', msg, pos);
-}
-
-/** Sets `out[keys…] = v`, creating objects along the way; a different value at a leaf is a conflict. */
-function insertPath(out: RegoObject, keys: readonly Value[], v: Value, pos: Position): void {
-  let cur = out;
-  for (let i = 0; i < keys.length - 1; i++) {
-    let next = cur.get(keys[i]!);
-    if (next === undefined) {
-      next = new RegoObject();
-      cur.set(keys[i]!, next);
-    }
-    if (!(next instanceof RegoObject)) throw conflict('object keys must be unique', pos);
-    cur = next;
-  }
-  const last = keys[keys.length - 1]!;
-  const prev = cur.get(last);
-  if (prev !== undefined && !equal(prev, v)) throw conflict('object keys must be unique', pos);
-  cur.set(last, v);
-}
