@@ -1,5 +1,6 @@
 // String built-ins. Indexes and lengths count Unicode code points, as OPA does (Go runes).
-import { show, type Value } from '../values.ts';
+import { BuiltinError } from '../errors.ts';
+import { RegoSet, show, typeName, type Value } from '../values.ts';
 import { fail, int, list, num, str, type BuiltinTable } from './kit.ts';
 
 const cps = (s: string): string[] => [...s];
@@ -132,9 +133,19 @@ export const STRINGS: BuiltinTable = {
   'strings.any_suffix_match': { arity: 2, fn: (a) => anyMatch(a, (s, p) => s.endsWith(p)) },
 };
 
-function anyMatch(a: readonly Value[], f: (s: string, p: string) => boolean): boolean {
-  const strings = typeof a[0] === 'string' ? [a[0]] : list(a, 0, 'string, array or set');
-  const patterns = typeof a[1] === 'string' ? [a[1]] : list(a, 1, 'string, array or set');
-  return strings.some((s) => typeof s === 'string' && patterns.some((p) => typeof p === 'string' && f(s, p)));
+/** A string, or an array or set of strings (OPA's operand texts for anything else). */
+function stringsOf(a: readonly Value[], i: number): string[] {
+  const v = a[i]!;
+  if (typeof v === 'string') return [v];
+  if (!Array.isArray(v) && !(v instanceof RegoSet)) throw new BuiltinError(`operand ${i + 1} must be one of {string, set, array} but got ${typeName(v)}`, 'type');
+  const items = Array.isArray(v) ? v : v.sorted();
+  const bad = items.find((x) => typeof x !== 'string');
+  if (bad !== undefined) throw new BuiltinError(`operand ${i + 1} must be ${Array.isArray(v) ? 'array' : 'set'} of strings but got ${Array.isArray(v) ? 'array' : 'set'} containing ${typeName(bad)}`, 'type');
+  return items as string[];
 }
 
+function anyMatch(a: readonly Value[], f: (s: string, p: string) => boolean): boolean {
+  const strings = stringsOf(a, 0);
+  const patterns = stringsOf(a, 1);
+  return strings.some((s) => patterns.some((p) => f(s, p)));
+}

@@ -42,19 +42,31 @@ const UNIT_FACTORS: Record<string, number> = {
   ki: 2 ** 10, Ki: 2 ** 10, Mi: 2 ** 20, Gi: 2 ** 30, Ti: 2 ** 40, Pi: 2 ** 50, Ei: 2 ** 60,
 };
 
+const BYTE_FACTORS: Record<string, number> = {
+  '': 1, k: 1e3, m: 1e6, g: 1e9, t: 1e12, p: 1e15, e: 1e18,
+  ki: 2 ** 10, mi: 2 ** 20, gi: 2 ** 30, ti: 2 ** 40, pi: 2 ** 50, ei: 2 ** 60,
+};
+
+/** `10KB`, `1.5GiB`, `1e3K`: quotes are dropped, spaces refused (OPA's texts). */
 function parseUnits(s: string, bytes: boolean): number {
-  const text = s.replace(/"/g, '').trim();
-  const m = /^([0-9]*\.?[0-9]+(?:[eE][+-]?\d+)?)\s*([a-zA-Z]*)$/.exec(text);
-  if (!m) throw new BuiltinError(bytes ? 'could not parse byte amount' : 'could not parse units amount');
-  let unit = m[2]!;
+  const what = bytes ? 'byte amount' : 'units amount';
+  const text = s.replace(/"/g, '');
+  if (/\s/.test(text)) throw new BuiltinError('spaces not allowed in resource strings');
+  const numText = /^[0-9.]*(?:[eE][+-]?[0-9]+)?/.exec(text)![0];
+  if (numText === '' || numText === '.') throw new BuiltinError(`no ${what} provided`);
+  const n = Number(numText);
+  if (Number.isNaN(n)) throw new BuiltinError(`could not parse ${what} to a number`);
+  if (!Number.isFinite(n)) throw new BuiltinError('exponent too large');
+  const unit = text.slice(numText.length);
   if (bytes) {
-    unit = unit.toLowerCase().replace(/b$/, '');
-    const f: Record<string, number> = { '': 1, k: 1e3, m: 1e6, g: 1e9, t: 1e12, p: 1e15, e: 1e18, ki: 2 ** 10, mi: 2 ** 20, gi: 2 ** 30, ti: 2 ** 40, pi: 2 ** 50, ei: 2 ** 60 };
-    if (f[unit] === undefined) throw new BuiltinError(`byte unit ${JSON.stringify(m[2])} not recognized`);
-    return Math.round(Number(m[1]) * f[unit]!);
+    const key = unit.toLowerCase().replace(/b$/, '');
+    const f = BYTE_FACTORS[key];
+    if (f === undefined) throw new BuiltinError(`byte unit ${JSON.stringify(unit)} not recognized`);
+    return Math.round(n * f);
   }
-  if (UNIT_FACTORS[unit] === undefined) throw new BuiltinError(`unit ${JSON.stringify(unit)} not recognized`);
-  return Number(m[1]) * UNIT_FACTORS[unit]!;
+  const f = UNIT_FACTORS[unit];
+  if (f === undefined) throw new BuiltinError(`unit ${JSON.stringify(unit)} not recognized`);
+  return n * f;
 }
 
 export const TIME_UNITS: BuiltinTable = {
