@@ -2,6 +2,7 @@
 // `[!a]`, `{a,b}`) and net.cidr_contains / net.cidr_intersects over IPv4 and IPv6.
 import { BuiltinError } from '../errors.ts';
 import { fail, str, type BuiltinContext, type BuiltinTable } from './kit.ts';
+import { linearRegExp } from './regex.ts';
 
 const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&');
 
@@ -40,7 +41,7 @@ function globMatch(pattern: string, delims: readonly string[], value: string, ct
   const key = `glob\u0000${delims.join('\u0000')}\u0000${pattern}`;
   let re = ctx.patterns.get(key);
   if (!re) {
-    re = new RegExp(globRegex(pattern, delims));
+    re = linearRegExp(globRegex(pattern, delims), '');
     ctx.patterns.set(key, re);
   }
   return re.test(value);

@@ -1,14 +1,55 @@
-// Regular expressions with RE2's guarantees: a pattern RE2 would refuse — backreferences,
-// lookahead and lookbehind, possessive or atomic groups — is refused here (a built-in error), so
-// JavaScript's backtracking engine only ever sees patterns without those features; RE2 syntax
-// JavaScript spells differently ((?P<name>…), leading (?i) flags, \A, \z, [[:alpha:]]) is
-// translated. Catastrophic nested quantifiers remain possible in principle; the query's time
-// budget bounds them.
+// Regular expressions with RE2's guarantees. A pattern RE2 would refuse — backreferences,
+// lookahead and lookbehind, possessive or atomic groups — is refused here with a clear error;
+// RE2 syntax JavaScript spells differently ((?P<name>…), a leading (?i), \A, \z, [[:alpha:]]) is
+// translated. The result is compiled for V8's linear-time engine (the `l` flag), so matching time
+// is linear in the input like RE2's: `(a+)+$` against a hostile string cannot backtrack, and one
+// call cannot outlast the query's time budget (which is only checked between steps). The linear
+// engine has no case-insensitive mode, so (?i) is compiled by case-folding the pattern itself.
+import v8 from 'node:v8';
 import { BuiltinError } from '../errors.ts';
 import type { Value } from '../values.ts';
 import { int, str, type BuiltinContext, type BuiltinTable } from './kit.ts';
 
 const MAX_PATTERNS = 512;
+
+// Makes the `l` flag available (it changes nothing else); the check below tells whether it took.
+v8.setFlagsFromString('--enable-experimental-regexp-engine');
+
+function linearEngine(): boolean {
+  try {
+    return new RegExp('a', 'l').test('a');
+  } catch {
+    return false;
+  }
+}
+
+/** Whether this V8 offers the linear-time engine (Node 24 does); without it patterns backtrack. */
+export const LINEAR = linearEngine();
+
+/** A RegExp on the linear-time engine; a pattern that engine cannot run is a built-in error. */
+export function linearRegExp(source: string, flags: string): RegExp {
+  try {
+    return new RegExp(source, LINEAR ? `${flags}l` : flags);
+  } catch (e) {
+    const msg = (e as Error).message;
+    if (/linear time/.test(msg)) throw new BuiltinError(`error parsing regexp: cannot be matched in linear time: \`${source}\``);
+    throw new BuiltinError(`error parsing regexp: ${msg}`);
+  }
+}
+
+/** Both cases of a letter (`a` → `aA`); other characters as they are. */
+function bothCases(c: string): string {
+  const lo = c.toLowerCase();
+  const up = c.toUpperCase();
+  return lo === up || lo.length !== 1 || up.length !== 1 ? c : lo + up;
+}
+
+/** A class range with its other-case twin when both ends are letters of one case (`a-f` → `a-fA-F`). */
+function foldRange(from: string, to: string): string {
+  const swap = (x: string): string => (x === x.toLowerCase() ? x.toUpperCase() : x.toLowerCase());
+  const letters = /^[a-z]$/.test(from) && /^[a-z]$/.test(to) || /^[A-Z]$/.test(from) && /^[A-Z]$/.test(to);
+  return letters ? `${from}-${to}${swap(from)}-${swap(to)}` : `${from}-${to}`;
+}
 
 const POSIX: Record<string, string> = {
   alpha: 'A-Za-z', digit: '0-9', alnum: 'A-Za-z0-9', upper: 'A-Z', lower: 'a-z', space: '\\s', punct: '!-\\/:-@\\[-`{-~',
@@ -18,11 +59,13 @@ const POSIX: Record<string, string> = {
 /** RE2 syntax → a JavaScript RegExp source and flags; throws for what RE2 does not accept. */
 export function translateRe2(pattern: string): { source: string; flags: string } {
   let flags = '';
+  let fold = false;
   let src = pattern;
   const lead = /^\(\?([imsU]+)\)/.exec(src);
   if (lead) {
-    for (const f of lead[1]!) if (f !== 'U' && !flags.includes(f)) flags += f;
+    for (const f of lead[1]!) if (f !== 'U' && f !== 'i' && !flags.includes(f)) flags += f;
     if (lead[1]!.includes('U')) throw new BuiltinError('ungreedy flag (?U) is not supported');
+    fold = lead[1]!.includes('i');
     src = src.slice(lead[0].length);
   }
   let out = '';
@@ -35,7 +78,13 @@ export function translateRe2(pattern: string): { source: string; flags: string }
       if (!inClass && /[1-9]/.test(d)) throw new BuiltinError(`error parsing regexp: invalid escape sequence: \`\\${d}\` (backreferences are not supported)`);
       if (d === 'k' && src[i + 2] === '<') throw new BuiltinError('error parsing regexp: invalid escape sequence: `\\k` (backreferences are not supported)');
       if (d === 'A' && !inClass) { out += '^'; i++; continue; }
-      if (d === 'z' && !inClass) { out += '$(?![\\s\\S])'; i++; continue; }
+      if (d === 'z' && !inClass) {
+        // Without the m flag, JavaScript's $ matches only at the very end, which is \z.
+        if (flags.includes('m')) throw new BuiltinError('error parsing regexp: \\z together with (?m) is not supported');
+        out += '$';
+        i++;
+        continue;
+      }
       if (d === 'Q') {
         const end = src.indexOf('\\E', i + 2);
         const lit = src.slice(i + 2, end < 0 ? src.length : end);
@@ -59,7 +108,12 @@ export function translateRe2(pattern: string): { source: string; flags: string }
         continue;
       }
       if (c === ']') inClass = false;
-      out += c;
+      if (fold && c !== ']' && src[i + 1] === '-' && src[i + 2] !== undefined && src[i + 2] !== ']') {
+        out += foldRange(c, src[i + 2]!);
+        i += 2;
+        continue;
+      }
+      out += fold ? bothCases(c) : c;
       continue;
     }
     if (c === '[') {
@@ -79,7 +133,8 @@ export function translateRe2(pattern: string): { source: string; flags: string }
     if ((c === '+' || c === '*' || c === '?' || c === '}') && src[i + 1] === '+') {
       throw new BuiltinError('error parsing regexp: invalid nested repetition operator (possessive quantifiers are not supported)');
     }
-    out += c;
+    const cases = fold ? bothCases(c) : c;
+    out += cases.length > 1 ? `[${cases}]` : c;
   }
   return { source: out, flags };
 }
@@ -88,12 +143,7 @@ export function compileRe2(pattern: string, ctx: BuiltinContext): RegExp {
   const hit = ctx.patterns.get(pattern);
   if (hit) return hit;
   const { source, flags } = translateRe2(pattern);
-  let re: RegExp;
-  try {
-    re = new RegExp(source, flags);
-  } catch (e) {
-    throw new BuiltinError(`error parsing regexp: ${(e as Error).message}`);
-  }
+  const re = linearRegExp(source, flags);
   if (ctx.patterns.size >= MAX_PATTERNS) ctx.patterns.clear();
   ctx.patterns.set(pattern, re);
   return re;

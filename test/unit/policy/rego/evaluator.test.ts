@@ -42,3 +42,11 @@ test('a policy is compiled once and evaluated many times with different inputs',
   const out = Array.from({ length: 6 }, (_, n) => p.evaluate('data.mcp.fetch.allow', { n }).value);
   assert.deepEqual(out, [true, false, true, false, true, false]);
 });
+
+test('regular expressions run in linear time: a catastrophic pattern against a hostile input returns at once', () => {
+  const p = policy('package x\np := regex.match("^(a+)+$", input.s)\nq := regex.match("^(\\\\w+\\\\s?)*$", input.s)\n');
+  const t0 = performance.now();
+  assert.equal(p.evaluate('data.x.p', { s: `${'a'.repeat(50_000)}!` }).value, false);
+  assert.equal(p.evaluate('data.x.q', { s: `${'a '.repeat(20_000)}!` }).value, false);
+  assert.ok(performance.now() - t0 < 1000, `took ${performance.now() - t0} ms`);
+});
