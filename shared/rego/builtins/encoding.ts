@@ -38,10 +38,21 @@ function queryUnescape(s: string): string {
 export const ENCODING: BuiltinTable = {
   'json.marshal': { arity: 1, fn: (a) => marshal(a[0]!) },
   'json.unmarshal': { arity: 1, fn: (a) => unmarshal(str(a, 0)) },
-  'json.is_valid': { arity: 1, fn: (a) => { try { JSON.parse(str(a, 0)); return true; } catch { return false; } } },
+  'json.is_valid': {
+    arity: 1,
+    fn: (a) => {
+      if (typeof a[0] !== 'string') return false;
+      try {
+        JSON.parse(a[0]);
+        return true;
+      } catch {
+        return false;
+      }
+    },
+  },
   'base64.encode': { arity: 1, fn: (a) => Buffer.from(str(a, 0), 'utf8').toString('base64') },
   'base64.decode': { arity: 1, fn: (a) => b64decode(str(a, 0), false) },
-  'base64.is_valid': { arity: 1, fn: (a) => { const s = str(a, 0); return B64.test(s) && s.length % 4 === 0; } },
+  'base64.is_valid': { arity: 1, fn: (a) => typeof a[0] === 'string' && B64.test(a[0]) && a[0].length % 4 === 0 },
   'base64url.encode': { arity: 1, fn: (a) => { const s = Buffer.from(str(a, 0), 'utf8').toString('base64url'); return s + '='.repeat((4 - (s.length % 4)) % 4); } },
   'base64url.encode_no_pad': { arity: 1, fn: (a) => Buffer.from(str(a, 0), 'utf8').toString('base64url') },
   'base64url.decode': { arity: 1, fn: (a) => b64decode(str(a, 0), true) },
