@@ -166,6 +166,8 @@ export class RuleResolver {
     for (const p of path) {
       if (p.t !== 'scalar' || typeof p.v !== 'string') throw new RegoError('rego_compile_error', 'with keyword target must be a ground reference', w.pos);
     }
+    const full = [head.name, ...path.map((p) => (p as { v: string }).v)].join('.');
+    if (this.#pkg.functions.has(full)) throw new RegoError('rego_compile_error', `with keyword cannot replace the function ${full} (not supported)`, w.pos);
     return { t: 'ref', head: head.name === 'input' ? ROOT_INPUT(head.pos) : ROOT_DATA(head.pos), path, pos: t.pos };
   }
 
