@@ -102,7 +102,7 @@ export interface PolicyEngineOptions {
   readonly now?: () => Date;
 }
 
-/** One worker's policy engine: the configuration and its compiled hooks. */
+/** One worker's policy engine: the configuration and its compiled hooks and Rego policies. */
 export class PolicyEngine {
   readonly #settings: PolicySettings;
   readonly #hooks = new Map<PolicySource, JsHook>();
@@ -158,6 +158,7 @@ export class PolicyEngine {
   dispose(): void {
     for (const hook of this.#hooks.values()) hook.dispose();
     this.#hooks.clear();
+    this.#regos.clear();
   }
 }
 
