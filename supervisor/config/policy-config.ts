@@ -2,7 +2,8 @@
  * `--policies-json` (config section `policies`) → PolicySettings, the frozen typed form workers
  * receive. Everything is checked here, at startup, so a mistake stops the server naming the key
  * path (`fetch.pre[0].timeout_ms`) instead of failing — or worse, allowing — the first operation
- * it governs. JavaScript hook files are read and parsed here too: workers never read policy files.
+ * it governs. JavaScript hook files are read and parsed here too, and Rego files read and compiled
+ * (shared/rego/): workers never read policy files.
  * The shape is documented in docs/policies.md.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
@@ -130,8 +131,8 @@ function parseSource(category: PolicyCategory, v: unknown, path: string): Policy
   }
   const rule = optionalString(v, 'rule', path);
   const policyPath = optionalString(v, 'policy_path', path);
-  const isFile = parsed.protocol === 'file:';
-  const timeoutMs = parseTimeout(v['timeout_ms'], `${path}.timeout_ms`, isFile && (/\.rego$/i.test(parsed.pathname) || !/\.m?js$/i.test(parsed.pathname)) ? DEFAULT_REGO_TIMEOUT_MS : DEFAULT_HOOK_TIMEOUT_MS);
+  // Each kind has its own default: a Rego evaluation runs on the worker's thread, so it is short.
+  const timeout = (fallback: number): number => parseTimeout(v['timeout_ms'], `${path}.timeout_ms`, fallback);
   if (parsed.protocol === 'http:' || parsed.protocol === 'https:') {
     if (rule !== undefined) throw new PolicyConfigError(`${path}.rule`, 'applies to Rego sources only; an OPA server is addressed with policy_path');
     if (v['capabilities'] !== undefined) throw new PolicyConfigError(`${path}.capabilities`, 'applies to JavaScript hooks (file://….js) only');
@@ -139,7 +140,7 @@ function parseSource(category: PolicyCategory, v: unknown, path: string): Policy
     if (!/^[A-Za-z0-9_.-]+(\/[A-Za-z0-9_.-]+)*$/.test(pp)) {
       throw new PolicyConfigError(`${path}.policy_path`, `expected a path of the form package/rule (letters, digits, _ . -, separated by /), got '${policyPath}'`);
     }
-    return { kind: 'opa', url, policyPath: pp, timeoutMs };
+    return { kind: 'opa', url, policyPath: pp, timeoutMs: timeout(DEFAULT_HOOK_TIMEOUT_MS) };
   }
   if (parsed.protocol !== 'file:') {
     throw new PolicyConfigError(`${path}.url`, `Unsupported policy URL scheme: '${url}'. Use http://, https://, or file://`);
@@ -153,7 +154,7 @@ function parseSource(category: PolicyCategory, v: unknown, path: string): Policy
   if (/\.rego$/i.test(file) || isDirectory(file)) {
     if (policyPath !== undefined) throw new PolicyConfigError(`${path}.policy_path`, 'applies to OPA servers (http:// or https://) only; a Rego source names its rule with rule');
     if (v['capabilities'] !== undefined) throw new PolicyConfigError(`${path}.capabilities`, 'applies to JavaScript hooks (file://….js) only');
-    return parseRego(url, file, parseRule(rule ?? defaultRegoRule(category), `${path}.rule`), timeoutMs, path);
+    return parseRego(url, file, parseRule(rule ?? defaultRegoRule(category), `${path}.rule`), timeout(DEFAULT_REGO_TIMEOUT_MS), path);
   }
   if (!/\.m?js$/i.test(file)) {
     throw new PolicyConfigError(`${path}.url`, `a file:// source must be a Rego file (.rego), a directory of them, or a JavaScript hook (.js or .mjs), got '${url}'`);
@@ -161,7 +162,7 @@ function parseSource(category: PolicyCategory, v: unknown, path: string): Policy
   if (rule !== undefined) throw new PolicyConfigError(`${path}.rule`, 'applies to Rego sources only; a JavaScript hook is its module\'s default export');
   if (policyPath !== undefined) throw new PolicyConfigError(`${path}.policy_path`, 'applies to OPA servers (http:// or https://) only');
   const capabilities = parseCapabilities(v['capabilities'], `${path}.capabilities`);
-  return { kind: 'js', url, code: readHook(file, `${path}.url`), timeoutMs, capabilities };
+  return { kind: 'js', url, code: readHook(file, `${path}.url`), timeoutMs: timeout(DEFAULT_HOOK_TIMEOUT_MS), capabilities };
 }
 
 function isDirectory(file: string): boolean {
