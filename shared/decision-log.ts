@@ -16,6 +16,8 @@ export interface DecisionStep {
   readonly reason?: string;
   /** A pre hook rewrote the input, or a post hook the output. */
   readonly rewrote?: boolean;
+  /** A Rego source's `print(…)` output for this decision (redacted; at most 32 lines of 1024 characters). */
+  readonly prints?: readonly string[];
   readonly ms: number;
 }
 
@@ -106,7 +108,8 @@ const isMs = (v: unknown): boolean => typeof v === 'number' && Number.isFinite(v
 function isStep(v: unknown): boolean {
   return isObject(v) && ['pre', 'policy', 'stack', 'post'].includes(v['stage'] as string) && typeof v['source'] === 'string'
     && ['allow', 'deny', 'abstain', 'error'].includes(v['verdict'] as string) && optionalString(v['reason'])
-    && (v['rewrote'] === undefined || typeof v['rewrote'] === 'boolean') && isMs(v['ms']);
+    && (v['rewrote'] === undefined || typeof v['rewrote'] === 'boolean') && isMs(v['ms'])
+    && (v['prints'] === undefined || (Array.isArray(v['prints']) && v['prints'].length <= 32 && v['prints'].every((p) => typeof p === 'string')));
 }
 
 function isEntry(v: unknown): boolean {

@@ -33,7 +33,28 @@ export interface JsHookSource {
   readonly capabilities: readonly HookCapability[];
 }
 
-export type PolicySource = OpaSource | JsHookSource;
+/** One file of a Rego policy, as read at startup. */
+export interface RegoModuleText {
+  /** The file's absolute path (errors name it with line and column). */
+  readonly file: string;
+  readonly text: string;
+}
+
+/**
+ * A `file://…rego` file or a directory of `.rego` files (non-recursive, sorted), evaluated
+ * in-process (shared/rego/). The supervisor has compiled it and checked that it defines `rule`.
+ */
+export interface RegoSource {
+  readonly kind: 'rego';
+  readonly url: string;
+  readonly modules: readonly RegoModuleText[];
+  /** The rule decided on: `data.mcp.<category>.allow` unless configured; allows only when exactly `true`. */
+  readonly rule: string;
+  /** The time budget of one evaluation. */
+  readonly timeoutMs: number;
+}
+
+export type PolicySource = OpaSource | JsHookSource | RegoSource;
 
 /** One chain: its sources combined by `mode`. */
 export interface PolicyChain {
@@ -52,6 +73,10 @@ export interface CategoryPolicy extends PolicyChain {
 export type PolicySettings = Readonly<Partial<Record<PolicyCategory, CategoryPolicy>>>;
 
 export const DEFAULT_HOOK_TIMEOUT_MS = 5000;
+/** A Rego evaluation runs on the worker's thread: its default budget is short. */
+export const DEFAULT_REGO_TIMEOUT_MS = 100;
+/** The step budget of one Rego evaluation (expressions evaluated plus iteration steps). */
+export const REGO_MAX_STEPS = 1_000_000;
 
 function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -62,6 +87,10 @@ const isTimeout = (v: unknown): boolean => typeof v === 'number' && Number.isSaf
 function isSource(v: unknown): v is PolicySource {
   if (!isObject(v) || typeof v['url'] !== 'string' || !isTimeout(v['timeoutMs'])) return false;
   if (v['kind'] === 'opa') return typeof v['policyPath'] === 'string';
+  if (v['kind'] === 'rego') {
+    return typeof v['rule'] === 'string' && Array.isArray(v['modules'])
+      && v['modules'].every((m) => isObject(m) && typeof m['file'] === 'string' && typeof m['text'] === 'string');
+  }
   return v['kind'] === 'js' && typeof v['code'] === 'string'
     && Array.isArray(v['capabilities']) && v['capabilities'].every((c) => c === 'fetch');
 }

@@ -130,6 +130,7 @@ export const PolicyDecisionStep: JsonSchema = {
     verdict: { type: 'string', enum: ['allow', 'deny', 'abstain', 'error'], description: '`abstain`: a hook returned undefined (or no `allow`). `error` aborted the operation.' },
     reason: { type: 'string', description: 'The reason the source gave, or the error (redacted).' },
     rewrote: { type: 'boolean', description: 'A pre hook rewrote the input, or a post hook the output.' },
+    prints: { type: 'array', items: { type: 'string' }, maxItems: 32, description: 'A Rego source\'s `print(…)` output for this decision (redacted).' },
     ms: { type: 'number', minimum: 0, description: 'Time the source took.' },
   },
 };

@@ -2,16 +2,21 @@
  * `--policies-json` (config section `policies`) → PolicySettings, the frozen typed form workers
  * receive. Everything is checked here, at startup, so a mistake stops the server naming the key
  * path (`fetch.pre[0].timeout_ms`) instead of failing — or worse, allowing — the first operation
- * it governs. JavaScript hook files are read and parsed here too: workers never read policy files.
+ * it governs. JavaScript hook files are read and parsed here too, and Rego files read and compiled
+ * (shared/rego/): workers never read policy files.
  * The shape is documented in docs/policies.md.
  */
-import { readFileSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse as parseJs } from 'acorn';
 import {
-  DEFAULT_HOOK_TIMEOUT_MS, POLICY_CATEGORIES,
+  DEFAULT_HOOK_TIMEOUT_MS, DEFAULT_REGO_TIMEOUT_MS, POLICY_CATEGORIES,
   type CategoryPolicy, type ChainMode, type HookCapability, type PolicyCategory, type PolicyChain, type PolicySettings, type PolicySource,
+  type RegoModuleText,
 } from '../../shared/policy-settings.ts';
+import { RegoError } from '../../shared/rego/errors.ts';
+import { RegoPolicy } from '../../shared/rego/policy.ts';
 
 /** The longest hook timeout accepted (a run itself may last at most 300 s). */
 export const MAX_HOOK_TIMEOUT_MS = 300_000;
@@ -22,7 +27,8 @@ const CATEGORY_KEYS = ['mode', 'policies', 'pre', 'post', 'stack'] as const;
 const LAYER_KEYS = ['mode', 'policies'] as const;
 const SOURCE_KEYS = ['url', 'policy_path', 'rule', 'timeout_ms', 'capabilities'] as const;
 
-export const REGO_NOT_SUPPORTED = 'Rego policies (file://….rego or a directory of them) are not supported yet: they arrive with the Rego evaluator. Use an OPA server (http:// or https://) or a JavaScript hook (file://….js)';
+/** The most Rego source a policy may have, all its files together (it crosses to every worker in `init`). */
+export const MAX_REGO_SOURCE_BYTES = 4 * 1024 * 1024;
 
 /** A problem at one key path; the caller adds which flag or file it came from. */
 export class PolicyConfigError extends Error {
@@ -42,6 +48,11 @@ function checkKeys(v: Record<string, unknown>, allowed: readonly string[], path:
   for (const key of Object.keys(v)) {
     if (!allowed.includes(key)) throw new PolicyConfigError(`${path}.${key}`, `unknown key (expected one of ${allowed.join(', ')})`);
   }
+}
+
+/** The default `rule` of a Rego source: `data.mcp.<category>.allow` (`data.mcp.tools.allow` for mcp_tools). */
+export function defaultRegoRule(category: PolicyCategory): string {
+  return `data.${defaultPolicyPath(category).replace(/\//g, '.')}.allow`;
 }
 
 /** The default `policy_path` of an OPA source (the reference's `data.mcp.<category>`). */
@@ -112,7 +123,6 @@ function parseSource(category: PolicyCategory, v: unknown, path: string): Policy
   checkKeys(v, SOURCE_KEYS, path);
   const url = optionalString(v, 'url', path);
   if (url === undefined) throw new PolicyConfigError(`${path}.url`, 'required');
-  const timeoutMs = parseTimeout(v['timeout_ms'], `${path}.timeout_ms`);
   let parsed: URL;
   try {
     parsed = new URL(url);
@@ -121,6 +131,8 @@ function parseSource(category: PolicyCategory, v: unknown, path: string): Policy
   }
   const rule = optionalString(v, 'rule', path);
   const policyPath = optionalString(v, 'policy_path', path);
+  // Each kind has its own default: a Rego evaluation runs on the worker's thread, so it is short.
+  const timeout = (fallback: number): number => parseTimeout(v['timeout_ms'], `${path}.timeout_ms`, fallback);
   if (parsed.protocol === 'http:' || parsed.protocol === 'https:') {
     if (rule !== undefined) throw new PolicyConfigError(`${path}.rule`, 'applies to Rego sources only; an OPA server is addressed with policy_path');
     if (v['capabilities'] !== undefined) throw new PolicyConfigError(`${path}.capabilities`, 'applies to JavaScript hooks (file://….js) only');
@@ -128,7 +140,7 @@ function parseSource(category: PolicyCategory, v: unknown, path: string): Policy
     if (!/^[A-Za-z0-9_.-]+(\/[A-Za-z0-9_.-]+)*$/.test(pp)) {
       throw new PolicyConfigError(`${path}.policy_path`, `expected a path of the form package/rule (letters, digits, _ . -, separated by /), got '${policyPath}'`);
     }
-    return { kind: 'opa', url, policyPath: pp, timeoutMs };
+    return { kind: 'opa', url, policyPath: pp, timeoutMs: timeout(DEFAULT_HOOK_TIMEOUT_MS) };
   }
   if (parsed.protocol !== 'file:') {
     throw new PolicyConfigError(`${path}.url`, `Unsupported policy URL scheme: '${url}'. Use http://, https://, or file://`);
@@ -139,14 +151,18 @@ function parseSource(category: PolicyCategory, v: unknown, path: string): Policy
   } catch (e) {
     throw new PolicyConfigError(`${path}.url`, `not a usable file URL (${(e as Error).message}); write an absolute one, file:///path/to/hook.js`);
   }
-  if (/\.rego$/i.test(file) || isDirectory(file)) throw new PolicyConfigError(`${path}.url`, REGO_NOT_SUPPORTED);
+  if (/\.rego$/i.test(file) || isDirectory(file)) {
+    if (policyPath !== undefined) throw new PolicyConfigError(`${path}.policy_path`, 'applies to OPA servers (http:// or https://) only; a Rego source names its rule with rule');
+    if (v['capabilities'] !== undefined) throw new PolicyConfigError(`${path}.capabilities`, 'applies to JavaScript hooks (file://….js) only');
+    return parseRego(url, file, parseRule(rule ?? defaultRegoRule(category), `${path}.rule`), timeout(DEFAULT_REGO_TIMEOUT_MS), path);
+  }
   if (!/\.m?js$/i.test(file)) {
-    throw new PolicyConfigError(`${path}.url`, `a file:// source must be a JavaScript hook ending in .js or .mjs (or Rego, not supported yet), got '${url}'`);
+    throw new PolicyConfigError(`${path}.url`, `a file:// source must be a Rego file (.rego), a directory of them, or a JavaScript hook (.js or .mjs), got '${url}'`);
   }
   if (rule !== undefined) throw new PolicyConfigError(`${path}.rule`, 'applies to Rego sources only; a JavaScript hook is its module\'s default export');
   if (policyPath !== undefined) throw new PolicyConfigError(`${path}.policy_path`, 'applies to OPA servers (http:// or https://) only');
   const capabilities = parseCapabilities(v['capabilities'], `${path}.capabilities`);
-  return { kind: 'js', url, code: readHook(file, `${path}.url`), timeoutMs, capabilities };
+  return { kind: 'js', url, code: readHook(file, `${path}.url`), timeoutMs: timeout(DEFAULT_HOOK_TIMEOUT_MS), capabilities };
 }
 
 function isDirectory(file: string): boolean {
@@ -157,8 +173,8 @@ function isDirectory(file: string): boolean {
   }
 }
 
-function parseTimeout(v: unknown, path: string): number {
-  if (v === undefined) return DEFAULT_HOOK_TIMEOUT_MS;
+function parseTimeout(v: unknown, path: string, fallback: number): number {
+  if (v === undefined) return fallback;
   if (typeof v !== 'number' || !Number.isInteger(v) || v < 1 || v > MAX_HOOK_TIMEOUT_MS) {
     throw new PolicyConfigError(path, `expected an integer number of milliseconds from 1 to ${MAX_HOOK_TIMEOUT_MS}, got ${JSON.stringify(v)}`);
   }
@@ -175,6 +191,56 @@ function parseCapabilities(v: unknown, path: string): HookCapability[] {
     throw new PolicyConfigError(`${path}[${i}]`, `unknown capability ${JSON.stringify(c)} (expected 'fetch' or 'fs')`);
   });
   return out;
+}
+
+/** `data.a.b` (or `a.b`, read as `data.a.b`): dotted names. */
+function parseRule(rule: string, path: string): string {
+  const full = rule.startsWith('data.') ? rule : `data.${rule}`;
+  if (!/^data(\.[A-Za-z_][A-Za-z0-9_]*)+$/.test(full)) {
+    throw new PolicyConfigError(path, `expected a rule path like data.mcp.fetch.allow (names separated by dots), got '${rule}'`);
+  }
+  return full;
+}
+
+/** The `.rego` files of a source: the file itself, or a directory's, non-recursive, in name order. */
+function regoFiles(file: string, path: string): string[] {
+  if (!isDirectory(file)) return [file];
+  let names: string[];
+  try {
+    names = readdirSync(file).filter((n) => n.endsWith('.rego')).sort();
+  } catch (e) {
+    throw new PolicyConfigError(path, `cannot read ${file}: ${(e as Error).message}`);
+  }
+  const files = names.map((n) => join(file, n)).filter((f) => !isDirectory(f));
+  if (files.length === 0) throw new PolicyConfigError(path, `${file} holds no .rego files`);
+  return files;
+}
+
+/** Reads, parses and compiles a Rego source, and checks it defines its rule: any problem stops startup. */
+function parseRego(url: string, file: string, rule: string, timeoutMs: number, path: string): PolicySource {
+  const modules: RegoModuleText[] = [];
+  let total = 0;
+  for (const f of regoFiles(file, `${path}.url`)) {
+    try {
+      total += statSync(f).size;
+      if (total > MAX_REGO_SOURCE_BYTES) throw new PolicyConfigError(`${path}.url`, `the Rego source at ${file} is larger than ${MAX_REGO_SOURCE_BYTES} bytes`);
+      modules.push({ file: f, text: readFileSync(f, 'utf8') });
+    } catch (e) {
+      if (e instanceof PolicyConfigError) throw e;
+      throw new PolicyConfigError(`${path}.url`, `cannot read ${f}: ${(e as Error).message}`);
+    }
+  }
+  let policy: RegoPolicy;
+  try {
+    policy = new RegoPolicy(modules);
+  } catch (e) {
+    if (e instanceof RegoError) throw new PolicyConfigError(`${path}.url`, e.message);
+    throw e;
+  }
+  if (!policy.defines(rule)) {
+    throw new PolicyConfigError(`${path}.rule`, `the Rego policy at ${file} does not define ${rule}`);
+  }
+  return { kind: 'rego', url, modules, rule, timeoutMs };
 }
 
 /** Reads a hook module and proves it parses and has a default export (checked again when it is compiled). */

@@ -53,6 +53,7 @@ const DECISION_STEP = z.object({
   verdict: z.enum(['allow', 'deny', 'abstain', 'error']),
   reason: z.string().optional(),
   rewrote: z.boolean().optional(),
+  prints: z.array(z.string()).optional(),
   ms: z.number(),
 });
 

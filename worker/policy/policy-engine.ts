@@ -9,9 +9,10 @@
 // and its redactions), reached by ops as `ctx.policy`. docs/policies.md is the user's view.
 import type { DecisionEntry, DecisionLog, DecisionStep, EgressCounts, StepStage, StepVerdict } from '../../shared/decision-log.ts';
 import { entryBytes, MAX_DECISION_LOG_BYTES, MAX_DECISIONS } from '../../shared/decision-log.ts';
-import type { CategoryPolicy, PolicyCategory, PolicyChain, PolicySettings, PolicySource } from '../../shared/policy-settings.ts';
+import type { CategoryPolicy, PolicyCategory, PolicyChain, PolicySettings, PolicySource, RegoSource } from '../../shared/policy-settings.ts';
 import { JsHook } from './js-hook.ts';
 import { queryOpa } from './opa-source.ts';
+import { RegoEvaluator } from './rego-source.ts';
 import { DEFAULT_DENY_REASON, PolicyDeniedError, PolicyFailedError, SourceError } from './policy-errors.ts';
 import { Redactor, summarize } from './redact.ts';
 
@@ -20,6 +21,8 @@ interface Verdict {
   readonly verdict: Exclude<StepVerdict, 'error'>;
   readonly reason?: string;
   readonly rewrite?: { readonly value: unknown };
+  /** A Rego source's `print(…)` lines. */
+  readonly prints?: readonly string[];
 }
 
 export interface DecideOptions {
@@ -106,10 +109,11 @@ export interface PolicyEngineOptions {
   readonly now?: () => Date;
 }
 
-/** One worker's policy engine: the configuration and its compiled hooks. */
+/** One worker's policy engine: the configuration and its compiled hooks and Rego policies. */
 export class PolicyEngine {
   readonly #settings: PolicySettings;
   readonly #hooks = new Map<PolicySource, JsHook>();
+  readonly #regos = new Map<RegoSource, RegoEvaluator>();
   readonly #log: (line: string) => void;
   readonly #redactor: Redactor;
   readonly #now: () => Date;
@@ -139,6 +143,15 @@ export class PolicyEngine {
       const doc = stage === 'post' ? { phase: 'post', input, output: value } : value;
       return opaVerdict(await queryOpa(source, doc, signal), rewriteKey);
     }
+    if (source.kind === 'rego') {
+      let rego = this.#regos.get(source);
+      if (!rego) {
+        rego = new RegoEvaluator(source);
+        this.#regos.set(source, rego);
+      }
+      const answer = rego.decide(stage === 'post' ? { phase: 'post', input, output: value } : value);
+      return { verdict: answer.allow ? 'allow' : 'deny', ...(answer.reason !== undefined ? { reason: answer.reason } : {}), ...(answer.prints.length > 0 ? { prints: answer.prints } : {}) };
+    }
     let hook = this.#hooks.get(source);
     if (!hook) {
       hook = new JsHook(source, this.#log);
@@ -152,6 +165,7 @@ export class PolicyEngine {
   dispose(): void {
     for (const hook of this.#hooks.values()) hook.dispose();
     this.#hooks.clear();
+    this.#regos.clear();
   }
 }
 
@@ -253,7 +267,9 @@ class RunPolicyImpl implements RunPolicy {
     const t0 = performance.now();
     try {
       const v = await this.#engine.evaluate(source, category, stage, value, input, opts.signal);
-      started.steps.push({ stage, source: source.url, verdict: v.verdict, ...this.#reason(v.reason), ...(v.rewrite ? { rewrote: true } : {}), ms: elapsed(t0) });
+      started.steps.push({
+        stage, source: source.url, verdict: v.verdict, ...this.#reason(v.reason), ...(v.rewrite ? { rewrote: true } : {}), ...this.#prints(v.prints), ms: elapsed(t0),
+      });
       return v;
     } catch (e) {
       const detail = e instanceof SourceError ? e.message : `internal error: ${e instanceof Error ? e.message : String(e)}`;
@@ -268,6 +284,12 @@ class RunPolicyImpl implements RunPolicy {
     const reason = v.reason ?? opts.defaultReason ?? DEFAULT_DENY_REASON;
     this.#finish(started, 'deny', reason);
     return { allow: false, reason, input };
+  }
+
+  /** A Rego source's print lines, redacted and cut like reasons (at most MAX_PRINT_LINES). */
+  #prints(prints: readonly string[] | undefined): { prints?: string[] } {
+    if (prints === undefined || prints.length === 0) return {};
+    return { prints: prints.slice(0, MAX_PRINT_LINES).map((line) => this.redactor.redactString(line).slice(0, 1024)) };
   }
 
   #reason(reason: string | undefined): { reason?: string } {
@@ -321,5 +343,8 @@ interface Started {
   readonly input: unknown;
   readonly steps: DecisionStep[];
 }
+
+/** The most `print` lines one step records. */
+const MAX_PRINT_LINES = 32;
 
 const elapsed = (t0: number): number => Math.round((performance.now() - t0) * 1000) / 1000;

@@ -7,7 +7,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { pathToFileURL } from 'node:url';
-import { REGO_NOT_SUPPORTED } from '../../../supervisor/config/policy-config.ts';
 import { runOnce, startServer } from './server-process.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'runjs-policies-'));
@@ -15,9 +14,11 @@ const file = (name: string, text: string): string => { writeFileSync(join(dir, n
 
 test('policy configuration errors stop startup (exit 2) naming the flag and key path', async () => {
   const rego = pathToFileURL(file('fetch.rego', 'package mcp.fetch\n')).href;
+  const broken = pathToFileURL(file('broken.rego', 'package mcp.fetch\n\nallow if {\n  input.method = = "GET"\n}\n')).href;
   const cases: [string[], string][] = [
     [['--policies-json', '{"fetch":{"policies":[{"url":"ftp://opa/"}]}}'], "invalid --policies-json: fetch.policies[0].url: Unsupported policy URL scheme: 'ftp://opa/'. Use http://, https://, or file://"],
-    [['--policies-json', JSON.stringify({ fetch: { policies: [{ url: rego }] } })], `invalid --policies-json: fetch.policies[0].url: ${REGO_NOT_SUPPORTED}`],
+    [['--policies-json', JSON.stringify({ fetch: { policies: [{ url: rego }] } })], `invalid --policies-json: fetch.policies[0].rule: the Rego policy at ${join(dir, 'fetch.rego')} does not define data.mcp.fetch.allow`],
+    [['--policies-json', JSON.stringify({ fetch: { policies: [{ url: broken }] } })], `invalid --policies-json: fetch.policies[0].url: ${join(dir, 'broken.rego')}:4:18: rego_parse_error: unexpected '='`],
     [['--policies-json', '{"fetch":{"mode":"most"}}'], 'invalid --policies-json: fetch.mode: expected "all" or "any", got "most"'],
     [['--policies-json', '{"fetch":{}}', '--mcp-config', '[]'], '--mcp-config is not supported yet'],
   ];

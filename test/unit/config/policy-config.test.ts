@@ -1,10 +1,10 @@
 // --policies-json: parsed in full at startup; every mistake names the flag (or file) and the key path.
 import assert from 'node:assert/strict';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 import { pathToFileURL } from 'node:url';
-import { parsePolicyConfig, REGO_NOT_SUPPORTED } from '../../../supervisor/config/policy-config.ts';
+import { MAX_REGO_SOURCE_BYTES, parsePolicyConfig } from '../../../supervisor/config/policy-config.ts';
 import { assertLoadError, load, tempDir, writeFile } from './helpers.ts';
 
 const flag = (value: unknown): string[] => [`--policies-json=${JSON.stringify(value)}`];
@@ -80,16 +80,57 @@ describe('--policies-json', () => {
     assertLoadError("invalid --policies-json: fetch.policies[0].url: not a valid URL: '127.0.0.1:8181'", flag({ fetch: { policies: [{ url: '127.0.0.1:8181' }] } }));
   });
 
-  test('Rego files and directories fail at startup naming the Rego evaluator; other files are refused', () => {
+  test('Rego: a file or a directory (its .rego files, non-recursive, sorted) is read and compiled at startup', () => {
     const dir = tempDir();
     const rego = writeFile(dir, 'fetch.rego', 'package mcp.fetch\ndefault allow := false\n');
     const regoDir = path.join(dir, 'rego');
     mkdirSync(regoDir);
-    for (const url of [pathToFileURL(rego).href, pathToFileURL(regoDir).href, 'file:///does/not/exist.rego']) {
-      assertLoadError(`invalid --policies-json: fetch.policies[0].url: ${REGO_NOT_SUPPORTED}`, flag({ fetch: { policies: [{ url }] } }));
-    }
+    mkdirSync(path.join(regoDir, 'nested.rego'));
+    writeFileSync(path.join(regoDir, 'b.rego'), 'package mcp.tools\nallow if helper\n');
+    writeFileSync(path.join(regoDir, 'a.rego'), 'package mcp.tools\nhelper if input.tool == "ok"\n');
+    writeFileSync(path.join(regoDir, 'notes.txt'), 'not rego');
+    const url = pathToFileURL(rego).href;
+    const dirUrl = pathToFileURL(regoDir).href;
+    const settings = parsePolicyConfig({
+      fetch: { policies: [{ url }, { url, rule: 'mcp.fetch.allow', timeout_ms: 20 }] },
+      mcp_tools: { policies: [{ url: dirUrl }] },
+    });
+    assert.deepEqual(settings.fetch?.policies, [
+      { kind: 'rego', url, modules: [{ file: rego, text: 'package mcp.fetch\ndefault allow := false\n' }], rule: 'data.mcp.fetch.allow', timeoutMs: 100 },
+      { kind: 'rego', url, modules: [{ file: rego, text: 'package mcp.fetch\ndefault allow := false\n' }], rule: 'data.mcp.fetch.allow', timeoutMs: 20 },
+    ]);
+    assert.deepEqual(settings.mcp_tools?.policies, [{
+      kind: 'rego', url: dirUrl, rule: 'data.mcp.tools.allow', timeoutMs: 100,
+      modules: [
+        { file: path.join(regoDir, 'a.rego'), text: 'package mcp.tools\nhelper if input.tool == "ok"\n' },
+        { file: path.join(regoDir, 'b.rego'), text: 'package mcp.tools\nallow if helper\n' },
+      ],
+    }]);
+  });
+
+  test('Rego: parse and compile errors, a missing rule, and unreadable or empty sources stop startup', () => {
+    const dir = tempDir();
+    const at = (name: string, text: string): string => pathToFileURL(writeFile(dir, name, text)).href;
+    const bad = at('bad.rego', 'package mcp.fetch\n\nallow if {\n  input.x ==\n}\n');
+    assertLoadError(`invalid --policies-json: fetch.policies[0].url: ${path.join(dir, 'bad.rego')}:5:1: rego_parse_error: unexpected '}'`, flag({ fetch: { policies: [{ url: bad }] } }));
+    const unsafe = at('unsafe.rego', 'package mcp.fetch\nallow if x > 1\n');
+    assertLoadError(`invalid --policies-json: fetch.policies[0].url: ${path.join(dir, 'unsafe.rego')}:2:10: rego_unsafe_var_error: var x is unsafe`, flag({ fetch: { policies: [{ url: unsafe }] } }));
+    const unknown = at('unknown.rego', 'package mcp.fetch\nallow if frobnicate(input.url)\n');
+    assertLoadError(`invalid --policies-json: fetch.policies[0].url: ${path.join(dir, 'unknown.rego')}:2:10: rego_type_error: undefined function frobnicate`, flag({ fetch: { policies: [{ url: unknown }] } }));
+    const other = at('other.rego', 'package mcp.other\nallow := true\n');
+    assertLoadError(`invalid --policies-json: fetch.policies[0].rule: the Rego policy at ${path.join(dir, 'other.rego')} does not define data.mcp.fetch.allow`, flag({ fetch: { policies: [{ url: other }] } }));
+    assertLoadError(`invalid --policies-json: fetch.policies[0].rule: the Rego policy at ${path.join(dir, 'other.rego')} does not define data.mcp.other.deny`, flag({ fetch: { policies: [{ url: other, rule: 'data.mcp.other.deny' }] } }));
+    assertLoadError(`invalid --policies-json: fetch.policies[0].rule: expected a rule path like data.mcp.fetch.allow (names separated by dots), got 'data/x'`, flag({ fetch: { policies: [{ url: other, rule: 'data/x' }] } }));
+    assertLoadError(`invalid --policies-json: fetch.policies[0].policy_path: applies to OPA servers (http:// or https://) only; a Rego source names its rule with rule`, flag({ fetch: { policies: [{ url: other, policy_path: 'x/y' }] } }));
+    const empty = path.join(dir, 'empty');
+    mkdirSync(empty);
+    assertLoadError(`invalid --policies-json: fetch.policies[0].url: ${empty} holds no .rego files`, flag({ fetch: { policies: [{ url: pathToFileURL(empty).href }] } }));
+    assertLoadError("invalid --policies-json: fetch.policies[0].url: cannot read /does/not/exist.rego: ENOENT: no such file or directory, stat '/does/not/exist.rego'",
+      flag({ fetch: { policies: [{ url: 'file:///does/not/exist.rego' }] } }));
+    const big = at('big.rego', `package mcp.fetch\n#${'x'.repeat(MAX_REGO_SOURCE_BYTES)}\n`);
+    assertLoadError(`invalid --policies-json: fetch.policies[0].url: the Rego source at ${path.join(dir, 'big.rego')} is larger than ${MAX_REGO_SOURCE_BYTES} bytes`, flag({ fetch: { policies: [{ url: big }] } }));
     const txt = pathToFileURL(writeFile(dir, 'x.txt', '')).href;
-    assertLoadError(`invalid --policies-json: fetch.pre[0].url: a file:// source must be a JavaScript hook ending in .js or .mjs (or Rego, not supported yet), got '${txt}'`,
+    assertLoadError(`invalid --policies-json: fetch.pre[0].url: a file:// source must be a Rego file (.rego), a directory of them, or a JavaScript hook (.js or .mjs), got '${txt}'`,
       flag({ fetch: { pre: [{ url: txt }] } }));
   });
 
