@@ -13,7 +13,7 @@ import { BlobCorruptError, isBlobKey, type BlobStore } from '../stores/blob/inde
 import { HeapCorruptError, HeapNotFoundError } from './heap-errors.ts';
 import { parseHeapRecord, type HeapRecord } from '../../shared/heap-record.ts';
 import { applyXorDelta } from '../../shared/heap-delta.ts';
-import { encodeHeap, sha256Hex, sha256HexAsync, type CheckedHeap, type EncodedHeap } from '../../shared/heap-encode.ts';
+import { encodeHeap, sha256Hex, type CheckedHeap, type EncodedHeap } from '../../shared/heap-encode.ts';
 
 /** Longest delta chain a restore may replay (a full image is stored instead beyond it). */
 export const MAX_DELTA_DEPTH = 8;
@@ -24,7 +24,7 @@ const RECORD_CACHE_ENTRIES = 4096;
 // Restores (a cold key: payload read from the store) decompress and verify on the libuv thread
 // pool, so a fan-out restoring several keys at once does not serialise on the event loop.
 const decompress = promisify(zstdDecompress) as (data: Uint8Array, opts: ZstdOptions) => Promise<Buffer>;
-/** Payloads above this size are hashed on the thread pool. */
+/** Payloads from workers above this size are checked by the blob store's own hash (see #writeBlobs). */
 const LARGE_PAYLOAD_BYTES = 8 * 1024 * 1024;
 
 export interface HeapStoreOptions {
@@ -217,11 +217,27 @@ export class HeapStore {
   /**
    * Writes a heap's two blobs in parallel (each is an fsync): a crash between them can leave a
    * record without its payload, but its key was never handed out, and storing the same heap again
-   * writes the payload again (put-if-absent skips only what exists).
+   * writes the payload again (put-if-absent skips only what exists). With `verify` (blobs from a
+   * worker) the payload must be the one the record names: a small one is hashed first; a large one
+   * is hashed once, by the blob store's put, and its record written only after that matched (so a
+   * wrong payload leaves an unreferenced blob, never a record naming a missing one, and the
+   * supervisor holds no second copy of it for a hash on the thread pool).
    */
-  async #writeBlobs(encoded: EncodedHeap): Promise<void> {
-    const [payloadKey, recordKey] = await Promise.all([this.#blobs.put(encoded.payload), this.#blobs.put(encoded.record)]);
-    if (payloadKey !== encoded.parsed.payload) throw new Error(`the blob store keyed the payload ${payloadKey}, expected ${encoded.parsed.payload}`);
+  async #writeBlobs(encoded: EncodedHeap, verify = false): Promise<void> {
+    const expected = encoded.parsed.payload;
+    const mismatch = (actual: string): Error => new Error(`the heap record names payload ${expected}, the payload sent hashes to ${actual}`);
+    const large = encoded.payload.byteLength > LARGE_PAYLOAD_BYTES;
+    if (verify && !large) {
+      const actual = sha256Hex(encoded.payload);
+      if (actual !== expected) throw mismatch(actual);
+    }
+    const storingPayload = this.#blobs.put(encoded.payload);
+    if (verify && large) {
+      const actual = await storingPayload;
+      if (actual !== expected) throw mismatch(actual);
+    }
+    const [payloadKey, recordKey] = await Promise.all([storingPayload, this.#blobs.put(encoded.record)]);
+    if (payloadKey !== expected) throw new Error(`the blob store keyed the payload ${payloadKey}, expected ${expected}`);
     if (recordKey !== encoded.key) throw new Error(`the blob store keyed the record ${recordKey}, expected ${encoded.key}`);
     this.#rememberRecord(encoded.key, encoded.parsed);
   }
@@ -250,14 +266,8 @@ export class HeapStore {
         newBase = base;
       }
     }
-    await Promise.all([heap, ...(newBase ? [newBase] : [])].map((h) => this.#checkPayload(h)));
-    await Promise.all([this.#writeBlobs(heap), ...(newBase ? [this.#writeBlobs(newBase).then(() => { this.#storedBases.add(newBase.key); })] : [])]);
+    await Promise.all([this.#writeBlobs(heap, true), ...(newBase ? [this.#writeBlobs(newBase, true).then(() => { this.#storedBases.add(newBase.key); })] : [])]);
     return { key: heap.key, encoding: r.encoding, bytesWritten: heap.payload.byteLength + heap.record.byteLength };
-  }
-
-  async #checkPayload(heap: CheckedHeap): Promise<void> {
-    const actual = heap.payload.byteLength > LARGE_PAYLOAD_BYTES ? await sha256HexAsync(heap.payload) : sha256Hex(heap.payload);
-    if (actual !== heap.parsed.payload) throw new Error(`the heap record names payload ${heap.parsed.payload}, the payload sent hashes to ${actual}`);
   }
 
   /** The record of the heap under `key` (cached; a small read otherwise); HeapNotFoundError or HeapCorruptError like get(). */
