@@ -64,6 +64,16 @@ export function parseHeapImage(v: unknown): HeapImage {
   if (!isObject(v)) throw new HeapImageError('Heap image is not an object');
   const { manifest: m, bytes } = v;
   if (!(bytes instanceof Uint8Array)) throw new HeapImageError('Heap image bytes are missing');
+  const stored = storedPages(m);
+  if (bytes.byteLength !== stored * IMAGE_PAGE_BYTES) throw new HeapImageError(`Heap image holds ${bytes.byteLength} bytes, its manifest lists ${stored} pages`);
+  return v as unknown as HeapImage;
+}
+
+/**
+ * Checks a manifest on its own (what a heap record carries) and returns how many pages its image
+ * stores (its bytes are that many times IMAGE_PAGE_BYTES); throws HeapImageError with the first problem.
+ */
+export function storedPages(m: unknown): number {
   if (!isObject(m)) throw new HeapImageError('Heap image manifest is missing');
   if (m['format'] !== HEAP_IMAGE_FORMAT) throw new HeapImageError(`Heap image format ${String(m['format'])} is not supported (expected ${HEAP_IMAGE_FORMAT})`);
   if (m['engine'] !== 'quickjs') throw new HeapImageError(`Heap image engine '${String(m['engine'])}' is not supported`);
@@ -82,7 +92,6 @@ export function parseHeapImage(v: unknown): HeapImage {
     end = r[0] + r[1];
     stored += r[1];
   }
-  if (bytes.byteLength !== stored * IMAGE_PAGE_BYTES) throw new HeapImageError(`Heap image holds ${bytes.byteLength} bytes, its manifest lists ${stored} pages`);
   const h = m['handles'];
   if (!isObject(h)) throw new HeapImageError('Heap image handles are missing');
   const limit = pages * IMAGE_PAGE_BYTES;
@@ -90,7 +99,7 @@ export function parseHeapImage(v: unknown): HeapImage {
     const p = h[name];
     if (!isCount(p) || p === 0 || p >= limit || p % 4 !== 0) throw new HeapImageError(`Heap image handle '${name}' is malformed`);
   }
-  return v as unknown as HeapImage;
+  return stored;
 }
 
 /** Page runs as a compact manifest field: [[first, count], ...] from a sorted page list. */

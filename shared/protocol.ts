@@ -1,6 +1,7 @@
 // The supervisor ↔ worker message protocol. Every message crossing the IPC channel is one of
 // these shapes; both sides narrow incoming `unknown` values with the guards below.
 import type { HeapImage } from './heap-image.ts';
+import type { HeapBlobs } from './heap-encode.ts';
 import { isDecisionLog, type DecisionLog } from './decision-log.ts';
 import { isWorkerSettings, type WorkerSettings } from './worker-settings.ts';
 
@@ -28,6 +29,28 @@ export interface RunRequest {
   readonly imageToken?: string;
   /** QuickJS only: cache the captured image under this name (with captureImage). */
   readonly captureToken?: string;
+  /**
+   * QuickJS only: when the run completes, encode its heap for the store (shared/heap-encode.ts)
+   * and send the blobs with the result (ResultMessage.heap) instead of the image; the worker keeps
+   * the image under its heap key.
+   */
+  readonly encodeHeap?: HeapEncodeRequest;
+}
+
+/** What a run's heap may be encoded against (docs/heap-snapshots.md, "Storage layout"). */
+export interface HeapEncodeRequest {
+  /** The heap the run restores (`imageToken` is its key) and its record's depth; null for a fresh run. */
+  readonly parent: { readonly key: string; readonly depth: number } | null;
+  /** With `parent` at `maxDepth`: the chain's depth-1 heap, used when this worker holds its image. */
+  readonly anchor?: string;
+  readonly maxDepth: number;
+  /** Base heaps the store holds: a worker whose base is not among them sends it along (ResultMessage.heap.base). */
+  readonly storedBases: readonly string[];
+}
+
+/** A completed run's heap, encoded by its worker: record and payload, and the base heap's when the store lacks it. */
+export interface EncodedHeapResult extends HeapBlobs {
+  readonly base?: HeapBlobs;
 }
 
 export interface CancelRequest {
@@ -82,6 +105,8 @@ export interface ResultMessage {
   readonly recycle?: boolean;
   /** The heap image after a completed run that asked for one (captureImage). */
   readonly image?: HeapImage;
+  /** The encoded heap after a completed run that asked for it (encodeHeap). */
+  readonly heap?: EncodedHeapResult;
   /** The run named an input image by `imageToken` alone and this worker does not hold it: nothing ran; resend it inline. */
   readonly imageMiss?: boolean;
   /** The run's policy decisions (shared/decision-log.ts), when it made any. */
@@ -108,6 +133,20 @@ function isImageShape(v: unknown): boolean {
   return isObject(v) && isObject(v['manifest']) && v['bytes'] instanceof Uint8Array;
 }
 
+function isHeapBlobs(v: unknown): boolean {
+  return isObject(v) && v['record'] instanceof Uint8Array && v['payload'] instanceof Uint8Array;
+}
+
+function isEncodedHeap(v: unknown): v is EncodedHeapResult {
+  return isObject(v) && isHeapBlobs(v) && (v['base'] === undefined || isHeapBlobs(v['base']));
+}
+
+function isEncodeRequest(v: unknown): v is HeapEncodeRequest {
+  if (!isObject(v) || typeof v['maxDepth'] !== 'number' || !Array.isArray(v['storedBases']) || !v['storedBases'].every((k) => typeof k === 'string')) return false;
+  const p = v['parent'];
+  return (p === null || (isObject(p) && typeof p['key'] === 'string' && typeof p['depth'] === 'number')) && (v['anchor'] === undefined || typeof v['anchor'] === 'string');
+}
+
 /** A whole Outcome: the status is one of the four, with its string field (what the store writes). */
 export function isOutcome(v: unknown): v is Outcome {
   if (!isObject(v)) return false;
@@ -124,6 +163,7 @@ export function isWorkerMessage(v: unknown): v is WorkerMessage {
     case 'ready': return true;
     case 'output': return typeof v['runId'] === 'string' && typeof v['data'] === 'string';
     case 'result': return typeof v['runId'] === 'string' && isOutcome(v['outcome']) && (v['image'] === undefined || isImageShape(v['image']))
+      && (v['heap'] === undefined || isEncodedHeap(v['heap']))
       && (v['decisions'] === undefined || isDecisionLog(v['decisions']));
     case 'op-request': return typeof v['runId'] === 'string' && typeof v['reqId'] === 'number' && typeof v['op'] === 'string';
     default: return false;
@@ -137,7 +177,8 @@ export function isSupervisorMessage(v: unknown): v is SupervisorMessage {
       return typeof v['runId'] === 'string' && typeof v['code'] === 'string' && (v['engine'] === 'v8' || v['engine'] === 'quickjs')
         && typeof v['heapMemoryMaxMb'] === 'number' && typeof v['timeoutMs'] === 'number' && typeof v['maxOutputBytes'] === 'number'
         && (v['image'] === undefined || isImageShape(v['image'])) && (v['captureImage'] === undefined || typeof v['captureImage'] === 'boolean')
-        && (v['imageToken'] === undefined || typeof v['imageToken'] === 'string') && (v['captureToken'] === undefined || typeof v['captureToken'] === 'string');
+        && (v['imageToken'] === undefined || typeof v['imageToken'] === 'string') && (v['captureToken'] === undefined || typeof v['captureToken'] === 'string')
+        && (v['encodeHeap'] === undefined || isEncodeRequest(v['encodeHeap']));
     case 'cancel': return typeof v['runId'] === 'string' && (v['reason'] === 'cancel' || v['reason'] === 'timeout');
     case 'op-response': return typeof v['reqId'] === 'number' && typeof v['ok'] === 'boolean' && (v['error'] === undefined || isGuestErrorShape(v['error']));
     case 'init': return isWorkerSettings(v['settings']);

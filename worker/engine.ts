@@ -77,6 +77,8 @@ export interface Engine {
   readonly name: EngineName;
   /** True for engines whose realms can snapshot() and be restored from an image. */
   readonly images: boolean;
+  /** Image engines, once warmed up: the image every fresh realm boots from. */
+  readonly baseImage?: HeapImage;
   /** A fresh realm with the prelude evaluated (or restored from `options.image`). */
   createRealm(options: RealmOptions): Promise<GuestRealm>;
   /** Compiles and warms the engine up ahead of the first run (the worker calls it at start). */

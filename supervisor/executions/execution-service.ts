@@ -4,8 +4,8 @@
 import { randomUUID } from 'node:crypto';
 import type { DatabaseSync } from 'node:sqlite';
 import type { Outcome } from '../../shared/protocol.ts';
-import type { HeapImage } from '../../shared/heap-image.ts';
-import { checkHeapKey, checkSession, checkTags, publicHeapStoreError, type HeapService, type HeapStore, type Tags } from '../heaps/index.ts';
+import type { CheckedHeap } from '../../shared/heap-encode.ts';
+import { checkHeapKey, checkSession, checkTags, publicHeapStoreError, type EncodeOffer, type HeapService, type HeapStore, type Tags } from '../heaps/index.ts';
 import { errorMessage, EXECUTION_ERRORS, RunjsError } from '../../shared/errors.ts';
 import { resolveExecutionLimits, type ExecutionLimits } from '../../shared/execution-contract.ts';
 import type { Job, JobHandle } from '../pool/worker-pool.ts';
@@ -17,8 +17,6 @@ import { concatDecisionLogs, type DecisionLog } from '../../shared/decision-log.
 /** The part of the worker pool the service uses. */
 export interface JobRunner {
   submit(job: Job): JobHandle;
-  /** The image captured by run `runId` is stored as heap `key` (lets the worker holding it resume it without IPC). */
-  aliasImage?(runId: string, key: string): void;
 }
 
 export interface ExecutionServiceOptions {
@@ -70,7 +68,10 @@ interface HeapRun {
   readonly inputHeap: string | null;
   readonly session: string | null;
   readonly tags: Tags | null;
-  image: HeapImage | undefined;
+  /** What the worker was offered to encode against (set when the run is submitted). */
+  offer: EncodeOffer;
+  /** The heap the worker encoded (and its base heap, when it sent one). */
+  encoded: { heap: CheckedHeap; base: CheckedHeap | undefined } | undefined;
 }
 
 export class ExecutionService {
@@ -121,9 +122,11 @@ export class ExecutionService {
         maxOutputBytes: this.#opts.maxOutputBytes,
         onOutput: (data) => { if (live) this.#onOutput(id, live, data); },
         onDecisions: (log) => this.#onDecisions(id, log),
-        ...(heapRun ? { captureImage: true, onImage: (image: HeapImage) => { heapRun.image = image; } } : {}),
+        ...(heapRun ? { onHeap: (heap: CheckedHeap, base: CheckedHeap | undefined) => { heapRun.encoded = { heap, base }; } } : {}),
       };
-      handle = heapRun?.inputHeap ? this.#restoreThenSubmit(job, heapRun.store, heapRun.inputHeap) : this.#opts.pool.submit(job);
+      handle = !heapRun ? this.#opts.pool.submit(job)
+        : heapRun.inputHeap ? this.#restoreThenSubmit(job, heapRun, heapRun.inputHeap)
+        : this.#opts.pool.submit({ ...job, encodeHeap: { parent: null, maxDepth: heapRun.store.maxDepth, storedBases: heapRun.store.storedBases } });
     } catch (e) {
       this.#store.remove(id);
       throw e;
@@ -157,28 +160,42 @@ export class ExecutionService {
     // concurrent runs; a client that wants to continue passes the previous run's `heap`.
     const inputHeap = (req.heap ?? '') === '' ? null : checkHeapKey(req.heap);
     const tags = req.tags == null || Object.keys(req.tags).length === 0 ? null : checkTags(req.tags);
-    return { store, heaps, code: req.code, inputHeap, session, tags, image: undefined };
+    return { store, heaps, code: req.code, inputHeap, session, tags, offer: { parent: null }, encoded: undefined };
   }
 
   /**
-   * Loads the input heap, then submits. The execution is registered (and cancellable) meanwhile;
-   * a heap that cannot be restored fails the execution with the store's error, naming the key
-   * but not where the store is (the log line has that).
+   * Reads the input heap's record (a small read, usually cached), then submits: the image itself
+   * is rebuilt from the store only when the run goes to a worker that does not hold it (the pool
+   * calls loadImage). The execution is registered (and cancellable) meanwhile; a heap that cannot
+   * be restored fails the execution with the store's error, naming the key but not where the
+   * store is (the log line has that).
    */
-  #restoreThenSubmit(job: Job, store: HeapStore, key: string): JobHandle {
+  #restoreThenSubmit(job: Job, run: HeapRun, key: string): JobHandle {
+    const { store } = run;
     let inner: JobHandle | undefined;
     let cancelled = false;
+    const restoreFailed = (e: unknown): Error => {
+      this.#warn(`execution ${job.runId}: cannot restore heap ${key} from ${store.location}: ${e instanceof Error ? e.message : String(e)}`);
+      return new Error(EXECUTION_ERRORS.HEAP_RESTORE_FAILED(publicHeapStoreError(e)));
+    };
     const outcome = (async (): Promise<Outcome> => {
-      let image: HeapImage;
+      let depth: number;
+      let anchor: string | undefined;
       try {
-        image = (await store.get(key)).image;
+        depth = (await store.record(key)).depth;
+        anchor = depth >= store.maxDepth ? await store.chainAnchorKey(key) : undefined;
       } catch (e) {
-        this.#warn(`execution ${job.runId}: cannot restore heap ${key} from ${store.location}: ${e instanceof Error ? e.message : String(e)}`);
-        return { status: 'failed', error: EXECUTION_ERRORS.HEAP_RESTORE_FAILED(publicHeapStoreError(e)) };
+        return { status: 'failed', error: restoreFailed(e).message };
       }
       if (cancelled) return { status: 'cancelled', error: EXECUTION_ERRORS.CANCELLED };
+      run.offer = { parent: { key, depth }, anchor };
       try {
-        inner = this.#opts.pool.submit({ ...job, image, imageKey: key });
+        inner = this.#opts.pool.submit({
+          ...job,
+          imageKey: key,
+          loadImage: () => store.get(key).then((heap) => heap.image, (e: unknown) => { throw restoreFailed(e); }),
+          encodeHeap: { parent: { key, depth }, ...(anchor !== undefined ? { anchor } : {}), maxDepth: store.maxDepth, storedBases: store.storedBases },
+        });
       } catch (e) {
         return { status: 'failed', error: e instanceof Error ? e.message : String(e) };
       }
@@ -188,24 +205,23 @@ export class ExecutionService {
   }
 
   /**
-   * A completed heap-mode run stores its image before the execution completes, so `heap` is
-   * readable the moment the status is `completed`. A store failure fails the execution (the
-   * input heap is untouched: heaps are immutable).
+   * A completed heap-mode run stores its heap (the blobs its worker encoded) before the execution
+   * completes, so `heap` is readable the moment the status is `completed`. A store failure fails
+   * the execution (the input heap is untouched: heaps are immutable).
    */
   async #storeHeap(id: string, live: Live, outcome: Outcome, run: HeapRun): Promise<void> {
     let key: string | null = null;
-    if (outcome.status === 'completed' && !run.image) {
+    if (outcome.status === 'completed' && !run.encoded) {
       outcome = { status: 'failed', error: EXECUTION_ERRORS.HEAP_NOT_STORED('the worker returned no heap image') };
     } else if (outcome.status === 'completed') {
       try {
-        key = (await run.store.put(run.image!, run.inputHeap)).key;
-        this.#opts.pool.aliasImage?.(id, key);
+        key = (await run.store.putEncoded(run.encoded!.heap, run.offer, run.encoded!.base)).key;
       } catch (e) {
         this.#warn(`execution ${id}: storing its heap in ${run.store.location} failed: ${e instanceof Error ? e.message : String(e)}`);
         outcome = { status: 'failed', error: EXECUTION_ERRORS.HEAP_NOT_STORED(publicHeapStoreError(e)) };
       }
     }
-    run.image = undefined;
+    run.encoded = undefined;
     // Shut down while storing: close() has already failed the record (and the database may be gone).
     if (this.#closed) return;
     this.#onOutcome(id, live, outcome, key, () => {

@@ -1,33 +1,31 @@
 // Heap images over the content-addressed blob store, stored compactly. A stored heap is two blobs:
 // a zstd payload (the whole image, or an XOR delta against the image it was restored from) and a
 // small JSON record naming the payload, the parent and the full image's hash. The heap key is the
-// record's blob key. Deltas chain at most MAX_DELTA_DEPTH deep, then a full image is written, so
-// no restore replays a long chain. Everything read is verified: blob hashes by the blob store, the
-// rebuilt image against the record's `image` hash. A failure is an error naming the key.
+// record's blob key. Deltas chain at most MAX_DELTA_DEPTH deep (shared/heap-encode.ts encodes, here
+// or in the worker that ran the step), so no restore replays a long chain. Everything read is
+// verified: blob hashes by the blob store, the rebuilt image against the record's `image` hash. A
+// failure is an error naming the key.
 import { promisify } from 'node:util';
-import { zstdCompress, zstdCompressSync, zstdDecompress, constants as zc, type ZstdOptions } from 'node:zlib';
+import { zstdDecompress, type ZstdOptions } from 'node:zlib';
 import { HeapImageError, IMAGE_PAGE_BYTES, parseHeapImage, type HeapImage, type HeapImageManifest } from '../../shared/heap-image.ts';
-import { heapImageKey, heapImageKeyAsync } from '../../shared/image-store.ts';
-import { BlobCorruptError, blobKeyOf, isBlobKey, type BlobStore } from '../stores/blob/index.ts';
+import { heapImageKeyAsync } from '../../shared/image-store.ts';
+import { BlobCorruptError, isBlobKey, type BlobStore } from '../stores/blob/index.ts';
 import { HeapCorruptError, HeapNotFoundError } from './heap-errors.ts';
-import { HEAP_RECORD_TYPE, HEAP_RECORD_VERSION, parseHeapRecord, type HeapRecord } from './heap-record.ts';
-import { applyXorDelta, xorDelta, xorDeltaAsync } from './heap-delta.ts';
+import { parseHeapRecord, type HeapRecord } from '../../shared/heap-record.ts';
+import { applyXorDelta } from '../../shared/heap-delta.ts';
+import { encodeHeap, sha256Hex, type CheckedHeap, type EncodedHeap } from '../../shared/heap-encode.ts';
 
 /** Longest delta chain a restore may replay (a full image is stored instead beyond it). */
 export const MAX_DELTA_DEPTH = 8;
 /** Decoded images kept in memory: the parent of the next capture is usually the image just restored. */
 const DEFAULT_CACHE_BYTES = 256 * 1024 * 1024;
-const ZSTD_LEVEL = 3;
+/** Records kept in memory (a few hundred bytes each): what a step needs to know of its input heap. */
+const RECORD_CACHE_ENTRIES = 4096;
 // Restores (a cold key: payload read from the store) decompress and verify on the libuv thread
 // pool, so a fan-out restoring several keys at once does not serialise on the event loop.
 const decompress = promisify(zstdDecompress) as (data: Uint8Array, opts: ZstdOptions) => Promise<Buffer>;
-const compress = promisify(zstdCompress) as (data: Uint8Array, opts: ZstdOptions) => Promise<Buffer>;
-/** blobKeyOf on the thread pool (WebCrypto digests run off the event loop). */
-async function blobKeyOfAsync(bytes: Uint8Array): Promise<string> {
-  return Buffer.from(await crypto.subtle.digest('SHA-256', bytes)).toString('hex');
-}
-/** Images above this size are stored without blocking the event loop (see #write). */
-const LARGE_IMAGE_BYTES = 8 * 1024 * 1024;
+/** Payloads from workers above this size are checked by the blob store's own hash (see #writeBlobs). */
+const LARGE_PAYLOAD_BYTES = 8 * 1024 * 1024;
 
 export interface HeapStoreOptions {
   readonly blobs: BlobStore;
@@ -56,6 +54,12 @@ export interface PutResult {
   readonly bytesWritten: number;
 }
 
+/** What a run's worker was offered to encode its heap against (RunRequest.encodeHeap). */
+export interface EncodeOffer {
+  readonly parent: { readonly key: string; readonly depth: number } | null;
+  readonly anchor?: string | undefined;
+}
+
 export function isHeapKey(key: unknown): key is string {
   return isBlobKey(key);
 }
@@ -72,6 +76,10 @@ export class HeapStore {
   readonly #baseImage: HeapStoreOptions['baseImage'];
   /** The stored base heap per engine build and prelude (undefined: none available). */
   readonly #bases = new Map<string, Promise<StoredHeap | undefined>>();
+  /** Keys of base heaps known to be durable in the store (written by this process). */
+  readonly #storedBases = new Set<string>();
+  /** Records by heap key, least recently used first: a step's input needs only its record when a worker holds its image. */
+  readonly #records = new Map<string, HeapRecord>();
 
   constructor(opts: HeapStoreOptions) {
     this.#blobs = opts.blobs;
@@ -111,6 +119,7 @@ export class HeapStore {
     const record = parseHeapRecord(recordBytes);
     if (typeof record === 'string') throw new HeapCorruptError(key, record);
     if (record.depth > this.#maxDepth + 1 || hops > this.#maxDepth + 1) throw new HeapCorruptError(key, `its delta chain is longer than ${this.#maxDepth}`);
+    this.#rememberRecord(key, record);
     const payload = await this.#read(key, record.payload);
     if (payload === undefined) throw new HeapCorruptError(key, `its payload blob ${record.payload} is missing`);
     const stored = record.manifest.ranges.reduce((n, r) => n + (Array.isArray(r) && typeof r[1] === 'number' ? r[1] : 0), 0) * IMAGE_PAGE_BYTES;
@@ -198,38 +207,118 @@ export class HeapStore {
 
   /** Writes `image` whole (no parent) or as a delta against `parent`; resolves once both blobs are durable. */
   async #write(image: HeapImage, parent: StoredHeap | undefined): Promise<{ heap: StoredHeap; bytesWritten: number }> {
-    const full = parent === undefined;
-    // Small images (the common step) are XORed, compressed and hashed right here: on a busy
-    // machine a thread-pool round trip costs more than the work. Large ones would stall the event
-    // loop for hundreds of ms (every other request waits), so they go through the async paths:
-    // the XOR yields between slices, zstd and sha256 run on the libuv pool.
-    const large = image.bytes.byteLength > LARGE_IMAGE_BYTES;
-    const raw = full ? image.bytes : large ? await xorDeltaAsync(image, parent.image) : xorDelta(image, parent.image);
-    const level = { params: { [zc.ZSTD_c_compressionLevel]: ZSTD_LEVEL } };
-    const payload = large ? await compress(raw, level) : zstdCompressSync(raw, level);
-    const payloadKey = large ? await blobKeyOfAsync(payload) : blobKeyOf(payload);
-    const storingPayload = this.#blobs.put(payload);
-    storingPayload.catch(() => {}); // awaited below; this only keeps an early failure from going unhandled
-    const storingRecord = (async () => {
-      const imageKey = large ? await heapImageKeyAsync(image) : heapImageKey(image);
-      const record: HeapRecord = {
-        type: HEAP_RECORD_TYPE,
-        version: HEAP_RECORD_VERSION,
-        image: imageKey,
-        manifest: image.manifest,
-        encoding: full ? 'full' : 'delta',
-        payload: payloadKey,
-        parent: full ? null : parent.key,
-        depth: full ? 0 : parent.record.depth + 1,
-      };
-      const recordBytes = Buffer.from(JSON.stringify(record), 'utf8');
-      return { record, recordBytes, key: await this.#blobs.put(recordBytes) };
-    })();
-    const [storedPayload, { record, recordBytes, key }] = await Promise.all([storingPayload, storingRecord]);
-    if (storedPayload !== payloadKey) throw new Error(`the blob store keyed the payload ${storedPayload}, expected ${payloadKey}`);
-    const heap = { key, image, record };
+    const encoded = await encodeHeap(image, parent && { key: parent.key, image: parent.image, depth: parent.record.depth });
+    await this.#writeBlobs(encoded);
+    const heap = { key: encoded.key, image, record: encoded.parsed };
     this.#remember(heap);
-    return { heap, bytesWritten: payload.byteLength + recordBytes.byteLength };
+    return { heap, bytesWritten: encoded.payload.byteLength + encoded.record.byteLength };
+  }
+
+  /**
+   * Writes a heap's two blobs in parallel (each is an fsync): a crash between them can leave a
+   * record without its payload, but its key was never handed out, and storing the same heap again
+   * writes the payload again (put-if-absent skips only what exists). With `verify` (blobs from a
+   * worker) the payload must be the one the record names: a small one is hashed first; a large one
+   * is hashed once, by the blob store's put, and its record written only after that matched (so a
+   * wrong payload leaves an unreferenced blob, never a record naming a missing one, and the
+   * supervisor holds no second copy of it for a hash on the thread pool).
+   */
+  async #writeBlobs(encoded: EncodedHeap, verify = false): Promise<void> {
+    const expected = encoded.parsed.payload;
+    const mismatch = (actual: string): Error => new Error(`the heap record names payload ${expected}, the payload sent hashes to ${actual}`);
+    const large = encoded.payload.byteLength > LARGE_PAYLOAD_BYTES;
+    if (verify && !large) {
+      const actual = sha256Hex(encoded.payload);
+      if (actual !== expected) throw mismatch(actual);
+    }
+    const storingPayload = this.#blobs.put(encoded.payload);
+    if (verify && large) {
+      const actual = await storingPayload;
+      if (actual !== expected) throw mismatch(actual);
+    }
+    const [payloadKey, recordKey] = await Promise.all([storingPayload, this.#blobs.put(encoded.record)]);
+    if (payloadKey !== expected) throw new Error(`the blob store keyed the payload ${payloadKey}, expected ${expected}`);
+    if (recordKey !== encoded.key) throw new Error(`the blob store keyed the record ${recordKey}, expected ${encoded.key}`);
+    this.#rememberRecord(encoded.key, encoded.parsed);
+  }
+
+  /**
+   * Stores a heap a worker encoded (shared/heap-encode.ts) from the run it restored `offer.parent`
+   * into (null: a fresh run). The worker is not trusted: its record must be a delta against what
+   * the run offered it — the parent (below the depth limit), the chain's anchor, or a base heap
+   * (one this store holds, or `base`, sent along and written first) — and each payload must be the
+   * one its record names. Whether the payload rebuilds the image the record's hash names is checked
+   * on every read (a worker can only damage the heaps of its own runs, which its guest code could
+   * fill with anything anyway).
+   */
+  async putEncoded(heap: CheckedHeap, offer: EncodeOffer, base?: CheckedHeap): Promise<PutResult> {
+    const r = heap.parsed;
+    const p = offer.parent;
+    let newBase: CheckedHeap | undefined;
+    if (r.encoding === 'delta') {
+      const onParent = p !== null && r.parent === p.key && r.depth === p.depth + 1 && p.depth < this.#maxDepth;
+      const onAnchor = offer.anchor !== undefined && r.parent === offer.anchor && r.depth === 2;
+      const onBase = r.depth === 1 && (this.#storedBases.has(r.parent!) || base?.key === r.parent);
+      if (!onParent && !onAnchor && !onBase) throw new Error(`the worker encoded the heap against ${r.parent} at depth ${r.depth}, which its run did not offer`);
+      if (onBase && !onParent && !this.#storedBases.has(r.parent!)) {
+        const b = base!.parsed;
+        if (b.encoding !== 'full' || b.manifest.generation !== 0) throw new Error('the base heap the worker sent is not a full image of a base VM');
+        newBase = base;
+      }
+    }
+    await Promise.all([this.#writeBlobs(heap, true), ...(newBase ? [this.#writeBlobs(newBase, true).then(() => { this.#storedBases.add(newBase.key); })] : [])]);
+    return { key: heap.key, encoding: r.encoding, bytesWritten: heap.payload.byteLength + heap.record.byteLength };
+  }
+
+  /** The record of the heap under `key` (cached; a small read otherwise); HeapNotFoundError or HeapCorruptError like get(). */
+  async record(key: string): Promise<HeapRecord> {
+    const cached = this.#records.get(key) ?? this.#cache.get(key)?.record;
+    if (cached) {
+      this.#rememberRecord(key, cached);
+      return cached;
+    }
+    if (!isHeapKey(key)) throw new HeapNotFoundError(String(key));
+    const bytes = await this.#read(key, key);
+    if (bytes === undefined) throw new HeapNotFoundError(key);
+    const record = parseHeapRecord(bytes);
+    if (typeof record === 'string') throw new HeapCorruptError(key, record);
+    if (record.depth > this.#maxDepth + 1) throw new HeapCorruptError(key, `its delta chain is longer than ${this.#maxDepth}`);
+    this.#rememberRecord(key, record);
+    return record;
+  }
+
+  /**
+   * Where a step from `key` may continue when `key` is at the depth limit: the chain's depth-1
+   * heap (see #chainAnchor), found through the records; undefined when a record cannot be read.
+   */
+  async chainAnchorKey(key: string): Promise<string | undefined> {
+    try {
+      let at = key;
+      let record = await this.record(at);
+      for (let hops = 0; record.depth > 1 && record.parent !== null && hops <= this.#maxDepth; hops++) {
+        at = record.parent;
+        record = await this.record(at);
+      }
+      return record.depth === 1 && at !== key ? at : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** Longest delta chain this store writes. */
+  get maxDepth(): number {
+    return this.#maxDepth;
+  }
+
+  /** Base heaps this process has stored (durably): a worker encoding against one of them need not send it. */
+  get storedBases(): string[] {
+    return [...this.#storedBases];
+  }
+
+  #rememberRecord(key: string, record: HeapRecord): void {
+    this.#records.delete(key);
+    this.#records.set(key, record);
+    if (this.#records.size > RECORD_CACHE_ENTRIES) this.#records.delete(this.#records.keys().next().value!);
   }
 
   /**
@@ -244,7 +333,9 @@ export class HeapStore {
       base = (async () => {
         const image = this.#baseImage!(manifest);
         if (image === undefined || image.manifest.build !== manifest.build) return undefined;
-        return (await this.#write(image, undefined)).heap;
+        const { heap } = await this.#write(image, undefined);
+        this.#storedBases.add(heap.key);
+        return heap;
       })().catch(() => undefined);
       this.#bases.set(id, base);
       // A failure (store outage) is retried by a later put rather than remembered.
@@ -269,6 +360,7 @@ export class HeapStore {
   /** Drops decoded images (tests use it to force reads from the blobs). */
   clearCache(): void {
     this.#cache.clear();
+    this.#records.clear();
     this.#cached = 0;
   }
 

@@ -8,6 +8,8 @@ import { MAX_ARTIFACT_BYTES } from '../../shared/artifact-rules.ts';
 import { EXECUTION_ERRORS } from '../../shared/errors.ts';
 import { MAX_ERROR_CHARS, MAX_RESULT_BYTES } from '../../shared/outcome-limits.ts';
 import { MAX_DECISION_LOG_BYTES } from '../../shared/decision-log.ts';
+import { checkHeapBlobs, type CheckedHeap } from '../../shared/heap-encode.ts';
+import type { EncodedHeapResult } from '../../shared/protocol.ts';
 
 const KiB = 1024;
 const MiB = 1024 * KiB;
@@ -32,6 +34,8 @@ export interface BoundedJob {
   readonly maxOutputBytes: number;
   readonly heapMemoryMaxMb: number;
   readonly captureImage?: boolean;
+  /** The run's worker encodes its heap and sends the blobs (RunRequest.encodeHeap). */
+  readonly encodeHeap?: unknown;
 }
 
 /** The payload size of a delegated op's arguments: its byte arrays and strings (what dominates). */
@@ -73,7 +77,8 @@ export class SupervisorBounds {
     const output = 2 * (this.#job.maxOutputBytes + OUTPUT_NOTICE_BYTES) + ENVELOPE_BYTES;
     // The decision log rides on the result message (its JSON cap, at 2 bytes a character, plus field names).
     const result = 2 * (MAX_RESULT_BYTES + MAX_ERROR_CHARS) + 4 * MAX_DECISION_LOG_BYTES + ENVELOPE_BYTES;
-    const image = this.#job.captureImage ? this.#heapBytes + IMAGE_SLACK_BYTES : 0;
+    // An encoded heap's payload is usually a few KB, but an incompressible image stays its size.
+    const image = this.#job.captureImage || this.#job.encodeHeap !== undefined ? this.#heapBytes + IMAGE_SLACK_BYTES : 0;
     return Math.max(artifact, output, result, image);
   }
 
@@ -94,6 +99,20 @@ export class SupervisorBounds {
     if (!this.#job.captureImage) return EXECUTION_ERRORS.RUNJS_INTERNAL('the worker sent a heap image this execution did not ask for');
     if (bytes > this.#heapBytes + IMAGE_SLACK_BYTES) return EXECUTION_ERRORS.RUNJS_INTERNAL(`the worker sent a heap image of ${bytes} bytes, more than the execution's heap cap allows`);
     return undefined;
+  }
+
+  /**
+   * The encoded heap a worker sent (and its base heap, when it sent one), checked
+   * (shared/heap-encode.ts checkHeapBlobs), or why it is refused.
+   */
+  checkHeap(heap: EncodedHeapResult): { heap: CheckedHeap; base: CheckedHeap | undefined } | string {
+    if (this.#job.encodeHeap === undefined) return EXECUTION_ERRORS.RUNJS_INTERNAL('the worker sent a heap this execution did not ask for');
+    const checked = checkHeapBlobs(heap, this.#heapBytes + IMAGE_SLACK_BYTES);
+    if (typeof checked === 'string') return EXECUTION_ERRORS.RUNJS_INTERNAL(`the worker sent a malformed heap: ${checked}`);
+    if (heap.base === undefined) return { heap: checked, base: undefined };
+    const base = checkHeapBlobs(heap.base, IMAGE_SLACK_BYTES);
+    if (typeof base === 'string') return EXECUTION_ERRORS.RUNJS_INTERNAL(`the worker sent a malformed base heap: ${base}`);
+    return { heap: checked, base };
   }
 
   /**

@@ -3,8 +3,9 @@
 // its isolate; a worker that has not answered within the grace period is killed outright and
 // replaced. A worker that dies fails only the execution it was running.
 import { randomUUID } from 'node:crypto';
-import type { EngineName, GuestErrorShape, Outcome, WorkerMessage } from '../../shared/protocol.ts';
+import type { EngineName, GuestErrorShape, HeapEncodeRequest, Outcome, WorkerMessage } from '../../shared/protocol.ts';
 import type { HeapImage } from '../../shared/heap-image.ts';
+import type { CheckedHeap } from '../../shared/heap-encode.ts';
 import { EXECUTION_ERRORS, RunjsError } from '../../shared/errors.ts';
 import { redactHostPaths } from '../../shared/host-paths.ts';
 import { ByteLru, WORKER_IMAGE_CACHE_BYTES, WORKER_IMAGE_CACHE_ENTRIES } from '../../shared/image-lru.ts';
@@ -61,11 +62,20 @@ export interface Job {
   /** QuickJS only: restore this heap image instead of starting from the base image. */
   readonly image?: HeapImage;
   /**
+   * QuickJS only, instead of `image`: the image to restore, fetched only when the run goes to a
+   * worker that does not hold `imageKey` (the execution service rebuilds it from the heap store).
+   * A rejection fails the run with the error's message, which must be fit for the caller.
+   */
+  readonly loadImage?: () => Promise<HeapImage>;
+  /**
    * The heap key `image` is stored under. With it, a worker that already holds the image (it
    * produced or restored it recently) restores its own copy and the image does not cross IPC;
    * idle workers holding it are preferred.
    */
   readonly imageKey?: string;
+  /** QuickJS only: the worker encodes the heap of a completed run (RunRequest.encodeHeap) and onHeap receives it, checked, before the outcome resolves. */
+  readonly encodeHeap?: HeapEncodeRequest;
+  readonly onHeap?: (heap: CheckedHeap, base: CheckedHeap | undefined) => void;
   /** QuickJS only: capture the heap after a completed run and pass it to onImage (before the outcome resolves). */
   readonly captureImage?: boolean;
   readonly onImage?: (image: HeapImage) => void;
@@ -110,6 +120,10 @@ interface ActiveJob {
   imageToken?: string;
   /** The run was resent with its image inline after an imageMiss. */
   resent?: boolean;
+  /** The input image, once loadImage delivered it (kept for a resend). */
+  image?: HeapImage;
+  /** False while the run waits for loadImage: the worker has not been sent it. */
+  sent?: boolean;
 }
 
 /** Heap keys remembered with the cache name of the run that produced them. */
@@ -230,7 +244,7 @@ export class WorkerPool {
   }
 
   #tokenFor(job: Job): string | undefined {
-    if (!job.image || job.imageKey === undefined) return undefined;
+    if ((!job.image && !job.loadImage) || job.imageKey === undefined) return undefined;
     return this.#aliases.get(job.imageKey) ?? job.imageKey;
   }
 
@@ -278,15 +292,39 @@ export class WorkerPool {
     }, job.timeoutMs + this.#opts.graceMs);
   }
 
-  /** Sends the run, naming the input image only when the worker holds it (unless `inline`). */
+  /**
+   * Sends the run, naming the input image only when the worker holds it (unless `inline`); an
+   * image the job must load first is loaded while the worker stays reserved for the run.
+   */
   #sendRun(slot: Slot, active: ActiveJob, inline: boolean): void {
     const { job, imageToken } = active;
     const held = !inline && imageToken !== undefined && slot.images.get(imageToken) !== undefined;
-    if (imageToken !== undefined && !held) slot.images.set(imageToken, true, job.image!.bytes.byteLength);
+    const image = held ? undefined : job.image ?? active.image;
+    if (!held && image === undefined && job.loadImage !== undefined) {
+      this.#loadThenSend(slot, active, job.loadImage);
+      return;
+    }
+    if (imageToken !== undefined && image !== undefined) slot.images.set(imageToken, true, image.bytes.byteLength);
+    active.sent = true;
     slot.proc.send({
       type: 'run', runId: active.runId, code: job.code, engine: job.engine, heapMemoryMaxMb: job.heapMemoryMaxMb, timeoutMs: job.timeoutMs, maxOutputBytes: job.maxOutputBytes,
-      ...(job.image && !held ? { image: job.image } : {}), ...(imageToken !== undefined ? { imageToken } : {}),
+      ...(image ? { image } : {}), ...(imageToken !== undefined ? { imageToken } : {}),
       ...(job.captureImage ? { captureImage: true, captureToken: active.runId } : {}),
+      ...(job.encodeHeap ? { encodeHeap: job.encodeHeap } : {}),
+    });
+  }
+
+  /** Loads the job's input image, then sends the run, unless it ended (cancel, timeout, a dead worker) meanwhile. */
+  #loadThenSend(slot: Slot, active: ActiveJob, load: () => Promise<HeapImage>): void {
+    active.sent = false;
+    load().then((image) => {
+      active.image = image;
+      if (slot.job === active && !active.settled) this.#sendRun(slot, active, true);
+    }, (e: unknown) => {
+      if (slot.job !== active) return;
+      this.#settle(active, { status: 'failed', error: e instanceof Error ? e.message : String(e) });
+      this.#release(slot, active);
+      this.#dispatch(slot);
     });
   }
 
@@ -301,6 +339,12 @@ export class WorkerPool {
   /** Asks the worker to stop `active`; kills the worker if it has not answered within the grace period. */
   #interrupt(slot: Slot, active: ActiveJob, reason: 'cancel' | 'timeout'): void {
     if (slot.job !== active || active.killTimer) return;
+    if (active.sent === false) {
+      // Still loading its image: the worker has nothing to stop.
+      this.#release(slot, active);
+      this.#dispatch(slot);
+      return;
+    }
     slot.proc.send({ type: 'cancel', runId: active.runId, reason });
     active.killTimer = setTimeout(() => {
       if (slot.job !== active) return;
@@ -336,7 +380,7 @@ export class WorkerPool {
       case 'result': {
         const active = slot.job;
         if (!active || active.runId !== msg.runId) return;
-        if (msg.imageMiss && !active.settled && !active.resent && active.job.image) {
+        if (msg.imageMiss && !active.settled && !active.resent && (active.job.image || active.job.loadImage)) {
           // The mirror drifted from the worker's cache: nothing ran, so send the image itself.
           active.resent = true;
           if (active.imageToken !== undefined) slot.images.delete(active.imageToken);
@@ -353,6 +397,15 @@ export class WorkerPool {
         else if (msg.image && outcome.status === 'completed') {
           slot.images.set(active.runId, true, msg.image.bytes.byteLength);
           if (!active.settled) active.job.onImage?.(msg.image);
+        }
+        if (msg.heap && outcome.status === 'completed') {
+          const checked = active.bounds.checkHeap(msg.heap);
+          if (typeof checked === 'string') outcome = { status: 'failed', error: checked };
+          else {
+            // The worker keeps the image under its heap key, the record's hash.
+            slot.images.set(checked.heap.key, true, checked.heap.imageBytes);
+            if (!active.settled) active.job.onHeap?.(checked.heap, checked.base);
+          }
         }
         this.#settle(active, outcome);
         if (msg.recycle) {

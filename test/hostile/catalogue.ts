@@ -190,13 +190,17 @@ export const CATALOGUE: readonly HostileScript[] = [
   },
   {
     name: 'heap-image-flood', group: 'memory',
-    attacks: 'the supervisor, through the heap image of a run that ends holding 100 MB (heap_memory_max_mb 128): with heap persistence the image crosses to the supervisor',
+    attacks: 'the supervisor, through the heap of a run that ends holding 100 MB (heap_memory_max_mb 128): the worker encodes it, only the compressed delta crosses to the supervisor',
     code: 'globalThis.__hostileKeep = new Uint8Array(100 << 20).fill(1);\n1',
     options: { heap_memory_max_mb: 128 },
     expect: same({ status: 'completed', result: '1' }),
-    finding: {
-      quickjs: 'the supervisor\'s peak RSS rises by about 4× the image while it receives, XORs, compresses and hashes it (+420 MB for this 100 MB heap, +810 MB for 200 MB; a completed run holding a 100 MB string and its JSON at heap_memory_max_mb 512 took it to 1.3 GB), and the 256 MiB decoded-image cache then keeps the image: one run at the default ceiling (1024 MB; 2048 allowed with a heap store) can take the supervisor to ~4 GB, two concurrent ones to twice that.',
-    },
+  },
+  {
+    name: 'heap-image-flood-random', group: 'memory',
+    attacks: 'the supervisor, through the heap of a run that ends holding 64 MB of noise (heap_memory_max_mb 128): a payload zstd cannot shrink crosses to the supervisor whole',
+    code: 'const w = new Uint32Array(16 << 20); let x = 2463534242;\nfor (let i = 0; i < w.length; i++) { x ^= x << 13; x ^= x >>> 17; x ^= x << 5; w[i] = x; }\nglobalThis.__hostileKeep = w;\n1',
+    options: { heap_memory_max_mb: 128, execution_timeout_secs: 60 },
+    expect: same({ status: 'completed', result: '1' }),
   },
 
   // ── cpu ─────────────────────────────────────────────────────────────────────────────────────

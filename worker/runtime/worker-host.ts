@@ -4,11 +4,12 @@
 // Everything lives on this object (made once by worker/main.ts from the `init` message): no
 // module-level state, so a capability's per-worker state travels in its factory's closure and
 // per-run state on the run's OpContext.
-import type { RunRequest, WorkerMessage } from '../../shared/protocol.ts';
+import type { EncodedHeapResult, HeapEncodeRequest, RunRequest, WorkerMessage } from '../../shared/protocol.ts';
 import type { WorkerSettings } from '../../shared/worker-settings.ts';
 import { EngineError, type Engine, type GuestRealm, type HostCall } from '../engine.ts';
 import { V8Engine } from '../engines/v8/v8-engine.ts';
 import { HeapImageError, type HeapImage } from '../../shared/heap-image.ts';
+import { encodeHeap, type DeltaParent, type EncodedHeap } from '../../shared/heap-encode.ts';
 import { ByteLru, WORKER_IMAGE_CACHE_BYTES, WORKER_IMAGE_CACHE_ENTRIES } from '../../shared/image-lru.ts';
 import { EXECUTION_ERRORS } from '../../shared/errors.ts';
 import { createOps } from '../ops/capabilities.ts';
@@ -70,6 +71,8 @@ export class WorkerHost {
    * and snapshots are fresh buffers, so cached images are never modified.
    */
   readonly #imageCache = new ByteLru<HeapImage>(WORKER_IMAGE_CACHE_BYTES, WORKER_IMAGE_CACHE_ENTRIES);
+  /** The QuickJS base image encoded as a full heap (its key is every fresh run's delta parent), made on first use. */
+  #base: Promise<EncodedHeap & { readonly image: HeapImage }> | undefined;
   #active: { runId: string; loop: RunLoop } | undefined;
   readonly #onQuickJSLoaded: () => void;
 
@@ -153,12 +156,45 @@ export class WorkerHost {
     return engine.createRealm({ memoryLimitMb: limit, hostCall: this.#trampoline, ...(image ? { image } : {}) });
   }
 
+  /**
+   * A completed run's heap as the store keeps it: an XOR delta against the image the run restored
+   * (`input`), or — at the depth limit — against the chain's depth-1 heap when this worker holds
+   * it, else against the base image (a new chain); the rules HeapStore.put applies, here, so only
+   * a few KB cross to the supervisor. The image stays in this worker's cache under its heap key,
+   * which is how the pool names it (it hashes the same record).
+   */
+  async #encodeHeap(image: HeapImage, req: HeapEncodeRequest, input: HeapImage | undefined): Promise<EncodedHeapResult> {
+    const { parent, anchor } = req;
+    let against: DeltaParent | undefined;
+    if (parent !== null && input !== undefined && parent.depth < req.maxDepth) {
+      against = { key: parent.key, image: input, depth: parent.depth };
+    } else if (parent !== null && anchor !== undefined) {
+      const held = this.#imageCache.get(anchor);
+      if (held) against = { key: anchor, image: held, depth: 1 };
+    }
+    const base = against === undefined ? await this.#storedBase() : undefined;
+    if (base) against = { key: base.key, image: base.image, depth: 0 };
+    const encoded = await encodeHeap(image, against);
+    this.#imageCache.set(encoded.key, image, image.bytes.byteLength);
+    const sendBase = base !== undefined && !req.storedBases.includes(base.key);
+    return { record: encoded.record, payload: encoded.payload, ...(sendBase ? { base: { record: base.record, payload: base.payload } } : {}) };
+  }
+
+  /** The engine's base image encoded as a full heap; undefined when the engine has none. */
+  async #storedBase(): Promise<(EncodedHeap & { readonly image: HeapImage }) | undefined> {
+    const image = (await this.#loadQuickJS()).baseImage;
+    if (image === undefined) return undefined;
+    this.#base ??= encodeHeap(image, undefined).then((e) => ({ ...e, image }));
+    const base = await this.#base;
+    return base.image === image ? base : undefined;
+  }
+
   async #handleRun(req: RunRequest): Promise<void> {
     const send = this.#send;
     const output = new OutputBuffer((data) => send({ type: 'output', runId: req.runId, data }), req.maxOutputBytes);
     const heapMb = Math.max(DEFAULT_HEAP_MB, req.heapMemoryMaxMb);
     let watchdog: MemoryWatchdog | undefined;
-    const loop = new RunLoop({ runId: req.runId, code: req.code, timeoutMs: req.timeoutMs, heapMemoryMaxMb: heapMb, persistTopLevel: req.captureImage === true }, this.#ops, BUILTIN_MODULES, {
+    const loop = new RunLoop({ runId: req.runId, code: req.code, timeoutMs: req.timeoutMs, heapMemoryMaxMb: heapMb, persistTopLevel: req.captureImage === true || req.encodeHeap !== undefined }, this.#ops, BUILTIN_MODULES, {
       output: (text) => output.write(text),
       // Polled from QuickJS's interrupt handler while guest code blocks this thread: stream the
       // console output written meanwhile, and pick up cancels from the side channel.
@@ -200,9 +236,10 @@ export class WorkerHost {
       // run started is still computing on the threadpool, where it cannot be stopped (host-work.ts).
       const recycle = !(await settlesWithin(() => !loop.busy && loop.hostWorkRunning() === 0, STOP_GRACE_MS));
       let image: HeapImage | undefined;
-      if (outcome.status === 'completed' && req.captureImage && realm.snapshot) image = realm.snapshot();
+      if (outcome.status === 'completed' && (req.captureImage || req.encodeHeap) && realm.snapshot) image = realm.snapshot();
       if (image && req.captureToken !== undefined) this.#imageCache.set(req.captureToken, image, image.bytes.byteLength);
-      send({ type: 'result', runId: req.runId, outcome, ...(recycle ? { recycle } : {}), ...(image ? { image } : {}), ...decisions() });
+      const heap = image && req.encodeHeap ? await this.#encodeHeap(image, req.encodeHeap, input) : undefined;
+      send({ type: 'result', runId: req.runId, outcome, ...(recycle ? { recycle } : {}), ...(image && req.captureImage ? { image } : {}), ...(heap ? { heap } : {}), ...decisions() });
       if (recycle) return; // the supervisor kills this process: neither may reach another run
     } catch (e) {
       output.flush();

@@ -1,7 +1,8 @@
 // Workers keep recent heap images (shared/image-lru.ts): a job restoring a heap the worker
 // produced or was sent recently does not ship the image over IPC again; a job whose image the
 // worker does not hold gets it inline; a worker asked for an image it lacks says so (imageMiss)
-// instead of running anything.
+// instead of running anything. With encodeHeap the worker sends its heap's blobs, not the image, and
+// keeps the image under the heap key; an image it lacks is loaded (Job.loadImage) once per worker.
 import { TEST_WORKER_SETTINGS } from '../../helpers/worker-settings.ts';
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -10,6 +11,7 @@ import { WorkerProcess } from '../../../supervisor/pool/worker-process.ts';
 import type { HeapImage } from '../../../shared/heap-image.ts';
 import type { Job } from '../../../supervisor/pool/worker-pool.ts';
 import type { WorkerMessage } from '../../../shared/protocol.ts';
+import type { CheckedHeap } from '../../../shared/heap-encode.ts';
 
 let r: PoolRunner;
 before(async () => {
@@ -98,4 +100,70 @@ test('a worker asked to restore an image it does not hold answers imageMiss and 
   } finally {
     proc.kill();
   }
+});
+
+/** Runs `code` on QuickJS with the worker encoding its heap (what the execution service asks for); returns the checked blobs. */
+async function encoded(pool: PoolRunner['pool'], code: string, extra: Partial<Job> = {}): Promise<{ result: unknown; heap: CheckedHeap | undefined; base: CheckedHeap | undefined }> {
+  let heap: CheckedHeap | undefined;
+  let base: CheckedHeap | undefined;
+  const handle = pool.submit({
+    code, engine: 'quickjs', heapMemoryMaxMb: 16, timeoutMs: 10_000, maxOutputBytes: 1 << 20, onOutput: () => {},
+    encodeHeap: { parent: null, maxDepth: 8, storedBases: [] }, onHeap: (h, b) => { heap = h; base = b; }, ...extra,
+  });
+  const outcome = await handle.outcome;
+  return { result: outcome.status === 'completed' ? JSON.parse(outcome.result) : outcome, heap, base };
+}
+
+test('a worker encodes its heap: small blobs against the image it restored, and it keeps the image under the heap key', async () => {
+  const fresh = await encoded(r.pool, 'globalThis.big = "x".repeat(300000); globalThis.n = 1; n');
+  assert.equal(fresh.result, 1);
+  const h1 = fresh.heap!;
+  assert.equal(h1.parsed.depth, 1, 'a fresh run is a delta against the base image');
+  assert.ok(fresh.base && fresh.base.parsed.encoding === 'full' && fresh.base.key === h1.parsed.parent, 'the base heap rides along when the store lacks it');
+  const loads: string[] = [];
+  const next = await encoded(r.pool, 'n += 1; n', {
+    imageKey: h1.key, loadImage: async () => { loads.push(h1.key); throw new Error('not needed'); },
+    encodeHeap: { parent: { key: h1.key, depth: 1 }, maxDepth: 8, storedBases: [h1.parsed.parent!] },
+  });
+  assert.equal(next.result, 2);
+  assert.deepEqual(loads, [], 'the worker restored its own copy');
+  assert.equal(next.base, undefined);
+  assert.equal(next.heap!.parsed.parent, h1.key);
+  assert.equal(next.heap!.parsed.depth, 2);
+  assert.ok(next.heap!.payload.byteLength < 32 * 1024, `a small step is a small payload: ${next.heap!.payload.byteLength} B`);
+});
+
+test('a worker that does not hold the input image gets it loaded once, then restores its copy; a load that fails fails only its run', async () => {
+  const made = await run('globalThis.k = 7; k');
+  const other = new PoolRunner(1);
+  try {
+    await other.pool.ready();
+    let loads = 0;
+    const job = { imageKey: 'key-k', loadImage: async () => { loads++; return made.image; } };
+    assert.equal((await encoded(other.pool, 'k * 2', job)).result, 14);
+    assert.equal((await encoded(other.pool, 'k * 3', job)).result, 21);
+    assert.equal(loads, 1, 'fan-out from one key restores once per worker');
+    const failed = await encoded(other.pool, '1', { imageKey: 'key-gone', loadImage: async () => { throw new Error('cannot restore heap: gone'); } });
+    assert.deepEqual(failed.result, { status: 'failed', error: 'cannot restore heap: gone' });
+    assert.equal((await encoded(other.pool, 'k * 4', job)).result, 28);
+  } finally {
+    await other.close();
+  }
+});
+
+test('a run cancelled while its image loads frees the worker without killing it', async () => {
+  const pid = r.pool.pids()[0];
+  let release!: () => void;
+  const gate = new Promise<void>((res) => { release = res; });
+  const made = await run('globalThis.q = 3; q');
+  const handle = r.pool.submit({
+    code: 'q', engine: 'quickjs', heapMemoryMaxMb: 16, timeoutMs: 10_000, maxOutputBytes: 1024, onOutput: () => {},
+    imageKey: 'key-slow', loadImage: async () => { await gate; return made.image; },
+  });
+  await new Promise((res) => setTimeout(res, 20));
+  handle.cancel();
+  assert.equal((await handle.outcome).status, 'cancelled');
+  release();
+  assert.equal((await encoded(r.pool, '5')).result, 5, 'the worker takes the next run');
+  assert.equal(r.pool.pids()[0], pid, 'and was not replaced');
 });

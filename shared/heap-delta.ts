@@ -3,8 +3,8 @@
 // almost all zeros and zstd shrinks it to a few KB. Pages the parent lacks are XORed with zeros
 // (kept verbatim). The delta has exactly the child's stored-page layout, so applying it needs only
 // the child's manifest and the parent image.
-import type { HeapImage, HeapImageManifest } from '../../shared/heap-image.ts';
-import { IMAGE_PAGE_BYTES } from '../../shared/heap-image.ts';
+import type { HeapImage, HeapImageManifest } from './heap-image.ts';
+import { IMAGE_PAGE_BYTES } from './heap-image.ts';
 
 /** Offset of each stored page within `bytes`, by page number. */
 function pageOffsets(manifest: HeapImageManifest): Map<number, number> {

@@ -3,7 +3,7 @@
 // exactly one state. The record holds no timestamp, so storing one image against one parent twice
 // gives the same key (and writes nothing new). The page bytes live in a separate payload blob: either the whole image or an
 // XOR delta against `parent`, zstd-compressed.
-import type { HeapImageManifest } from '../../shared/heap-image.ts';
+import type { HeapImageManifest } from './heap-image.ts';
 
 export const HEAP_RECORD_TYPE = 'runjs-heap';
 export const HEAP_RECORD_VERSION = 1;

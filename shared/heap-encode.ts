@@ -1,0 +1,109 @@
+// How a heap image becomes the two blobs of a stored heap (docs/heap-snapshots.md, "Storage
+// layout"): a zstd payload (the whole image, or its XOR delta against a parent image) and the JSON
+// record naming the payload, the parent, the delta depth and the full image's hash; the heap key is
+// the record's sha256. The worker that ran a step encodes its image here against the image it
+// restored, and sends only the two blobs; the supervisor's HeapStore uses the same code for the
+// images it stores itself. Both sides produce the same bytes for the same inputs, so keys agree.
+import { createHash } from 'node:crypto';
+import { promisify } from 'node:util';
+import { zstdCompress, zstdCompressSync, constants as zc, type ZstdOptions } from 'node:zlib';
+import { HeapImageError, IMAGE_PAGE_BYTES, storedPages, type HeapImage } from './heap-image.ts';
+import { heapImageKey, heapImageKeyAsync } from './image-store.ts';
+import { HEAP_RECORD_TYPE, HEAP_RECORD_VERSION, parseHeapRecord, type HeapRecord } from './heap-record.ts';
+import { xorDelta, xorDeltaAsync } from './heap-delta.ts';
+
+const ZSTD_LEVEL = 3;
+const ZSTD_OPTIONS: ZstdOptions = { params: { [zc.ZSTD_c_compressionLevel]: ZSTD_LEVEL } };
+const compress = promisify(zstdCompress) as (data: Uint8Array, opts: ZstdOptions) => Promise<Buffer>;
+/**
+ * Images above this size are encoded without blocking the event loop: the XOR yields between
+ * slices, zstd and sha256 run on the libuv pool. Small images (the common step) are done inline,
+ * where a thread-pool round trip would cost more than the work.
+ */
+const LARGE_IMAGE_BYTES = 8 * 1024 * 1024;
+/** A record is a few hundred bytes plus the manifest's page ranges (at most 32768 of them). */
+export const MAX_RECORD_BYTES = 1024 * 1024;
+
+/** A stored heap an image may be encoded against. */
+export interface DeltaParent {
+  readonly key: string;
+  readonly image: HeapImage;
+  /** The parent record's depth: the new heap sits one deeper. */
+  readonly depth: number;
+}
+
+/** The two blobs of a stored heap, as they travel from a worker to the supervisor. */
+export interface HeapBlobs {
+  readonly record: Uint8Array;
+  readonly payload: Uint8Array;
+}
+
+export interface EncodedHeap extends HeapBlobs {
+  /** The heap key: sha256 of `record`. */
+  readonly key: string;
+  readonly parsed: HeapRecord;
+}
+
+/** sha256 (hex) of bytes: a blob key. */
+export function sha256Hex(bytes: Uint8Array): string {
+  return createHash('sha256').update(bytes).digest('hex');
+}
+
+/** sha256Hex on the libuv thread pool (WebCrypto), for large blobs. */
+export async function sha256HexAsync(bytes: Uint8Array): Promise<string> {
+  return Buffer.from(await crypto.subtle.digest('SHA-256', bytes)).toString('hex');
+}
+
+/** `image` whole (no parent) or as a delta against `parent`: the payload, the record and the key. */
+export async function encodeHeap(image: HeapImage, parent: DeltaParent | undefined): Promise<EncodedHeap> {
+  const full = parent === undefined;
+  const large = image.bytes.byteLength > LARGE_IMAGE_BYTES;
+  const raw = full ? image.bytes : large ? await xorDeltaAsync(image, parent.image) : xorDelta(image, parent.image);
+  const payload = large ? await compress(raw, ZSTD_OPTIONS) : zstdCompressSync(raw, ZSTD_OPTIONS);
+  const [payloadKey, imageKey] = large
+    ? await Promise.all([sha256HexAsync(payload), heapImageKeyAsync(image)])
+    : [sha256Hex(payload), heapImageKey(image)];
+  const parsed: HeapRecord = {
+    type: HEAP_RECORD_TYPE,
+    version: HEAP_RECORD_VERSION,
+    image: imageKey,
+    manifest: image.manifest,
+    encoding: full ? 'full' : 'delta',
+    payload: payloadKey,
+    parent: full ? null : parent.key,
+    depth: full ? 0 : parent.depth + 1,
+  };
+  const record = Buffer.from(JSON.stringify(parsed), 'utf8');
+  return { key: sha256Hex(record), record, payload, parsed };
+}
+
+/** A heap's blobs from an untrusted sender, checked: the record parses; sizes are within `maxImageBytes`. */
+export interface CheckedHeap extends EncodedHeap {
+  /** Bytes of the full image the record describes (its stored pages). */
+  readonly imageBytes: number;
+}
+
+/**
+ * Checks blobs a worker sent: sizes first (the record at most MAX_RECORD_BYTES, the image it
+ * describes and the payload at most `maxImageBytes`), then the record's shape and manifest.
+ * HeapStore.putEncoded checks that the payload is the one the record names. What cannot be
+ * checked without rebuilding the image (that the payload really rebuilds the image the record's
+ * hash names) is checked on every read instead. Returns a description of the first problem
+ * instead of throwing.
+ */
+export function checkHeapBlobs(blobs: HeapBlobs, maxImageBytes: number): CheckedHeap | string {
+  if (blobs.record.byteLength > MAX_RECORD_BYTES) return `its heap record is ${blobs.record.byteLength} bytes, more than ${MAX_RECORD_BYTES}`;
+  // zstd never expands by more than a small fraction (frame headers and raw blocks).
+  if (blobs.payload.byteLength > maxImageBytes + (maxImageBytes >> 7) + 65536) return `its heap payload is ${blobs.payload.byteLength} bytes, more than the execution's heap cap allows`;
+  const parsed = parseHeapRecord(blobs.record);
+  if (typeof parsed === 'string') return parsed;
+  let pages: number;
+  try {
+    pages = storedPages(parsed.manifest);
+  } catch (e) {
+    return e instanceof HeapImageError ? e.message : String(e);
+  }
+  const imageBytes = pages * IMAGE_PAGE_BYTES;
+  if (imageBytes > maxImageBytes) return `its heap image holds ${imageBytes} bytes, more than the execution's heap cap allows`;
+  return { key: sha256Hex(blobs.record), record: blobs.record, payload: blobs.payload, parsed, imageBytes };
+}
