@@ -28,6 +28,13 @@ export interface RunRequest {
   readonly imageToken?: string;
   /** QuickJS only: cache the captured image under this name (with captureImage). */
   readonly captureToken?: string;
+  /**
+   * The upstream MCP servers and their tools as the supervisor holds them when the run starts
+   * (the JSON of shared/mcp-catalog.ts's McpCatalog), for `mcp.servers`, `mcp.listTools()` and the
+   * typed bindings; absent when no server is configured. Per run, not per worker: tools change
+   * when an upstream reconnects.
+   */
+  readonly mcpCatalog?: string;
 }
 
 export interface CancelRequest {
@@ -137,7 +144,8 @@ export function isSupervisorMessage(v: unknown): v is SupervisorMessage {
       return typeof v['runId'] === 'string' && typeof v['code'] === 'string' && (v['engine'] === 'v8' || v['engine'] === 'quickjs')
         && typeof v['heapMemoryMaxMb'] === 'number' && typeof v['timeoutMs'] === 'number' && typeof v['maxOutputBytes'] === 'number'
         && (v['image'] === undefined || isImageShape(v['image'])) && (v['captureImage'] === undefined || typeof v['captureImage'] === 'boolean')
-        && (v['imageToken'] === undefined || typeof v['imageToken'] === 'string') && (v['captureToken'] === undefined || typeof v['captureToken'] === 'string');
+        && (v['imageToken'] === undefined || typeof v['imageToken'] === 'string') && (v['captureToken'] === undefined || typeof v['captureToken'] === 'string')
+        && (v['mcpCatalog'] === undefined || typeof v['mcpCatalog'] === 'string');
     case 'cancel': return typeof v['runId'] === 'string' && (v['reason'] === 'cancel' || v['reason'] === 'timeout');
     case 'op-response': return typeof v['reqId'] === 'number' && typeof v['ok'] === 'boolean' && (v['error'] === undefined || isGuestErrorShape(v['error']));
     case 'init': return isWorkerSettings(v['settings']);

@@ -41,4 +41,5 @@ export const PARTS: readonly PartSpec[] = [
   { name: 'crypto', entry: `${PLATFORM}/parts/crypto.js` },
   { name: 'zlib', entry: `${PLATFORM}/parts/zlib.js` },
   { name: 'node-misc', entry: `${PLATFORM}/parts/node-misc.js` },
+  { name: 'mcp', entry: `${PLATFORM}/parts/mcp.js` },
 ];

@@ -6,7 +6,7 @@
 // default), which would turn stateful `run_js` (an id at once) into a wait; and its argument
 // errors are plain text, where ours are `{"error": ...}` JSON like every other failure.
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, ErrorCode, ListResourcesRequestSchema, ListToolsRequestSchema, McpError, ReadResourceRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { CallToolRequest, CallToolResult, CreateTaskResult, ServerCapabilities } from '@modelcontextprotocol/sdk/types.js';
 import { executionTools, type McpExecutionsApi } from './execution-tools.ts';
 import type { ExecutionLimits } from '../../shared/execution-contract.ts';
@@ -19,6 +19,8 @@ import { artifactTools, type McpArtifactsApi } from './artifact-tools.ts';
 import { RunjsError } from '../../shared/errors.ts';
 import { invalidArguments, listEntry, toolFailure, type ToolCallContext, type ToolDef } from './tool-kit.ts';
 import type { RunJsFileReader } from '../executions/run-js-file.ts';
+import type { UpstreamSurface } from '../upstream-mcp/index.ts';
+import { stubResult, stubsOf, TYPES_RESOURCE, TYPES_RESOURCE_URI } from './upstream-stubs.ts';
 
 export interface McpSurfaceOptions {
   readonly executions: McpExecutionsApi;
@@ -36,6 +38,8 @@ export interface McpSurfaceOptions {
   readonly runJsDescription?: string | undefined;
   /** run_js `file` (stateful mode); absent: `file` answers "disabled". */
   readonly files?: RunJsFileReader | undefined;
+  /** Upstream MCP servers: their tools listed as stubs (when on) and the `mcp` global's types as a resource. */
+  readonly upstream?: UpstreamSurface | undefined;
   readonly log: (line: string) => void;
 }
 
@@ -72,8 +76,10 @@ export function createMcpConnection(opts: McpSurfaceOptions, transport: Transpor
   ];
   const byName = new Map(tools.map((t) => [t.name, t]));
   const taskStore = tasksEnabled ? new RunJsTaskStore(opts.executions) : undefined;
+  const upstream = opts.upstream;
   const capabilities: ServerCapabilities = {
     tools: { listChanged: false },
+    ...(upstream !== undefined ? { resources: {} } : {}),
     ...(tasksEnabled ? { tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } } } : {}),
   };
   const server = new Server(
@@ -86,11 +92,25 @@ export function createMcpConnection(opts: McpSurfaceOptions, transport: Transpor
   );
 
   let listed: ReturnType<typeof listEntry>[] | undefined;
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listed ??= tools.map((t) => listEntry(t, tasksEnabled)) }));
+  // Stubs follow the upstream catalogue as it is at each listing (servers reconnect, tools change).
+  const stubs = () => (upstream?.stubPrefix === undefined ? [] : stubsOf(upstream.catalog(), upstream.stubPrefix).filter((s) => !byName.has(s.entry.name)));
+  server.setRequestHandler(ListToolsRequestSchema, () => {
+    listed ??= tools.map((t) => listEntry(t, tasksEnabled));
+    return { tools: upstream === undefined ? listed : [...listed, ...stubs().map((s) => s.entry)] };
+  });
+  if (upstream !== undefined) {
+    server.setRequestHandler(ListResourcesRequestSchema, () => ({ resources: [TYPES_RESOURCE] }));
+    server.setRequestHandler(ReadResourceRequestSchema, (request) => {
+      if (request.params.uri !== TYPES_RESOURCE_URI) throw new McpError(ErrorCode.InvalidParams, `Resource not found: ${request.params.uri}`);
+      return { contents: [{ uri: TYPES_RESOURCE_URI, mimeType: TYPES_RESOURCE.mimeType, text: upstream.typesDts() }] };
+    });
+  }
 
   const callTool = async (request: CallToolRequest, extra: ToolCallContext['extra']): Promise<CallToolResult | CreateTaskResult> => {
     const { name, arguments: rawArgs, task, _meta } = request.params;
     const def = byName.get(name);
+    const stub = def === undefined && upstream !== undefined ? stubs().find((s) => s.entry.name === name) : undefined;
+    if (stub !== undefined) return stubResult(stub, rawArgs);
     // An unknown tool is a protocol error (MCP: "Unknown tools" → -32602); everything about a
     // known tool's call is a tool error the model can read and correct.
     if (def === undefined) throw new RunjsError('UNKNOWN_TOOL', name);

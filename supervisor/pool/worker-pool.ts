@@ -41,6 +41,11 @@ export interface PoolOptions {
   readonly headerRules?: HeaderRules;
   /** The worker's entry script (tests substitute one that fails at boot). Default: worker/main.ts. */
   readonly workerEntry?: string;
+  /**
+   * The upstream MCP catalogue's JSON as it is now (RunRequest.mcpCatalog), read as each run is
+   * sent; absent or undefined when no upstream server is configured.
+   */
+  readonly mcpCatalog?: (() => string | undefined) | undefined;
 }
 
 export interface Job {
@@ -147,7 +152,7 @@ export class WorkerStartError extends Error {
 }
 
 export class WorkerPool {
-  readonly #opts: Required<Omit<PoolOptions, 'ops'>> & Pick<PoolOptions, 'ops'>;
+  readonly #opts: Required<Omit<PoolOptions, 'ops' | 'mcpCatalog'>> & Pick<PoolOptions, 'ops' | 'mcpCatalog'>;
   /** Deaths before `ready` since a worker was last ready (see MAX_BOOT_FAILURES). */
   #bootFailures = 0;
   /** Set while the pool is failing to start workers: why. */
@@ -280,10 +285,12 @@ export class WorkerPool {
     const { job, imageToken } = active;
     const held = !inline && imageToken !== undefined && slot.images.get(imageToken) !== undefined;
     if (imageToken !== undefined && !held) slot.images.set(imageToken, true, job.image!.bytes.byteLength);
+    const mcpCatalog = this.#opts.mcpCatalog?.();
     slot.proc.send({
       type: 'run', runId: active.runId, code: job.code, engine: job.engine, heapMemoryMaxMb: job.heapMemoryMaxMb, timeoutMs: job.timeoutMs, maxOutputBytes: job.maxOutputBytes,
       ...(job.image && !held ? { image: job.image } : {}), ...(imageToken !== undefined ? { imageToken } : {}),
       ...(job.captureImage ? { captureImage: true, captureToken: active.runId } : {}),
+      ...(mcpCatalog !== undefined ? { mcpCatalog } : {}),
     });
   }
 

@@ -17,10 +17,12 @@ import { createArtifactOps } from './artifacts/artifact-ops.ts';
 import { createPathOps } from './path/path-ops.ts';
 import { createUtilOps } from './util/util-ops.ts';
 import { createFetchOps } from './fetch/fetch-ops.ts';
+import { createMcpOps } from './mcp/mcp-ops.ts';
 
 export const CAPABILITIES: readonly OpFactory[] = [
   createConsoleOps, createTimerOps, createRunOps, createPlatformOps, createClockOps, createUrlOps, createEncodingOps,
   createCryptoOps, createHashOps, createZlibOps, createIntlOps, createArtifactOps, createPathOps, createUtilOps, createFetchOps,
+  createMcpOps,
 ];
 
 /**

@@ -692,7 +692,9 @@ var __runjs_part = (() => {
     Request: "fetch",
     Response: "fetch",
     fetch: "fetch",
-    Buffer: "buffer"
+    Buffer: "buffer",
+    mcp: "mcp",
+    McpToolError: "mcp"
   };
 
   // worker/guest/platform/core/host.js

@@ -96,4 +96,6 @@ export const GLOBAL_PARTS = {
   Response: 'fetch',
   fetch: 'fetch',
   Buffer: 'buffer',
+  mcp: 'mcp',
+  McpToolError: 'mcp',
 };
