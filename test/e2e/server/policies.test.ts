@@ -19,7 +19,7 @@ test('policy configuration errors stop startup (exit 2) naming the flag and key 
     [['--policies-json', '{"fetch":{"policies":[{"url":"ftp://opa/"}]}}'], "invalid --policies-json: fetch.policies[0].url: Unsupported policy URL scheme: 'ftp://opa/'. Use http://, https://, or file://"],
     [['--policies-json', JSON.stringify({ fetch: { policies: [{ url: rego }] } })], `invalid --policies-json: fetch.policies[0].url: ${REGO_NOT_SUPPORTED}`],
     [['--policies-json', '{"fetch":{"mode":"most"}}'], 'invalid --policies-json: fetch.mode: expected "all" or "any", got "most"'],
-    [['--policies-json', '{"fetch":{}}', '--mcp-config', '[]'], '--mcp-config is not supported yet'],
+    [['--policies-json', '{"fetch":{}}', '--mcp-config', '[]', '--wasm-config', '{}'], '--wasm-config is not supported yet'],
   ];
   const results = await Promise.all(cases.map(([args]) => runOnce(args)));
   for (const [i, [args, message]] of cases.entries()) {
