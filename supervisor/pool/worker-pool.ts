@@ -103,6 +103,8 @@ interface ActiveJob {
   readonly job: Job;
   /** What the supervisor lets this run's worker make it hold (output, delegated payloads). */
   readonly bounds: SupervisorBounds;
+  /** Aborted when the run settles: delegated ops still at work for it (an upstream MCP call) may stop. */
+  readonly ended: AbortController;
   resolve(o: Outcome): void;
   settled: boolean;
   timer?: NodeJS.Timeout;
@@ -214,7 +216,7 @@ export class WorkerPool {
     let resolve!: (o: Outcome) => void;
     const outcome = new Promise<Outcome>((r) => { resolve = r; });
     const active: ActiveJob = {
-      runId: job.runId ?? randomUUID(), job, bounds: new SupervisorBounds(job), resolve, settled: false, ...(token !== undefined ? { imageToken: token } : {}),
+      runId: job.runId ?? randomUUID(), job, bounds: new SupervisorBounds(job), ended: new AbortController(), resolve, settled: false, ...(token !== undefined ? { imageToken: token } : {}),
     };
     if (idle) this.#start(idle, active);
     else this.#queue.push(active);
@@ -318,6 +320,7 @@ export class WorkerPool {
     if (active.settled) return;
     active.settled = true;
     active.resolve(outcome);
+    active.ended.abort(new Error('the run has ended'));
   }
 
   #onMessage(slot: Slot, msg: WorkerMessage): void {
@@ -389,7 +392,7 @@ export class WorkerPool {
     const answerBytes = router.maxAnswerBytes(op);
     const refused = bounds.admitDelegated(args, answerBytes);
     if (refused !== undefined) { answer({ ok: false, error: { name: 'RangeError', message: refused } }); return; }
-    void router.serve(op, args, { runId }).then((res) => {
+    void router.serve(op, args, { runId, signal: slot.job.ended.signal }).then((res) => {
       bounds.releaseDelegated(args, answerBytes);
       answer(res);
     });

@@ -42,10 +42,10 @@ export class UpstreamHub {
   }
 
   /** Calls `server`'s `tool` (RunjsError MCP_SERVER_NOT_FOUND, MCP_SERVER_UNAVAILABLE or MCP_CALL_FAILED when it cannot). */
-  callTool(server: string, tool: string, args: Record<string, unknown> | undefined): Promise<CallToolResult> {
+  callTool(server: string, tool: string, args: Record<string, unknown> | undefined, signal?: AbortSignal): Promise<CallToolResult> {
     const s = this.#servers.get(server);
     if (s === undefined) return Promise.reject(new RunjsError('MCP_SERVER_NOT_FOUND', server, serverList(this.names)));
-    return s.callTool(tool, args);
+    return s.callTool(tool, args, signal);
   }
 
   /** The current catalogue, within MAX_MCP_CATALOG_BYTES (tools beyond it are left out, and `truncated` says so). */

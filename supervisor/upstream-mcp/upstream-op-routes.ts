@@ -28,7 +28,7 @@ export function upstreamOpRoutes(hub: UpstreamHub): OpRoutes {
     'mcp.callTool': {
       unavailable: 'mcp.callTool: the upstream MCP client failed (the server log has the details)',
       maxAnswerBytes: MAX_MCP_RESULT_BYTES,
-      serve: (raw) => asGuestError(async () => {
+      serve: (raw, run) => asGuestError(async () => {
         const a = record(raw);
         const server = a['server'];
         const tool = a['tool'];
@@ -44,7 +44,8 @@ export function upstreamOpRoutes(hub: UpstreamHub): OpRoutes {
           if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new GuestOpError('mcp.callTool: malformed request', 'TypeError');
           args = parsed as Record<string, unknown>;
         }
-        const result = await hub.callTool(server, tool, args);
+        // The run's end cancels the call (the SDK sends notifications/cancelled upstream).
+        const result = await hub.callTool(server, tool, args, run.signal);
         const text = JSON.stringify(result);
         const size = Buffer.byteLength(text);
         if (size > MAX_MCP_RESULT_BYTES) throw new RunjsError('MCP_RESULT_TOO_LARGE', server, tool, size, MAX_MCP_RESULT_BYTES);

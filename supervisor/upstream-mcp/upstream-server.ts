@@ -100,12 +100,16 @@ export class UpstreamServer {
     await this.#connect().catch(() => undefined);
   }
 
-  /** Calls `tool`; a dead connection is reconnected once and the call retried. */
-  async callTool(tool: string, args: Record<string, unknown> | undefined): Promise<CallToolResult> {
+  /**
+   * Calls `tool`; a dead connection is reconnected once and the call retried. `signal` (the run
+   * ended) cancels the call: the SDK tells the upstream (notifications/cancelled).
+   */
+  async callTool(tool: string, args: Record<string, unknown> | undefined, signal?: AbortSignal): Promise<CallToolResult> {
     const first = await this.#clientForCall();
     try {
-      return await this.#call(first, tool, args);
+      return await this.#call(first, tool, args, signal);
     } catch (e) {
+      if (signal?.aborted === true) throw new RunjsError('MCP_CALL_FAILED', this.name, tool, 'cancelled: the run has ended');
       if (!isConnectionError(e)) throw new RunjsError('MCP_CALL_FAILED', this.name, tool, messageOf(e));
       this.#dropped(first, e);
       let second: Client;
@@ -115,7 +119,7 @@ export class UpstreamServer {
         throw new RunjsError('MCP_CALL_FAILED', this.name, tool, `${messageOf(e)}; reconnecting failed: ${messageOf(e2)}`);
       }
       try {
-        return await this.#call(second, tool, args);
+        return await this.#call(second, tool, args, signal);
       } catch (e2) {
         throw new RunjsError('MCP_CALL_FAILED', this.name, tool, `${messageOf(e2)} (after reconnect)`);
       }
@@ -132,8 +136,9 @@ export class UpstreamServer {
     await client?.close().catch(() => undefined);
   }
 
-  async #call(client: Client, tool: string, args: Record<string, unknown> | undefined): Promise<CallToolResult> {
-    const result = await client.callTool({ name: tool, ...(args !== undefined ? { arguments: args } : {}) }, undefined, { timeout: this.#opts.timings.callTimeoutMs });
+  async #call(client: Client, tool: string, args: Record<string, unknown> | undefined, signal: AbortSignal | undefined): Promise<CallToolResult> {
+    const options = { timeout: this.#opts.timings.callTimeoutMs, ...(signal !== undefined ? { signal } : {}) };
+    const result = await client.callTool({ name: tool, ...(args !== undefined ? { arguments: args } : {}) }, undefined, options);
     return result as CallToolResult;
   }
 

@@ -9,7 +9,7 @@ import { UpstreamHub, upstreamOpRoutes } from '../../../supervisor/upstream-mcp/
 import { RunjsError } from '../../../shared/errors.ts';
 import { OpRouter } from '../../../supervisor/pool/op-router.ts';
 import { PoolRunner } from '../../helpers/pool-runner.ts';
-import { startHttpUpstream, UPSTREAM_SCRIPT } from '../../fixtures/upstream-mcp/upstream-server.ts';
+import { cancelledSlowCalls, startHttpUpstream, startSseUpstream, UPSTREAM_SCRIPT } from '../../fixtures/upstream-mcp/upstream-server.ts';
 
 const lines: string[] = [];
 const log = { info: (l: string) => lines.push(l), warn: (l: string) => lines.push(l) };
@@ -89,4 +89,20 @@ test('a long upstream call does not stall another run: two workers, one waits 1.
   assert.deepEqual([s.outcome, q.outcome], [{ status: 'completed', result: '"slept 1500"' }, { status: 'completed', result: '"p: quick"' }]);
   assert.deepEqual(order, ['quick', 'slow']);
   assert.ok(q.ms < 1000, `the quick run took ${q.ms} ms`);
+});
+
+test('a run that ends (here: times out) cancels its upstream call: the upstream gets notifications/cancelled', async () => {
+  const sse = await startSseUpstream('c');
+  const hub = new UpstreamHub([{ name: 'legacy', transport: 'sse', url: sse.url }], { version: 't', log, timings: fast });
+  await hub.start();
+  const runner = new PoolRunner(1, 10, 200, new OpRouter([upstreamOpRoutes(hub)], () => {}), { mcpCatalog: () => hub.catalogJson(), warmEngines: ['v8'] });
+  after(async () => { await runner.close(); await hub.close(); await sse.close(); });
+  await runner.pool.ready();
+  const before = cancelledSlowCalls();
+  const res = await runner.run(`await mcp.callTool('legacy', 'slow', { ms: 20000 })`, { timeoutMs: 1000 });
+  assert.equal(res.outcome.status, 'timed_out');
+  await until('the cancellation to reach the upstream', () => cancelledSlowCalls() === before + 1);
+  // The connection is fine afterwards: no reconnect was made for the cancelled call.
+  assert.equal(text(await hub.callTool('legacy', 'echo', { text: 'still here' })), 'c: still here');
+  assert.equal(hub.catalog().version, 2);
 });
