@@ -20,7 +20,7 @@ import { RunjsError } from '../../shared/errors.ts';
 import { invalidArguments, listEntry, toolFailure, type ToolCallContext, type ToolDef } from './tool-kit.ts';
 import type { RunJsFileReader } from '../executions/run-js-file.ts';
 import type { UpstreamSurface } from '../upstream-mcp/index.ts';
-import { stubResult, stubsOf, TYPES_RESOURCE, TYPES_RESOURCE_URI } from './upstream-stubs.ts';
+import { stubResult, stubsOf, TYPES_RESOURCE, TYPES_RESOURCE_URI, upstreamInstructions } from './upstream-stubs.ts';
 
 export interface McpSurfaceOptions {
   readonly executions: McpExecutionsApi;
@@ -86,7 +86,7 @@ export function createMcpConnection(opts: McpSurfaceOptions, transport: Transpor
     { name: SERVER_NAME, title: 'runjs', version: opts.version },
     {
       capabilities,
-      instructions: opts.instructions ?? defaultInstructions(opts.mode, transport, opts.limits, opts.heaps?.enabled === true),
+      instructions: opts.instructions ?? `${defaultInstructions(opts.mode, transport, opts.limits, opts.heaps?.enabled === true)}${upstream === undefined ? '' : upstreamInstructions(upstream.catalog().servers.map((s) => s.name))}`,
       ...(taskStore === undefined ? {} : { taskStore }),
     },
   );

@@ -50,3 +50,10 @@ export function stubResult(stub: Stub, args: Record<string, unknown> | undefined
   ].join('\n');
   return { content: [{ type: 'text', text }] };
 }
+
+/** Appended to the default instructions when upstream servers are configured. */
+export function upstreamInstructions(servers: readonly string[]): string {
+  return `\n\nExternal MCP servers are callable from run_js scripts: \`await mcp.callTool(server, tool, args)\` or the typed \`mcp.tools.<server>.<tool>(args)\` (servers: ${servers.join(', ')}). `
+    + `Their typed API is the resource ${TYPES_RESOURCE_URI}; \`mcp.listTools(server?)\` lists the tools from a script. `
+    + 'Call several tools in one script and return only what you need.';
+}
