@@ -40,6 +40,9 @@ export interface UpstreamServerOptions {
   readonly onChange: () => void;
 }
 
+/** A connection that lived this long before it died is reconnected at once, and the backoff starts over. */
+const STABLE_MS = 10_000;
+
 function messageOf(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
 }
@@ -70,6 +73,7 @@ export class UpstreamServer {
   #tools: readonly McpCatalogTool[] = [];
   #lastError = 'not connected yet';
   #lastFailureAt = 0;
+  #connectedAt = 0;
   #retryDelay: number;
   #retryTimer: NodeJS.Timeout | undefined;
   #pingTimer: NodeJS.Timeout | undefined;
@@ -174,7 +178,7 @@ export class UpstreamServer {
       const wasDown = this.#lastFailureAt !== 0;
       this.#client = client;
       this.#tools = tools;
-      this.#retryDelay = this.#opts.timings.retryMinMs;
+      this.#connectedAt = Date.now();
       this.#lastError = '';
       this.#opts.log.info(`upstream MCP server '${this.name}' ${wasDown ? 'reconnected' : 'connected'} (${this.config.transport}, ${tools.length} tools)`);
       this.#opts.onChange();
@@ -222,10 +226,17 @@ export class UpstreamServer {
     client.onclose = undefined;
     void client.close().catch(() => undefined);
     if (this.#closed) return;
-    this.#opts.log.warn(`upstream MCP server '${this.name}' disconnected: ${this.#lastError}; reconnecting`);
     this.#opts.onChange();
-    this.#retryDelay = this.#opts.timings.retryMinMs;
-    void this.#connect().catch(() => undefined);
+    // A connection that lived a while is reconnected at once; one that keeps dying soon after it
+    // is made (a stdio server crashing at its first request) backs off like a failed attempt.
+    if (Date.now() - this.#connectedAt >= STABLE_MS) {
+      this.#retryDelay = this.#opts.timings.retryMinMs;
+      this.#opts.log.warn(`upstream MCP server '${this.name}' disconnected: ${this.#lastError}; reconnecting`);
+      void this.#connect().catch(() => undefined);
+    } else {
+      this.#opts.log.warn(`upstream MCP server '${this.name}' disconnected: ${this.#lastError}; reconnecting in ${this.#retryDelay} ms`);
+      this.#scheduleRetry();
+    }
   }
 
   #scheduleRetry(): void {
