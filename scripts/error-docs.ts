@@ -60,6 +60,11 @@ export const ERROR_EXAMPLES: { readonly [C in ErrorCode]: Example<ErrorArgs<C>> 
   UPLOAD_TOO_LARGE: [MAX_ARTIFACT_BYTES],
   UPLOAD_TOKEN_NOT_FOUND: [],
   UPLOAD_TTL_OUT_OF_RANGE: [0, 86_400],
+  MCP_SERVER_NOT_FOUND: ['<server>', '["<a>", "<b>"]'],
+  MCP_SERVER_UNAVAILABLE: ['<server>', '<why>'],
+  MCP_CALL_FAILED: ['<server>', '<tool>', '<detail>'],
+  MCP_ARGUMENTS_TOO_LARGE: ['<server>', '<tool>', '<size>', 4194304],
+  MCP_RESULT_TOO_LARGE: ['<server>', '<tool>', '<size>', 8388608],
   BODY_TOO_LARGE: ['<limit>'],
   BODY_INCOMPLETE: [],
   BODY_STALLED: [30_000],
@@ -165,9 +170,9 @@ which fixes its HTTP status, how it reaches an MCP client, and its text. Texts a
   - *HTTP …*: answered by the MCP HTTP endpoint itself, before MCP, with that status and
     \`{"error": "<text>"}\`, or a JSON-RPC error body where a JSON-RPC code is given;
   - *—*: never reaches an MCP client (REST routes, host operations).
-- **Script**: errors a host operation can raise inside a script (\`artifact()\`, \`artifact.get()\`)
-  reach it as an exception of this class, with the text as \`artifact: <text>\` (a leading
-  \`artifact \` becomes \`artifact: \`).
+- **Script**: errors a host operation can raise inside a script (\`artifact()\`, \`artifact.get()\`,
+  \`mcp.callTool()\`) reach it as an exception of this class; artifact texts read
+  \`artifact: <text>\` (a leading \`artifact \` becomes \`artifact: \`), the \`MCP_*\` texts as shown.
 - Anything not in the table is an internal error: REST and the MCP HTTP endpoints answer
   \`500 {"error": "internal error"}\` and log the detail; an MCP tool call gets JSON-RPC -32603.
 - Startup errors (bad flags, conflicting settings) stop the process with a message instead; they

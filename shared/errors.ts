@@ -21,7 +21,7 @@
 export type McpMapping = 'tool-error' | 'invalid-params' | 'http' | 'http-json-rpc' | 'none';
 
 /** The exception class a script sees when the error reaches it through a host op. */
-export type GuestErrorName = 'TypeError' | 'RangeError';
+export type GuestErrorName = 'Error' | 'TypeError' | 'RangeError';
 
 export interface ErrorSpec<Args extends readonly unknown[]> {
   /** The HTTP status (REST, and the MCP HTTP endpoints); for MCP-only codes, the 4xx/5xx class. */
@@ -142,6 +142,29 @@ export const ERRORS = {
   UPLOAD_TOO_LARGE: spec({ status: 413, mcp: 'none', message: (limit: number) => `artifact payload is larger than the limit of ${limit} bytes (${limit / MIB} MiB)` }),
   UPLOAD_TOKEN_NOT_FOUND: spec({ status: 404, mcp: 'none', message: () => 'upload token not found: it is unknown, expired, already used, or an upload with it is in progress' }),
   UPLOAD_TTL_OUT_OF_RANGE: spec({ status: 400, mcp: 'tool-error', message: (got: unknown, max: number) => `expires_in_secs must be an integer from 1 to ${max}, got ${JSON.stringify(got)}` }),
+
+  // ── upstream MCP servers (the script's `mcp` global; worker/ops/mcp/, supervisor/upstream-mcp/) ──
+  // The reference's texts where it has them (mcp-v8 §7.1).
+  MCP_SERVER_NOT_FOUND: spec({
+    status: 404, mcp: 'none', guest: 'Error',
+    message: (server: string, available: string) => `MCP server '${server}' not found. Available: ${available}`,
+  }),
+  MCP_SERVER_UNAVAILABLE: spec({
+    status: 503, mcp: 'none', guest: 'Error',
+    message: (server: string, why: string) => `MCP server '${server}' is not connected (${why}); runjs keeps reconnecting in the background, try again later`,
+  }),
+  MCP_CALL_FAILED: spec({
+    status: 502, mcp: 'none', guest: 'Error',
+    message: (server: string, tool: string, detail: string) => `mcp.callTool ${server}.${tool} failed: ${detail}`,
+  }),
+  MCP_ARGUMENTS_TOO_LARGE: spec({
+    status: 413, mcp: 'none', guest: 'RangeError',
+    message: (server: string, tool: string, size: number, limit: number) => `mcp.callTool ${server}.${tool}: the arguments are ${size} bytes of JSON, more than the limit of ${limit} bytes (${limit / MIB} MiB)`,
+  }),
+  MCP_RESULT_TOO_LARGE: spec({
+    status: 502, mcp: 'none', guest: 'RangeError',
+    message: (server: string, tool: string, size: number, limit: number) => `mcp.callTool ${server}.${tool}: the result is ${size} bytes of JSON, more than the limit of ${limit} bytes (${limit / MIB} MiB)`,
+  }),
 
   // ── request bodies (REST; the SSE transport's POST /message) ──────────────
   BODY_TOO_LARGE: spec({ status: 413, mcp: 'http', message: (limit: number) => `Request body is larger than the limit of ${limit} bytes (server option --max-request-body)` }),

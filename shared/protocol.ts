@@ -30,6 +30,13 @@ export interface RunRequest {
   /** QuickJS only: cache the captured image under this name (with captureImage). */
   readonly captureToken?: string;
   /**
+   * The upstream MCP servers and their tools as the supervisor holds them when the run starts
+   * (the JSON of shared/mcp-catalog.ts's McpCatalog), for `mcp.servers`, `mcp.listTools()` and the
+   * typed bindings; absent when no server is configured. Per run, not per worker: tools change
+   * when an upstream reconnects.
+   */
+  readonly mcpCatalog?: string;
+  /**
    * QuickJS only: when the run completes, encode its heap for the store (shared/heap-encode.ts)
    * and send the blobs with the result (ResultMessage.heap) instead of the image; the worker keeps
    * the image under its heap key.
@@ -178,7 +185,8 @@ export function isSupervisorMessage(v: unknown): v is SupervisorMessage {
         && typeof v['heapMemoryMaxMb'] === 'number' && typeof v['timeoutMs'] === 'number' && typeof v['maxOutputBytes'] === 'number'
         && (v['image'] === undefined || isImageShape(v['image'])) && (v['captureImage'] === undefined || typeof v['captureImage'] === 'boolean')
         && (v['imageToken'] === undefined || typeof v['imageToken'] === 'string') && (v['captureToken'] === undefined || typeof v['captureToken'] === 'string')
-        && (v['encodeHeap'] === undefined || isEncodeRequest(v['encodeHeap']));
+        && (v['encodeHeap'] === undefined || isEncodeRequest(v['encodeHeap']))
+        && (v['mcpCatalog'] === undefined || typeof v['mcpCatalog'] === 'string');
     case 'cancel': return typeof v['runId'] === 'string' && (v['reason'] === 'cancel' || v['reason'] === 'timeout');
     case 'op-response': return typeof v['reqId'] === 'number' && typeof v['ok'] === 'boolean' && (v['error'] === undefined || isGuestErrorShape(v['error']));
     case 'init': return isWorkerSettings(v['settings']);

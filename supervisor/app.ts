@@ -18,6 +18,7 @@ import { probeHeapBucket } from './heaps/probe-heap-bucket.ts';
 import { openFs } from './fs/index.ts';
 import { artifactOpRoutes, openArtifacts } from './artifacts/index.ts';
 import { OpRouter } from './pool/op-router.ts';
+import { openUpstreams } from './upstream-mcp/index.ts';
 import { createRestRouter, openApiJson, packageVersion } from './rest/index.ts';
 import type { McpSurfaceOptions } from './mcp/mcp-server.ts';
 import type { TransportKind } from './mcp/mcp-texts.ts';
@@ -120,11 +121,15 @@ export async function startApp(config: Config, log: Logger, hooks: AppHooks): Pr
   const policies = config.policiesJson === undefined ? {} : parsePolicyConfig(config.policiesJson);
   // Independent of the heap store: labels, push and merge work with or without --heap-store.
   const fs = openFs(config, log);
+  const version = packageVersion();
+  // Upstream MCP servers: connecting starts now; serving waits for each first attempt (below).
+  const upstreams = openUpstreams(config, version, log);
   const pool = new WorkerPool({
     size: config.maxConcurrentExecutions, maxQueued: config.maxQueuedExecutions, log: (line) => log.warn(line),
     // Heap-mode runs use QuickJS, all others V8: warm only the engine this server will use.
     warmEngines: heaps.enabled ? ['quickjs'] : ['v8'],
-    ops: new OpRouter([artifactOpRoutes(artifacts.service)], (line) => log.error(line)),
+    ops: new OpRouter([artifactOpRoutes(artifacts.service), upstreams.routes], (line) => log.error(line)),
+    mcpCatalog: upstreams.hub === undefined ? undefined : () => upstreams.hub?.catalogJson(),
     policies,
     network: { fetchDefault: config.fetchDefault, caCerts: readCaCerts(config.fetchCaFile) },
     headerRules: headerRulesOf(config.fetchHeader, config.fetchHeaderConfig),
@@ -149,7 +154,6 @@ export async function startApp(config: Config, log: Logger, hooks: AppHooks): Pr
     artifacts: artifacts.service,
     warn: (line) => log.warn(line),
   });
-  const version = packageVersion();
   // run_js `file`: decided here, at submission (the worker never sees the path).
   const files = new RunJsFileReader({ allowAll: config.allowRunJsFile, policies, maxBytes: MAX_SOURCE_BYTES, cwd: process.cwd() });
   const surface: McpSurfaceOptions = {
@@ -175,6 +179,7 @@ export async function startApp(config: Config, log: Logger, hooks: AppHooks): Pr
         modules: wasmModules.map((m) => ({ name: m.name, description: m.description, bound: !m.imports, exports: m.exports, functions: m.functions })),
       },
     } : {}),
+    upstream: upstreams.surface,
     log: (line) => log.warn(line),
   };
   let closeTransport: () => Promise<void>;
@@ -182,6 +187,7 @@ export async function startApp(config: Config, log: Logger, hooks: AppHooks): Pr
   if (transport === 'stdio') {
     // Serving should mean "ready to run code": wait for the workers' first warm realms.
     await poolReady(pool);
+    await upstreams.started;
     const stdio = await startStdio({ surface, sessionName: sessionName.value, onEnd: hooks.onStdioEnd });
     closeTransport = () => stdio.close();
     log.info(`MCP over stdio (${surface.mode} mode)`);
@@ -199,6 +205,7 @@ export async function startApp(config: Config, log: Logger, hooks: AppHooks): Pr
         heaps,
         fs: fs.service,
         capabilities: () => ({ filesystem: fs.service.enabled, heap: heaps.enabled, sessions: heaps.enabled }),
+        upstream: upstreams.surface,
         log: (line) => log.error(line),
       }),
       openApiJson: openApiJson(version),
@@ -212,11 +219,13 @@ export async function startApp(config: Config, log: Logger, hooks: AppHooks): Pr
     } catch (e) {
       await pool.close();
       await fs.close();
+      await upstreams.hub?.close();
       db.close();
       throw new StartupError(`cannot listen on ${config.bindHost}:${port}: ${e instanceof Error ? e.message : String(e)}`);
     }
     // Bind first (a port in use fails fast), announce once the workers can run code.
     await poolReady(pool);
+    await upstreams.started;
     url = listening.url;
     closeTransport = async () => {
       await endpoint.close();
@@ -235,6 +244,7 @@ export async function startApp(config: Config, log: Logger, hooks: AppHooks): Pr
       executions.close();
       files.dispose();
       await pool.close();
+      await upstreams.hub?.close();
       await heaps.store?.close().catch((e: unknown) => log.error(`closing the heap store failed: ${String(e)}`));
       await fs.close().catch((e: unknown) => log.error(`closing the filesystem store failed: ${String(e)}`));
       db.close();

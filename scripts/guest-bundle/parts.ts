@@ -42,4 +42,5 @@ export const PARTS: readonly PartSpec[] = [
   { name: 'zlib', entry: `${PLATFORM}/parts/zlib.js` },
   { name: 'node-misc', entry: `${PLATFORM}/parts/node-misc.js` },
   { name: 'websocket', entry: `${PLATFORM}/parts/websocket.js` },
+  { name: 'mcp', entry: `${PLATFORM}/parts/mcp.js` },
 ];

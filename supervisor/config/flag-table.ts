@@ -266,17 +266,17 @@ export const FLAGS = [
   // ── external MCP servers ─────────────────────────────────────────────────
   define({
     name: 'mcp-config', kind: 'json-or-path', jsonShape: 'object-or-array', section: 'mcp_servers',
-    example: EXAMPLE_MCP_SERVERS, group: 'upstream-mcp', implemented: false,
-    description: 'External MCP servers whose tools scripts can call.',
+    example: EXAMPLE_MCP_SERVERS, group: 'upstream-mcp', implemented: true,
+    description: 'External MCP servers whose tools scripts can call (`mcp.callTool`): a JSON array of `{name, transport: "stdio", command, args?, env?}` or `{name, transport: "sse" | "http", url}` (docs/mcp-servers.md). `auth` is not supported yet.',
   }),
   define({
     name: 'mcp-server', kind: 'list', default: [], metavar: 'NAME=stdio:CMD:ARG...|NAME=sse:URL|NAME=http:URL',
-    pattern: '^[A-Za-z0-9_-]+=(stdio|sse|http):.+$', example: ['files=stdio:npx:-y:server-filesystem:/srv'],
-    group: 'upstream-mcp', implemented: false,
-    description: 'One external MCP server, compact form (no browser OAuth).',
+    pattern: '^[A-Za-z0-9_-]+=(stdio|sse|http):.+$', example: ['git=stdio:uvx:mcp-server-git', 'search=http:http://127.0.0.1:9000/mcp'],
+    group: 'upstream-mcp', implemented: true,
+    description: 'One external MCP server, compact form (no browser OAuth); the stdio form splits at every `:`. Repeatable.',
   }),
   define({
-    name: 'mcp-stubs', kind: 'boolean', example: true, group: 'upstream-mcp', implemented: false,
+    name: 'mcp-stubs', kind: 'boolean', example: true, group: 'upstream-mcp', implemented: true,
     default: (get: ResolvedLookup): boolean => get('mcp-config') !== undefined || listIsNonEmpty(get, 'mcp-server'),
     defaultDoc: 'true when any server is configured',
     description: 'List upstream tools as `<prefix><server>__<tool>` stubs pointing to `mcp.callTool` in run_js.',
@@ -284,7 +284,7 @@ export const FLAGS = [
   define({
     name: 'mcp-stub-prefix', kind: 'string', default: 'runjs__', metavar: 'PREFIX',
     pattern: STUB_PREFIX, shape: STUB_PREFIX_SHAPE,
-    group: 'upstream-mcp', implemented: false,
+    group: 'upstream-mcp', implemented: true,
     description: 'Prefix of MCP stub tool names.',
   }),
 

@@ -26,6 +26,7 @@ import { findViolation } from './schema.ts';
 import { parsePolicyConfig, PolicyConfigError } from './policy-config.ts';
 import { readCaCerts, TlsConfigError } from './tls-config.ts';
 import { HeaderConfigError, parseHeaderConfig, parseHeaderFlag } from './header-config.ts';
+import { parseMcpConfig, parseMcpServerFlag, UpstreamConfigError, upstreamServersOf } from '../upstream-mcp/upstream-config.ts';
 
 export type { Config, ValueSource } from './config-types.ts';
 export type { Env } from './read-env.ts';
@@ -192,6 +193,7 @@ function assertValid(settings: ReadonlyMap<string, unknown>, raw: ReadonlyMap<st
  */
 function assertStructured(settings: ReadonlyMap<string, unknown>, raw: ReadonlyMap<string, RawValue>, readFiles = true): void {
   assertHeaderRules(settings, raw);
+  assertUpstreamServers(settings, raw);
   try {
     if (readFiles) readCaCerts(settings.get('fetch-ca-file') as string | undefined);
   } catch (e) {
@@ -232,6 +234,26 @@ function assertHeaderRules(settings: ReadonlyMap<string, unknown>, raw: Readonly
     if (!(e instanceof HeaderConfigError)) throw e;
     throw new ConfigError(`invalid ${culpritOf(specOf('fetch-header-config'), sourceOf('fetch-header-config'))}: ${e.message}`);
   }
+}
+
+/** Upstream MCP servers: each `--mcp-server` (its messages name the flag), then `--mcp-config` (the key path), then unique names. */
+function assertUpstreamServers(settings: ReadonlyMap<string, unknown>, raw: ReadonlyMap<string, RawValue>): void {
+  const sourceOf = (flag: string): ValueSource => raw.get(flag)?.source ?? { kind: 'default' };
+  const flags = (settings.get('mcp-server') as readonly string[] | undefined) ?? [];
+  const rethrow = (flag: string | undefined, e: unknown): never => {
+    if (!(e instanceof UpstreamConfigError)) throw e;
+    if (flag === undefined) throw new ConfigError(e.message);
+    const source = sourceOf(flag);
+    if (flag === 'mcp-server') throw new ConfigError(source.kind === 'cli' ? e.message : `${e.message} (in ${culpritOf(specOf(flag), source)})`);
+    throw new ConfigError(`invalid ${culpritOf(specOf(flag), source)}: ${e.message}`);
+  };
+  for (const text of flags) {
+    try { parseMcpServerFlag(text); } catch (e) { rethrow('mcp-server', e); }
+  }
+  if (settings.has('mcp-config')) {
+    try { parseMcpConfig(settings.get('mcp-config')); } catch (e) { rethrow('mcp-config', e); }
+  }
+  try { upstreamServersOf(flags, settings.get('mcp-config')); } catch (e) { rethrow(undefined, e); }
 }
 
 /**

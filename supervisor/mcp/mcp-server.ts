@@ -6,7 +6,7 @@
 // default), which would turn stateful `run_js` (an id at once) into a wait; and its argument
 // errors are plain text, where ours are `{"error": ...}` JSON like every other failure.
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, ErrorCode, ListResourcesRequestSchema, ListToolsRequestSchema, McpError, ReadResourceRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { CallToolRequest, CallToolResult, CreateTaskResult, ServerCapabilities } from '@modelcontextprotocol/sdk/types.js';
 import { executionTools, type McpExecutionsApi } from './execution-tools.ts';
 import type { ExecutionLimits } from '../../shared/execution-contract.ts';
@@ -22,6 +22,8 @@ import { RunjsError } from '../../shared/errors.ts';
 import { invalidArguments, listEntry, toolFailure, type ToolCallContext, type ToolDef } from './tool-kit.ts';
 import type { RunJsFileReader } from '../executions/run-js-file.ts';
 import { wasmStubTools, type WasmStubModule } from './wasm-stubs.ts';
+import type { UpstreamSurface } from '../upstream-mcp/index.ts';
+import { stubResult, stubsOf, TYPES_RESOURCE, TYPES_RESOURCE_URI, upstreamInstructions } from './upstream-stubs.ts';
 
 export interface McpSurfaceOptions {
   readonly executions: McpExecutionsApi;
@@ -43,6 +45,8 @@ export interface McpSurfaceOptions {
   readonly files?: RunJsFileReader | undefined;
   /** WASM stub tools (`--wasm-stubs`): listed after the others, except on the legacy SSE transport (as the reference). */
   readonly wasmStubs?: { readonly prefix: string; readonly modules: readonly WasmStubModule[] } | undefined;
+  /** Upstream MCP servers: their tools listed as stubs (when on) and the `mcp` global's types as a resource. */
+  readonly upstream?: UpstreamSurface | undefined;
   readonly log: (line: string) => void;
 }
 
@@ -81,25 +85,41 @@ export function createMcpConnection(opts: McpSurfaceOptions, transport: Transpor
   ];
   const byName = new Map(tools.map((t) => [t.name, t]));
   const taskStore = tasksEnabled ? new RunJsTaskStore(opts.executions) : undefined;
+  const upstream = opts.upstream;
   const capabilities: ServerCapabilities = {
     tools: { listChanged: false },
+    ...(upstream !== undefined ? { resources: {} } : {}),
     ...(tasksEnabled ? { tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } } } : {}),
   };
   const server = new Server(
     { name: SERVER_NAME, title: 'runjs', version: opts.version },
     {
       capabilities,
-      instructions: opts.instructions ?? defaultInstructions(opts.mode, transport, opts.limits, opts.heaps?.enabled === true),
+      instructions: opts.instructions ?? `${defaultInstructions(opts.mode, transport, opts.limits, opts.heaps?.enabled === true)}${upstream === undefined ? '' : upstreamInstructions(upstream.catalog().servers.map((s) => s.name))}`,
       ...(taskStore === undefined ? {} : { taskStore }),
     },
   );
 
   let listed: ReturnType<typeof listEntry>[] | undefined;
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listed ??= tools.map((t) => listEntry(t, tasksEnabled)) }));
+  // Stubs follow the upstream catalogue as it is at each listing (servers reconnect, tools change).
+  const stubs = () => (upstream?.stubPrefix === undefined ? [] : stubsOf(upstream.catalog(), upstream.stubPrefix).filter((s) => !byName.has(s.entry.name)));
+  server.setRequestHandler(ListToolsRequestSchema, () => {
+    listed ??= tools.map((t) => listEntry(t, tasksEnabled));
+    return { tools: upstream === undefined ? listed : [...listed, ...stubs().map((s) => s.entry)] };
+  });
+  if (upstream !== undefined) {
+    server.setRequestHandler(ListResourcesRequestSchema, () => ({ resources: [TYPES_RESOURCE] }));
+    server.setRequestHandler(ReadResourceRequestSchema, (request) => {
+      if (request.params.uri !== TYPES_RESOURCE_URI) throw new McpError(ErrorCode.InvalidParams, `Resource not found: ${request.params.uri}`);
+      return { contents: [{ uri: TYPES_RESOURCE_URI, mimeType: TYPES_RESOURCE.mimeType, text: upstream.typesDts() }] };
+    });
+  }
 
   const callTool = async (request: CallToolRequest, extra: ToolCallContext['extra']): Promise<CallToolResult | CreateTaskResult> => {
     const { name, arguments: rawArgs, task, _meta } = request.params;
     const def = byName.get(name);
+    const stub = def === undefined && upstream !== undefined ? stubs().find((s) => s.entry.name === name) : undefined;
+    if (stub !== undefined) return stubResult(stub, rawArgs);
     // An unknown tool is a protocol error (MCP: "Unknown tools" → -32602); everything about a
     // known tool's call is a tool error the model can read and correct.
     if (def === undefined) throw new RunjsError('UNKNOWN_TOOL', name);

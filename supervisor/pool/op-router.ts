@@ -12,6 +12,8 @@ export { GuestError as GuestOpError } from '../../shared/guest-error.ts';
 /** The run a delegated op acts for. */
 export interface DelegatedRun {
   readonly runId: string;
+  /** Aborts when the run ends (completed, failed, timed out, cancelled): work for it may stop. */
+  readonly signal?: AbortSignal;
 }
 
 export interface OpRoute {

@@ -45,6 +45,11 @@ export interface PoolOptions {
   readonly wasm?: readonly WasmModuleSetting[];
   /** The worker's entry script (tests substitute one that fails at boot). Default: worker/main.ts. */
   readonly workerEntry?: string;
+  /**
+   * The upstream MCP catalogue's JSON as it is now (RunRequest.mcpCatalog), read as each run is
+   * sent; absent or undefined when no upstream server is configured.
+   */
+  readonly mcpCatalog?: (() => string | undefined) | undefined;
 }
 
 export interface Job {
@@ -111,6 +116,8 @@ interface ActiveJob {
   readonly job: Job;
   /** What the supervisor lets this run's worker make it hold (output, delegated payloads). */
   readonly bounds: SupervisorBounds;
+  /** Aborted when the run settles: delegated ops still at work for it (an upstream MCP call) may stop. */
+  readonly ended: AbortController;
   resolve(o: Outcome): void;
   settled: boolean;
   timer?: NodeJS.Timeout;
@@ -164,7 +171,7 @@ export class WorkerStartError extends Error {
 }
 
 export class WorkerPool {
-  readonly #opts: Required<Omit<PoolOptions, 'ops'>> & Pick<PoolOptions, 'ops'>;
+  readonly #opts: Required<Omit<PoolOptions, 'ops' | 'mcpCatalog'>> & Pick<PoolOptions, 'ops' | 'mcpCatalog'>;
   /** Deaths before `ready` since a worker was last ready (see MAX_BOOT_FAILURES). */
   #bootFailures = 0;
   /** Set while the pool is failing to start workers: why. */
@@ -226,7 +233,7 @@ export class WorkerPool {
     let resolve!: (o: Outcome) => void;
     const outcome = new Promise<Outcome>((r) => { resolve = r; });
     const active: ActiveJob = {
-      runId: job.runId ?? randomUUID(), job, bounds: new SupervisorBounds(job), resolve, settled: false, ...(token !== undefined ? { imageToken: token } : {}),
+      runId: job.runId ?? randomUUID(), job, bounds: new SupervisorBounds(job), ended: new AbortController(), resolve, settled: false, ...(token !== undefined ? { imageToken: token } : {}),
     };
     if (idle) this.#start(idle, active);
     else this.#queue.push(active);
@@ -306,10 +313,12 @@ export class WorkerPool {
     }
     if (imageToken !== undefined && image !== undefined) slot.images.set(imageToken, true, image.bytes.byteLength);
     active.sent = true;
+    const mcpCatalog = this.#opts.mcpCatalog?.();
     slot.proc.send({
       type: 'run', runId: active.runId, code: job.code, engine: job.engine, heapMemoryMaxMb: job.heapMemoryMaxMb, timeoutMs: job.timeoutMs, maxOutputBytes: job.maxOutputBytes,
       ...(image ? { image } : {}), ...(imageToken !== undefined ? { imageToken } : {}),
       ...(job.captureImage ? { captureImage: true, captureToken: active.runId } : {}),
+      ...(mcpCatalog !== undefined ? { mcpCatalog } : {}),
       ...(job.encodeHeap ? { encodeHeap: job.encodeHeap } : {}),
     });
   }
@@ -358,6 +367,7 @@ export class WorkerPool {
     if (active.settled) return;
     active.settled = true;
     active.resolve(outcome);
+    active.ended.abort(new Error('the run has ended'));
   }
 
   #onMessage(slot: Slot, msg: WorkerMessage): void {
@@ -438,7 +448,7 @@ export class WorkerPool {
     const answerBytes = router.maxAnswerBytes(op);
     const refused = bounds.admitDelegated(args, answerBytes);
     if (refused !== undefined) { answer({ ok: false, error: { name: 'RangeError', message: refused } }); return; }
-    void router.serve(op, args, { runId }).then((res) => {
+    void router.serve(op, args, { runId, signal: slot.job.ended.signal }).then((res) => {
       bounds.releaseDelegated(args, answerBytes);
       answer(res);
     });

@@ -9,6 +9,7 @@ import type { FsService } from '../fs/index.ts';
 import type { ArtifactService } from '../artifacts/artifact-service.ts';
 import type { UploadTokens } from '../artifacts/upload-tokens.ts';
 import type { CliPlatform, JsonSchema, SchemaName } from '../../shared/schemas/index.ts';
+import type { UpstreamSurface } from '../upstream-mcp/index.ts';
 
 /** The part of the execution service the REST routes use. */
 export type ExecutionsApi = Pick<ExecutionService, 'submit' | 'get' | 'list' | 'cancel' | 'output' | 'wait' | 'decisions'>;
@@ -31,6 +32,8 @@ export interface RestDeps {
   readonly heaps?: HeapService | undefined;
   /** Filesystem snapshot labels and merge; absent (or without a store) the fs routes answer 400. */
   readonly fs?: FsService | undefined;
+  /** Upstream MCP servers (the `mcp` global's types); absent when none is configured. */
+  readonly upstream?: UpstreamSurface | undefined;
   /** Diagnostics (stderr by default: stdout may carry the stdio MCP protocol). */
   readonly log?: ((line: string) => void) | undefined;
 }

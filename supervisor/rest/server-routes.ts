@@ -5,6 +5,7 @@ import { baseUrl } from './base-url.ts';
 import { RunjsError } from '../../shared/errors.ts';
 import type { CliIndex } from './resource-types.ts';
 import type { RouteContext, RouteSpec } from './route-types.ts';
+import { typesDts } from '../upstream-mcp/types-dts.ts';
 
 const TAG = 'server';
 
@@ -44,6 +45,20 @@ export const SERVER_ROUTES: readonly RouteSpec[] = [
     summary: 'The running server version',
     responses: { 200: { description: '`{"version": "<package.json version>"}`.', schema: 'Version' } },
     handle: (ctx) => ({ status: 200, json: { version: ctx.deps.version } }),
+  },
+  {
+    method: 'get',
+    path: '/api/mcp-servers/types.d.ts',
+    operationId: 'getMcpTypes',
+    tag: TAG,
+    summary: 'TypeScript declarations of the `mcp` global',
+    description: 'The `mcp` global scripts use to call upstream MCP servers, typed from their tools as runjs holds them now: `mcp.callTool`, `mcp.listTools`, `mcp.servers` and the typed bindings `mcp.tools.<server>.<tool>(args)` (docs/mcp-servers.md). With no server configured, the declarations of an empty `mcp`.',
+    responses: { 200: { description: 'The declarations.', mediaType: 'application/typescript', schema: { type: 'string' } } },
+    handle: (ctx) => ({
+      status: 200,
+      bytes: new Uint8Array(Buffer.from(ctx.deps.upstream?.typesDts() ?? typesDts({ version: 0, servers: [] }), 'utf8')),
+      contentType: 'application/typescript; charset=utf-8',
+    }),
   },
   {
     method: 'get',

@@ -18,6 +18,7 @@ import { createPathOps } from './path/path-ops.ts';
 import { createUtilOps } from './util/util-ops.ts';
 import { createFetchOps } from './fetch/fetch-ops.ts';
 import { createWasmOps } from './wasm/wasm-ops.ts';
+import { createMcpOps } from './mcp/mcp-ops.ts';
 import { createWebSocketOps } from './websocket/websocket-ops.ts';
 import { HeaderInjector } from '../network/header-injection.ts';
 
@@ -33,7 +34,7 @@ const createNetworkOps: OpFactory = (settings) => {
 export const CAPABILITIES: readonly OpFactory[] = [
   createConsoleOps, createTimerOps, createRunOps, createPlatformOps, createClockOps, createUrlOps, createEncodingOps,
   createCryptoOps, createHashOps, createZlibOps, createIntlOps, createArtifactOps, createPathOps, createUtilOps, createNetworkOps,
-  createWasmOps,
+  createWasmOps, createMcpOps,
 ];
 
 /**

@@ -33,6 +33,8 @@ export interface OpContext {
    * `enforcePost` on its output; every decision lands in the run's decision log (worker/policy/).
    */
   readonly policy: RunPolicy;
+  /** The upstream MCP servers and tools as of the run's start (JSON of shared/mcp-catalog.ts); undefined when none is configured. */
+  readonly mcpCatalog: string | undefined;
   /** Appends console text to the run's output stream. */
   writeOutput(text: string): void;
   /** Records the main module's settlement (from the prelude). */

@@ -38,6 +38,8 @@ export interface RunSpec {
   readonly heapMemoryMaxMb?: number;
   /** Top-level declarations become globals (heap-mode runs, whose heap later runs resume). */
   readonly persistTopLevel?: boolean;
+  /** The upstream MCP catalogue's JSON (RunRequest.mcpCatalog); absent when no server is configured. */
+  readonly mcpCatalog?: string;
 }
 
 /** The run's way to the supervisor; without one (engine tests, benchmarks) delegated ops fail. */
@@ -169,6 +171,7 @@ export class RunLoop {
       supervisor,
       resources: this.#resources,
       policy: this.#policy,
+      mcpCatalog: this.#spec.mcpCatalog,
       writeOutput: (text) => this.#hooks.output(text),
       settle: (ok, value) => {
         if (!ok) {

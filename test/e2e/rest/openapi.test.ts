@@ -59,6 +59,7 @@ test('every /api route and the document route are documented, with unique operat
     'POST /api/fs/merge',
     'GET /api/capabilities',
     'GET /api/version',
+    'GET /api/mcp-servers/types.d.ts',
     'GET /api/cli',
     'GET /api/cli/{platform}',
     `GET ${OPENAPI_PATH}`,
@@ -100,6 +101,7 @@ test('every status code a route can answer is listed, with the common 401/403/50
     'POST /api/fs/merge': '200 400 401 403 500',
     'GET /api/capabilities': '200 401 403 500',
     'GET /api/version': '200 401 403 500',
+    'GET /api/mcp-servers/types.d.ts': '200 401 403 500',
     'GET /api/cli': '200 401 403 500',
     'GET /api/cli/{platform}': '200 401 403 404 500',
     // Public: neither the Host/Origin guard nor JWT enforcement applies to the document.

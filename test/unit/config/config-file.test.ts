@@ -31,6 +31,7 @@ describe('config file: TOML', () => {
       '[[mcp_servers]]',
       'name = "files"',
       'transport = "stdio"',
+      'command = "npx"',
       '',
       '[sandbox]',
       'version = "0.1.0"',
@@ -50,7 +51,7 @@ describe('config file: TOML', () => {
     assert.deepEqual(config.policiesJson, { fetch: { mode: 'any' } });
     assert.deepEqual(config.fetchHeaderConfig, [{ host: 'api.example.com', headers: { Authorization: 'Bearer t' } }]);
     assert.deepEqual(config.wasmConfig, { hello: '/w/hello.wasm' });
-    assert.deepEqual(config.mcpConfig, [{ name: 'files', transport: 'stdio' }]);
+    assert.deepEqual(config.mcpConfig, [{ name: 'files', transport: 'stdio', command: 'npx' }]);
     assert.deepEqual(config.sandboxManifest, { version: '0.1.0' });
   });
 
@@ -82,10 +83,10 @@ describe('config file: TOML', () => {
   test('inline JSON and JSON paths for json-valued keys', () => {
     const dir = tempDir();
     writeFile(dir, 'p.json', '{"fetch":{"mode":"all"}}');
-    writeFile(dir, 'c.toml', 'policies_json = "p.json"\nmcp_config = \'[{"name":"x"}]\'\n');
+    writeFile(dir, 'c.toml', 'policies_json = "p.json"\nmcp_config = \'[{"name":"x","transport":"http","url":"http://127.0.0.1:1/mcp"}]\'\n');
     const config = load(['--config=c.toml'], {}, dir);
     assert.deepEqual(config.policiesJson, { fetch: { mode: 'all' } });
-    assert.deepEqual(config.mcpConfig, [{ name: 'x' }]);
+    assert.deepEqual(config.mcpConfig, [{ name: 'x', transport: 'http', url: 'http://127.0.0.1:1/mcp' }]);
   });
 });
 

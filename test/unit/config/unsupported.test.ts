@@ -26,7 +26,7 @@ describe('assertImplemented', () => {
     writeFile(dir, 'c.toml', '[sandbox]\nread = ["/srv"]\n');
     assertNotSupported('--sandbox-manifest is not supported yet', ['--config=c.toml'], {}, dir);
     assertNotSupported('--cluster-port is not supported yet', ['--cluster-port=9000', '--http-port=8080']);
-    assertNotSupported('--mcp-config is not supported yet', ['--policies-json={}', '--fetch-header-config=[]', '--mcp-config=[]']);
+    assertNotSupported('--sandbox-manifest is not supported yet', ['--policies-json={}', '--fetch-header-config=[]', '--mcp-config=[]', '--wasm-config={}', '--sandbox-manifest={}']);
   });
 
   test('the first offending flag in table order is named', () => {
@@ -35,7 +35,7 @@ describe('assertImplemented', () => {
   });
 
   test('setting an unimplemented flag to its default is allowed', () => {
-    assertImplemented(load(['--heap-store=none', '--fs-dir=/tmp/mcp-v8-sessions/fs-blobs', '--mcp-stubs=false',
+    assertImplemented(load(['--heap-store=none', '--fs-dir=/tmp/mcp-v8-sessions/fs-blobs', '--wasm-stubs=false',
       '--peers=', '--heartbeat-interval=100']));
   });
 
@@ -44,7 +44,7 @@ describe('assertImplemented', () => {
     assert.deepEqual(implemented, [
       'allow-run-js-file', 'allowed-hosts', 'allowed-origins', 'bind-host', 'cache-dir', 'config', 'execution-retention', 'execution-timeout',
       'fetch-ca-file', 'fetch-default', 'fetch-header', 'fetch-header-config', 'fs-dir', 'fs-labels-db', 'fs-store', 'heap-dir', 'heap-memory-ceiling', 'heap-memory-max', 'heap-store', 'help', 'http-port', 'instructions', 'jwks-url', 'log-level',
-      'max-concurrent-executions', 'max-output-bytes', 'max-queued-executions', 'max-request-body', 'policies-json', 'print-openapi',
+      'max-concurrent-executions', 'max-output-bytes', 'max-queued-executions', 'max-request-body', 'mcp-config', 'mcp-server', 'mcp-stub-prefix', 'mcp-stubs', 'policies-json', 'print-openapi',
       'public-url', 'run-js-description', 's3-bucket', 's3-endpoint', 's3-force-path-style',
       'session-db-path', 'session-fork-from', 'session-id', 'sse-port', 'stateless', 'stateless-artifact-tools', 'version',
       'wasm-config', 'wasm-default-max-memory', 'wasm-module', 'wasm-stub-description', 'wasm-stub-prefix', 'wasm-stubs',

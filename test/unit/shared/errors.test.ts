@@ -21,7 +21,7 @@ test('every registry code has a status in 400-599, an MCP mapping and a message 
     assert.ok(Number.isInteger(spec.status) && (spec.status as number) >= 400 && (spec.status as number) <= 599, `${code}: status ${String(spec.status)}`);
     assert.ok(MCP_MAPPINGS.has(spec.mcp as string), `${code}: mcp ${String(spec.mcp)}`);
     assert.equal(typeof spec.jsonRpcCode === 'number', spec.mcp === 'http-json-rpc', `${code}: a JSON-RPC code exactly for http-json-rpc`);
-    assert.ok(spec.guest === undefined || spec.guest === 'TypeError' || spec.guest === 'RangeError', `${code}: guest ${String(spec.guest)}`);
+    assert.ok(spec.guest === undefined || spec.guest === 'Error' || spec.guest === 'TypeError' || spec.guest === 'RangeError', `${code}: guest ${String(spec.guest)}`);
     assert.equal(typeof spec.message, 'function', code);
     const text = exampleMessage(code);
     assert.ok(typeof text === 'string' && text.length > 0, code);

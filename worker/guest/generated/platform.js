@@ -694,7 +694,9 @@ var __runjs_part = (() => {
     Response: "fetch",
     fetch: "fetch",
     WebSocket: "websocket",
-    Buffer: "buffer"
+    Buffer: "buffer",
+    mcp: "mcp",
+    McpToolError: "mcp"
   };
 
   // worker/guest/platform/core/host.js

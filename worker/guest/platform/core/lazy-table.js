@@ -97,4 +97,6 @@ export const GLOBAL_PARTS = {
   fetch: 'fetch',
   WebSocket: 'websocket',
   Buffer: 'buffer',
+  mcp: 'mcp',
+  McpToolError: 'mcp',
 };

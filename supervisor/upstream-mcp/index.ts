@@ -1,0 +1,55 @@
+// Upstream MCP servers, as the composition root (app.ts) wires them: the hub of clients, the
+// delegated-op route scripts reach it by, and what the MCP surface and REST show of it (stubs,
+// the typed API as a .d.ts).
+import type { Config } from '../config/load-config.ts';
+import type { OpRoutes } from '../pool/op-router.ts';
+import type { McpCatalog } from '../../shared/mcp-catalog.ts';
+import { upstreamServersOf } from './upstream-config.ts';
+import { UpstreamHub } from './upstream-hub.ts';
+import { upstreamOpRoutes } from './upstream-op-routes.ts';
+import { typesDts } from './types-dts.ts';
+
+export { UpstreamHub } from './upstream-hub.ts';
+export { upstreamOpRoutes } from './upstream-op-routes.ts';
+export { typesDts } from './types-dts.ts';
+
+/** What the MCP surface and REST show of the upstream servers. */
+export interface UpstreamSurface {
+  /** `--mcp-stubs` with its prefix; undefined when stubs are off. */
+  readonly stubPrefix: string | undefined;
+  catalog(): McpCatalog;
+  /** The TypeScript declarations of the `mcp` global for the current catalogue. */
+  typesDts(): string;
+}
+
+export interface Upstreams {
+  readonly hub: UpstreamHub | undefined;
+  readonly routes: OpRoutes;
+  /** Undefined when no server is configured (nothing is listed, the REST route still answers). */
+  readonly surface: UpstreamSurface | undefined;
+  /** Settles when every server's first connection attempt has connected or failed. */
+  readonly started: Promise<void>;
+}
+
+export interface UpstreamLog {
+  info(line: string): void;
+  warn(line: string): void;
+}
+
+export function openUpstreams(config: Config, version: string, log: UpstreamLog): Upstreams {
+  // Checked when the config was loaded (load-config.ts), parsed again here.
+  const servers = upstreamServersOf(config.mcpServer, config.mcpConfig);
+  if (servers.length === 0) return { hub: undefined, routes: {}, surface: undefined, started: Promise.resolve() };
+  const hub = new UpstreamHub(servers, { version, log });
+  let dts: { version: number; text: string } | undefined;
+  const surface: UpstreamSurface = {
+    stubPrefix: config.mcpStubs ? config.mcpStubPrefix : undefined,
+    catalog: () => hub.catalog(),
+    typesDts: () => {
+      const catalog = hub.catalog();
+      if (dts?.version !== catalog.version) dts = { version: catalog.version, text: typesDts(catalog) };
+      return dts.text;
+    },
+  };
+  return { hub, routes: upstreamOpRoutes(hub), surface, started: hub.start() };
+}
