@@ -311,12 +311,14 @@ export const CATALOGUE: readonly HostileScript[] = [
     expect: same(OOM),
   },
 
+  // Floods that do real work (copies, hashes, fsync'd writes) get 60 s: on a loaded 2-core machine
+  // they have taken over 30 s, and the outcome they test is not a timeout.
   // ── host-op amplification ───────────────────────────────────────────────────────────────────
   {
     name: 'digest-flood', group: 'host-ops',
     attacks: 'host memory: 500 concurrent crypto.subtle.digest calls on one 1 MiB buffer (500 MB of host-side copies if all are held at once)',
     code: 'const buf = new Uint8Array(1 << 20);\nconst digests = [];\nfor (let i = 0; i < 500; i++) digests.push(crypto.subtle.digest("SHA-256", buf));\n(await Promise.all(digests)).length',
-    options: { heap_memory_max_mb: 64, execution_timeout_secs: 20 },
+    options: { heap_memory_max_mb: 64, execution_timeout_secs: 60 },
     expect: {
       // V8 hands each call to the thread pool as it is made, and the copies drain as fast as they come.
       v8: { status: 'completed', result: '500' },
@@ -330,14 +332,14 @@ export const CATALOGUE: readonly HostileScript[] = [
     attacks: 'the supervisor and the artifact store: 200 artifact() writes of 1 MiB issued at once, none awaited before the next (64 MiB may be pending)',
     code: 'const b = new Uint8Array(1 << 20);\nconst writes = [];\nfor (let i = 0; i < 200; i++) writes.push(artifact("flood-" + (i % 50), "application/octet-stream", b));\nconst r = await Promise.allSettled(writes);\n[r.filter((x) => x.status === "fulfilled").length >= 64, [...new Set(r.filter((x) => x.status === "rejected").map((x) => String(x.reason)))]]',
     // The 64 MiB of pending payloads are copied on the host, within the watchdog's 4 × 128 MB.
-    options: { heap_memory_max_mb: 128, execution_timeout_secs: 20 },
+    options: { heap_memory_max_mb: 128, execution_timeout_secs: 60 },
     expect: same({ status: 'completed', result: '[true,["RangeError: artifact: more than 67108864 bytes (64 MiB) of artifact writes are pending; await earlier artifact() calls first"]]' }),
   },
   {
     name: 'artifact-write-unawaited', group: 'host-ops',
     attacks: 'the same flood with the promises dropped: the run ends while writes are pending and rejected',
     code: 'const b = new Uint8Array(1 << 20);\nfor (let i = 0; i < 200; i++) artifact("flood-" + (i % 50), "application/octet-stream", b);\n1',
-    options: { heap_memory_max_mb: 128, execution_timeout_secs: 20 },
+    options: { heap_memory_max_mb: 128, execution_timeout_secs: 60 },
     expect: {
       // An unhandled rejection is fatal on V8, as in Node; QuickJS does not detect them (docs/script-environment.md).
       // The class survives (was: `Uncaught Error: …`, op errors being Errors renamed, which
@@ -371,7 +373,7 @@ export const CATALOGUE: readonly HostileScript[] = [
     name: 'result-flood', group: 'result',
     attacks: 'the result path to the supervisor: a 100 MB string as the result',
     code: '"x".repeat(100 << 20)',
-    options: { heap_memory_max_mb: 512 },
+    options: { heap_memory_max_mb: 512, execution_timeout_secs: 60 },
     expect: same({ status: 'failed', error: resultTooLargeError(100 * MiB + 2) }),
   },
   {
