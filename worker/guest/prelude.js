@@ -405,7 +405,12 @@
       const done = MapGet(pending, id);
       if (done === undefined) return; // cleared timer or cancelled op
       MapDelete(pending, id);
-      let value = bytes !== undefined && bytes !== null ? bytes : json === null || json === undefined ? undefined : JSONParse(json);
+      // JSON, bytes, or both (an object with its bytes attached as `bytes`: ops/op-types.ts WithBytes).
+      let value = json === null || json === undefined ? undefined : JSONParse(json);
+      if (bytes !== undefined && bytes !== null) {
+        if (value === undefined) value = bytes;
+        else value.bytes = bytes;
+      }
       if (!ok) value = decodeError(json);
       try {
         done(ok, value);

@@ -47,6 +47,20 @@ export interface OpContext {
 
 export type OpValue = unknown;
 
+/**
+ * An async op's answer that is a JSON object plus bytes: the guest gets the object with the bytes
+ * as its `bytes` property (one settlement instead of two round trips, e.g. a response's head and
+ * the body that arrived with it).
+ */
+export class WithBytes {
+  readonly value: Readonly<Record<string, unknown>>;
+  readonly bytes: Uint8Array;
+  constructor(value: Readonly<Record<string, unknown>>, bytes: Uint8Array) {
+    this.value = value;
+    this.bytes = bytes;
+  }
+}
+
 export interface SyncOp {
   readonly kind: 'sync';
   run(args: unknown, bytes: Uint8Array | undefined, ctx: OpContext): OpValue;

@@ -4,7 +4,7 @@
 // interrupt (cancel/timeout) or out-of-memory.
 import type { GuestRealm, HostCall, InterruptPoll, InterruptReason } from '../engine.ts';
 import { EngineError } from '../engine.ts';
-import { OpError, type OpContext, type OpTable, type RunSupervisor } from '../ops/op-types.ts';
+import { OpError, WithBytes, type OpContext, type OpTable, type RunSupervisor } from '../ops/op-types.ts';
 import { RunResources } from './run-resources.ts';
 import { HOST_WORK, type HostWork } from './host-work.ts';
 import type { Outcome } from '../../shared/protocol.ts';
@@ -317,6 +317,7 @@ export class RunLoop {
           if (c.ok) {
             const v = c.value;
             if (v instanceof Uint8Array) await realm.complete(c.id, true, null, v);
+            else if (v instanceof WithBytes) await realm.complete(c.id, true, JSON.stringify(v.value), v.bytes);
             else await realm.complete(c.id, true, v === undefined ? null : JSON.stringify(v), undefined);
           } else {
             await realm.complete(c.id, false, errorJson(c.value), undefined);

@@ -46,6 +46,18 @@ export interface ResponseHead {
   readonly redirected: boolean;
 }
 
+/** The body bytes that had already arrived with the head, and whether that was all of it. */
+export interface EarlyBody {
+  readonly bytes: Uint8Array;
+  /** The body ended: the guest needs no fetch.read at all (a small response costs one round trip). */
+  readonly done: boolean;
+}
+
+/** At most this much of a body rides along with the head (the rest is read chunk by chunk). */
+const EARLY_BODY_BYTES = 256 * 1024;
+const NOT_READY = Symbol('not ready');
+type ReadResult = Awaited<ReturnType<ReadableStreamDefaultReader<Uint8Array>['read']>>;
+
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 
 /** The guest turns this into `TypeError: fetch failed` with `cause` (Node's shape). */
@@ -72,6 +84,8 @@ export class Exchange {
   /** The whole body a post hook passed (or rewrote); served by read() instead of the network's. */
   #filtered: Uint8Array | null | undefined;
   #reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
+  /** A read started while looking for body bytes that came with the head, not yet settled. */
+  #pendingRead: Promise<ReadResult> | undefined;
   #done = false;
 
   constructor(req: FetchRequest, deps: ExchangeDeps) {
@@ -180,6 +194,51 @@ export class Exchange {
     }
   }
 
+  /**
+   * The body bytes undici already holds (they came with the head: a small response is usually all
+   * there), without waiting for more: each read is raced against one turn of the event loop, and
+   * one that does not settle in time is kept for the next read(). Counted like any body bytes.
+   */
+  async earlyBody(): Promise<EarlyBody | undefined> {
+    const { res } = await this.#result;
+    if (this.#filtered !== undefined) {
+      // Post-processed: the whole (rewritten) body is here already.
+      const body = this.#filtered;
+      this.#filtered = null;
+      this.#finish();
+      return { bytes: body ?? new Uint8Array(0), done: true };
+    }
+    if (res.body === null || this.#done) return undefined;
+    this.#reader ??= res.body.getReader();
+    const chunks: Uint8Array[] = [];
+    let size = 0;
+    let done = false;
+    while (size < EARLY_BODY_BYTES) {
+      const read = this.#pendingRead ?? this.#reader.read();
+      this.#pendingRead = read;
+      read.catch(() => {}); // a failure is reported by the read() that takes it
+      const r = await Promise.race([read, new Promise<typeof NOT_READY>((ok) => setImmediate(() => ok(NOT_READY)))]);
+      if (r === NOT_READY) break;
+      this.#pendingRead = undefined;
+      if (r.done) { done = true; break; }
+      this.#count(r.value);
+      chunks.push(r.value);
+      size += r.value.byteLength;
+    }
+    if (done) this.#finish();
+    if (chunks.length === 0 && !done) return undefined;
+    return { bytes: chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks), done };
+  }
+
+  #count(chunk: Uint8Array): void {
+    try {
+      this.#deps.countResponseBytes(chunk.byteLength);
+    } catch (e) {
+      this.abort(e instanceof OpError ? e : causeOf(e));
+      throw e;
+    }
+  }
+
   /** Reads the whole body for the post hooks and keeps what they leave for read(). */
   async #postProcess(head: ResponseHead, input: FetchInput): Promise<ResponseHead> {
     const chunks: Uint8Array[] = [];
@@ -208,9 +267,11 @@ export class Exchange {
     if (res.body === null || this.#done) return null;
     if (this.#filtered !== undefined) return null; // post-processed: the network body was consumed
     this.#reader ??= res.body.getReader();
-    let chunk: Awaited<ReturnType<ReadableStreamDefaultReader<Uint8Array>["read"]>>;
+    let chunk: ReadResult;
     try {
-      chunk = await this.#reader.read();
+      const pending = this.#pendingRead;
+      this.#pendingRead = undefined;
+      chunk = await (pending ?? this.#reader.read());
     } catch (e) {
       this.#finish();
       throw causeOf(e);
@@ -219,12 +280,7 @@ export class Exchange {
       if (finishAtEnd) this.#finish();
       return null;
     }
-    try {
-      this.#deps.countResponseBytes(chunk.value.byteLength);
-    } catch (e) {
-      this.abort(e instanceof OpError ? e : causeOf(e));
-      throw e;
-    }
+    this.#count(chunk.value);
     return chunk.value;
   }
 

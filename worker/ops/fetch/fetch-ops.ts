@@ -8,7 +8,7 @@
 import { rootCertificates } from 'node:tls';
 import { Agent, fetch as undiciFetch } from 'undici';
 import { resourceKey } from '../../runtime/run-resources.ts';
-import { OpError, type OpContext, type OpTable } from '../op-types.ts';
+import { OpError, WithBytes, type OpContext, type OpTable } from '../op-types.ts';
 import type { WorkerSettings } from '../../../shared/worker-settings.ts';
 import type { FetchLimits } from '../../../shared/worker-settings.ts';
 import { checkRequest, type FetchRequest } from './fetch-request.ts';
@@ -124,11 +124,17 @@ export function createFetchOps(settings: WorkerSettings, injector: HeaderInjecto
         exchange(ctx, args, 'fetch.end').end();
       },
     },
-    /** → {status, statusText, headers, url, redirected} once the final response's head arrived. */
+    /**
+     * → {status, statusText, headers, url, redirected} once the final response's head arrived;
+     * with the body bytes that came with it as `bytes` (and `done` when that was all of it).
+     */
     'fetch.response': {
       kind: 'async',
       async run(args, _bytes, ctx, signal) {
-        return await exchange(ctx, args, 'fetch.response').response(signal);
+        const ex = exchange(ctx, args, 'fetch.response');
+        const head = await ex.response(signal);
+        const early = await ex.earlyBody();
+        return early === undefined ? head : new WithBytes({ ...head, done: early.done }, early.bytes);
       },
     },
     /** → the next chunk of the response body, or null at its end. */

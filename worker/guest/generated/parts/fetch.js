@@ -903,7 +903,16 @@ Content-Type: ${value.type || "application/octet-stream"}\r
     let stream = null;
     if (hasBody2) {
       const { ReadableStream } = requirePart3("streams").globals;
+      const early = head.bytes;
+      const complete = head.done === true;
       stream = new ReadableStream({
+        start(controller) {
+          if (early !== void 0 && early.byteLength > 0) controller.enqueue(early);
+          if (complete) {
+            signal.removeEventListener("abort", onAbort);
+            controller.close();
+          }
+        },
         async pull(controller) {
           let chunk;
           try {
@@ -927,7 +936,7 @@ Content-Type: ${value.type || "application/octet-stream"}\r
       signal.removeEventListener("abort", onAbort);
       op("fetch.abort", { id });
     }
-    return networkResponse({ ...head, body: stream });
+    return networkResponse({ status: head.status, statusText: head.statusText, headers: head.headers, url: head.url, redirected: head.redirected, body: stream });
   }
   __name(fetch, "fetch");
 

@@ -71,7 +71,17 @@ export async function fetch(input, init = undefined) {
   let stream = null;
   if (hasBody) {
     const { ReadableStream } = requirePart('streams').globals;
+    // Body bytes that came with the head start the stream; all of it (done): no read op at all.
+    const early = head.bytes;
+    const complete = head.done === true;
     stream = new ReadableStream({
+      start(controller) {
+        if (early !== undefined && early.byteLength > 0) controller.enqueue(early);
+        if (complete) {
+          signal.removeEventListener('abort', onAbort);
+          controller.close();
+        }
+      },
       async pull(controller) {
         let chunk;
         try {
@@ -95,5 +105,5 @@ export async function fetch(input, init = undefined) {
     signal.removeEventListener('abort', onAbort);
     op('fetch.abort', { id });
   }
-  return networkResponse({ ...head, body: stream });
+  return networkResponse({ status: head.status, statusText: head.statusText, headers: head.headers, url: head.url, redirected: head.redirected, body: stream });
 }
