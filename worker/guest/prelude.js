@@ -463,6 +463,15 @@
       if (list[i].bind && !(name in g)) lazyGlobal(name, () => (exports !== undefined ? exports : (exports = new WasmInstance(compiled(), {}).exports)));
     }
   };
+  /**
+   * A platform part's factory `(__runjs_P, __runjs_require) => exports`, compiled by the engine
+   * from its code cache (V8), or undefined where the engine does not (QuickJS: the loader then
+   * evaluates the part's source itself). Not an op: its answer is a function, not data.
+   */
+  internal.compilePart = function compilePart(name) {
+    const r = hostCall('platform.compile', JSONStringify(name), undefined);
+    return typeof r === 'function' ? r : undefined;
+  };
   // Internal helpers the later preludes (web APIs, node: modules) build on.
   internal.op = op;
   internal.opAsync = opAsync;

@@ -24,6 +24,7 @@ import { SupervisorClient } from './supervisor-client.ts';
 import type { CancelChannel } from './cancel-channel.ts';
 import { startMemoryWatchdog, type MemoryWatchdog } from './memory-watchdog.ts';
 import { injectedHeaderNames } from '../network/header-injection.ts';
+import { readPartSource } from '../ops/platform/platform-ops.ts';
 
 const DEFAULT_HEAP_MB = 8;
 /** Console output written while QuickJS blocks the thread is sent at least this often. */
@@ -82,7 +83,7 @@ export class WorkerHost {
   /** `overrides` replace ops by name (test workers only, see worker/serve.ts). */
   constructor(settings: WorkerSettings, send: (msg: WorkerMessage) => void, cancelChannel: CancelChannel | undefined, onQuickJSLoaded: () => void = () => {}, overrides: readonly OpFactory[] = []) {
     this.#settings = settings;
-    this.#v8 = new V8Engine({ wasm: settings.wasm ?? [] });
+    this.#v8 = new V8Engine({ wasm: settings.wasm ?? [], partSource: readPartSource });
     this.#send = send;
     this.#ops = createOps(settings, overrides);
     // The header names injection rules set are secret in every decision log, whatever the host.

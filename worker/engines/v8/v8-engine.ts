@@ -16,6 +16,7 @@ import ivm from 'isolated-vm';
 import v8 from 'node:v8';
 import { EngineError, type Engine, type GuestRealm, type HostCall, type ModuleSourceLoader, type RealmOptions } from '../../engine.ts';
 import { PRELUDE_FILENAME, PRELUDE_SOURCE } from '../../guest/prelude-source.ts';
+import { PartCompiler, type PartSource } from './part-compiler.ts';
 import { MAIN_EXPORT } from '../../source/wrap-main.ts';
 import { unhandledRejectionText } from './unhandled-rejection.ts';
 
@@ -198,6 +199,8 @@ class V8Realm implements GuestRealm {
 }
 
 export interface V8EngineOptions {
+  /** Platform part sources: parts are then compiled on the host with a code cache (part-compiler.ts). */
+  readonly partSource?: PartSource;
   /** The worker's WebAssembly modules (names; the bytes stay on the host until a run asks): installed into every realm. */
   readonly wasm?: readonly { readonly name: string; readonly bind: boolean }[];
 }
@@ -208,8 +211,10 @@ export class V8Engine implements Engine {
   #cachedData: ivm.ExternalCopy<ArrayBuffer> | undefined;
   /** The modules installWasm gets (JSON), or undefined when the worker has none. */
   readonly #wasmJson: string | undefined;
+  readonly #parts: PartCompiler | undefined;
 
   constructor(options: V8EngineOptions = {}) {
+    this.#parts = options.partSource !== undefined ? new PartCompiler(options.partSource) : undefined;
     this.#wasmJson = options.wasm !== undefined && options.wasm.length > 0 ? JSON.stringify(options.wasm.map(({ name, bind }) => ({ name, bind }))) : undefined;
   }
 
@@ -265,8 +270,12 @@ export class V8Engine implements Engine {
     const isolate = newIsolate(memoryLimitMb, snapshot);
     try {
       const context = sync ? isolate.createContextSync() : await isolate.createContext();
-      const callback = new ivm.Callback((op: unknown, argsJson: unknown, bytes: unknown) =>
-        toGuest(hostCall(String(op), String(argsJson), bytes instanceof Uint8Array ? bytes : undefined)));
+      const parts = this.#parts;
+      const callback = new ivm.Callback((op: unknown, argsJson: unknown, bytes: unknown) => {
+        // A part's factory is a function, not data: compiled here, in this realm (part-compiler.ts).
+        if (op === 'platform.compile' && parts !== undefined) return parts.compile(isolate, context, parseName(argsJson));
+        return toGuest(hostCall(String(op), String(argsJson), bytes instanceof Uint8Array ? bytes : undefined));
+      });
       let internal: ivm.Reference<Record<string, unknown>>;
       if (snapshot) {
         const bind = context.global.getSync(BIND_GLOBAL, { reference: true }) as ivm.Reference<(fn: unknown) => void>;
@@ -293,6 +302,14 @@ export class V8Engine implements Engine {
 }
 
 /** Bytes cross into the isolate as a copy; strings cross as they are. */
+function parseName(json: unknown): unknown {
+  try {
+    return JSON.parse(String(json));
+  } catch {
+    return undefined;
+  }
+}
+
 function toGuest(value: string | Uint8Array): unknown {
   return typeof value === 'string' ? value : new ivm.ExternalCopy(value).copyInto({ release: true });
 }

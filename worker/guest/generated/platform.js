@@ -704,6 +704,7 @@ var __runjs_part = (() => {
   var op = internal.op;
   var opAsync = internal.opAsync;
   var formatError = internal.formatError;
+  var compilePart = internal.compilePart;
   var formatArg = internal.formatArg;
   var runStartHooks = [];
   function onRunStart(fn) {
@@ -742,9 +743,13 @@ var __runjs_part = (() => {
     if (__runjs_P.$has(loading, name)) throw new Error(`runjs: platform part '${name}' requires itself`);
     __runjs_P.$add(loading, name);
     try {
-      const body = given !== void 0 && given[name] !== void 0 ? given[name] : op("platform.part", name);
-      const fn = new Function("__runjs_P", "__runjs_require", `${body}
+      const compiled = given === void 0 ? compilePart(name) : void 0;
+      let fn = compiled;
+      if (fn === void 0) {
+        const body = given !== void 0 && given[name] !== void 0 ? given[name] : op("platform.part", name);
+        fn = new Function("__runjs_P", "__runjs_require", `${body}
 //# sourceURL=runjs:prelude/${name}`);
+      }
       let exports;
       try {
         exports = fn(__runjs_P, requirePart);

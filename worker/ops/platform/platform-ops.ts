@@ -19,6 +19,9 @@ export function readPartSource(name: string): string | undefined {
 export const createPlatformOps: OpFactory = () => {
   const sources = new Map<string, string>();
   return {
+    // Answered by engines that compile parts themselves (V8, worker/engines/v8/part-compiler.ts)
+    // before it reaches here; elsewhere: undefined, and the guest evaluates the part's source.
+    'platform.compile': { kind: 'sync', run: () => undefined },
     'platform.part': {
       kind: 'sync',
       run(args) {

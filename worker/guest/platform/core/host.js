@@ -8,6 +8,8 @@ export const op = internal.op;
 /** Calls an async host op; resolves with its value. */
 export const opAsync = internal.opAsync;
 export const formatError = internal.formatError;
+/** The factory function of platform part `name` compiled by the engine, or undefined (see prelude.js). */
+export const compilePart = internal.compilePart;
 export const formatArg = internal.formatArg;
 
 const runStartHooks = [];

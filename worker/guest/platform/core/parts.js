@@ -1,7 +1,7 @@
 // Lazy platform parts: each is a function body kept on the host (worker/guest/generated/parts/)
 // and evaluated in a realm the first time something needs it, so a run pays only for what it uses.
 /* global __runjs_P */ // the captured primordials (a parameter of the generated wrapper)
-import { op } from './host.js';
+import { op, compilePart } from './host.js';
 
 const loaded = new Map();
 const loading = new Set();
@@ -26,9 +26,15 @@ export function requirePart(name) {
   if (loading.has(name)) throw new Error(`runjs: platform part '${name}' requires itself`);
   loading.add(name);
   try {
-    const body = given !== undefined && given[name] !== undefined ? given[name] : op('platform.part', name);
-    // The sourceURL keeps the part's frames out of user-facing stacks (they contain "runjs:prelude").
-    const fn = new Function('__runjs_P', '__runjs_require', `${body}\n//# sourceURL=runjs:prelude/${name}`);
+    // V8 compiles a part on the host from its code cache (no parse, no lazy compile per run);
+    // elsewhere, or when that is not possible, the part's source is evaluated here.
+    const compiled = given === undefined ? compilePart(name) : undefined;
+    let fn = compiled;
+    if (fn === undefined) {
+      const body = given !== undefined && given[name] !== undefined ? given[name] : op('platform.part', name);
+      // The sourceURL keeps the part's frames out of user-facing stacks (they contain "runjs:prelude").
+      fn = new Function('__runjs_P', '__runjs_require', `${body}\n//# sourceURL=runjs:prelude/${name}`);
+    }
     let exports;
     try {
       exports = fn(__runjs_P, requirePart);

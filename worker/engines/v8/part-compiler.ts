@@ -1,0 +1,52 @@
+// Platform parts (worker/guest/generated/parts/) compiled for V8 realms with a code cache. Each
+// run has its own isolate, so a part the guest evaluated with `new Function(source)` was parsed
+// and compiled again in every run that used it (fetch alone: web, streams and fetch, a few ms).
+// Here the first compile of a part produces V8's code cache and later ones consume it; the
+// guest's loader (core/parts.js) receives the part's factory function itself, compiled in its
+// own context — the same code it would have built from the source.
+import ivm from 'isolated-vm';
+
+/** A part's source by name (the worker's platform ops read them). */
+export type PartSource = (name: string) => string | undefined;
+
+const PART_NAME = /^[a-z][a-z-]*$/;
+
+export class PartCompiler {
+  readonly #source: PartSource;
+  /** Code cache per part, made by the first compile in this process. */
+  readonly #cache = new Map<string, ivm.ExternalCopy<ArrayBuffer>>();
+  readonly #sources = new Map<string, string>();
+
+  constructor(source: PartSource) {
+    this.#source = source;
+  }
+
+  /**
+   * The part's factory in `context`, as a value the host callback hands back (derefInto), or
+   * undefined (unknown part, or a compile that failed: the guest then evaluates the source).
+   */
+  compile(isolate: ivm.Isolate, context: ivm.Context, name: unknown): unknown {
+    if (typeof name !== 'string' || !PART_NAME.test(name)) return undefined;
+    let body = this.#sources.get(name);
+    if (body === undefined) {
+      body = this.#source(name);
+      if (body === undefined) return undefined;
+      this.#sources.set(name, body);
+    }
+    const cachedData = this.#cache.get(name);
+    try {
+      const script = isolate.compileScriptSync(`(function (__runjs_P, __runjs_require) {\n${body}\n})`, {
+        // The file name keeps the part's frames out of user-facing stacks (they contain "runjs:prelude").
+        filename: `runjs:prelude/${name}`,
+        ...(cachedData ? { cachedData } : { produceCachedData: true }),
+      });
+      const produced = (script as ivm.Script & ivm.CachedDataResult).cachedData;
+      if (cachedData === undefined && produced !== undefined) this.#cache.set(name, produced);
+      const fn = script.runSync(context, { reference: true }) as ivm.Reference<unknown>;
+      script.release();
+      return fn.derefInto({ release: true });
+    } catch {
+      return undefined;
+    }
+  }
+}
