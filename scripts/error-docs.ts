@@ -62,6 +62,7 @@ export const ERROR_EXAMPLES: { readonly [C in ErrorCode]: Example<ErrorArgs<C>> 
   UPLOAD_TTL_OUT_OF_RANGE: [0, 86_400],
   MCP_SERVER_NOT_FOUND: ['<server>', '["<a>", "<b>"]'],
   MCP_SERVER_UNAVAILABLE: ['<server>', '<why>'],
+  MCP_SERVER_NEEDS_AUTH: ['<server>', '<authorization URL>'],
   MCP_CALL_FAILED: ['<server>', '<tool>', '<detail>'],
   MCP_ARGUMENTS_TOO_LARGE: ['<server>', '<tool>', '<size>', 4194304],
   MCP_RESULT_TOO_LARGE: ['<server>', '<tool>', '<size>', 8388608],

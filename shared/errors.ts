@@ -153,6 +153,11 @@ export const ERRORS = {
     status: 503, mcp: 'none', guest: 'Error',
     message: (server: string, why: string) => `MCP server '${server}' is not connected (${why}); runjs keeps reconnecting in the background, try again later`,
   }),
+  /** An `oauth_browser` upstream waiting for the operator to log in (supervisor/upstream-mcp/oauth-browser.ts). */
+  MCP_SERVER_NEEDS_AUTH: spec({
+    status: 503, mcp: 'none', guest: 'Error',
+    message: (server: string, url: string) => `MCP server '${server}' needs authorization: open ${url}`,
+  }),
   MCP_CALL_FAILED: spec({
     status: 502, mcp: 'none', guest: 'Error',
     message: (server: string, tool: string, detail: string) => `mcp.callTool ${server}.${tool} failed: ${detail}`,

@@ -267,7 +267,7 @@ export const FLAGS = [
   define({
     name: 'mcp-config', kind: 'json-or-path', jsonShape: 'object-or-array', section: 'mcp_servers',
     example: EXAMPLE_MCP_SERVERS, group: 'upstream-mcp', implemented: true,
-    description: 'External MCP servers whose tools scripts can call (`mcp.callTool`): a JSON array of `{name, transport: "stdio", command, args?, env?}` or `{name, transport: "sse" | "http", url}` (docs/mcp-servers.md). `auth` is not supported yet.',
+    description: 'External MCP servers whose tools scripts can call (`mcp.callTool`): a JSON array of `{name, transport: "stdio", command, args?, env?}` or `{name, transport: "sse" | "http", url}`; an `http` entry may add `auth: {type: "oauth_browser", scope?, client_id?, client_secret?, redirect_port?, token_cache?}` (docs/mcp-servers.md, "OAuth").',
   }),
   define({
     name: 'mcp-server', kind: 'list', default: [], metavar: 'NAME=stdio:CMD:ARG...|NAME=sse:URL|NAME=http:URL',

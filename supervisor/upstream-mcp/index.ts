@@ -40,6 +40,9 @@ export function openUpstreams(config: Config, version: string, log: UpstreamLog)
   // Checked when the config was loaded (load-config.ts), parsed again here.
   const servers = upstreamServersOf(config.mcpServer, config.mcpConfig);
   if (servers.length === 0) return { hub: undefined, routes: {}, surface: undefined, started: Promise.resolve() };
+  for (const s of servers) {
+    if (s.transport === 'stdio' && s.ignoredAuth === true) log.warn(`upstream MCP server '${s.name}': 'auth' (oauth_browser) applies to the http transport only; ignored for stdio`);
+  }
   const hub = new UpstreamHub(servers, { version, log });
   let dts: { version: number; text: string } | undefined;
   const surface: UpstreamSurface = {

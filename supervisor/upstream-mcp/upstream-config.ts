@@ -5,7 +5,9 @@
  *
  * Entry: `{name, transport: "stdio", command, args?, env?}` or `{name, transport: "sse" | "http",
  * url}`. `--mcp-config` takes an array of entries, one entry, or an object mapping names to
- * entries (without `name`). `auth` (browser OAuth) is refused: not supported yet.
+ * entries (without `name`). `auth` (`{type: "oauth_browser", ...}`, oauth-browser.ts) is taken on
+ * `http` entries only: on `sse` it is an error, on `stdio` it is ignored (`ignoredAuth`, warned
+ * about at startup) — the reference's behaviour. The compact `--mcp-server` form has no `auth`.
  */
 
 export interface StdioUpstream {
@@ -15,12 +17,30 @@ export interface StdioUpstream {
   readonly args: readonly string[];
   /** Added to the environment the SDK gives the child (a safe subset of ours). */
   readonly env: Readonly<Record<string, string>>;
+  /** The entry had an `auth`, which stdio ignores (warned about at startup). */
+  readonly ignoredAuth?: true;
+}
+
+/** `auth` of an `http` entry: the authorization-code flow with PKCE, the operator's browser doing the login. */
+export interface OAuthBrowserConfig {
+  readonly type: 'oauth_browser';
+  /** Asked for when the server's metadata names no scopes. */
+  readonly scope?: string;
+  /** A pre-registered client; without it runjs registers one dynamically (RFC 7591). */
+  readonly clientId?: string;
+  readonly clientSecret?: string;
+  /** The redirect listener's port on 127.0.0.1; 0 (default) picks a free one at startup. */
+  readonly redirectPort: number;
+  /** The JSON file that keeps tokens (mode 0600) across restarts; absolute, or relative to the working directory. Without it tokens live in memory only. */
+  readonly tokenCache?: string;
 }
 
 export interface UrlUpstream {
   readonly name: string;
   readonly transport: 'sse' | 'http';
   readonly url: string;
+  /** `http` only. */
+  readonly auth?: OAuthBrowserConfig;
 }
 
 export type UpstreamConfig = StdioUpstream | UrlUpstream;
@@ -55,9 +75,6 @@ export function parseEntry(raw: unknown, at: string, nameFromKey?: string): Upst
   for (const key of Object.keys(raw)) {
     if (!(ENTRY_KEYS as readonly string[]).includes(key)) throw new UpstreamConfigError(`${at}.${key}: unknown key (expected one of ${ENTRY_KEYS.join(', ')})`);
   }
-  if (raw['auth'] !== undefined) {
-    throw new UpstreamConfigError(`${at}.auth: authentication of upstream MCP servers ('auth', e.g. oauth_browser) is not supported yet; remove the key, or put the server behind a proxy that adds the credentials`);
-  }
   const name = checkName(nameFromKey ?? raw['name'], at);
   if (nameFromKey !== undefined && raw['name'] !== undefined && raw['name'] !== nameFromKey) {
     throw new UpstreamConfigError(`${at}.name: ${JSON.stringify(raw['name'])} differs from the key it is listed under`);
@@ -71,13 +88,49 @@ export function parseEntry(raw: unknown, at: string, nameFromKey?: string): Upst
     if (!Array.isArray(args) || !args.every((a) => typeof a === 'string')) throw new UpstreamConfigError(`${at}.args: expected an array of strings`);
     const env = raw['env'] ?? {};
     if (!isObject(env) || !Object.values(env).every((v) => typeof v === 'string')) throw new UpstreamConfigError(`${at}.env: expected an object of strings`);
-    return Object.freeze({ name, transport, command, args: Object.freeze([...args]), env: Object.freeze({ ...(env as Record<string, string>) }) });
+    const ignoredAuth = raw['auth'] !== undefined ? { ignoredAuth: true as const } : {};
+    return Object.freeze({ name, transport, command, args: Object.freeze([...args]), env: Object.freeze({ ...(env as Record<string, string>) }), ...ignoredAuth });
   }
   if (transport === 'sse' || transport === 'http') {
     for (const key of ['command', 'args', 'env']) if (raw[key] !== undefined) throw new UpstreamConfigError(`${at}.${key}: applies to the stdio transport only`);
-    return Object.freeze({ name, transport, url: checkUrl(raw['url'], at) });
+    const url = checkUrl(raw['url'], at);
+    if (raw['auth'] === undefined) return Object.freeze({ name, transport, url });
+    if (transport === 'sse') throw new UpstreamConfigError(`${at}.auth: oauth_browser applies to the http (Streamable HTTP) transport only, not sse`);
+    return Object.freeze({ name, transport, url, auth: parseAuth(raw['auth'], `${at}.auth`) });
   }
   throw new UpstreamConfigError(`${at}.transport: expected "stdio", "sse" or "http" (got ${JSON.stringify(transport)})`);
+}
+
+const AUTH_KEYS = ['type', 'scope', 'client_id', 'client_secret', 'redirect_port', 'token_cache'] as const;
+
+function optionalString(raw: Record<string, unknown>, key: string, at: string): string | undefined {
+  const v = raw[key];
+  if (v === undefined) return undefined;
+  if (typeof v !== 'string' || v === '') throw new UpstreamConfigError(`${at}.${key}: expected a non-empty string`);
+  return v;
+}
+
+function parseAuth(raw: unknown, at: string): OAuthBrowserConfig {
+  if (!isObject(raw)) throw new UpstreamConfigError(`${at}: expected an object {type: "oauth_browser", ...}`);
+  for (const key of Object.keys(raw)) {
+    if (!(AUTH_KEYS as readonly string[]).includes(key)) throw new UpstreamConfigError(`${at}.${key}: unknown key (expected one of ${AUTH_KEYS.join(', ')})`);
+  }
+  if (raw['type'] !== 'oauth_browser') throw new UpstreamConfigError(`${at}.type: expected "oauth_browser" (got ${JSON.stringify(raw['type'])})`);
+  const scope = optionalString(raw, 'scope', at);
+  const clientId = optionalString(raw, 'client_id', at);
+  const clientSecret = optionalString(raw, 'client_secret', at);
+  const tokenCache = optionalString(raw, 'token_cache', at);
+  if (clientSecret !== undefined && clientId === undefined) throw new UpstreamConfigError(`${at}.client_secret: needs client_id`);
+  const port = raw['redirect_port'] ?? 0;
+  if (typeof port !== 'number' || !Number.isInteger(port) || port < 0 || port > 65535) throw new UpstreamConfigError(`${at}.redirect_port: expected an integer from 0 to 65535 (got ${JSON.stringify(port)})`);
+  return Object.freeze({
+    type: 'oauth_browser' as const,
+    redirectPort: port,
+    ...(scope !== undefined ? { scope } : {}),
+    ...(clientId !== undefined ? { clientId } : {}),
+    ...(clientSecret !== undefined ? { clientSecret } : {}),
+    ...(tokenCache !== undefined ? { tokenCache } : {}),
+  });
 }
 
 /** `--mcp-config`'s value (already parsed from JSON): an array of entries, one entry, or `{name: entry}`. */

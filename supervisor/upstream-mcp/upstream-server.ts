@@ -4,15 +4,20 @@
 // background (0.5 s, doubling to 30 s) while calls fail at once with a clear error; a call that
 // meets a dead connection reconnects once and retries (the reference's behaviour, whose error then
 // ends in "(after reconnect)"). A ping every 20 s notices connections nobody is using.
+// An `http` entry with `auth` (oauth-browser.ts) may wait for the operator to authorize it: then
+// nothing retries, calls fail with "needs authorization: open <url>", and the redirect's code
+// completes the flow and connects.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ErrorCode, McpError, ToolListChangedNotificationSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import { RunjsError } from '../../shared/errors.ts';
 import type { McpCatalogTool } from '../../shared/mcp-catalog.ts';
 import type { UpstreamConfig } from './upstream-config.ts';
+import { OAuthBrowserProvider } from './oauth-browser.ts';
 
 export interface UpstreamTimings {
   /** Connecting and listing tools, per attempt. */
@@ -78,11 +83,17 @@ export class UpstreamServer {
   #retryTimer: NodeJS.Timeout | undefined;
   #pingTimer: NodeJS.Timeout | undefined;
   #closed = false;
+  readonly #oauth: OAuthBrowserProvider | undefined;
+  /** The transport of the last attempt: the one whose 401 started a pending authorization finishes it. */
+  #lastHttp: StreamableHTTPClientTransport | undefined;
 
   constructor(config: UpstreamConfig, opts: UpstreamServerOptions) {
     this.config = config;
     this.#opts = opts;
     this.#retryDelay = opts.timings.retryMinMs;
+    if (config.transport === 'http' && config.auth !== undefined) {
+      this.#oauth = new OAuthBrowserProvider({ name: config.name, url: config.url, config: config.auth, log: opts.log, onCode: (code) => this.#finishAuth(code) });
+    }
   }
 
   get name(): string {
@@ -101,6 +112,7 @@ export class UpstreamServer {
   /** The first attempt: resolves once it connected or failed (then retries go on in the background). */
   async start(): Promise<void> {
     this.#schedulePing();
+    await this.#oauth?.listen().catch((e: unknown) => this.#opts.log.warn(`upstream MCP server '${this.name}': ${messageOf(e)}; a browser authorization cannot complete`));
     await this.#connect().catch(() => undefined);
   }
 
@@ -120,6 +132,7 @@ export class UpstreamServer {
       try {
         second = await this.#connect();
       } catch (e2) {
+        if (RunjsError.is(e2, 'MCP_SERVER_NEEDS_AUTH')) throw e2;
         throw new RunjsError('MCP_CALL_FAILED', this.name, tool, `${messageOf(e)}; reconnecting failed: ${messageOf(e2)}`);
       }
       try {
@@ -138,6 +151,7 @@ export class UpstreamServer {
     this.#client = undefined;
     await this.#connecting?.catch(() => undefined);
     await client?.close().catch(() => undefined);
+    await this.#oauth?.close();
   }
 
   async #call(client: Client, tool: string, args: Record<string, unknown> | undefined, signal: AbortSignal | undefined): Promise<CallToolResult> {
@@ -149,17 +163,37 @@ export class UpstreamServer {
   /** The live client; while disconnected, one reconnect attempt now (not more than once a second). */
   async #clientForCall(): Promise<Client> {
     if (this.#client !== undefined) return this.#client;
+    this.#throwIfAwaitingAuth();
     if (this.#connecting === undefined && Date.now() - this.#lastFailureAt < 1000) throw new RunjsError('MCP_SERVER_UNAVAILABLE', this.name, this.#lastError);
     try {
       return await this.#connect();
     } catch {
+      this.#throwIfAwaitingAuth();
       throw new RunjsError('MCP_SERVER_UNAVAILABLE', this.name, this.#lastError);
     }
+  }
+
+  #throwIfAwaitingAuth(): void {
+    const url = this.#oauth?.pendingAuthorization;
+    if (url !== undefined) throw new RunjsError('MCP_SERVER_NEEDS_AUTH', this.name, url);
+  }
+
+  /** The operator's browser came back with `code`: the tokens for it, then a connection that uses them. */
+  async #finishAuth(code: string): Promise<void> {
+    const transport = this.#lastHttp;
+    if (transport === undefined) throw new Error('no connection attempt is waiting for authorization');
+    await transport.finishAuth(code);
+    this.#opts.log.info(`upstream MCP server '${this.name}' is authorized`);
+    this.#retryDelay = this.#opts.timings.retryMinMs;
+    await this.#connect();
   }
 
   /** One connection attempt (shared by everyone who asks while it runs). */
   #connect(): Promise<Client> {
     if (this.#closed) return Promise.reject(new Error('runjs is shutting down'));
+    // Waiting for the operator: a new attempt would only start another authorization.
+    const url = this.#oauth?.pendingAuthorization;
+    if (url !== undefined) return Promise.reject(new RunjsError('MCP_SERVER_NEEDS_AUTH', this.name, url));
     clearTimeout(this.#retryTimer);
     this.#retryTimer = undefined;
     this.#connecting ??= this.#attempt().finally(() => { this.#connecting = undefined; });
@@ -187,6 +221,12 @@ export class UpstreamServer {
       await client.close().catch(() => undefined);
       this.#lastError = messageOf(e);
       this.#lastFailureAt = Date.now();
+      const url = this.#oauth?.pendingAuthorization;
+      if (url !== undefined && e instanceof UnauthorizedError) {
+        // The provider logged the URL; the redirect connects (#finishAuth), nothing retries meanwhile.
+        this.#lastError = 'waiting for authorization';
+        throw new RunjsError('MCP_SERVER_NEEDS_AUTH', this.name, url);
+      }
       if (!this.#closed) {
         this.#opts.log.warn(`upstream MCP server '${this.name}' is unreachable: ${this.#lastError}; retrying in ${this.#retryDelay} ms`);
         this.#scheduleRetry();
@@ -240,7 +280,7 @@ export class UpstreamServer {
   }
 
   #scheduleRetry(): void {
-    if (this.#retryTimer !== undefined) return;
+    if (this.#retryTimer !== undefined || this.#oauth?.pendingAuthorization !== undefined) return;
     const delay = this.#retryDelay;
     this.#retryDelay = Math.min(this.#retryDelay * 2, this.#opts.timings.retryMaxMs);
     this.#retryTimer = setTimeout(() => {
@@ -264,7 +304,11 @@ export class UpstreamServer {
     switch (c.transport) {
       case 'stdio': return new StdioClientTransport({ command: c.command, args: [...c.args], env: { ...c.env }, stderr: 'inherit' });
       case 'sse': return new SSEClientTransport(new URL(c.url));
-      case 'http': return new StreamableHTTPClientTransport(new URL(c.url));
+      case 'http': {
+        if (this.#oauth === undefined) return new StreamableHTTPClientTransport(new URL(c.url));
+        this.#lastHttp = new StreamableHTTPClientTransport(new URL(c.url), { authProvider: this.#oauth });
+        return this.#lastHttp;
+      }
     }
   }
 }

@@ -1,11 +1,11 @@
 // Upstream MCP servers through the real server process and the SDK's real MCP client: `run_js`
 // whose script calls an upstream tool (plain and typed), the stubs in tools/list with the
 // reference's texts and what calling one answers, the `mcp` global's declarations as an MCP
-// resource and over REST, `--mcp-stubs=false`, and `auth` refused at startup.
+// resource and over REST, and `--mcp-stubs=false` (`auth`: oauth.test.ts).
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { runOnce, startServer, type ServerProcess } from '../server/server-process.ts';
+import { startServer, type ServerProcess } from '../server/server-process.ts';
 import { httpClient, ok, settle } from '../mcp/mcp-clients.ts';
 import { startHttpUpstream, UPSTREAM_SCRIPT, type HttpUpstream } from '../../fixtures/upstream-mcp/upstream-server.ts';
 
@@ -97,11 +97,4 @@ test('--mcp-stubs=false lists no stubs; scripts still reach the servers', async 
     await c.close();
     assert.equal(await s.stop(), 0);
   }
-});
-
-test('an entry with `auth` is refused at startup, naming the key', async () => {
-  const entry = { name: 'gh', transport: 'http', url: 'https://example.invalid/mcp', auth: { type: 'oauth_browser' } };
-  const res = await runOnce(['--mcp-config', JSON.stringify([entry])]);
-  assert.equal(res.code, 2);
-  assert.match(res.stderr, /invalid --mcp-config: \[0\]\.auth: authentication of upstream MCP servers \('auth', e\.g\. oauth_browser\) is not supported yet/);
 });

@@ -24,8 +24,25 @@ test('--mcp-config: an array, one entry, or an object by name; keys and types ar
   assert.throws(() => parseMcpConfig([{ ...entry, name: 'a__b' }]), /must not contain '__'/);
   assert.throws(() => parseMcpConfig([{ ...entry, command: 'x' }]), { message: '[0].command: applies to the stdio transport only' });
   assert.throws(() => parseMcpConfig([{ name: 's', transport: 'stdio', command: 'x', args: [1] }]), { message: '[0].args: expected an array of strings' });
-  assert.throws(() => parseMcpConfig([{ ...entry, auth: { type: 'oauth_browser' } }]), /^UpstreamConfigError: \[0\]\.auth: authentication of upstream MCP servers \('auth', e\.g\. oauth_browser\) is not supported yet/);
   assert.throws(() => upstreamServersOf(['a=http:http://x/'], [entry]), { message: "MCP server 'a' is configured twice (names must be unique across --mcp-server and --mcp-config)" });
+});
+
+test('auth (oauth_browser): taken on http, an error on sse, ignored (and flagged for a warning) on stdio; keys and types are checked', () => {
+  const http = { name: 'a', transport: 'http', url: 'http://127.0.0.1:1/mcp' };
+  const auth = (a: unknown) => parseMcpConfig([{ ...http, auth: a }])[0];
+  assert.deepEqual(auth({ type: 'oauth_browser' }), { ...http, auth: { type: 'oauth_browser', redirectPort: 0 } });
+  assert.deepEqual(auth({ type: 'oauth_browser', scope: 'read write', client_id: 'c', client_secret: 's', redirect_port: 8765, token_cache: '/var/lib/runjs/tokens.json' }),
+    { ...http, auth: { type: 'oauth_browser', scope: 'read write', clientId: 'c', clientSecret: 's', redirectPort: 8765, tokenCache: '/var/lib/runjs/tokens.json' } });
+  assert.throws(() => auth({ type: 'oauth_client_credentials' }), { message: '[0].auth.type: expected "oauth_browser" (got "oauth_client_credentials")' });
+  assert.throws(() => auth({ type: 'oauth_browser', token_url: 'x' }), { message: '[0].auth.token_url: unknown key (expected one of type, scope, client_id, client_secret, redirect_port, token_cache)' });
+  assert.throws(() => auth({ type: 'oauth_browser', redirect_port: 70000 }), { message: '[0].auth.redirect_port: expected an integer from 0 to 65535 (got 70000)' });
+  assert.throws(() => auth({ type: 'oauth_browser', client_secret: 's' }), { message: '[0].auth.client_secret: needs client_id' });
+  assert.throws(() => auth({ type: 'oauth_browser', scope: '' }), { message: '[0].auth.scope: expected a non-empty string' });
+  assert.throws(() => auth('oauth_browser'), { message: '[0].auth: expected an object {type: "oauth_browser", ...}' });
+  assert.throws(() => parseMcpConfig([{ name: 's', transport: 'sse', url: 'http://127.0.0.1:1/sse', auth: { type: 'oauth_browser' } }]),
+    { message: '[0].auth: oauth_browser applies to the http (Streamable HTTP) transport only, not sse' });
+  assert.deepEqual(parseMcpConfig([{ name: 'l', transport: 'stdio', command: 'node', auth: { type: 'oauth_browser' } }]),
+    [{ name: 'l', transport: 'stdio', command: 'node', args: [], env: {}, ignoredAuth: true }]);
 });
 
 test('startup: the messages name the flag; stubs default on with a server', () => {
