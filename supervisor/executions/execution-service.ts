@@ -321,6 +321,11 @@ export class ExecutionService {
     };
   }
 
+  /** The ids of the retained executions submitted under MCP/REST session `session`. */
+  sessionExecutionIds(session: string): ReadonlySet<string> {
+    return this.#store.idsOfSession(session);
+  }
+
   /** The execution's policy decisions (empty while it runs: its log arrives with its result). */
   decisions(id: string): ExecutionDecisions {
     const r = this.#row(id);

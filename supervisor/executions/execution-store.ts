@@ -32,6 +32,7 @@ export class ExecutionStore {
   readonly #insert: StatementSync;
   readonly #finish: StatementSync;
   readonly #get: StatementSync;
+  readonly #ofSession: StatementSync;
   readonly #listRunning: StatementSync;
   readonly #listFinished: StatementSync;
   readonly #appendChunk: StatementSync;
@@ -49,6 +50,7 @@ export class ExecutionStore {
     this.#insert = db.prepare('INSERT INTO executions (id, status, session, started_at) VALUES (?, \'running\', ?, ?)');
     this.#finish = db.prepare('UPDATE executions SET status = ?, result = ?, error = ?, heap = ?, completed_at = ? WHERE id = ? AND status = \'running\'');
     this.#get = db.prepare('SELECT id, status, result, error, heap, fs, session, started_at, completed_at FROM executions WHERE id = ?');
+    this.#ofSession = db.prepare('SELECT id FROM executions WHERE session = ?');
     // Listings read summary columns only: reading every retained result would make one list call
     // copy megabytes out of SQLite on the event loop.
     this.#listRunning = db.prepare('SELECT id, status, started_at, completed_at FROM executions WHERE status = \'running\' ORDER BY seq');
@@ -63,6 +65,11 @@ export class ExecutionStore {
     this.#putDecisions = db.prepare('INSERT OR REPLACE INTO execution_decisions (execution_id, entries, dropped, egress) SELECT ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM executions WHERE id = ?)');
     this.#getDecisions = db.prepare('SELECT entries, dropped, egress FROM execution_decisions WHERE execution_id = ?');
     this.#deleteDecisions = db.prepare('DELETE FROM execution_decisions WHERE execution_id = ?');
+  }
+
+  /** The ids of the retained executions of `session`. */
+  idsOfSession(session: string): Set<string> {
+    return new Set((this.#ofSession.all(session) as unknown as { id: string }[]).map((r) => r.id));
   }
 
   insert(id: string, session: string | null, startedAt: string): void {

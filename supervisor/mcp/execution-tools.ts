@@ -10,7 +10,7 @@ import { MAX_BYTE_LIMIT, MAX_LINE_LIMIT } from '../rest/output-query.ts';
 import { RunjsError } from '../../shared/errors.ts';
 import { defineTool, jsonResult, type ToolDef } from './tool-kit.ts';
 
-export type McpExecutionsApi = Pick<ExecutionService, 'submit' | 'get' | 'list' | 'cancel' | 'output' | 'wait' | 'decisions'>;
+export type McpExecutionsApi = Pick<ExecutionService, 'submit' | 'get' | 'list' | 'cancel' | 'output' | 'wait' | 'decisions'> & Partial<Pick<ExecutionService, 'sessionExecutionIds'>>;
 
 const status = z.enum(['running', 'completed', 'failed', 'cancelled', 'timed_out']);
 const executionId = z.string({ error: (issue) => (issue.input === undefined ? 'is required' : 'must be a string') }).min(1, 'must not be empty').describe('The id run_js returned.');

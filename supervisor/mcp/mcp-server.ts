@@ -6,7 +6,8 @@
 // default), which would turn stateful `run_js` (an id at once) into a wait; and its argument
 // errors are plain text, where ours are `{"error": ...}` JSON like every other failure.
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, ErrorCode, ListResourcesRequestSchema, ListToolsRequestSchema, McpError, ReadResourceRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, ErrorCode, ListResourcesRequestSchema, ListResourceTemplatesRequestSchema, ListToolsRequestSchema, McpError, ReadResourceRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { ARTIFACT_TEMPLATE, listArtifactResources, readArtifactResource } from './artifact-resources.ts';
 import type { CallToolRequest, CallToolResult, CreateTaskResult, ServerCapabilities } from '@modelcontextprotocol/sdk/types.js';
 import { executionTools, type McpExecutionsApi } from './execution-tools.ts';
 import type { ExecutionLimits } from '../../shared/execution-contract.ts';
@@ -86,9 +87,11 @@ export function createMcpConnection(opts: McpSurfaceOptions, transport: Transpor
   const byName = new Map(tools.map((t) => [t.name, t]));
   const taskStore = tasksEnabled ? new RunJsTaskStore(opts.executions) : undefined;
   const upstream = opts.upstream;
+  // Artifacts are resources wherever the artifact tools are listed (docs/mcp-tools.md, "Resources").
+  const artifactResources = opts.artifacts?.tools === true;
   const capabilities: ServerCapabilities = {
     tools: { listChanged: false },
-    ...(upstream !== undefined ? { resources: {} } : {}),
+    ...(upstream !== undefined || artifactResources ? { resources: {} } : {}),
     ...(tasksEnabled ? { tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } } } : {}),
   };
   const server = new Server(
@@ -107,11 +110,25 @@ export function createMcpConnection(opts: McpSurfaceOptions, transport: Transpor
     listed ??= tools.map((t) => listEntry(t, tasksEnabled));
     return { tools: upstream === undefined ? listed : [...listed, ...stubs().map((s) => s.entry)] };
   });
-  if (upstream !== undefined) {
-    server.setRequestHandler(ListResourcesRequestSchema, () => ({ resources: [TYPES_RESOURCE] }));
-    server.setRequestHandler(ReadResourceRequestSchema, (request) => {
-      if (request.params.uri !== TYPES_RESOURCE_URI) throw new McpError(ErrorCode.InvalidParams, `Resource not found: ${request.params.uri}`);
-      return { contents: [{ uri: TYPES_RESOURCE_URI, mimeType: TYPES_RESOURCE.mimeType, text: upstream.typesDts() }] };
+  if (upstream !== undefined || artifactResources) {
+    const artifacts = artifactResources ? opts.artifacts : undefined;
+    const sessionExecutions = opts.executions.sessionExecutionIds?.bind(opts.executions);
+    server.setRequestHandler(ListResourcesRequestSchema, (request) => {
+      const cursor = request.params?.cursor;
+      // The types resource leads the first page; artifacts follow, a page at a time.
+      const fixed = upstream !== undefined && cursor === undefined ? [TYPES_RESOURCE] : [];
+      if (artifacts === undefined) return { resources: fixed };
+      const page = listArtifactResources({ service: artifacts.service, ...(sessionExecutions ? { sessionExecutions } : {}) }, cursor, session.value);
+      return { ...page, resources: [...fixed, ...page.resources] };
+    });
+    if (artifacts !== undefined) server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({ resourceTemplates: [ARTIFACT_TEMPLATE] }));
+    server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
+      const { uri } = request.params;
+      if (upstream !== undefined && uri === TYPES_RESOURCE_URI) return { contents: [{ uri: TYPES_RESOURCE_URI, mimeType: TYPES_RESOURCE.mimeType, text: upstream.typesDts() }] };
+      const read = artifacts === undefined ? undefined : await readArtifactResource(artifacts.service, uri);
+      // SEP-2164: a resource that does not exist is invalid params, with the URI as data.
+      if (read === undefined) throw new McpError(ErrorCode.InvalidParams, `Resource not found: ${uri}`, { uri });
+      return read;
     });
   }
 
