@@ -20,6 +20,7 @@ import { createFetchOps } from './fetch/fetch-ops.ts';
 import { createWasmOps } from './wasm/wasm-ops.ts';
 import { createMcpOps } from './mcp/mcp-ops.ts';
 import { createWebSocketOps } from './websocket/websocket-ops.ts';
+import { createSubprocessOps } from './subprocess/subprocess-ops.ts';
 import { HeaderInjector } from '../network/header-injection.ts';
 
 /**
@@ -34,7 +35,7 @@ const createNetworkOps: OpFactory = (settings) => {
 export const CAPABILITIES: readonly OpFactory[] = [
   createConsoleOps, createTimerOps, createRunOps, createPlatformOps, createClockOps, createUrlOps, createEncodingOps,
   createCryptoOps, createHashOps, createZlibOps, createIntlOps, createArtifactOps, createPathOps, createUtilOps, createNetworkOps,
-  createWasmOps, createMcpOps,
+  createWasmOps, createMcpOps, createSubprocessOps,
 ];
 
 /**

@@ -608,6 +608,7 @@ var __runjs_part = (() => {
     async_hooks: "node-misc",
     "assert/strict": "assert",
     buffer: "buffer",
+    child_process: "child-process",
     console: "node-misc",
     crypto: "crypto",
     events: "events",
@@ -696,7 +697,8 @@ var __runjs_part = (() => {
     WebSocket: "websocket",
     Buffer: "buffer",
     mcp: "mcp",
-    McpToolError: "mcp"
+    McpToolError: "mcp",
+    Deno: "child-process"
   };
 
   // worker/guest/platform/core/host.js

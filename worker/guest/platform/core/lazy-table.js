@@ -8,6 +8,7 @@ export const MODULE_PARTS = {
   async_hooks: 'node-misc',
   'assert/strict': 'assert',
   buffer: 'buffer',
+  child_process: 'child-process',
   console: 'node-misc',
   crypto: 'crypto',
   events: 'events',
@@ -99,4 +100,5 @@ export const GLOBAL_PARTS = {
   Buffer: 'buffer',
   mcp: 'mcp',
   McpToolError: 'mcp',
+  Deno: 'child-process',
 };
