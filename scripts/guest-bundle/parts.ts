@@ -44,4 +44,5 @@ export const PARTS: readonly PartSpec[] = [
   { name: 'websocket', entry: `${PLATFORM}/parts/websocket.js` },
   { name: 'mcp', entry: `${PLATFORM}/parts/mcp.js` },
   { name: 'child-process', entry: `${PLATFORM}/parts/child-process.js` },
+  { name: 'http2', entry: `${PLATFORM}/parts/http2.js` },
 ];

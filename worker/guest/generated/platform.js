@@ -612,6 +612,7 @@ var __runjs_part = (() => {
     console: "node-misc",
     crypto: "crypto",
     events: "events",
+    http2: "http2",
     module: "node-misc",
     os: "node-misc",
     path: "path",

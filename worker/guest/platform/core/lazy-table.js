@@ -12,6 +12,7 @@ export const MODULE_PARTS = {
   console: 'node-misc',
   crypto: 'crypto',
   events: 'events',
+  http2: 'http2',
   module: 'node-misc',
   os: 'node-misc',
   path: 'path',
