@@ -41,6 +41,7 @@ function handler(seen: Seen[], sessions: { open: number }) {
     const path = String(headers[':path']);
     seen.push({ path, headers: { ...headers } });
     const chunks: Buffer[] = [];
+    stream.on('error', () => { /* a reset (by either side) */ });
     stream.on('data', (c: Buffer) => chunks.push(c));
     stream.on('end', () => {
       const input = messages(Buffer.concat(chunks)).map((m) => m.toString());
@@ -56,6 +57,13 @@ function handler(seen: Seen[], sessions: { open: number }) {
       } else if (path === '/test.Echo/Missing') {
         // A trailers-only response: the status in the headers.
         stream.respond({ ':status': 200, 'content-type': 'application/grpc', 'grpc-status': '12', 'grpc-message': 'unimplemented' }, { endStream: true });
+      } else if (path === '/count') {
+        // Answers the request body's size, then as many bytes back.
+        const n = Buffer.concat(chunks).length;
+        stream.respond({ ':status': 200 });
+        stream.end(Buffer.alloc(n, 0x61));
+      } else if (path === '/reset') {
+        stream.close(http2.constants.NGHTTP2_REFUSED_STREAM);
       } else if (path === '/headers') {
         stream.respond({ ':status': 200, 'content-type': 'application/json' });
         stream.end(JSON.stringify(headers));
@@ -226,6 +234,29 @@ guestSuite('node:http2 under a policy, with header injection', (g) => {
       'ERR_POLICY_DENIED http2 denied by policy: only 127.0.0.1 and localhost:<test port>',
       '',
     ].join('\n'));
+  });
+
+  g.test('large bodies both ways (backpressure on each side); a stream the server resets; a stream the script destroys', async (ctx) => {
+    const out = await ctx.output(`
+      const http2 = require('node:http2');
+      const session = http2.connect('${h2cBase}');
+      const big = session.request({ ':method': 'POST', ':path': '/count' });
+      let received = 0;
+      big.on('data', (c) => { received += c.length; });
+      for (let i = 0; i < 48; i++) big.write(Buffer.alloc(64 * 1024, 1));
+      big.end();
+      await new Promise((r, j) => { big.on('end', r); big.on('error', j); });
+      console.log(received);
+      const reset = session.request({ ':path': '/reset' });
+      reset.resume();
+      console.log(await new Promise((r) => reset.on('error', (e) => r(e.code + ' ' + e.message + ' ' + reset.rstCode))));
+      const gone = session.request({ ':method': 'POST', ':path': '/headers' });
+      gone.destroy();
+      await new Promise((r) => gone.on('close', r));
+      console.log('destroyed', gone.destroyed, gone.rstCode === undefined || gone.rstCode === 8);
+      session.close();
+    `);
+    assert.equal(out, `${48 * 64 * 1024}\nERR_HTTP2_STREAM_ERROR Stream closed with error code NGHTTP2_REFUSED_STREAM 7\ndestroyed true true\n`);
   });
 
   g.test('a session the script leaves open is closed when the run ends (unref lets the run finish)', async (ctx) => {
