@@ -162,6 +162,17 @@ guestSuite('subprocess under a policy', (g) => {
     for (const pid of pids) assert.ok(await gone(pid), `process ${pid} is gone`);
   });
 
+  g.test('an unref\'d child does not keep the run alive, and is killed when the run ends', async (ctx) => {
+    const out = await ctx.output(`
+      const { spawn } = require('node:child_process');
+      const child = spawn('/bin/sh', ['-c', 'echo $$; sleep 30']);
+      const pid = await new Promise((r) => child.stdout.once('data', (d) => r(String(d).trim())));
+      child.unref();
+      console.log(pid);
+    `);
+    assert.ok(await gone(Number(out.trim())), 'the unref\'d child is gone');
+  });
+
   g.test('per-run limits: children at once, output bytes', async (ctx) => {
     const out = await ctx.output(`
       const { spawn, exec } = require('node:child_process');

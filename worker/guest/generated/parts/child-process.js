@@ -50,7 +50,7 @@ var __runjs_part = (() => {
   var stream_default = __runjs_require("stream");
 
   // worker/guest/platform/parts/child-process.js
-  var { op, opAsync, invalidArgType, nodeError } = core_default.shared;
+  var { op, invalidArgType, nodeError } = core_default.shared;
   var { Buffer: Buffer2 } = buffer_default.globals;
   var EventEmitter = events_default.modules.events;
   var { Readable, Writable } = stream_default.modules.stream;
@@ -134,9 +134,18 @@ var __runjs_part = (() => {
       if (sent && signal !== 0) this.killed = true;
       return sent;
     }
-    ref() {
-    }
+    /** An unref'd child does not keep the run alive (it is still killed when the run ends). */
     unref() {
+      const s = this._s;
+      if (s === null) return;
+      s.refd = false;
+      if (s.next !== null) op("timers.ref", { id: s.next, ref: false });
+    }
+    ref() {
+      const s = this._s;
+      if (s === null) return;
+      s.refd = true;
+      if (s.next !== null) op("timers.ref", { id: s.next, ref: true });
     }
     disconnect() {
     }
@@ -150,6 +159,8 @@ var __runjs_part = (() => {
       id: 0,
       closed: false,
       wake: null,
+      refd: true,
+      next: null,
       spawned: new Promise((resolve) => {
         spawned = resolve;
       }),
@@ -202,8 +213,13 @@ var __runjs_part = (() => {
     for (; ; ) {
       let event;
       try {
-        event = await opAsync("subprocess.next", { id: s.id });
+        event = await new Promise((resolve, reject) => {
+          s.next = op("subprocess.next", { id: s.id }, void 0, (ok, value) => ok ? resolve(value) : reject(value));
+          if (!s.refd) op("timers.ref", { id: s.next, ref: false });
+        });
+        s.next = null;
       } catch (e) {
+        s.next = null;
         event = { type: "error", message: String(e?.message ?? e), code: e?.code };
         deliver(cp, s, event, stdio, spawned, onOutput);
         event = { type: "close", code: null, signal: null };

@@ -9,7 +9,7 @@ import bufferPart from 'runjs:part/buffer';
 import eventsPart from 'runjs:part/events';
 import streamPart from 'runjs:part/stream';
 
-const { op, opAsync, invalidArgType, nodeError } = core.shared;
+const { op, invalidArgType, nodeError } = core.shared;
 const { Buffer } = bufferPart.globals;
 const EventEmitter = eventsPart.modules.events;
 const { Readable, Writable } = streamPart.modules.stream;
@@ -93,8 +93,20 @@ export class ChildProcess extends EventEmitter {
     return sent;
   }
 
-  ref() {}
-  unref() {}
+  /** An unref'd child does not keep the run alive (it is still killed when the run ends). */
+  unref() {
+    const s = this._s;
+    if (s === null) return;
+    s.refd = false;
+    if (s.next !== null) op('timers.ref', { id: s.next, ref: false });
+  }
+
+  ref() {
+    const s = this._s;
+    if (s === null) return;
+    s.refd = true;
+    if (s.next !== null) op('timers.ref', { id: s.next, ref: true });
+  }
   disconnect() {}
   [Symbol.dispose ?? Symbol.for('Symbol.dispose')]() {
     if (this.exitCode === null && this.signalCode === null) this.kill();
@@ -105,7 +117,7 @@ export class ChildProcess extends EventEmitter {
 function start(cp, req, stdio, onOutput) {
   let spawned;
   const s = {
-    id: 0, closed: false, wake: null,
+    id: 0, closed: false, wake: null, refd: true, next: null,
     spawned: new Promise((resolve) => { spawned = resolve; }),
     didSpawn: false,
   };
@@ -157,8 +169,13 @@ async function pump(cp, s, stdio, spawned, onOutput) {
   for (;;) {
     let event;
     try {
-      event = await opAsync('subprocess.next', { id: s.id });
+      event = await new Promise((resolve, reject) => {
+        s.next = op('subprocess.next', { id: s.id }, undefined, (ok, value) => (ok ? resolve(value) : reject(value)));
+        if (!s.refd) op('timers.ref', { id: s.next, ref: false });
+      });
+      s.next = null;
     } catch (e) {
+      s.next = null;
       event = { type: 'error', message: String(e?.message ?? e), code: e?.code };
       deliver(cp, s, event, stdio, spawned, onOutput);
       event = { type: 'close', code: null, signal: null };
