@@ -257,7 +257,24 @@ var __runjs_part = (() => {
       this.encrypted = url.protocol === "https:";
       this.alpnProtocol = void 0;
       this.originSet = void 0;
-      this.socket = void 0;
+      this.socket = {
+        remoteAddress: __runjs_P.$replace(url.hostname, /^\[|\]$/g, ""),
+        remotePort: Number(url.port || (url.protocol === "https:" ? 443 : 80)),
+        encrypted: url.protocol === "https:",
+        alpnProtocol: void 0,
+        servername: url.hostname,
+        getPeerCertificate: /* @__PURE__ */ __name(() => ({}), "getPeerCertificate"),
+        setTimeout() {
+        },
+        setNoDelay() {
+        },
+        setKeepAlive() {
+        },
+        ref() {
+        },
+        unref() {
+        }
+      };
       this.state = {};
       this.localSettings = {};
       this.remoteSettings = {};
@@ -341,8 +358,9 @@ var __runjs_part = (() => {
         case "connect":
           session.connecting = false;
           session.alpnProtocol = event.alpnProtocol ?? (session.encrypted ? "h2" : "h2c");
+          session.socket.alpnProtocol = session.alpnProtocol;
           session.originSet = [s.url.origin];
-          session.emit("connect", session, void 0);
+          session.emit("connect", session, session.socket);
           break;
         case "error":
           session.emit("error", hostError(event));

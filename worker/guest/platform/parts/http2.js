@@ -212,7 +212,12 @@ export class ClientHttp2Session extends EventEmitter {
     this.encrypted = url.protocol === 'https:';
     this.alpnProtocol = undefined;
     this.originSet = undefined;
-    this.socket = undefined;
+    // The connection is the host's: a stand-in answering what clients read of it.
+    this.socket = {
+      remoteAddress: url.hostname.replace(/^\[|\]$/g, ''), remotePort: Number(url.port || (url.protocol === 'https:' ? 443 : 80)),
+      encrypted: url.protocol === 'https:', alpnProtocol: undefined, servername: url.hostname,
+      getPeerCertificate: () => ({}), setTimeout() {}, setNoDelay() {}, setKeepAlive() {}, ref() {}, unref() {},
+    };
     this.state = {};
     this.localSettings = {};
     this.remoteSettings = {};
@@ -303,8 +308,9 @@ async function pumpSession(session) {
       case 'connect':
         session.connecting = false;
         session.alpnProtocol = event.alpnProtocol ?? (session.encrypted ? 'h2' : 'h2c');
+        session.socket.alpnProtocol = session.alpnProtocol;
         session.originSet = [s.url.origin];
-        session.emit('connect', session, undefined);
+        session.emit('connect', session, session.socket);
         break;
       case 'error':
         session.emit('error', hostError(event));
