@@ -115,6 +115,25 @@ guestSuite('subprocess under a policy', (g) => {
     assert.equal(out, 'spawn number, exit 0 null | 0 "hello world" 0\ntrue true\nnull SIGTERM\n');
   });
 
+  g.test('options: stdio inherit (the run\'s output), shell, timeout with killSignal, an AbortSignal', async (ctx) => {
+    const out = await ctx.output(`
+      const { spawn, execFile } = require('node:child_process');
+      const a = spawn('echo', ['to the output'], { stdio: 'inherit' });
+      console.log(a.stdout);
+      await new Promise((r) => a.on('close', r));
+      const b = spawn('echo $((6 * 7))', { shell: true });
+      b.stdout.on('data', (d) => console.log('shell', String(d).trim()));
+      await new Promise((r) => b.on('close', r));
+      const c = spawn('sleep', ['10'], { timeout: 100, killSignal: 'SIGKILL' });
+      console.log(await new Promise((r) => c.on('exit', (code, signal) => r(code + ' ' + signal))));
+      const ac = new AbortController();
+      const d = execFile('sleep', ['10'], { signal: ac.signal }, (err) => console.log('callback', err.name, err.code));
+      d.on('spawn', () => ac.abort());
+      await new Promise((r) => d.on('close', r));
+    `);
+    assert.equal(out, 'null\nto the output\nshell 42\nnull SIGKILL\ncallback AbortError ABORT_ERR\n');
+  });
+
   g.test('the child gets only the environment the script passes, and runs in the run\'s own directory', async (ctx) => {
     const out = await ctx.output(`
       const { promisify } = require('node:util');
