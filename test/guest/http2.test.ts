@@ -16,6 +16,7 @@ import { guestSuite } from '../helpers/both-engines.ts';
 import { makeTestCa, type TestCa } from '../helpers/test-ca.ts';
 import { parsePolicyConfig } from '../../supervisor/config/policy-config.ts';
 import { parseHeaderConfig } from '../../supervisor/config/header-config.ts';
+import { DEFAULT_HOST_OP_LIMITS } from '../../shared/worker-settings.ts';
 
 /** One length-prefixed gRPC message (uncompressed). */
 function frame(payload: Buffer): Buffer {
@@ -294,6 +295,45 @@ guestSuite('node:http2 under a policy, with header injection', (g) => {
           }],
         },
       });
+    },
+  },
+});
+
+guestSuite('node:http2 per-run limits', (g) => {
+  g.test('sessions and streams open at once; received bytes within fetch\'s per-run budget', async (ctx) => {
+    const out = await ctx.output(`
+      const http2 = require('node:http2');
+      const a = http2.connect('${h2cBase}');
+      const b = http2.connect('${h2cBase}');
+      console.log(await new Promise((r) => b.on('error', (e) => r(e.code + ' ' + e.message))));
+      const s1 = a.request({ ':method': 'POST', ':path': '/count' });
+      const s2 = a.request({ ':method': 'POST', ':path': '/count' });
+      const s3 = a.request({ ':method': 'POST', ':path': '/count' });
+      console.log(await new Promise((r) => s3.on('error', (e) => r(e.code + ' ' + e.message))));
+      s1.end(Buffer.alloc(10));
+      s1.resume();
+      await new Promise((r) => s1.on('close', r));
+      s2.end(Buffer.alloc(100 * 1024));
+      s2.resume();
+      console.log(await new Promise((r) => s2.on('error', (e) => r(e.code + ' ' + e.message))));
+      a.close();
+    `);
+    assert.equal(out, [
+      'ERR_RUNJS_HTTP2_TOO_MANY_SESSIONS http2: more than 1 HTTP/2 sessions of this execution are open at once; close earlier ones first',
+      'ERR_RUNJS_HTTP2_TOO_MANY_STREAMS http2: more than 2 HTTP/2 streams of this execution are open at once; finish earlier ones first',
+      'ERR_RUNJS_HTTP2_RECEIVE_LIMIT http2: the execution received more than 65536 bytes from the network (the per-execution limit, shared with fetch response bodies)',
+      '',
+    ].join('\n'));
+  });
+}, {
+  pool: {
+    hostOpLimits: {
+      ...DEFAULT_HOST_OP_LIMITS,
+      fetch: { ...DEFAULT_HOST_OP_LIMITS.fetch, maxResponseBytesPerRun: 64 * 1024 },
+      http2: { maxSessions: 1, maxStreams: 2 },
+    },
+    get policies() {
+      return parsePolicyConfig({ http2: { policies: [{ url: hook('allow-all.js', 'export default () => true;') }] } });
     },
   },
 });
