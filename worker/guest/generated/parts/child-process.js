@@ -506,7 +506,10 @@ ${typeof stderr === "string" ? stderr : __runjs_P.$toString(stderr)}`);
     }
   };
   __runjs_P.Object_defineProperty(Command.prototype, Symbol.toStringTag, { value: "Deno.Command", configurable: true });
-  var Deno = __runjs_P.Object_freeze({ Command });
+  var denoEnv = __runjs_P.Object_freeze({ get: /* @__PURE__ */ __name(() => void 0, "get"), has: /* @__PURE__ */ __name(() => false, "has"), toObject: /* @__PURE__ */ __name(() => ({}), "toObject"), set() {
+  }, delete() {
+  } });
+  var Deno = __runjs_P.Object_freeze({ Command, args: __runjs_P.Object_freeze([]), env: denoEnv });
   var modules = { child_process: childProcess };
   var globals = { Deno };
   return __toCommonJS(child_process_exports);

@@ -466,8 +466,12 @@ class Command {
 }
 Object.defineProperty(Command.prototype, Symbol.toStringTag, { value: 'Deno.Command', configurable: true });
 
-/** A `Deno` namespace holding only `Command` (what runjs runs of Deno's API). */
-const Deno = Object.freeze({ Command });
+/**
+ * A `Deno` namespace: `Command` (what runjs runs of Deno's API), plus `args` and a read-only empty
+ * `env`, which libraries that detect Deno read first (supports-color reads `Deno.args`).
+ */
+const denoEnv = Object.freeze({ get: () => undefined, has: () => false, toObject: () => ({}), set() {}, delete() {} });
+const Deno = Object.freeze({ Command, args: Object.freeze([]), env: denoEnv });
 
 export const modules = { child_process: childProcess };
 export const globals = { Deno };
