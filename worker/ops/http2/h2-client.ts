@@ -39,7 +39,6 @@ export interface SessionDeps {
   decide(origin: URL, signal: AbortSignal): Promise<URL>;
   readonly ca: readonly string[] | undefined;
   readonly connectTimeoutMs: number;
-  onEnd(): void;
 }
 
 export class H2Session {
@@ -141,7 +140,6 @@ export class H2Session {
     this.events.push({ type: 'close' }, true);
     this.#ended = true;
     this.#controller.abort();
-    this.#deps.onEnd();
   }
 }
 
@@ -154,7 +152,6 @@ export interface StreamDeps {
   countSent(n: number): void;
   /** Counts received body bytes; an OpError when the run's budget is spent. */
   countReceived(n: number): OpError | undefined;
-  onEnd(): void;
 }
 
 export class H2Stream {
@@ -293,6 +290,5 @@ export class H2Stream {
     this.#ended = true;
     this.#controller.abort();
     for (const w of this.#pending.splice(0)) w.done();
-    this.#deps.onEnd();
   }
 }

@@ -77,7 +77,7 @@ export function createHttp2Ops(settings: WorkerSettings, injector: HeaderInjecto
         const id = runs.next++;
         runs.sessions.set(id, new H2Session(origin, {
           decide: (o, signal) => decideConnect(o, ctx, signal),
-          ca, connectTimeoutMs: fetchLimits.connectTimeoutMs, onEnd: () => {},
+          ca, connectTimeoutMs: fetchLimits.connectTimeoutMs,
         }, refused));
         return id;
       },
@@ -132,7 +132,6 @@ export function createHttp2Ops(settings: WorkerSettings, injector: HeaderInjecto
             ctx.policy.countEgress('http2', { received_bytes: n });
             return countReceived(traffic, n, fetchLimits.maxResponseBytesPerRun) ? undefined : guestError('HTTP2_RECEIVE_LIMIT', fetchLimits.maxResponseBytesPerRun);
           },
-          onEnd: () => {},
         }, refused));
         return id;
       },

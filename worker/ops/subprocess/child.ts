@@ -23,8 +23,6 @@ export interface ChildDeps {
   cwdFor(req: SpawnRequest): string;
   /** Counts output bytes against the run's cap; an OpError once it is spent (the child is then killed). */
   countOutput(n: number): OpError | undefined;
-  /** The child has ended (closed or failed to start): it no longer counts as running. */
-  onEnd(): void;
 }
 
 /** Output bytes waiting for the guest beyond which the child's pipes are not read. */
@@ -200,10 +198,7 @@ export class Child {
     this.#proc?.stdout?.destroy();
     this.#proc?.stderr?.destroy();
     this.#proc?.stdin?.destroy();
-    if (!this.#ended) {
-      this.#ended = true;
-      this.#deps.onEnd();
-    }
+    this.#ended = true;
     this.#queue.length = 0;
     this.#waiter = undefined;
   }
@@ -221,7 +216,6 @@ export class Child {
     clearTimeout(this.#timer);
     this.#push(close);
     this.#ended = true;
-    this.#deps.onEnd();
   }
 
   #push(e: ChildEvent): void {

@@ -85,7 +85,6 @@ export function createSubprocessOps(settings: WorkerSettings): OpTable {
             runs.outputBytes += n;
             return runs.outputBytes > limits.maxOutputBytesPerRun ? guestError('SUBPROCESS_OUTPUT_LIMIT', limits.maxOutputBytesPerRun) : undefined;
           },
-          onEnd: () => {},
         }, refused));
         return id;
       },
