@@ -213,7 +213,7 @@ guestSuite('node:http2 under a policy, with header injection', (g) => {
     assert.equal(out, 'h2 true ["SECURE"] 0\n');
   });
 
-  g.test('a stream the policy denies fails with its reason; a host the policy refuses fails the session', async (ctx) => {
+  g.test('a stream the policy denies fails with its reason; a pre hook may rewrite a stream; a host the policy refuses fails the session', async (ctx) => {
     const out = await ctx.output(`
       const http2 = require('node:http2');
       const session = http2.connect('${h2cBase}');
@@ -225,6 +225,13 @@ guestSuite('node:http2 under a policy, with header injection', (g) => {
       ok.on('data', (d) => { body += d; });
       await new Promise((r) => ok.on('end', r));
       console.log(JSON.parse(body)[':method']);
+      const old = session.request({ ':path': '/old' });
+      old.setEncoding('utf8');
+      let moved = '';
+      old.on('data', (d) => { moved += d; });
+      await new Promise((r) => old.on('end', r));
+      const h = JSON.parse(moved);
+      console.log(h[':path'], h['x-rewritten']);
       session.close();
       const other = http2.connect('http://localhost:1');
       console.log(await new Promise((r) => other.on('error', (e) => r(e.code + ' ' + e.message))));
@@ -232,6 +239,7 @@ guestSuite('node:http2 under a policy, with header injection', (g) => {
     assert.equal(out, [
       'ERR_POLICY_DENIED http2 denied by policy: /forbidden is not for scripts',
       'GET',
+      '/headers yes',
       'ERR_POLICY_DENIED http2 denied by policy: only 127.0.0.1 and localhost:<test port>',
       '',
     ].join('\n'));
@@ -283,6 +291,7 @@ guestSuite('node:http2 under a policy, with header injection', (g) => {
       const tlsPort = (tls.address() as AddressInfo).port;
       return parsePolicyConfig({
         http2: {
+          pre: [{ url: hook('h2-rewrite.js', "export default (input) => input.operation === 'request' && input.path === '/old' ? { input: { ...input, path: '/headers', headers: { ...input.headers, 'x-rewritten': 'yes' } } } : undefined;") }],
           policies: [{
             url: hook('h2.js', `export default (input) => {
               if (input.operation === 'connect') {

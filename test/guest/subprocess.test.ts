@@ -161,12 +161,13 @@ guestSuite('subprocess under a policy', (g) => {
     ].join('\n'));
   });
 
-  g.test('a command the policy does not allow is denied with its reason', async (ctx) => {
+  g.test('a command the policy does not allow is denied with its reason; a pre hook may rewrite the command', async (ctx) => {
     const out = await ctx.output(`
       const { execFile } = require('node:child_process');
       await new Promise((r) => execFile('/bin/rm', ['-rf', '/'], (err) => { console.log(err.message, err.code); r(); }));
+      await new Promise((r) => execFile('greet', ['you'], (err, stdout) => { console.log(err, stdout.trim()); r(); }));
     `);
-    assert.equal(out, 'subprocess.spawn denied by policy: /bin/rm is not allowed ERR_POLICY_DENIED\n');
+    assert.equal(out, 'subprocess.spawn denied by policy: /bin/rm is not allowed ERR_POLICY_DENIED\nnull rewritten you\n');
   });
 
   g.test('children and what they started are killed when the run ends', async (ctx) => {
@@ -213,6 +214,7 @@ guestSuite('subprocess under a policy', (g) => {
     get policies() {
       return parsePolicyConfig({
         subprocess: {
+          pre: [{ url: hook('rewrite.js', "export default (input) => input.command === 'greet' ? { input: { ...input, command: '/bin/echo', args: ['rewritten', ...input.args] } } : undefined;") }],
           policies: [{ url: hook('allow.js', "export default (input) => input.command === '/bin/rm' ? { allow: false, reason: input.command + ' is not allowed' } : true;") }],
         },
       });
