@@ -171,6 +171,53 @@ export const ERRORS = {
     message: (server: string, tool: string, size: number, limit: number) => `mcp.callTool ${server}.${tool}: the result is ${size} bytes of JSON, more than the limit of ${limit} bytes (${limit / MIB} MiB)`,
   }),
 
+  // ── child processes (node:child_process, Deno.Command; worker/ops/subprocess/) ──
+  // Guest codes: ERR_RUNJS_<key> (worker/ops/guest-errors.ts).
+  SUBPROCESS_TOO_MANY: spec({
+    status: 429, mcp: 'none', guest: 'Error',
+    message: (max: number) => `subprocess: more than ${max} child processes of this execution are running at once; wait for earlier ones to exit`,
+  }),
+  SUBPROCESS_OUTPUT_LIMIT: spec({
+    status: 413, mcp: 'none', guest: 'RangeError',
+    message: (max: number) => `subprocess: the execution's child processes wrote more than ${max} bytes (${max / MIB} MiB) of output, the per-execution limit; the child was killed`,
+  }),
+  SUBPROCESS_STDIN_LIMIT: spec({
+    status: 413, mcp: 'none', guest: 'RangeError',
+    message: (max: number) => `subprocess: more than ${max} bytes written to the child's stdin are waiting for it to read them`,
+  }),
+  SUBPROCESS_SYNC: spec({
+    status: 501, mcp: 'none', guest: 'Error',
+    message: (name: string) => `${name} is not supported in runjs: a child process runs on the host while the script goes on; use the callback, promise or stream form`,
+  }),
+  SUBPROCESS_LOST: spec({ status: 410, mcp: 'none', guest: 'Error', message: () => 'runjs: this child process belongs to an earlier run or has closed' }),
+  SUBPROCESS_CWD: spec({
+    status: 400, mcp: 'none', guest: 'Error',
+    message: (cwd: string) => `subprocess: the relative cwd ${JSON.stringify(cwd)} leaves the execution's working directory`,
+  }),
+
+  // ── HTTP/2 client sessions (node:http2; worker/ops/http2/) ─────────────────
+  HTTP2_NOT_ENABLED: spec({
+    status: 403, mcp: 'none', guest: 'Error',
+    message: (origin: string) => `http2 is not enabled: start runjs with an "http2" section in --policies-json (the connection to ${origin} is refused)`,
+  }),
+  HTTP2_TOO_MANY_SESSIONS: spec({
+    status: 429, mcp: 'none', guest: 'Error',
+    message: (max: number) => `http2: more than ${max} HTTP/2 sessions of this execution are open at once; close earlier ones first`,
+  }),
+  HTTP2_TOO_MANY_STREAMS: spec({
+    status: 429, mcp: 'none', guest: 'Error',
+    message: (max: number) => `http2: more than ${max} HTTP/2 streams of this execution are open at once; finish earlier ones first`,
+  }),
+  HTTP2_RECEIVE_LIMIT: spec({
+    status: 413, mcp: 'none', guest: 'RangeError',
+    message: (max: number) => `http2: the execution received more than ${max} bytes from the network (the per-execution limit, shared with fetch response bodies)`,
+  }),
+  HTTP2_LOST: spec({ status: 410, mcp: 'none', guest: 'Error', message: () => 'runjs: this HTTP/2 session or stream belongs to an earlier run or has closed' }),
+  HTTP2_SERVER_UNSUPPORTED: spec({
+    status: 501, mcp: 'none', guest: 'Error',
+    message: (name: string) => `http2.${name} is not supported in runjs: scripts are HTTP/2 clients only`,
+  }),
+
   // ── request bodies (REST; the SSE transport's POST /message) ──────────────
   BODY_TOO_LARGE: spec({ status: 413, mcp: 'http', message: (limit: number) => `Request body is larger than the limit of ${limit} bytes (server option --max-request-body)` }),
   BODY_INCOMPLETE: spec({ status: 400, mcp: 'none', message: () => 'Request body ended before Content-Length bytes were received' }),

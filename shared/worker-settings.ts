@@ -33,6 +33,22 @@ export interface WebSocketLimits {
   readonly handshakeTimeoutMs: number;
 }
 
+/** What one execution may do with child processes (docs/subprocess.md). */
+export interface SubprocessLimits {
+  /** Children a run may have at once (from spawn until their stdout and stderr have closed). */
+  readonly maxRunning: number;
+  /** Bytes of stdout and stderr a run's children may write, together; beyond, the child writing is killed. */
+  readonly maxOutputBytesPerRun: number;
+}
+
+/** What one execution may do with HTTP/2 (docs/network.md). */
+export interface Http2Limits {
+  /** Sessions a run may have open at once. */
+  readonly maxSessions: number;
+  /** Streams a run may have open at once, over all its sessions. */
+  readonly maxStreams: number;
+}
+
 export interface HostOpLimits {
   /** Bytes of artifact() payloads a run may have in flight to the supervisor at once. */
   readonly maxPendingArtifactBytes: number;
@@ -45,6 +61,9 @@ export interface HostOpLimits {
   readonly fetch: FetchLimits;
   /** WebSocket messages also count against `fetch.maxResponseBytesPerRun` (one budget for what a run receives). */
   readonly websocket: WebSocketLimits;
+  readonly subprocess: SubprocessLimits;
+  /** HTTP/2 response bodies also count against `fetch.maxResponseBytesPerRun`. */
+  readonly http2: Http2Limits;
 }
 
 /** The network as the operator configured it. */
@@ -84,6 +103,16 @@ export const DEFAULT_WEBSOCKET_LIMITS: WebSocketLimits = Object.freeze({
   handshakeTimeoutMs: 30_000,
 });
 
+export const DEFAULT_SUBPROCESS_LIMITS: SubprocessLimits = Object.freeze({
+  maxRunning: 8,
+  maxOutputBytesPerRun: 16 * 1024 * 1024,
+});
+
+export const DEFAULT_HTTP2_LIMITS: Http2Limits = Object.freeze({
+  maxSessions: 16,
+  maxStreams: 64,
+});
+
 export const DEFAULT_HOST_OP_LIMITS: HostOpLimits = Object.freeze({
   maxPendingArtifactBytes: 64 * 1024 * 1024,
   // ≈ 8 s of SHA-512 (2 s of SHA-1) on the 2-core development machine.
@@ -93,6 +122,8 @@ export const DEFAULT_HOST_OP_LIMITS: HostOpLimits = Object.freeze({
   maxConcurrentKeyDerivations: 4,
   fetch: DEFAULT_FETCH_LIMITS,
   websocket: DEFAULT_WEBSOCKET_LIMITS,
+  subprocess: DEFAULT_SUBPROCESS_LIMITS,
+  http2: DEFAULT_HTTP2_LIMITS,
 });
 
 export const DEFAULT_NETWORK_SETTINGS: NetworkSettings = Object.freeze({ fetchDefault: 'deny', caCerts: Object.freeze([]) });
@@ -112,10 +143,18 @@ function isWebSocketLimits(v: unknown): v is WebSocketLimits {
   return isObject(v) && isCount(v['maxOpen']) && isCount(v['maxMessageBytes']) && v['maxMessageBytes'] > 0 && isCount(v['handshakeTimeoutMs']);
 }
 
+function isSubprocessLimits(v: unknown): v is SubprocessLimits {
+  return isObject(v) && isCount(v['maxRunning']) && isCount(v['maxOutputBytesPerRun']);
+}
+
+function isHttp2Limits(v: unknown): v is Http2Limits {
+  return isObject(v) && isCount(v['maxSessions']) && isCount(v['maxStreams']);
+}
+
 function isHostOpLimits(v: unknown): v is HostOpLimits {
   return isObject(v) && isCount(v['maxPendingArtifactBytes']) && isCount(v['maxPbkdf2Work']) && isCount(v['maxScryptWork'])
     && isCount(v['maxConcurrentKeyDerivations']) && v['maxConcurrentKeyDerivations'] > 0 && isFetchLimits(v['fetch'])
-    && isWebSocketLimits(v['websocket']);
+    && isWebSocketLimits(v['websocket']) && isSubprocessLimits(v['subprocess']) && isHttp2Limits(v['http2']);
 }
 
 function isNetworkSettings(v: unknown): v is NetworkSettings {

@@ -43,4 +43,6 @@ export const PARTS: readonly PartSpec[] = [
   { name: 'node-misc', entry: `${PLATFORM}/parts/node-misc.js` },
   { name: 'websocket', entry: `${PLATFORM}/parts/websocket.js` },
   { name: 'mcp', entry: `${PLATFORM}/parts/mcp.js` },
+  { name: 'child-process', entry: `${PLATFORM}/parts/child-process.js` },
+  { name: 'http2', entry: `${PLATFORM}/parts/http2.js` },
 ];

@@ -235,6 +235,6 @@ guestSuite('node: modules', (g) => {
     ].join('\n')), "true function function true\nMODULE_NOT_FOUND Module 'fs' is not available in runjs. Available built-in mo\nMODULE_NOT_FOUND\n");
     const res = await ctx.run('import fs from "node:fs"; console.log(fs)');
     assert.equal(res.outcome.status, 'failed');
-    assert.equal(res.outcome.status === 'failed' ? res.outcome.error : '', "Module 'node:fs' is not available in runjs. Available built-in modules: node:assert, node:assert/strict, node:async_hooks, node:buffer, node:console, node:crypto, node:events, node:module, node:os, node:path, node:path/posix, node:path/win32, node:perf_hooks, node:process, node:querystring, node:stream, node:stream/consumers, node:stream/promises, node:stream/web, node:string_decoder, node:timers, node:timers/promises, node:url, node:util, node:util/types, node:worker_threads, node:zlib");
+    assert.equal(res.outcome.status === 'failed' ? res.outcome.error : '', "Module 'node:fs' is not available in runjs. Available built-in modules: node:assert, node:assert/strict, node:async_hooks, node:buffer, node:child_process, node:console, node:crypto, node:events, node:http2, node:module, node:os, node:path, node:path/posix, node:path/win32, node:perf_hooks, node:process, node:querystring, node:stream, node:stream/consumers, node:stream/promises, node:stream/web, node:string_decoder, node:timers, node:timers/promises, node:url, node:util, node:util/types, node:worker_threads, node:zlib");
   });
 });

@@ -20,21 +20,23 @@ import { createFetchOps } from './fetch/fetch-ops.ts';
 import { createWasmOps } from './wasm/wasm-ops.ts';
 import { createMcpOps } from './mcp/mcp-ops.ts';
 import { createWebSocketOps } from './websocket/websocket-ops.ts';
+import { createHttp2Ops } from './http2/http2-ops.ts';
+import { createSubprocessOps } from './subprocess/subprocess-ops.ts';
 import { HeaderInjector } from '../network/header-injection.ts';
 
 /**
- * The network capabilities (fetch, WebSocket), built together: they share the worker's one header
+ * The network capabilities (fetch, WebSocket, HTTP/2), built together: they share the worker's one header
  * injector, so each OAuth rule has one token cache per worker process.
  */
 const createNetworkOps: OpFactory = (settings) => {
   const injector = new HeaderInjector(settings.headerRules, { timeoutMs: settings.limits.fetch.requestTimeoutMs });
-  return { ...createFetchOps(settings, injector), ...createWebSocketOps(settings, injector) };
+  return { ...createFetchOps(settings, injector), ...createWebSocketOps(settings, injector), ...createHttp2Ops(settings, injector) };
 };
 
 export const CAPABILITIES: readonly OpFactory[] = [
   createConsoleOps, createTimerOps, createRunOps, createPlatformOps, createClockOps, createUrlOps, createEncodingOps,
   createCryptoOps, createHashOps, createZlibOps, createIntlOps, createArtifactOps, createPathOps, createUtilOps, createNetworkOps,
-  createWasmOps, createMcpOps,
+  createWasmOps, createMcpOps, createSubprocessOps,
 ];
 
 /**

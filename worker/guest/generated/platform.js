@@ -608,9 +608,11 @@ var __runjs_part = (() => {
     async_hooks: "node-misc",
     "assert/strict": "assert",
     buffer: "buffer",
+    child_process: "child-process",
     console: "node-misc",
     crypto: "crypto",
     events: "events",
+    http2: "http2",
     module: "node-misc",
     os: "node-misc",
     path: "path",
@@ -696,7 +698,8 @@ var __runjs_part = (() => {
     WebSocket: "websocket",
     Buffer: "buffer",
     mcp: "mcp",
-    McpToolError: "mcp"
+    McpToolError: "mcp",
+    Deno: "child-process"
   };
 
   // worker/guest/platform/core/host.js

@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { OpError, type OpFactory } from '../op-types.ts';
 
-const PART_NAME = /^[a-z][a-z-]*$/;
+const PART_NAME = /^[a-z][a-z0-9-]*$/;
 
 /** The source of platform part `name`, or undefined when there is no such part. */
 export function readPartSource(name: string): string | undefined {

@@ -8,9 +8,11 @@ export const MODULE_PARTS = {
   async_hooks: 'node-misc',
   'assert/strict': 'assert',
   buffer: 'buffer',
+  child_process: 'child-process',
   console: 'node-misc',
   crypto: 'crypto',
   events: 'events',
+  http2: 'http2',
   module: 'node-misc',
   os: 'node-misc',
   path: 'path',
@@ -99,4 +101,5 @@ export const GLOBAL_PARTS = {
   Buffer: 'buffer',
   mcp: 'mcp',
   McpToolError: 'mcp',
+  Deno: 'child-process',
 };
