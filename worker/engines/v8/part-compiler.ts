@@ -9,7 +9,7 @@ import ivm from 'isolated-vm';
 /** A part's source by name (the worker's platform ops read them). */
 export type PartSource = (name: string) => string | undefined;
 
-const PART_NAME = /^[a-z][a-z-]*$/;
+const PART_NAME = /^[a-z][a-z0-9-]*$/;
 
 export class PartCompiler {
   readonly #source: PartSource;
