@@ -108,7 +108,8 @@ export function createMcpConnection(opts: McpSurfaceOptions, transport: Transpor
   const stubs = () => (upstream?.stubPrefix === undefined ? [] : stubsOf(upstream.catalog(), upstream.stubPrefix).filter((s) => !byName.has(s.entry.name)));
   server.setRequestHandler(ListToolsRequestSchema, () => {
     listed ??= tools.map((t) => listEntry(t, tasksEnabled));
-    return { tools: upstream === undefined ? listed : [...listed, ...stubs().map((s) => s.entry)] };
+    // The legacy SSE transport lists no stubs (the reference's rule; they stay callable by name).
+    return { tools: upstream === undefined || transport === 'sse' ? listed : [...listed, ...stubs().map((s) => s.entry)] };
   });
   if (upstream !== undefined || artifactResources) {
     const artifacts = artifactResources ? opts.artifacts : undefined;
