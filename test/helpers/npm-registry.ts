@@ -56,6 +56,8 @@ export interface NpmRegistry {
   readonly seen: string[];
   /** Adds (or replaces) a version of a package. */
   publish(name: string, version: string, pkg: PackageVersion, tag?: string): void;
+  /** While true, every request fails (the socket is destroyed): the registry is down. */
+  down: boolean;
   /** Serves `body` at `path` (URL modules). */
   file(path: string, body: string, contentType?: string): void;
   close(): Promise<void>;
@@ -68,6 +70,7 @@ export async function startNpmRegistry(): Promise<NpmRegistry> {
   const server: Server = createServer((req, res) => {
     const path = decodeURIComponent(req.url ?? '/');
     seen.push(path);
+    if (self.down) { req.socket.destroy(); return; }
     const blob = blobs.get(path);
     if (blob !== undefined) { res.writeHead(200, { 'content-type': blob.type }).end(blob.body); return; }
     const doc = packuments.get(path.slice(1));
@@ -76,9 +79,10 @@ export async function startNpmRegistry(): Promise<NpmRegistry> {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return {
+  const self: NpmRegistry = {
     url,
     seen,
+    down: false,
     publish(name, version, pkg, tag = 'latest') {
       const manifest = { name, version, ...pkg.manifest };
       const tarball = makeTarball({ 'package.json': JSON.stringify(manifest), ...pkg.files });
@@ -95,4 +99,5 @@ export async function startNpmRegistry(): Promise<NpmRegistry> {
     },
     close: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
   };
+  return self;
 }

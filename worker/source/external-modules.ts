@@ -22,13 +22,16 @@ interface Resolved {
 /** Loads the external modules among `specifiers` (others are left to resolveImport): specifier → source. */
 export async function loadExternalModules(specifiers: readonly string[], supervisor: RunSupervisor, policy: RunPolicy, signal: AbortSignal): Promise<Map<string, string>> {
   const wanted = [...new Set(specifiers.filter((s) => externalKind(s) !== undefined))];
-  const sources = await Promise.all(wanted.map(async (specifier) => {
+  // Resolved and decided together; loaded one at a time (each answer may be a large bundle, and a
+  // run's answers in flight share one budget).
+  await Promise.all(wanted.map(async (specifier) => {
     const resolved = await supervisor.request('modules.resolve', { specifier }, signal) as Resolved;
     const input: ModuleDecisionInput = {
       specifier, specifier_type: resolved.type, resolved_url: resolved.resolvedUrl, url_parsed: urlParsed(new URL(resolved.resolvedUrl)),
     };
     await policy.enforce('modules', input, { defaultReason: `import of '${specifier}' is not allowed`, signal });
-    return [specifier, await supervisor.request('modules.load', { specifier }, signal) as string] as const;
   }));
-  return new Map(sources);
+  const sources = new Map<string, string>();
+  for (const specifier of wanted) sources.set(specifier, await supervisor.request('modules.load', { specifier }, signal) as string);
+  return sources;
 }
