@@ -49,6 +49,20 @@ export interface ModuleServiceOptions {
   readonly limits?: Partial<ModuleLimits>;
 }
 
+/** A bundled import: the module source, and whether its entry is CommonJS (only a default export). */
+export interface LoadedModule {
+  readonly source: string;
+  /** The guest gives it the named exports a script imports from it (as properties of `module.exports`). */
+  readonly commonjs: boolean;
+}
+
+/** How a CommonJS bundle is marked in the bundle cache. */
+const COMMONJS_MARK = '/* runjs:commonjs */\n';
+
+function loaded(text: string): LoadedModule {
+  return text.startsWith(COMMONJS_MARK) ? { source: text.slice(COMMONJS_MARK.length), commonjs: true } : { source: text, commonjs: false };
+}
+
 export interface Resolved {
   readonly specifier: string;
   readonly type: ModuleType;
@@ -130,7 +144,11 @@ export class ModuleService {
   }
 
   /** The bundled ES module for `specifier`. */
-  async load(specifier: string, signal?: AbortSignal): Promise<string> {
+  async load(specifier: string, signal?: AbortSignal): Promise<LoadedModule> {
+    return loaded(await this.#loadText(specifier, signal));
+  }
+
+  async #loadText(specifier: string, signal?: AbortSignal): Promise<string> {
     const parsed = this.#parse(specifier);
     return this.#once(`load ${specifier}`, async () => {
       const locked = this.#cache.getLock(specifier);
@@ -406,14 +424,15 @@ export class ModuleService {
     }
   }
 
+  /** Bundles; a CommonJS entry's bundle comes back marked (COMMONJS_MARK). */
   async #esbuild(opts: Pick<esbuild.BuildOptions, 'entryPoints' | 'absWorkingDir' | 'plugins'>): Promise<string> {
-    let result: esbuild.BuildResult<{ write: false }>;
+    let result: esbuild.BuildResult<{ write: false; metafile: true }>;
     try {
       result = await esbuild.build({
         ...opts,
         bundle: true, write: false, format: 'esm', platform: 'neutral', target: 'es2022',
         mainFields: ['module', 'main'], conditions: ['module'], resolveExtensions: ['.mjs', '.js', '.cjs', '.json', '.ts', '.mts', '.tsx'],
-        define: { 'process.env.NODE_ENV': '"production"' }, logLevel: 'silent', legalComments: 'none', charset: 'utf8',
+        define: { 'process.env.NODE_ENV': '"production"' }, logLevel: 'silent', legalComments: 'none', charset: 'utf8', metafile: true,
       });
     } catch (e) {
       const failure = e as { errors?: esbuild.Message[] };
@@ -423,6 +442,10 @@ export class ModuleService {
       const texts = failure.errors?.slice(0, 3).map((m) => (m.location ? `${m.location.file.replace(/^.*?node_modules\//, '')}:${m.location.line}: ${m.text}` : m.text));
       throw new ModuleError(`bundling failed: ${texts?.join('; ') ?? describe(e)}`);
     }
-    return result.outputFiles[0]!.text;
+    const text = result.outputFiles[0]!.text;
+    const output = Object.values(result.metafile.outputs)[0];
+    const entry = output?.entryPoint === undefined ? undefined : result.metafile.inputs[output.entryPoint];
+    const commonjs = entry?.format === 'cjs' && output?.exports.length === 1 && output.exports[0] === 'default';
+    return commonjs ? `${COMMONJS_MARK}${text}` : text;
   }
 }

@@ -45,6 +45,11 @@ import { hello } from 'jsr:@std/hello';
       { status: 'completed', result: JSON.stringify([{ leaf: '1.4.0', mid: '1.2.0', leafOfMid: '2.1.5' }, 3, 'a/b', 'import', 'on', 'acme', 'hello x']) });
   });
 
+  g.test('a CommonJS package gives its default and the names a script imports', async (ctx) => {
+    const code = "import cjs, { add, joined, missing } from 'npm:cjs-pkg@3'; import * as ns from 'npm:cjs-pkg@3'; [add(2, 2), joined, missing === undefined, cjs.add === add, Object.keys(ns).sort()]";
+    assert.deepEqual((await ctx.run(code)).outcome, { status: 'completed', result: JSON.stringify([4, 'a/b', true, true, ['add', 'default', 'joined', 'missing']]) });
+  });
+
   g.test('URL modules: relative imports and TypeScript', async (ctx) => {
     assert.deepEqual((await ctx.run(`import { answer } from '${registry.url}/mods/main.ts'; answer`)).outcome, { status: 'completed', result: '42' });
   });

@@ -220,7 +220,7 @@ export class RunLoop {
         wrapped = wrapMain(js, { persistTopLevel: this.#spec.persistTopLevel === true });
         this.#shifts = wrapped.shifts;
         if (this.#spec.externalModules === true) {
-          external = await loadExternalModules(wrapped.imports, this.#ctx.supervisor, this.#policy, this.#ended.signal);
+          external = await loadExternalModules(wrapped.imports, wrapped.importNames, this.#ctx.supervisor, this.#policy, this.#ended.signal);
         }
         for (const specifier of wrapped.imports) if (!external.has(specifier)) resolveImport(specifier, this.#builtins);
       } catch (e) {

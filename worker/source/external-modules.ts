@@ -19,8 +19,32 @@ interface Resolved {
   readonly resolvedUrl: string;
 }
 
-/** Loads the external modules among `specifiers` (others are left to resolveImport): specifier → source. */
-export async function loadExternalModules(specifiers: readonly string[], supervisor: RunSupervisor, policy: RunPolicy, signal: AbortSignal): Promise<Map<string, string>> {
+interface Loaded {
+  readonly source: string;
+  readonly commonjs: boolean;
+}
+
+const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
+/** Where a CommonJS bundle is linked from its facade (a name no script import can reach: resolveImport refuses it). */
+const COMMONJS_PREFIX = 'runjs-commonjs:';
+
+/**
+ * The module a script links for a CommonJS package: its default is `module.exports`, and each name
+ * the script imports is that property (read once, at link time, as Node's CommonJS interop does).
+ */
+function commonjsFacade(specifier: string, names: readonly string[]): string {
+  const lines = [`import m from ${JSON.stringify(COMMONJS_PREFIX + specifier)};`, 'export default m;'];
+  names.filter((n) => n !== 'default').forEach((n, i) => {
+    lines.push(`const __n${i} = m == null ? undefined : m[${JSON.stringify(n)}];`, `export { __n${i} as ${IDENTIFIER.test(n) ? n : JSON.stringify(n)} };`);
+  });
+  return `${lines.join('\n')}\n`;
+}
+
+/**
+ * Loads the external modules among `specifiers` (others are left to resolveImport): specifier →
+ * source. `importNames` (WrappedMain.importNames) names what a CommonJS package's facade exports.
+ */
+export async function loadExternalModules(specifiers: readonly string[], importNames: ReadonlyMap<string, readonly string[]>, supervisor: RunSupervisor, policy: RunPolicy, signal: AbortSignal): Promise<Map<string, string>> {
   const wanted = [...new Set(specifiers.filter((s) => externalKind(s) !== undefined))];
   // Resolved and decided together; loaded one at a time (each answer may be a large bundle, and a
   // run's answers in flight share one budget).
@@ -32,6 +56,14 @@ export async function loadExternalModules(specifiers: readonly string[], supervi
     await policy.enforce('modules', input, { defaultReason: `import of '${specifier}' is not allowed`, signal });
   }));
   const sources = new Map<string, string>();
-  for (const specifier of wanted) sources.set(specifier, await supervisor.request('modules.load', { specifier }, signal) as string);
+  for (const specifier of wanted) {
+    const m = await supervisor.request('modules.load', { specifier }, signal) as Loaded;
+    if (m.commonjs) {
+      sources.set(COMMONJS_PREFIX + specifier, m.source);
+      sources.set(specifier, commonjsFacade(specifier, importNames.get(specifier) ?? []));
+    } else {
+      sources.set(specifier, m.source);
+    }
+  }
   return sources;
 }

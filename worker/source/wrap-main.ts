@@ -36,6 +36,8 @@ export interface WrappedMain {
   readonly source: string;
   /** Every static import specifier, in order of appearance. */
   readonly imports: readonly string[];
+  /** Per specifier, the names the script's import declarations name (`import { a, "b-c" as d }` → a, b-c). */
+  readonly importNames: ReadonlyMap<string, readonly string[]>;
   /** How columns of `source` shifted against the transpiled input (for error positions). */
   readonly shifts: WrapShifts;
 }
@@ -92,12 +94,21 @@ export function wrapMain(input: string, opts: WrapOptions = {}): WrappedMain {
   const moduleScope = edits.length > 0 ? moduleSyntaxPrologue(syntaxNames) : '';
   const hoisted: string[] = [];
   const imports: string[] = [];
+  const importNames = new Map<string, string[]>();
+  const named = (specifier: string, name: string): void => {
+    const list = importNames.get(specifier) ?? [];
+    if (!list.includes(name)) list.push(name);
+    importNames.set(specifier, list);
+  };
   let hasDefault = false;
 
   for (const node of program.body) {
     switch (node.type) {
       case 'ImportDeclaration':
         imports.push(String(node.source.value));
+        for (const spec of node.specifiers) {
+          if (spec.type === 'ImportSpecifier') named(String(node.source.value), spec.imported.type === 'Identifier' ? spec.imported.name : String(spec.imported.value));
+        }
         hoisted.push(js.slice(node.start, node.end));
         edits.push({ start: node.start, end: node.end, text: blank(js.slice(node.start, node.end)) });
         break;
@@ -189,5 +200,5 @@ export function wrapMain(input: string, opts: WrapOptions = {}): WrappedMain {
 
   const ret = `return ${COMPLETION}[0] === 1 ? { __proto__: null, k: 1, v: ${COMPLETION}[1] } : ${hasDefault ? `{ __proto__: null, k: 2, v: ${COMPLETION}[2] }` : '{ __proto__: null, k: 0 }'};`;
   const source = `${head}${body}\n${ret}\n};\n`;
-  return { source, imports, shifts };
+  return { source, imports, importNames, shifts };
 }

@@ -4,7 +4,7 @@ import { mkdtempSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createRequire } from 'node:module';
-import { ModuleService } from '../../../supervisor/modules/module-service.ts';
+import { ModuleService, type LoadedModule } from '../../../supervisor/modules/module-service.ts';
 import { loadRegistryConfig, authFor, registryFor } from '../../../supervisor/modules/registry-config.ts';
 import { startNpmRegistry, type NpmRegistry } from '../../helpers/npm-registry.ts';
 import { publishFixtures } from '../../helpers/npm-fixtures.ts';
@@ -13,8 +13,8 @@ const require = createRequire(import.meta.url);
 (globalThis as Record<symbol, unknown>)[Symbol.for('runjs.builtin')] = (name: string) => require(name);
 
 /** Evaluates a bundle in this process (its builtins are Node's own here). */
-async function evaluate(source: string): Promise<Record<string, unknown>> {
-  return await import(`data:text/javascript;base64,${Buffer.from(source).toString('base64')}`) as Record<string, unknown>;
+async function evaluate(m: LoadedModule): Promise<Record<string, unknown>> {
+  return await import(`data:text/javascript;base64,${Buffer.from(m.source).toString('base64')}`) as Record<string, unknown>;
 }
 
 describe('ModuleService', () => {
@@ -48,6 +48,8 @@ describe('ModuleService', () => {
     assert.deepEqual({ ...await evaluate(await s.load('npm:cond@1/feature')) }, { feature: 'on' });
     assert.deepEqual({ ...await evaluate(await s.load('npm:@acme/tool@^0.3')) }, { tool: 'acme' });
     assert.equal((await evaluate(await s.load('jsr:@std/hello@1')) as { hello(n: string): string }).hello('jsr'), 'hello jsr');
+    assert.equal((await s.load('npm:cjs-pkg')).commonjs, true);
+    assert.equal((await s.load('npm:cond')).commonjs, false);
     const cjs = (await evaluate(await s.load('npm:cjs-pkg'))) as { default: { add(a: number, b: number): number; joined: string } };
     assert.equal(cjs.default.add(2, 3), 5);
     assert.equal(cjs.default.joined, 'a/b');
