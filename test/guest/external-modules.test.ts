@@ -50,6 +50,13 @@ import { hello } from 'jsr:@std/hello';
     assert.deepEqual((await ctx.run(code)).outcome, { status: 'completed', result: JSON.stringify([4, 'a/b', true, true, ['add', 'default', 'joined', 'missing']]) });
   });
 
+  g.test('import() with a literal specifier loads before the script starts; a computed one says why it cannot', async (ctx) => {
+    const code = "const m = await import('npm:@acme/tool'); const again = await import('npm:@acme/tool'); const n = 'npm:' + 'leaf'; [m.tool, m === again, await import(n).catch((e) => [e.message, e.code])]";
+    assert.deepEqual((await ctx.run(code)).outcome, { status: 'completed', result: JSON.stringify(['acme', true,
+      ["Cannot import 'npm:leaf': import() of an external module needs a string-literal specifier (external modules load before the script starts)", 'ERR_MODULE_NOT_FOUND']]) });
+    assert.deepEqual((await ctx.run("(await import('node:path')).join('a', 'b')")).outcome, { status: 'completed', result: '"a/b"' });
+  });
+
   g.test('URL modules: relative imports and TypeScript', async (ctx) => {
     assert.deepEqual((await ctx.run(`import { answer } from '${registry.url}/mods/main.ts'; answer`)).outcome, { status: 'completed', result: '42' });
   });

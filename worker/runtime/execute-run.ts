@@ -217,7 +217,7 @@ export class RunLoop {
       try {
         // No source map here: it costs ~0.2 ms a run, and only failed runs need one (see #end).
         const { code: js } = await this.#transpiler.transpileModule(this.#spec.code, 'main.ts', false, this.#ended.signal);
-        wrapped = wrapMain(js, { persistTopLevel: this.#spec.persistTopLevel === true });
+        wrapped = wrapMain(js, { persistTopLevel: this.#spec.persistTopLevel === true, externalImports: this.#spec.externalModules === true });
         this.#shifts = wrapped.shifts;
         if (this.#spec.externalModules === true) {
           external = await loadExternalModules(wrapped.imports, wrapped.importNames, this.#ctx.supervisor, this.#policy, this.#ended.signal);

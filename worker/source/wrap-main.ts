@@ -72,6 +72,11 @@ function blank(text: string): string {
 export interface WrapOptions {
   /** Heap-mode runs: top-level declarations become globals that survive into later runs (persist-top-level.ts). */
   readonly persistTopLevel?: boolean;
+  /**
+   * --allow-external-modules: `import('npm:…')` (jsr:, URL) with a string-literal specifier becomes a
+   * static import of the module (loaded before the script starts) and a promise of its namespace.
+   */
+  readonly externalImports?: boolean;
 }
 
 export function wrapMain(input: string, opts: WrapOptions = {}): WrappedMain {
@@ -90,10 +95,22 @@ export function wrapMain(input: string, opts: WrapOptions = {}): WrappedMain {
     throw new ModuleSpecifierError(`${EXECUTION_ERRORS.TYPESCRIPT_PREFIX}${where}${message}`);
   }
   const syntaxNames = { importFn: freshName(js, '__runjs_import'), meta: freshName(js, '__runjs_import_meta') };
-  const edits = moduleSyntaxEdits(js, program, syntaxNames);
-  const moduleScope = edits.length > 0 ? moduleSyntaxPrologue(syntaxNames) : '';
   const hoisted: string[] = [];
   const imports: string[] = [];
+  const dynamic = new Map<string, string>();
+  const literal = opts.externalImports !== true ? undefined : (specifier: string): string | undefined => {
+    if (!/^(npm:|jsr:|https?:\/\/)/i.test(specifier)) return undefined;
+    let name = dynamic.get(specifier);
+    if (name === undefined) {
+      name = freshName(js, `__runjs_ext${dynamic.size}`);
+      dynamic.set(specifier, name);
+      imports.push(specifier);
+      hoisted.push(`import * as ${name} from ${JSON.stringify(specifier)};`);
+    }
+    return `Promise.resolve(${name})`;
+  };
+  const edits = moduleSyntaxEdits(js, program, syntaxNames, literal);
+  const moduleScope = edits.length > 0 ? moduleSyntaxPrologue(syntaxNames, opts.externalImports === true) : '';
   const importNames = new Map<string, string[]>();
   const named = (specifier: string, name: string): void => {
     const list = importNames.get(specifier) ?? [];
