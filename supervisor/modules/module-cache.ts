@@ -4,7 +4,7 @@
 // entry>.js`). Writes are atomic (temp file + rename), so servers sharing the directory never see
 // half a file. Deleting lock.json (or an entry) is how an operator refreshes resolutions.
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 /** One package of a resolved npm tree: where it sits (`node_modules/a/node_modules/b`) and what it is. */
@@ -73,9 +73,23 @@ export class ModuleCache {
     return integrity;
   }
 
+  /** The lock as last read, and the file's mtime then: read again only when the file changed. */
+  #lockRead: { mtimeMs: number; lock: Record<string, LockEntry> } | undefined;
+
   #lock(): Record<string, LockEntry> {
+    const file = path.join(this.#dir, 'lock.json');
+    let mtimeMs: number;
     try {
-      return JSON.parse(readFileSync(path.join(this.#dir, 'lock.json'), 'utf8')) as Record<string, LockEntry>;
+      mtimeMs = statSync(file).mtimeMs;
+    } catch {
+      this.#lockRead = undefined;
+      return {};
+    }
+    if (this.#lockRead?.mtimeMs === mtimeMs) return this.#lockRead.lock;
+    try {
+      const lock = JSON.parse(readFileSync(file, 'utf8')) as Record<string, LockEntry>;
+      this.#lockRead = { mtimeMs, lock };
+      return lock;
     } catch {
       return {};
     }
@@ -87,10 +101,12 @@ export class ModuleCache {
   }
 
   putLock(specifier: string, entry: LockEntry): void {
-    const lock = this.#lock();
+    const lock = { ...this.#lock() };
     lock[specifier] = entry;
     const sorted = Object.fromEntries(Object.entries(lock).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
-    writeAtomic(path.join(this.#dir, 'lock.json'), `${JSON.stringify(sorted, null, 2)}\n`);
+    const file = path.join(this.#dir, 'lock.json');
+    writeAtomic(file, `${JSON.stringify(sorted, null, 2)}\n`);
+    this.#lockRead = { mtimeMs: statSync(file).mtimeMs, lock: sorted };
   }
 
   static bundleKey(entry: LockEntry): string {

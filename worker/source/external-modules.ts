@@ -48,7 +48,8 @@ export async function loadExternalModules(specifiers: readonly string[], importN
   const wanted = [...new Set(specifiers.filter((s) => externalKind(s) !== undefined))];
   // Resolved and decided together; loaded one at a time (each answer may be a large bundle, and a
   // run's answers in flight share one budget).
-  await Promise.all(wanted.map(async (specifier) => {
+  // With no `modules` policy there is nothing to decide: no need to ask what each one resolves to.
+  if (policy.configured('modules')) await Promise.all(wanted.map(async (specifier) => {
     const resolved = await supervisor.request('modules.resolve', { specifier }, signal) as Resolved;
     const input: ModuleDecisionInput = {
       specifier, specifier_type: resolved.type, resolved_url: resolved.resolvedUrl, url_parsed: urlParsed(new URL(resolved.resolvedUrl)),
