@@ -15,7 +15,7 @@ import type { OpRoutes } from '../pool/op-router.ts';
 import { ModuleCache, sha512Integrity, type LockEntry, type LockedPackage, type LockedUrl } from './module-cache.ts';
 import { authFor, registryFor, type RegistryConfig } from './registry-config.ts';
 import { maxSatisfying, parseRange } from './semver-range.ts';
-import { parseSpecifier, SpecifierError, type ModuleType, type ParsedSpecifier } from './specifier.ts';
+import { isPackageName, parseSpecifier, SpecifierError, type ModuleType, type ParsedSpecifier } from './specifier.ts';
 import { readTarGz, TarError } from './tar-reader.ts';
 
 export interface ModuleLimits {
@@ -307,6 +307,8 @@ export class ModuleService {
         const at = queue.shift()!;
         const deps = Object.entries(placed.get(at)!.dependencies).sort(([a], [b]) => (a < b ? -1 : 1));
         for (const [dep, range] of deps) {
+          // The name becomes a directory of the bundling tree: a registry may not choose where.
+          if (!isPackageName(dep)) throw new ModuleError(`${placed.get(at)!.name}@${placed.get(at)!.version} depends on '${dep}', which is not a valid package name`);
           // Node's lookup from `at`: its own node_modules, then each ancestor's.
           const parts = at.split('/node_modules/');
           const candidates = parts.map((_, i) => `${parts.slice(0, parts.length - i).join('/node_modules/')}/node_modules/${dep}`);

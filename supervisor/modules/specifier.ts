@@ -13,6 +13,11 @@ export class SpecifierError extends Error {
 
 const NAME = /^(?:@[a-z0-9][\w.-]*\/)?[a-z0-9][\w.-]*$/i;
 
+/** Whether `name` is a package name runjs accepts (one path segment, or `@scope/name`; never `..`). */
+export function isPackageName(name: string): boolean {
+  return NAME.test(name) && !name.split('/').some((p) => p === '.' || p === '..');
+}
+
 /** Parses `specifier`; throws SpecifierError with the reason. */
 export function parseSpecifier(specifier: string): ParsedSpecifier {
   if (specifier.startsWith('npm:') || specifier.startsWith('jsr:')) {
@@ -26,7 +31,7 @@ export function parseSpecifier(specifier: string): ParsedSpecifier {
     const m = /^([^@/]+)(?:@([^/]*))?(?:\/(.*))?$/.exec(tail);
     if (nameEnd === -1 || m === null) throw new SpecifierError(`'${specifier}' is not a valid ${type}: specifier (expected ${type}:${type === 'jsr' ? '@scope/' : ''}name[@range][/subpath])`);
     const name = rest.slice(0, nameEnd) + m[1]!;
-    if (!NAME.test(name) || (type === 'jsr' && !scoped)) {
+    if (!isPackageName(name) || (type === 'jsr' && !scoped)) {
       throw new SpecifierError(`'${specifier}' is not a valid ${type}: specifier (expected ${type}:${type === 'jsr' ? '@scope/' : ''}name[@range][/subpath])`);
     }
     const subpath = m[3] ?? '';

@@ -61,6 +61,8 @@ describe('ModuleService', () => {
     await assert.rejects(s.resolve('npm:nope'), { message: `Cannot import 'npm:nope': GET ${registry.url}/nope answered HTTP 404` });
     await assert.rejects(s.resolve('jsr:nope'), /is not a valid jsr: specifier/);
     await assert.rejects(s.resolve('file:///etc/passwd'), { message: "Cannot import 'file:///etc/passwd': only https/http modules are supported" });
+    registry.publish('sneaky', '1.0.0', { files: { 'index.js': '' }, manifest: { dependencies: { '../../../escape': '1' } } });
+    await assert.rejects(s.resolve('npm:sneaky'), { message: "Cannot import 'npm:sneaky': sneaky@1.0.0 depends on '../../../escape', which is not a valid package name" });
     await assert.rejects(s.load('npm:cond/missing'), /Cannot import 'npm:cond\/missing': bundling failed: .*missing/);
   });
 
