@@ -78,7 +78,12 @@ export class ModuleError extends GuestError {
 
 interface Packument {
   readonly 'dist-tags'?: Record<string, string>;
-  readonly versions?: Record<string, { dependencies?: Record<string, string>; dist?: { tarball?: string; integrity?: string; shasum?: string } }>;
+  readonly versions?: Record<string, {
+    dependencies?: Record<string, string>;
+    peerDependencies?: Record<string, string>;
+    peerDependenciesMeta?: Record<string, { optional?: boolean }>;
+    dist?: { tarball?: string; integrity?: string; shasum?: string };
+  }>;
 }
 
 interface PlacedPackage extends LockedPackage {
@@ -297,7 +302,10 @@ export class ModuleService {
       const integrity = meta.dist?.integrity?.split(/\s+/).find((i) => i.startsWith('sha512-'))
         ?? (meta.dist?.shasum !== undefined ? `sha1-${Buffer.from(meta.dist.shasum, 'hex').toString('base64')}` : undefined);
       if (tarball === undefined || integrity === undefined) throw new ModuleError(`${name}@${version} has no tarball with an integrity in the registry's metadata`);
-      return { path: at, name, version, tarball, integrity, dependencies: meta.dependencies ?? {} };
+      // Peers are installed as npm 7+ installs them (unless optional): found where the package
+      // can see them, or placed like any dependency.
+      const peers = Object.entries(meta.peerDependencies ?? {}).filter(([n]) => meta.peerDependenciesMeta?.[n]?.optional !== true);
+      return { path: at, name, version, tarball, integrity, dependencies: { ...Object.fromEntries(peers), ...meta.dependencies } };
     };
     try {
       const rootPath = `node_modules/${parsed.name}`;

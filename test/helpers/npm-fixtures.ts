@@ -25,6 +25,10 @@ export function publishFixtures(r: NpmRegistry): void {
     files: { 'esm.mjs': "export const how = 'import';", 'cjs.cjs': "exports.how = 'require';", 'feature.mjs': "export const feature = 'on';" },
     manifest: { exports: { '.': { import: './esm.mjs', require: './cjs.cjs' }, './feature': { import: './feature.mjs' } } },
   });
+  r.publish('plugin', '1.0.0', {
+    files: { 'index.js': "import { version } from 'leaf'; export const host = version;" },
+    manifest: { type: 'module', main: 'index.js', peerDependencies: { leaf: '^2', absent: '^1' }, peerDependenciesMeta: { absent: { optional: true } } },
+  });
   r.publish('@acme/tool', '0.3.1', { files: { 'index.js': "export const tool = 'acme';" }, manifest: { type: 'module', main: 'index.js' } });
   r.publish('@jsr/std__hello', '1.0.0', { files: { 'mod.js': "export function hello(n) { return `hello ${n}`; }" }, manifest: { type: 'module', exports: { '.': './mod.js' } } });
   r.publish('tampered', '1.0.0', { files: { 'index.js': 'export const x = 1;' }, manifest: { type: 'module', main: 'index.js' }, badIntegrity: true });

@@ -47,6 +47,8 @@ describe('ModuleService', () => {
     assert.deepEqual({ ...await evaluate(await s.load('npm:cond')) }, { how: 'import' });
     assert.deepEqual({ ...await evaluate(await s.load('npm:cond@1/feature')) }, { feature: 'on' });
     assert.deepEqual({ ...await evaluate(await s.load('npm:@acme/tool@^0.3')) }, { tool: 'acme' });
+    // A peer dependency is installed (the optional one is not).
+    assert.deepEqual({ ...await evaluate(await s.load('npm:plugin')) }, { host: '2.2.0' });
     assert.equal((await evaluate(await s.load('jsr:@std/hello@1')) as { hello(n: string): string }).hello('jsr'), 'hello jsr');
     assert.equal((await s.load('npm:cjs-pkg')).commonjs, true);
     assert.equal((await s.load('npm:cond')).commonjs, false);
