@@ -90,6 +90,9 @@ interface PlacedPackage extends LockedPackage {
   readonly dependencies: Record<string, string>;
 }
 
+/** Bundle text kept in memory (characters, over all bundles); the rest is read from the cache directory again. */
+const MEMORY_BUNDLE_CHARS = 64 * 1024 * 1024;
+
 const BUILTINS = new Set(builtinModules.filter((n) => !n.startsWith('_')));
 const BUILTIN_NS = 'runjs-builtin';
 const URL_NS = 'runjs-url';
@@ -126,8 +129,9 @@ export class ModuleService {
   readonly #limits: ModuleLimits;
   /** Resolved, not yet loaded: locked once the load succeeds. */
   readonly #pending = new Map<string, LockEntry>();
-  /** Bundles by key, as read or built by this process. */
+  /** Bundles by key, as read or built by this process; the least recently used go past MEMORY_BUNDLE_CHARS. */
   readonly #bundles = new Map<string, string>();
+  #bundleChars = 0;
   readonly #inflight = new Map<string, Promise<unknown>>();
 
   constructor(opts: ModuleServiceOptions) {
@@ -150,7 +154,13 @@ export class ModuleService {
 
   /** The bundled ES module for `specifier`. */
   async load(specifier: string, signal?: AbortSignal): Promise<LoadedModule> {
-    return loaded(await this.#loadText(specifier, signal));
+    try {
+      return loaded(await this.#loadText(specifier, signal));
+    } catch (e) {
+      // A failed load (a download, an integrity mismatch) resolves afresh next time.
+      this.#pending.delete(specifier);
+      throw e;
+    }
   }
 
   async #loadText(specifier: string, signal?: AbortSignal): Promise<string> {
@@ -160,7 +170,7 @@ export class ModuleService {
       if (locked !== undefined) {
         const key = ModuleCache.bundleKey(locked);
         const ready = this.#bundles.get(key) ?? this.#cache.getBundle(key);
-        if (ready !== undefined) { this.#bundles.set(key, ready); return ready; }
+        if (ready !== undefined) { this.#remember(key, ready); return ready; }
       }
       const deadline = this.#deadline(signal);
       let entry: LockEntry;
@@ -177,11 +187,23 @@ export class ModuleService {
       }
       const key = ModuleCache.bundleKey(entry);
       this.#cache.putBundle(key, source);
-      this.#bundles.set(key, source);
+      this.#remember(key, source);
       if (locked === undefined) this.#cache.putLock(specifier, entry);
       this.#pending.delete(specifier);
       return source;
     });
+  }
+
+  #remember(key: string, source: string): void {
+    const had = this.#bundles.get(key);
+    if (had !== undefined) { this.#bundles.delete(key); this.#bundleChars -= had.length; }
+    this.#bundles.set(key, source);
+    this.#bundleChars += source.length;
+    for (const [k, v] of this.#bundles) {
+      if (this.#bundleChars <= MEMORY_BUNDLE_CHARS || k === key) break;
+      this.#bundles.delete(k);
+      this.#bundleChars -= v.length;
+    }
   }
 
   /** The delegated ops workers send (worker/runtime/external-modules.ts). */
