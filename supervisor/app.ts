@@ -131,6 +131,7 @@ export async function startApp(config: Config, log: Logger, hooks: AppHooks): Pr
   const modules = config.allowExternalModules
     ? new ModuleService({ cacheDir: path.join(config.sessionDbPath, 'modules'), registry: loadRegistryConfig() })
     : undefined;
+  if (modules !== undefined) log.info(`external modules: npm registry ${modules.registryUrl}, cache ${path.join(config.sessionDbPath, 'modules')}`);
   const pool = new WorkerPool({
     size: config.maxConcurrentExecutions, maxQueued: config.maxQueuedExecutions, log: (line) => log.warn(line),
     // Heap-mode runs use QuickJS, all others V8: warm only the engine this server will use.

@@ -140,6 +140,11 @@ export class ModuleService {
     this.#limits = { ...DEFAULT_MODULE_LIMITS, ...opts.limits };
   }
 
+  /** The default registry `npm:` imports use (for the startup log). */
+  get registryUrl(): string {
+    return this.#registry.registry;
+  }
+
   get limits(): ModuleLimits {
     return this.#limits;
   }
