@@ -140,9 +140,16 @@ export class ModuleService {
     this.#limits = { ...DEFAULT_MODULE_LIMITS, ...opts.limits };
   }
 
-  /** The default registry `npm:` imports use (for the startup log). */
+  /** The default registry `npm:` imports use, without credentials (for the startup log). */
   get registryUrl(): string {
-    return this.#registry.registry;
+    try {
+      const u = new URL(this.#registry.registry);
+      u.username = '';
+      u.password = '';
+      return u.href;
+    } catch {
+      return '(an invalid URL)';
+    }
   }
 
   get limits(): ModuleLimits {
