@@ -5,18 +5,22 @@
 // input of the `modules` policy, decided in the worker) and `modules.load` (the bundled source).
 // A resolution is written to the lock only once its load succeeded, so a failed download (an
 // integrity mismatch) leaves nothing behind; a locked specifier needs no network again.
-import { builtinModules } from 'node:module';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createHash, randomBytes } from 'node:crypto';
 import path from 'node:path';
-import * as esbuild from 'esbuild';
+import type * as esbuild from 'esbuild';
 import { GuestError } from '../../shared/guest-error.ts';
+import { ModuleError, describe } from './module-error.ts';
+import { builtinName, builtinPlugin, bundle, loaded, LOADERS, URL_NS, type LoadedModule } from './bundle.ts';
 import type { OpRoutes } from '../pool/op-router.ts';
 import { ModuleCache, sha512Integrity, type LockEntry, type LockedPackage, type LockedUrl } from './module-cache.ts';
 import { authFor, registryFor, type RegistryConfig } from './registry-config.ts';
 import { maxSatisfying, parseRange } from './semver-range.ts';
 import { isPackageName, parseSpecifier, SpecifierError, type ModuleType, type ParsedSpecifier } from './specifier.ts';
 import { readTarGz, TarError } from './tar-reader.ts';
+
+export { ModuleError } from './module-error.ts';
+export type { LoadedModule } from './bundle.ts';
 
 export interface ModuleLimits {
   /** A package's tarball, and what it unpacks to (bytes). */
@@ -49,31 +53,11 @@ export interface ModuleServiceOptions {
   readonly limits?: Partial<ModuleLimits>;
 }
 
-/** A bundled import: the module source, and whether its entry is CommonJS (only a default export). */
-export interface LoadedModule {
-  readonly source: string;
-  /** The guest gives it the named exports a script imports from it (as properties of `module.exports`). */
-  readonly commonjs: boolean;
-}
-
-/** How a CommonJS bundle is marked in the bundle cache. */
-const COMMONJS_MARK = '/* runjs:commonjs */\n';
-
-function loaded(text: string): LoadedModule {
-  return text.startsWith(COMMONJS_MARK) ? { source: text.slice(COMMONJS_MARK.length), commonjs: true } : { source: text, commonjs: false };
-}
 
 export interface Resolved {
   readonly specifier: string;
   readonly type: ModuleType;
   readonly resolvedUrl: string;
-}
-
-/** A failure the script sees (the import fails with this text). */
-export class ModuleError extends GuestError {
-  constructor(message: string) {
-    super(message, 'Error', 'ERR_MODULE_NOT_FOUND');
-  }
 }
 
 interface Packument {
@@ -93,35 +77,6 @@ interface PlacedPackage extends LockedPackage {
 /** Bundle text kept in memory (characters, over all bundles); the rest is read from the cache directory again. */
 const MEMORY_BUNDLE_CHARS = 64 * 1024 * 1024;
 
-const BUILTINS = new Set(builtinModules.filter((n) => !n.startsWith('_')));
-const BUILTIN_NS = 'runjs-builtin';
-const URL_NS = 'runjs-url';
-
-function builtinName(p: string): string | undefined {
-  const name = p.startsWith('node:') ? p.slice(5) : p;
-  return p.startsWith('node:') || BUILTINS.has(name) ? name : undefined;
-}
-
-/** Node builtins become the guest's own modules, taken at first use (a `require` of one the guest lacks throws then, not at load). */
-const builtinPlugin: esbuild.Plugin = {
-  name: 'runjs-builtins',
-  setup(build) {
-    build.onResolve({ filter: /^(node:)?[a-z_][a-z0-9_/]*$/ }, (a) => {
-      const name = builtinName(a.path);
-      return name === undefined ? undefined : { path: name, namespace: BUILTIN_NS };
-    });
-    build.onLoad({ filter: /.*/, namespace: BUILTIN_NS }, (a) => ({
-      contents: `module.exports = globalThis[Symbol.for('runjs.builtin')](${JSON.stringify(a.path)});`,
-      loader: 'js',
-    }));
-  },
-};
-
-const LOADERS: Record<string, esbuild.Loader> = { '.ts': 'ts', '.mts': 'ts', '.cts': 'ts', '.tsx': 'tsx', '.jsx': 'jsx', '.json': 'json' };
-
-function describe(e: unknown): string {
-  return e instanceof Error ? e.message : String(e);
-}
 
 export class ModuleService {
   readonly #cache: ModuleCache;
@@ -408,7 +363,7 @@ export class ModuleService {
           writeFileSync(file, bytes);
         }
       });
-      return await this.#esbuild({ entryPoints: [entry.entry], absWorkingDir: root, plugins: [builtinPlugin] });
+      return await bundle({ entryPoints: [entry.entry], absWorkingDir: root, plugins: [builtinPlugin] });
     } catch (e) {
       if (e instanceof ModuleError && !e.message.startsWith('Cannot import')) throw new ModuleError(`Cannot import '${specifier}': ${e.message}`);
       throw e;
@@ -459,37 +414,12 @@ export class ModuleService {
       },
     };
     try {
-      const source = await this.#esbuild({ entryPoints: [url], plugins: [builtinPlugin, plugin] });
+      const source = await bundle({ entryPoints: [url], plugins: [builtinPlugin, plugin] });
       const urls = [...fetched.values()].sort((a, b) => (a.url < b.url ? -1 : a.url > b.url ? 1 : 0));
       return { entry: { type: 'url', resolvedUrl: url, urls }, source };
     } catch (e) {
       if (e instanceof ModuleError) throw new ModuleError(`Cannot import '${specifier}': ${e.message}`);
       throw e;
     }
-  }
-
-  /** Bundles; a CommonJS entry's bundle comes back marked (COMMONJS_MARK). */
-  async #esbuild(opts: Pick<esbuild.BuildOptions, 'entryPoints' | 'absWorkingDir' | 'plugins'>): Promise<string> {
-    let result: esbuild.BuildResult<{ write: false; metafile: true }>;
-    try {
-      result = await esbuild.build({
-        ...opts,
-        bundle: true, write: false, format: 'esm', platform: 'neutral', target: 'es2022',
-        mainFields: ['module', 'main'], conditions: ['module'], resolveExtensions: ['.mjs', '.js', '.cjs', '.json', '.ts', '.mts', '.tsx'],
-        define: { 'process.env.NODE_ENV': '"production"' }, logLevel: 'silent', legalComments: 'none', charset: 'utf8', metafile: true,
-      });
-    } catch (e) {
-      const failure = e as { errors?: esbuild.Message[] };
-      // A ModuleError thrown inside a plugin (a failed download) is the reason itself.
-      const inner = failure.errors?.map((m) => m.detail).find((d) => d instanceof ModuleError);
-      if (inner instanceof ModuleError) throw new ModuleError(inner.message);
-      const texts = failure.errors?.slice(0, 3).map((m) => (m.location ? `${m.location.file.replace(/^.*?node_modules\//, '')}:${m.location.line}: ${m.text}` : m.text));
-      throw new ModuleError(`bundling failed: ${texts?.join('; ') ?? describe(e)}`);
-    }
-    const text = result.outputFiles[0]!.text;
-    const output = Object.values(result.metafile.outputs)[0];
-    const entry = output?.entryPoint === undefined ? undefined : result.metafile.inputs[output.entryPoint];
-    const commonjs = entry?.format === 'cjs' && output?.exports.length === 1 && output.exports[0] === 'default';
-    return commonjs ? `${COMMONJS_MARK}${text}` : text;
   }
 }
