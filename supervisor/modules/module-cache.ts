@@ -20,6 +20,8 @@ export interface LockedPackage {
 export interface LockedUrl {
   readonly url: string;
   readonly integrity: string;
+  /** Where the request ended after redirects, when elsewhere (relative imports resolve against it). */
+  readonly redirectedTo?: string;
 }
 
 export type LockEntry =

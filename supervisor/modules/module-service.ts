@@ -373,20 +373,24 @@ export class ModuleService {
   }
 
   async #bundleUrl(specifier: string, url: string, locked: (LockEntry & { type: 'url' }) | undefined, signal: AbortSignal): Promise<{ entry: LockEntry; source: string }> {
-    const pinned = new Map((locked?.urls ?? []).map((u) => [u.url, u.integrity]));
+    const pinned = new Map((locked?.urls ?? []).map((u) => [u.url, u]));
     const fetched = new Map<string, LockedUrl>();
+    /** Where each module was found after redirects: its relative imports resolve against that. */
+    const finalUrl = (u: string): string => fetched.get(u)?.redirectedTo ?? u;
     const body = async (u: string): Promise<Uint8Array> => {
-      const integrity = pinned.get(u);
-      const cached = integrity === undefined ? undefined : this.#cache.getBlob(integrity);
-      let bytes = cached;
+      const lockedUrl = pinned.get(u);
+      let bytes = lockedUrl === undefined ? undefined : this.#cache.getBlob(lockedUrl.integrity);
+      let redirectedTo = lockedUrl?.redirectedTo;
       if (bytes === undefined) {
-        bytes = (await this.#get(u, signal)).bytes;
-        if (integrity !== undefined && sha512Integrity(bytes) !== integrity) {
-          throw new ModuleError(`integrity check failed for ${u}: it changed since it was locked (expected ${integrity}, got ${sha512Integrity(bytes)})`);
+        const got = await this.#get(u, signal);
+        bytes = got.bytes;
+        redirectedTo = got.url !== u ? got.url : undefined;
+        if (lockedUrl !== undefined && sha512Integrity(bytes) !== lockedUrl.integrity) {
+          throw new ModuleError(`integrity check failed for ${u}: it changed since it was locked (expected ${lockedUrl.integrity}, got ${sha512Integrity(bytes)})`);
         }
         this.#cache.putBlob(bytes);
       }
-      fetched.set(u, { url: u, integrity: sha512Integrity(bytes) });
+      fetched.set(u, { url: u, integrity: sha512Integrity(bytes), ...(redirectedTo !== undefined ? { redirectedTo } : {}) });
       return bytes;
     };
     const plugin: esbuild.Plugin = {
@@ -398,7 +402,7 @@ export class ModuleService {
           if (a.path.startsWith('npm:') || a.path.startsWith('jsr:')) return { errors: [{ text: `'${a.path}': npm: and jsr: imports inside URL modules are not supported` }] };
           let next: URL;
           try {
-            next = new URL(a.path, a.importer);
+            next = new URL(a.path, finalUrl(a.importer));
           } catch {
             return { errors: [{ text: `'${a.path}' (imported by ${a.importer}) is not a relative import or a URL` }] };
           }

@@ -33,5 +33,8 @@ export function publishFixtures(r: NpmRegistry): void {
   r.publish('@jsr/std__hello', '1.0.0', { files: { 'mod.js': "export function hello(n) { return `hello ${n}`; }" }, manifest: { type: 'module', exports: { '.': './mod.js' } } });
   r.publish('tampered', '1.0.0', { files: { 'index.js': 'export const x = 1;' }, manifest: { type: 'module', main: 'index.js' }, badIntegrity: true });
   r.file('/mods/main.ts', "import { twice } from './lib/twice.ts'; export const answer: number = twice(21);");
+  r.redirect('/latest/entry.js', '/v2/entry.js');
+  r.file('/v2/entry.js', "export { version } from './version.js';");
+  r.file('/v2/version.js', "export const version = 'v2';");
   r.file('/mods/lib/twice.ts', 'export function twice(n: number): number { return n * 2; }');
 }

@@ -58,6 +58,8 @@ export interface NpmRegistry {
   publish(name: string, version: string, pkg: PackageVersion, tag?: string): void;
   /** While true, every request fails (the socket is destroyed): the registry is down. */
   down: boolean;
+  /** Answers `path` with a 302 to `to`. */
+  redirect(path: string, to: string): void;
   /** Serves `body` at `path` (URL modules). */
   file(path: string, body: string, contentType?: string): void;
   close(): Promise<void>;
@@ -66,11 +68,14 @@ export interface NpmRegistry {
 export async function startNpmRegistry(): Promise<NpmRegistry> {
   const packuments = new Map<string, { 'dist-tags': Record<string, string>; versions: Record<string, unknown> }>();
   const blobs = new Map<string, { body: Buffer; type: string }>();
+  const redirects = new Map<string, string>();
   const seen: string[] = [];
   const server: Server = createServer((req, res) => {
     const path = decodeURIComponent(req.url ?? '/');
     seen.push(path);
     if (self.down) { req.socket.destroy(); return; }
+    const to = redirects.get(path);
+    if (to !== undefined) { res.writeHead(302, { location: to }).end(); return; }
     const blob = blobs.get(path);
     if (blob !== undefined) { res.writeHead(200, { 'content-type': blob.type }).end(blob.body); return; }
     const doc = packuments.get(path.slice(1));
@@ -93,6 +98,9 @@ export async function startNpmRegistry(): Promise<NpmRegistry> {
       doc.versions[version] = { ...manifest, dist: { tarball: `${url}${tarPath}`, integrity } };
       doc['dist-tags'][tag] = version;
       packuments.set(name, doc);
+    },
+    redirect(path, to) {
+      redirects.set(path, to);
     },
     file(path, body, contentType = 'application/javascript') {
       blobs.set(path, { body: Buffer.from(body), type: contentType });

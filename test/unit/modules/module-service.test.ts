@@ -84,6 +84,8 @@ describe('ModuleService', () => {
   test('URL modules: relative imports resolve against the referrer, .ts is type-stripped, bodies are pinned', async () => {
     const s = service();
     assert.deepEqual({ ...await evaluate(await s.load(`${registry.url}/mods/main.ts`)) }, { answer: 42 });
+    // Relative imports of a redirected module resolve against where it was found.
+    assert.deepEqual({ ...await evaluate(await s.load(`${registry.url}/latest/entry.js`)) }, { version: 'v2' });
     const lock = JSON.parse(readFileSync(path.join(dir, 'modules', 'lock.json'), 'utf8')) as Record<string, { urls: { url: string }[] }>;
     assert.deepEqual(lock[`${registry.url}/mods/main.ts`]!.urls.map((u) => u.url), [`${registry.url}/mods/lib/twice.ts`, `${registry.url}/mods/main.ts`]);
   });
@@ -103,6 +105,7 @@ describe('ModuleService', () => {
     rmSync(path.join(dir, 'modules', 'bundles'), { recursive: true });
     assert.deepEqual({ ...await evaluate(await fresh.load('npm:app')) }, { default: { leaf: '1.4.0', mid: '1.2.0', leafOfMid: '2.1.5' } });
     assert.deepEqual({ ...await evaluate(await fresh.load(`${registry.url}/mods/main.ts`)) }, { answer: 42 });
+    assert.deepEqual({ ...await evaluate(await fresh.load(`${registry.url}/latest/entry.js`)) }, { version: 'v2' });
     assert.equal(registry.seen.length, seen);
   });
 });
