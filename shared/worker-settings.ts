@@ -87,6 +87,8 @@ export interface WorkerSettings {
   readonly headerRules: HeaderRules;
   /** WebAssembly modules for V8 runs (--wasm-module, --wasm-config); absent or `[]` when none. */
   readonly wasm?: readonly WasmModuleSetting[];
+  /** --allow-external-modules: `npm:`, `jsr:` and URL imports load through the supervisor; absent when off. */
+  readonly externalModules?: boolean;
 }
 
 export const DEFAULT_FETCH_LIMITS: FetchLimits = Object.freeze({
@@ -170,5 +172,6 @@ export function isWorkerSettings(v: unknown): v is WorkerSettings {
     && isPolicySettings(v['policies'])
     && isNetworkSettings(v['network'])
     && isHeaderRules(v['headerRules'])
-    && (v['wasm'] === undefined || isWasmSettings(v['wasm']));
+    && (v['wasm'] === undefined || isWasmSettings(v['wasm']))
+    && (v['externalModules'] === undefined || typeof v['externalModules'] === 'boolean');
 }

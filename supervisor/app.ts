@@ -1,6 +1,7 @@
 // The composition root: from a Config to a running server (database, worker pool, execution
 // service, one transport) and back down again. Nothing else wires components together, and
 // nothing here holds logic a transport or the service should own.
+import path from 'node:path';
 import { sourceOf, type Config } from './config/load-config.ts';
 import { culpritOf, SPEC_BY_NAME } from './config/describe-flag.ts';
 import { ConfigError } from './config/config-error.ts';
@@ -19,6 +20,8 @@ import { openFs } from './fs/index.ts';
 import { artifactOpRoutes, openArtifacts } from './artifacts/index.ts';
 import { OpRouter } from './pool/op-router.ts';
 import { openUpstreams } from './upstream-mcp/index.ts';
+import { ModuleService } from './modules/module-service.ts';
+import { loadRegistryConfig } from './modules/registry-config.ts';
 import { createRestRouter, openApiJson, packageVersion } from './rest/index.ts';
 import type { McpSurfaceOptions } from './mcp/mcp-server.ts';
 import type { TransportKind } from './mcp/mcp-texts.ts';
@@ -124,11 +127,17 @@ export async function startApp(config: Config, log: Logger, hooks: AppHooks): Pr
   const version = packageVersion();
   // Upstream MCP servers: connecting starts now; serving waits for each first attempt (below).
   const upstreams = openUpstreams(config, version, log);
+  // External modules: resolved, fetched and bundled here; the cache sits beside the session database.
+  const modules = config.allowExternalModules
+    ? new ModuleService({ cacheDir: path.join(config.sessionDbPath, 'modules'), registry: loadRegistryConfig() })
+    : undefined;
+  if (modules !== undefined) log.info(`external modules: npm registry ${modules.registryUrl}, cache ${path.join(config.sessionDbPath, 'modules')}`);
   const pool = new WorkerPool({
     size: config.maxConcurrentExecutions, maxQueued: config.maxQueuedExecutions, log: (line) => log.warn(line),
     // Heap-mode runs use QuickJS, all others V8: warm only the engine this server will use.
     warmEngines: heaps.enabled ? ['quickjs'] : ['v8'],
-    ops: new OpRouter([artifactOpRoutes(artifacts.service), upstreams.routes], (line) => log.error(line)),
+    ops: new OpRouter([artifactOpRoutes(artifacts.service), upstreams.routes, ...(modules === undefined ? [] : [modules.routes()])], (line) => log.error(line)),
+    externalModules: modules !== undefined,
     mcpCatalog: upstreams.hub === undefined ? undefined : () => upstreams.hub?.catalogJson(),
     policies,
     network: { fetchDefault: config.fetchDefault, caCerts: readCaCerts(config.fetchCaFile) },

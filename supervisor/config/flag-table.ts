@@ -164,8 +164,8 @@ export const FLAGS = [
     description: 'Console output kept per execution.',
   }),
   define({
-    name: 'allow-external-modules', kind: 'boolean', default: false, group: 'execution', implemented: false,
-    description: 'Allow scripts to import external modules.',
+    name: 'allow-external-modules', kind: 'boolean', default: false, group: 'execution', implemented: true,
+    description: 'Let scripts import `npm:`, `jsr:` and http(s) URL modules: resolved from the npm registry npm itself would use (`npm_config_registry`, `.npmrc`), bundled, and cached under `--session-db-path` (docs/packages.md).',
   }),
   define({
     name: 'allow-run-js-file', kind: 'boolean', default: false, group: 'execution', implemented: true,

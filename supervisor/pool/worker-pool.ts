@@ -43,6 +43,8 @@ export interface PoolOptions {
   readonly headerRules?: HeaderRules;
   /** WebAssembly modules every V8 run gets (WorkerSettings.wasm). Default: none. */
   readonly wasm?: readonly WasmModuleSetting[];
+  /** --allow-external-modules (WorkerSettings.externalModules); the `modules.*` routes must be in `ops`. Default: off. */
+  readonly externalModules?: boolean;
   /** The worker's entry script (tests substitute one that fails at boot). Default: worker/main.ts. */
   readonly workerEntry?: string;
   /**
@@ -188,8 +190,8 @@ export class WorkerPool {
   readonly #settings: WorkerSettings;
 
   constructor(opts: PoolOptions) {
-    this.#opts = { graceMs: 200, log: (line) => process.stderr.write(`${line}\n`), warmEngines: ['v8', 'quickjs'], workerEntry: WORKER_ENTRY, hostOpLimits: DEFAULT_HOST_OP_LIMITS, policies: {}, network: DEFAULT_NETWORK_SETTINGS, headerRules: [], wasm: [], ...opts };
-    this.#settings = Object.freeze({ warmEngines: this.#opts.warmEngines, quickjsCacheDir: QUICKJS_CACHE_DIR, limits: this.#opts.hostOpLimits, policies: this.#opts.policies, network: this.#opts.network, headerRules: this.#opts.headerRules, ...(this.#opts.wasm.length > 0 ? { wasm: this.#opts.wasm } : {}) });
+    this.#opts = { graceMs: 200, log: (line) => process.stderr.write(`${line}\n`), warmEngines: ['v8', 'quickjs'], workerEntry: WORKER_ENTRY, hostOpLimits: DEFAULT_HOST_OP_LIMITS, policies: {}, network: DEFAULT_NETWORK_SETTINGS, headerRules: [], wasm: [], externalModules: false, ...opts };
+    this.#settings = Object.freeze({ warmEngines: this.#opts.warmEngines, quickjsCacheDir: QUICKJS_CACHE_DIR, limits: this.#opts.hostOpLimits, policies: this.#opts.policies, network: this.#opts.network, headerRules: this.#opts.headerRules, ...(this.#opts.wasm.length > 0 ? { wasm: this.#opts.wasm } : {}), ...(this.#opts.externalModules ? { externalModules: true } : {}) });
     for (let i = 0; i < opts.size; i++) this.#slots.push(this.#spawn());
   }
 

@@ -14,6 +14,7 @@ import { Transpiler, TranspileError, TranspileAbortedError } from '../source/tra
 import { remapPositions, type WrapShifts } from '../source/positions.ts';
 import { wrapMain, ModuleSpecifierError } from '../source/wrap-main.ts';
 import { resolveImport, ImportError, type BuiltinModules } from '../source/resolve-import.ts';
+import { loadExternalModules } from '../source/external-modules.ts';
 import { capOutcome } from '../../shared/outcome-limits.ts';
 import { PolicyEngine, type RunPolicy } from '../policy/policy-engine.ts';
 import { redactHostPaths } from '../../shared/host-paths.ts';
@@ -40,6 +41,8 @@ export interface RunSpec {
   readonly persistTopLevel?: boolean;
   /** The upstream MCP catalogue's JSON (RunRequest.mcpCatalog); absent when no server is configured. */
   readonly mcpCatalog?: string;
+  /** `npm:`, `jsr:` and URL imports are loaded through the supervisor (--allow-external-modules). */
+  readonly externalModules?: boolean;
 }
 
 /** The run's way to the supervisor; without one (engine tests, benchmarks) delegated ops fail. */
@@ -210,16 +213,25 @@ export class RunLoop {
     realm.setInterruptPoll?.(this.#poll);
     try {
       let wrapped;
+      let external = new Map<string, string>();
       try {
         // No source map here: it costs ~0.2 ms a run, and only failed runs need one (see #end).
         const { code: js } = await this.#transpiler.transpileModule(this.#spec.code, 'main.ts', false, this.#ended.signal);
-        wrapped = wrapMain(js, { persistTopLevel: this.#spec.persistTopLevel === true });
+        wrapped = wrapMain(js, { persistTopLevel: this.#spec.persistTopLevel === true, externalImports: this.#spec.externalModules === true });
         this.#shifts = wrapped.shifts;
-        for (const specifier of wrapped.imports) resolveImport(specifier, this.#builtins);
+        if (this.#spec.externalModules === true) {
+          external = await loadExternalModules(wrapped.imports, wrapped.importNames, this.#ctx.supervisor, this.#policy, this.#ended.signal);
+        }
+        for (const specifier of wrapped.imports) if (!external.has(specifier)) resolveImport(specifier, this.#builtins);
       } catch (e) {
         if (e instanceof TranspileAbortedError && this.#outcome !== undefined) return await done;
         if (e instanceof TranspileError || e instanceof ModuleSpecifierError || e instanceof ImportError) {
           this.#end({ status: 'failed', error: e.message });
+          return await done;
+        }
+        if (e instanceof OpError) {
+          // An external import that could not be resolved, loaded or was denied by the `modules` policy.
+          if (this.#outcome === undefined) this.#end({ status: 'failed', error: e.message });
           return await done;
         }
         throw e;
@@ -228,7 +240,7 @@ export class RunLoop {
         // Not awaited: an interrupted isolate may never return (engine-study Q7), and the
         // outcome must not wait for it. `busy` tells the worker whether the realm came back.
         this.#inFlight++;
-        realm.runMain(wrapped.source, 'file:///main.js', (s) => resolveImport(s, this.#builtins)).then(
+        realm.runMain(wrapped.source, 'file:///main.js', (s) => external.get(s) ?? resolveImport(s, this.#builtins)).then(
           () => { this.#inFlight--; this.#mainEvaluated = true; this.#check(); },
           (e: unknown) => { this.#inFlight--; this.#fromEngineError(e); },
         );

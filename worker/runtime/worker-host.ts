@@ -195,7 +195,7 @@ export class WorkerHost {
     const output = new OutputBuffer((data) => send({ type: 'output', runId: req.runId, data }), req.maxOutputBytes);
     const heapMb = Math.max(DEFAULT_HEAP_MB, req.heapMemoryMaxMb);
     let watchdog: MemoryWatchdog | undefined;
-    const loop = new RunLoop({ runId: req.runId, code: req.code, timeoutMs: req.timeoutMs, heapMemoryMaxMb: heapMb, persistTopLevel: req.captureImage === true || req.encodeHeap !== undefined, ...(req.mcpCatalog !== undefined ? { mcpCatalog: req.mcpCatalog } : {}) }, this.#ops, BUILTIN_MODULES, {
+    const loop = new RunLoop({ runId: req.runId, code: req.code, timeoutMs: req.timeoutMs, heapMemoryMaxMb: heapMb, persistTopLevel: req.captureImage === true || req.encodeHeap !== undefined, ...(req.mcpCatalog !== undefined ? { mcpCatalog: req.mcpCatalog } : {}), ...(this.#settings.externalModules === true ? { externalModules: true } : {}) }, this.#ops, BUILTIN_MODULES, {
       output: (text) => output.write(text),
       // Polled from QuickJS's interrupt handler while guest code blocks this thread: stream the
       // console output written meanwhile, and pick up cancels from the side channel.

@@ -11,7 +11,8 @@ export class ImportError extends Error {
   }
 }
 
-function externalKind(specifier: string): string | undefined {
+/** What an external specifier names (for messages), or undefined for any other specifier. */
+export function externalKind(specifier: string): string | undefined {
   if (specifier.startsWith('npm:')) return 'npm package';
   if (specifier.startsWith('jsr:')) return 'JSR package';
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(specifier)) return 'URL module';

@@ -36,6 +36,8 @@ export interface WrappedMain {
   readonly source: string;
   /** Every static import specifier, in order of appearance. */
   readonly imports: readonly string[];
+  /** Per specifier, the names the script's import declarations name (`import { a, "b-c" as d }` → a, b-c). */
+  readonly importNames: ReadonlyMap<string, readonly string[]>;
   /** How columns of `source` shifted against the transpiled input (for error positions). */
   readonly shifts: WrapShifts;
 }
@@ -70,6 +72,11 @@ function blank(text: string): string {
 export interface WrapOptions {
   /** Heap-mode runs: top-level declarations become globals that survive into later runs (persist-top-level.ts). */
   readonly persistTopLevel?: boolean;
+  /**
+   * --allow-external-modules: `import('npm:…')` (jsr:, URL) with a string-literal specifier becomes a
+   * static import of the module (loaded before the script starts) and a promise of its namespace.
+   */
+  readonly externalImports?: boolean;
 }
 
 export function wrapMain(input: string, opts: WrapOptions = {}): WrappedMain {
@@ -88,16 +95,37 @@ export function wrapMain(input: string, opts: WrapOptions = {}): WrappedMain {
     throw new ModuleSpecifierError(`${EXECUTION_ERRORS.TYPESCRIPT_PREFIX}${where}${message}`);
   }
   const syntaxNames = { importFn: freshName(js, '__runjs_import'), meta: freshName(js, '__runjs_import_meta') };
-  const edits = moduleSyntaxEdits(js, program, syntaxNames);
-  const moduleScope = edits.length > 0 ? moduleSyntaxPrologue(syntaxNames) : '';
   const hoisted: string[] = [];
   const imports: string[] = [];
+  const dynamic = new Map<string, string>();
+  const literal = opts.externalImports !== true ? undefined : (specifier: string): string | undefined => {
+    if (!/^(npm:|jsr:|https?:\/\/)/i.test(specifier)) return undefined;
+    let name = dynamic.get(specifier);
+    if (name === undefined) {
+      name = freshName(js, `__runjs_ext${dynamic.size}`);
+      dynamic.set(specifier, name);
+      imports.push(specifier);
+      hoisted.push(`import * as ${name} from ${JSON.stringify(specifier)};`);
+    }
+    return `Promise.resolve(${name})`;
+  };
+  const edits = moduleSyntaxEdits(js, program, syntaxNames, literal);
+  const moduleScope = edits.length > 0 ? moduleSyntaxPrologue(syntaxNames, opts.externalImports === true) : '';
+  const importNames = new Map<string, string[]>();
+  const named = (specifier: string, name: string): void => {
+    const list = importNames.get(specifier) ?? [];
+    if (!list.includes(name)) list.push(name);
+    importNames.set(specifier, list);
+  };
   let hasDefault = false;
 
   for (const node of program.body) {
     switch (node.type) {
       case 'ImportDeclaration':
         imports.push(String(node.source.value));
+        for (const spec of node.specifiers) {
+          if (spec.type === 'ImportSpecifier') named(String(node.source.value), spec.imported.type === 'Identifier' ? spec.imported.name : String(spec.imported.value));
+        }
         hoisted.push(js.slice(node.start, node.end));
         edits.push({ start: node.start, end: node.end, text: blank(js.slice(node.start, node.end)) });
         break;
@@ -189,5 +217,5 @@ export function wrapMain(input: string, opts: WrapOptions = {}): WrappedMain {
 
   const ret = `return ${COMPLETION}[0] === 1 ? { __proto__: null, k: 1, v: ${COMPLETION}[1] } : ${hasDefault ? `{ __proto__: null, k: 2, v: ${COMPLETION}[2] }` : '{ __proto__: null, k: 0 }'};`;
   const source = `${head}${body}\n${ret}\n};\n`;
-  return { source, imports, shifts };
+  return { source, imports, importNames, shifts };
 }

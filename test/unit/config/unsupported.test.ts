@@ -30,8 +30,8 @@ describe('assertImplemented', () => {
   });
 
   test('the first offending flag in table order is named', () => {
-    assertNotSupported('--allow-external-modules is not supported yet',
-      ['--harden-freeze-ops', '--public-url=https://x.example', '--allow-external-modules']);
+    assertNotSupported('--fs-passthrough is not supported yet',
+      ['--harden-freeze-ops', '--public-url=https://x.example', '--fs-passthrough']);
   });
 
   test('setting an unimplemented flag to its default is allowed', () => {
@@ -42,7 +42,7 @@ describe('assertImplemented', () => {
   test('implemented is true exactly for the flags that work today', () => {
     const implemented = FLAGS.filter((f) => f.implemented).map((f) => f.name).sort();
     assert.deepEqual(implemented, [
-      'allow-run-js-file', 'allowed-hosts', 'allowed-origins', 'bind-host', 'cache-dir', 'config', 'execution-retention', 'execution-timeout',
+      'allow-external-modules', 'allow-run-js-file', 'allowed-hosts', 'allowed-origins', 'bind-host', 'cache-dir', 'config', 'execution-retention', 'execution-timeout',
       'fetch-ca-file', 'fetch-default', 'fetch-header', 'fetch-header-config', 'fs-dir', 'fs-labels-db', 'fs-store', 'heap-dir', 'heap-memory-ceiling', 'heap-memory-max', 'heap-store', 'help', 'http-port', 'instructions', 'jwks-url', 'log-level',
       'max-concurrent-executions', 'max-output-bytes', 'max-queued-executions', 'max-request-body', 'mcp-config', 'mcp-server', 'mcp-stub-prefix', 'mcp-stubs', 'policies-json', 'print-openapi',
       'public-url', 'run-js-description', 's3-bucket', 's3-endpoint', 's3-force-path-style',

@@ -1,0 +1,72 @@
+// esbuild, as external modules use it: one import (an npm package in a node_modules tree on disk,
+// or a URL module through a plugin) bundled into one self-contained ES module. Node builtins
+// become the guest's own modules; a CommonJS entry is marked, so the guest can give it named
+// exports (worker/source/external-modules.ts).
+import { builtinModules } from 'node:module';
+import * as esbuild from 'esbuild';
+import { ModuleError, describe } from './module-error.ts';
+
+/** A bundled import: the module source, and whether its entry is CommonJS (only a default export). */
+export interface LoadedModule {
+  readonly source: string;
+  /** The guest gives it the named exports a script imports from it (as properties of `module.exports`). */
+  readonly commonjs: boolean;
+}
+
+/** How a CommonJS bundle is marked in the bundle cache. */
+export const COMMONJS_MARK = '/* runjs:commonjs */\n';
+
+export function loaded(text: string): LoadedModule {
+  return text.startsWith(COMMONJS_MARK) ? { source: text.slice(COMMONJS_MARK.length), commonjs: true } : { source: text, commonjs: false };
+}
+
+const BUILTINS = new Set(builtinModules.filter((n) => !n.startsWith('_')));
+export const BUILTIN_NS = 'runjs-builtin';
+export const URL_NS = 'runjs-url';
+
+export function builtinName(p: string): string | undefined {
+  const name = p.startsWith('node:') ? p.slice(5) : p;
+  return p.startsWith('node:') || BUILTINS.has(name) ? name : undefined;
+}
+
+/** Node builtins become the guest's own modules, taken at first use (a `require` of one the guest lacks throws then, not at load). */
+export const builtinPlugin: esbuild.Plugin = {
+  name: 'runjs-builtins',
+  setup(build) {
+    build.onResolve({ filter: /^(node:)?[a-z_][a-z0-9_/]*$/ }, (a) => {
+      const name = builtinName(a.path);
+      return name === undefined ? undefined : { path: name, namespace: BUILTIN_NS };
+    });
+    build.onLoad({ filter: /.*/, namespace: BUILTIN_NS }, (a) => ({
+      contents: `module.exports = globalThis[Symbol.for('runjs.builtin')](${JSON.stringify(a.path)});`,
+      loader: 'js',
+    }));
+  },
+};
+
+export const LOADERS: Record<string, esbuild.Loader> = { '.ts': 'ts', '.mts': 'ts', '.cts': 'ts', '.tsx': 'tsx', '.jsx': 'jsx', '.json': 'json' };
+
+/** Bundles; a CommonJS entry's bundle comes back marked (COMMONJS_MARK). */
+export async function bundle(opts: Pick<esbuild.BuildOptions, 'entryPoints' | 'absWorkingDir' | 'plugins'>): Promise<string> {
+  let result: esbuild.BuildResult<{ write: false; metafile: true }>;
+  try {
+    result = await esbuild.build({
+      ...opts,
+      bundle: true, write: false, format: 'esm', platform: 'neutral', target: 'es2022',
+      mainFields: ['module', 'main'], conditions: ['module'], resolveExtensions: ['.mjs', '.js', '.cjs', '.json', '.ts', '.mts', '.tsx'],
+      define: { 'process.env.NODE_ENV': '"production"' }, logLevel: 'silent', legalComments: 'none', charset: 'utf8', metafile: true,
+    });
+  } catch (e) {
+    const failure = e as { errors?: esbuild.Message[] };
+    // A ModuleError thrown inside a plugin (a failed download) is the reason itself.
+    const inner = failure.errors?.map((m) => m.detail).find((d) => d instanceof ModuleError);
+    if (inner instanceof ModuleError) throw new ModuleError(inner.message);
+    const texts = failure.errors?.slice(0, 3).map((m) => (m.location ? `${m.location.file.replace(/^.*?node_modules\//, '')}:${m.location.line}: ${m.text}` : m.text));
+    throw new ModuleError(`bundling failed: ${texts?.join('; ') ?? describe(e)}`);
+  }
+  const text = result.outputFiles[0]!.text;
+  const output = Object.values(result.metafile.outputs)[0];
+  const entry = output?.entryPoint === undefined ? undefined : result.metafile.inputs[output.entryPoint];
+  const commonjs = entry?.format === 'cjs' && output?.exports.length === 1 && output.exports[0] === 'default';
+  return commonjs ? `${COMMONJS_MARK}${text}` : text;
+}
