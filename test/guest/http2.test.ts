@@ -346,3 +346,53 @@ guestSuite('node:http2 per-run limits', (g) => {
     },
   },
 });
+
+// A Rego policy (issue 14's end-to-end case for http2): connections only to 127.0.0.1, streams
+// only under /test.Echo/ and /headers, by authority and path.
+const H2_REGO = `package mcp.http2
+
+default allow := false
+
+allow if {
+  input.operation == "connect"
+  input.url_parsed.host == "127.0.0.1"
+}
+
+allow if {
+  input.operation == "request"
+  startswith(input.authority, "127.0.0.1:")
+  some prefix in ["/test.Echo/", "/headers"]
+  startswith(input.path, prefix)
+}
+`;
+
+guestSuite('node:http2 under a Rego policy', (g) => {
+  g.test('connect decided by host, each stream by authority and path', async (ctx) => {
+    const res = await ctx.run(`${GRPC}
+      const session = http2.connect('${h2cBase}');
+      console.log(JSON.stringify(await call(session, '/test.Echo/Unary', ['rego'])));
+      const denied = session.request({ ':path': '/count' });
+      console.log(await new Promise((r) => denied.on('error', (e) => r(e.code))));
+      session.close();
+      const other = http2.connect('http://localhost:1');
+      console.log(await new Promise((r) => other.on('error', (e) => r(e.code))));
+    `);
+    assert.equal(res.outcome.status, 'completed', JSON.stringify(res));
+    assert.equal(res.output, [
+      '{"status":200,"type":"application/grpc","messages":["REGO"],"grpcStatus":"0","grpcMessage":"OK","rstCode":0}',
+      'ERR_POLICY_DENIED',
+      'ERR_POLICY_DENIED',
+      '',
+    ].join('\n'));
+    const entries = res.decisions?.entries ?? [];
+    assert.deepEqual(entries.map((e) => [e.verdict, (e.input as { operation: string }).operation]), [
+      ['allow', 'connect'], ['allow', 'request'], ['deny', 'request'], ['deny', 'connect'],
+    ]);
+  });
+}, {
+  pool: {
+    get policies() {
+      return parsePolicyConfig({ http2: { policies: [{ url: hook('h2.rego', H2_REGO) }] } });
+    },
+  },
+});

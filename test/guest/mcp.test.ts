@@ -178,3 +178,43 @@ guestSuite('mcp global: the mcp_tools policy', (g) => {
     },
   },
 });
+
+// A Rego policy (issue 14's end-to-end case for mcp_tools): the default rule data.mcp.tools.allow,
+// by server and tool.
+const TOOLS_REGO = `package mcp.tools
+
+default allow := false
+
+allow if {
+  input.operation == "mcp_call_tool"
+  input.server == "web"
+  input.tool in {"echo"}
+}
+`;
+
+guestSuite('mcp global: a Rego mcp_tools policy', (g) => {
+  g.test('allowed by server and tool; anything else denied with the operation\'s text', async (ctx) => {
+    const res = await ctx.run(`
+      console.log((await mcp.callTool('web', 'echo', { text: 'rego' })).content[0].text);
+      for (const [s, t] of [['web', 'pid'], ['local', 'echo']]) {
+        try { await mcp.callTool(s, t, { text: 'x' }); console.log('called'); } catch (e) { console.log(e.code, e.message); }
+      }
+    `);
+    assert.equal(res.outcome.status, 'completed', JSON.stringify(res));
+    assert.equal(res.output, [
+      'http-up: rego',
+      'ERR_POLICY_DENIED mcp.callTool denied by policy: web.pid is not allowed',
+      'ERR_POLICY_DENIED mcp.callTool denied by policy: local.echo is not allowed',
+      '',
+    ].join('\n'));
+    assert.deepEqual((res.decisions?.entries ?? []).map((e) => e.verdict), ['allow', 'deny', 'deny']);
+  });
+}, {
+  ...upstream,
+  pool: {
+    ...upstream.pool,
+    get policies() {
+      return parsePolicyConfig({ mcp_tools: { policies: [{ url: hook('tools.rego', TOOLS_REGO) }] } });
+    },
+  },
+});
