@@ -109,6 +109,9 @@ export async function startApp(config: Config, log: Logger, hooks: AppHooks): Pr
   if (config.heapStore !== 'none' && config.heapMemoryMax > QUICKJS_MAX_HEAP_MB) {
     throw new ConfigError(`--heap-memory-max ${config.heapMemoryMax} is above ${QUICKJS_MAX_HEAP_MB}, the largest heap the QuickJS engine (used with --heap-store) can address`);
   }
+  // Read, validated and held to their budgets before anything is opened: a bad module stops
+  // startup (exit 2, naming it).
+  const wasmModules = loadWasmOrFail(config);
   const transport = transportOf(config);
   // Before anything is spawned: a key set that cannot be loaded aborts the start cheaply.
   const auth = await loadAuth(config, transport, log);
@@ -118,8 +121,6 @@ export async function startApp(config: Config, log: Logger, hooks: AppHooks): Pr
   const db = openMetadataDb(config.sessionDbPath);
   const artifacts = openArtifacts(db, config, (line) => log.warn(line));
   const heaps = openHeaps(config, db, log);
-  // Read, validated and held to their budgets now: a bad module stops startup (exit 2, naming it).
-  const wasmModules = loadWasmOrFail(config);
   // Checked when the config was loaded; parsed again here into what workers (and run_js `file`) use.
   const policies = config.policiesJson === undefined ? {} : parsePolicyConfig(config.policiesJson);
   // Independent of the heap store: labels, push and merge work with or without --heap-store.

@@ -106,8 +106,12 @@ export interface OneShot {
 
 /** Runs the entry point to completion (for flags that exit, and for startup failures). */
 export function runOnce(args: readonly string[], env: NodeJS.ProcessEnv = { PATH: process.env['PATH'] ?? '' }, timeoutMs = 30_000): Promise<OneShot> {
+  // A fresh database unless the test names one (or a config file that may): a one-shot that gets
+  // as far as opening it must not meet what other processes left at the default path.
+  const own = args.some((a) => a.startsWith('--session-db-path') || a.startsWith('--config')) || env['RUNJS_SESSION_DB_PATH'] !== undefined;
+  const dbArgs = own ? [] : ['--session-db-path', mkdtempSync(join(tmpdir(), 'runjs-once-'))];
   return new Promise((resolve, reject) => {
-    const proc = spawn(NODE, [MAIN, ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env });
+    const proc = spawn(NODE, [MAIN, ...args, ...dbArgs], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env });
     let stdout = '';
     let stderr = '';
     proc.stdout.setEncoding('utf8').on('data', (c: string) => { stdout += c; });
