@@ -43,4 +43,5 @@ export const PARTS: readonly PartSpec[] = [
   { name: 'node-misc', entry: `${PLATFORM}/parts/node-misc.js` },
   { name: 'websocket', entry: `${PLATFORM}/parts/websocket.js` },
   { name: 'mcp', entry: `${PLATFORM}/parts/mcp.js` },
+  { name: 'fs', entry: `${PLATFORM}/parts/fs.js` },
 ];

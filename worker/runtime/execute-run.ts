@@ -17,6 +17,7 @@ import { resolveImport, ImportError, type BuiltinModules } from '../source/resol
 import { capOutcome } from '../../shared/outcome-limits.ts';
 import { PolicyEngine, type RunPolicy } from '../policy/policy-engine.ts';
 import { redactHostPaths } from '../../shared/host-paths.ts';
+import type { MountFs } from '../ops/fs/mount-fs.ts';
 
 /** The heap cap a run is held to when its spec names none (the spec's minimum). */
 const DEFAULT_HEAP_MB = 8;
@@ -40,6 +41,8 @@ export interface RunSpec {
   readonly persistTopLevel?: boolean;
   /** The upstream MCP catalogue's JSON (RunRequest.mcpCatalog); absent when no server is configured. */
   readonly mcpCatalog?: string;
+  /** The run's filesystem with its mounted snapshot (RunRequest.mount); absent: an empty, discarded /work. */
+  readonly mount?: MountFs;
 }
 
 /** The run's way to the supervisor; without one (engine tests, benchmarks) delegated ops fail. */
@@ -172,6 +175,7 @@ export class RunLoop {
       resources: this.#resources,
       policy: this.#policy,
       mcpCatalog: this.#spec.mcpCatalog,
+      mount: this.#spec.mount,
       writeOutput: (text) => this.#hooks.output(text),
       settle: (ok, value) => {
         if (!ok) {

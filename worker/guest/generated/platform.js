@@ -374,6 +374,7 @@ const P = {
   Math_max: Math.max,
   Math_min: Math.min,
   Math_pow: Math.pow,
+  Math_random: Math.random,
   Math_round: Math.round,
   Math_sqrt: Math.sqrt,
   Math_trunc: Math.trunc,
@@ -611,6 +612,8 @@ var __runjs_part = (() => {
     console: "node-misc",
     crypto: "crypto",
     events: "events",
+    fs: "fs",
+    "fs/promises": "fs",
     module: "node-misc",
     os: "node-misc",
     path: "path",
@@ -696,7 +699,8 @@ var __runjs_part = (() => {
     WebSocket: "websocket",
     Buffer: "buffer",
     mcp: "mcp",
-    McpToolError: "mcp"
+    McpToolError: "mcp",
+    fs: "fs"
   };
 
   // worker/guest/platform/core/host.js

@@ -11,6 +11,8 @@ export const MODULE_PARTS = {
   console: 'node-misc',
   crypto: 'crypto',
   events: 'events',
+  fs: 'fs',
+  'fs/promises': 'fs',
   module: 'node-misc',
   os: 'node-misc',
   path: 'path',
@@ -99,4 +101,5 @@ export const GLOBAL_PARTS = {
   Buffer: 'buffer',
   mcp: 'mcp',
   McpToolError: 'mcp',
+  fs: 'fs',
 };
