@@ -67,7 +67,6 @@ export const ERRORS = {
   }),
   HEAP_NOT_ENABLED: spec({ status: 400, mcp: 'tool-error', message: () => 'heap snapshots are not enabled on this server: start it with --heap-store dir or s3 to use `heap` and `tags`' }),
   /** `fs` on a run when the store is configured: mounting snapshots into runs is not built yet. */
-  FS_MOUNT_NOT_SUPPORTED: spec({ status: 400, mcp: 'tool-error', message: () => 'mounting a filesystem snapshot into a run is not supported yet: use the fs labels API (/api/fs/*, fs_* tools) only' }),
   FS_NOT_ENABLED: spec({ status: 400, mcp: 'tool-error', message: () => 'filesystem snapshots are not enabled on this server: start it with --fs-store dir or s3 to use `fs`' }),
   // run_js `file` (supervisor/executions/run-js-file.ts); the reference's texts.
   RUN_JS_FILE_DISABLED: spec({
@@ -315,6 +314,9 @@ export const EXECUTION_ERRORS = {
   HEAP_STORE_UNAVAILABLE: 'blob store unavailable (the server log has the details)',
   HEAP_STORE_IO: 'blob store I/O error (the server log has the details)',
   HEAP_STORE_FAILED: 'heap store error (the server log has the details)',
+  // Filesystem mounts (docs/filesystem.md, "Mounting a snapshot in a run").
+  FS_MOUNT_FAILED: (why: string) => `cannot mount filesystem snapshot: ${why}`,
+  FS_FLUSH_FAILED: (why: string) => `fs snapshot flush failed: ${why}`,
 } as const;
 
 export type ExecutionErrorCode = keyof typeof EXECUTION_ERRORS;

@@ -146,11 +146,11 @@ export async function startApp(config: Config, log: Logger, hooks: AppHooks): Pr
     maxOutputBytes: config.maxOutputBytes,
     retention: config.executionRetention,
     // Without a heap store the service rejects `heap` and `tags` with a message naming the flag.
-    // Runs cannot mount snapshots yet (the mount slice): `fs` on a run stays refused.
+    // With an fs store, a run's `fs` is mounted at /work (independent of the heap store).
     heapEnabled: heaps.enabled,
     heaps,
-    fsEnabled: false,
-    fsStoreConfigured: fs.service.enabled,
+    fsEnabled: fs.service.enabled,
+    fs: fs.service,
     artifacts: artifacts.service,
     warn: (line) => log.warn(line),
   });

@@ -1,0 +1,103 @@
+// A run with `fs` mounts the snapshot at /work, over REST and MCP, on a real server process with a
+// directory store: the new tree is ExecutionInfo.fs (the input id when nothing was written), a
+// failed run produces nothing, labels resolve at submission and never move on their own.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { startServer, type ServerProcess } from '../server/server-process.ts';
+import { httpClient, ok, settle } from '../mcp/mcp-clients.ts';
+import { api, openBackend, type Backend } from './fs-helpers.ts';
+
+let backend: Backend;
+let server: ServerProcess;
+before(async () => {
+  backend = await openBackend('dir');
+  server = await startServer(backend.flags, { env: backend.env });
+});
+after(async () => {
+  await server?.stop();
+  await backend?.close();
+});
+
+const HEX = /^[0-9a-f]{64}$/;
+
+async function exec(body: Record<string, unknown>): Promise<any> {
+  const r = await api(server.base, 'POST', '/api/exec', body);
+  assert.ok(r.status === 200 || r.status === 202, JSON.stringify(r));
+  return finished(r.json.execution_id);
+}
+
+async function finished(id: string): Promise<any> {
+  for (const until = Date.now() + 30_000; Date.now() < until;) {
+    const r = await api(server.base, 'GET', `/api/executions/${id}`);
+    if (r.json.status !== 'running') return r.json;
+    await new Promise((res) => setTimeout(res, 25));
+  }
+  throw new Error(`execution ${id} did not finish`);
+}
+
+test('REST: a label mounts at /work; writes make a new tree; the label does not move', async () => {
+  const t1 = await backend.commit({ 'a.txt': 'one\n', 'src/b.js': 'b' });
+  assert.equal((await api(server.base, 'POST', '/api/fs/labels', { name: 'main', ca_id: t1 })).status, 200);
+  const info = await exec({
+    code: `const fs = require('fs'); const a = fs.readFileSync('/work/a.txt', 'utf8'); fs.writeFileSync('/work/a.txt', a + 'two\\n'); fs.mkdirSync('/work/new/dir', { recursive: true }); fs.writeFileSync('/work/new/dir/c.txt', 'c'); fs.rmSync('/work/src', { recursive: true }); fs.readdirSync('/work').join()`,
+    fs: 'main',
+  });
+  assert.equal(info.status, 'completed', JSON.stringify(info));
+  assert.equal(info.result, '"a.txt,new"');
+  assert.match(info.fs, HEX);
+  assert.notEqual(info.fs, t1);
+  assert.equal(await backend.read(info.fs, 'a.txt'), 'one\ntwo\n');
+  assert.equal(await backend.read(info.fs, 'new/dir/c.txt'), 'c');
+  assert.equal(await backend.read(info.fs, 'src/b.js'), undefined);
+  assert.deepEqual((await api(server.base, 'GET', '/api/fs/labels/main')).json, { label: 'main', ca_id: t1 });
+  // Pushing the result stays explicit.
+  assert.equal((await api(server.base, 'POST', '/api/fs/push', { ca_id: info.fs, label: 'main', expected: t1 })).json.status, 'advanced');
+  const next = await exec({ code: `require('fs').readFileSync('/work/new/dir/c.txt', 'utf8')`, fs: 'main' });
+  assert.equal(next.result, '"c"');
+  assert.equal(next.fs, info.fs, 'nothing written: the same tree');
+});
+
+test('REST: an id mounts it; an unknown label mounts an empty tree; a failed run produces nothing', async () => {
+  const t = await backend.commit({ 'x.txt': 'x' });
+  const byId = await exec({ code: `require('fs').readFileSync('/work/x.txt', 'utf8')`, fs: t.toUpperCase() });
+  assert.deepEqual([byId.status, byId.result, byId.fs], ['completed', '"x"', t]);
+  const empty = await exec({ code: `const fs = require('fs'); const before = fs.readdirSync('/work').length; fs.writeFileSync('/work/f', 'f'); before`, fs: 'never-made' });
+  assert.equal(empty.result, '0');
+  assert.equal(await backend.read(empty.fs, 'f'), 'f');
+  assert.equal((await api(server.base, 'GET', '/api/fs/labels/never-made')).status, 404);
+  const fail = await exec({ code: `require('fs').writeFileSync('/work/x.txt', 'changed'); throw new Error('boom')`, fs: t });
+  assert.equal(fail.status, 'failed');
+  assert.equal(fail.fs, null);
+  const noFs = await exec({ code: `require('fs').writeFileSync('/work/scratch', 's'); require('fs').readFileSync('/work/scratch', 'utf8')` });
+  assert.deepEqual([noFs.status, noFs.result, noFs.fs], ['completed', '"s"', null]);
+});
+
+test('REST: bad fs values and missing snapshots', async () => {
+  assert.deepEqual(await api(server.base, 'POST', '/api/exec', { code: '1', fs: '../x' }), { status: 400, json: { error: (await api(server.base, 'POST', '/api/fs/labels', { name: '../x', ca_id: 'a'.repeat(64) })).json.error } });
+  const missing = 'd'.repeat(64);
+  const info = await exec({ code: '1', fs: missing });
+  assert.equal(info.status, 'failed');
+  assert.equal(info.error, `cannot mount filesystem snapshot: snapshot ${missing} was not found in the filesystem store`);
+  assert.equal(info.fs, null);
+});
+
+test('REST: a write over the cap fails with ENOSPC in the script', async () => {
+  const info = await exec({ code: `let code = 'no'; try { require('fs').writeFileSync('/work/big', new Uint8Array(65 * 1024 * 1024)); } catch (e) { code = e.code } code`, fs: 'caps', heap_memory_max_mb: 256 });
+  assert.deepEqual([info.status, info.result], ['completed', '"ENOSPC"']);
+});
+
+test('MCP: run_js with fs; ExecutionInfo.fs over REST', async () => {
+  const t = await backend.commit({ 'm.txt': 'mcp' });
+  const client = await httpClient(server.base);
+  try {
+    const started = ok(await client.callTool({ name: 'run_js', arguments: { code: `const fs = require('fs'); fs.appendFileSync('/work/m.txt', '!'); fs.readFileSync('/work/m.txt', 'utf8')`, fs: t } }));
+    const info = await settle(client, started['execution_id'] as string);
+    assert.equal(info['status'], 'completed');
+    assert.equal(info['result'], '"mcp!"');
+    const rest = await finished(started['execution_id'] as string);
+    assert.match(rest.fs, HEX);
+    assert.equal(await backend.read(rest.fs, 'm.txt'), 'mcp!');
+  } finally {
+    await client.close();
+  }
+});
