@@ -121,6 +121,7 @@ export async function startApp(config: Config, log: Logger, hooks: AppHooks): Pr
   const policies = config.policiesJson === undefined ? {} : parsePolicyConfig(config.policiesJson);
   // Independent of the heap store: labels, push and merge work with or without --heap-store.
   const fs = openFs(config, log);
+  if (fs.service.enabled) heaps.enableFsSessions();
   const version = packageVersion();
   // Upstream MCP servers: connecting starts now; serving waits for each first attempt (below).
   const upstreams = openUpstreams(config, version, log);
@@ -204,7 +205,7 @@ export async function startApp(config: Config, log: Logger, hooks: AppHooks): Pr
         artifacts: artifacts.service, uploads: artifacts.uploads,
         heaps,
         fs: fs.service,
-        capabilities: () => ({ filesystem: fs.service.enabled, heap: heaps.enabled, sessions: heaps.enabled }),
+        capabilities: () => ({ filesystem: fs.service.enabled, heap: heaps.enabled, sessions: heaps.sessionsEnabled }),
         upstream: upstreams.surface,
         log: (line) => log.error(line),
       }),

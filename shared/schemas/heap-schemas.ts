@@ -45,8 +45,8 @@ export const SessionSnapshotEntry: JsonSchema = {
     index: { type: 'integer', format: 'int64', minimum: 0, description: '0-based position in the session.' },
     code: { type: 'string', description: 'The code that ran (as submitted).' },
     input_heap: { type: ['string', 'null'], description: 'Heap the run started from; null for a fresh start.' },
-    output_heap: { type: 'string', description: 'Heap the run produced.' },
-    output_fs: { type: ['string', 'null'], description: 'Filesystem snapshot produced (not yet supported: always null).' },
+    output_heap: { type: ['string', 'null'], description: 'Heap the run produced; null on a server without a heap store (filesystem persistence alone).' },
+    output_fs: { type: ['string', 'null'], description: 'Filesystem snapshot the run produced (its /work); null without a filesystem store.' },
     timestamp: { type: 'string', format: 'date-time', description: 'When the run completed.' },
   },
 };

@@ -70,6 +70,9 @@ interface FsRun {
   readonly store: FsStore;
   /** The snapshot mounted (undefined: an empty tree). */
   readonly base: string | undefined;
+  /** The run's session: its output_fs is appended to the session log. */
+  readonly session: string | null;
+  readonly code: string;
   /** What the completed run changed (from its worker). */
   changes: readonly MountChange[] | undefined;
 }
@@ -157,7 +160,13 @@ export class ExecutionService {
         if (fsId !== undefined && typeof fsId !== 'string') outcome = fsId;
         const fs = typeof fsId === 'string' ? fsId : null;
         if (heapRun) await this.#storeHeap(id, l, outcome, heapRun, fs);
-        else this.#onOutcome(id, l, outcome, null, fs);
+        else {
+          // Without a heap store, a session's log records its filesystem snapshots alone.
+          const log = this.#opts.heaps?.log;
+          const session = fsRun?.session ?? null;
+          this.#onOutcome(id, l, outcome, null, fs, fs === null || session === null || !log ? undefined
+            : () => { log.append(session, { code: req.code, input_heap: null, output_heap: null, output_fs: fs, timestamp: this.#now() }); });
+        }
       })
       // Recording the outcome threw (the database, most likely): an unhandled rejection would end
       // the supervisor and every other run with it. Say so, and try to close the record as failed.
@@ -176,8 +185,11 @@ export class ExecutionService {
     const fs = this.#opts.fs;
     if (!this.#opts.fsEnabled || !fs?.enabled) return undefined;
     const spec = req.fs ?? '';
-    if (spec === '') return undefined;
-    return { store: fs.store, base: resolveMount(fs, spec).base, changes: undefined };
+    const session = req.session == null || req.session === '' ? null : checkSession(req.session);
+    if (spec === '' && session === null) return undefined;
+    // A session continues from its latest snapshot unless the request names one.
+    const base = spec !== '' ? resolveMount(fs, spec).base : this.#opts.heaps?.log.latestFs(session!);
+    return { store: fs.store, base, session, code: req.code, changes: undefined };
   }
 
   /** Reads the snapshot for the worker, then submits; a snapshot that cannot be mounted fails the execution. */

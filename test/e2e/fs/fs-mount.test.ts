@@ -3,6 +3,9 @@
 // failed run produces nothing, labels resolve at submission and never move on their own.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { startServer, type ServerProcess } from '../server/server-process.ts';
 import { httpClient, ok, settle } from '../mcp/mcp-clients.ts';
 import { api, openBackend, type Backend } from './fs-helpers.ts';
@@ -99,5 +102,55 @@ test('MCP: run_js with fs; ExecutionInfo.fs over REST', async () => {
     assert.equal(await backend.read(rest.fs, 'm.txt'), 'mcp!');
   } finally {
     await client.close();
+  }
+});
+
+test('sessions without a heap store: a run continues from the session\'s last output_fs and logs its own', async () => {
+  const first = await exec({ code: `require('fs').writeFileSync('/work/notes.txt', 'first\\n')`, session: 'fs-s1' });
+  assert.equal(first.status, 'completed', JSON.stringify(first));
+  const second = await exec({ code: `const fs = require('fs'); fs.appendFileSync('/work/notes.txt', 'second\\n'); fs.readFileSync('/work/notes.txt', 'utf8')`, session: 'fs-s1' });
+  assert.equal(second.result, JSON.stringify('first\nsecond\n'));
+  const failedRun = await exec({ code: `require('fs').writeFileSync('/work/notes.txt', 'lost'); throw new Error('x')`, session: 'fs-s1' });
+  assert.equal(failedRun.status, 'failed');
+  const third = await exec({ code: `require('fs').readFileSync('/work/notes.txt', 'utf8')`, session: 'fs-s1' });
+  assert.equal(third.result, JSON.stringify('first\nsecond\n'));
+  const other = await exec({ code: `require('fs').readdirSync('/work').length`, session: 'fs-s2' });
+  assert.equal(other.result, '0');
+  const log = await api(server.base, 'GET', '/api/sessions/fs-s1/snapshots');
+  assert.equal(log.status, 200, JSON.stringify(log.json));
+  const entries = Array.isArray(log.json) ? log.json : log.json.snapshots;
+  assert.deepEqual(entries.map((e: any) => [e.index, e.output_heap, e.output_fs]), [[0, null, first.fs], [1, null, second.fs], [2, null, third.fs]]);
+  assert.equal(third.fs, second.fs);
+  // An explicit fs wins over the session's snapshot.
+  const t = await backend.commit({ 'other.txt': 'o' });
+  const pinned = await exec({ code: `require('fs').readdirSync('/work').join()`, session: 'fs-s1', fs: t });
+  assert.equal(pinned.result, '"other.txt"');
+  assert.deepEqual((await api(server.base, 'GET', '/api/capabilities')).json, { filesystem: true, heap: false, sessions: true });
+});
+
+test('with a heap store too: heap and filesystem persist side by side in one session (QuickJS)', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'runjs-fs-heap-'));
+  const both = await startServer([...backend.flags, '--heap-store', 'dir', '--heap-dir', join(dir, 'heaps')], { env: { ...backend.env, TMPDIR: dir } });
+  try {
+    const run = async (body: Record<string, unknown>): Promise<any> => {
+      const r = await api(both.base, 'POST', '/api/exec', body);
+      assert.ok(r.status === 200 || r.status === 202, JSON.stringify(r));
+      for (;;) {
+        const info = await api(both.base, 'GET', `/api/executions/${r.json.execution_id}`);
+        if (info.json.status !== 'running') return info.json;
+        await new Promise((res) => setTimeout(res, 25));
+      }
+    };
+    const a = await run({ code: `var counter = 1; require('fs').writeFileSync('/work/c', String(counter)); counter`, session: 'hs' });
+    assert.equal(a.status, 'completed', JSON.stringify(a));
+    const b = await run({ code: `counter++; require('fs').writeFileSync('/work/c', String(counter)); require('fs').readFileSync('/work/c', 'utf8')`, session: 'hs', heap: a.heap });
+    assert.equal(b.result, '"2"');
+    const log = (await api(both.base, 'GET', '/api/sessions/hs/snapshots')).json;
+    const entries = Array.isArray(log) ? log : log.snapshots;
+    assert.deepEqual(entries.map((e: any) => [e.output_heap, e.output_fs]), [[a.heap, a.fs], [b.heap, b.fs]]);
+    assert.equal(await backend.read(b.fs, 'c'), '2');
+  } finally {
+    await both.stop();
+    rmSync(dir, { recursive: true, force: true });
   }
 });

@@ -37,7 +37,7 @@ test('labels: create, resolve, list, log, repoint; capabilities say filesystem',
   assert.deepEqual(await api(b, 'GET', '/api/fs/labels/main/log?limit=0'), { status: 200, json: { label: 'main', log: [] } });
   assert.deepEqual(await api(b, 'GET', '/api/fs/labels/unknown/log'), { status: 200, json: { label: 'unknown', log: [] } });
   assert.deepEqual(await api(b, 'GET', '/api/fs/labels/main/log?limit=-1'), { status: 400, json: { error: "Invalid query: query parameter 'limit' must be a non-negative integer, got '-1'" } });
-  assert.deepEqual(await api(b, 'GET', '/api/capabilities'), { status: 200, json: { filesystem: true, heap: false, sessions: false } });
+  assert.deepEqual(await api(b, 'GET', '/api/capabilities'), { status: 200, json: { filesystem: true, heap: false, sessions: true } });
 });
 
 test('push: create, compare-and-set, 409 when the label moved, force, detach, and the errors', async () => {
