@@ -374,7 +374,6 @@ const P = {
   Math_max: Math.max,
   Math_min: Math.min,
   Math_pow: Math.pow,
-  Math_random: Math.random,
   Math_round: Math.round,
   Math_sqrt: Math.sqrt,
   Math_trunc: Math.trunc,

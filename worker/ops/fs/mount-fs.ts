@@ -294,6 +294,19 @@ export class MountFs {
     return first;
   }
 
+  /** mkdtemp: `prefix` plus six random characters, made as a directory. */
+  mkdtemp(prefix: unknown): string {
+    const chars = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
+    for (;;) {
+      let suffix = '';
+      for (let i = 0; i < 6; i++) suffix += chars[Math.floor(Math.random() * chars.length)];
+      const p = `${String(prefix)}${suffix}`;
+      if (this.#walk(p, 'mkdtemp', false).node !== undefined) continue;
+      this.mkdir(p, false, 0o700);
+      return p;
+    }
+  }
+
   #count(n: Node): number {
     if (n.kind !== 'dir') return 1;
     let c = 1;

@@ -39,7 +39,9 @@ var __runjs_part = (() => {
   var stream_default = __runjs_require("stream");
 
   // worker/guest/platform/parts/fs.js
-  var { op } = core_default.shared;
+  var { op, opAsync } = core_default.shared;
+  var PENDING = "EACCES: permission denied: a filesystem policy decides this operation";
+  var pendingArgs;
   var { Buffer: Buffer2 } = buffer_default.globals;
   var { Readable, Writable } = stream_default.modules.stream;
   var ERRNO = { ENOENT: -2, EEXIST: -17, ENOTDIR: -20, EISDIR: -21, ENOTEMPTY: -39, EINVAL: -22, ELOOP: -40, EROFS: -30, ENOSPC: -28, ENAMETOOLONG: -36, EACCES: -13, EPERM: -1, EBUSY: -16, EBADF: -9 };
@@ -83,6 +85,7 @@ var __runjs_part = (() => {
     try {
       return bytes === void 0 ? op("fs.call", args) : op("fs.call", args, bytes);
     } catch (e) {
+      if (e !== null && typeof e === "object" && e.code === "EACCES" && typeof e.message === "string" && __runjs_P.$startsWith(e.message, PENDING)) pendingArgs = args;
       if (e !== null && typeof e === "object" && typeof e.code === "string" && ERRNO[e.code] !== void 0) {
         e.errno = ERRNO[e.code];
         const m = __runjs_P.$exec(/^\w+: [^,]*, (\w+) '/, e.message);
@@ -249,20 +252,23 @@ var __runjs_part = (() => {
   }
   __name(appendFileSync, "appendFileSync");
   function mkdtempSync(prefix) {
-    const chars = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
-    for (; ; ) {
-      let suffix = "";
-      for (let i = 0; i < 6; i++) suffix += chars[__runjs_P.Math_floor(__runjs_P.Math_random() * chars.length)];
-      const p = `${pathArg(prefix, "prefix")}${suffix}`;
+    return call({ op: "mkdtemp", path: pathArg(prefix, "prefix") });
+  }
+  __name(mkdtempSync, "mkdtempSync");
+  async function decided(fn, args) {
+    for (let attempt = 0; ; attempt++) {
+      pendingArgs = void 0;
       try {
-        call({ op: "mkdir", path: p, recursive: false });
-        return p;
+        return fn(...__runjs_P.iter(args));
       } catch (e) {
-        if (e.code !== "EEXIST") throw e;
+        const pending = pendingArgs;
+        pendingArgs = void 0;
+        if (pending === void 0 || attempt >= 1e5) throw e;
+        await opAsync("fs.check", pending);
       }
     }
   }
-  __name(mkdtempSync, "mkdtempSync");
+  __name(decided, "decided");
   function accessSync(path) {
     call({ op: "stat", path: pathArg(path) });
   }
@@ -281,7 +287,10 @@ var __runjs_part = (() => {
         return false;
       }
     }, "existsSync"),
-    readFileSync: /* @__PURE__ */ __name((path, options) => decode(call({ op: "readFile", path: pathArg(path) }), encodingOf(options)), "readFileSync"),
+    readFileSync: /* @__PURE__ */ __name((path, options) => {
+      const encoding = encodingOf(options);
+      return decode(call({ op: "readFile", path: pathArg(path), encoding: encoding === void 0 || encoding === "buffer" ? "buffer" : "utf8" }), encoding);
+    }, "readFileSync"),
     writeFileSync,
     appendFileSync,
     readdirSync,
@@ -317,7 +326,7 @@ var __runjs_part = (() => {
     const short = __runjs_P.$slice(name, 0, -4);
     promises[short] = async (...args) => {
       await void 0;
-      return fn(...__runjs_P.iter(args));
+      return decided(fn, args);
     };
   }
   promises.constants = constants;
@@ -331,18 +340,16 @@ var __runjs_part = (() => {
         e.code = "ERR_INVALID_ARG_TYPE";
         throw e;
       }
-      let result;
-      let error = null;
-      try {
-        result = fn(...__runjs_P.iter(args));
-      } catch (e) {
-        error = e;
-      }
-      __runjs_P.$then(__runjs_P.Promise_resolve(), () => {
-        if (short === "exists") cb(result);
-        else if (error !== null) cb(error);
-        else cb(null, result);
-      });
+      __runjs_P.$then(decided(fn, args), 
+        (result) => {
+          if (short === "exists") cb(result);
+          else cb(null, result);
+        },
+        (error) => {
+          if (short === "exists") cb(false);
+          else cb(error);
+        }
+      );
     };
   }
   function createReadStream(path, options) {
@@ -355,14 +362,17 @@ var __runjs_part = (() => {
     const stream = new Readable({
       highWaterMark: hwm,
       encoding: opts.encoding,
+      construct(callback) {
+        __runjs_P.$then(decided(() => call({ op: "readFile", path: p }), []), (bytes) => {
+          data = bytes;
+          end = typeof opts.end === "number" ? __runjs_P.Math_min(opts.end + 1, data.byteLength) : data.byteLength;
+          stream.emit("open", 3);
+          stream.emit("ready");
+          callback();
+        }, callback);
+      },
       read() {
         try {
-          if (data === void 0) {
-            data = call({ op: "readFile", path: p });
-            end = typeof opts.end === "number" ? __runjs_P.Math_min(opts.end + 1, data.byteLength) : data.byteLength;
-            this.emit("open", 3);
-            this.emit("ready");
-          }
           if (pos >= end) {
             __runjs_P.$push(this, null);
             return;
@@ -390,22 +400,16 @@ var __runjs_part = (() => {
       decodeStrings: true,
       defaultEncoding: opts.encoding ?? "utf8",
       construct(callback) {
-        try {
-          call({ op: "writeFile", path: p, flag, mode: opts.mode }, new Uint8Array(0));
+        __runjs_P.$then(decided(() => call({ op: "writeFile", path: p, flag, mode: opts.mode }, new Uint8Array(0)), []), () => {
           flag = "a";
           callback();
-        } catch (e) {
-          callback(e);
-        }
+        }, callback);
       },
       write(chunk, _encoding, callback) {
-        try {
-          call({ op: "writeFile", path: p, flag: "a" }, toBytes(chunk));
+        __runjs_P.$then(decided(() => call({ op: "writeFile", path: p, flag: "a" }, toBytes(chunk)), []), () => {
           stream.bytesWritten += chunk.length;
           callback();
-        } catch (e) {
-          callback(e);
-        }
+        }, callback);
       }
     });
     stream.path = p;

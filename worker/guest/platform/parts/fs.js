@@ -7,7 +7,11 @@ import core from 'runjs:part/core';
 import bufferPart from 'runjs:part/buffer';
 import streamPart from 'runjs:part/stream';
 
-const { op } = core.shared;
+const { op, opAsync } = core.shared;
+/** How fs.call says a policy decision is still to be made (worker/ops/fs/fs-ops.ts POLICY_PENDING). */
+const PENDING = 'EACCES: permission denied: a filesystem policy decides this operation';
+/** The arguments of the last call that needed a decision (read by `decided`). */
+let pendingArgs;
 const { Buffer } = bufferPart.globals;
 const { Readable, Writable } = streamPart.modules.stream;
 
@@ -40,6 +44,7 @@ function call(args, bytes) {
   try {
     return bytes === undefined ? op('fs.call', args) : op('fs.call', args, bytes);
   } catch (e) {
+    if (e !== null && typeof e === 'object' && e.code === 'EACCES' && typeof e.message === 'string' && e.message.startsWith(PENDING)) pendingArgs = args;
     if (e !== null && typeof e === 'object' && typeof e.code === 'string' && ERRNO[e.code] !== undefined) {
       e.errno = ERRNO[e.code];
       const m = /^\w+: [^,]*, (\w+) '/.exec(e.message);
@@ -174,16 +179,24 @@ function appendFileSync(path, data, options) {
 }
 
 function mkdtempSync(prefix) {
-  const chars = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
-  for (;;) {
-    let suffix = '';
-    for (let i = 0; i < 6; i++) suffix += chars[Math.floor(Math.random() * chars.length)];
-    const p = `${pathArg(prefix, 'prefix')}${suffix}`;
+  return call({ op: 'mkdtemp', path: pathArg(prefix, 'prefix') });
+}
+
+/**
+ * Runs sync API function `fn` for the async APIs: when a call needs a policy decision, asks for it
+ * (op fs.check, which rejects with EACCES on a denial) and runs `fn` again; decisions are kept for
+ * the run, so each retry gets further.
+ */
+async function decided(fn, args) {
+  for (let attempt = 0; ; attempt++) {
+    pendingArgs = undefined;
     try {
-      call({ op: 'mkdir', path: p, recursive: false });
-      return p;
+      return fn(...args);
     } catch (e) {
-      if (e.code !== 'EEXIST') throw e;
+      const pending = pendingArgs;
+      pendingArgs = undefined;
+      if (pending === undefined || attempt >= 100_000) throw e;
+      await opAsync('fs.check', pending);
     }
   }
 }
@@ -200,7 +213,10 @@ function timeMs(t) {
 
 const sync = {
   existsSync: (path) => { try { return call({ op: 'exists', path: pathArg(path) }); } catch { return false; } },
-  readFileSync: (path, options) => decode(call({ op: 'readFile', path: pathArg(path) }), encodingOf(options)),
+  readFileSync: (path, options) => {
+    const encoding = encodingOf(options);
+    return decode(call({ op: 'readFile', path: pathArg(path), encoding: encoding === undefined || encoding === 'buffer' ? 'buffer' : 'utf8' }), encoding);
+  },
   writeFileSync,
   appendFileSync,
   readdirSync,
@@ -238,7 +254,7 @@ for (const [name, fn] of Object.entries(sync)) {
   const short = name.slice(0, -4);
   promises[short] = async (...args) => {
     await undefined;
-    return fn(...args);
+    return decided(fn, args);
   };
 }
 promises.constants = constants;
@@ -254,18 +270,10 @@ for (const [name, fn] of Object.entries(sync)) {
       e.code = 'ERR_INVALID_ARG_TYPE';
       throw e;
     }
-    let result;
-    let error = null;
-    try {
-      result = fn(...args);
-    } catch (e) {
-      error = e;
-    }
-    Promise.resolve().then(() => {
-      if (short === 'exists') cb(result);
-      else if (error !== null) cb(error);
-      else cb(null, result);
-    });
+    decided(fn, args).then(
+      (result) => { if (short === 'exists') cb(result); else cb(null, result); },
+      (error) => { if (short === 'exists') cb(false); else cb(error); },
+    );
   };
 }
 
@@ -279,14 +287,17 @@ function createReadStream(path, options) {
   const stream = new Readable({
     highWaterMark: hwm,
     encoding: opts.encoding,
+    construct(callback) {
+      decided(() => call({ op: 'readFile', path: p }), []).then((bytes) => {
+        data = bytes;
+        end = typeof opts.end === 'number' ? Math.min(opts.end + 1, data.byteLength) : data.byteLength;
+        stream.emit('open', 3);
+        stream.emit('ready');
+        callback();
+      }, callback);
+    },
     read() {
       try {
-        if (data === undefined) {
-          data = call({ op: 'readFile', path: p });
-          end = typeof opts.end === 'number' ? Math.min(opts.end + 1, data.byteLength) : data.byteLength;
-          this.emit('open', 3);
-          this.emit('ready');
-        }
         if (pos >= end) { this.push(null); return; }
         const next = Math.min(pos + hwm, end);
         const chunk = Buffer.from(data.buffer, data.byteOffset + pos, next - pos);
@@ -311,22 +322,13 @@ function createWriteStream(path, options) {
     decodeStrings: true,
     defaultEncoding: opts.encoding ?? 'utf8',
     construct(callback) {
-      try {
-        call({ op: 'writeFile', path: p, flag, mode: opts.mode }, new Uint8Array(0));
-        flag = 'a';
-        callback();
-      } catch (e) {
-        callback(e);
-      }
+      decided(() => call({ op: 'writeFile', path: p, flag, mode: opts.mode }, new Uint8Array(0)), []).then(() => { flag = 'a'; callback(); }, callback);
     },
     write(chunk, _encoding, callback) {
-      try {
-        call({ op: 'writeFile', path: p, flag: 'a' }, toBytes(chunk));
+      decided(() => call({ op: 'writeFile', path: p, flag: 'a' }, toBytes(chunk)), []).then(() => {
         stream.bytesWritten += chunk.length;
         callback();
-      } catch (e) {
-        callback(e);
-      }
+      }, callback);
     },
   });
   stream.path = p;
