@@ -105,6 +105,12 @@ export const ERRORS = {
   FS_INVALID_PREFER: spec({ status: 400, mcp: 'tool-error', message: (got: unknown) => `invalid prefer '${clipped(got)}': expected ours|theirs|none` }),
   /** A merge input that is not a stored snapshot (or a store failure while merging). */
   FS_MERGE_FAILED: spec({ status: 400, mcp: 'tool-error', message: (detail: string) => `fs_merge: ${detail}` }),
+  SESSION_PATH_NOT_FOUND: spec({ status: 404, mcp: 'tool-error', message: (path: string) => `no such file or directory in the session's filesystem: ${clipped(path)}` }),
+  SESSION_PATH_NOT_A_DIRECTORY: spec({ status: 400, mcp: 'tool-error', message: (path: string) => `not a directory: ${clipped(path)}` }),
+  SESSION_PATH_NOT_A_FILE: spec({ status: 400, mcp: 'tool-error', message: (path: string) => `not a file: ${clipped(path)}` }),
+  SESSION_PATH_NOT_A_SYMLINK: spec({ status: 400, mcp: 'tool-error', message: (path: string) => `not a symlink: ${clipped(path)}` }),
+  SESSION_DIR_NOT_EMPTY: spec({ status: 400, mcp: 'tool-error', message: (path: string) => `directory not empty: ${clipped(path)} (pass recursive=true)` }),
+  SESSION_FS_OP_INVALID: spec({ status: 400, mcp: 'tool-error', message: (detail: string) => `session fs: ${detail}` }),
   FS_SNAPSHOT_NOT_FOUND: spec({ status: 400, mcp: 'tool-error', message: (id: string) => `snapshot ${id} was not found in the filesystem store` }),
   /** A stored object that fails verification or does not parse: the store's fault, not the caller's. */
   FS_SNAPSHOT_CORRUPT: spec({ status: 500, mcp: 'tool-error', message: (key: string, detail: string) => `filesystem snapshot object ${key} is corrupt: ${detail}` }),

@@ -19,6 +19,7 @@ import { openFs } from './fs/index.ts';
 import { artifactOpRoutes, openArtifacts } from './artifacts/index.ts';
 import { OpRouter } from './pool/op-router.ts';
 import { openUpstreams } from './upstream-mcp/index.ts';
+import { SessionFiles } from './fs/session-files.ts';
 import { createRestRouter, openApiJson, packageVersion } from './rest/index.ts';
 import type { McpSurfaceOptions } from './mcp/mcp-server.ts';
 import type { TransportKind } from './mcp/mcp-texts.ts';
@@ -205,6 +206,7 @@ export async function startApp(config: Config, log: Logger, hooks: AppHooks): Pr
         artifacts: artifacts.service, uploads: artifacts.uploads,
         heaps,
         fs: fs.service,
+        sessionFiles: fs.service.enabled ? new SessionFiles(fs.service, heaps.log) : undefined,
         capabilities: () => ({ filesystem: fs.service.enabled, heap: heaps.enabled, sessions: heaps.sessionsEnabled }),
         upstream: upstreams.surface,
         log: (line) => log.error(line),

@@ -58,3 +58,41 @@ export const SessionList: JsonSchema = {
   required: ['sessions'],
   properties: { sessions: { type: 'array', items: { type: 'string' }, description: 'Sessions with at least one snapshot, sorted.' } },
 };
+
+export const SessionDirListing: JsonSchema = {
+  type: 'object',
+  required: ['names'],
+  properties: { names: { type: 'array', items: { type: 'string' }, description: 'Direct children, sorted.' } },
+};
+
+export const SessionFileEntry: JsonSchema = {
+  type: 'object',
+  required: ['kind', 'mode', 'readonly', 'size', 'modified_ms'],
+  properties: {
+    kind: { type: 'string', enum: ['file', 'directory', 'symlink', 'other'] },
+    mode: { type: 'integer', description: 'Unix mode bits including the type bits.' },
+    readonly: { type: 'boolean' },
+    size: { type: 'integer', format: 'int64' },
+    modified_ms: { type: ['number', 'null'], description: 'Snapshots keep no times: always null.' },
+  },
+};
+
+export const SessionFsOpRequest: JsonSchema = {
+  type: 'object',
+  required: ['op', 'path'],
+  additionalProperties: false,
+  properties: {
+    op: { type: 'string', description: '`mkdir`, `rename`, `exists`, `readlink` or `canonical`.' },
+    path: { type: 'string' },
+    recursive: { type: ['boolean', 'null'], description: 'mkdir only: create missing parents.' },
+    to: { type: ['string', 'null'], description: 'rename only: the destination.' },
+  },
+};
+
+export const SessionFsOpResult: JsonSchema = {
+  type: 'object',
+  description: '`exists`: `{exists}`; `readlink`: `{target}`; `canonical`: `{path}`; `mkdir`: `{path, created}`; `rename`: `{ca_id}`.',
+  properties: {
+    exists: { type: 'boolean' }, target: { type: 'string' }, path: { type: 'string' }, created: { type: 'boolean' }, ca_id: { type: ['string', 'null'] },
+  },
+};

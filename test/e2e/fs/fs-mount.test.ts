@@ -154,3 +154,36 @@ test('with a heap store too: heap and filesystem persist side by side in one ses
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('session files over REST: read what runs wrote, write natively, and the next run sees it', async () => {
+  const b = server.base;
+  const s = 'files-s';
+  await exec({ code: `const fs = require('fs'); fs.mkdirSync('/work/src', { recursive: true }); fs.writeFileSync('/work/src/a.txt', 'hello'); fs.symlinkSync('src/a.txt', '/work/link')`, session: s });
+  const raw = async (method: string, path: string, body?: string): Promise<{ status: number; text: string }> => {
+    const r = await fetch(`${b}${path}`, { method, ...(body === undefined ? {} : { body }) });
+    return { status: r.status, text: await r.text() };
+  };
+  assert.deepEqual((await api(b, 'GET', `/api/sessions/${s}/dir/`)).json, { names: ['link', 'src'] });
+  assert.deepEqual((await api(b, 'GET', `/api/sessions/${s}/dir/src`)).json, { names: ['a.txt'] });
+  assert.deepEqual((await api(b, 'GET', `/api/sessions/${s}/entries/src/a.txt`)).json, { kind: 'file', mode: 0o100644, readonly: false, size: 5, modified_ms: null });
+  assert.equal((await api(b, 'GET', `/api/sessions/${s}/entries/link?follow=false`)).json.kind, 'symlink');
+  assert.equal((await api(b, 'GET', `/api/sessions/${s}/entries/link`)).json.kind, 'file');
+  assert.deepEqual(await raw('GET', `/api/sessions/${s}/files/src/a.txt`), { status: 200, text: 'hello' });
+  assert.deepEqual(await raw('GET', `/api/sessions/${s}/files/link?offset=1&max_bytes=3`), { status: 200, text: 'ell' });
+  assert.deepEqual(await api(b, 'GET', `/api/sessions/${s}/files/nope.txt`), { status: 404, json: { error: "no such file or directory in the session's filesystem: /work/nope.txt" } });
+  assert.equal((await api(b, 'GET', `/api/sessions/${s}/files/..%2F..%2Fetc%2Fpasswd`)).status, 404);
+  assert.equal((await raw('PUT', `/api/sessions/${s}/files/src/a.txt?append=true`, ' world')).status, 204);
+  assert.equal((await raw('PUT', `/api/sessions/${s}/files/notes/n.md`, '# n')).status, 204);
+  assert.deepEqual((await api(b, 'POST', `/api/sessions/${s}/fs`, { op: 'exists', path: '/work/notes/n.md' })).json, { exists: true });
+  assert.deepEqual((await api(b, 'POST', `/api/sessions/${s}/fs`, { op: 'readlink', path: 'link' })).json, { target: 'src/a.txt' });
+  assert.deepEqual((await api(b, 'POST', `/api/sessions/${s}/fs`, { op: 'canonical', path: 'link' })).json, { path: '/work/src/a.txt' });
+  assert.equal((await api(b, 'POST', `/api/sessions/${s}/fs`, { op: 'rename', path: 'notes', to: 'docs' })).status, 200);
+  assert.deepEqual(await api(b, 'POST', `/api/sessions/${s}/fs`, { op: 'chmod', path: 'x' }), { status: 400, json: { error: "session fs: unknown operation 'chmod': expected mkdir, rename, exists, readlink or canonical" } });
+  assert.deepEqual(await api(b, 'DELETE', `/api/sessions/${s}/files/src`), { status: 400, json: { error: 'directory not empty: /work/src (pass recursive=true)' } });
+  const run = await exec({ code: `const fs = require('fs'); [fs.readFileSync('/work/src/a.txt', 'utf8'), fs.readdirSync('/work').join()].join('|')`, session: s });
+  assert.equal(run.result, JSON.stringify('hello world|docs,link,src'));
+  assert.equal((await raw('DELETE', `/api/sessions/${s}/files/src?recursive=true`)).status, 204);
+  const log = (await api(b, 'GET', `/api/sessions/${s}/snapshots`)).json;
+  assert.deepEqual(log.map((e: any) => e.code.startsWith('//') ? e.code : 'run'), ['run', '// append /work/src/a.txt', '// write /work/notes/n.md', '// rename /work/notes /work/docs', 'run', '// delete /work/src']);
+  assert.deepEqual((await api(b, 'GET', `/api/sessions/${s}/dir/`)).json, { names: ['docs', 'link'] });
+});
