@@ -158,10 +158,12 @@ export async function startApp(config: Config, log: Logger, hooks: AppHooks): Pr
   });
   // run_js `file`: decided here, at submission (the worker never sees the path).
   const files = new RunJsFileReader({ allowAll: config.allowRunJsFile, policies, maxBytes: MAX_SOURCE_BYTES, cwd: process.cwd() });
+  const sessionFiles = fs.service.enabled ? new SessionFiles(fs.service, heaps.log) : undefined;
   const surface: McpSurfaceOptions = {
     executions,
     heaps,
     fs: fs.service,
+    sessionFiles,
     // Upload URLs need an HTTP listener to PUT to: this one, or whatever --public-url points at.
     artifacts: {
       service: artifacts.service, publicBaseUrl: config.publicUrl,
@@ -206,7 +208,7 @@ export async function startApp(config: Config, log: Logger, hooks: AppHooks): Pr
         artifacts: artifacts.service, uploads: artifacts.uploads,
         heaps,
         fs: fs.service,
-        sessionFiles: fs.service.enabled ? new SessionFiles(fs.service, heaps.log) : undefined,
+        sessionFiles,
         capabilities: () => ({ filesystem: fs.service.enabled, heap: heaps.enabled, sessions: heaps.sessionsEnabled }),
         upstream: upstreams.surface,
         log: (line) => log.error(line),

@@ -187,3 +187,24 @@ test('session files over REST: read what runs wrote, write natively, and the nex
   assert.deepEqual(log.map((e: any) => e.code.startsWith('//') ? e.code : 'run'), ['run', '// append /work/src/a.txt', '// write /work/notes/n.md', '// rename /work/notes /work/docs', 'run', '// delete /work/src']);
   assert.deepEqual((await api(b, 'GET', `/api/sessions/${s}/dir/`)).json, { names: ['docs', 'link'] });
 });
+
+test('MCP: a session\'s runs share /work; fs_* session file tools read and write it', async () => {
+  const client = await httpClient(server.base, { 'X-MCP-Session-Id': 'mcp-files' });
+  try {
+    const names = (await client.listTools()).tools.map((t) => t.name);
+    for (const n of ['fs_list_dir', 'fs_stat', 'fs_read_file', 'fs_write_file', 'fs_delete', 'fs_session_op']) assert.ok(names.includes(n), n);
+    const first = ok(await client.callTool({ name: 'run_js', arguments: { code: `require('fs').writeFileSync('/work/state.json', JSON.stringify({ n: 1 }))` } }));
+    assert.equal((await settle(client, first['execution_id'] as string))['status'], 'completed');
+    assert.deepEqual(ok(await client.callTool({ name: 'fs_read_file', arguments: { path: '/work/state.json' } })), { content: '{"n":1}', encoding: 'utf8', size: 7 });
+    assert.deepEqual(ok(await client.callTool({ name: 'fs_list_dir', arguments: { path: '' } })), { names: ['state.json'] });
+    assert.match(ok(await client.callTool({ name: 'fs_write_file', arguments: { path: 'extra.bin', content: Buffer.from([0xff, 0]).toString('base64'), encoding: 'base64' } }))['ca_id'] as string, HEX);
+    assert.deepEqual(ok(await client.callTool({ name: 'fs_read_file', arguments: { path: 'extra.bin' } })), { content: '/wA=', encoding: 'base64', size: 2 });
+    assert.deepEqual(ok(await client.callTool({ name: 'fs_session_op', arguments: { op: 'exists', path: 'nope' } })), { exists: false });
+    const second = ok(await client.callTool({ name: 'run_js', arguments: { code: `require('fs').readdirSync('/work').join()` } }));
+    assert.equal((await settle(client, second['execution_id'] as string))['result'], '"extra.bin,state.json"');
+    const err = await client.callTool({ name: 'fs_read_file', arguments: { path: 'missing' } });
+    assert.equal(err.isError, true);
+  } finally {
+    await client.close();
+  }
+});
