@@ -208,3 +208,11 @@ test('MCP: a session\'s runs share /work; fs_* session file tools read and write
     await client.close();
   }
 });
+
+test('REST: 100k files hit the entry cap with ENOSPC, and the run can still complete', async () => {
+  const info = await exec({
+    code: `const fs = require('fs'); let n = 0, code = 'none'; try { for (; n < 100_001; n++) fs.writeFileSync('/work/f' + n, ''); } catch (e) { code = e.code } [n, code].join()`,
+    heap_memory_max_mb: 256, execution_timeout_secs: 120,
+  });
+  assert.deepEqual([info.status, info.result], ['completed', '"100000,ENOSPC"']);
+});
