@@ -146,3 +146,32 @@ guestSuite('node:fs on the mounted /work', (g) => {
     assert.equal(out, 'abc s.txt function\n');
   });
 });
+
+guestSuite('node:fs file descriptors', (g) => {
+  g.test('open, read, write at positions, fstat, close; FileHandle', async (ctx) => {
+    const out = await ctx.output(`
+      const fs = require('fs');
+      const fd = fs.openSync('/work/f.txt', 'w');
+      fs.writeSync(fd, 'hello world');
+      fs.writeSync(fd, 'W', 6);
+      console.log(fs.fstatSync(fd).size);
+      fs.closeSync(fd);
+      const r = fs.openSync('/work/f.txt', 'r');
+      const buf = Buffer.alloc(5);
+      console.log(fs.readSync(r, buf, 0, 5, null), buf.toString(), fs.readSync(r, buf, 0, 5, null), buf.toString());
+      try { fs.writeSync(r, 'x'); } catch (e) { console.log(e.code); }
+      fs.closeSync(r);
+      try { fs.closeSync(r); } catch (e) { console.log(e.code); }
+      const a = fs.openSync('/work/f.txt', 'a'); fs.writeSync(a, '!'); fs.closeSync(a);
+      const h = await fs.promises.open('/work/f.txt', 'r+');
+      await h.write('J', 0);
+      const { bytesRead, buffer } = await h.read(Buffer.alloc(20), 0, 20, 0);
+      console.log(bytesRead, buffer.subarray(0, bytesRead).toString(), (await h.stat()).size);
+      await h.close();
+      await new Promise((res) => fs.open('/work/f.txt', 'r', (err, fd2) => fs.read(fd2, Buffer.alloc(3), 0, 3, 0, (err2, n, b) => { console.log(err, err2, n, b.toString()); res(); })));
+      try { fs.openSync('/work/missing', 'r'); } catch (e) { console.log(e.code); }
+      try { fs.openSync('/work/f.txt', 'wx'); } catch (e) { console.log(e.code); }
+    `);
+    assert.equal(out, ['11', '5 hello 5  Worl', 'EBADF', 'EBADF', '12 Jello World! 12', 'null null 3 Jel', 'ENOENT', 'EEXIST', ''].join('\n'));
+  });
+});

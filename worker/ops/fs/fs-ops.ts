@@ -39,7 +39,7 @@ export function policyInput(a: Record<string, unknown>): PolicyInput {
   switch (a['op']) {
     case 'readFile': return { operation: 'readFile', path, encoding: a['encoding'] === 'utf8' ? 'utf8' : 'buffer' };
     case 'writeFile': return { operation: typeof a['flag'] === 'string' && a['flag'].startsWith('a') ? 'appendFile' : 'writeFile', path };
-    case 'truncate': case 'chmod': case 'utimes': return { operation: 'writeFile', path };
+    case 'truncate': case 'chmod': case 'utimes': case 'pwrite': return { operation: 'writeFile', path };
     case 'stat': case 'realpath': return { operation: 'stat', path };
     case 'lstat': return { operation: 'lstat', path };
     case 'exists': return { operation: 'exists', path };
@@ -90,6 +90,7 @@ export const createFsOps: OpFactory = () => ({
         case 'readFile': return fs.readFile(a['path']);
         case 'writeFile': return fs.writeFile(a['path'], bytes ?? new Uint8Array(0), typeof a['flag'] === 'string' ? a['flag'] : 'w', optMode(a['mode'])), null;
         case 'truncate': return fs.truncate(a['path'], num(a['len'] ?? 0, 'len')), null;
+        case 'pwrite': return fs.pwrite(a['path'], bytes ?? new Uint8Array(0), num(a['position'] ?? 0, 'position')), null;
         case 'readdir': return fs.readdir(a['path']);
         case 'mkdir': return fs.mkdir(a['path'], a['recursive'] === true, optMode(a['mode'])) ?? null;
         case 'rm': return fs.remove(a['path'], { recursive: a['recursive'] === true, force: a['force'] === true }, 'rm'), null;

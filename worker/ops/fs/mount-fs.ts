@@ -247,6 +247,27 @@ export class MountFs {
     f.parent.mtimeMs = this.#now();
   }
 
+  /** Writes `bytes` at `position` of an existing file (extending it with zeros if needed). */
+  pwrite(p: unknown, bytes: Uint8Array, position: number): void {
+    const shown = String(p);
+    const { node, atRoot } = this.#existing(p, 'write');
+    if (node.kind !== 'file' || atRoot) throw fsError(node.kind === 'dir' ? 'EISDIR' : 'EINVAL', 'write', shown);
+    const at = Math.max(0, Math.trunc(position));
+    const end = at + bytes.byteLength;
+    this.#addWritten(Math.max(bytes.byteLength, end - node.data.byteLength), 'write', shown);
+    let data = node.data;
+    if (end > data.byteLength) {
+      data = new Uint8Array(end);
+      data.set(node.data);
+    } else if (data.byteLength > 0) {
+      data = new Uint8Array(data);
+    }
+    data.set(bytes, at);
+    node.data = data;
+    node.dirty = true;
+    node.mtimeMs = node.ctimeMs = this.#now();
+  }
+
   truncate(p: unknown, len: number): void {
     const shown = String(p);
     const { node } = this.#existing(p, 'open');

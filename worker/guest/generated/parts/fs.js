@@ -279,7 +279,121 @@ var __runjs_part = (() => {
     return t * 1e3;
   }
   __name(timeMs, "timeMs");
+  var fds = /* @__PURE__ */ new Map();
+  var nextFd = 3;
+  function badFd(fd, syscall) {
+    const e = new Error(`EBADF: bad file descriptor, ${syscall}`);
+    e.code = "EBADF";
+    e.errno = ERRNO.EBADF;
+    e.syscall = syscall;
+    return e;
+  }
+  __name(badFd, "badFd");
+  function fdOf(fd, syscall) {
+    const f = typeof fd === "number" ? __runjs_P.$get(fds, fd) : void 0;
+    if (f === void 0) throw badFd(fd, syscall);
+    return f;
+  }
+  __name(fdOf, "fdOf");
+  function flagsOf(flags) {
+    if (flags === void 0 || flags === null) return "r";
+    if (typeof flags === "number") {
+      const acc = flags & 3;
+      let f = acc === 0 ? "r" : (flags & constants.O_APPEND) !== 0 ? "a" : (flags & constants.O_TRUNC) !== 0 || (flags & constants.O_CREAT) !== 0 ? "w" : "r+";
+      if (acc === 2 && f !== "r+") f += "+";
+      if ((flags & constants.O_EXCL) !== 0) f = f[0] + "x" + __runjs_P.$slice(f, 1);
+      return f;
+    }
+    return String(flags);
+  }
+  __name(flagsOf, "flagsOf");
+  function openSync(path, flags, mode) {
+    const p = pathArg(path);
+    const f = flagsOf(flags);
+    const kind = __runjs_P.$replace(f, /[sx]/g, "")[0];
+    if (kind === "r") {
+      const st = call({ op: "stat", path: p });
+      if (st.type === "dir" && __runjs_P.$includes(f, "+")) throw __runjs_P.Object_assign(new Error(`EISDIR: illegal operation on a directory, open '${p}'`), { code: "EISDIR", errno: ERRNO.EISDIR, syscall: "open", path: p });
+    } else if (kind === "w") {
+      call({ op: "writeFile", path: p, flag: __runjs_P.$includes(f, "x") ? "wx" : "w", mode }, new Uint8Array(0));
+    } else if (kind === "a") {
+      call({ op: "writeFile", path: p, flag: __runjs_P.$includes(f, "x") ? "ax" : "a", mode }, new Uint8Array(0));
+    } else {
+      const e = new TypeError(`The value "${f}" is invalid for option "flags"`);
+      e.code = "ERR_INVALID_ARG_VALUE";
+      throw e;
+    }
+    const fd = nextFd++;
+    __runjs_P.$set(fds, fd, { path: p, position: 0, append: kind === "a", readable: kind === "r" || __runjs_P.$includes(f, "+"), writable: kind !== "r" || __runjs_P.$includes(f, "+") });
+    return fd;
+  }
+  __name(openSync, "openSync");
+  function closeSync(fd) {
+    fdOf(fd, "close");
+    __runjs_P.$delete(fds, fd);
+  }
+  __name(closeSync, "closeSync");
+  function readSync(fd, buffer, offsetOrOptions, length, position) {
+    const f = fdOf(fd, "read");
+    if (!f.readable) throw badFd(fd, "read");
+    let offset = offsetOrOptions;
+    if (offsetOrOptions !== null && typeof offsetOrOptions === "object") ({ offset, length, position } = offsetOrOptions);
+    offset = offset ?? 0;
+    length = length ?? buffer.byteLength - offset;
+    const data = call({ op: "readFile", path: f.path, encoding: "buffer" });
+    const from = typeof position === "number" && position >= 0 ? position : typeof position === "bigint" ? Number(position) : f.position;
+    const n = __runjs_P.Math_max(0, __runjs_P.Math_min(length, data.byteLength - from));
+    __runjs_P.$set(new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.byteLength), __runjs_P.$subarray(data, from, from + n), offset);
+    if (!(typeof position === "number" && position >= 0) && typeof position !== "bigint") f.position += n;
+    return n;
+  }
+  __name(readSync, "readSync");
+  function writeSync(fd, data, offsetOrPosition, lengthOrEncoding, position) {
+    const f = fdOf(fd, "write");
+    if (!f.writable) throw badFd(fd, "write");
+    let bytes;
+    let pos;
+    if (typeof data === "string") {
+      bytes = toBytes(data, typeof lengthOrEncoding === "string" ? lengthOrEncoding : "utf8");
+      pos = offsetOrPosition;
+    } else {
+      const all = toBytes(data);
+      const offset = typeof offsetOrPosition === "number" ? offsetOrPosition : 0;
+      const length = typeof lengthOrEncoding === "number" ? lengthOrEncoding : all.byteLength - offset;
+      bytes = __runjs_P.$subarray(all, offset, offset + length);
+      pos = position;
+    }
+    if (f.append) {
+      call({ op: "writeFile", path: f.path, flag: "a" }, bytes);
+    } else {
+      const at = typeof pos === "number" && pos >= 0 ? pos : f.position;
+      call({ op: "pwrite", path: f.path, position: at }, bytes);
+      if (!(typeof pos === "number" && pos >= 0)) f.position = at + bytes.byteLength;
+    }
+    return bytes.byteLength;
+  }
+  __name(writeSync, "writeSync");
+  function fstatSync(fd) {
+    return new Stats(call({ op: "stat", path: fdOf(fd, "fstat").path }));
+  }
+  __name(fstatSync, "fstatSync");
+  function ftruncateSync(fd, len) {
+    call({ op: "truncate", path: fdOf(fd, "ftruncate").path, len: len ?? 0 });
+  }
+  __name(ftruncateSync, "ftruncateSync");
   var sync = {
+    openSync,
+    closeSync,
+    readSync,
+    writeSync,
+    fstatSync,
+    ftruncateSync,
+    fsyncSync: /* @__PURE__ */ __name((fd) => {
+      fdOf(fd, "fsync");
+    }, "fsyncSync"),
+    fdatasyncSync: /* @__PURE__ */ __name((fd) => {
+      fdOf(fd, "fdatasync");
+    }, "fdatasyncSync"),
     existsSync: /* @__PURE__ */ __name((path) => {
       try {
         return call({ op: "exists", path: pathArg(path) });
@@ -330,6 +444,61 @@ var __runjs_part = (() => {
     };
   }
   promises.constants = constants;
+  delete promises.read;
+  delete promises.write;
+  delete promises.close;
+  delete promises.fstat;
+  delete promises.ftruncate;
+  delete promises.fsync;
+  delete promises.fdatasync;
+  var FileHandle = class {
+    static {
+      __name(this, "FileHandle");
+    }
+    constructor(fd) {
+      this.fd = fd;
+    }
+    async read(buffer, offset, length, position) {
+      if (buffer === void 0 || buffer !== null && typeof buffer === "object" && !__runjs_P.ArrayBuffer_isView(buffer)) {
+        const o = buffer ?? {};
+        buffer = o.buffer ?? Buffer2.alloc(16384);
+        ({ offset, length, position } = o);
+      }
+      const bytesRead = await decided(readSync, [this.fd, buffer, offset, length, position]);
+      return { bytesRead, buffer };
+    }
+    async write(data, ...rest) {
+      const bytesWritten = await decided(writeSync, [this.fd, data, ...__runjs_P.iter(rest)]);
+      return { bytesWritten, buffer: data };
+    }
+    async readFile(options) {
+      return promises.readFile(fdOf(this.fd, "read").path, options);
+    }
+    async writeFile(data, options) {
+      const f = fdOf(this.fd, "write");
+      return f.append ? promises.appendFile(f.path, data, options) : promises.writeFile(f.path, data, options);
+    }
+    async appendFile(data, options) {
+      return promises.appendFile(fdOf(this.fd, "write").path, data, options);
+    }
+    async stat() {
+      return decided(fstatSync, [this.fd]);
+    }
+    async truncate(len) {
+      return decided(ftruncateSync, [this.fd, len]);
+    }
+    async sync() {
+    }
+    async datasync() {
+    }
+    async close() {
+      if (__runjs_P.$has(fds, this.fd)) closeSync(this.fd);
+    }
+    [Symbol.asyncDispose]() {
+      return this.close();
+    }
+  };
+  promises.open = async (path, flags, mode) => new FileHandle(await decided(openSync, [path, flags, mode]));
   var callbacks = {};
   for (const {0: name, 1: fn} of __runjs_P.iter(__runjs_P.Object_entries(sync))) {
     const short = __runjs_P.$slice(name, 0, -4);
@@ -350,6 +519,12 @@ var __runjs_part = (() => {
           else cb(error);
         }
       );
+    };
+  }
+  for (const {0: name, 1: fn} of __runjs_P.iter([["read", readSync], ["write", writeSync]])) {
+    callbacks[name] = (fd, buffer, ...args) => {
+      const cb = __runjs_P.$pop(args);
+      __runjs_P.$then(decided(fn, [fd, buffer, ...__runjs_P.iter(args)]), (n) => cb(null, n, buffer), (e) => cb(e));
     };
   }
   function createReadStream(path, options) {

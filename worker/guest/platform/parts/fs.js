@@ -211,7 +211,120 @@ function timeMs(t) {
   return t * 1000;
 }
 
+// File descriptors: a table in the guest of {path, position, append, readable, writable}; reads
+// and writes go through the same whole-path calls (pwrite writes at a position on the host).
+const fds = new Map();
+let nextFd = 3;
+
+function badFd(fd, syscall) {
+  const e = new Error(`EBADF: bad file descriptor, ${syscall}`);
+  e.code = 'EBADF';
+  e.errno = ERRNO.EBADF;
+  e.syscall = syscall;
+  return e;
+}
+
+function fdOf(fd, syscall) {
+  const f = typeof fd === 'number' ? fds.get(fd) : undefined;
+  if (f === undefined) throw badFd(fd, syscall);
+  return f;
+}
+
+function flagsOf(flags) {
+  if (flags === undefined || flags === null) return 'r';
+  if (typeof flags === 'number') {
+    const acc = flags & 3;
+    let f = acc === 0 ? 'r' : (flags & constants.O_APPEND) !== 0 ? 'a' : (flags & constants.O_TRUNC) !== 0 || (flags & constants.O_CREAT) !== 0 ? 'w' : 'r+';
+    if (acc === 2 && f !== 'r+') f += '+';
+    if ((flags & constants.O_EXCL) !== 0) f = f[0] + 'x' + f.slice(1);
+    return f;
+  }
+  return String(flags);
+}
+
+function openSync(path, flags, mode) {
+  const p = pathArg(path);
+  const f = flagsOf(flags);
+  const kind = f.replace(/[sx]/g, '')[0];
+  if (kind === 'r') {
+    const st = call({ op: 'stat', path: p });
+    if (st.type === 'dir' && f.includes('+')) throw Object.assign(new Error(`EISDIR: illegal operation on a directory, open '${p}'`), { code: 'EISDIR', errno: ERRNO.EISDIR, syscall: 'open', path: p });
+  } else if (kind === 'w') {
+    call({ op: 'writeFile', path: p, flag: f.includes('x') ? 'wx' : 'w', mode }, new Uint8Array(0));
+  } else if (kind === 'a') {
+    call({ op: 'writeFile', path: p, flag: f.includes('x') ? 'ax' : 'a', mode }, new Uint8Array(0));
+  } else {
+    const e = new TypeError(`The value "${f}" is invalid for option "flags"`);
+    e.code = 'ERR_INVALID_ARG_VALUE';
+    throw e;
+  }
+  const fd = nextFd++;
+  fds.set(fd, { path: p, position: 0, append: kind === 'a', readable: kind === 'r' || f.includes('+'), writable: kind !== 'r' || f.includes('+') });
+  return fd;
+}
+
+function closeSync(fd) {
+  fdOf(fd, 'close');
+  fds.delete(fd);
+}
+
+function readSync(fd, buffer, offsetOrOptions, length, position) {
+  const f = fdOf(fd, 'read');
+  if (!f.readable) throw badFd(fd, 'read');
+  let offset = offsetOrOptions;
+  if (offsetOrOptions !== null && typeof offsetOrOptions === 'object') ({ offset, length, position } = offsetOrOptions);
+  offset = offset ?? 0;
+  length = length ?? buffer.byteLength - offset;
+  const data = call({ op: 'readFile', path: f.path, encoding: 'buffer' });
+  const from = typeof position === 'number' && position >= 0 ? position : typeof position === 'bigint' ? Number(position) : f.position;
+  const n = Math.max(0, Math.min(length, data.byteLength - from));
+  new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.byteLength).set(data.subarray(from, from + n), offset);
+  if (!(typeof position === 'number' && position >= 0) && typeof position !== 'bigint') f.position += n;
+  return n;
+}
+
+function writeSync(fd, data, offsetOrPosition, lengthOrEncoding, position) {
+  const f = fdOf(fd, 'write');
+  if (!f.writable) throw badFd(fd, 'write');
+  let bytes;
+  let pos;
+  if (typeof data === 'string') {
+    bytes = toBytes(data, typeof lengthOrEncoding === 'string' ? lengthOrEncoding : 'utf8');
+    pos = offsetOrPosition;
+  } else {
+    const all = toBytes(data);
+    const offset = typeof offsetOrPosition === 'number' ? offsetOrPosition : 0;
+    const length = typeof lengthOrEncoding === 'number' ? lengthOrEncoding : all.byteLength - offset;
+    bytes = all.subarray(offset, offset + length);
+    pos = position;
+  }
+  if (f.append) {
+    call({ op: 'writeFile', path: f.path, flag: 'a' }, bytes);
+  } else {
+    const at = typeof pos === 'number' && pos >= 0 ? pos : f.position;
+    call({ op: 'pwrite', path: f.path, position: at }, bytes);
+    if (!(typeof pos === 'number' && pos >= 0)) f.position = at + bytes.byteLength;
+  }
+  return bytes.byteLength;
+}
+
+function fstatSync(fd) {
+  return new Stats(call({ op: 'stat', path: fdOf(fd, 'fstat').path }));
+}
+
+function ftruncateSync(fd, len) {
+  call({ op: 'truncate', path: fdOf(fd, 'ftruncate').path, len: len ?? 0 });
+}
+
 const sync = {
+  openSync,
+  closeSync,
+  readSync,
+  writeSync,
+  fstatSync,
+  ftruncateSync,
+  fsyncSync: (fd) => { fdOf(fd, 'fsync'); },
+  fdatasyncSync: (fd) => { fdOf(fd, 'fdatasync'); },
   existsSync: (path) => { try { return call({ op: 'exists', path: pathArg(path) }); } catch { return false; } },
   readFileSync: (path, options) => {
     const encoding = encodingOf(options);
@@ -258,6 +371,44 @@ for (const [name, fn] of Object.entries(sync)) {
   };
 }
 promises.constants = constants;
+delete promises.read;
+delete promises.write;
+delete promises.close;
+delete promises.fstat;
+delete promises.ftruncate;
+delete promises.fsync;
+delete promises.fdatasync;
+
+/** fs.promises.open's FileHandle, over a descriptor. */
+class FileHandle {
+  constructor(fd) { this.fd = fd; }
+  async read(buffer, offset, length, position) {
+    if (buffer === undefined || (buffer !== null && typeof buffer === 'object' && !ArrayBuffer.isView(buffer))) {
+      const o = buffer ?? {};
+      buffer = o.buffer ?? Buffer.alloc(16384);
+      ({ offset, length, position } = o);
+    }
+    const bytesRead = await decided(readSync, [this.fd, buffer, offset, length, position]);
+    return { bytesRead, buffer };
+  }
+  async write(data, ...rest) {
+    const bytesWritten = await decided(writeSync, [this.fd, data, ...rest]);
+    return { bytesWritten, buffer: data };
+  }
+  async readFile(options) { return promises.readFile(fdOf(this.fd, 'read').path, options); }
+  async writeFile(data, options) {
+    const f = fdOf(this.fd, 'write');
+    return f.append ? promises.appendFile(f.path, data, options) : promises.writeFile(f.path, data, options);
+  }
+  async appendFile(data, options) { return promises.appendFile(fdOf(this.fd, 'write').path, data, options); }
+  async stat() { return decided(fstatSync, [this.fd]); }
+  async truncate(len) { return decided(ftruncateSync, [this.fd, len]); }
+  async sync() {}
+  async datasync() {}
+  async close() { if (fds.has(this.fd)) closeSync(this.fd); }
+  [Symbol.asyncDispose]() { return this.close(); }
+}
+promises.open = async (path, flags, mode) => new FileHandle(await decided(openSync, [path, flags, mode]));
 
 /** The callback API: the last argument is the callback, called with (err, value) after the current turn. */
 const callbacks = {};
@@ -274,6 +425,14 @@ for (const [name, fn] of Object.entries(sync)) {
       (result) => { if (short === 'exists') cb(result); else cb(null, result); },
       (error) => { if (short === 'exists') cb(false); else cb(error); },
     );
+  };
+}
+
+// fs.read / fs.write call back with (err, bytes, buffer), as Node does.
+for (const [name, fn] of [['read', readSync], ['write', writeSync]]) {
+  callbacks[name] = (fd, buffer, ...args) => {
+    const cb = args.pop();
+    decided(fn, [fd, buffer, ...args]).then((n) => cb(null, n, buffer), (e) => cb(e));
   };
 }
 
