@@ -216,3 +216,12 @@ test('REST: 100k files hit the entry cap with ENOSPC, and the run can still comp
   });
   assert.deepEqual([info.status, info.result], ['completed', '"100000,ENOSPC"']);
 });
+
+test('REST: a 20 MiB file written by a run reaches the store (the result message is allowed its size)', async () => {
+  const info = await exec({ code: `require('fs').writeFileSync('/work/big.bin', new Uint8Array(20 * 1024 * 1024).fill(7)); 'ok'`, fs: 'big-files', heap_memory_max_mb: 256 });
+  assert.deepEqual([info.status, info.result], ['completed', '"ok"'], JSON.stringify(info));
+  const entry = await (async () => { const r = await api(server.base, 'POST', '/api/fs/labels', { name: 'big-files', ca_id: info.fs }); return r.status; })();
+  assert.equal(entry, 200);
+  const next = await exec({ code: `const s = require('fs').statSync('/work/big.bin'); s.size`, fs: 'big-files', heap_memory_max_mb: 256 });
+  assert.equal(next.result, String(20 * 1024 * 1024));
+});
