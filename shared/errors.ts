@@ -67,7 +67,6 @@ export const ERRORS = {
   }),
   HEAP_NOT_ENABLED: spec({ status: 400, mcp: 'tool-error', message: () => 'heap snapshots are not enabled on this server: start it with --heap-store dir or s3 to use `heap` and `tags`' }),
   /** `fs` on a run when the store is configured: mounting snapshots into runs is not built yet. */
-  FS_MOUNT_NOT_SUPPORTED: spec({ status: 400, mcp: 'tool-error', message: () => 'mounting a filesystem snapshot into a run is not supported yet: use the fs labels API (/api/fs/*, fs_* tools) only' }),
   FS_NOT_ENABLED: spec({ status: 400, mcp: 'tool-error', message: () => 'filesystem snapshots are not enabled on this server: start it with --fs-store dir or s3 to use `fs`' }),
   // run_js `file` (supervisor/executions/run-js-file.ts); the reference's texts.
   RUN_JS_FILE_DISABLED: spec({
@@ -106,6 +105,12 @@ export const ERRORS = {
   FS_INVALID_PREFER: spec({ status: 400, mcp: 'tool-error', message: (got: unknown) => `invalid prefer '${clipped(got)}': expected ours|theirs|none` }),
   /** A merge input that is not a stored snapshot (or a store failure while merging). */
   FS_MERGE_FAILED: spec({ status: 400, mcp: 'tool-error', message: (detail: string) => `fs_merge: ${detail}` }),
+  SESSION_PATH_NOT_FOUND: spec({ status: 404, mcp: 'tool-error', message: (path: string) => `no such file or directory in the session's filesystem: ${clipped(path)}` }),
+  SESSION_PATH_NOT_A_DIRECTORY: spec({ status: 400, mcp: 'tool-error', message: (path: string) => `not a directory: ${clipped(path)}` }),
+  SESSION_PATH_NOT_A_FILE: spec({ status: 400, mcp: 'tool-error', message: (path: string) => `not a file: ${clipped(path)}` }),
+  SESSION_PATH_NOT_A_SYMLINK: spec({ status: 400, mcp: 'tool-error', message: (path: string) => `not a symlink: ${clipped(path)}` }),
+  SESSION_DIR_NOT_EMPTY: spec({ status: 400, mcp: 'tool-error', message: (path: string) => `directory not empty: ${clipped(path)} (pass recursive=true)` }),
+  SESSION_FS_OP_INVALID: spec({ status: 400, mcp: 'tool-error', message: (detail: string) => `session fs: ${detail}` }),
   FS_SNAPSHOT_NOT_FOUND: spec({ status: 400, mcp: 'tool-error', message: (id: string) => `snapshot ${id} was not found in the filesystem store` }),
   /** A stored object that fails verification or does not parse: the store's fault, not the caller's. */
   FS_SNAPSHOT_CORRUPT: spec({ status: 500, mcp: 'tool-error', message: (key: string, detail: string) => `filesystem snapshot object ${key} is corrupt: ${detail}` }),
@@ -367,6 +372,9 @@ export const EXECUTION_ERRORS = {
   HEAP_STORE_UNAVAILABLE: 'blob store unavailable (the server log has the details)',
   HEAP_STORE_IO: 'blob store I/O error (the server log has the details)',
   HEAP_STORE_FAILED: 'heap store error (the server log has the details)',
+  // Filesystem mounts (docs/filesystem.md, "Mounting a snapshot in a run").
+  FS_MOUNT_FAILED: (why: string) => `cannot mount filesystem snapshot: ${why}`,
+  FS_FLUSH_FAILED: (why: string) => `fs snapshot flush failed: ${why}`,
 } as const;
 
 export type ExecutionErrorCode = keyof typeof EXECUTION_ERRORS;

@@ -4,6 +4,7 @@ import type { HeapImage } from './heap-image.ts';
 import type { HeapBlobs } from './heap-encode.ts';
 import { isDecisionLog, type DecisionLog } from './decision-log.ts';
 import { isWorkerSettings, type WorkerSettings } from './worker-settings.ts';
+import { isMountChanges, isMountImage, type MountChange, type MountImage } from './fs-mount.ts';
 
 /** Which engine runs an execution: V8 (isolated-vm) unless heap persistence needs QuickJS images. */
 export type EngineName = 'v8' | 'quickjs';
@@ -42,6 +43,8 @@ export interface RunRequest {
    * the image under its heap key.
    */
   readonly encodeHeap?: HeapEncodeRequest;
+  /** The filesystem snapshot mounted at /work (shared/fs-mount.ts); absent: /work starts empty and is discarded. */
+  readonly mount?: MountImage;
 }
 
 /** What a run's heap may be encoded against (docs/heap-snapshots.md, "Storage layout"). */
@@ -118,6 +121,8 @@ export interface ResultMessage {
   readonly imageMiss?: boolean;
   /** The run's policy decisions (shared/decision-log.ts), when it made any. */
   readonly decisions?: DecisionLog;
+  /** A completed run with a mount: what it changed under /work (empty when it wrote nothing). */
+  readonly fsChanges?: readonly MountChange[];
 }
 
 /** An op the worker cannot perform itself and asks the supervisor for. */
@@ -171,7 +176,8 @@ export function isWorkerMessage(v: unknown): v is WorkerMessage {
     case 'output': return typeof v['runId'] === 'string' && typeof v['data'] === 'string';
     case 'result': return typeof v['runId'] === 'string' && isOutcome(v['outcome']) && (v['image'] === undefined || isImageShape(v['image']))
       && (v['heap'] === undefined || isEncodedHeap(v['heap']))
-      && (v['decisions'] === undefined || isDecisionLog(v['decisions']));
+      && (v['decisions'] === undefined || isDecisionLog(v['decisions']))
+      && (v['fsChanges'] === undefined || isMountChanges(v['fsChanges']));
     case 'op-request': return typeof v['runId'] === 'string' && typeof v['reqId'] === 'number' && typeof v['op'] === 'string';
     default: return false;
   }
@@ -186,7 +192,8 @@ export function isSupervisorMessage(v: unknown): v is SupervisorMessage {
         && (v['image'] === undefined || isImageShape(v['image'])) && (v['captureImage'] === undefined || typeof v['captureImage'] === 'boolean')
         && (v['imageToken'] === undefined || typeof v['imageToken'] === 'string') && (v['captureToken'] === undefined || typeof v['captureToken'] === 'string')
         && (v['encodeHeap'] === undefined || isEncodeRequest(v['encodeHeap']))
-        && (v['mcpCatalog'] === undefined || typeof v['mcpCatalog'] === 'string');
+        && (v['mcpCatalog'] === undefined || typeof v['mcpCatalog'] === 'string')
+        && (v['mount'] === undefined || isMountImage(v['mount']));
     case 'cancel': return typeof v['runId'] === 'string' && (v['reason'] === 'cancel' || v['reason'] === 'timeout');
     case 'op-response': return typeof v['reqId'] === 'number' && typeof v['ok'] === 'boolean' && (v['error'] === undefined || isGuestErrorShape(v['error']));
     case 'init': return isWorkerSettings(v['settings']);

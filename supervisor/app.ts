@@ -22,6 +22,7 @@ import { OpRouter } from './pool/op-router.ts';
 import { openUpstreams } from './upstream-mcp/index.ts';
 import { ModuleService } from './modules/module-service.ts';
 import { loadRegistryConfig } from './modules/registry-config.ts';
+import { SessionFiles } from './fs/session-files.ts';
 import { createRestRouter, openApiJson, packageVersion } from './rest/index.ts';
 import type { McpSurfaceOptions } from './mcp/mcp-server.ts';
 import type { TransportKind } from './mcp/mcp-texts.ts';
@@ -125,6 +126,7 @@ export async function startApp(config: Config, log: Logger, hooks: AppHooks): Pr
   const policies = config.policiesJson === undefined ? {} : parsePolicyConfig(config.policiesJson);
   // Independent of the heap store: labels, push and merge work with or without --heap-store.
   const fs = openFs(config, log);
+  if (fs.service.enabled) heaps.enableFsSessions();
   const version = packageVersion();
   // Upstream MCP servers: connecting starts now; serving waits for each first attempt (below).
   const upstreams = openUpstreams(config, version, log);
@@ -156,20 +158,22 @@ export async function startApp(config: Config, log: Logger, hooks: AppHooks): Pr
     maxOutputBytes: config.maxOutputBytes,
     retention: config.executionRetention,
     // Without a heap store the service rejects `heap` and `tags` with a message naming the flag.
-    // Runs cannot mount snapshots yet (the mount slice): `fs` on a run stays refused.
+    // With an fs store, a run's `fs` is mounted at /work (independent of the heap store).
     heapEnabled: heaps.enabled,
     heaps,
-    fsEnabled: false,
-    fsStoreConfigured: fs.service.enabled,
+    fsEnabled: fs.service.enabled,
+    fs: fs.service,
     artifacts: artifacts.service,
     warn: (line) => log.warn(line),
   });
   // run_js `file`: decided here, at submission (the worker never sees the path).
   const files = new RunJsFileReader({ allowAll: config.allowRunJsFile, policies, maxBytes: MAX_SOURCE_BYTES, cwd: process.cwd() });
+  const sessionFiles = fs.service.enabled ? new SessionFiles(fs.service, heaps.log) : undefined;
   const surface: McpSurfaceOptions = {
     executions,
     heaps,
     fs: fs.service,
+    sessionFiles,
     // Upload URLs need an HTTP listener to PUT to: this one, or whatever --public-url points at.
     artifacts: {
       service: artifacts.service, publicBaseUrl: config.publicUrl,
@@ -214,7 +218,8 @@ export async function startApp(config: Config, log: Logger, hooks: AppHooks): Pr
         artifacts: artifacts.service, uploads: artifacts.uploads,
         heaps,
         fs: fs.service,
-        capabilities: () => ({ filesystem: fs.service.enabled, heap: heaps.enabled, sessions: heaps.enabled }),
+        sessionFiles,
+        capabilities: () => ({ filesystem: fs.service.enabled, heap: heaps.enabled, sessions: heaps.sessionsEnabled }),
         upstream: upstreams.surface,
         log: (line) => log.error(line),
       }),

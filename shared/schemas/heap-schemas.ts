@@ -45,8 +45,8 @@ export const SessionSnapshotEntry: JsonSchema = {
     index: { type: 'integer', format: 'int64', minimum: 0, description: '0-based position in the session.' },
     code: { type: 'string', description: 'The code that ran (as submitted).' },
     input_heap: { type: ['string', 'null'], description: 'Heap the run started from; null for a fresh start.' },
-    output_heap: { type: 'string', description: 'Heap the run produced.' },
-    output_fs: { type: ['string', 'null'], description: 'Filesystem snapshot produced (not yet supported: always null).' },
+    output_heap: { type: ['string', 'null'], description: 'Heap the run produced; null on a server without a heap store (filesystem persistence alone).' },
+    output_fs: { type: ['string', 'null'], description: 'Filesystem snapshot the run produced (its /work); null without a filesystem store.' },
     timestamp: { type: 'string', format: 'date-time', description: 'When the run completed.' },
   },
 };
@@ -57,4 +57,42 @@ export const SessionList: JsonSchema = {
   type: 'object',
   required: ['sessions'],
   properties: { sessions: { type: 'array', items: { type: 'string' }, description: 'Sessions with at least one snapshot, sorted.' } },
+};
+
+export const SessionDirListing: JsonSchema = {
+  type: 'object',
+  required: ['names'],
+  properties: { names: { type: 'array', items: { type: 'string' }, description: 'Direct children, sorted.' } },
+};
+
+export const SessionFileEntry: JsonSchema = {
+  type: 'object',
+  required: ['kind', 'mode', 'readonly', 'size', 'modified_ms'],
+  properties: {
+    kind: { type: 'string', enum: ['file', 'directory', 'symlink', 'other'] },
+    mode: { type: 'integer', description: 'Unix mode bits including the type bits.' },
+    readonly: { type: 'boolean' },
+    size: { type: 'integer', format: 'int64' },
+    modified_ms: { type: ['number', 'null'], description: 'Snapshots keep no times: always null.' },
+  },
+};
+
+export const SessionFsOpRequest: JsonSchema = {
+  type: 'object',
+  required: ['op', 'path'],
+  additionalProperties: false,
+  properties: {
+    op: { type: 'string', description: '`mkdir`, `rename`, `exists`, `readlink` or `canonical`.' },
+    path: { type: 'string' },
+    recursive: { type: ['boolean', 'null'], description: 'mkdir only: create missing parents.' },
+    to: { type: ['string', 'null'], description: 'rename only: the destination.' },
+  },
+};
+
+export const SessionFsOpResult: JsonSchema = {
+  type: 'object',
+  description: '`exists`: `{exists}`; `readlink`: `{target}`; `canonical`: `{path}`; `mkdir`: `{path, created}`; `rename`: `{ca_id}`.',
+  properties: {
+    exists: { type: 'boolean' }, target: { type: 'string' }, path: { type: 'string' }, created: { type: 'boolean' }, ca_id: { type: ['string', 'null'] },
+  },
 };

@@ -6,7 +6,7 @@ import {
   PolicyDecision, PolicyDecisionStep,
 } from './execution-schemas.ts';
 import { ArtifactList, ArtifactMeta } from './artifact-schemas.ts';
-import { HeapQueryRequest, HeapQueryResult, HeapTags, HeapTagsRequest, SessionList, SessionSnapshotEntry, SessionSnapshotList, TagMap } from './heap-schemas.ts';
+import { HeapQueryRequest, HeapQueryResult, HeapTags, HeapTagsRequest, SessionDirListing, SessionFileEntry, SessionFsOpRequest, SessionFsOpResult, SessionList, SessionSnapshotEntry, SessionSnapshotList, TagMap } from './heap-schemas.ts';
 import {
   FsLabelHead, FsLabelList, FsLabelRequest, FsMergeConflict, FsMergeRequest, FsMergeResult, FsPushRequest, FsPushResult, FsReflog, FsReflogEntry, FsResetRequest,
 } from './fs-schemas.ts';
@@ -33,6 +33,10 @@ export const SCHEMAS = {
   HeapQueryResult,
   SessionSnapshotEntry,
   SessionSnapshotList,
+  SessionDirListing,
+  SessionFileEntry,
+  SessionFsOpRequest,
+  SessionFsOpResult,
   SessionList,
   FsLabelRequest,
   FsPushRequest,

@@ -13,6 +13,9 @@ import { ExecutionStore, type ExecutionRow } from './execution-store.ts';
 import { OutputLog, type PageRequest } from './output-log.ts';
 import type { ArtifactMeta, CancelResult, ExecRequest, ExecutionDecisions, ExecutionInfo, ExecutionOutput, ExecutionSummary } from './execution-types.ts';
 import { concatDecisionLogs, type DecisionLog } from '../../shared/decision-log.ts';
+import { DEFAULT_MOUNT_LIMITS, type MountChange, type MountLimits } from '../../shared/fs-mount.ts';
+import type { FsService, FsStore } from '../fs/index.ts';
+import { commitMount, loadMountImage, MountTooLargeError, resolveMount } from '../fs/mount-image.ts';
 
 /** The part of the worker pool the service uses. */
 export interface JobRunner {
@@ -29,8 +32,10 @@ export interface ExecutionServiceOptions {
   readonly retention: number;
   readonly heapEnabled: boolean;
   readonly fsEnabled: boolean;
-  /** A filesystem store is configured (labels work) though runs cannot mount it yet. */
-  readonly fsStoreConfigured?: boolean;
+  /** Filesystem snapshots: a run's `fs` (or its session's last `output_fs`) is mounted at /work. Required with fsEnabled. */
+  readonly fs?: FsService | undefined;
+  /** Per-run caps of the mount (default shared/fs-mount.ts's DEFAULT_MOUNT_LIMITS). */
+  readonly mountLimits?: MountLimits;
   /** Heap persistence, tags and the session log; runs go to QuickJS with images when its store is set. */
   readonly heaps?: HeapService | undefined;
   /** What each execution emitted with `artifact()` (ExecutionInfo.artifacts); none when absent. */
@@ -58,6 +63,18 @@ interface Live {
   decisions: DecisionLog | undefined;
   /** Decisions made before the run (run_js `file`): kept in front of the worker's log. */
   readonly sourceDecisions: DecisionLog | undefined;
+}
+
+/** What a run that mounts a filesystem snapshot carries from submission to its outcome. */
+interface FsRun {
+  readonly store: FsStore;
+  /** The snapshot mounted (undefined: an empty tree). */
+  readonly base: string | undefined;
+  /** The run's session: its output_fs is appended to the session log. */
+  readonly session: string | null;
+  readonly code: string;
+  /** What the completed run changed (from its worker). */
+  changes: readonly MountChange[] | undefined;
 }
 
 /** What a heap-mode run carries from submission to its outcome. */
@@ -104,8 +121,9 @@ export class ExecutionService {
     if (this.#closed) throw new Error('the execution service is closed');
     const { timeoutSecs, heapMb } = resolveExecutionLimits(req, this.#opts.limits);
     if (!this.#opts.heapEnabled && ((req.heap ?? '') !== '' || (req.tags != null && Object.keys(req.tags).length > 0))) throw new RunjsError('HEAP_NOT_ENABLED');
-    if (!this.#opts.fsEnabled && (req.fs ?? '') !== '') throw new RunjsError(this.#opts.fsStoreConfigured === true ? 'FS_MOUNT_NOT_SUPPORTED' : 'FS_NOT_ENABLED');
+    if (!this.#opts.fsEnabled && (req.fs ?? '') !== '') throw new RunjsError('FS_NOT_ENABLED');
     const heapRun = this.#heapRun(req);
+    const fsRun = this.#fsRun(req);
 
     const id = randomUUID();
     this.#store.insert(id, req.session ?? null, this.#now());
@@ -123,10 +141,12 @@ export class ExecutionService {
         onOutput: (data) => { if (live) this.#onOutput(id, live, data); },
         onDecisions: (log) => this.#onDecisions(id, log),
         ...(heapRun ? { onHeap: (heap: CheckedHeap, base: CheckedHeap | undefined) => { heapRun.encoded = { heap, base }; } } : {}),
+        ...(fsRun ? { onFsChanges: (changes: readonly MountChange[]) => { fsRun.changes = changes; } } : {}),
       };
-      handle = !heapRun ? this.#opts.pool.submit(job)
-        : heapRun.inputHeap ? this.#restoreThenSubmit(job, heapRun, heapRun.inputHeap)
-        : this.#opts.pool.submit({ ...job, encodeHeap: { parent: null, maxDepth: heapRun.store.maxDepth, storedBases: heapRun.store.storedBases } });
+      const submitJob = (j: Job): JobHandle => !heapRun ? this.#opts.pool.submit(j)
+        : heapRun.inputHeap ? this.#restoreThenSubmit(j, heapRun, heapRun.inputHeap)
+        : this.#opts.pool.submit({ ...j, encodeHeap: { parent: null, maxDepth: heapRun.store.maxDepth, storedBases: heapRun.store.storedBases } });
+      handle = fsRun ? this.#mountThenSubmit(job, fsRun, submitJob) : submitJob(job);
     } catch (e) {
       this.#store.remove(id);
       throw e;
@@ -135,7 +155,19 @@ export class ExecutionService {
     this.#live.set(id, live);
     const l = live;
     void handle.outcome
-      .then((outcome) => (heapRun ? this.#storeHeap(id, l, outcome, heapRun) : this.#onOutcome(id, l, outcome)))
+      .then(async (outcome) => {
+        const fsId = fsRun ? await this.#flushFs(id, fsRun, outcome) : undefined;
+        if (fsId !== undefined && typeof fsId !== 'string') outcome = fsId;
+        const fs = typeof fsId === 'string' ? fsId : null;
+        if (heapRun) await this.#storeHeap(id, l, outcome, heapRun, fs);
+        else {
+          // Without a heap store, a session's log records its filesystem snapshots alone.
+          const log = this.#opts.heaps?.log;
+          const session = fsRun?.session ?? null;
+          this.#onOutcome(id, l, outcome, null, fs, fs === null || session === null || !log ? undefined
+            : () => { log.append(session, { code: req.code, input_heap: null, output_heap: null, output_fs: fs, timestamp: this.#now() }); });
+        }
+      })
       // Recording the outcome threw (the database, most likely): an unhandled rejection would end
       // the supervisor and every other run with it. Say so, and try to close the record as failed.
       .catch((e: unknown) => {
@@ -146,6 +178,54 @@ export class ExecutionService {
         } catch { /* the record stays as it is; a restart marks it failed */ }
       });
     return id;
+  }
+
+  /** The filesystem side of a request: the snapshot to mount (its label resolved now), or undefined without one. */
+  #fsRun(req: ExecRequest): FsRun | undefined {
+    const fs = this.#opts.fs;
+    if (!this.#opts.fsEnabled || !fs?.enabled) return undefined;
+    const spec = req.fs ?? '';
+    const session = req.session == null || req.session === '' ? null : checkSession(req.session);
+    if (spec === '' && session === null) return undefined;
+    // A session continues from its latest snapshot unless the request names one.
+    const base = spec !== '' ? resolveMount(fs, spec).base : this.#opts.heaps?.log.latestFs(session!);
+    return { store: fs.store, base, session, code: req.code, changes: undefined };
+  }
+
+  /** Reads the snapshot for the worker, then submits; a snapshot that cannot be mounted fails the execution. */
+  #mountThenSubmit(job: Job, run: FsRun, submit: (job: Job) => JobHandle): JobHandle {
+    let inner: JobHandle | undefined;
+    let cancelled = false;
+    const outcome = (async (): Promise<Outcome> => {
+      let mount;
+      try {
+        mount = await loadMountImage(run.store, run.base, this.#opts.mountLimits ?? DEFAULT_MOUNT_LIMITS);
+      } catch (e) {
+        if (!(e instanceof MountTooLargeError) && !(e instanceof RunjsError)) this.#warn(`execution ${job.runId}: cannot read snapshot ${run.base}: ${e instanceof Error ? e.message : String(e)}`);
+        const why = e instanceof MountTooLargeError ? `snapshot ${run.base} is too large to mount: ${e.message}`
+          : e instanceof RunjsError ? e.message : 'filesystem snapshot store unavailable (the server log has the details)';
+        return { status: 'failed', error: EXECUTION_ERRORS.FS_MOUNT_FAILED(why) };
+      }
+      if (cancelled) return { status: 'cancelled', error: EXECUTION_ERRORS.CANCELLED };
+      try {
+        inner = submit({ ...job, mount });
+      } catch (e) {
+        return { status: 'failed', error: e instanceof Error ? e.message : String(e) };
+      }
+      return inner.outcome;
+    })();
+    return { runId: job.runId!, outcome, cancel: () => { cancelled = true; inner?.cancel(); } };
+  }
+
+  /** A completed run's new snapshot id (its base when it wrote nothing), or the failed outcome when it cannot be stored; nothing for other runs. */
+  async #flushFs(id: string, run: FsRun, outcome: Outcome): Promise<string | Outcome | undefined> {
+    if (outcome.status !== 'completed' || this.#closed) return undefined;
+    try {
+      return await commitMount(run.store, run.base, run.changes ?? []);
+    } catch (e) {
+      if (!(e instanceof RunjsError)) this.#warn(`execution ${id}: committing its filesystem changes failed: ${e instanceof Error ? e.message : String(e)}`);
+      return { status: 'failed', error: EXECUTION_ERRORS.FS_FLUSH_FAILED(e instanceof RunjsError ? e.message : 'filesystem snapshot store unavailable (the server log has the details)') };
+    }
   }
 
   /** The heap side of a request, checked (a malformed key, tags or session is a 400 here); undefined without a heap store. */
@@ -209,7 +289,7 @@ export class ExecutionService {
    * completes, so `heap` is readable the moment the status is `completed`. A store failure fails
    * the execution (the input heap is untouched: heaps are immutable).
    */
-  async #storeHeap(id: string, live: Live, outcome: Outcome, run: HeapRun): Promise<void> {
+  async #storeHeap(id: string, live: Live, outcome: Outcome, run: HeapRun, fs: string | null): Promise<void> {
     let key: string | null = null;
     if (outcome.status === 'completed' && !run.encoded) {
       outcome = { status: 'failed', error: EXECUTION_ERRORS.HEAP_NOT_STORED('the worker returned no heap image') };
@@ -224,11 +304,11 @@ export class ExecutionService {
     run.encoded = undefined;
     // Shut down while storing: close() has already failed the record (and the database may be gone).
     if (this.#closed) return;
-    this.#onOutcome(id, live, outcome, key, () => {
+    this.#onOutcome(id, live, outcome, key, key === null ? null : fs, () => {
       if (key === null) return;
       if (run.tags) run.heaps.tagStore.set(key, run.tags);
       if (run.session !== null) {
-        run.heaps.log.append(run.session, { code: run.code, input_heap: run.inputHeap, output_heap: key, output_fs: null, timestamp: this.#now() });
+        run.heaps.log.append(run.session, { code: run.code, input_heap: run.inputHeap, output_heap: key, output_fs: fs, timestamp: this.#now() });
       }
     });
   }
@@ -261,14 +341,14 @@ export class ExecutionService {
   }
 
   /** `afterFinish` runs in the same transaction, only when this outcome (not a cancel) finished the record. */
-  #onOutcome(id: string, live: Live, outcome: Outcome, heap: string | null = null, afterFinish?: () => void): void {
+  #onOutcome(id: string, live: Live, outcome: Outcome, heap: string | null = null, fs: string | null = null, afterFinish?: () => void): void {
     const completedAt = this.#now();
     this.#store.transaction(() => {
       this.#flush(id, live);
       if (live.decisions) this.#store.putDecisions(id, live.decisions);
       const finished = this.#store.finish(id, outcome.status === 'completed'
-        ? { status: 'completed', result: outcome.result, error: null, heap, completedAt }
-        : { status: outcome.status, result: null, error: outcome.error, heap: null, completedAt });
+        ? { status: 'completed', result: outcome.result, error: null, heap, fs, completedAt }
+        : { status: outcome.status, result: null, error: outcome.error, heap: null, fs: null, completedAt });
       if (finished) afterFinish?.();
     });
     live.log.finish();

@@ -24,6 +24,8 @@ export interface Finish {
   readonly result: string | null;
   readonly error: string | null;
   readonly heap: string | null;
+  /** The snapshot a run with a mount produced (ExecutionInfo.fs). */
+  readonly fs?: string | null;
   readonly completedAt: string;
 }
 
@@ -48,7 +50,7 @@ export class ExecutionStore {
   constructor(db: DatabaseSync) {
     this.#db = db;
     this.#insert = db.prepare('INSERT INTO executions (id, status, session, started_at) VALUES (?, \'running\', ?, ?)');
-    this.#finish = db.prepare('UPDATE executions SET status = ?, result = ?, error = ?, heap = ?, completed_at = ? WHERE id = ? AND status = \'running\'');
+    this.#finish = db.prepare('UPDATE executions SET status = ?, result = ?, error = ?, heap = ?, fs = ?, completed_at = ? WHERE id = ? AND status = \'running\'');
     this.#get = db.prepare('SELECT id, status, result, error, heap, fs, session, started_at, completed_at FROM executions WHERE id = ?');
     this.#ofSession = db.prepare('SELECT id FROM executions WHERE session = ?');
     // Listings read summary columns only: reading every retained result would make one list call
@@ -97,7 +99,7 @@ export class ExecutionStore {
 
   /** Sets the terminal state once; a second terminal transition is ignored (cancelled is final). */
   finish(id: string, f: Finish): boolean {
-    return Number(this.#finish.run(f.status, f.result, f.error, f.heap, f.completedAt, id).changes) > 0;
+    return Number(this.#finish.run(f.status, f.result, f.error, f.heap, f.fs ?? null, f.completedAt, id).changes) > 0;
   }
 
   get(id: string): ExecutionRow | undefined {

@@ -17,6 +17,8 @@ export class HeapService {
   readonly store: HeapStore | undefined;
   readonly tagStore: HeapTagStore;
   readonly log: SessionLog;
+  /** Sessions persist something: a heap store, or a filesystem store (enableFsSessions). */
+  #fsSessions = false;
 
   constructor(db: DatabaseSync, store: HeapStore | undefined) {
     this.store = store;
@@ -28,12 +30,21 @@ export class HeapService {
     return this.store !== undefined;
   }
 
+  /** Sessions keep a log even without a heap store: their runs' filesystem snapshots (output_fs). */
+  enableFsSessions(): void {
+    this.#fsSessions = true;
+  }
+
+  get sessionsEnabled(): boolean {
+    return this.store !== undefined || this.#fsSessions;
+  }
+
   #requireHeaps(): void {
     if (!this.store) throw new RunjsError('HEAP_NOT_ENABLED');
   }
 
   #requireSessions(): void {
-    if (!this.store) throw new RunjsError('SESSIONS_NOT_ENABLED');
+    if (!this.sessionsEnabled) throw new RunjsError('SESSIONS_NOT_ENABLED');
   }
 
   getTags(heap: string): Tags {

@@ -7,7 +7,8 @@ export interface SessionSnapshotEntry {
   readonly index: number;
   readonly code: string;
   readonly input_heap: string | null;
-  readonly output_heap: string;
+  /** Null for a run without a heap store (filesystem persistence alone). */
+  readonly output_heap: string | null;
   readonly output_fs: string | null;
   readonly timestamp: string;
 }
@@ -15,7 +16,8 @@ export interface SessionSnapshotEntry {
 export interface NewSessionEntry {
   readonly code: string;
   readonly input_heap: string | null;
-  readonly output_heap: string;
+  /** Null for a run without a heap store (filesystem persistence alone). */
+  readonly output_heap: string | null;
   readonly output_fs: string | null;
   readonly timestamp: string;
 }
@@ -24,7 +26,7 @@ interface Row {
   idx: number;
   code: string;
   input_heap: string | null;
-  output_heap: string;
+  output_heap: string | null;
   output_fs: string | null;
   timestamp: string;
 }
@@ -35,6 +37,7 @@ export class SessionLog {
   readonly #entries: StatementSync;
   readonly #latest: StatementSync;
   readonly #sessions: StatementSync;
+  readonly #latestFs: StatementSync;
 
   constructor(db: DatabaseSync) {
     this.#db = db;
@@ -45,6 +48,13 @@ export class SessionLog {
     this.#entries = db.prepare('SELECT idx, code, input_heap, output_heap, output_fs, timestamp FROM session_log WHERE session = ? ORDER BY idx');
     this.#latest = db.prepare('SELECT idx, code, input_heap, output_heap, output_fs, timestamp FROM session_log WHERE session = ? ORDER BY idx DESC LIMIT 1');
     this.#sessions = db.prepare('SELECT DISTINCT session FROM session_log ORDER BY session');
+    this.#latestFs = db.prepare('SELECT output_fs FROM session_log WHERE session = ? AND output_fs IS NOT NULL ORDER BY idx DESC LIMIT 1');
+  }
+
+  /** The filesystem snapshot the session's latest run with a mount produced (a session run starts from it). */
+  latestFs(session: string): string | undefined {
+    const row = this.#latestFs.get(session) as { output_fs: string } | undefined;
+    return row?.output_fs;
   }
 
   append(session: string, e: NewSessionEntry): SessionSnapshotEntry {

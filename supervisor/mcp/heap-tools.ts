@@ -13,7 +13,7 @@ const heapKey = z.string({ error: (issue) => (issue.input === undefined ? 'is re
 const tagMap = z.record(z.string(), z.string('tag values must be strings'));
 const TAGS_OUTPUT = z.object({ heap: z.string(), tags: tagMap });
 const ENTRY = z.object({
-  index: z.int(), code: z.string(), input_heap: z.string().nullable(), output_heap: z.string(),
+  index: z.int(), code: z.string(), input_heap: z.string().nullable(), output_heap: z.string().nullable(),
   output_fs: z.string().nullable(), timestamp: z.string(),
 });
 const SNAPSHOT_FIELDS = ['index', 'code', 'input_heap', 'output_heap', 'output_fs', 'timestamp'] as const;

@@ -17,6 +17,8 @@ import { runJsTool } from './run-js-tool.ts';
 import { heapTools } from './heap-tools.ts';
 import type { HeapService } from '../heaps/index.ts';
 import { fsTools } from './fs-tools.ts';
+import { sessionFileTools } from './session-file-tools.ts';
+import type { SessionFiles } from '../fs/session-files.ts';
 import type { FsService } from '../fs/index.ts';
 import { artifactTools, type McpArtifactsApi } from './artifact-tools.ts';
 import { RunjsError } from '../../shared/errors.ts';
@@ -34,6 +36,8 @@ export interface McpSurfaceOptions {
   readonly heaps?: HeapService | undefined;
   /** Filesystem snapshot labels (stateful mode): the fs_* tools, listed when its store is set. */
   readonly fs?: FsService | undefined;
+  /** A session's files (fs_list_dir, fs_read_file, …); absent without a filesystem store. */
+  readonly sessionFiles?: SessionFiles | undefined;
   readonly mode: McpMode;
   /** Defaults and the heap ceiling (shared/execution-contract.ts), for run_js's schema and the texts. */
   readonly limits: ExecutionLimits;
@@ -81,6 +85,7 @@ export function createMcpConnection(opts: McpSurfaceOptions, transport: Transpor
     ...(opts.mode === 'stateful' ? executionTools(opts.executions) : []),
     ...(opts.mode === 'stateful' && opts.heaps ? heapTools(opts.heaps, () => session.value) : []),
     ...(opts.mode === 'stateful' && opts.fs ? fsTools(opts.fs) : []),
+    ...(opts.mode === 'stateful' ? sessionFileTools(opts.sessionFiles, () => session.value) : []),
     ...(opts.artifacts?.tools === true ? artifactTools(opts.artifacts) : []),
     ...(opts.wasmStubs !== undefined && transport !== 'sse' ? wasmStubTools(opts.wasmStubs.modules, opts.wasmStubs.prefix) : []),
   ];

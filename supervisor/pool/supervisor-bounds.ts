@@ -5,6 +5,7 @@
 // worker delegates upward. The result and error caps are shared/outcome-limits.ts, applied to
 // every result message. docs/security.md lists these bounds.
 import { MAX_ARTIFACT_BYTES } from '../../shared/artifact-rules.ts';
+import { MAX_MOUNT_BYTES, MAX_PATH_BYTES, type MountLimits } from '../../shared/fs-mount.ts';
 import { EXECUTION_ERRORS } from '../../shared/errors.ts';
 import { MAX_ERROR_CHARS, MAX_RESULT_BYTES } from '../../shared/outcome-limits.ts';
 import { MAX_DECISION_LOG_BYTES } from '../../shared/decision-log.ts';
@@ -36,6 +37,8 @@ export interface BoundedJob {
   readonly captureImage?: boolean;
   /** The run's worker encodes its heap and sends the blobs (RunRequest.encodeHeap). */
   readonly encodeHeap?: unknown;
+  /** The run mounts a snapshot (RunRequest.mount): its result carries the changed files (ResultMessage.fsChanges). */
+  readonly mount?: { readonly limits: MountLimits };
 }
 
 /** The payload size of a delegated op's arguments: its byte arrays and strings (what dominates). */
@@ -79,7 +82,10 @@ export class SupervisorBounds {
     const result = 2 * (MAX_RESULT_BYTES + MAX_ERROR_CHARS) + 4 * MAX_DECISION_LOG_BYTES + ENVELOPE_BYTES;
     // An encoded heap's payload is usually a few KB, but an incompressible image stays its size.
     const image = this.#job.captureImage || this.#job.encodeHeap !== undefined ? this.#heapBytes + IMAGE_SLACK_BYTES : 0;
-    return Math.max(artifact, output, result, image);
+    // Changed files are whole: at most the mounted content plus what the run wrote, and a path per entry.
+    const limits = this.#job.mount?.limits;
+    const fsChanges = limits === undefined ? 0 : MAX_MOUNT_BYTES + limits.maxWriteBytes + limits.maxEntries * (MAX_PATH_BYTES + 64);
+    return Math.max(artifact, output, result + fsChanges, image + fsChanges);
   }
 
   /** The output to record: `data`, or '' once the run's output passed its cap (one notice marks the cut). */

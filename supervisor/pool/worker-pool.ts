@@ -2,6 +2,7 @@
 // wait in a bounded FIFO queue. Timeouts and cancellations first ask the worker to interrupt
 // its isolate; a worker that has not answered within the grace period is killed outright and
 // replaced. A worker that dies fails only the execution it was running.
+import type { MountChange, MountImage } from '../../shared/fs-mount.ts';
 import { randomUUID } from 'node:crypto';
 import type { EngineName, GuestErrorShape, HeapEncodeRequest, Outcome, WorkerMessage } from '../../shared/protocol.ts';
 import type { HeapImage } from '../../shared/heap-image.ts';
@@ -88,6 +89,10 @@ export interface Job {
   readonly onImage?: (image: HeapImage) => void;
   /** The run's policy decision log (capped again here), when it made any decision; before the outcome resolves. */
   readonly onDecisions?: (log: DecisionLog) => void;
+  /** The filesystem snapshot mounted at /work (RunRequest.mount). */
+  readonly mount?: MountImage;
+  /** With `mount`: what a completed run changed under /work, before the outcome resolves. */
+  readonly onFsChanges?: (changes: readonly MountChange[]) => void;
 }
 
 export interface JobHandle {
@@ -322,6 +327,7 @@ export class WorkerPool {
       ...(job.captureImage ? { captureImage: true, captureToken: active.runId } : {}),
       ...(mcpCatalog !== undefined ? { mcpCatalog } : {}),
       ...(job.encodeHeap ? { encodeHeap: job.encodeHeap } : {}),
+      ...(job.mount ? { mount: job.mount } : {}),
     });
   }
 
@@ -419,6 +425,7 @@ export class WorkerPool {
             if (!active.settled) active.job.onHeap?.(checked.heap, checked.base);
           }
         }
+        if (msg.fsChanges && outcome.status === 'completed' && !active.settled) active.job.onFsChanges?.(msg.fsChanges);
         this.#settle(active, outcome);
         if (msg.recycle) {
           slot.retiring = true;

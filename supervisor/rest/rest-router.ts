@@ -13,7 +13,8 @@ const DRAIN_MS = 5_000;
 
 /** `/api/executions/{id}` → `/executions/:id` (relative to the mount point). */
 function expressPath(path: string): string {
-  return path.slice(API_PREFIX.length).replace(/\{([A-Za-z0-9_]+)\}/g, ':$1');
+  // `{path}` spans slashes (session files): Express's splat, whose value is the segments.
+  return path.slice(API_PREFIX.length).replace(/\{path\}$/, '{*path}').replace(/\{([A-Za-z0-9_]+)\}/g, ':$1');
 }
 
 function send(res: Response, reply: Reply): void {
@@ -31,7 +32,10 @@ function send(res: Response, reply: Reply): void {
 function handler(route: RouteSpec, deps: RestDeps): RequestHandler {
   return async (req, res) => {
     const params: Record<string, string> = {};
-    for (const [k, v] of Object.entries(req.params as Record<string, unknown>)) if (typeof v === 'string') params[k] = v;
+    for (const [k, v] of Object.entries(req.params as Record<string, unknown>)) {
+      if (typeof v === 'string') params[k] = v;
+      else if (Array.isArray(v)) params[k] = v.join('/');
+    }
     const query = new URL(req.originalUrl, 'http://localhost').searchParams;
     send(res, await route.handle({ deps, req, params, query }));
   };

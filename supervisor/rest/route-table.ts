@@ -5,11 +5,12 @@ import { SERVER_ROUTES } from './server-routes.ts';
 import { HEAP_ROUTES } from './heap-routes.ts';
 import { ARTIFACT_ROUTES } from './artifact-routes.ts';
 import { FS_ROUTES } from './fs-routes.ts';
+import { SESSION_FILE_ROUTES } from './session-file-routes.ts';
 import type { RouteSpec } from './route-types.ts';
 
 export const API_PREFIX = '/api';
 
-export const API_ROUTES: readonly RouteSpec[] = [...EXECUTION_ROUTES, ...ARTIFACT_ROUTES, ...HEAP_ROUTES, ...FS_ROUTES, ...SERVER_ROUTES];
+export const API_ROUTES: readonly RouteSpec[] = [...EXECUTION_ROUTES, ...ARTIFACT_ROUTES, ...HEAP_ROUTES, ...SESSION_FILE_ROUTES, ...FS_ROUTES, ...SERVER_ROUTES];
 
 /** OpenAPI tags, in order, with their descriptions. */
 export const API_TAGS: readonly { readonly name: string; readonly description: string }[] = [

@@ -1,6 +1,7 @@
 // One REST route = one RouteSpec: its OpenAPI description (parameters, body, responses by
 // status) and its handler, side by side. The router and the OpenAPI document are both built from
 // the route table, so a route cannot exist without being documented, or the other way round.
+import type { SessionFiles } from '../fs/session-files.ts';
 import type { Request } from 'express';
 import type { ExecutionService } from '../executions/execution-service.ts';
 import type { Capabilities } from './resource-types.ts';
@@ -32,6 +33,8 @@ export interface RestDeps {
   readonly heaps?: HeapService | undefined;
   /** Filesystem snapshot labels and merge; absent (or without a store) the fs routes answer 400. */
   readonly fs?: FsService | undefined;
+  /** A session's files (GET/PUT/DELETE /api/sessions/{s}/files/…); absent without an fs store. */
+  readonly sessionFiles?: SessionFiles | undefined;
   /** Upstream MCP servers (the `mcp` global's types); absent when none is configured. */
   readonly upstream?: UpstreamSurface | undefined;
   /** Diagnostics (stderr by default: stdout may carry the stdio MCP protocol). */

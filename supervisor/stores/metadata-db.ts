@@ -78,6 +78,21 @@ const MIGRATIONS: readonly string[] = [
    ) WITHOUT ROWID;`,
   // 5: each execution's network traffic per category (DecisionLog.egress), JSON; NULL when none.
   `ALTER TABLE execution_decisions ADD COLUMN egress TEXT;`,
+  // 6: session log entries of runs without a heap store (filesystem persistence alone) have no output_heap.
+  `CREATE TABLE session_log_6 (
+     session TEXT NOT NULL,
+     idx INTEGER NOT NULL,
+     code TEXT NOT NULL,
+     input_heap TEXT,
+     output_heap TEXT,
+     output_fs TEXT,
+     timestamp TEXT NOT NULL,
+     PRIMARY KEY (session, idx)
+   ) WITHOUT ROWID;
+   INSERT INTO session_log_6 (session, idx, code, input_heap, output_heap, output_fs, timestamp)
+     SELECT session, idx, code, input_heap, output_heap, output_fs, timestamp FROM session_log;
+   DROP TABLE session_log;
+   ALTER TABLE session_log_6 RENAME TO session_log;`,
 ];
 
 export function openMetadataDb(dir: string): DatabaseSync {

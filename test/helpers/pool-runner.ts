@@ -3,6 +3,7 @@ import { WorkerPool, type JobHandle, type PoolOptions } from '../../supervisor/p
 import type { EngineName, Outcome } from '../../shared/protocol.ts';
 import type { HeapImage } from '../../shared/heap-image.ts';
 import type { DecisionLog } from '../../shared/decision-log.ts';
+import type { MountChange, MountImage } from '../../shared/fs-mount.ts';
 
 export interface RunOptions {
   timeoutMs?: number;
@@ -13,6 +14,8 @@ export interface RunOptions {
   image?: HeapImage;
   /** QuickJS: return the heap image of a completed run in RunResult.image. */
   captureImage?: boolean;
+  /** The filesystem snapshot mounted at /work; RunResult.fsChanges has what a completed run changed. */
+  mount?: MountImage;
 }
 
 export interface RunResult {
@@ -22,6 +25,7 @@ export interface RunResult {
   image?: HeapImage;
   /** The run's policy decision log, when it made any decision. */
   decisions?: DecisionLog;
+  fsChanges?: readonly MountChange[];
 }
 
 export class PoolRunner {
@@ -34,6 +38,7 @@ export class PoolRunner {
     let output = '';
     let image: HeapImage | undefined;
     let decisions: DecisionLog | undefined;
+    let fsChanges: readonly MountChange[] | undefined;
     const t0 = performance.now();
     const handle = this.pool.submit({
       code,
@@ -45,8 +50,9 @@ export class PoolRunner {
       ...(opts.image ? { image: opts.image } : {}),
       ...(opts.captureImage ? { captureImage: true, onImage: (i: HeapImage) => { image = i; } } : {}),
       onDecisions: (log) => { decisions = log; },
+      ...(opts.mount ? { mount: opts.mount, onFsChanges: (c: readonly MountChange[]) => { fsChanges = c; } } : {}),
     });
-    const result = handle.outcome.then((outcome) => ({ outcome, output, ms: performance.now() - t0, ...(image ? { image } : {}), ...(decisions ? { decisions } : {}) }));
+    const result = handle.outcome.then((outcome) => ({ outcome, output, ms: performance.now() - t0, ...(image ? { image } : {}), ...(decisions ? { decisions } : {}), ...(fsChanges ? { fsChanges } : {}) }));
     return { handle, result };
   }
 

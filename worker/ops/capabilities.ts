@@ -19,6 +19,7 @@ import { createUtilOps } from './util/util-ops.ts';
 import { createFetchOps } from './fetch/fetch-ops.ts';
 import { createWasmOps } from './wasm/wasm-ops.ts';
 import { createMcpOps } from './mcp/mcp-ops.ts';
+import { createFsOps } from './fs/fs-ops.ts';
 import { createWebSocketOps } from './websocket/websocket-ops.ts';
 import { createHttp2Ops } from './http2/http2-ops.ts';
 import { createSubprocessOps } from './subprocess/subprocess-ops.ts';
@@ -36,7 +37,7 @@ const createNetworkOps: OpFactory = (settings) => {
 export const CAPABILITIES: readonly OpFactory[] = [
   createConsoleOps, createTimerOps, createRunOps, createPlatformOps, createClockOps, createUrlOps, createEncodingOps,
   createCryptoOps, createHashOps, createZlibOps, createIntlOps, createArtifactOps, createPathOps, createUtilOps, createNetworkOps,
-  createWasmOps, createMcpOps, createSubprocessOps,
+  createWasmOps, createMcpOps, createSubprocessOps, createFsOps,
 ];
 
 /**

@@ -7,6 +7,7 @@
 import type { WorkerSettings } from '../../shared/worker-settings.ts';
 import type { RunResources } from '../runtime/run-resources.ts';
 import type { RunPolicy } from '../policy/policy-engine.ts';
+import type { MountFs } from './fs/mount-fs.ts';
 
 /** Limits of the run an op serves (from its RunRequest). */
 export interface RunLimits {
@@ -35,6 +36,8 @@ export interface OpContext {
   readonly policy: RunPolicy;
   /** The upstream MCP servers and tools as of the run's start (JSON of shared/mcp-catalog.ts); undefined when none is configured. */
   readonly mcpCatalog: string | undefined;
+  /** The run's filesystem when it mounts a snapshot at /work (worker/ops/fs/); absent: an empty, discarded /work. */
+  readonly mount?: MountFs | undefined;
   /** Appends console text to the run's output stream. */
   writeOutput(text: string): void;
   /** Records the main module's settlement (from the prelude). */

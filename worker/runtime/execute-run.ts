@@ -18,6 +18,7 @@ import { loadExternalModules } from '../source/external-modules.ts';
 import { capOutcome } from '../../shared/outcome-limits.ts';
 import { PolicyEngine, type RunPolicy } from '../policy/policy-engine.ts';
 import { redactHostPaths } from '../../shared/host-paths.ts';
+import type { MountFs } from '../ops/fs/mount-fs.ts';
 
 /** The heap cap a run is held to when its spec names none (the spec's minimum). */
 const DEFAULT_HEAP_MB = 8;
@@ -43,6 +44,8 @@ export interface RunSpec {
   readonly mcpCatalog?: string;
   /** `npm:`, `jsr:` and URL imports are loaded through the supervisor (--allow-external-modules). */
   readonly externalModules?: boolean;
+  /** The run's filesystem with its mounted snapshot (RunRequest.mount); absent: an empty, discarded /work. */
+  readonly mount?: MountFs;
 }
 
 /** The run's way to the supervisor; without one (engine tests, benchmarks) delegated ops fail. */
@@ -175,6 +178,7 @@ export class RunLoop {
       resources: this.#resources,
       policy: this.#policy,
       mcpCatalog: this.#spec.mcpCatalog,
+      mount: this.#spec.mount,
       writeOutput: (text) => this.#hooks.output(text),
       settle: (ok, value) => {
         if (!ok) {

@@ -18,6 +18,7 @@ import { PolicyEngine } from '../policy/policy-engine.ts';
 import type { DecisionLog } from '../../shared/decision-log.ts';
 import { BUILTIN_MODULES } from '../guest/builtin-modules.ts';
 import { internalError, RunLoop } from './execute-run.ts';
+import { MountFs } from '../ops/fs/mount-fs.ts';
 import { Transpiler } from '../source/transpile.ts';
 import { OutputBuffer } from './output-buffer.ts';
 import { SupervisorClient } from './supervisor-client.ts';
@@ -195,7 +196,8 @@ export class WorkerHost {
     const output = new OutputBuffer((data) => send({ type: 'output', runId: req.runId, data }), req.maxOutputBytes);
     const heapMb = Math.max(DEFAULT_HEAP_MB, req.heapMemoryMaxMb);
     let watchdog: MemoryWatchdog | undefined;
-    const loop = new RunLoop({ runId: req.runId, code: req.code, timeoutMs: req.timeoutMs, heapMemoryMaxMb: heapMb, persistTopLevel: req.captureImage === true || req.encodeHeap !== undefined, ...(req.mcpCatalog !== undefined ? { mcpCatalog: req.mcpCatalog } : {}), ...(this.#settings.externalModules === true ? { externalModules: true } : {}) }, this.#ops, BUILTIN_MODULES, {
+    const mount = req.mount ? new MountFs(req.mount, req.mount.limits) : undefined;
+    const loop = new RunLoop({ runId: req.runId, code: req.code, timeoutMs: req.timeoutMs, heapMemoryMaxMb: heapMb, persistTopLevel: req.captureImage === true || req.encodeHeap !== undefined, ...(req.mcpCatalog !== undefined ? { mcpCatalog: req.mcpCatalog } : {}), ...(this.#settings.externalModules === true ? { externalModules: true } : {}), ...(mount ? { mount } : {}) }, this.#ops, BUILTIN_MODULES, {
       output: (text) => output.write(text),
       // Polled from QuickJS's interrupt handler while guest code blocks this thread: stream the
       // console output written meanwhile, and pick up cancels from the side channel.
@@ -240,7 +242,9 @@ export class WorkerHost {
       if (outcome.status === 'completed' && (req.captureImage || req.encodeHeap) && realm.snapshot) image = realm.snapshot();
       if (image && req.captureToken !== undefined) this.#imageCache.set(req.captureToken, image, image.bytes.byteLength);
       const heap = image && req.encodeHeap ? await this.#encodeHeap(image, req.encodeHeap, input) : undefined;
-      send({ type: 'result', runId: req.runId, outcome, ...(recycle ? { recycle } : {}), ...(image && req.captureImage ? { image } : {}), ...(heap ? { heap } : {}), ...decisions() });
+      // Only a completed run's writes are kept (the supervisor commits them into a new snapshot).
+      const fsChanges = mount && outcome.status === 'completed' ? mount.changes() : undefined;
+      send({ type: 'result', runId: req.runId, outcome, ...(recycle ? { recycle } : {}), ...(image && req.captureImage ? { image } : {}), ...(heap ? { heap } : {}), ...(fsChanges ? { fsChanges } : {}), ...decisions() });
       if (recycle) return; // the supervisor kills this process: neither may reach another run
     } catch (e) {
       output.flush();

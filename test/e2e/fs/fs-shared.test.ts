@@ -52,7 +52,7 @@ for (const name of ['dir', 's3'] as const) {
       const [ca, cb] = await Promise.all([httpClient(a.base), httpClient(b.base)]);
       try {
         const names = (await ca.listTools()).tools.map((t) => t.name).filter((n) => n.startsWith('fs_'));
-        assert.deepEqual(names.sort(), ['fs_label', 'fs_log', 'fs_ls', 'fs_merge', 'fs_pull', 'fs_push', 'fs_reset']);
+        assert.deepEqual(names.sort(), ['fs_delete', 'fs_label', 'fs_list_dir', 'fs_log', 'fs_ls', 'fs_merge', 'fs_pull', 'fs_push', 'fs_read_file', 'fs_reset', 'fs_session_op', 'fs_stat', 'fs_write_file']);
         const head = ok(await cb.callTool({ name: 'fs_pull', arguments: { label: 'main' } }));
         assert.deepEqual(head, { label: 'main', ca_id: m });
         const x = await backend.commit({ 'x.txt': 'x\n' }, m);

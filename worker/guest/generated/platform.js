@@ -613,6 +613,8 @@ var __runjs_part = (() => {
     crypto: "crypto",
     events: "events",
     http2: "http2",
+    fs: "fs",
+    "fs/promises": "fs",
     module: "node-misc",
     os: "node-misc",
     path: "path",
@@ -699,7 +701,8 @@ var __runjs_part = (() => {
     Buffer: "buffer",
     mcp: "mcp",
     McpToolError: "mcp",
-    Deno: "child-process"
+    Deno: "child-process",
+    fs: "fs"
   };
 
   // worker/guest/platform/core/host.js

@@ -13,6 +13,8 @@ export const MODULE_PARTS = {
   crypto: 'crypto',
   events: 'events',
   http2: 'http2',
+  fs: 'fs',
+  'fs/promises': 'fs',
   module: 'node-misc',
   os: 'node-misc',
   path: 'path',
@@ -102,4 +104,5 @@ export const GLOBAL_PARTS = {
   mcp: 'mcp',
   McpToolError: 'mcp',
   Deno: 'child-process',
+  fs: 'fs',
 };

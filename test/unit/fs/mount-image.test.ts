@@ -1,0 +1,83 @@
+// Store ⇄ run round trips (supervisor/fs/mount-image.ts with worker/ops/fs/mount-fs.ts): a tree
+// read for the worker, changed in a MountFs the way a script would, and committed back; kind
+// changes (file ↔ directory), renames, deletes and symlinks; caps on what can be mounted.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DirBlobStore } from '../../../supervisor/stores/blob/index.ts';
+import { FsStore } from '../../../supervisor/fs/fs-store.ts';
+import { commitMount, loadMountImage, MountTooLargeError } from '../../../supervisor/fs/mount-image.ts';
+import { MountFs } from '../../../worker/ops/fs/mount-fs.ts';
+import { DEFAULT_MOUNT_LIMITS } from '../../../shared/fs-mount.ts';
+
+async function withStore(fn: (store: FsStore) => Promise<void>): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'runjs-mount-image-'));
+  const store = new FsStore({ blobs: new DirBlobStore({ root: dir }), log: () => {} });
+  try {
+    await fn(store);
+  } finally {
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+async function tree(store: FsStore, root: string): Promise<Record<string, string>> {
+  const out: Record<string, string> = {};
+  for await (const [path, e] of store.walk(root)) {
+    if (e.kind === 'file') out[path] = `${(e.mode & 0o777).toString(8)}:${Buffer.from(await store.readFile(e)).toString()}`;
+    else if (e.kind === 'symlink') out[path] = `-> ${e.target}`;
+  }
+  return out;
+}
+
+const enc = (s: string): Uint8Array => new TextEncoder().encode(s);
+
+test('a run\'s changes commit into the tree the run saw', async () => {
+  await withStore(async (store) => {
+    const base = await store.commit(undefined, new Map([
+      ['keep.txt', { kind: 'file', bytes: enc('keep') }],
+      ['file-becomes-dir', { kind: 'file', bytes: enc('f') }],
+      ['dir-becomes-file/x', { kind: 'file', bytes: enc('x') }],
+      ['dir-becomes-file/y/z', { kind: 'file', bytes: enc('z') }],
+      ['moved/a', { kind: 'file', bytes: enc('a'), mode: 0o600 }],
+      ['gone/deep/g', { kind: 'file', bytes: enc('g') }],
+      ['link', { kind: 'symlink', target: 'keep.txt' }],
+    ]));
+    const image = await loadMountImage(store, base, DEFAULT_MOUNT_LIMITS);
+    assert.equal(image.entries.length, 7);
+    const fs = new MountFs(image, image.limits);
+    assert.equal(Buffer.from(fs.readFile('/work/link')).toString(), 'keep');
+    assert.deepEqual(fs.changes(), [], 'nothing written: no changes');
+    fs.remove('/work/file-becomes-dir', { fileOnly: true }, 'unlink');
+    fs.mkdir('/work/file-becomes-dir/sub', true, undefined);
+    fs.writeFile('/work/file-becomes-dir/sub/n', enc('n'), 'w', undefined);
+    fs.remove('/work/dir-becomes-file', { recursive: true }, 'rm');
+    fs.writeFile('/work/dir-becomes-file', enc('now a file'), 'w', 0o755);
+    fs.rename('/work/moved', '/work/renamed');
+    fs.remove('/work/gone', { recursive: true }, 'rm');
+    fs.symlink('renamed/a', '/work/link2');
+    fs.mkdir('/work/empty', false, undefined);
+    const id = await commitMount(store, base, fs.changes());
+    assert.deepEqual(await tree(store, id), {
+      'dir-becomes-file': '755:now a file',
+      'file-becomes-dir/sub/n': '644:n',
+      'keep.txt': '644:keep',
+      link: '-> keep.txt',
+      link2: '-> renamed/a',
+      'renamed/a': '600:a',
+    });
+    assert.equal(await commitMount(store, id, []), id);
+  });
+});
+
+test('an empty mount, and snapshots too large to mount', async () => {
+  await withStore(async (store) => {
+    assert.deepEqual(await loadMountImage(store, undefined, DEFAULT_MOUNT_LIMITS), { entries: [], limits: DEFAULT_MOUNT_LIMITS });
+    assert.equal(await commitMount(store, undefined, []), await store.emptyTree());
+    const many = await store.commit(undefined, new Map(Array.from({ length: 20 }, (_, i) => [`f${i}`, { kind: 'file' as const, bytes: enc(String(i)) }])));
+    await assert.rejects(loadMountImage(store, many, { maxEntries: 10, maxWriteBytes: 1 }), (e) => e instanceof MountTooLargeError && e.message === 'it holds more than 10 entries');
+    await assert.rejects(loadMountImage(store, 'f'.repeat(64), DEFAULT_MOUNT_LIMITS), /snapshot f{64} was not found in the filesystem store/);
+  });
+});
