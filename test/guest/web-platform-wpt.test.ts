@@ -30,6 +30,23 @@ guestSuite('web platform (WPT groups)', (g) => {
     ].join('\n'));
   });
 
+  g.test('Headers: a record init reads own keys, then each descriptor and value in turn; an iterator follows set-cookie changes', async (ctx) => {
+    assert.equal(await ctx.output([
+      'const log = []; const target = { a: "1", b: "2" }; Object.defineProperty(target, "c", { value: "3", enumerable: false });',
+      'const p = new Proxy(target, { ownKeys(t) { log.push("ownKeys"); return Reflect.ownKeys(t) }, getOwnPropertyDescriptor(t, k) { log.push("gopd:" + String(k)); return Reflect.getOwnPropertyDescriptor(t, k) }, get(t, k) { log.push("get:" + String(k)); return Reflect.get(t, k) } });',
+      'const h = new Headers(p); console.log(log.join(), JSON.stringify([...h]));',
+      'try { new Headers({ [Symbol()]: "x" }) } catch (e) { console.log(e.name) }',
+      'const hs = new Headers([["fizz", "buzz"], ["X-Header", "test"]]); const it = hs[Symbol.iterator](); const out = [it.next().value.join("=")];',
+      'hs.append("Set-Cookie", "a=b"); out.push(it.next().value.join("=")); hs.append("Accept", "text/html"); out.push(it.next().value.join("="), it.next().value.join("="));',
+      'hs.append("set-cookie", "c=d"); out.push(it.next().value.join("="), it.next().done); console.log(out.join());',
+    ].join('\n')), [
+      'get:Symbol(Symbol.iterator),ownKeys,gopd:a,get:a,gopd:b,get:b,gopd:c [["a","1"],["b","2"]]',
+      'TypeError',
+      'fizz=buzz,set-cookie=a=b,set-cookie=a=b,x-header=test,x-header=test,true',
+      '',
+    ].join('\n'));
+  });
+
   g.test('Blob: arguments converted left to right, options read once in order, type normalized, slice edges, stream ends', async (ctx) => {
     assert.equal(await ctx.output([
       PROBE,

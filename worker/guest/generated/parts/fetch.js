@@ -401,16 +401,24 @@ Content-Type: ${value.type || "application/octet-stream"}\r
       for (const {0: k, 1: v} of __runjs_P.iter(h(init3).list)) headers.append(k, v);
       return;
     }
-    if (typeof init3 !== "object") throw new TypeError("Failed to construct 'Headers': The provided value is not of type '(record<ByteString, ByteString> or sequence<sequence<ByteString>>)'.");
-    if (typeof init3[Symbol.iterator] === "function") {
-      for (const pair of __runjs_P.iter(init3)) {
+    if (typeof init3 !== "object" && typeof init3 !== "function") throw new TypeError("Failed to construct 'Headers': The provided value is not of type '(record<ByteString, ByteString> or sequence<sequence<ByteString>>)'.");
+    const method = init3[Symbol.iterator];
+    if (method !== void 0 && method !== null) {
+      if (typeof method !== "function") throw new TypeError("Failed to construct 'Headers': @@iterator is not callable.");
+      for (const pair of __runjs_P.iter({ [Symbol.iterator]: () => __runjs_P.$call(method, init3) })) {
         const arr = typeof pair === "string" ? [] : [...__runjs_P.iter(pair)];
         if (arr.length !== 2) throw new TypeError("Failed to construct 'Headers': Invalid value");
         headers.append(arr[0], arr[1]);
       }
       return;
     }
-    for (const key of __runjs_P.iter(__runjs_P.Object_keys(init3))) headers.append(key, init3[key]);
+    const pairs = [];
+    for (const key of __runjs_P.iter(__runjs_P.Reflect_ownKeys(init3))) {
+      const desc = __runjs_P.Reflect_getOwnPropertyDescriptor(init3, key);
+      if (desc === void 0 || !desc.enumerable) continue;
+      __runjs_P.$push(pairs, [byteString(key, "append"), byteString(init3[key], "append")]);
+    }
+    for (const {0: name, 1: value} of __runjs_P.iter(pairs)) headers.append(name, value);
   }
   __name(fill, "fill");
   var Headers = class {

@@ -40,16 +40,26 @@ export function fill(headers, init) {
     for (const [k, v] of h(init).list) headers.append(k, v);
     return;
   }
-  if (typeof init !== 'object') throw new TypeError("Failed to construct 'Headers': The provided value is not of type '(record<ByteString, ByteString> or sequence<sequence<ByteString>>)'.");
-  if (typeof init[Symbol.iterator] === 'function') {
-    for (const pair of init) {
+  if (typeof init !== 'object' && typeof init !== 'function') throw new TypeError("Failed to construct 'Headers': The provided value is not of type '(record<ByteString, ByteString> or sequence<sequence<ByteString>>)'.");
+  const method = init[Symbol.iterator]; // read once (WebIDL union conversion)
+  if (method !== undefined && method !== null) {
+    if (typeof method !== 'function') throw new TypeError("Failed to construct 'Headers': @@iterator is not callable.");
+    for (const pair of { [Symbol.iterator]: () => method.call(init) }) {
       const arr = typeof pair === 'string' ? [] : [...pair];
       if (arr.length !== 2) throw new TypeError("Failed to construct 'Headers': Invalid value");
       headers.append(arr[0], arr[1]);
     }
     return;
   }
-  for (const key of Object.keys(init)) headers.append(key, init[key]);
+  // record<ByteString, ByteString> (WebIDL § 3.2.25): every own key, symbols included (a TypeError),
+  // each enumerable one's value read right after its descriptor.
+  const pairs = [];
+  for (const key of Reflect.ownKeys(init)) {
+    const desc = Reflect.getOwnPropertyDescriptor(init, key);
+    if (desc === undefined || !desc.enumerable) continue;
+    pairs.push([byteString(key, 'append'), byteString(init[key], 'append')]);
+  }
+  for (const [name, value] of pairs) headers.append(name, value);
 }
 
 export class Headers {
