@@ -2549,6 +2549,7 @@ var __runjs_part = (() => {
     serializeUrlencoded: () => serializeUrlencoded,
     signalAbort: () => signalAbort,
     sleepUnref: () => sleepUnref,
+    trusted: () => trusted,
     utf8Decode: () => utf8Decode,
     utf8Encode: () => utf8Encode
   });
