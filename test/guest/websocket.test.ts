@@ -55,22 +55,22 @@ guestSuite('WebSocket', (g) => {
           if (got.length === 5) resolve();
         });
       });
-      console.log(got[0].data, got[0] instanceof MessageEvent, got[0].origin);
+      console.log(got[0].data, got[0] instanceof MessageEvent, got[0].origin, got[0].isTrusted);
       console.log(got[1].data instanceof ArrayBuffer, [...new Uint8Array(got[1].data)].join(','));
       console.log(got[2].data instanceof Blob, [...new Uint8Array(await got[2].data.arrayBuffer())].join(','));
       console.log(await got[3].data.text(), got[4].data);
       s.close();
       const c = await new Promise((r) => { s.onclose = r; });
-      console.log(s.readyState, c.code, c.wasClean, c instanceof CloseEvent);
+      console.log(s.readyState, c.code, c.wasClean, c instanceof CloseEvent, c.isTrusted);
     `);
     assert.equal(out, [
       `0 ${ws.base}/echo blob 0 1 3 [object WebSocket]`,
       'open 1 "" ""',
-      `héllo true ${ws.base}`,
+      `héllo true ${ws.base} true`,
       'true 1,2,3',
       'true 1,2',
       'from a blob after the blob',
-      '3 1005 true true',
+      '3 1005 true true true',
       '',
     ].join('\n'));
   });

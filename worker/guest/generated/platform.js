@@ -838,6 +838,8 @@ var __runjs_part = (() => {
       };
     }
     __runjs_P.Object_defineProperties(c, descriptors);
+    __runjs_P.Object_setPrototypeOf(c, {});
+    __runjs_P.Object_defineProperty(c, Symbol.toStringTag, { value: "console", writable: false, enumerable: false, configurable: true });
   }
   var EXTRA_NAMES = ["dir", "dirxml", "group", "groupCollapsed", "groupEnd", "clear", "count", "countReset", "assert", "time", "timeLog", "timeEnd", "table"];
 

@@ -35,14 +35,16 @@ var __runjs_part = (() => {
   // worker/guest/platform/parts/fetch/blob.js
   var { utf8Encode, utf8Decode, registerCloneable, requirePart } = core_default.shared;
   var blobs = /* @__PURE__ */ new WeakMap();
+  var FILE = /* @__PURE__ */ Symbol("file");
   function b(blob) {
     const s = __runjs_P.$get(blobs, blob);
     if (s === void 0) throw new TypeError("Illegal invocation");
     return s;
   }
   __name(b, "b");
+  var toStr = /* @__PURE__ */ __name((v) => `${v}`, "toStr");
   function normalizeType(t) {
-    const s = String(t);
+    const s = toStr(t);
     for (let i = 0; i < s.length; i++) {
       const c = __runjs_P.$charCodeAt(s, i);
       if (c < 32 || c > 126) return "";
@@ -50,15 +52,59 @@ var __runjs_part = (() => {
     return __runjs_P.$toLowerCase(s);
   }
   __name(normalizeType, "normalizeType");
+  function convertParts(blobParts, what) {
+    if (blobParts === void 0) return [];
+    const method = typeof blobParts === "object" && blobParts !== null || typeof blobParts === "function" ? blobParts[Symbol.iterator] : void 0;
+    if (typeof method !== "function") throw new TypeError(`Failed to construct '${what}': The provided value cannot be converted to a sequence.`);
+    const parts = [];
+    const it = __runjs_P.$call(method, blobParts);
+    for (; ; ) {
+      const step = __runjs_P.$next(it);
+      if (step.done) break;
+      const part = step.value;
+      __runjs_P.$push(parts, part instanceof Blob || __runjs_P.ArrayBuffer_isView(part) || part instanceof ArrayBuffer ? part : toStr(part));
+    }
+    return parts;
+  }
+  __name(convertParts, "convertParts");
+  function dictionary(options, what) {
+    if (options === void 0 || options === null) return {};
+    if (typeof options !== "object" && typeof options !== "function") {
+      throw new TypeError(`Failed to construct '${what}': The provided value is not of type '${what === "File" ? "FilePropertyBag" : "BlobPropertyBag"}'.`);
+    }
+    return options;
+  }
+  __name(dictionary, "dictionary");
+  function convertOptions(o, what) {
+    const e = o.endings;
+    const endings = e === void 0 ? "transparent" : toStr(e);
+    if (endings !== "transparent" && endings !== "native") {
+      throw new TypeError(`Failed to construct '${what}': The provided value '${endings}' is not a valid enum value of type EndingType.`);
+    }
+    const t = o.type;
+    return { endings, type: t === void 0 ? "" : normalizeType(t) };
+  }
+  __name(convertOptions, "convertOptions");
   function partBytes(part, endings) {
     if (part instanceof Blob) return b(part).bytes;
     if (__runjs_P.ArrayBuffer_isView(part)) return new Uint8Array(part.buffer, part.byteOffset, part.byteLength);
     if (part instanceof ArrayBuffer) return new Uint8Array(part);
-    let s = String(part);
-    if (endings === "native") s = __runjs_P.$replace(s, /\r\n|\r/g, "\n");
-    return utf8Encode(s);
+    return utf8Encode(endings === "native" ? __runjs_P.$replace(part, /\r\n|\r/g, "\n") : part);
   }
   __name(partBytes, "partBytes");
+  function init(blob, parts, { endings, type }) {
+    const chunks = __runjs_P.$map(parts, (part) => partBytes(part, endings));
+    let size = 0;
+    for (const c of __runjs_P.iter(chunks)) size += c.length;
+    const bytes = new Uint8Array(size);
+    let o = 0;
+    for (const c of __runjs_P.iter(chunks)) {
+      __runjs_P.$set(bytes, c, o);
+      o += c.length;
+    }
+    __runjs_P.$set(blobs, blob, { bytes, type });
+  }
+  __name(init, "init");
   function blobBytes(blob) {
     return b(blob).bytes;
   }
@@ -68,29 +114,9 @@ var __runjs_part = (() => {
       __name(this, "Blob");
     }
     constructor(blobParts = void 0, options = void 0) {
-      if (blobParts !== void 0 && (typeof blobParts !== "object" || blobParts === null || typeof blobParts[Symbol.iterator] !== "function")) {
-        throw new TypeError("Failed to construct 'Blob': The provided value cannot be converted to a sequence.");
-      }
-      const endings = options?.endings === void 0 ? "transparent" : String(options.endings);
-      if (endings !== "transparent" && endings !== "native") {
-        throw new TypeError(`Failed to construct 'Blob': The provided value '${endings}' is not a valid enum value of type EndingType.`);
-      }
-      const chunks = [];
-      let size = 0;
-      if (blobParts !== void 0) {
-        for (const part of __runjs_P.iter(blobParts)) {
-          const bytes2 = partBytes(part, endings);
-          __runjs_P.$push(chunks, bytes2);
-          size += bytes2.length;
-        }
-      }
-      const bytes = new Uint8Array(size);
-      let o = 0;
-      for (const c of __runjs_P.iter(chunks)) {
-        __runjs_P.$set(bytes, c, o);
-        o += c.length;
-      }
-      __runjs_P.$set(blobs, this, { bytes, type: options?.type === void 0 ? "" : normalizeType(options.type) });
+      if (blobParts === FILE) return;
+      const parts = convertParts(blobParts, "Blob");
+      init(this, parts, convertOptions(dictionary(options, "Blob"), "Blob"));
     }
     get size() {
       return b(this).bytes.length;
@@ -101,10 +127,15 @@ var __runjs_part = (() => {
     slice(start = void 0, end = void 0, contentType = void 0) {
       const { bytes } = b(this);
       const n = bytes.length;
-      const rel = /* @__PURE__ */ __name((v, d) => v === void 0 ? d : v < 0 ? __runjs_P.Math_max(n + __runjs_P.Math_trunc(v), 0) : __runjs_P.Math_min(__runjs_P.Math_trunc(v), n), "rel");
-      const from = rel(start === void 0 ? void 0 : Number(start), 0);
-      const to = rel(end === void 0 ? void 0 : Number(end), n);
-      const out = new _Blob([], { type: contentType === void 0 ? "" : contentType });
+      const rel = /* @__PURE__ */ __name((v, d) => {
+        if (v === void 0) return d;
+        const x = Number(v);
+        const i = __runjs_P.Number_isFinite(x) ? __runjs_P.Math_trunc(x) : 0;
+        return i < 0 ? __runjs_P.Math_max(n + i, 0) : __runjs_P.Math_min(i, n);
+      }, "rel");
+      const from = rel(start, 0);
+      const to = rel(end, n);
+      const out = new _Blob([], { type: contentType === void 0 ? "" : toStr(contentType) });
       b(out).bytes = __runjs_P.$slice(bytes, from, __runjs_P.Math_max(from, to));
       return out;
     }
@@ -143,9 +174,15 @@ var __runjs_part = (() => {
     }
     constructor(fileBits, fileName, options = void 0) {
       if (arguments.length < 2) throw new TypeError(`Failed to construct 'File': 2 arguments required, but only ${arguments.length} present.`);
-      super(fileBits, options);
-      const lm = options?.lastModified;
-      __runjs_P.$set(files, this, { name: String(fileName), lastModified: lm === void 0 ? __runjs_P.Date_now() : Number(lm) });
+      const parts = convertParts(fileBits, "File");
+      const name = toStr(fileName);
+      const o = dictionary(options, "File");
+      const blobOptions = convertOptions(o, "File");
+      const lm = o.lastModified;
+      const n = lm === void 0 ? __runjs_P.Date_now() : Number(lm);
+      super(FILE);
+      init(this, parts, blobOptions);
+      __runjs_P.$set(files, this, { name, lastModified: __runjs_P.Number_isFinite(n) ? __runjs_P.Math_trunc(n) || 0 : 0 });
     }
     get name() {
       return __runjs_P.$get(files, this).name;
@@ -304,9 +341,9 @@ Content-Type: ${value.type || "application/octet-stream"}\r
       const headerEnd = indexOf(bytes, utf8Encode2("\r\n\r\n"), pos);
       if (headerEnd < 0) throw new TypeError("Failed to parse body as FormData");
       const headers = __runjs_P.$split(utf8Decode2(__runjs_P.$subarray(bytes, pos, headerEnd)), "\r\n");
-      const next = indexOf(bytes, delimiter, headerEnd + 4);
-      if (next < 0) throw new TypeError("Failed to parse body as FormData");
-      const body = __runjs_P.$subarray(bytes, headerEnd + 4, next - 2);
+      const next2 = indexOf(bytes, delimiter, headerEnd + 4);
+      if (next2 < 0) throw new TypeError("Failed to parse body as FormData");
+      const body = __runjs_P.$subarray(bytes, headerEnd + 4, next2 - 2);
       let disposition = "";
       let type = "";
       for (const h2 of __runjs_P.iter(headers)) {
@@ -320,7 +357,7 @@ Content-Type: ${value.type || "application/octet-stream"}\r
       const filename = param(disposition, "filename");
       if (filename !== void 0) fd.append(name, new File([__runjs_P.$slice(body)], filename, { type }));
       else fd.append(name, utf8Decode2(body));
-      pos = next;
+      pos = next2;
     }
   }
   __name(parseMultipart, "parseMultipart");
@@ -334,8 +371,14 @@ Content-Type: ${value.type || "application/octet-stream"}\r
     return s;
   }
   __name(h, "h");
-  function normalizeValue(v) {
-    return __runjs_P.$replace(String(v), /^[\t\n\r ]+|[\t\n\r ]+$/g, "");
+  function byteString(v, method) {
+    const str = `${v}`;
+    if (__runjs_P.$test(/[^\0-\xff]/, str)) throw new TypeError(`Headers.${method}: cannot convert "${str}" to a ByteString (a character is above U+00FF).`);
+    return str;
+  }
+  __name(byteString, "byteString");
+  function normalizeValue(v, method) {
+    return __runjs_P.$replace(byteString(v, method), /^[\t\n\r ]+|[\t\n\r ]+$/g, "");
   }
   __name(normalizeValue, "normalizeValue");
   function validate(name, value, method) {
@@ -351,50 +394,61 @@ Content-Type: ${value.type || "application/octet-stream"}\r
     h(headers).guard = guard;
   }
   __name(setGuard, "setGuard");
-  function fill(headers, init2) {
-    if (init2 === void 0 || init2 === null) return;
-    if (init2 instanceof Headers) {
-      for (const {0: k, 1: v} of __runjs_P.iter(h(init2).list)) headers.append(k, v);
+  function fill(headers, init3) {
+    if (init3 === void 0) return;
+    if (init3 === null) throw new TypeError("Failed to construct 'Headers': The provided value is not of type '(record<ByteString, ByteString> or sequence<sequence<ByteString>>)'.");
+    if (init3 instanceof Headers) {
+      for (const {0: k, 1: v} of __runjs_P.iter(h(init3).list)) headers.append(k, v);
       return;
     }
-    if (typeof init2 !== "object") throw new TypeError("Failed to construct 'Headers': The provided value is not of type '(record<ByteString, ByteString> or sequence<sequence<ByteString>>)'.");
-    if (typeof init2[Symbol.iterator] === "function") {
-      for (const pair of __runjs_P.iter(init2)) {
+    if (typeof init3 !== "object" && typeof init3 !== "function") throw new TypeError("Failed to construct 'Headers': The provided value is not of type '(record<ByteString, ByteString> or sequence<sequence<ByteString>>)'.");
+    const method = init3[Symbol.iterator];
+    if (method !== void 0 && method !== null) {
+      if (typeof method !== "function") throw new TypeError("Failed to construct 'Headers': @@iterator is not callable.");
+      for (const pair of __runjs_P.iter({ [Symbol.iterator]: () => __runjs_P.$call(method, init3) })) {
         const arr = typeof pair === "string" ? [] : [...__runjs_P.iter(pair)];
         if (arr.length !== 2) throw new TypeError("Failed to construct 'Headers': Invalid value");
         headers.append(arr[0], arr[1]);
       }
       return;
     }
-    for (const key of __runjs_P.iter(__runjs_P.Object_keys(init2))) headers.append(key, init2[key]);
+    const pairs = [];
+    for (const key of __runjs_P.iter(__runjs_P.Reflect_ownKeys(init3))) {
+      const desc = __runjs_P.Reflect_getOwnPropertyDescriptor(init3, key);
+      if (desc === void 0 || !desc.enumerable) continue;
+      __runjs_P.$push(pairs, [byteString(key, "append"), byteString(init3[key], "append")]);
+    }
+    for (const {0: name, 1: value} of __runjs_P.iter(pairs)) headers.append(name, value);
   }
   __name(fill, "fill");
   var Headers = class {
     static {
       __name(this, "Headers");
     }
-    constructor(init2 = void 0) {
-      __runjs_P.$set(state, this, { list: [], guard: "none" });
-      fill(this, init2);
+    constructor(init3 = void 0) {
+      __runjs_P.$set(state, this, { list: [], guard: "none", version: 0 });
+      fill(this, init3);
     }
     append(name, value) {
       const s = h(this);
-      const n = String(name);
-      const v = normalizeValue(value);
+      const n = `${name}`;
+      const v = normalizeValue(value, "append");
       validate(n, v, "append");
       checkGuard(s);
       __runjs_P.$push(s.list, [__runjs_P.$toLowerCase(n), v]);
+      s.version++;
     }
     delete(name) {
       const s = h(this);
-      const n = String(name);
+      const n = `${name}`;
       validate(n, void 0, "delete");
       checkGuard(s);
       const lower = __runjs_P.$toLowerCase(n);
       s.list = __runjs_P.$filter(s.list, ({0: k}) => k !== lower);
+      s.version++;
     }
     get(name) {
-      const n = String(name);
+      const n = `${name}`;
       validate(n, void 0, "get");
       const lower = __runjs_P.$toLowerCase(n);
       const values = __runjs_P.$map(__runjs_P.$filter(h(this).list, ({0: k}) => k === lower), ([, v]) => v);
@@ -404,19 +458,20 @@ Content-Type: ${value.type || "application/octet-stream"}\r
       return __runjs_P.$map(__runjs_P.$filter(h(this).list, ({0: k}) => k === "set-cookie"), ([, v]) => v);
     }
     has(name) {
-      const n = String(name);
+      const n = `${name}`;
       validate(n, void 0, "has");
       const lower = __runjs_P.$toLowerCase(n);
       return __runjs_P.$some(h(this).list, ({0: k}) => k === lower);
     }
     set(name, value) {
       const s = h(this);
-      const n = String(name);
-      const v = normalizeValue(value);
+      const n = `${name}`;
+      const v = normalizeValue(value, "set");
       validate(n, v, "set");
       checkGuard(s);
       const lower = __runjs_P.$toLowerCase(n);
       const i = __runjs_P.$findIndex(s.list, ({0: k}) => k === lower);
+      s.version++;
       if (i < 0) {
         __runjs_P.$push(s.list, [lower, v]);
         return;
@@ -427,23 +482,17 @@ Content-Type: ${value.type || "application/octet-stream"}\r
     forEach(callback, thisArg = void 0) {
       for (const {0: k, 1: v} of __runjs_P.iter(this)) __runjs_P.$call(callback, thisArg, v, k, this);
     }
-    *entries() {
-      const s = h(this);
-      const names = __runjs_P.$sort([...__runjs_P.iter(new Set(__runjs_P.$map(s.list, ({0: k}) => k)))]);
-      for (const name of __runjs_P.iter(names)) {
-        if (name === "set-cookie") {
-          for (const v of __runjs_P.iter(this.getSetCookie())) yield [name, v];
-        } else yield [name, __runjs_P.$get(this, name)];
-      }
+    entries() {
+      return iterator(this, "entries");
     }
-    *keys() {
-      for (const {0: k} of __runjs_P.iter(__runjs_P.$entries(this))) yield k;
+    keys() {
+      return iterator(this, "keys");
     }
-    *values() {
-      for (const [, v] of __runjs_P.iter(__runjs_P.$entries(this))) yield v;
+    values() {
+      return iterator(this, "values");
     }
     [Symbol.iterator]() {
-      return __runjs_P.$entries(this);
+      return iterator(this, "entries");
     }
     [/* @__PURE__ */ __runjs_P.Symbol_for("nodejs.util.inspect.custom")](depth, options, inspect) {
       const obj = {};
@@ -452,6 +501,45 @@ Content-Type: ${value.type || "application/octet-stream"}\r
     }
   };
   __runjs_P.Object_defineProperty(Headers.prototype, Symbol.toStringTag, { value: "Headers", configurable: true });
+  function sortAndCombine(s) {
+    const names = __runjs_P.$sort([...__runjs_P.iter(new Set(__runjs_P.$map(s.list, ({0: k}) => k)))]);
+    const pairs = [];
+    for (const name of __runjs_P.iter(names)) {
+      const values = __runjs_P.$map(__runjs_P.$filter(s.list, ({0: k}) => k === name), ([, v]) => v);
+      if (name === "set-cookie") for (const v of __runjs_P.iter(values)) __runjs_P.$push(pairs, [name, v]);
+      else __runjs_P.$push(pairs, [name, __runjs_P.$join(values, ", ")]);
+    }
+    return pairs;
+  }
+  __name(sortAndCombine, "sortAndCombine");
+  var iterators = /* @__PURE__ */ new WeakMap();
+  var HeadersIteratorPrototype = __runjs_P.Object_create(__runjs_P.boot_Iterator_proto, {
+    next: {
+      value: /* @__PURE__ */ __name(function next() {
+        const it = __runjs_P.$get(iterators, this);
+        if (it === void 0) throw new TypeError("Illegal invocation");
+        const s = h(it.headers);
+        if (it.version !== s.version) {
+          it.pairs = sortAndCombine(s);
+          it.version = s.version;
+        }
+        if (it.index >= it.pairs.length) return { value: void 0, done: true };
+        const {0: k, 1: v} = it.pairs[it.index++];
+        return { value: it.kind === "keys" ? k : it.kind === "values" ? v : [k, v], done: false };
+      }, "next"),
+      writable: true,
+      enumerable: true,
+      configurable: true
+    },
+    [Symbol.toStringTag]: { value: "Headers Iterator", configurable: true }
+  });
+  function iterator(headers, kind) {
+    const s = h(headers);
+    const it = __runjs_P.Object_create(HeadersIteratorPrototype);
+    __runjs_P.$set(iterators, it, { headers, kind, index: 0, pairs: sortAndCombine(s), version: s.version });
+    return it;
+  }
+  __name(iterator, "iterator");
 
   // worker/guest/platform/parts/fetch/body.js
   var { utf8Encode: utf8Encode3, utf8Decode: utf8Decode3, parseUrlencoded, requirePart: requirePart2 } = core_default.shared;
@@ -460,25 +548,25 @@ Content-Type: ${value.type || "application/octet-stream"}\r
     return requirePart2("streams").globals;
   }
   __name(streams, "streams");
-  function extractBody(init2) {
-    if (init2 === null || init2 === void 0) return { bytes: null, stream: null, type: null };
-    if (typeof init2 === "string") return { bytes: utf8Encode3(init2), stream: null, type: "text/plain;charset=UTF-8" };
-    if (init2 instanceof URLSearchParams) return { bytes: utf8Encode3(__runjs_P.$toString(init2)), stream: null, type: "application/x-www-form-urlencoded;charset=UTF-8" };
-    if (init2 instanceof FormData) {
-      const { bytes, type } = encodeMultipart(init2);
+  function extractBody(init3) {
+    if (init3 === null || init3 === void 0) return { bytes: null, stream: null, type: null };
+    if (typeof init3 === "string") return { bytes: utf8Encode3(init3), stream: null, type: "text/plain;charset=UTF-8" };
+    if (init3 instanceof URLSearchParams) return { bytes: utf8Encode3(__runjs_P.$toString(init3)), stream: null, type: "application/x-www-form-urlencoded;charset=UTF-8" };
+    if (init3 instanceof FormData) {
+      const { bytes, type } = encodeMultipart(init3);
       return { bytes, stream: null, type };
     }
-    if (init2 instanceof Blob) return { bytes: blobBytes(init2), stream: null, type: init2.type === "" ? null : init2.type };
-    if (__runjs_P.ArrayBuffer_isView(init2)) return { bytes: __runjs_P.$slice(new Uint8Array(init2.buffer, init2.byteOffset, init2.byteLength)), stream: null, type: null };
-    if (init2 instanceof ArrayBuffer) return { bytes: __runjs_P.$slice(new Uint8Array(init2)), stream: null, type: null };
-    if (typeof init2 === "object" && typeof init2.getReader === "function" && init2 instanceof streams().ReadableStream) {
-      if (init2.locked) throw new TypeError("Response body object should not be disturbed or locked");
-      return { bytes: null, stream: init2, type: null };
+    if (init3 instanceof Blob) return { bytes: blobBytes(init3), stream: null, type: init3.type === "" ? null : init3.type };
+    if (__runjs_P.ArrayBuffer_isView(init3)) return { bytes: __runjs_P.$slice(new Uint8Array(init3.buffer, init3.byteOffset, init3.byteLength)), stream: null, type: null };
+    if (init3 instanceof ArrayBuffer) return { bytes: __runjs_P.$slice(new Uint8Array(init3)), stream: null, type: null };
+    if (typeof init3 === "object" && typeof init3.getReader === "function" && init3 instanceof streams().ReadableStream) {
+      if (init3.locked) throw new TypeError("Response body object should not be disturbed or locked");
+      return { bytes: null, stream: init3, type: null };
     }
-    if (typeof init2 === "object" && typeof init2[Symbol.asyncIterator] === "function") {
-      return { bytes: null, stream: streams().ReadableStream.from(init2), type: null };
+    if (typeof init3 === "object" && typeof init3[Symbol.asyncIterator] === "function") {
+      return { bytes: null, stream: streams().ReadableStream.from(init3), type: null };
     }
-    return { bytes: utf8Encode3(String(init2)), stream: null, type: "text/plain;charset=UTF-8" };
+    return { bytes: utf8Encode3(String(init3)), stream: null, type: "text/plain;charset=UTF-8" };
   }
   __name(extractBody, "extractBody");
   var bodies = /* @__PURE__ */ new WeakMap();
@@ -618,9 +706,9 @@ Content-Type: ${value.type || "application/octet-stream"}\r
     static {
       __name(this, "Request");
     }
-    constructor(input, init2 = void 0) {
+    constructor(input, init3 = void 0) {
       if (arguments.length === 0) throw new TypeError("Failed to construct 'Request': 1 argument required, but only 0 present.");
-      const o = init2 ?? {};
+      const o = init3 ?? {};
       const from = input instanceof _Request ? r(input) : void 0;
       let url;
       if (from !== void 0) url = from.url;
@@ -747,7 +835,7 @@ Content-Type: ${value.type || "application/octet-stream"}\r
     return s;
   }
   __name(r2, "r");
-  function init(res, options, body) {
+  function init2(res, options, body) {
     const o = options ?? {};
     const status = o.status === void 0 ? 200 : Number(o.status);
     if (!__runjs_P.Number_isInteger(status) || status < 200 || status > 599) {
@@ -763,13 +851,13 @@ Content-Type: ${value.type || "application/octet-stream"}\r
       setBody(res, body);
     } else setBody(res, { bytes: null, stream: null, type: null });
   }
-  __name(init, "init");
+  __name(init2, "init");
   var Response = class _Response {
     static {
       __name(this, "Response");
     }
     constructor(body = null, options = void 0) {
-      init(this, options, body === null || body === void 0 ? null : extractBody(body));
+      init2(this, options, body === null || body === void 0 ? null : extractBody(body));
     }
     static error() {
       const res = new _Response(null, { status: 200 });
@@ -793,7 +881,7 @@ Content-Type: ${value.type || "application/octet-stream"}\r
       const body = extractBody(text);
       body.type = "application/json";
       const res = __runjs_P.Object_create(_Response.prototype);
-      init(res, options, body);
+      init2(res, options, body);
       return res;
     }
     get type() {
@@ -866,8 +954,8 @@ Content-Type: ${value.type || "application/octet-stream"}\r
     op("fetch.end", { id });
   }
   __name(pump, "pump");
-  async function fetch(input, init2 = void 0) {
-    const request = new Request(input, init2);
+  async function fetch(input, init3 = void 0) {
+    const request = new Request(input, init3);
     const signal = request.signal;
     if (signal.aborted) throw abortError(signal);
     const body = bodyOf(request);

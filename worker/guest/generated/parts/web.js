@@ -203,7 +203,8 @@ var __runjs_part = (() => {
         stopImmediate: false,
         dispatching: false,
         passive: false,
-        timeStamp: now()
+        timeStamp: now(),
+        trusted: false
       });
     }
     get type() {
@@ -234,8 +235,7 @@ var __runjs_part = (() => {
       return ev(this).defaultPrevented;
     }
     get isTrusted() {
-      ev(this);
-      return false;
+      return ev(this).trusted;
     }
     get timeStamp() {
       return ev(this).timeStamp;
@@ -283,6 +283,11 @@ var __runjs_part = (() => {
     __runjs_P.Object_defineProperty(Event.prototype, k, { value: v, enumerable: true });
   }
   __runjs_P.Object_defineProperty(Event.prototype, Symbol.toStringTag, { value: "Event", configurable: true });
+  function trusted(event) {
+    ev(event).trusted = true;
+    return event;
+  }
+  __name(trusted, "trusted");
   var CustomEvent = class extends Event {
     static {
       __name(this, "CustomEvent");
@@ -602,7 +607,7 @@ var __runjs_part = (() => {
     constructor(token) {
       if (token !== CREATE) throw new TypeError("Illegal constructor");
       super();
-      __runjs_P.$set(signals, this, { aborted: false, reason: void 0, onabort: null, followers: [], dependent: false });
+      __runjs_P.$set(signals, this, { aborted: false, reason: void 0, onabort: null, followers: [], dependent: false, sources: [] });
     }
     get aborted() {
       return st(this).aborted;
@@ -657,8 +662,16 @@ var __runjs_part = (() => {
           return result;
         }
       }
-      st(result).dependent = true;
-      for (const s of __runjs_P.iter(list)) __runjs_P.$push(st(s).followers, result);
+      const rs = st(result);
+      rs.dependent = true;
+      for (const s of __runjs_P.iter(list)) {
+        const ss = st(s);
+        for (const source of __runjs_P.iter(ss.dependent ? ss.sources : [s])) {
+          if (__runjs_P.$includes(rs.sources, source)) continue;
+          __runjs_P.$push(rs.sources, source);
+          __runjs_P.$push(st(source).followers, result);
+        }
+      }
       return result;
     }
   };
@@ -686,7 +699,7 @@ var __runjs_part = (() => {
       fs.reason = reason;
       __runjs_P.$push(toFire, f);
     }
-    for (const t of __runjs_P.iter(toFire)) t.dispatchEvent(new Event("abort"));
+    for (const t of __runjs_P.iter(toFire)) t.dispatchEvent(trusted(new Event("abort")));
   }
   __name(signalAbort, "signalAbort");
   var AbortController = class {
@@ -893,7 +906,7 @@ var __runjs_part = (() => {
       s.scheduled = false;
       while (s.started && !s.closed && s.queue.length > 0) {
         const data = __runjs_P.$shift(s.queue);
-        port.dispatchEvent(new MessageEvent("message", { data }));
+        port.dispatchEvent(trusted(new MessageEvent("message", { data })));
       }
     }, 0);
   }
@@ -946,7 +959,7 @@ var __runjs_part = (() => {
         }
       }
       setTimeout(() => {
-        for (const p of __runjs_P.iter(closeEvents)) p.dispatchEvent(new Event("close"));
+        for (const p of __runjs_P.iter(closeEvents)) p.dispatchEvent(trusted(new Event("close")));
       }, 0);
     }
     addEventListener(type, callback, options = void 0) {
@@ -2168,12 +2181,13 @@ var __runjs_part = (() => {
     throw new DOMException(`The "${name}" performance mark has not been set`, "SyntaxError");
   }
   __name(markTime, "markTime");
-  var Performance = class {
+  var Performance = class extends EventTarget {
     static {
       __name(this, "Performance");
     }
     constructor(token) {
       if (token !== ENTRY) throw new TypeError("Illegal constructor");
+      super();
     }
     now() {
       return now();
@@ -2535,6 +2549,7 @@ var __runjs_part = (() => {
     serializeUrlencoded: () => serializeUrlencoded,
     signalAbort: () => signalAbort,
     sleepUnref: () => sleepUnref,
+    trusted: () => trusted,
     utf8Decode: () => utf8Decode,
     utf8Encode: () => utf8Encode
   });

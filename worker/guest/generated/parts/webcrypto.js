@@ -98,7 +98,11 @@ var __runjs_part = (() => {
   }
   __name(fromJson, "fromJson");
   function normalize(algorithm) {
-    return typeof algorithm === "string" ? { name: algorithm } : algorithm;
+    if (typeof algorithm !== "object" && typeof algorithm !== "function" || algorithm === null) return { name: String(algorithm) };
+    if (algorithm.name === void 0) {
+      throw new TypeError("Failed to normalize algorithm: passed algorithm cannot be converted to 'Algorithm' because 'name' is required in 'Algorithm'.");
+    }
+    return algorithm;
   }
   __name(normalize, "normalize");
   async function call(args, bytes = void 0) {

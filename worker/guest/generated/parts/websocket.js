@@ -34,7 +34,7 @@ var __runjs_part = (() => {
   var core_default = __runjs_require("core");
 
   // worker/guest/platform/parts/websocket.js
-  var { op, opAsync, utf8Encode, requirePart } = core_default.shared;
+  var { op, opAsync, utf8Encode, requirePart, trusted } = core_default.shared;
   var { EventTarget, Event, MessageEvent, ErrorEvent, CloseEvent, DOMException, URL } = core_default.globals;
   var CONNECTING = 0;
   var OPEN = 1;
@@ -259,7 +259,7 @@ var __runjs_part = (() => {
     if (event instanceof Uint8Array) {
       if (s.readyState !== OPEN) return false;
       const data = s.binaryType === "arraybuffer" ? __runjs_P.$slice(event.buffer, event.byteOffset, event.byteOffset + event.byteLength) : new (requirePart("fetch")).globals.Blob([event]);
-      ws.dispatchEvent(new MessageEvent("message", { data, origin: s.origin }));
+      ws.dispatchEvent(trusted(new MessageEvent("message", { data, origin: s.origin })));
       return false;
     }
     switch (event.type) {
@@ -268,21 +268,21 @@ var __runjs_part = (() => {
         s.readyState = OPEN;
         s.protocol = event.protocol;
         s.extensions = event.extensions;
-        ws.dispatchEvent(new Event("open"));
+        ws.dispatchEvent(trusted(new Event("open")));
         return false;
       case "text":
         if (s.readyState !== OPEN) return false;
-        ws.dispatchEvent(new MessageEvent("message", { data: event.data, origin: s.origin }));
+        ws.dispatchEvent(trusted(new MessageEvent("message", { data: event.data, origin: s.origin })));
         return false;
       case "error": {
         const error = new Error(event.message);
         if (event.code !== void 0) error.code = event.code;
-        ws.dispatchEvent(new ErrorEvent("error", { message: event.message, error }));
+        ws.dispatchEvent(trusted(new ErrorEvent("error", { message: event.message, error })));
         return false;
       }
       case "close":
         s.readyState = CLOSED;
-        ws.dispatchEvent(new CloseEvent("close", { wasClean: event.wasClean, code: event.code, reason: event.reason }));
+        ws.dispatchEvent(trusted(new CloseEvent("close", { wasClean: event.wasClean, code: event.code, reason: event.reason })));
         return true;
       default:
         return false;

@@ -2,7 +2,8 @@
 // assert, …); web/console-extras.js builds them on their first call.
 import { requirePart } from './parts.js';
 
-/** Adds the missing methods to the prelude's console; their bodies are built on first call. */
+/** Adds the missing methods to the prelude's console (their bodies are built on first call) and
+ * shapes it as a namespace object. */
 export function installConsoleExtras(c) {
   let impl;
   const descriptors = {};
@@ -16,6 +17,10 @@ export function installConsoleExtras(c) {
     };
   }
   Object.defineProperties(c, descriptors);
+  // A namespace object (WebIDL § 3.13): its prototype is an empty object whose prototype is
+  // Object.prototype, and its class string is "console", as in Node and browsers.
+  Object.setPrototypeOf(c, {});
+  Object.defineProperty(c, Symbol.toStringTag, { value: 'console', writable: false, enumerable: false, configurable: true });
 }
 const EXTRA_NAMES = ['dir', 'dirxml', 'group', 'groupCollapsed', 'groupEnd', 'clear', 'count', 'countReset', 'assert', 'time', 'timeLog', 'timeEnd', 'table'];
 

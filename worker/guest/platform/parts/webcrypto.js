@@ -57,8 +57,14 @@ function fromJson(v) {
   return v;
 }
 
+// An AlgorithmIdentifier (WebCrypto § 18.4): a non-object is a name; an object needs a name
+// (a TypeError without one); an unknown name is the host's NotSupportedError.
 function normalize(algorithm) {
-  return typeof algorithm === 'string' ? { name: algorithm } : algorithm;
+  if ((typeof algorithm !== 'object' && typeof algorithm !== 'function') || algorithm === null) return { name: String(algorithm) };
+  if (algorithm.name === undefined) {
+    throw new TypeError("Failed to normalize algorithm: passed algorithm cannot be converted to 'Algorithm' because 'name' is required in 'Algorithm'.");
+  }
+  return algorithm;
 }
 
 async function call(args, bytes = undefined) {

@@ -7,7 +7,7 @@
 // InvalidAccessError (a close code), InvalidStateError (send while connecting).
 import core from 'runjs:part/core';
 
-const { op, opAsync, utf8Encode, requirePart } = core.shared;
+const { op, opAsync, utf8Encode, requirePart, trusted } = core.shared;
 const { EventTarget, Event, MessageEvent, ErrorEvent, CloseEvent, DOMException, URL } = core.globals;
 
 const CONNECTING = 0;
@@ -232,7 +232,7 @@ function deliver(ws, s, event) {
     const data = s.binaryType === 'arraybuffer'
       ? event.buffer.slice(event.byteOffset, event.byteOffset + event.byteLength)
       : new (requirePart('fetch').globals.Blob)([event]);
-    ws.dispatchEvent(new MessageEvent('message', { data, origin: s.origin }));
+    ws.dispatchEvent(trusted(new MessageEvent('message', { data, origin: s.origin })));
     return false;
   }
   switch (event.type) {
@@ -242,21 +242,21 @@ function deliver(ws, s, event) {
       s.readyState = OPEN;
       s.protocol = event.protocol;
       s.extensions = event.extensions;
-      ws.dispatchEvent(new Event('open'));
+      ws.dispatchEvent(trusted(new Event('open')));
       return false;
     case 'text':
       if (s.readyState !== OPEN) return false;
-      ws.dispatchEvent(new MessageEvent('message', { data: event.data, origin: s.origin }));
+      ws.dispatchEvent(trusted(new MessageEvent('message', { data: event.data, origin: s.origin })));
       return false;
     case 'error': {
       const error = new Error(event.message);
       if (event.code !== undefined) error.code = event.code;
-      ws.dispatchEvent(new ErrorEvent('error', { message: event.message, error }));
+      ws.dispatchEvent(trusted(new ErrorEvent('error', { message: event.message, error })));
       return false;
     }
     case 'close':
       s.readyState = CLOSED;
-      ws.dispatchEvent(new CloseEvent('close', { wasClean: event.wasClean, code: event.code, reason: event.reason }));
+      ws.dispatchEvent(trusted(new CloseEvent('close', { wasClean: event.wasClean, code: event.code, reason: event.reason })));
       return true;
     default:
       return false;

@@ -1,6 +1,6 @@
 // AbortController and AbortSignal (DOM Standard), including AbortSignal.abort/timeout/any.
 import { DOMException } from './dom-exception.js';
-import { Event, EventTarget, watchListeners } from './event-target.js';
+import { Event, EventTarget, trusted, watchListeners } from './event-target.js';
 import { sleepUnref } from './timers.js';
 
 const signals = new WeakMap(); // AbortSignal → state
@@ -16,7 +16,7 @@ export class AbortSignal extends EventTarget {
   constructor(token) {
     if (token !== CREATE) throw new TypeError('Illegal constructor');
     super();
-    signals.set(this, { aborted: false, reason: undefined, onabort: null, followers: [], dependent: false });
+    signals.set(this, { aborted: false, reason: undefined, onabort: null, followers: [], dependent: false, sources: [] });
   }
   get aborted() { return st(this).aborted; }
   get reason() { return st(this).reason; }
@@ -67,8 +67,18 @@ export class AbortSignal extends EventTarget {
         return result;
       }
     }
-    st(result).dependent = true;
-    for (const s of list) st(s).followers.push(result);
+    // A dependent signal follows the sources of the signals it was made from, never another
+    // dependent signal, so aborting a source aborts every dependent signal at once (DOM § 3.2).
+    const rs = st(result);
+    rs.dependent = true;
+    for (const s of list) {
+      const ss = st(s);
+      for (const source of ss.dependent ? ss.sources : [s]) {
+        if (rs.sources.includes(source)) continue;
+        rs.sources.push(source);
+        st(source).followers.push(result);
+      }
+    }
     return result;
   }
 }
@@ -98,7 +108,7 @@ export function signalAbort(signal, reason) {
     fs.reason = reason;
     toFire.push(f);
   }
-  for (const t of toFire) t.dispatchEvent(new Event('abort'));
+  for (const t of toFire) t.dispatchEvent(trusted(new Event('abort')));
 }
 
 export class AbortController {

@@ -32,6 +32,7 @@ export class Event {
       dispatching: false,
       passive: false,
       timeStamp: now(),
+      trusted: false,
     });
   }
   get type() { return ev(this).type; }
@@ -43,7 +44,7 @@ export class Event {
   get cancelable() { return ev(this).cancelable; }
   get composed() { return ev(this).composed; }
   get defaultPrevented() { return ev(this).defaultPrevented; }
-  get isTrusted() { ev(this); return false; }
+  get isTrusted() { return ev(this).trusted; }
   get timeStamp() { return ev(this).timeStamp; }
   get returnValue() { return !ev(this).defaultPrevented; }
   set returnValue(v) { if (!v) this.preventDefault(); }
@@ -78,6 +79,12 @@ for (const [k, v] of PHASES) {
   Object.defineProperty(Event.prototype, k, { value: v, enumerable: true });
 }
 Object.defineProperty(Event.prototype, Symbol.toStringTag, { value: 'Event', configurable: true });
+
+/** Marks `event` as dispatched by the platform (its isTrusted is true), and returns it. */
+export function trusted(event) {
+  ev(event).trusted = true;
+  return event;
+}
 
 export class CustomEvent extends Event {
   #detail;

@@ -4,7 +4,7 @@
 // current turn's microtasks). Ports only buffer until started (`start()`, setting `onmessage`,
 // or — as in Node — adding a 'message' listener). An open port does not itself keep the run
 // alive (Node's does, until close() or unref()).
-import { Event, EventTarget } from './event-target.js';
+import { Event, EventTarget, trusted } from './event-target.js';
 import { MessageEvent } from './more-events.js';
 import { structuredClone } from './structured-clone.js';
 
@@ -25,7 +25,7 @@ function flush(port) {
     s.scheduled = false;
     while (s.started && !s.closed && s.queue.length > 0) {
       const data = s.queue.shift();
-      port.dispatchEvent(new MessageEvent('message', { data }));
+      port.dispatchEvent(trusted(new MessageEvent('message', { data })));
     }
   }, 0);
 }
@@ -69,7 +69,7 @@ export class MessagePort extends EventTarget {
       if (!o.closed) { o.closed = true; o.queue.length = 0; closeEvents.push(other); }
     }
     // Node emits 'close' on both ports once they are disentangled.
-    setTimeout(() => { for (const p of closeEvents) p.dispatchEvent(new Event('close')); }, 0);
+    setTimeout(() => { for (const p of closeEvents) p.dispatchEvent(trusted(new Event('close'))); }, 0);
   }
   addEventListener(type, callback, options = undefined) {
     super.addEventListener(type, callback, options);

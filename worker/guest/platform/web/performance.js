@@ -3,6 +3,7 @@ import { now, timeOrigin } from './clock.js';
 import { onRunStart } from './host.js';
 import { DOMException } from './dom-exception.js';
 import { structuredClone } from './structured-clone.js';
+import { EventTarget } from './event-target.js';
 
 const entries = [];
 onRunStart(() => { entries.length = 0; });
@@ -46,9 +47,10 @@ function markTime(name) {
   throw new DOMException(`The "${name}" performance mark has not been set`, 'SyntaxError');
 }
 
-export class Performance {
+export class Performance extends EventTarget {
   constructor(token) {
     if (token !== ENTRY) throw new TypeError('Illegal constructor');
+    super();
   }
   now() { return now(); }
   get timeOrigin() { return timeOrigin(); }

@@ -9,6 +9,7 @@ export { BULK_MIN, hostToBytes, hostToText, hostByteLength } from './bulk-codec.
 export { registerCloneable } from './structured-clone.js';
 export { randomBytes, getRandomValues, randomUUID } from './crypto.js';
 export { signalAbort } from './abort.js';
+export { trusted } from './event-target.js';
 export { sleepUnref } from './timers.js';
 export { parseUrlencoded, serializeUrlencoded } from './url.js';
 export { now } from './clock.js';

@@ -3,6 +3,7 @@ import core from 'runjs:part/core';
 
 const { utf8Encode, utf8Decode, registerCloneable, requirePart } = core.shared;
 const blobs = new WeakMap(); // Blob → { bytes, type }
+const FILE = Symbol('file'); // File's call of the Blob constructor
 
 function b(blob) {
   const s = blobs.get(blob);
@@ -10,8 +11,11 @@ function b(blob) {
   return s;
 }
 
+// ToString (WebIDL DOMString/USVString): a Symbol is a TypeError, unlike String(symbol).
+const toStr = (v) => `${v}`;
+
 function normalizeType(t) {
-  const s = String(t);
+  const s = toStr(t);
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);
     if (c < 0x20 || c > 0x7e) return '';
@@ -19,13 +23,58 @@ function normalizeType(t) {
   return s.toLowerCase();
 }
 
+// The WebIDL conversions of the constructors' arguments, left to right: the sequence first (its
+// @@iterator read once, each element converted as it is reached: a Blob, a BufferSource, else
+// ToString), then the options dictionary (undefined, null or an object; its members read once,
+// in lexicographic order).
+function convertParts(blobParts, what) {
+  if (blobParts === undefined) return [];
+  const method = typeof blobParts === 'object' && blobParts !== null || typeof blobParts === 'function' ? blobParts[Symbol.iterator] : undefined;
+  if (typeof method !== 'function') throw new TypeError(`Failed to construct '${what}': The provided value cannot be converted to a sequence.`);
+  const parts = [];
+  const it = method.call(blobParts);
+  for (;;) {
+    const step = it.next();
+    if (step.done) break;
+    const part = step.value;
+    parts.push(part instanceof Blob || ArrayBuffer.isView(part) || part instanceof ArrayBuffer ? part : toStr(part));
+  }
+  return parts;
+}
+
+function dictionary(options, what) {
+  if (options === undefined || options === null) return {};
+  if (typeof options !== 'object' && typeof options !== 'function') {
+    throw new TypeError(`Failed to construct '${what}': The provided value is not of type '${what === 'File' ? 'FilePropertyBag' : 'BlobPropertyBag'}'.`);
+  }
+  return options;
+}
+
+function convertOptions(o, what) {
+  const e = o.endings;
+  const endings = e === undefined ? 'transparent' : toStr(e);
+  if (endings !== 'transparent' && endings !== 'native') {
+    throw new TypeError(`Failed to construct '${what}': The provided value '${endings}' is not a valid enum value of type EndingType.`);
+  }
+  const t = o.type;
+  return { endings, type: t === undefined ? '' : normalizeType(t) };
+}
+
 function partBytes(part, endings) {
   if (part instanceof Blob) return b(part).bytes;
   if (ArrayBuffer.isView(part)) return new Uint8Array(part.buffer, part.byteOffset, part.byteLength);
   if (part instanceof ArrayBuffer) return new Uint8Array(part);
-  let s = String(part);
-  if (endings === 'native') s = s.replace(/\r\n|\r/g, '\n');
-  return utf8Encode(s);
+  return utf8Encode(endings === 'native' ? part.replace(/\r\n|\r/g, '\n') : part);
+}
+
+function init(blob, parts, { endings, type }) {
+  const chunks = parts.map((part) => partBytes(part, endings));
+  let size = 0;
+  for (const c of chunks) size += c.length;
+  const bytes = new Uint8Array(size);
+  let o = 0;
+  for (const c of chunks) { bytes.set(c, o); o += c.length; }
+  blobs.set(blob, { bytes, type });
 }
 
 /** Blob contents, for the platform (Body, FormData). */
@@ -35,36 +84,25 @@ export function blobBytes(blob) {
 
 export class Blob {
   constructor(blobParts = undefined, options = undefined) {
-    if (blobParts !== undefined && (typeof blobParts !== 'object' || blobParts === null || typeof blobParts[Symbol.iterator] !== 'function')) {
-      throw new TypeError("Failed to construct 'Blob': The provided value cannot be converted to a sequence.");
-    }
-    const endings = options?.endings === undefined ? 'transparent' : String(options.endings);
-    if (endings !== 'transparent' && endings !== 'native') {
-      throw new TypeError(`Failed to construct 'Blob': The provided value '${endings}' is not a valid enum value of type EndingType.`);
-    }
-    const chunks = [];
-    let size = 0;
-    if (blobParts !== undefined) {
-      for (const part of blobParts) {
-        const bytes = partBytes(part, endings);
-        chunks.push(bytes);
-        size += bytes.length;
-      }
-    }
-    const bytes = new Uint8Array(size);
-    let o = 0;
-    for (const c of chunks) { bytes.set(c, o); o += c.length; }
-    blobs.set(this, { bytes, type: options?.type === undefined ? '' : normalizeType(options.type) });
+    if (blobParts === FILE) return; // File converts its own arguments, then fills the Blob in
+    const parts = convertParts(blobParts, 'Blob');
+    init(this, parts, convertOptions(dictionary(options, 'Blob'), 'Blob'));
   }
   get size() { return b(this).bytes.length; }
   get type() { return b(this).type; }
   slice(start = undefined, end = undefined, contentType = undefined) {
     const { bytes } = b(this);
     const n = bytes.length;
-    const rel = (v, d) => (v === undefined ? d : v < 0 ? Math.max(n + Math.trunc(v), 0) : Math.min(Math.trunc(v), n));
-    const from = rel(start === undefined ? undefined : Number(start), 0);
-    const to = rel(end === undefined ? undefined : Number(end), n);
-    const out = new Blob([], { type: contentType === undefined ? '' : contentType });
+    // start and end are long longs (NaN and infinities are 0), relative to the end when negative.
+    const rel = (v, d) => {
+      if (v === undefined) return d;
+      const x = Number(v);
+      const i = Number.isFinite(x) ? Math.trunc(x) : 0;
+      return i < 0 ? Math.max(n + i, 0) : Math.min(i, n);
+    };
+    const from = rel(start, 0);
+    const to = rel(end, n);
+    const out = new Blob([], { type: contentType === undefined ? '' : toStr(contentType) });
     b(out).bytes = bytes.slice(from, Math.max(from, to));
     return out;
   }
@@ -95,9 +133,16 @@ const files = new WeakMap();
 export class File extends Blob {
   constructor(fileBits, fileName, options = undefined) {
     if (arguments.length < 2) throw new TypeError(`Failed to construct 'File': 2 arguments required, but only ${arguments.length} present.`);
-    super(fileBits, options);
-    const lm = options?.lastModified;
-    files.set(this, { name: String(fileName), lastModified: lm === undefined ? Date.now() : Number(lm) });
+    const parts = convertParts(fileBits, 'File');
+    const name = toStr(fileName);
+    const o = dictionary(options, 'File');
+    const blobOptions = convertOptions(o, 'File');
+    const lm = o.lastModified;
+    // lastModified is a long long: NaN and infinities become 0, fractions are truncated.
+    const n = lm === undefined ? Date.now() : Number(lm);
+    super(FILE);
+    init(this, parts, blobOptions);
+    files.set(this, { name, lastModified: Number.isFinite(n) ? Math.trunc(n) || 0 : 0 });
   }
   get name() { return files.get(this).name; }
   get lastModified() { return files.get(this).lastModified; }

@@ -9,8 +9,15 @@ function h(headers) {
   return s;
 }
 
-function normalizeValue(v) {
-  return String(v).replace(/^[\t\n\r ]+|[\t\n\r ]+$/g, '');
+// A ByteString (WebIDL): a code unit above 0xFF is a TypeError, not a lossy conversion.
+function byteString(v, method) {
+  const str = `${v}`; // ToString: a Symbol is a TypeError
+  if (/[^\0-\xff]/.test(str)) throw new TypeError(`Headers.${method}: cannot convert "${str}" to a ByteString (a character is above U+00FF).`);
+  return str;
+}
+
+function normalizeValue(v, method) {
+  return byteString(v, method).replace(/^[\t\n\r ]+|[\t\n\r ]+$/g, '');
 }
 
 function validate(name, value, method) {
@@ -27,46 +34,59 @@ export function setGuard(headers, guard) {
 }
 
 export function fill(headers, init) {
-  if (init === undefined || init === null) return;
+  if (init === undefined) return;
+  if (init === null) throw new TypeError("Failed to construct 'Headers': The provided value is not of type '(record<ByteString, ByteString> or sequence<sequence<ByteString>>)'.");
   if (init instanceof Headers) {
     for (const [k, v] of h(init).list) headers.append(k, v);
     return;
   }
-  if (typeof init !== 'object') throw new TypeError("Failed to construct 'Headers': The provided value is not of type '(record<ByteString, ByteString> or sequence<sequence<ByteString>>)'.");
-  if (typeof init[Symbol.iterator] === 'function') {
-    for (const pair of init) {
+  if (typeof init !== 'object' && typeof init !== 'function') throw new TypeError("Failed to construct 'Headers': The provided value is not of type '(record<ByteString, ByteString> or sequence<sequence<ByteString>>)'.");
+  const method = init[Symbol.iterator]; // read once (WebIDL union conversion)
+  if (method !== undefined && method !== null) {
+    if (typeof method !== 'function') throw new TypeError("Failed to construct 'Headers': @@iterator is not callable.");
+    for (const pair of { [Symbol.iterator]: () => method.call(init) }) {
       const arr = typeof pair === 'string' ? [] : [...pair];
       if (arr.length !== 2) throw new TypeError("Failed to construct 'Headers': Invalid value");
       headers.append(arr[0], arr[1]);
     }
     return;
   }
-  for (const key of Object.keys(init)) headers.append(key, init[key]);
+  // record<ByteString, ByteString> (WebIDL § 3.2.25): every own key, symbols included (a TypeError),
+  // each enumerable one's value read right after its descriptor.
+  const pairs = [];
+  for (const key of Reflect.ownKeys(init)) {
+    const desc = Reflect.getOwnPropertyDescriptor(init, key);
+    if (desc === undefined || !desc.enumerable) continue;
+    pairs.push([byteString(key, 'append'), byteString(init[key], 'append')]);
+  }
+  for (const [name, value] of pairs) headers.append(name, value);
 }
 
 export class Headers {
   constructor(init = undefined) {
-    state.set(this, { list: [], guard: 'none' });
+    state.set(this, { list: [], guard: 'none', version: 0 });
     fill(this, init);
   }
   append(name, value) {
     const s = h(this);
-    const n = String(name);
-    const v = normalizeValue(value);
+    const n = `${name}`;
+    const v = normalizeValue(value, 'append');
     validate(n, v, 'append');
     checkGuard(s);
     s.list.push([n.toLowerCase(), v]);
+    s.version++;
   }
   delete(name) {
     const s = h(this);
-    const n = String(name);
+    const n = `${name}`;
     validate(n, undefined, 'delete');
     checkGuard(s);
     const lower = n.toLowerCase();
     s.list = s.list.filter(([k]) => k !== lower);
+    s.version++;
   }
   get(name) {
-    const n = String(name);
+    const n = `${name}`;
     validate(n, undefined, 'get');
     const lower = n.toLowerCase();
     const values = h(this).list.filter(([k]) => k === lower).map(([, v]) => v);
@@ -76,19 +96,20 @@ export class Headers {
     return h(this).list.filter(([k]) => k === 'set-cookie').map(([, v]) => v);
   }
   has(name) {
-    const n = String(name);
+    const n = `${name}`;
     validate(n, undefined, 'has');
     const lower = n.toLowerCase();
     return h(this).list.some(([k]) => k === lower);
   }
   set(name, value) {
     const s = h(this);
-    const n = String(name);
-    const v = normalizeValue(value);
+    const n = `${name}`;
+    const v = normalizeValue(value, 'set');
     validate(n, v, 'set');
     checkGuard(s);
     const lower = n.toLowerCase();
     const i = s.list.findIndex(([k]) => k === lower);
+    s.version++;
     if (i < 0) { s.list.push([lower, v]); return; }
     s.list[i] = [lower, v];
     s.list = s.list.filter(([k], j) => j <= i || k !== lower);
@@ -96,18 +117,10 @@ export class Headers {
   forEach(callback, thisArg = undefined) {
     for (const [k, v] of this) callback.call(thisArg, v, k, this);
   }
-  *entries() {
-    const s = h(this);
-    const names = [...new Set(s.list.map(([k]) => k))].sort();
-    for (const name of names) {
-      if (name === 'set-cookie') {
-        for (const v of this.getSetCookie()) yield [name, v];
-      } else yield [name, this.get(name)];
-    }
-  }
-  *keys() { for (const [k] of this.entries()) yield k; }
-  *values() { for (const [, v] of this.entries()) yield v; }
-  [Symbol.iterator]() { return this.entries(); }
+  entries() { return iterator(this, 'entries'); }
+  keys() { return iterator(this, 'keys'); }
+  values() { return iterator(this, 'values'); }
+  [Symbol.iterator]() { return iterator(this, 'entries'); }
   [Symbol.for('nodejs.util.inspect.custom')](depth, options, inspect) {
     const obj = {};
     for (const [k, v] of this) obj[k] = v;
@@ -115,3 +128,42 @@ export class Headers {
   }
 }
 Object.defineProperty(Headers.prototype, Symbol.toStringTag, { value: 'Headers', configurable: true });
+
+// Iteration (Fetch § 5.2 and WebIDL pair iterators): the pairs are the header list sorted by name
+// and combined, except Set-Cookie values, which stay apart. They are recomputed when the list
+// changes, so an iterator sees deletions made while iterating, as in Node and browsers.
+function sortAndCombine(s) {
+  const names = [...new Set(s.list.map(([k]) => k))].sort();
+  const pairs = [];
+  for (const name of names) {
+    const values = s.list.filter(([k]) => k === name).map(([, v]) => v);
+    if (name === 'set-cookie') for (const v of values) pairs.push([name, v]);
+    else pairs.push([name, values.join(', ')]);
+  }
+  return pairs;
+}
+
+/* global __runjs_P */ // the captured primordials
+const iterators = new WeakMap(); // Headers iterator → { headers, kind, index, pairs, version }
+const HeadersIteratorPrototype = Object.create(__runjs_P.boot_Iterator_proto, {
+  next: {
+    value: function next() {
+      const it = iterators.get(this);
+      if (it === undefined) throw new TypeError('Illegal invocation');
+      const s = h(it.headers);
+      if (it.version !== s.version) { it.pairs = sortAndCombine(s); it.version = s.version; }
+      if (it.index >= it.pairs.length) return { value: undefined, done: true };
+      const [k, v] = it.pairs[it.index++];
+      return { value: it.kind === 'keys' ? k : it.kind === 'values' ? v : [k, v], done: false };
+    },
+    writable: true, enumerable: true, configurable: true,
+  },
+  [Symbol.toStringTag]: { value: 'Headers Iterator', configurable: true },
+});
+
+function iterator(headers, kind) {
+  const s = h(headers);
+  const it = Object.create(HeadersIteratorPrototype);
+  iterators.set(it, { headers, kind, index: 0, pairs: sortAndCombine(s), version: s.version });
+  return it;
+}

@@ -1,0 +1,158 @@
+// Web platform behaviour the Web Platform Tests check (issue 20): Headers validation and
+// iteration, Blob/File argument conversion and slicing, performance as an EventTarget, trusted
+// abort events and AbortSignal.any, getRandomValues and digest errors, the console namespace.
+// Expectations are the specs' and agree with Node 24 where Node follows the spec.
+import assert from 'node:assert/strict';
+import { guestSuite } from '../helpers/both-engines.ts';
+
+const PROBE = 'const r = (f) => { try { return JSON.stringify(f()) } catch (e) { return `${e.constructor.name}:${e.name}` } };';
+
+guestSuite('web platform (WPT groups)', (g) => {
+  g.test('Headers: null init, invalid names and values throw; whitespace is trimmed; iteration is live and sorted', async (ctx) => {
+    assert.equal(await ctx.output([
+      PROBE,
+      'console.log(r(() => new Headers(null)), r(() => new Headers("abc")), r(() => new Headers([["a"]])));',
+      'console.log(r(() => new Headers([["a", "x\\0y"]])), r(() => new Headers({ a: "x\\ry" })), r(() => new Headers({ a: "x\\ny" })));',
+      'console.log(r(() => new Headers({ "a b": "x" })), r(() => new Headers({ "": "x" })), r(() => new Headers({ a: "\\u20ac" })), r(() => new Headers().append("a", Symbol())));',
+      'const h = new Headers(); h.append("a", " \\t x \\n"); h.set("n", null); console.log(JSON.stringify(h.get("a")), h.get("n"), h.get("A"));',
+      'const c = new Headers([["Set-Cookie", "a=1"], ["set-cookie", "b=2"], ["B", "x"], ["a", "y"], ["b", "z"]]);',
+      'console.log(JSON.stringify([...c]), JSON.stringify(c.getSetCookie()), c.get("set-cookie"), JSON.stringify([...c.keys()]));',
+      'const live = new Headers({ a: "1", b: "2", c: "3" }); const seen = []; for (const [k] of live) { seen.push(k); if (k === "a") live.delete("b"); }',
+      'const it = live.entries(); console.log(seen.join(), Object.prototype.toString.call(it), it.next().value.join("="), typeof it[Symbol.iterator]);',
+    ].join('\n')), [
+      'TypeError:TypeError TypeError:TypeError TypeError:TypeError',
+      'TypeError:TypeError TypeError:TypeError TypeError:TypeError',
+      'TypeError:TypeError TypeError:TypeError TypeError:TypeError TypeError:TypeError',
+      '"x" null x',
+      '[["a","y"],["b","x, z"],["set-cookie","a=1"],["set-cookie","b=2"]] ["a=1","b=2"] a=1, b=2 ["a","b","set-cookie","set-cookie"]',
+      'a,c [object Headers Iterator] a=1 function',
+      '',
+    ].join('\n'));
+  });
+
+  g.test('Headers: a record init reads own keys, then each descriptor and value in turn; an iterator follows set-cookie changes', async (ctx) => {
+    assert.equal(await ctx.output([
+      'const log = []; const target = { a: "1", b: "2" }; Object.defineProperty(target, "c", { value: "3", enumerable: false });',
+      'const p = new Proxy(target, { ownKeys(t) { log.push("ownKeys"); return Reflect.ownKeys(t) }, getOwnPropertyDescriptor(t, k) { log.push("gopd:" + String(k)); return Reflect.getOwnPropertyDescriptor(t, k) }, get(t, k) { log.push("get:" + String(k)); return Reflect.get(t, k) } });',
+      'const h = new Headers(p); console.log(log.join(), JSON.stringify([...h]));',
+      'try { new Headers({ [Symbol()]: "x" }) } catch (e) { console.log(e.name) }',
+      'const hs = new Headers([["fizz", "buzz"], ["X-Header", "test"]]); const it = hs[Symbol.iterator](); const out = [it.next().value.join("=")];',
+      'hs.append("Set-Cookie", "a=b"); out.push(it.next().value.join("=")); hs.append("Accept", "text/html"); out.push(it.next().value.join("="), it.next().value.join("="));',
+      'hs.append("set-cookie", "c=d"); out.push(it.next().value.join("="), it.next().done); console.log(out.join());',
+    ].join('\n')), [
+      'get:Symbol(Symbol.iterator),ownKeys,gopd:a,get:a,gopd:b,get:b,gopd:c [["a","1"],["b","2"]]',
+      'TypeError',
+      'fizz=buzz,set-cookie=a=b,set-cookie=a=b,x-header=test,x-header=test,true',
+      '',
+    ].join('\n'));
+  });
+
+  g.test('Blob: arguments converted left to right, options read once in order, type normalized, slice edges, stream ends', async (ctx) => {
+    assert.equal(await ctx.output([
+      PROBE,
+      'const log = []; const parts = { get [Symbol.iterator]() { log.push("iterator"); return function* () { yield { toString() { log.push("part"); return "ab" } } } } };',
+      'const b = new Blob(parts, { get endings() { log.push("endings"); return { toString() { log.push("endings:str"); return "native" } } }, get type() { log.push("type"); return "TEXT/Plain" } });',
+      'console.log(log.join(), b.size, b.type);',
+      'console.log(r(() => new Blob([{ toString() { throw new RangeError("x") } }], { get type() { throw new Error("no") } })));',
+      'for (const bad of [null, 1, "abc", {}, { 0: "a", length: 1 }, new Date()]) log.push(r(() => new Blob(bad))); console.log(log.slice(5).join());',
+      'for (const bad of [123, true, "abc"]) console.log(r(() => new Blob([], bad)), r(() => new File([], "n", bad)));',
+      'console.log(new Blob(["x"], null).size, new Blob(["x"], /re/).size, new Blob(["x"], () => 0).size, r(() => new Blob([], { endings: "foo" })));',
+      'console.log(JSON.stringify(["", "a", "A", "\\u00e5", " image/gif ", "\\timage/gif\\t", "image/gif;\\u007f", "\\u0130mage/gif"].map((t) => new Blob([], { type: t }).type)));',
+      'console.log(new Blob(["a\\r\\nb\\rc\\n"], { endings: "native" }).size, new Blob(["a\\r\\nb"]).size, new Blob([new Uint16Array([0x4150, 0x5353])]).size, new Blob(new String("xyz")).size);',
+      'const s = new Blob(["abcdef"]);',
+      'const sl = [s.slice(-2), s.slice(-10, -2), s.slice(2, 1), s.slice(1.7, 3.2), s.slice(NaN, Infinity), s.slice(0, 3, "TEXT/X"), s.slice(0, 3, "\\u00e9")];',
+      'console.log(JSON.stringify(await Promise.all(sl.map((x) => x.text()))), sl[5].type, JSON.stringify(sl[6].type));',
+      'let n = 0; for await (const c of new Blob(["x".repeat(100000)]).stream()) n += c.length; console.log(n, JSON.stringify(await new Blob([]).stream().getReader().read()), s.slice(0, 0, null).type);',
+    ].join('\n')), [
+      'iterator,part,endings,endings:str,type 2 text/plain',
+      'RangeError:RangeError',
+      'TypeError:TypeError,TypeError:TypeError,TypeError:TypeError,TypeError:TypeError,TypeError:TypeError,TypeError:TypeError',
+      'TypeError:TypeError TypeError:TypeError',
+      'TypeError:TypeError TypeError:TypeError',
+      'TypeError:TypeError TypeError:TypeError',
+      '1 1 1 TypeError:TypeError',
+      '["","a","a",""," image/gif ","","",""]',
+      '6 4 4 3',
+      '["ef","abcd","","bc","","abc","abc"] text/x ""',
+      '100000 {"done":true} null',
+      '',
+    ].join('\n'));
+  });
+
+  g.test('File: name by ToString, lastModified defaults to now and converts as a long long, argument order', async (ctx) => {
+    assert.equal(await ctx.output([
+      PROBE,
+      'const f = new File(["bits"], "a/b.txt", { type: "TEXT/PLAIN" }); console.log(f.name, f.size, f.type, f instanceof Blob, Math.abs(f.lastModified - Date.now()) < 1000, Object.prototype.toString.call(f));',
+      'console.log(JSON.stringify([null, undefined, 12, ""].map((n) => new File([], n).name)), r(() => new File([], Symbol())), r(() => new File([])), r(() => new File("hello", "n")));',
+      'console.log(JSON.stringify([42, -1, 1.7, NaN, new Date(5), null, "12", Infinity].map((lastModified) => new File([], "n", { lastModified }).lastModified)));',
+      'const log = []; new File([{ toString() { log.push("bits"); return "" } }], { toString() { log.push("name"); return "n" } }, { get endings() { log.push("endings") }, get lastModified() { log.push("lastModified") }, get type() { log.push("type") } });',
+      'console.log(log.join(), new File(["bits"], "n", { name: "other" }).name);',
+    ].join('\n')), [
+      'a/b.txt 4 text/plain true true [object File]',
+      '["null","undefined","12",""] TypeError:TypeError TypeError:TypeError TypeError:TypeError',
+      '[42,-1,1,0,5,0,12,0]',
+      'bits,name,endings,type,lastModified n',
+      '',
+    ].join('\n'));
+  });
+
+  g.test('performance is an EventTarget with toJSON', async (ctx) => {
+    assert.equal(await ctx.output([
+      'console.log(performance instanceof EventTarget, Object.getPrototypeOf(Performance.prototype) === EventTarget.prototype, typeof performance.addEventListener);',
+      'let got = 0; performance.addEventListener("x", () => got++); performance.dispatchEvent(new Event("x"));',
+      'const j = performance.toJSON(); console.log(got, typeof j.timeOrigin, j.timeOrigin === performance.timeOrigin, JSON.parse(JSON.stringify(performance)).timeOrigin === j.timeOrigin);',
+      'try { new Performance() } catch (e) { console.log(e.name) }',
+    ].join('\n')), ['true true function', '1 number true true', 'TypeError', ''].join('\n'));
+  });
+
+  g.test('abort: platform events are trusted; AbortSignal.any follows sources, marks every dependent before firing', async (ctx) => {
+    assert.equal(await ctx.output([
+      'const ac = new AbortController(); let ev; ac.signal.onabort = (e) => { ev = e }; ac.abort();',
+      'const t = new EventTarget(); let mine; t.addEventListener("e", (e) => { mine = e.isTrusted }); t.dispatchEvent(new Event("e"));',
+      'console.log(ev.isTrusted, ev.bubbles, ev.cancelable, ev.type, mine);',
+      'const timeout = AbortSignal.timeout(1); const te = await new Promise((res) => timeout.addEventListener("abort", res)); console.log(te.isTrusted, timeout.reason.name);',
+      'const src = new AbortController(); const a1 = AbortSignal.any([src.signal]); const a2 = AbortSignal.any([a1, src.signal]); const log = [];',
+      'src.signal.addEventListener("abort", () => log.push("src:" + a1.aborted + ":" + a2.aborted)); a1.onabort = () => log.push("a1"); a2.onabort = () => log.push("a2");',
+      'src.abort("why"); console.log(log.join(), a2.reason);',
+      'const c1 = new AbortController(); const c2 = new AbortController(); const both = AbortSignal.any([c1.signal, c2.signal]); let count = 0;',
+      'c1.signal.addEventListener("abort", () => c2.abort("reason 2")); both.addEventListener("abort", () => count++); c1.abort("reason 1"); console.log(count, both.reason);',
+      'const p = new MessageChannel(); const m = await new Promise((res) => { p.port2.onmessage = res; p.port1.postMessage(1) }); p.port1.close(); p.port2.close(); console.log(m.isTrusted);',
+      'try { AbortSignal.timeout(-1) } catch (e) { console.log(e.name) }',
+    ].join('\n')), [
+      'true false false abort false',
+      'true TimeoutError',
+      'src:true:true,a1,a2 why',
+      '1 reason 1',
+      'true',
+      'TypeError',
+      '',
+    ].join('\n'));
+  });
+
+  g.test('crypto: getRandomValues quota and type errors, digest algorithm normalization', async (ctx) => {
+    assert.equal(await ctx.output([
+      'const err = (f) => { try { f(); return "ok" } catch (e) { return `${e instanceof DOMException}:${e.name}:${e.code}` } };',
+      'console.log(err(() => crypto.getRandomValues(new Uint8Array(65537))), err(() => crypto.getRandomValues(new Uint32Array(16385))), crypto.getRandomValues(new Uint8Array(65536)).length);',
+      'console.log(err(() => crypto.getRandomValues(new Float32Array(4))), err(() => crypto.getRandomValues(new Float64Array(4))), err(() => crypto.getRandomValues(new DataView(new ArrayBuffer(4)))));',
+      'const d = async (alg) => { try { return (await crypto.subtle.digest(alg, new Uint8Array(1))).byteLength } catch (e) { return `${e.constructor.name}:${e.name}` } };',
+      'console.log((await Promise.all(["sHa-256", { name: "sha-1" }, "SHA-384", "sha-512", "SHA-123", "MD5", "", {}, null].map(d))).join());',
+    ].join('\n')), [
+      'true:QuotaExceededError:22 true:QuotaExceededError:22 65536',
+      'true:TypeMismatchError:17 true:TypeMismatchError:17 true:TypeMismatchError:17',
+      '32,20,48,64,DOMException:NotSupportedError,DOMException:NotSupportedError,DOMException:NotSupportedError,TypeError:TypeError,DOMException:NotSupportedError',
+      '',
+    ].join('\n'));
+  });
+
+  g.test('console is a namespace object with the class string "console"', async (ctx) => {
+    assert.equal(await ctx.output([
+      'const proto = Object.getPrototypeOf(console); const tag = Object.getOwnPropertyDescriptor(console, Symbol.toStringTag);',
+      'console.log(Object.prototype.toString.call(console), Object.getPrototypeOf(proto) === Object.prototype, Reflect.ownKeys(proto).length, JSON.stringify(tag));',
+      'console.log(Object.getOwnPropertyDescriptor(globalThis, "console").enumerable, typeof console.table, typeof console.log);',
+    ].join('\n')), [
+      '[object console] true 0 {"value":"console","writable":false,"enumerable":false,"configurable":true}',
+      'false function function',
+      '',
+    ].join('\n'));
+  });
+});
