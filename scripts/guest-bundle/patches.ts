@@ -34,6 +34,26 @@ export const PATCHES: Readonly<Record<string, readonly Patch[]>> = {
     { find: "  if (this.length > max) str += ' ... '\n", replace: "  if (this.length > max) str += ' ... ' + (this.length - max) + ' more byte' + (this.length - max > 1 ? 's' : '')\n" },
     // Node stops at the first pair that is not two hex digits ('0g' is not 0).
     { find: '    const parsed = parseInt(string.substr(i * 2, 2), 16)\n    if (numberIsNaN(parsed)) return i\n', replace: '    const pair = string.substr(i * 2, 2)\n    if (!/^[0-9a-fA-F]{2}$/.test(pair)) return i\n    const parsed = parseInt(pair, 16)\n' },
+    // Node's errors, with their codes: ERR_UNKNOWN_ENCODING, and alloc's size checks (Node checks
+    // against its kMaxLength, 2 ** 53 - 1; larger sizes fail when allocated).
+    {
+      find: 'function assertSize (size) {\n  if (typeof size !== \'number\') {\n    throw new TypeError(\'"size" argument must be of type number\')\n  } else if (size < 0) {\n    throw new RangeError(\'The value "\' + size + \'" is invalid for option "size"\')\n  }\n}\n',
+      replace: 'function __runjs_unknownEncoding (encoding) {\n  return require(\'runjs:part/core\').shared.nodeError(TypeError, \'ERR_UNKNOWN_ENCODING\', \'Unknown encoding: \' + encoding)\n}\nfunction assertSize (size) {\n  const { invalidArgType, outOfRange } = require(\'runjs:part/core\').shared\n  if (typeof size !== \'number\') throw invalidArgType(\'size\', \'of type number\', size)\n  if (!(size >= 0 && size <= 9007199254740991)) throw outOfRange(\'size\', \'>= 0 && <= 9007199254740991\', size)\n}\n',
+    },
+    { find: "  if (!Buffer.isEncoding(encoding)) {\n    throw new TypeError('Unknown encoding: ' + encoding)", replace: "  if (!Buffer.isEncoding(encoding)) {\n    throw __runjs_unknownEncoding(encoding)" },
+    { find: "        return utf16leSlice(this, start, end)\n\n      default:\n        if (loweredCase) throw new TypeError('Unknown encoding: ' + encoding)", replace: "        return utf16leSlice(this, start, end)\n\n      default:\n        if (loweredCase) throw __runjs_unknownEncoding(encoding)" },
+    { find: "        return ucs2Write(this, string, offset, length)\n\n      default:\n        if (loweredCase) throw new TypeError('Unknown encoding: ' + encoding)", replace: "        return ucs2Write(this, string, offset, length)\n\n      default:\n        if (loweredCase) throw __runjs_unknownEncoding(encoding)" },
+    { find: "&& !Buffer.isEncoding(encoding)) {\n      throw new TypeError('Unknown encoding: ' + encoding)", replace: "&& !Buffer.isEncoding(encoding)) {\n      throw __runjs_unknownEncoding(encoding)" },
+    { find: "    throw new RangeError('\"offset\" is outside of buffer bounds')\n", replace: "    throw require('runjs:part/core').shared.nodeError(RangeError, 'ERR_BUFFER_OUT_OF_BOUNDS', '\"offset\" is outside of buffer bounds')\n" },
+    { find: "    throw new RangeError('\"length\" is outside of buffer bounds')\n", replace: "    throw require('runjs:part/core').shared.nodeError(RangeError, 'ERR_BUFFER_OUT_OF_BOUNDS', '\"length\" is outside of buffer bounds')\n" },
+    { find: "  throw new TypeError('val must be string, number or Buffer')\n", replace: "  throw require('runjs:part/core').shared.invalidArgType('value', 'one of type number or string or an instance of Buffer or Uint8Array', val)\n" },
+    {
+      find: "      throw new TypeError('The value \"' + val +\n        '\" is invalid for argument \"value\"')\n",
+      replace: "      throw require('runjs:part/core').shared.nodeError(TypeError, 'ERR_INVALID_ARG_VALUE', 'The argument \\'value\\' is invalid. Received \\'' + val + '\\'')\n",
+    },
+    { find: "    throw new RangeError('Buffer size must be a multiple of 16-bits')\n", replace: "    throw require('runjs:part/core').shared.nodeError(RangeError, 'ERR_INVALID_BUFFER_SIZE', 'Buffer size must be a multiple of 16-bits')\n" },
+    { find: "    throw new RangeError('Buffer size must be a multiple of 32-bits')\n", replace: "    throw require('runjs:part/core').shared.nodeError(RangeError, 'ERR_INVALID_BUFFER_SIZE', 'Buffer size must be a multiple of 32-bits')\n" },
+    { find: "    throw new RangeError('Buffer size must be a multiple of 64-bits')\n", replace: "    throw require('runjs:part/core').shared.nodeError(RangeError, 'ERR_INVALID_BUFFER_SIZE', 'Buffer size must be a multiple of 64-bits')\n" },
     // Bulk conversions go to the host past BULK_MIN (worker/guest/platform/web/bulk-codec.js): the
     // byte-at-a-time loops below run at well under 1 MB/s on QuickJS.
     {

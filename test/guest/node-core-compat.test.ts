@@ -73,8 +73,39 @@ function stringDecoderCases(require: Req): unknown {
   return out;
 }
 
+function bufferCases(require: Req): unknown {
+  const { Buffer } = require('node:buffer');
+  const buffer = require('node:buffer');
+  const attempt = (f: () => unknown) => {
+    try {
+      const r = f();
+      return typeof r === 'bigint' ? `${r}n` : r;
+    } catch (e: any) {
+      return [e.name, e.code, e.message];
+    }
+  };
+  const b = Buffer.alloc(5);
+  const out: unknown[] = [];
+  out.push(attempt(() => b.readUInt8('1')), attempt(() => b.readUInt8(5)), attempt(() => b.readUInt32LE(2)), attempt(() => b.readUInt8(1.5)), attempt(() => b.readInt16BE(-1)));
+  out.push(attempt(() => b.writeUInt8(256, 0)), attempt(() => b.writeUInt8(1, 5)), attempt(() => b.writeUInt32LE(-1)), attempt(() => b.writeInt32BE(2 ** 31)), attempt(() => b.writeUIntLE(2 ** 48, 0, 6)));
+  out.push(attempt(() => b.readUIntLE(0, 7)), attempt(() => b.readUIntLE(0)), attempt(() => b.readIntBE(undefined, 2)), attempt(() => Buffer.alloc(2).readDoubleLE(0)), attempt(() => b.writeDoubleLE(1, 0)));
+  out.push(attempt(() => b.readBigUInt64LE(0)), attempt(() => Buffer.alloc(8).writeBigInt64LE(2n ** 63n)), attempt(() => Buffer.alloc(8).writeBigUInt64BE(-1n)));
+  out.push(attempt(() => buffer.isAscii('x')), attempt(() => buffer.isUtf8(new DataView(new ArrayBuffer(1)))), attempt(() => buffer.isUtf8(new ArrayBuffer(1))));
+  const sab = new SharedArrayBuffer(4); const fs = Buffer.from(sab); fs[0] = 7; out.push(new Uint8Array(sab)[0], attempt(() => Buffer.from(sab, 1, 2).length), attempt(() => Buffer.from(sab, 5)));
+  out.push(attempt(() => Buffer.alloc(-1)), attempt(() => Buffer.alloc('5')), attempt(() => Buffer.from(5)), attempt(() => Buffer.from({})), attempt(() => Buffer.alloc(2, 'x', 'bogus')), attempt(() => b.toString('bogus')), attempt(() => Buffer.byteLength(5)));
+  out.push(attempt(() => b.fill('a', 0, 10)), attempt(() => b.fill('a', -1)), attempt(() => b.fill('a', 'x')), attempt(() => b.fill('zz', 'hex')), attempt(() => Buffer.concat([1])), attempt(() => Buffer.concat('x')), attempt(() => Buffer.compare(1, b)), attempt(() => b.compare(b, -1)), attempt(() => b.copy(1)), attempt(() => b.copy(b, -1)));
+  out.push(attempt(() => b.write(1)), attempt(() => b.write('a', 10)), attempt(() => b.write('a', 0, 10).toString()), attempt(() => b.indexOf({})), attempt(() => b.slice('1').length), attempt(() => b.swap16()), attempt(() => b.toString('utf8', -1, 100)), attempt(() => Buffer.allocUnsafe(2 ** 53)));
+  out.push(attempt(() => b.writeUInt16LE(1, '0')), attempt(() => b.writeFloatBE(1, 4)), attempt(() => b.writeUInt8(1.5, 0)), attempt(() => b.writeUInt8(-0, 0)), attempt(() => b.readUInt8(-0)), attempt(() => b.readUInt8(NaN)), attempt(() => b.readUInt8(Infinity)), attempt(() => b.readUInt8(2 ** 40)));
+  out.push(attempt(() => Buffer.isEncoding('BASE64URL')), attempt(() => Buffer.from('a', 'bogus')), attempt(() => b.equals(1)), attempt(() => b.toJSON().type), attempt(() => Buffer.copyBytesFrom(1)));
+  return out;
+}
+
 guestSuite('node core modules against Node 24', (g) => {
   g.test('string_decoder: every encoding (base64url too), every split of tricky input, lastChar/lastNeed/lastTotal, end(), errors', async (ctx) => {
     await sameAsNode(ctx, stringDecoderCases);
+  });
+
+  g.test('buffer: Node\'s argument errors (read*/write*, alloc, from, concat, compare, copy, fill, write, isAscii/isUtf8), Buffer.from(SharedArrayBuffer)', async (ctx) => {
+    await sameAsNode(ctx, bufferCases);
   });
 });

@@ -347,12 +347,14 @@ var __runjs_part = (() => {
       };
       __runjs_P.Object_setPrototypeOf(Buffer3.prototype, Uint8Array.prototype);
       __runjs_P.Object_setPrototypeOf(Buffer3, Uint8Array);
+      function __runjs_unknownEncoding(encoding) {
+        return require_core().shared.nodeError(TypeError, "ERR_UNKNOWN_ENCODING", "Unknown encoding: " + encoding);
+      }
+      __name(__runjs_unknownEncoding, "__runjs_unknownEncoding");
       function assertSize(size) {
-        if (typeof size !== "number") {
-          throw new TypeError('"size" argument must be of type number');
-        } else if (size < 0) {
-          throw new RangeError('The value "' + size + '" is invalid for option "size"');
-        }
+        const { invalidArgType: invalidArgType3, outOfRange: outOfRange2 } = require_core().shared;
+        if (typeof size !== "number") throw invalidArgType3("size", "of type number", size);
+        if (!(size >= 0 && size <= 9007199254740991)) throw outOfRange2("size", ">= 0 && <= 9007199254740991", size);
       }
       __name(assertSize, "assertSize");
       function alloc(size, fill, encoding) {
@@ -411,7 +413,7 @@ var __runjs_part = (() => {
           encoding = "utf8";
         }
         if (!Buffer3.isEncoding(encoding)) {
-          throw new TypeError("Unknown encoding: " + encoding);
+          throw __runjs_unknownEncoding(encoding);
         }
         const bulk = string.length > __runjs_bulk().BULK_MIN ? __runjs_bulkEncoding(encoding) : void 0;
         if (bulk !== void 0) {
@@ -447,10 +449,10 @@ var __runjs_part = (() => {
       __name(fromArrayView, "fromArrayView");
       function fromArrayBuffer(array, byteOffset, length) {
         if (byteOffset < 0 || array.byteLength < byteOffset) {
-          throw new RangeError('"offset" is outside of buffer bounds');
+          throw require_core().shared.nodeError(RangeError, "ERR_BUFFER_OUT_OF_BOUNDS", '"offset" is outside of buffer bounds');
         }
         if (array.byteLength < byteOffset + (length || 0)) {
-          throw new RangeError('"length" is outside of buffer bounds');
+          throw require_core().shared.nodeError(RangeError, "ERR_BUFFER_OUT_OF_BOUNDS", '"length" is outside of buffer bounds');
         }
         let buf;
         if (byteOffset === void 0 && length === void 0) {
@@ -674,7 +676,7 @@ var __runjs_part = (() => {
             case "utf-16le":
               return utf16leSlice(this, start, end2);
             default:
-              if (loweredCase) throw new TypeError("Unknown encoding: " + encoding);
+              if (loweredCase) throw __runjs_unknownEncoding(encoding);
               encoding = __runjs_P.$toLowerCase((encoding + ""));
               loweredCase = true;
           }
@@ -691,7 +693,7 @@ var __runjs_part = (() => {
       Buffer3.prototype.swap16 = /* @__PURE__ */ __name(function swap16() {
         const len = this.length;
         if (len % 2 !== 0) {
-          throw new RangeError("Buffer size must be a multiple of 16-bits");
+          throw require_core().shared.nodeError(RangeError, "ERR_INVALID_BUFFER_SIZE", "Buffer size must be a multiple of 16-bits");
         }
         for (let i = 0; i < len; i += 2) {
           swap(this, i, i + 1);
@@ -701,7 +703,7 @@ var __runjs_part = (() => {
       Buffer3.prototype.swap32 = /* @__PURE__ */ __name(function swap32() {
         const len = this.length;
         if (len % 4 !== 0) {
-          throw new RangeError("Buffer size must be a multiple of 32-bits");
+          throw require_core().shared.nodeError(RangeError, "ERR_INVALID_BUFFER_SIZE", "Buffer size must be a multiple of 32-bits");
         }
         for (let i = 0; i < len; i += 4) {
           swap(this, i, i + 3);
@@ -712,7 +714,7 @@ var __runjs_part = (() => {
       Buffer3.prototype.swap64 = /* @__PURE__ */ __name(function swap64() {
         const len = this.length;
         if (len % 8 !== 0) {
-          throw new RangeError("Buffer size must be a multiple of 64-bits");
+          throw require_core().shared.nodeError(RangeError, "ERR_INVALID_BUFFER_SIZE", "Buffer size must be a multiple of 64-bits");
         }
         for (let i = 0; i < len; i += 8) {
           swap(this, i, i + 7);
@@ -845,7 +847,7 @@ var __runjs_part = (() => {
           }
           return arrayIndexOf(buffer2, [val], byteOffset, encoding, dir);
         }
-        throw new TypeError("val must be string, number or Buffer");
+        throw require_core().shared.invalidArgType("value", "one of type number or string or an instance of Buffer or Uint8Array", val);
       }
       __name(bidirectionalIndexOf, "bidirectionalIndexOf");
       function arrayIndexOf(arr, val, byteOffset, encoding, dir) {
@@ -1000,7 +1002,7 @@ var __runjs_part = (() => {
             case "utf-16le":
               return ucs2Write(this, string, offset, length);
             default:
-              if (loweredCase) throw new TypeError("Unknown encoding: " + encoding);
+              if (loweredCase) throw __runjs_unknownEncoding(encoding);
               encoding = __runjs_P.$toLowerCase(("" + encoding));
               loweredCase = true;
           }
@@ -1220,11 +1222,11 @@ var __runjs_part = (() => {
       }, "readUInt32BE");
       Buffer3.prototype.readBigUInt64LE = defineBigIntMethod(/* @__PURE__ */ __name(function readBigUInt64LE(offset) {
         offset = offset >>> 0;
-        validateNumber(offset, "offset");
+        validateNumber2(offset, "offset");
         const first = this[offset];
         const last = this[offset + 7];
         if (first === void 0 || last === void 0) {
-          boundsError(offset, this.length - 8);
+          boundsError2(offset, this.length - 8);
         }
         const lo = first + this[++offset] * 2 ** 8 + this[++offset] * 2 ** 16 + this[++offset] * 2 ** 24;
         const hi = this[++offset] + this[++offset] * 2 ** 8 + this[++offset] * 2 ** 16 + last * 2 ** 24;
@@ -1232,11 +1234,11 @@ var __runjs_part = (() => {
       }, "readBigUInt64LE"));
       Buffer3.prototype.readBigUInt64BE = defineBigIntMethod(/* @__PURE__ */ __name(function readBigUInt64BE(offset) {
         offset = offset >>> 0;
-        validateNumber(offset, "offset");
+        validateNumber2(offset, "offset");
         const first = this[offset];
         const last = this[offset + 7];
         if (first === void 0 || last === void 0) {
-          boundsError(offset, this.length - 8);
+          boundsError2(offset, this.length - 8);
         }
         const hi = first * 2 ** 24 + this[++offset] * 2 ** 16 + this[++offset] * 2 ** 8 + this[++offset];
         const lo = this[++offset] * 2 ** 24 + this[++offset] * 2 ** 16 + this[++offset] * 2 ** 8 + last;
@@ -1300,22 +1302,22 @@ var __runjs_part = (() => {
       }, "readInt32BE");
       Buffer3.prototype.readBigInt64LE = defineBigIntMethod(/* @__PURE__ */ __name(function readBigInt64LE(offset) {
         offset = offset >>> 0;
-        validateNumber(offset, "offset");
+        validateNumber2(offset, "offset");
         const first = this[offset];
         const last = this[offset + 7];
         if (first === void 0 || last === void 0) {
-          boundsError(offset, this.length - 8);
+          boundsError2(offset, this.length - 8);
         }
         const val = this[offset + 4] + this[offset + 5] * 2 ** 8 + this[offset + 6] * 2 ** 16 + (last << 24);
         return (BigInt(val) << BigInt(32)) + BigInt(first + this[++offset] * 2 ** 8 + this[++offset] * 2 ** 16 + this[++offset] * 2 ** 24);
       }, "readBigInt64LE"));
       Buffer3.prototype.readBigInt64BE = defineBigIntMethod(/* @__PURE__ */ __name(function readBigInt64BE(offset) {
         offset = offset >>> 0;
-        validateNumber(offset, "offset");
+        validateNumber2(offset, "offset");
         const first = this[offset];
         const last = this[offset + 7];
         if (first === void 0 || last === void 0) {
-          boundsError(offset, this.length - 8);
+          boundsError2(offset, this.length - 8);
         }
         const val = (first << 24) + // Overflow
         this[++offset] * 2 ** 16 + this[++offset] * 2 ** 8 + this[++offset];
@@ -1341,19 +1343,19 @@ var __runjs_part = (() => {
         if (!noAssert) checkOffset(offset, 8, this.length);
         return ieee754.read(this, offset, false, 52, 8);
       }, "readDoubleBE");
-      function checkInt(buf, value, offset, ext, max, min) {
+      function checkInt2(buf, value, offset, ext, max, min) {
         if (!Buffer3.isBuffer(buf)) throw new TypeError('"buffer" argument must be a Buffer instance');
         if (value > max || value < min) throw new RangeError('"value" argument is out of bounds');
         if (offset + ext > buf.length) throw new RangeError("Index out of range");
       }
-      __name(checkInt, "checkInt");
+      __name(checkInt2, "checkInt");
       Buffer3.prototype.writeUintLE = Buffer3.prototype.writeUIntLE = /* @__PURE__ */ __name(function writeUIntLE(value, offset, byteLength2, noAssert) {
         value = +value;
         offset = offset >>> 0;
         byteLength2 = byteLength2 >>> 0;
         if (!noAssert) {
           const maxBytes = __runjs_P.Math_pow(2, 8 * byteLength2) - 1;
-          checkInt(this, value, offset, byteLength2, maxBytes, 0);
+          checkInt2(this, value, offset, byteLength2, maxBytes, 0);
         }
         let mul = 1;
         let i = 0;
@@ -1369,7 +1371,7 @@ var __runjs_part = (() => {
         byteLength2 = byteLength2 >>> 0;
         if (!noAssert) {
           const maxBytes = __runjs_P.Math_pow(2, 8 * byteLength2) - 1;
-          checkInt(this, value, offset, byteLength2, maxBytes, 0);
+          checkInt2(this, value, offset, byteLength2, maxBytes, 0);
         }
         let i = byteLength2 - 1;
         let mul = 1;
@@ -1382,14 +1384,14 @@ var __runjs_part = (() => {
       Buffer3.prototype.writeUint8 = Buffer3.prototype.writeUInt8 = /* @__PURE__ */ __name(function writeUInt8(value, offset, noAssert) {
         value = +value;
         offset = offset >>> 0;
-        if (!noAssert) checkInt(this, value, offset, 1, 255, 0);
+        if (!noAssert) checkInt2(this, value, offset, 1, 255, 0);
         this[offset] = value & 255;
         return offset + 1;
       }, "writeUInt8");
       Buffer3.prototype.writeUint16LE = Buffer3.prototype.writeUInt16LE = /* @__PURE__ */ __name(function writeUInt16LE(value, offset, noAssert) {
         value = +value;
         offset = offset >>> 0;
-        if (!noAssert) checkInt(this, value, offset, 2, 65535, 0);
+        if (!noAssert) checkInt2(this, value, offset, 2, 65535, 0);
         this[offset] = value & 255;
         this[offset + 1] = value >>> 8;
         return offset + 2;
@@ -1397,7 +1399,7 @@ var __runjs_part = (() => {
       Buffer3.prototype.writeUint16BE = Buffer3.prototype.writeUInt16BE = /* @__PURE__ */ __name(function writeUInt16BE(value, offset, noAssert) {
         value = +value;
         offset = offset >>> 0;
-        if (!noAssert) checkInt(this, value, offset, 2, 65535, 0);
+        if (!noAssert) checkInt2(this, value, offset, 2, 65535, 0);
         this[offset] = value >>> 8;
         this[offset + 1] = value & 255;
         return offset + 2;
@@ -1405,7 +1407,7 @@ var __runjs_part = (() => {
       Buffer3.prototype.writeUint32LE = Buffer3.prototype.writeUInt32LE = /* @__PURE__ */ __name(function writeUInt32LE(value, offset, noAssert) {
         value = +value;
         offset = offset >>> 0;
-        if (!noAssert) checkInt(this, value, offset, 4, 4294967295, 0);
+        if (!noAssert) checkInt2(this, value, offset, 4, 4294967295, 0);
         this[offset + 3] = value >>> 24;
         this[offset + 2] = value >>> 16;
         this[offset + 1] = value >>> 8;
@@ -1415,7 +1417,7 @@ var __runjs_part = (() => {
       Buffer3.prototype.writeUint32BE = Buffer3.prototype.writeUInt32BE = /* @__PURE__ */ __name(function writeUInt32BE(value, offset, noAssert) {
         value = +value;
         offset = offset >>> 0;
-        if (!noAssert) checkInt(this, value, offset, 4, 4294967295, 0);
+        if (!noAssert) checkInt2(this, value, offset, 4, 4294967295, 0);
         this[offset] = value >>> 24;
         this[offset + 1] = value >>> 16;
         this[offset + 2] = value >>> 8;
@@ -1475,7 +1477,7 @@ var __runjs_part = (() => {
         offset = offset >>> 0;
         if (!noAssert) {
           const limit = __runjs_P.Math_pow(2, 8 * byteLength2 - 1);
-          checkInt(this, value, offset, byteLength2, limit - 1, -limit);
+          checkInt2(this, value, offset, byteLength2, limit - 1, -limit);
         }
         let i = 0;
         let mul = 1;
@@ -1494,7 +1496,7 @@ var __runjs_part = (() => {
         offset = offset >>> 0;
         if (!noAssert) {
           const limit = __runjs_P.Math_pow(2, 8 * byteLength2 - 1);
-          checkInt(this, value, offset, byteLength2, limit - 1, -limit);
+          checkInt2(this, value, offset, byteLength2, limit - 1, -limit);
         }
         let i = byteLength2 - 1;
         let mul = 1;
@@ -1511,7 +1513,7 @@ var __runjs_part = (() => {
       Buffer3.prototype.writeInt8 = /* @__PURE__ */ __name(function writeInt8(value, offset, noAssert) {
         value = +value;
         offset = offset >>> 0;
-        if (!noAssert) checkInt(this, value, offset, 1, 127, -128);
+        if (!noAssert) checkInt2(this, value, offset, 1, 127, -128);
         if (value < 0) value = 255 + value + 1;
         this[offset] = value & 255;
         return offset + 1;
@@ -1519,7 +1521,7 @@ var __runjs_part = (() => {
       Buffer3.prototype.writeInt16LE = /* @__PURE__ */ __name(function writeInt16LE(value, offset, noAssert) {
         value = +value;
         offset = offset >>> 0;
-        if (!noAssert) checkInt(this, value, offset, 2, 32767, -32768);
+        if (!noAssert) checkInt2(this, value, offset, 2, 32767, -32768);
         this[offset] = value & 255;
         this[offset + 1] = value >>> 8;
         return offset + 2;
@@ -1527,7 +1529,7 @@ var __runjs_part = (() => {
       Buffer3.prototype.writeInt16BE = /* @__PURE__ */ __name(function writeInt16BE(value, offset, noAssert) {
         value = +value;
         offset = offset >>> 0;
-        if (!noAssert) checkInt(this, value, offset, 2, 32767, -32768);
+        if (!noAssert) checkInt2(this, value, offset, 2, 32767, -32768);
         this[offset] = value >>> 8;
         this[offset + 1] = value & 255;
         return offset + 2;
@@ -1535,7 +1537,7 @@ var __runjs_part = (() => {
       Buffer3.prototype.writeInt32LE = /* @__PURE__ */ __name(function writeInt32LE(value, offset, noAssert) {
         value = +value;
         offset = offset >>> 0;
-        if (!noAssert) checkInt(this, value, offset, 4, 2147483647, -2147483648);
+        if (!noAssert) checkInt2(this, value, offset, 4, 2147483647, -2147483648);
         this[offset] = value & 255;
         this[offset + 1] = value >>> 8;
         this[offset + 2] = value >>> 16;
@@ -1545,7 +1547,7 @@ var __runjs_part = (() => {
       Buffer3.prototype.writeInt32BE = /* @__PURE__ */ __name(function writeInt32BE(value, offset, noAssert) {
         value = +value;
         offset = offset >>> 0;
-        if (!noAssert) checkInt(this, value, offset, 4, 2147483647, -2147483648);
+        if (!noAssert) checkInt2(this, value, offset, 4, 2147483647, -2147483648);
         if (value < 0) value = 4294967295 + value + 1;
         this[offset] = value >>> 24;
         this[offset + 1] = value >>> 16;
@@ -1640,7 +1642,7 @@ var __runjs_part = (() => {
             throw new TypeError("encoding must be a string");
           }
           if (typeof encoding === "string" && !Buffer3.isEncoding(encoding)) {
-            throw new TypeError("Unknown encoding: " + encoding);
+            throw __runjs_unknownEncoding(encoding);
           }
           if (val.length === 1) {
             const code = __runjs_P.$charCodeAt(val, 0);
@@ -1671,7 +1673,7 @@ var __runjs_part = (() => {
           const bytes = Buffer3.isBuffer(val) ? val : Buffer3.from(val, encoding);
           const len = bytes.length;
           if (len === 0) {
-            throw new TypeError('The value "' + val + '" is invalid for argument "value"');
+            throw require_core().shared.nodeError(TypeError, "ERR_INVALID_ARG_VALUE", "The argument 'value' is invalid. Received '" + val + "'");
           }
           for (i = 0; i < end2 - start; ++i) {
             this[i + start] = bytes[i % len];
@@ -1759,13 +1761,13 @@ var __runjs_part = (() => {
         return `${__runjs_P.$slice(val, 0, i)}${res}`;
       }
       __name(addNumericalSeparator, "addNumericalSeparator");
-      function checkBounds(buf, offset, byteLength2) {
-        validateNumber(offset, "offset");
+      function checkBounds2(buf, offset, byteLength2) {
+        validateNumber2(offset, "offset");
         if (buf[offset] === void 0 || buf[offset + byteLength2] === void 0) {
-          boundsError(offset, buf.length - (byteLength2 + 1));
+          boundsError2(offset, buf.length - (byteLength2 + 1));
         }
       }
-      __name(checkBounds, "checkBounds");
+      __name(checkBounds2, "checkBounds");
       function checkIntBI(value, min, max, buf, offset, byteLength2) {
         if (value > max || value < min) {
           const n = typeof min === "bigint" ? "n" : "";
@@ -1781,18 +1783,18 @@ var __runjs_part = (() => {
           }
           throw new errors.ERR_OUT_OF_RANGE("value", range, value);
         }
-        checkBounds(buf, offset, byteLength2);
+        checkBounds2(buf, offset, byteLength2);
       }
       __name(checkIntBI, "checkIntBI");
-      function validateNumber(value, name) {
+      function validateNumber2(value, name) {
         if (typeof value !== "number") {
           throw new errors.ERR_INVALID_ARG_TYPE(name, "number", value);
         }
       }
-      __name(validateNumber, "validateNumber");
-      function boundsError(value, length, type) {
+      __name(validateNumber2, "validateNumber");
+      function boundsError2(value, length, type) {
         if (__runjs_P.Math_floor(value) !== value) {
-          validateNumber(value, type);
+          validateNumber2(value, type);
           throw new errors.ERR_OUT_OF_RANGE(type || "offset", "an integer", value);
         }
         if (length < 0) {
@@ -1804,7 +1806,7 @@ var __runjs_part = (() => {
           value
         );
       }
-      __name(boundsError, "boundsError");
+      __name(boundsError2, "boundsError");
       var INVALID_BASE64_RE = /[^+/0-9A-Za-z-_]/g;
       function base64clean(str) {
         str = __runjs_P.$split(str, "=")[0];
@@ -2135,12 +2137,304 @@ var __runjs_part = (() => {
   }
   __name(stringDecoderModule, "stringDecoderModule");
 
+  // worker/guest/platform/parts/buffer-checks.js
+  var { nodeError: nodeError2, invalidArgType: invalidArgType2, outOfRange } = core_default.shared;
+  function validateNumber(value, name) {
+    if (typeof value !== "number") throw invalidArgType2(name, "of type number", value);
+  }
+  __name(validateNumber, "validateNumber");
+  function boundsError(value, length, type) {
+    if (__runjs_P.Math_floor(value) !== value) {
+      validateNumber(value, type);
+      throw outOfRange(type || "offset", "an integer", value);
+    }
+    if (length < 0) throw nodeError2(RangeError, "ERR_BUFFER_OUT_OF_BOUNDS", "Attempt to access memory outside buffer bounds");
+    throw outOfRange(type || "offset", `>= ${type ? 1 : 0} and <= ${length}`, value);
+  }
+  __name(boundsError, "boundsError");
+  function checkBounds(buf, offset, size) {
+    validateNumber(offset, "offset");
+    if (buf[offset] === void 0 || buf[offset + size - 1] === void 0) boundsError(offset, buf.length - size);
+  }
+  __name(checkBounds, "checkBounds");
+  function checkInt(value, min, max, buf, offset, size) {
+    if (value > max || value < min) {
+      const n = typeof min === "bigint" ? "n" : "";
+      let range;
+      if (size > 4) {
+        if (min === 0 || min === 0n) range = `>= 0${n} and < 2${n} ** ${size * 8}${n}`;
+        else range = `>= -(2${n} ** ${size * 8 - 1}${n}) and < 2${n} ** ${size * 8 - 1}${n}`;
+      } else {
+        range = `>= ${min}${n} and <= ${max}${n}`;
+      }
+      throw outOfRange("value", range, value);
+    }
+    checkBounds(buf, offset, size);
+  }
+  __name(checkInt, "checkInt");
+  function validateOffset(value, name, min = 0, max = Number.MAX_SAFE_INTEGER) {
+    if (typeof value !== "number") throw invalidArgType2(name, "of type number", value);
+    if (!__runjs_P.Number_isInteger(value)) throw outOfRange(name, "an integer", value);
+    if (value < min || value > max) throw outOfRange(name, `>= ${min} && <= ${max}`, value);
+  }
+  __name(validateOffset, "validateOffset");
+  function toInteger(n, defaultValue) {
+    n = +n;
+    if (!__runjs_P.Number_isNaN(n) && n >= Number.MIN_SAFE_INTEGER && n <= Number.MAX_SAFE_INTEGER) return n % 1 === 0 ? n : __runjs_P.Math_floor(n);
+    return defaultValue;
+  }
+  __name(toInteger, "toInteger");
+  var isUint8Array = /* @__PURE__ */ __name((v) => v instanceof Uint8Array, "isUint8Array");
+  var bufferOrUint8Array = "an instance of Buffer or Uint8Array";
+  function intRange(size, signed) {
+    return signed ? [-(2 ** (size * 8 - 1)), 2 ** (size * 8 - 1) - 1] : [0, 2 ** (size * 8) - 1];
+  }
+  __name(intRange, "intRange");
+  function installBufferChecks(Buffer3) {
+    const proto = Buffer3.prototype;
+    const replace = /* @__PURE__ */ __name((name, make) => {
+      const original = proto[name];
+      const wrapped = make(original);
+      __runjs_P.Object_defineProperty(wrapped, "name", { value: name });
+      proto[name] = wrapped;
+      const alias = __runjs_P.$replace(name, "UInt", "Uint");
+      if (alias !== name && alias in proto) proto[alias] = wrapped;
+    }, "replace");
+    const fixed = [
+      ["UInt8", 1, false],
+      ["Int8", 1, true],
+      ["UInt16LE", 2, false],
+      ["UInt16BE", 2, false],
+      ["Int16LE", 2, true],
+      ["Int16BE", 2, true],
+      ["UInt32LE", 4, false],
+      ["UInt32BE", 4, false],
+      ["Int32LE", 4, true],
+      ["Int32BE", 4, true]
+    ];
+    for (const {0: type, 1: size, 2: signed} of __runjs_P.iter(fixed)) {
+      const {0: min, 1: max} = intRange(size, signed);
+      replace(`read${type}`, (original) => function(offset = 0) {
+        checkBounds(this, offset, size);
+        return __runjs_P.$call(original, this, offset);
+      });
+      replace(`write${type}`, (original) => function(value, offset = 0) {
+        value = +value;
+        if (size === 1) {
+          validateNumber(offset, "offset");
+          if (value > max || value < min) throw outOfRange("value", `>= ${min} and <= ${max}`, value);
+          if (this[offset] === void 0) boundsError(offset, this.length - 1);
+        } else {
+          checkInt(value, min, max, this, offset, size);
+        }
+        return __runjs_P.$call(original, this, value, offset);
+      });
+    }
+    for (const {0: type, 1: size} of __runjs_P.iter([["FloatLE", 4], ["FloatBE", 4], ["DoubleLE", 8], ["DoubleBE", 8]])) {
+      replace(`read${type}`, (original) => function(offset = 0) {
+        checkBounds(this, offset, size);
+        return __runjs_P.$call(original, this, offset);
+      });
+      replace(`write${type}`, (original) => function(value, offset = 0) {
+        value = +value;
+        checkBounds(this, offset, size);
+        return __runjs_P.$call(original, this, value, offset);
+      });
+    }
+    for (const {0: type, 1: signed} of __runjs_P.iter([["BigUInt64LE", false], ["BigUInt64BE", false], ["BigInt64LE", true], ["BigInt64BE", true]])) {
+      const {0: min, 1: max} = signed ? [-(2n ** 63n), 2n ** 63n - 1n] : [0n, 2n ** 64n - 1n];
+      replace(`read${type}`, (original) => function(offset = 0) {
+        checkBounds(this, offset, 8);
+        return __runjs_P.$call(original, this, offset);
+      });
+      replace(`write${type}`, (original) => function(value, offset = 0) {
+        checkInt(value, min, max, this, offset, 8);
+        return __runjs_P.$call(original, this, value, offset);
+      });
+    }
+    for (const {0: type, 1: signed} of __runjs_P.iter([["UIntLE", false], ["UIntBE", false], ["IntLE", true], ["IntBE", true]])) {
+      replace(`read${type}`, (original) => function(offset, byteLength) {
+        if (offset === void 0) throw invalidArgType2("offset", "of type number", offset);
+        if (byteLength === 1 || byteLength === 2 || byteLength === 3 || byteLength === 4 || byteLength === 5 || byteLength === 6) {
+          checkBounds(this, offset, byteLength);
+          return __runjs_P.$call(original, this, offset, byteLength);
+        }
+        return boundsError(byteLength, 6, "byteLength");
+      });
+      replace(`write${type}`, (original) => function(value, offset, byteLength) {
+        if (byteLength === 1 || byteLength === 2 || byteLength === 3 || byteLength === 4 || byteLength === 5 || byteLength === 6) {
+          const {0: min, 1: max} = intRange(byteLength, signed);
+          value = +value;
+          if (byteLength === 1) {
+            validateNumber(offset, "offset");
+            if (value > max || value < min) throw outOfRange("value", `>= ${min} and <= ${max}`, value);
+            if (this[offset] === void 0) boundsError(offset, this.length - 1);
+          } else {
+            checkInt(value, min, max, this, offset, byteLength);
+          }
+          return __runjs_P.$call(original, this, value, offset, byteLength);
+        }
+        return boundsError(byteLength, 6, "byteLength");
+      });
+    }
+  }
+  __name(installBufferChecks, "installBufferChecks");
+  function installArgumentChecks(Buffer3) {
+    const proto = Buffer3.prototype;
+    const define = /* @__PURE__ */ __name((target, name, fn) => {
+      __runjs_P.Object_defineProperty(fn, "name", { value: name });
+      target[name] = fn;
+    }, "define");
+    const { concat, byteLength, from, compare: staticCompare } = Buffer3;
+    define(Buffer3, "concat", function(list, length) {
+      if (!__runjs_P.Array_isArray(list)) throw invalidArgType2("list", "an instance of Array", list);
+      for (let i = 0; i < list.length; i++) if (!isUint8Array(list[i])) throw invalidArgType2(`list[${i}]`, bufferOrUint8Array, list[i]);
+      if (length !== void 0) validateOffset(length, "length");
+      return __runjs_P.$call(concat, this, list, length);
+    });
+    define(Buffer3, "compare", function(buf1, buf2) {
+      if (!isUint8Array(buf1)) throw invalidArgType2("buf1", bufferOrUint8Array, buf1);
+      if (!isUint8Array(buf2)) throw invalidArgType2("buf2", bufferOrUint8Array, buf2);
+      return __runjs_P.$call(staticCompare, this, buf1, buf2);
+    });
+    define(Buffer3, "byteLength", function(string, encoding) {
+      if (typeof string !== "string" && !__runjs_P.ArrayBuffer_isView(string) && !isAnyArrayBuffer(string)) {
+        throw invalidArgType2("string", "of type string or an instance of Buffer or ArrayBuffer", string);
+      }
+      return __runjs_P.$call(byteLength, this, string, encoding);
+    });
+    const firstArgument = /* @__PURE__ */ __name((value) => invalidArgType2("first argument", "of type string or an instance of Buffer, ArrayBuffer, or Array or an Array-like Object", value), "firstArgument");
+    define(Buffer3, "from", function(value, encodingOrOffset, length) {
+      if (typeof value !== "string" && (typeof value !== "object" || value === null)) throw firstArgument(value);
+      try {
+        return __runjs_P.$call(from, this, value, encodingOrOffset, length);
+      } catch (e) {
+        if (e instanceof TypeError && e.code === void 0 && __runjs_P.$test(/^The first argument must be one of type/, e.message)) throw firstArgument(value);
+        throw e;
+      }
+    });
+    define(proto, "equals", function(otherBuffer) {
+      if (!isUint8Array(otherBuffer)) throw invalidArgType2("otherBuffer", bufferOrUint8Array, otherBuffer);
+      if (this === otherBuffer) return true;
+      if (this.byteLength !== otherBuffer.byteLength) return false;
+      for (let i = 0; i < this.byteLength; i++) if (this[i] !== otherBuffer[i]) return false;
+      return true;
+    });
+    define(proto, "compare", function(target, targetStart, targetEnd, sourceStart, sourceEnd) {
+      if (!isUint8Array(target)) throw invalidArgType2("target", bufferOrUint8Array, target);
+      if (arguments.length === 1) return compareBytes(this, 0, this.length, target, 0, target.length);
+      if (targetStart === void 0) targetStart = 0;
+      else validateOffset(targetStart, "targetStart");
+      if (targetEnd === void 0) targetEnd = target.length;
+      else validateOffset(targetEnd, "targetEnd", 0, target.length);
+      if (sourceStart === void 0) sourceStart = 0;
+      else validateOffset(sourceStart, "sourceStart");
+      if (sourceEnd === void 0) sourceEnd = this.length;
+      else validateOffset(sourceEnd, "sourceEnd", 0, this.length);
+      if (sourceStart >= sourceEnd) return targetStart >= targetEnd ? 0 : -1;
+      if (targetStart >= targetEnd) return 1;
+      return compareBytes(this, sourceStart, sourceEnd, target, targetStart, targetEnd);
+    });
+    define(proto, "copy", function(target, targetStart, sourceStart, sourceEnd) {
+      if (!isUint8Array(this)) throw invalidArgType2("source", bufferOrUint8Array, this);
+      if (!isUint8Array(target)) throw invalidArgType2("target", bufferOrUint8Array, target);
+      if (targetStart === void 0) targetStart = 0;
+      else {
+        targetStart = __runjs_P.Number_isInteger(targetStart) ? targetStart : toInteger(targetStart, 0);
+        if (targetStart < 0) throw outOfRange("targetStart", ">= 0", targetStart);
+      }
+      if (sourceStart === void 0) sourceStart = 0;
+      else {
+        sourceStart = __runjs_P.Number_isInteger(sourceStart) ? sourceStart : toInteger(sourceStart, 0);
+        if (sourceStart < 0 || sourceStart > this.byteLength) throw outOfRange("sourceStart", `>= 0 && <= ${this.byteLength}`, sourceStart);
+      }
+      if (sourceEnd === void 0) sourceEnd = this.byteLength;
+      else {
+        sourceEnd = __runjs_P.Number_isInteger(sourceEnd) ? sourceEnd : toInteger(sourceEnd, 0);
+        if (sourceEnd < 0) throw outOfRange("sourceEnd", ">= 0", sourceEnd);
+      }
+      if (targetStart >= target.byteLength || sourceStart >= sourceEnd) return 0;
+      if (sourceEnd - sourceStart > target.byteLength - targetStart) sourceEnd = sourceStart + target.byteLength - targetStart;
+      const n = __runjs_P.Math_min(sourceEnd - sourceStart, this.byteLength - sourceStart);
+      if (n <= 0) return 0;
+      __runjs_P.$call(__runjs_P.Uint8ArrayProto_set, target, __runjs_P.$call(__runjs_P.Uint8ArrayProto_subarray, this, sourceStart, sourceStart + n), targetStart);
+      return n;
+    });
+    const { fill, write: write2 } = proto;
+    define(proto, "fill", function(value, offset, end2, encoding) {
+      if (typeof value === "string") {
+        if (offset === void 0 || typeof offset === "string") {
+          encoding = offset;
+          offset = void 0;
+          end2 = void 0;
+        } else if (typeof end2 === "string") {
+          encoding = end2;
+          end2 = void 0;
+        }
+        if (encoding !== void 0 && encoding !== null && !Buffer3.isEncoding(encoding)) {
+          if (typeof encoding !== "string") throw invalidArgType2("encoding", "of type string", encoding);
+          throw nodeError2(TypeError, "ERR_UNKNOWN_ENCODING", `Unknown encoding: ${encoding}`);
+        }
+      }
+      if (offset !== void 0) {
+        validateOffset(offset, "offset");
+        if (end2 !== void 0) validateOffset(end2, "end", 0, this.length);
+        else end2 = this.length;
+        if (offset >= end2) return this;
+      }
+      return __runjs_P.$call(fill, this, value, offset ?? 0, end2 ?? this.length, encoding ?? void 0);
+    });
+    define(proto, "write", function(string, offset, length, encoding) {
+      if (typeof string !== "string") throw nodeError2(TypeError, "ERR_INVALID_ARG_TYPE", "argument must be a string");
+      if (offset === void 0) return __runjs_P.$call(write2, this, string, 0, this.length);
+      if (length === void 0 && typeof offset === "string") return __runjs_P.$call(write2, this, string, offset);
+      validateOffset(offset, "offset", 0, this.length);
+      const remaining = this.length - offset;
+      if (length === void 0) length = remaining;
+      else if (typeof length === "string") {
+        encoding = length;
+        length = remaining;
+      } else {
+        validateOffset(length, "length", 0, this.length);
+        if (length > remaining) length = remaining;
+      }
+      return __runjs_P.$call(write2, this, string, offset, length, encoding);
+    });
+  }
+  __name(installArgumentChecks, "installArgumentChecks");
+  function isAnyArrayBuffer(v) {
+    return v instanceof ArrayBuffer || typeof SharedArrayBuffer === "function" && v instanceof SharedArrayBuffer;
+  }
+  __name(isAnyArrayBuffer, "isAnyArrayBuffer");
+  function compareBytes(a, aStart, aEnd, b, bStart, bEnd) {
+    const n = __runjs_P.Math_min(aEnd - aStart, bEnd - bStart);
+    for (let i = 0; i < n; i++) {
+      const x = a[aStart + i];
+      const y = b[bStart + i];
+      if (x !== y) return x < y ? -1 : 1;
+    }
+    const la = aEnd - aStart;
+    const lb = bEnd - bStart;
+    return la < lb ? -1 : la > lb ? 1 : 0;
+  }
+  __name(compareBytes, "compareBytes");
+  function validatedBytes(input) {
+    if (__runjs_P.ArrayBuffer_isView(input) && !(input instanceof DataView)) return new Uint8Array(input.buffer, input.byteOffset, input.byteLength);
+    if (isAnyArrayBuffer(input)) {
+      return input.detached === true ? new Uint8Array(0) : new Uint8Array(input);
+    }
+    throw invalidArgType2("input", "an instance of ArrayBuffer, Buffer, or TypedArray", input);
+  }
+  __name(validatedBytes, "validatedBytes");
+
   // worker/guest/platform/parts/buffer.js
   var { Buffer: Buffer2 } = import_buffer.default;
   var { atob, btoa } = core_default.globals;
   var { requirePart } = core_default.shared;
+  installBufferChecks(Buffer2);
+  installArgumentChecks(Buffer2);
   function isUtf8(input) {
-    const bytes = __runjs_P.ArrayBuffer_isView(input) ? new Uint8Array(input.buffer, input.byteOffset, input.byteLength) : new Uint8Array(input);
+    const bytes = validatedBytes(input);
     try {
       new core_default.globals.TextDecoder("utf-8", { fatal: true }).decode(bytes);
       return true;
@@ -2150,13 +2444,14 @@ var __runjs_part = (() => {
   }
   __name(isUtf8, "isUtf8");
   function isAscii(input) {
-    const bytes = __runjs_P.ArrayBuffer_isView(input) ? new Uint8Array(input.buffer, input.byteOffset, input.byteLength) : new Uint8Array(input);
+    const bytes = validatedBytes(input);
     for (let i = 0; i < bytes.length; i++) if (bytes[i] > 127) return false;
     return true;
   }
   __name(isAscii, "isAscii");
   if (typeof Buffer2.copyBytesFrom !== "function") {
     Buffer2.copyBytesFrom = /* @__PURE__ */ __name(function copyBytesFrom(view, offset = 0, length = void 0) {
+      if (!__runjs_P.ArrayBuffer_isView(view) || view instanceof DataView) throw core_default.shared.invalidArgType("view", "an instance of TypedArray", view);
       const bytes = new Uint8Array(view.buffer, view.byteOffset, view.byteLength);
       const size = view.BYTES_PER_ELEMENT ?? 1;
       const end2 = length === void 0 ? view.length : __runjs_P.Math_min(view.length, offset + length);

@@ -711,14 +711,35 @@ var __runjs_part = (() => {
   }
   __name(nodeError, "nodeError");
   function invalidArgType(name, expected, actual) {
-    const what = __runjs_P.$includes(name, ".") ? "property" : "argument";
-    return nodeError(TypeError, "ERR_INVALID_ARG_TYPE", `The "${name}" ${what} must be ${expected}. Received ${describeType(actual)}`);
+    const subject = __runjs_P.$endsWith(name, " argument") ? name : `"${name}" ${__runjs_P.$includes(name, ".") ? "property" : "argument"}`;
+    return nodeError(TypeError, "ERR_INVALID_ARG_TYPE", `The ${subject} must be ${expected}. Received ${describeType(actual)}`);
   }
   __name(invalidArgType, "invalidArgType");
   function outOfRange(name, range, actual) {
-    return nodeError(RangeError, "ERR_OUT_OF_RANGE", `The value of "${name}" is out of range. It must be ${range}. Received ${String(actual)}`);
+    return nodeError(RangeError, "ERR_OUT_OF_RANGE", `The value of "${name}" is out of range. It must be ${range}. Received ${describeReceived(actual)}`);
   }
   __name(outOfRange, "outOfRange");
+  function describeReceived(v) {
+    if (typeof v === "bigint") {
+      const s = String(v);
+      return `${v > 2n ** 32n || v < -(2n ** 32n) ? addNumericalSeparator(s) : s}n`;
+    }
+    if (typeof v === "number") {
+      if (__runjs_P.Number_isInteger(v) && __runjs_P.Math_abs(v) > 2 ** 32) return addNumericalSeparator(String(v));
+      return __runjs_P.Object_is(v, -0) ? "-0" : String(v);
+    }
+    if (typeof v === "string") return `'${v}'`;
+    return String(v);
+  }
+  __name(describeReceived, "describeReceived");
+  function addNumericalSeparator(s) {
+    let res = "";
+    let i = s.length;
+    const start2 = s[0] === "-" ? 1 : 0;
+    for (; i >= start2 + 4; i -= 3) res = `_${__runjs_P.$slice(s, i - 3, i)}${res}`;
+    return `${__runjs_P.$slice(s, 0, i)}${res}`;
+  }
+  __name(addNumericalSeparator, "addNumericalSeparator");
 
   // worker/guest/platform/web/structured-clone.js
   var ERROR_TYPES = {
