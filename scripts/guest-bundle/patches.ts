@@ -123,6 +123,44 @@ function fromString (string, encoding) {
       replace: '  if (!end || end < 0 || end > len) end = len\n  if (end - start > __runjs_bulk().BULK_MIN) return __runjs_bulkSlice(buf, start, end, \'hex\')\n\n  let out = \'\'\n  for (let i = start; i < end; ++i) {\n    out += hexSliceLookupTable[buf[i]]\n',
     },
   ],
+  // events 3.3.0 (Node 14's EventEmitter) and what Node 24 changed: Node's argument errors, the
+  // MaxListenersExceededWarning through process.emitWarning (so process.on('warning') sees it)
+  // with Node's text, and captureRejections (constructor option and the static default).
+  'events/events.js': [
+    {
+      find: "function ProcessEmitWarning(warning) {\n  if (console && console.warn) console.warn(warning);\n}\n",
+      replace: "function ProcessEmitWarning(warning) {\n  require('runjs:part/core').process.emitWarning(warning);\n}\nconst __runjs_shared = () => require('runjs:part/core').shared\nfunction __runjs_validateCount(n, name) {\n  if (typeof n !== 'number') throw __runjs_shared().invalidArgType(name, 'of type number', n)\n  if (n < 0 || NumberIsNaN(n)) throw __runjs_shared().outOfRange(name, '>= 0', n)\n}\nconst kCapture = Symbol('kCapture')\nconst kRejection = Symbol.for('nodejs.rejection')\nfunction __runjs_addCatch(that, promise, type, args) {\n  try {\n    const then = promise.then\n    if (typeof then === 'function') {\n      then.call(promise, undefined, function (err) {\n        require('runjs:part/core').process.nextTick(__runjs_emitRejection, that, err, type, args)\n      })\n    }\n  } catch (err) {\n    that.emit('error', err)\n  }\n}\nfunction __runjs_emitRejection(ee, err, type, args) {\n  if (typeof ee[kRejection] === 'function') {\n    ee[kRejection](err, type, ...args)\n  } else {\n    const prev = ee[kCapture]\n    try {\n      ee[kCapture] = false\n      ee.emit('error', err)\n    } finally {\n      ee[kCapture] = prev\n    }\n  }\n}\n",
+    },
+    { find: "function EventEmitter() {\n  EventEmitter.init.call(this);\n}\n", replace: "function EventEmitter(opts) {\n  EventEmitter.init.call(this, opts);\n}\n" },
+    {
+      find: "    throw new TypeError('The \"listener\" argument must be of type Function. Received type ' + typeof listener);\n",
+      replace: "    throw __runjs_shared().invalidArgType('listener', 'of type function', listener);\n",
+    },
+    {
+      find: "    if (typeof arg !== 'number' || arg < 0 || NumberIsNaN(arg)) {\n      throw new RangeError('The value of \"defaultMaxListeners\" is out of range. It must be a non-negative number. Received ' + arg + '.');\n    }\n",
+      replace: "    __runjs_validateCount(arg, 'defaultMaxListeners');\n",
+    },
+    {
+      find: "EventEmitter.init = function() {\n",
+      replace: "Object.defineProperty(EventEmitter.prototype, kCapture, { value: false, writable: true, enumerable: false, configurable: true });\nObject.defineProperty(EventEmitter, 'captureRejections', {\n  enumerable: true,\n  get: function() { return EventEmitter.prototype[kCapture]; },\n  set: function(value) {\n    if (typeof value !== 'boolean') throw __runjs_shared().invalidArgType('EventEmitter.captureRejections', 'of type boolean', value);\n    EventEmitter.prototype[kCapture] = value;\n  }\n});\nObject.defineProperty(EventEmitter, 'captureRejectionSymbol', { value: kRejection, enumerable: true, writable: false, configurable: true });\nEventEmitter.init = function(opts) {\n  if (opts && opts.captureRejections) {\n    if (typeof opts.captureRejections !== 'boolean') throw __runjs_shared().invalidArgType('options.captureRejections', 'of type boolean', opts.captureRejections);\n    this[kCapture] = Boolean(opts.captureRejections);\n  } else {\n    this[kCapture] = EventEmitter.prototype[kCapture];\n  }\n",
+    },
+    {
+      find: "  if (typeof n !== 'number' || n < 0 || NumberIsNaN(n)) {\n    throw new RangeError('The value of \"n\" is out of range. It must be a non-negative number. Received ' + n + '.');\n  }\n",
+      replace: "  __runjs_validateCount(n, 'setMaxListeners');\n",
+    },
+    {
+      find: "  if (typeof handler === 'function') {\n    ReflectApply(handler, this, args);\n  } else {\n    var len = handler.length;\n    var listeners = arrayClone(handler, len);\n    for (var i = 0; i < len; ++i)\n      ReflectApply(listeners[i], this, args);\n  }\n",
+      replace: "  if (typeof handler === 'function') {\n    const result = ReflectApply(handler, this, args);\n    if (result !== undefined && result !== null && this[kCapture] === true) __runjs_addCatch(this, result, type, args);\n  } else {\n    var len = handler.length;\n    var listeners = arrayClone(handler, len);\n    for (var i = 0; i < len; ++i) {\n      const result = ReflectApply(listeners[i], this, args);\n      if (result !== undefined && result !== null && this[kCapture] === true) __runjs_addCatch(this, result, type, args);\n    }\n  }\n",
+    },
+    {
+      find: "      var w = new Error('Possible EventEmitter memory leak detected. ' +\n                          existing.length + ' ' + String(type) + ' listeners ' +\n                          'added. Use emitter.setMaxListeners() to ' +\n                          'increase limit');\n",
+      replace: "      var w = new Error('Possible EventEmitter memory leak detected. ' +\n                          existing.length + ' ' + String(type) + ' listeners ' +\n                          'added to ' + __runjs_describeEmitter(target) + '. MaxListeners is ' + m + '. Use emitter.setMaxListeners() to ' +\n                          'increase limit');\n",
+    },
+    {
+      find: "function _onceWrap(target, type, listener) {\n",
+      replace: "function __runjs_describeEmitter(target) {\n  try {\n    return require('runjs:part/core').host.requirePart('util').modules.util.inspect(target, { depth: -1 });\n  } catch {\n    return '[' + (target && target.constructor && target.constructor.name || 'Object') + ']';\n  }\n}\n\nfunction _onceWrap(target, type, listener) {\n",
+    },
+  ],
   // node-inspect-extracted 3.3.3 captures the statics of globals some engines lack (QuickJS has
   // no Atomics), and would throw on them.
   'node-inspect-extracted/dist/inspect.js': [

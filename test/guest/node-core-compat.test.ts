@@ -4,16 +4,17 @@
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 import { guestSuite, type GuestContext } from '../helpers/both-engines.ts';
-import { guestJson } from '../helpers/guest-json.ts';
 
 type Req = (name: string) => any; // eslint-disable-line @typescript-eslint/no-explicit-any
-type Case = (require: Req) => unknown;
+type Case = (require: Req) => unknown;  // may return a promise
 
 const hostRequire = createRequire(import.meta.url);
 
 /** Runs `fn` in the guest and on the host and asserts that both return the same JSON. */
 async function sameAsNode(ctx: GuestContext, fn: Case): Promise<void> {
-  const guest = await guestJson(ctx, `return (${fn.toString()})(require);`);
+  // The result is the output's last line (warnings, which Node writes to stderr, come before it).
+  const output = await ctx.output(`const __result = await (${fn.toString()})(require);\nconsole.log(JSON.stringify(__result));`, { timeoutMs: 30_000 });
+  const guest = JSON.parse(output.trimEnd().split('\n').at(-1)!);
   const host = JSON.parse(JSON.stringify(await fn(hostRequire)));
   assert.deepEqual(guest, host);
 }
@@ -100,6 +101,95 @@ function bufferCases(require: Req): unknown {
   return out;
 }
 
+async function eventsCases(require: Req): Promise<unknown> {
+  const EventEmitter = require('node:events');
+  const { once, addAbortListener, setMaxListeners, getMaxListeners } = EventEmitter;
+  const attempt = (f: () => unknown) => {
+    try {
+      const r = f();
+      return r === undefined ? 'undefined' : typeof r === 'object' ? Object.keys(r as object) : r;
+    } catch (e: any) {
+      return [e.name, e.code, e.message];
+    }
+  };
+  const rejected = async (p: Promise<unknown>) => {
+    try {
+      return await p;
+    } catch (e: any) {
+      return [e.name, e.code, e.message, e.cause];
+    }
+  };
+  const out: unknown[] = [];
+  const e = new EventEmitter();
+  out.push(attempt(() => e.on('x', 1)), attempt(() => e.once('x', null)), attempt(() => e.prependListener('x', {})), attempt(() => e.prependOnceListener('x', 'f')), attempt(() => e.removeListener('x', 1)), attempt(() => e.off('x')));
+  out.push(attempt(() => e.setMaxListeners(-1)), attempt(() => e.setMaxListeners('1')), attempt(() => setMaxListeners(-1)), attempt(() => { EventEmitter.defaultMaxListeners = -1; }), attempt(() => { EventEmitter.defaultMaxListeners = 'x'; }));
+  out.push(attempt(() => addAbortListener(1, () => {})), attempt(() => addAbortListener(undefined, () => {})), attempt(() => addAbortListener(new AbortController().signal, 1)), typeof addAbortListener(new AbortController().signal, () => {})[Symbol.dispose]);
+  const ac0 = new AbortController();
+  let called = 0;
+  addAbortListener(ac0.signal, () => called++)[Symbol.dispose]();
+  ac0.abort();
+  out.push(called, attempt(() => getMaxListeners(e)), attempt(() => new EventEmitter({ captureRejections: 1 })), attempt(() => { EventEmitter.captureRejections = 1; }));
+  out.push(EventEmitter.captureRejections, String(EventEmitter.captureRejectionSymbol), String(EventEmitter.errorMonitor), EventEmitter.usingDomains);
+  // Warnings reach process.on('warning') (the run's output shows them too, as Node's stderr does).
+  const warnings: unknown[] = [];
+  const onWarning = (w: any) => warnings.push([w.name, w.message, w.emitter === e2, w.type, w.count]);
+  process.on('warning', onWarning);
+  const e2 = new EventEmitter();
+  e2.setMaxListeners(1);
+  for (let i = 0; i < 3; i++) e2.on('a', () => {});
+  const e3 = new EventEmitter();
+  for (let i = 0; i < 11; i++) e3.on(Symbol('s'), () => {});
+  for (let i = 0; i < 11; i++) e3.on('sym', () => {});
+  class Custom extends EventEmitter {}
+  const e4 = new Custom();
+  e4.setMaxListeners(2);
+  for (let i = 0; i < 3; i++) e4.on('c', () => {});
+  process.emitWarning('plain');
+  process.emitWarning('typed', 'CustomWarning', 'CODE1');
+  process.emitWarning('with options', { type: 'OptWarning', code: 'CODE2', detail: 'more' });
+  out.push(attempt(() => process.emitWarning(1 as unknown as string)));
+  await new Promise((r) => setTimeout(r, 5));
+  process.removeListener('warning', onWarning);
+  out.push(warnings);
+  // captureRejections: the rejection becomes an 'error' event, or goes to Symbol.for('nodejs.rejection').
+  const captured: unknown[] = [];
+  const e5 = new EventEmitter({ captureRejections: true });
+  e5.on('ev', async () => { throw new Error('kaboom'); });
+  e5.on('error', (err: Error) => captured.push(['captured', err.message]));
+  e5.emit('ev');
+  const e6 = new EventEmitter({ captureRejections: true });
+  e6[Symbol.for('nodejs.rejection')] = (err: Error, ev: string, ...args: unknown[]) => captured.push(['rejection', err.message, ev, args]);
+  e6.on('ev', async () => { throw new Error('k2'); });
+  e6.emit('ev', 1, 2);
+  EventEmitter.captureRejections = true;
+  const e7 = new EventEmitter();
+  EventEmitter.captureRejections = false;
+  e7.on('ev', () => Promise.reject(new Error('k3')));
+  e7.on('error', (err: Error) => captured.push(['default', err.message]));
+  e7.emit('ev');
+  await new Promise((r) => setTimeout(r, 5));
+  out.push(captured);
+  // events.once with options and a signal.
+  const ac = new AbortController();
+  const p = once(e, 'never', { signal: ac.signal });
+  ac.abort();
+  out.push(await rejected(p).then((r: any) => [r[0], r[1], r[2], r[3]?.name]));
+  out.push(await rejected(once(e, 'x', { signal: 1 })), await rejected(once(e, 'x', 1)), await rejected(once(e, 'x', null)));
+  const ee = new EventEmitter();
+  setTimeout(() => ee.emit('error', new Error('bad')), 1);
+  out.push(await rejected(once(ee, 'x')).then((r: any) => r[2]));
+  const ac2 = new AbortController();
+  const ee2 = new EventEmitter();
+  const p2 = once(ee2, 'y', { signal: ac2.signal });
+  out.push(ee2.listenerCount('y'), ee2.listenerCount('error'));
+  ee2.emit('y', 5);
+  out.push(await p2, ee2.listenerCount('y'), ee2.listenerCount('error'));
+  const ac3 = new AbortController();
+  ac3.abort('why');
+  out.push(await rejected(once(ee2, 'y', { signal: ac3.signal })));
+  return out;
+}
+
 guestSuite('node core modules against Node 24', (g) => {
   g.test('string_decoder: every encoding (base64url too), every split of tricky input, lastChar/lastNeed/lastTotal, end(), errors', async (ctx) => {
     await sameAsNode(ctx, stringDecoderCases);
@@ -107,5 +197,9 @@ guestSuite('node core modules against Node 24', (g) => {
 
   g.test('buffer: Node\'s argument errors (read*/write*, alloc, from, concat, compare, copy, fill, write, isAscii/isUtf8), Buffer.from(SharedArrayBuffer)', async (ctx) => {
     await sameAsNode(ctx, bufferCases);
+  });
+
+  g.test('events: Node\'s argument errors, MaxListenersExceededWarning through process.emitWarning, captureRejections, addAbortListener, once with options', async (ctx) => {
+    await sameAsNode(ctx, eventsCases);
   });
 });

@@ -2457,10 +2457,40 @@ var __runjs_part = (() => {
     resourceUsage() {
       return {};
     },
-    emitWarning(warning) {
-      const text = typeof warning === "string" ? warning : String(warning?.message ?? warning);
-      op("console.write", `[WARN] (runjs) Warning: ${text}
+    /** Node's emitWarning: 'warning' listeners get the Error in a later tick; the run's output shows it too. */
+    emitWarning(warning, type = void 0, code = void 0, ctor = void 0) {
+      let detail;
+      if (type !== null && typeof type === "object" && !__runjs_P.Array_isArray(type)) {
+        ctor = type.ctor;
+        code = type.code;
+        if (typeof type.detail === "string") detail = type.detail;
+        type = type.type || "Warning";
+      } else if (typeof type === "function") {
+        ctor = type;
+        code = void 0;
+        type = "Warning";
+      }
+      if (type !== void 0 && typeof type !== "string") throw invalidArgType("type", "of type string", type);
+      if (typeof code === "function") code = void 0;
+      else if (code !== void 0 && typeof code !== "string") throw invalidArgType("code", "of type string", code);
+      if (typeof warning === "string") {
+        const message = warning;
+        warning = new Error(message);
+        warning.name = String(type || "Warning");
+        if (code !== void 0) warning.code = code;
+        if (detail !== void 0) warning.detail = detail;
+      } else if (!(warning instanceof Error)) {
+        throw invalidArgType("warning", "of type string or an instance of Error", warning);
+      }
+      void ctor;
+      queueMicrotask(() => {
+        process.emit("warning", warning);
+        const prefix = warning.code ? `[${warning.code}] ` : "";
+        const more = typeof warning.detail === "string" ? `
+${warning.detail}` : "";
+        op("console.write", `[WARN] (runjs) ${prefix}${warning.name}: ${warning.message}${more}
 `);
+      });
     },
     on(event, fn) {
       addListener(event, fn);
