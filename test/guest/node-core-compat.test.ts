@@ -190,6 +190,33 @@ async function eventsCases(require: Req): Promise<unknown> {
   return out;
 }
 
+function querystringCases(require: Req): unknown {
+  const qs = require('node:querystring');
+  const attempt = (f: () => any) => {
+    try {
+      const r = f();
+      return r && typeof r === 'object' ? JSON.stringify([Object.getPrototypeOf(r) === null, r]) : r;
+    } catch (e: any) {
+      return [e.name, e.code, e.message];
+    }
+  };
+  const out: unknown[] = [];
+  for (const s of ['a b', 'ü€😀', '\ud800', '\udc00x', 'a\ud83d', "!'()*-._~", '%', 1, null, undefined, {}, [1, 2], 10n, { toString() { return 'ts' } }]) out.push(attempt(() => qs.escape(s)));
+  for (const s of ['%', '%zz', '%4', '%41', '%C3%BC', '%E0%A4%A', 'a+b', '%FF', '%u0041', '%%41', '%e2%82%ac']) out.push(attempt(() => qs.unescape(s)), attempt(() => qs.unescape(s, true)), attempt(() => Array.from(qs.unescapeBuffer(s))), attempt(() => Array.from(qs.unescapeBuffer(s, true))));
+  const parses = [['a=1&b=2&a=3'], ['a&b=&=c&&d=1=2'], ['a[]=1&a[]=2'], ['  a = 1 '], ['a=%zz&b=%41%'], ['a+b=c+d'], ['a=1;b=2', ';', ':'], ['a:1;b:2', ';', ':'], ['aXYb=1XYc=2', 'XY'], ['a==b', '', '=='], ['a=1&b=2&c=3', null, null, { maxKeys: 2 }], ['a=1&b=2&c=3', null, null, { maxKeys: 0 }], ['a=1&b=2&c=3', null, null, { maxKeys: -1 }], ['a=1&b=2', null, null, { maxKeys: '1' }],
+    ['a=%41&b=x', null, null, { decodeURIComponent: (s: string) => s.toUpperCase() }], ['a=%41', null, null, { decodeURIComponent: () => { throw new Error('x') } }], ['__proto__=1&constructor=2&hasOwnProperty=3'], ['a=1&&&&b=2'], ['&'], ['='], ['=&='], [1], [''], ['a=%F0%9F%98%80'], ['a=1&a=2&a=3'], ['%3D=%26'], ['a=b=c'], ['a=1&b=2', 1, 2], ['a1b2c', 1, 2]];
+  for (const p of parses) out.push(attempt(() => qs.parse(...(p as [string]))));
+  const strs = [[{ a: 1, b: 'x y', c: [1, 2], d: true, e: null, f: undefined, g: NaN, h: Infinity, i: {}, j: 10n, k: [], l: Symbol('s') }], [{ a: [[1, 2], { x: 1 }] }], [{ a: 1, b: 2 }, ';', ':'], [{ 'ü': '€' }], [{ a: 1 }, null, null, { encodeURIComponent: (s: string) => `<${s}>` }], ['str'], [null], [[1, 2]], [{ a: -0, b: 1e21, c: 1.5 }], [{ '': '' }], [{ a: '\ud800' }], [Object.create({ inherited: 1 }, { own: { value: 2, enumerable: true } })], [{ a: 1, b: [], c: 3 }]];
+  for (const s of strs) out.push(attempt(() => qs.stringify(...(s as [object]))));
+  out.push(qs.encode === qs.stringify, qs.decode === qs.parse, Object.keys(qs).sort().join(','));
+  const out2: unknown[] = [];
+  out2.push(attempt(() => qs.parse('a+b=c+d&e=%zz+f', null, null, { decodeURIComponent: (s: string) => s })), attempt(() => qs.parse('a=\ud800%&b=x')), attempt(() => qs.parse('a=1&b=2', null, null, { maxKeys: '1' })));
+  const prev = qs.unescape; qs.unescape = (s: string) => s.replace(/o/g, '_'); out2.push(attempt(() => qs.parse('foo=bor+x'))); qs.unescape = prev;
+  const prevE = qs.escape; qs.escape = (s: string) => `[${s}]`; out2.push(attempt(() => qs.stringify({ a: '', b: 1 }))); qs.escape = prevE;
+  out2.push(attempt(() => qs.stringify({ a: 2n ** 70n, b: 1e21, c: -1e21, d: [], e: [''] })), attempt(() => qs.escape(`${String.fromCharCode(0xD801)}test`)), attempt(() => qs.escape({ test: 5, toString: () => 'test', valueOf: () => 10 })), attempt(() => qs.escape({ toString: 5, valueOf: () => 'test' })));
+  return [out, out2];
+}
+
 guestSuite('node core modules against Node 24', (g) => {
   g.test('string_decoder: every encoding (base64url too), every split of tricky input, lastChar/lastNeed/lastTotal, end(), errors', async (ctx) => {
     await sameAsNode(ctx, stringDecoderCases);
@@ -201,5 +228,9 @@ guestSuite('node core modules against Node 24', (g) => {
 
   g.test('events: Node\'s argument errors, MaxListenersExceededWarning through process.emitWarning, captureRejections, addAbortListener, once with options', async (ctx) => {
     await sameAsNode(ctx, eventsCases);
+  });
+
+  g.test('querystring: escape/unescape edge cases (surrogates, malformed escapes), parse with separators, maxKeys and decoders, stringify of odd values', async (ctx) => {
+    await sameAsNode(ctx, querystringCases);
   });
 });
