@@ -217,6 +217,26 @@ function querystringCases(require: Req): unknown {
   return [out, out2];
 }
 
+function bufferConversionCases(require: Req): unknown {
+  const { Buffer } = require('node:buffer');
+  const attempt = (f: () => unknown) => {
+    try {
+      return f();
+    } catch (e: any) {
+      return [e.name, e.code, e.message];
+    }
+  };
+  const b = Buffer.from('abcdef');
+  const out: unknown[] = [];
+  out.push(attempt(() => b.toString(null as unknown as BufferEncoding)), attempt(() => b.toString(undefined)), attempt(() => b.toString('' as BufferEncoding)), attempt(() => b.toString('ascii', '1' as unknown as number, '3' as unknown as number)), attempt(() => b.toString('ascii', 1.5, 3.9)), attempt(() => b.toString('ascii', -Infinity, Infinity)), attempt(() => b.toString('ascii', true as unknown as number, 3)), attempt(() => b.toString('ascii', 0, true as unknown as number)), attempt(() => b.toString('ascii', NaN, 2)), attempt(() => b.toString('ascii', 0, NaN)), attempt(() => b.toString('ascii', '-1' as unknown as number, '3' as unknown as number)), attempt(() => b.toString(1 as unknown as BufferEncoding)), attempt(() => b.toString('latin1', 2 ** 53)), attempt(() => b.toString('utf8', 0, -1)));
+  out.push(attempt(() => Buffer.byteLength('abc', 'bogus' as BufferEncoding)), attempt(() => Buffer.byteLength(new DataView(new ArrayBuffer(3)))), attempt(() => Buffer.byteLength(new SharedArrayBuffer(4))), attempt(() => Buffer.byteLength('\u00e9', 'latin1')), attempt(() => Buffer.byteLength('aGVsbG8', 'base64')));
+  out.push(require('node:util').inspect(Buffer.from('hello world, this is a long buffer with many bytes in it for inspecting')), require('node:util').inspect(Buffer.alloc(0)), attempt(() => Buffer.isEncoding(null)), attempt(() => Buffer.isEncoding('')), attempt(() => b.slice(2, 1).length), attempt(() => b.subarray('1' as unknown as number, '3' as unknown as number).toString()));
+  out.push(attempt(() => b.indexOf('c', '1')), attempt(() => b.indexOf('c', null as unknown as number)), attempt(() => b.indexOf('c', {} as number)), attempt(() => b.lastIndexOf('c', -10)), attempt(() => b.includes(99, 3)), attempt(() => b.indexOf(Buffer.from('cd'), -4)), attempt(() => b.indexOf('', 10)), attempt(() => b.indexOf(99.9)), attempt(() => b.indexOf(355)), attempt(() => b.indexOf('c', 0, 'bogus' as BufferEncoding)));
+  out.push(attempt(() => Buffer.from('abc').toJSON()), attempt(() => JSON.stringify(Buffer.from([1]))), attempt(() => Buffer.from(new Uint16Array([1, 256])).length), attempt(() => Buffer.from([257, -1, 1.9, '3'] as number[]).join()), attempt(() => Buffer.from({ length: 2, 0: 5, 1: 6 } as unknown as number[]).join()), attempt(() => Buffer.from({ type: 'Buffer', data: [1, 2] } as unknown as number[]).join()), attempt(() => Buffer.from(new String('xy') as string).toString()), attempt(() => Buffer.alloc(3, 'abcd').toString()), attempt(() => Buffer.alloc(3, 0x101).join()), attempt(() => Buffer.alloc(3, '').join()));
+  out.push(attempt(() => b.swap16().toString()), attempt(() => Buffer.from('abcd').swap32().toString()), attempt(() => Buffer.from('abcdefgh').swap64().toString()), attempt(() => b.toLocaleString === b.toString), attempt(() => Buffer.poolSize), attempt(() => b.parent === b.buffer), attempt(() => typeof b.offset));
+  return out;
+}
+
 guestSuite('node core modules against Node 24', (g) => {
   g.test('string_decoder: every encoding (base64url too), every split of tricky input, lastChar/lastNeed/lastTotal, end(), errors', async (ctx) => {
     await sameAsNode(ctx, stringDecoderCases);
@@ -224,6 +244,10 @@ guestSuite('node core modules against Node 24', (g) => {
 
   g.test('buffer: Node\'s argument errors (read*/write*, alloc, from, concat, compare, copy, fill, write, isAscii/isUtf8), Buffer.from(SharedArrayBuffer)', async (ctx) => {
     await sameAsNode(ctx, bufferCases);
+  });
+
+  g.test('buffer: toString encodings and ranges, byteLength of views and SharedArrayBuffers, indexOf offsets, from/alloc of odd values, swap*, inspect', async (ctx) => {
+    await sameAsNode(ctx, bufferConversionCases);
   });
 
   g.test('events: Node\'s argument errors, MaxListenersExceededWarning through process.emitWarning, captureRejections, addAbortListener, once with options', async (ctx) => {

@@ -2301,6 +2301,7 @@ var __runjs_part = (() => {
       if (typeof string !== "string" && !__runjs_P.ArrayBuffer_isView(string) && !isAnyArrayBuffer(string)) {
         throw invalidArgType2("string", "of type string or an instance of Buffer or ArrayBuffer", string);
       }
+      if (typeof string !== "string") return string.byteLength;
       return __runjs_P.$call(byteLength, this, string, encoding);
     });
     const firstArgument = /* @__PURE__ */ __name((value) => invalidArgType2("first argument", "of type string or an instance of Buffer, ArrayBuffer, or Array or an Array-like Object", value), "firstArgument");
@@ -2360,7 +2361,12 @@ var __runjs_part = (() => {
       __runjs_P.$call(__runjs_P.Uint8ArrayProto_set, target, __runjs_P.$call(__runjs_P.Uint8ArrayProto_subarray, this, sourceStart, sourceStart + n), targetStart);
       return n;
     });
-    const { fill, write: write2 } = proto;
+    const { fill, write: write2, toString } = proto;
+    define(proto, "toString", function(encoding, start, end2) {
+      if (encoding === null || encoding === "") throw nodeError2(TypeError, "ERR_UNKNOWN_ENCODING", `Unknown encoding: ${encoding}`);
+      return arguments.length === 0 ? __runjs_P.$call(toString, this) : __runjs_P.$call(toString, this, encoding, start, end2);
+    });
+    proto.toLocaleString = proto.toString;
     define(proto, "fill", function(value, offset, end2, encoding) {
       if (typeof value === "string") {
         if (offset === void 0 || typeof offset === "string") {
@@ -2403,7 +2409,8 @@ var __runjs_part = (() => {
   }
   __name(installArgumentChecks, "installArgumentChecks");
   function isAnyArrayBuffer(v) {
-    return v instanceof ArrayBuffer || typeof SharedArrayBuffer === "function" && v instanceof SharedArrayBuffer;
+    if (v instanceof ArrayBuffer) return true;
+    return v !== null && typeof v === "object" && __runjs_P.$call(__runjs_P.ObjectProto_toString, v) === "[object SharedArrayBuffer]";
   }
   __name(isAnyArrayBuffer, "isAnyArrayBuffer");
   function compareBytes(a, aStart, aEnd, b, bStart, bEnd) {

@@ -140,7 +140,7 @@ export function installBufferChecks(Buffer) {
   }
 }
 
-/** Node's checks of the other methods' arguments (concat, compare, equals, copy, fill, write, from, byteLength). */
+/** Node's checks of the other methods' arguments (concat, compare, equals, copy, fill, write, toString, from, byteLength). */
 export function installArgumentChecks(Buffer) {
   const proto = Buffer.prototype;
   const define = (target, name, fn) => {
@@ -163,6 +163,7 @@ export function installArgumentChecks(Buffer) {
     if (typeof string !== 'string' && !ArrayBuffer.isView(string) && !isAnyArrayBuffer(string)) {
       throw invalidArgType('string', 'of type string or an instance of Buffer or ArrayBuffer', string);
     }
+    if (typeof string !== 'string') return string.byteLength;
     return byteLength.call(this, string, encoding);
   });
   const firstArgument = (value) => invalidArgType('first argument', 'of type string or an instance of Buffer, ArrayBuffer, or Array or an Array-like Object', value);
@@ -223,7 +224,13 @@ export function installArgumentChecks(Buffer) {
     Uint8Array.prototype.set.call(target, Uint8Array.prototype.subarray.call(this, sourceStart, sourceStart + n), targetStart);
     return n;
   });
-  const { fill, write } = proto;
+  const { fill, write, toString } = proto;
+  // Only a missing encoding means UTF-8 (null and '' are unknown encodings).
+  define(proto, 'toString', function (encoding, start, end) {
+    if (encoding === null || encoding === '') throw nodeError(TypeError, 'ERR_UNKNOWN_ENCODING', `Unknown encoding: ${encoding}`);
+    return arguments.length === 0 ? toString.call(this) : toString.call(this, encoding, start, end);
+  });
+  proto.toLocaleString = proto.toString;
   define(proto, 'fill', function (value, offset, end, encoding) {
     if (typeof value === 'string') {
       if (offset === undefined || typeof offset === 'string') {
@@ -266,7 +273,9 @@ export function installArgumentChecks(Buffer) {
 }
 
 function isAnyArrayBuffer(v) {
-  return v instanceof ArrayBuffer || (typeof SharedArrayBuffer === 'function' && v instanceof SharedArrayBuffer);
+  if (v instanceof ArrayBuffer) return true;
+  // A brand check: the platform's captured SharedArrayBuffer is not the script's on every engine.
+  return v !== null && typeof v === 'object' && Object.prototype.toString.call(v) === '[object SharedArrayBuffer]';
 }
 
 function compareBytes(a, aStart, aEnd, b, bStart, bEnd) {
