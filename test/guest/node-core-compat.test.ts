@@ -187,6 +187,16 @@ async function eventsCases(require: Req): Promise<unknown> {
   const ac3 = new AbortController();
   ac3.abort('why');
   out.push(await rejected(once(ee2, 'y', { signal: ac3.signal })));
+  // listenerCount(type, listener), the emitter's own symbols in inspect, max listeners of EventTargets.
+  const util = require('node:util');
+  const e8 = new EventEmitter();
+  const f = () => {};
+  e8.on('x', f);
+  e8.on('x', () => {});
+  e8.once('x', f);
+  out.push(e8.listenerCount('x'), e8.listenerCount('x', f), util.inspect(new EventEmitter()), util.inspect(e8, { depth: 0 }));
+  const et = new EventTarget();
+  out.push(getMaxListeners(et), attempt(() => setMaxListeners(1, et)), getMaxListeners(et), attempt(() => setMaxListeners(5, {})));
   return out;
 }
 

@@ -77,6 +77,7 @@ var __runjs_part = (() => {
       }
       __name(__runjs_validateCount, "__runjs_validateCount");
       var kCapture = /* @__PURE__ */ Symbol("kCapture");
+      var kShapeMode = /* @__PURE__ */ Symbol("shapeMode");
       var kRejection = /* @__PURE__ */ __runjs_P.Symbol_for("nodejs.rejection");
       function __runjs_addCatch(that, promise, type, args) {
         try {
@@ -148,6 +149,7 @@ var __runjs_part = (() => {
       });
       __runjs_P.Object_defineProperty(EventEmitter2, "captureRejectionSymbol", { value: kRejection, enumerable: true, writable: false, configurable: true });
       EventEmitter2.init = function(opts) {
+        this[kShapeMode] = !(this._events === void 0 || this._events === __runjs_P.Object_getPrototypeOf(this)._events);
         if (opts && opts.captureRejections) {
           if (typeof opts.captureRejections !== "boolean") throw __runjs_shared().invalidArgType("options.captureRejections", "of type boolean", opts.captureRejections);
           this[kCapture] = Boolean(opts.captureRejections);
@@ -401,11 +403,11 @@ var __runjs_part = (() => {
         if (typeof emitter.listenerCount === "function") {
           return emitter.listenerCount(type);
         } else {
-          return __runjs_P.$call(listenerCount, emitter, type);
+          return __runjs_P.$call(listenerCount2, emitter, type);
         }
       };
-      EventEmitter2.prototype.listenerCount = listenerCount;
-      function listenerCount(type) {
+      EventEmitter2.prototype.listenerCount = listenerCount2;
+      function listenerCount2(type) {
         var events = this._events;
         if (events !== void 0) {
           var evlistener = events[type];
@@ -417,7 +419,7 @@ var __runjs_part = (() => {
         }
         return 0;
       }
-      __name(listenerCount, "listenerCount");
+      __name(listenerCount2, "listenerCount");
       EventEmitter2.prototype.eventNames = /* @__PURE__ */ __name(function eventNames() {
         return this._eventsCount > 0 ? ReflectOwnKeys(this._events) : [];
       }, "eventNames");
@@ -618,19 +620,32 @@ var __runjs_part = (() => {
     };
   }, "on");
   import_events.default.errorMonitor = errorMonitor;
+  var baseListenerCount = import_events.default.prototype.listenerCount;
+  import_events.default.prototype.listenerCount = /* @__PURE__ */ __name(function listenerCount(type, listener) {
+    if (listener === void 0 || listener === null) return __runjs_P.$call(baseListenerCount, this, type);
+    let n = 0;
+    for (const l of __runjs_P.iter(this.rawListeners(type))) if (l === listener || l.listener === listener) n++;
+    return n;
+  }, "listenerCount");
   import_events.default.usingDomains = false;
   import_events.default.getEventListeners = /* @__PURE__ */ __name(function getEventListeners(target, name) {
     if (typeof target?.listeners === "function") return target.listeners(name);
     return [];
   }, "getEventListeners");
+  var targetMaxListeners = /* @__PURE__ */ new WeakMap();
   import_events.default.getMaxListeners = /* @__PURE__ */ __name(function getMaxListeners(target) {
-    return typeof target?.getMaxListeners === "function" ? target.getMaxListeners() : import_events.default.defaultMaxListeners;
+    if (typeof target?.getMaxListeners === "function") return target.getMaxListeners();
+    return __runjs_P.$get(targetMaxListeners, target) ?? import_events.default.defaultMaxListeners;
   }, "getMaxListeners");
   import_events.default.setMaxListeners = /* @__PURE__ */ __name(function setMaxListeners(n = import_events.default.defaultMaxListeners, ...targets) {
     if (typeof n !== "number") throw invalidArgType("setMaxListeners", "of type number", n);
     if (n < 0 || __runjs_P.Number_isNaN(n)) throw outOfRange("setMaxListeners", ">= 0", n);
     if (targets.length === 0) import_events.default.defaultMaxListeners = n;
-    for (const t of __runjs_P.iter(targets)) if (typeof t.setMaxListeners === "function") t.setMaxListeners(n);
+    for (const t of __runjs_P.iter(targets)) {
+      if (t instanceof import_events.default || typeof t?.setMaxListeners === "function") t.setMaxListeners(n);
+      else if (t instanceof core_default.globals.EventTarget) __runjs_P.$set(targetMaxListeners, t, n);
+      else throw invalidArgType("eventTargets", "an instance of EventEmitter or EventTarget", t);
+    }
   }, "setMaxListeners");
   import_events.default.addAbortListener = /* @__PURE__ */ __name(function addAbortListener(signal, listener) {
     if (signal === void 0) throw invalidArgType("signal", "an instance of AbortSignal", signal);

@@ -122,19 +122,34 @@ EventEmitter.on = function on(emitter, name, options = undefined) {
 };
 
 EventEmitter.errorMonitor = errorMonitor;
+// Node 24: listenerCount(type, listener) counts only that listener (once-wrapped ones too).
+const baseListenerCount = EventEmitter.prototype.listenerCount;
+EventEmitter.prototype.listenerCount = function listenerCount(type, listener) {
+  if (listener === undefined || listener === null) return baseListenerCount.call(this, type);
+  let n = 0;
+  for (const l of this.rawListeners(type)) if (l === listener || l.listener === listener) n++;
+  return n;
+};
 EventEmitter.usingDomains = false;
 EventEmitter.getEventListeners = function getEventListeners(target, name) {
   if (typeof target?.listeners === 'function') return target.listeners(name);
   return [];
 };
+// EventTargets' maximum, set by events.setMaxListeners(n, target) (Node keeps it on the target).
+const targetMaxListeners = new WeakMap();
 EventEmitter.getMaxListeners = function getMaxListeners(target) {
-  return typeof target?.getMaxListeners === 'function' ? target.getMaxListeners() : EventEmitter.defaultMaxListeners;
+  if (typeof target?.getMaxListeners === 'function') return target.getMaxListeners();
+  return targetMaxListeners.get(target) ?? EventEmitter.defaultMaxListeners;
 };
 EventEmitter.setMaxListeners = function setMaxListeners(n = EventEmitter.defaultMaxListeners, ...targets) {
   if (typeof n !== 'number') throw invalidArgType('setMaxListeners', 'of type number', n);
   if (n < 0 || Number.isNaN(n)) throw outOfRange('setMaxListeners', '>= 0', n);
   if (targets.length === 0) EventEmitter.defaultMaxListeners = n;
-  for (const t of targets) if (typeof t.setMaxListeners === 'function') t.setMaxListeners(n);
+  for (const t of targets) {
+    if (t instanceof EventEmitter || typeof t?.setMaxListeners === 'function') t.setMaxListeners(n);
+    else if (t instanceof core.globals.EventTarget) targetMaxListeners.set(t, n);
+    else throw invalidArgType('eventTargets', 'an instance of EventEmitter or EventTarget', t);
+  }
 };
 EventEmitter.addAbortListener = function addAbortListener(signal, listener) {
   if (signal === undefined) throw invalidArgType('signal', 'an instance of AbortSignal', signal);
