@@ -196,6 +196,12 @@ async function eventsCases(require: Req): Promise<unknown> {
   e8.once('x', f);
   out.push(e8.listenerCount('x'), e8.listenerCount('x', f), util.inspect(new EventEmitter()), util.inspect(e8, { depth: 0 }));
   const et = new EventTarget();
+  et.addEventListener('foo', f);
+  et.addEventListener('foo', () => {});
+  et.addEventListener('foo', f);
+  const ac4 = new AbortController();
+  ac4.signal.addEventListener('abort', f);
+  out.push(EventEmitter.getEventListeners(et, 'foo').length, EventEmitter.getEventListeners(et, 'foo')[0] === f, EventEmitter.getEventListeners(et, 'bar').length, EventEmitter.getEventListeners(ac4.signal, 'abort').length);
   out.push(getMaxListeners(et), attempt(() => setMaxListeners(1, et)), getMaxListeners(et), attempt(() => setMaxListeners(5, {})));
   return out;
 }

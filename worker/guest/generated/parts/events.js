@@ -630,6 +630,7 @@ var __runjs_part = (() => {
   import_events.default.usingDomains = false;
   import_events.default.getEventListeners = /* @__PURE__ */ __name(function getEventListeners(target, name) {
     if (typeof target?.listeners === "function") return target.listeners(name);
+    if (target instanceof core_default.globals.EventTarget) return core_default.shared.eventTargetListeners(target, name);
     return [];
   }, "getEventListeners");
   var targetMaxListeners = /* @__PURE__ */ new WeakMap();

@@ -319,6 +319,11 @@ var __runjs_part = (() => {
     return { capture: !!options.capture, once: !!options.once, passive: !!options.passive, signal: options.signal };
   }
   __name(flatten, "flatten");
+  function eventTargetListeners(target, type) {
+    const list = targets.get(target)?.get(String(type)) ?? [];
+    return __runjs_P.$map(__runjs_P.$filter(list, (rec) => !rec.removed), (rec) => rec.callback);
+  }
+  __name(eventTargetListeners, "eventTargetListeners");
   var EventTarget = class {
     static {
       __name(this, "EventTarget");
@@ -2561,6 +2566,7 @@ ${warning.detail}` : "";
     defineHidden: () => defineHidden,
     describeType: () => describeType,
     encodingForLabel: () => encodingForLabel,
+    eventTargetListeners: () => eventTargetListeners,
     failRun: () => failRun,
     formatArg: () => formatArg,
     formatError: () => formatError,

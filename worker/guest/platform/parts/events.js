@@ -133,6 +133,7 @@ EventEmitter.prototype.listenerCount = function listenerCount(type, listener) {
 EventEmitter.usingDomains = false;
 EventEmitter.getEventListeners = function getEventListeners(target, name) {
   if (typeof target?.listeners === 'function') return target.listeners(name);
+  if (target instanceof core.globals.EventTarget) return core.shared.eventTargetListeners(target, name);
   return [];
 };
 // EventTargets' maximum, set by events.setMaxListeners(n, target) (Node keeps it on the target).
