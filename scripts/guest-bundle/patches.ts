@@ -34,6 +34,26 @@ export const PATCHES: Readonly<Record<string, readonly Patch[]>> = {
     { find: "  if (this.length > max) str += ' ... '\n", replace: "  if (this.length > max) str += ' ... ' + (this.length - max) + ' more byte' + (this.length - max > 1 ? 's' : '')\n" },
     // Node stops at the first pair that is not two hex digits ('0g' is not 0).
     { find: '    const parsed = parseInt(string.substr(i * 2, 2), 16)\n    if (numberIsNaN(parsed)) return i\n', replace: '    const pair = string.substr(i * 2, 2)\n    if (!/^[0-9a-fA-F]{2}$/.test(pair)) return i\n    const parsed = parseInt(pair, 16)\n' },
+    // Node's errors, with their codes: ERR_UNKNOWN_ENCODING, and alloc's size checks (Node checks
+    // against its kMaxLength, 2 ** 53 - 1; larger sizes fail when allocated).
+    {
+      find: 'function assertSize (size) {\n  if (typeof size !== \'number\') {\n    throw new TypeError(\'"size" argument must be of type number\')\n  } else if (size < 0) {\n    throw new RangeError(\'The value "\' + size + \'" is invalid for option "size"\')\n  }\n}\n',
+      replace: 'function __runjs_unknownEncoding (encoding) {\n  return require(\'runjs:part/core\').shared.nodeError(TypeError, \'ERR_UNKNOWN_ENCODING\', \'Unknown encoding: \' + encoding)\n}\nfunction assertSize (size) {\n  const { invalidArgType, outOfRange } = require(\'runjs:part/core\').shared\n  if (typeof size !== \'number\') throw invalidArgType(\'size\', \'of type number\', size)\n  if (!(size >= 0 && size <= 9007199254740991)) throw outOfRange(\'size\', \'>= 0 && <= 9007199254740991\', size)\n}\n',
+    },
+    { find: "  if (!Buffer.isEncoding(encoding)) {\n    throw new TypeError('Unknown encoding: ' + encoding)", replace: "  if (!Buffer.isEncoding(encoding)) {\n    throw __runjs_unknownEncoding(encoding)" },
+    { find: "        return utf16leSlice(this, start, end)\n\n      default:\n        if (loweredCase) throw new TypeError('Unknown encoding: ' + encoding)", replace: "        return utf16leSlice(this, start, end)\n\n      default:\n        if (loweredCase) throw __runjs_unknownEncoding(encoding)" },
+    { find: "        return ucs2Write(this, string, offset, length)\n\n      default:\n        if (loweredCase) throw new TypeError('Unknown encoding: ' + encoding)", replace: "        return ucs2Write(this, string, offset, length)\n\n      default:\n        if (loweredCase) throw __runjs_unknownEncoding(encoding)" },
+    { find: "&& !Buffer.isEncoding(encoding)) {\n      throw new TypeError('Unknown encoding: ' + encoding)", replace: "&& !Buffer.isEncoding(encoding)) {\n      throw __runjs_unknownEncoding(encoding)" },
+    { find: "    throw new RangeError('\"offset\" is outside of buffer bounds')\n", replace: "    throw require('runjs:part/core').shared.nodeError(RangeError, 'ERR_BUFFER_OUT_OF_BOUNDS', '\"offset\" is outside of buffer bounds')\n" },
+    { find: "    throw new RangeError('\"length\" is outside of buffer bounds')\n", replace: "    throw require('runjs:part/core').shared.nodeError(RangeError, 'ERR_BUFFER_OUT_OF_BOUNDS', '\"length\" is outside of buffer bounds')\n" },
+    { find: "  throw new TypeError('val must be string, number or Buffer')\n", replace: "  throw require('runjs:part/core').shared.invalidArgType('value', 'one of type number or string or an instance of Buffer or Uint8Array', val)\n" },
+    {
+      find: "      throw new TypeError('The value \"' + val +\n        '\" is invalid for argument \"value\"')\n",
+      replace: "      throw require('runjs:part/core').shared.nodeError(TypeError, 'ERR_INVALID_ARG_VALUE', 'The argument \\'value\\' is invalid. Received \\'' + val + '\\'')\n",
+    },
+    { find: "    throw new RangeError('Buffer size must be a multiple of 16-bits')\n", replace: "    throw require('runjs:part/core').shared.nodeError(RangeError, 'ERR_INVALID_BUFFER_SIZE', 'Buffer size must be a multiple of 16-bits')\n" },
+    { find: "    throw new RangeError('Buffer size must be a multiple of 32-bits')\n", replace: "    throw require('runjs:part/core').shared.nodeError(RangeError, 'ERR_INVALID_BUFFER_SIZE', 'Buffer size must be a multiple of 32-bits')\n" },
+    { find: "    throw new RangeError('Buffer size must be a multiple of 64-bits')\n", replace: "    throw require('runjs:part/core').shared.nodeError(RangeError, 'ERR_INVALID_BUFFER_SIZE', 'Buffer size must be a multiple of 64-bits')\n" },
     // Bulk conversions go to the host past BULK_MIN (worker/guest/platform/web/bulk-codec.js): the
     // byte-at-a-time loops below run at well under 1 MB/s on QuickJS.
     {
@@ -101,6 +121,44 @@ function fromString (string, encoding) {
     {
       find: '  if (!end || end < 0 || end > len) end = len\n\n  let out = \'\'\n  for (let i = start; i < end; ++i) {\n    out += hexSliceLookupTable[buf[i]]\n',
       replace: '  if (!end || end < 0 || end > len) end = len\n  if (end - start > __runjs_bulk().BULK_MIN) return __runjs_bulkSlice(buf, start, end, \'hex\')\n\n  let out = \'\'\n  for (let i = start; i < end; ++i) {\n    out += hexSliceLookupTable[buf[i]]\n',
+    },
+  ],
+  // events 3.3.0 (Node 14's EventEmitter) and what Node 24 changed: Node's argument errors, the
+  // MaxListenersExceededWarning through process.emitWarning (so process.on('warning') sees it)
+  // with Node's text, and captureRejections (constructor option and the static default).
+  'events/events.js': [
+    {
+      find: "function ProcessEmitWarning(warning) {\n  if (console && console.warn) console.warn(warning);\n}\n",
+      replace: "function ProcessEmitWarning(warning) {\n  require('runjs:part/core').process.emitWarning(warning);\n}\nconst __runjs_shared = () => require('runjs:part/core').shared\nfunction __runjs_validateCount(n, name) {\n  if (typeof n !== 'number') throw __runjs_shared().invalidArgType(name, 'of type number', n)\n  if (n < 0 || NumberIsNaN(n)) throw __runjs_shared().outOfRange(name, '>= 0', n)\n}\nconst kCapture = Symbol('kCapture')\nconst kShapeMode = Symbol('shapeMode')\nconst kRejection = Symbol.for('nodejs.rejection')\nfunction __runjs_addCatch(that, promise, type, args) {\n  try {\n    const then = promise.then\n    if (typeof then === 'function') {\n      then.call(promise, undefined, function (err) {\n        require('runjs:part/core').process.nextTick(__runjs_emitRejection, that, err, type, args)\n      })\n    }\n  } catch (err) {\n    that.emit('error', err)\n  }\n}\nfunction __runjs_emitRejection(ee, err, type, args) {\n  if (typeof ee[kRejection] === 'function') {\n    ee[kRejection](err, type, ...args)\n  } else {\n    const prev = ee[kCapture]\n    try {\n      ee[kCapture] = false\n      ee.emit('error', err)\n    } finally {\n      ee[kCapture] = prev\n    }\n  }\n}\n",
+    },
+    { find: "function EventEmitter() {\n  EventEmitter.init.call(this);\n}\n", replace: "function EventEmitter(opts) {\n  EventEmitter.init.call(this, opts);\n}\n" },
+    {
+      find: "    throw new TypeError('The \"listener\" argument must be of type Function. Received type ' + typeof listener);\n",
+      replace: "    throw __runjs_shared().invalidArgType('listener', 'of type function', listener);\n",
+    },
+    {
+      find: "    if (typeof arg !== 'number' || arg < 0 || NumberIsNaN(arg)) {\n      throw new RangeError('The value of \"defaultMaxListeners\" is out of range. It must be a non-negative number. Received ' + arg + '.');\n    }\n",
+      replace: "    __runjs_validateCount(arg, 'defaultMaxListeners');\n",
+    },
+    {
+      find: "EventEmitter.init = function() {\n",
+      replace: "Object.defineProperty(EventEmitter.prototype, kCapture, { value: false, writable: true, enumerable: false, configurable: true });\nObject.defineProperty(EventEmitter, 'captureRejections', {\n  enumerable: true,\n  get: function() { return EventEmitter.prototype[kCapture]; },\n  set: function(value) {\n    if (typeof value !== 'boolean') throw __runjs_shared().invalidArgType('EventEmitter.captureRejections', 'of type boolean', value);\n    EventEmitter.prototype[kCapture] = value;\n  }\n});\nObject.defineProperty(EventEmitter, 'captureRejectionSymbol', { value: kRejection, enumerable: true, writable: false, configurable: true });\nEventEmitter.init = function(opts) {\n  this[kShapeMode] = !(this._events === undefined || this._events === Object.getPrototypeOf(this)._events);\n  if (opts && opts.captureRejections) {\n    if (typeof opts.captureRejections !== 'boolean') throw __runjs_shared().invalidArgType('options.captureRejections', 'of type boolean', opts.captureRejections);\n    this[kCapture] = Boolean(opts.captureRejections);\n  } else {\n    this[kCapture] = EventEmitter.prototype[kCapture];\n  }\n",
+    },
+    {
+      find: "  if (typeof n !== 'number' || n < 0 || NumberIsNaN(n)) {\n    throw new RangeError('The value of \"n\" is out of range. It must be a non-negative number. Received ' + n + '.');\n  }\n",
+      replace: "  __runjs_validateCount(n, 'setMaxListeners');\n",
+    },
+    {
+      find: "  if (typeof handler === 'function') {\n    ReflectApply(handler, this, args);\n  } else {\n    var len = handler.length;\n    var listeners = arrayClone(handler, len);\n    for (var i = 0; i < len; ++i)\n      ReflectApply(listeners[i], this, args);\n  }\n",
+      replace: "  if (typeof handler === 'function') {\n    const result = ReflectApply(handler, this, args);\n    if (result !== undefined && result !== null && this[kCapture] === true) __runjs_addCatch(this, result, type, args);\n  } else {\n    var len = handler.length;\n    var listeners = arrayClone(handler, len);\n    for (var i = 0; i < len; ++i) {\n      const result = ReflectApply(listeners[i], this, args);\n      if (result !== undefined && result !== null && this[kCapture] === true) __runjs_addCatch(this, result, type, args);\n    }\n  }\n",
+    },
+    {
+      find: "      var w = new Error('Possible EventEmitter memory leak detected. ' +\n                          existing.length + ' ' + String(type) + ' listeners ' +\n                          'added. Use emitter.setMaxListeners() to ' +\n                          'increase limit');\n",
+      replace: "      var w = new Error('Possible EventEmitter memory leak detected. ' +\n                          existing.length + ' ' + String(type) + ' listeners ' +\n                          'added to ' + __runjs_describeEmitter(target) + '. MaxListeners is ' + m + '. Use emitter.setMaxListeners() to ' +\n                          'increase limit');\n",
+    },
+    {
+      find: "function _onceWrap(target, type, listener) {\n",
+      replace: "function __runjs_describeEmitter(target) {\n  try {\n    return require('runjs:part/core').host.requirePart('util').modules.util.inspect(target, { depth: -1 });\n  } catch {\n    return '[' + (target && target.constructor && target.constructor.name || 'Object') + ']';\n  }\n}\n\nfunction _onceWrap(target, type, listener) {\n",
     },
   ],
   // node-inspect-extracted 3.3.3 captures the statics of globals some engines lack (QuickJS has

@@ -7,6 +7,22 @@ import { readFile } from 'node:fs/promises';
 import * as esbuild from 'esbuild';
 import { guestSuite } from '../helpers/both-engines.ts';
 
+// The events package's tests pin Node 14's error messages; node:events throws Node 24's
+// (ERR_INVALID_ARG_TYPE for a listener that is not a function, validateNumber's errors for
+// max-listener counts), so their expectations are rewritten to Node 24's texts.
+const NODE24_MESSAGES: readonly (readonly [RegExp, string])[] = [
+  [/\/\^TypeError: The "listener" argument must be of type Function\\?\. Received type object\$\//g, '/^TypeError: The "listener" argument must be of type function\\. Received null$/'],
+  [/'TypeError: The "listener" argument must be of type Function\. Received type object'/g, '/^TypeError: The "listener" argument must be of type function\\. Received null$/'],
+  [/\/\^RangeError: The value of "(n|defaultMaxListeners)" is out of range\\\. It must be a non-negative number\\\.\//g,
+    '/^(RangeError: The value of "(setMaxListeners|defaultMaxListeners)" is out of range\\. It must be >= 0\\.|TypeError: The "(setMaxListeners|defaultMaxListeners)" argument must be of type number\\.)/'],
+];
+
+function node24Messages(source: string): string {
+  let out = source;
+  for (const [from, to] of NODE24_MESSAGES) out = out.replace(from, to);
+  return out;
+}
+
 async function bundle(entry: string, self: string): Promise<string> {
   const result = await esbuild.build({
     entryPoints: [new URL(`ported/${entry}`, import.meta.url).pathname],
@@ -27,7 +43,7 @@ async function bundle(entry: string, self: string): Promise<string> {
         build.onResolve({ filter: /^tape$/ }, () => ({ path: new URL('ported/tape-shim.cjs', import.meta.url).pathname }));
         // Each test file sees its own __filename, as under Node.
         build.onLoad({ filter: /node_modules\/[^/]+\/tests?\/[^/]+\.js$/ }, async (args) => ({
-          contents: `var __filename = ${JSON.stringify(`/ported/test/${args.path.split('/').pop()}`)};\n${await readFile(args.path, 'utf8')}`,
+          contents: `var __filename = ${JSON.stringify(`/ported/test/${args.path.split('/').pop()}`)};\n${node24Messages(await readFile(args.path, 'utf8'))}`,
           loader: 'js',
         }));
         // events-once.js uses the tiny `has` package.

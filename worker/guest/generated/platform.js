@@ -481,6 +481,7 @@ const P = {
   Uint8ArrayProto_indexOf: Uint8ArrayProto?.indexOf,
   Uint8ArrayProto_lastIndexOf: Uint8ArrayProto?.lastIndexOf,
   Uint8ArrayProto_set: Uint8ArrayProto?.set,
+  Uint8ArrayProto_subarray: Uint8ArrayProto?.subarray,
   WeakMapProto_delete: WeakMapProto?.delete,
   WeakMapProto_get: WeakMapProto?.get,
   WeakMapProto_has: WeakMapProto?.has,

@@ -111,10 +111,10 @@ var __runjs_part = (() => {
         return lookup[num >> 18 & 63] + lookup[num >> 12 & 63] + lookup[num >> 6 & 63] + lookup[num & 63];
       }
       __name(tripletToBase64, "tripletToBase64");
-      function encodeChunk(uint8, start, end) {
+      function encodeChunk(uint8, start, end2) {
         var tmp;
         var output = [];
-        for (var i2 = start; i2 < end; i2 += 3) {
+        for (var i2 = start; i2 < end2; i2 += 3) {
           tmp = (uint8[i2] << 16 & 16711680) + (uint8[i2 + 1] << 8 & 65280) + (uint8[i2 + 2] & 255);
           __runjs_P.$push(output, tripletToBase64(tmp));
         }
@@ -347,12 +347,14 @@ var __runjs_part = (() => {
       };
       __runjs_P.Object_setPrototypeOf(Buffer3.prototype, Uint8Array.prototype);
       __runjs_P.Object_setPrototypeOf(Buffer3, Uint8Array);
+      function __runjs_unknownEncoding(encoding) {
+        return require_core().shared.nodeError(TypeError, "ERR_UNKNOWN_ENCODING", "Unknown encoding: " + encoding);
+      }
+      __name(__runjs_unknownEncoding, "__runjs_unknownEncoding");
       function assertSize(size) {
-        if (typeof size !== "number") {
-          throw new TypeError('"size" argument must be of type number');
-        } else if (size < 0) {
-          throw new RangeError('The value "' + size + '" is invalid for option "size"');
-        }
+        const { invalidArgType: invalidArgType3, outOfRange: outOfRange2 } = require_core().shared;
+        if (typeof size !== "number") throw invalidArgType3("size", "of type number", size);
+        if (!(size >= 0 && size <= 9007199254740991)) throw outOfRange2("size", ">= 0 && <= 9007199254740991", size);
       }
       __name(assertSize, "assertSize");
       function alloc(size, fill, encoding) {
@@ -402,8 +404,8 @@ var __runjs_part = (() => {
         }
       }
       __name(__runjs_bulkEncoding, "__runjs_bulkEncoding");
-      function __runjs_bulkSlice(buf, start, end, encoding) {
-        return __runjs_bulk().hostToText(new Uint8Array(buf.buffer, buf.byteOffset + start, end - start), encoding);
+      function __runjs_bulkSlice(buf, start, end2, encoding) {
+        return __runjs_bulk().hostToText(new Uint8Array(buf.buffer, buf.byteOffset + start, end2 - start), encoding);
       }
       __name(__runjs_bulkSlice, "__runjs_bulkSlice");
       function fromString(string, encoding) {
@@ -411,7 +413,7 @@ var __runjs_part = (() => {
           encoding = "utf8";
         }
         if (!Buffer3.isEncoding(encoding)) {
-          throw new TypeError("Unknown encoding: " + encoding);
+          throw __runjs_unknownEncoding(encoding);
         }
         const bulk = string.length > __runjs_bulk().BULK_MIN ? __runjs_bulkEncoding(encoding) : void 0;
         if (bulk !== void 0) {
@@ -447,10 +449,10 @@ var __runjs_part = (() => {
       __name(fromArrayView, "fromArrayView");
       function fromArrayBuffer(array, byteOffset, length) {
         if (byteOffset < 0 || array.byteLength < byteOffset) {
-          throw new RangeError('"offset" is outside of buffer bounds');
+          throw require_core().shared.nodeError(RangeError, "ERR_BUFFER_OUT_OF_BOUNDS", '"offset" is outside of buffer bounds');
         }
         if (array.byteLength < byteOffset + (length || 0)) {
-          throw new RangeError('"length" is outside of buffer bounds');
+          throw require_core().shared.nodeError(RangeError, "ERR_BUFFER_OUT_OF_BOUNDS", '"length" is outside of buffer bounds');
         }
         let buf;
         if (byteOffset === void 0 && length === void 0) {
@@ -632,7 +634,7 @@ var __runjs_part = (() => {
       }
       __name(byteLength, "byteLength");
       Buffer3.byteLength = byteLength;
-      function slowToString(encoding, start, end) {
+      function slowToString(encoding, start, end2) {
         let loweredCase = false;
         if (start === void 0 || start < 0) {
           start = 0;
@@ -640,41 +642,41 @@ var __runjs_part = (() => {
         if (start > this.length) {
           return "";
         }
-        if (end === void 0 || end > this.length) {
-          end = this.length;
+        if (end2 === void 0 || end2 > this.length) {
+          end2 = this.length;
         }
-        if (end <= 0) {
+        if (end2 <= 0) {
           return "";
         }
-        end >>>= 0;
+        end2 >>>= 0;
         start >>>= 0;
-        if (end <= start) {
+        if (end2 <= start) {
           return "";
         }
         if (!encoding) encoding = "utf8";
         while (true) {
           switch (encoding) {
             case "hex":
-              return hexSlice(this, start, end);
+              return hexSlice(this, start, end2);
             case "utf8":
             case "utf-8":
-              return utf8Slice(this, start, end);
+              return utf8Slice(this, start, end2);
             case "ascii":
-              return asciiSlice(this, start, end);
+              return asciiSlice(this, start, end2);
             case "latin1":
             case "binary":
-              return latin1Slice(this, start, end);
+              return latin1Slice(this, start, end2);
             case "base64":
-              return base64Slice(this, start, end);
+              return base64Slice(this, start, end2);
             case "base64url":
-              return __runjs_P.$replace(__runjs_P.$replace(__runjs_P.$replace(base64Slice(this, start, end), /\+/g, "-"), /\//g, "_"), /=+$/, "");
+              return __runjs_P.$replace(__runjs_P.$replace(__runjs_P.$replace(base64Slice(this, start, end2), /\+/g, "-"), /\//g, "_"), /=+$/, "");
             case "ucs2":
             case "ucs-2":
             case "utf16le":
             case "utf-16le":
-              return utf16leSlice(this, start, end);
+              return utf16leSlice(this, start, end2);
             default:
-              if (loweredCase) throw new TypeError("Unknown encoding: " + encoding);
+              if (loweredCase) throw __runjs_unknownEncoding(encoding);
               encoding = __runjs_P.$toLowerCase((encoding + ""));
               loweredCase = true;
           }
@@ -691,7 +693,7 @@ var __runjs_part = (() => {
       Buffer3.prototype.swap16 = /* @__PURE__ */ __name(function swap16() {
         const len = this.length;
         if (len % 2 !== 0) {
-          throw new RangeError("Buffer size must be a multiple of 16-bits");
+          throw require_core().shared.nodeError(RangeError, "ERR_INVALID_BUFFER_SIZE", "Buffer size must be a multiple of 16-bits");
         }
         for (let i = 0; i < len; i += 2) {
           swap(this, i, i + 1);
@@ -701,7 +703,7 @@ var __runjs_part = (() => {
       Buffer3.prototype.swap32 = /* @__PURE__ */ __name(function swap32() {
         const len = this.length;
         if (len % 4 !== 0) {
-          throw new RangeError("Buffer size must be a multiple of 32-bits");
+          throw require_core().shared.nodeError(RangeError, "ERR_INVALID_BUFFER_SIZE", "Buffer size must be a multiple of 32-bits");
         }
         for (let i = 0; i < len; i += 4) {
           swap(this, i, i + 3);
@@ -712,7 +714,7 @@ var __runjs_part = (() => {
       Buffer3.prototype.swap64 = /* @__PURE__ */ __name(function swap64() {
         const len = this.length;
         if (len % 8 !== 0) {
-          throw new RangeError("Buffer size must be a multiple of 64-bits");
+          throw require_core().shared.nodeError(RangeError, "ERR_INVALID_BUFFER_SIZE", "Buffer size must be a multiple of 64-bits");
         }
         for (let i = 0; i < len; i += 8) {
           swap(this, i, i + 7);
@@ -744,7 +746,7 @@ var __runjs_part = (() => {
       if (customInspectSymbol) {
         Buffer3.prototype[customInspectSymbol] = Buffer3.prototype.inspect;
       }
-      Buffer3.prototype.compare = /* @__PURE__ */ __name(function compare(target, start, end, thisStart, thisEnd) {
+      Buffer3.prototype.compare = /* @__PURE__ */ __name(function compare(target, start, end2, thisStart, thisEnd) {
         if (isInstance(target, Uint8Array)) {
           target = Buffer3.from(target, target.offset, target.byteLength);
         }
@@ -756,8 +758,8 @@ var __runjs_part = (() => {
         if (start === void 0) {
           start = 0;
         }
-        if (end === void 0) {
-          end = target ? target.length : 0;
+        if (end2 === void 0) {
+          end2 = target ? target.length : 0;
         }
         if (thisStart === void 0) {
           thisStart = 0;
@@ -765,28 +767,28 @@ var __runjs_part = (() => {
         if (thisEnd === void 0) {
           thisEnd = this.length;
         }
-        if (start < 0 || end > target.length || thisStart < 0 || thisEnd > this.length) {
+        if (start < 0 || end2 > target.length || thisStart < 0 || thisEnd > this.length) {
           throw new RangeError("out of range index");
         }
-        if (thisStart >= thisEnd && start >= end) {
+        if (thisStart >= thisEnd && start >= end2) {
           return 0;
         }
         if (thisStart >= thisEnd) {
           return -1;
         }
-        if (start >= end) {
+        if (start >= end2) {
           return 1;
         }
         start >>>= 0;
-        end >>>= 0;
+        end2 >>>= 0;
         thisStart >>>= 0;
         thisEnd >>>= 0;
         if (this === target) return 0;
         let x = thisEnd - thisStart;
-        let y = end - start;
+        let y = end2 - start;
         const len = __runjs_P.Math_min(x, y);
         const thisCopy = __runjs_P.$slice(this, thisStart, thisEnd);
-        const targetCopy = __runjs_P.$slice(target, start, end);
+        const targetCopy = __runjs_P.$slice(target, start, end2);
         for (let i = 0; i < len; ++i) {
           if (thisCopy[i] !== targetCopy[i]) {
             x = thisCopy[i];
@@ -845,7 +847,7 @@ var __runjs_part = (() => {
           }
           return arrayIndexOf(buffer2, [val], byteOffset, encoding, dir);
         }
-        throw new TypeError("val must be string, number or Buffer");
+        throw require_core().shared.invalidArgType("value", "one of type number or string or an instance of Buffer or Uint8Array", val);
       }
       __name(bidirectionalIndexOf, "bidirectionalIndexOf");
       function arrayIndexOf(arr, val, byteOffset, encoding, dir) {
@@ -950,7 +952,7 @@ var __runjs_part = (() => {
         return blitBuffer(utf16leToBytes(string, buf.length - offset), buf, offset, length);
       }
       __name(ucs2Write, "ucs2Write");
-      Buffer3.prototype.write = /* @__PURE__ */ __name(function write(string, offset, length, encoding) {
+      Buffer3.prototype.write = /* @__PURE__ */ __name(function write2(string, offset, length, encoding) {
         if (offset === void 0) {
           encoding = "utf8";
           length = this.length;
@@ -1000,7 +1002,7 @@ var __runjs_part = (() => {
             case "utf-16le":
               return ucs2Write(this, string, offset, length);
             default:
-              if (loweredCase) throw new TypeError("Unknown encoding: " + encoding);
+              if (loweredCase) throw __runjs_unknownEncoding(encoding);
               encoding = __runjs_P.$toLowerCase(("" + encoding));
               loweredCase = true;
           }
@@ -1012,26 +1014,26 @@ var __runjs_part = (() => {
           data: __runjs_P.$call(__runjs_P.ArrayProto_slice, this._arr || this, 0)
         };
       }, "toJSON");
-      function base64Slice(buf, start, end) {
-        if (end - start > __runjs_bulk().BULK_MIN) return __runjs_bulkSlice(buf, start, end, "base64");
-        if (start === 0 && end === buf.length) {
+      function base64Slice(buf, start, end2) {
+        if (end2 - start > __runjs_bulk().BULK_MIN) return __runjs_bulkSlice(buf, start, end2, "base64");
+        if (start === 0 && end2 === buf.length) {
           return base64.fromByteArray(buf);
         } else {
-          return base64.fromByteArray(__runjs_P.$slice(buf, start, end));
+          return base64.fromByteArray(__runjs_P.$slice(buf, start, end2));
         }
       }
       __name(base64Slice, "base64Slice");
-      function utf8Slice(buf, start, end) {
-        end = __runjs_P.Math_min(buf.length, end);
-        if (end - start > __runjs_bulk().BULK_MIN) return __runjs_bulkSlice(buf, start, end, "utf8");
-        if (end > start) return __runjs_bulk().utf8Decode(new Uint8Array(buf.buffer, buf.byteOffset + start, end - start));
+      function utf8Slice(buf, start, end2) {
+        end2 = __runjs_P.Math_min(buf.length, end2);
+        if (end2 - start > __runjs_bulk().BULK_MIN) return __runjs_bulkSlice(buf, start, end2, "utf8");
+        if (end2 > start) return __runjs_bulk().utf8Decode(new Uint8Array(buf.buffer, buf.byteOffset + start, end2 - start));
         const res = [];
         let i = start;
-        while (i < end) {
+        while (i < end2) {
           const firstByte = buf[i];
           let codePoint = null;
           let bytesPerSequence = firstByte > 239 ? 4 : firstByte > 223 ? 3 : firstByte > 191 ? 2 : 1;
-          if (i + bytesPerSequence <= end) {
+          if (i + bytesPerSequence <= end2) {
             let secondByte, thirdByte, fourthByte, tempCodePoint;
             switch (bytesPerSequence) {
               case 1:
@@ -1101,40 +1103,40 @@ var __runjs_part = (() => {
         return res;
       }
       __name(decodeCodePointsArray, "decodeCodePointsArray");
-      function asciiSlice(buf, start, end) {
+      function asciiSlice(buf, start, end2) {
         let ret = "";
-        end = __runjs_P.Math_min(buf.length, end);
-        if (end - start > __runjs_bulk().BULK_MIN) return __runjs_bulkSlice(buf, start, end, "ascii");
-        for (let i = start; i < end; ++i) {
+        end2 = __runjs_P.Math_min(buf.length, end2);
+        if (end2 - start > __runjs_bulk().BULK_MIN) return __runjs_bulkSlice(buf, start, end2, "ascii");
+        for (let i = start; i < end2; ++i) {
           ret += __runjs_P.String_fromCharCode(buf[i] & 127);
         }
         return ret;
       }
       __name(asciiSlice, "asciiSlice");
-      function latin1Slice(buf, start, end) {
+      function latin1Slice(buf, start, end2) {
         let ret = "";
-        end = __runjs_P.Math_min(buf.length, end);
-        if (end - start > __runjs_bulk().BULK_MIN) return __runjs_bulkSlice(buf, start, end, "latin1");
-        for (let i = start; i < end; ++i) {
+        end2 = __runjs_P.Math_min(buf.length, end2);
+        if (end2 - start > __runjs_bulk().BULK_MIN) return __runjs_bulkSlice(buf, start, end2, "latin1");
+        for (let i = start; i < end2; ++i) {
           ret += __runjs_P.String_fromCharCode(buf[i]);
         }
         return ret;
       }
       __name(latin1Slice, "latin1Slice");
-      function hexSlice(buf, start, end) {
+      function hexSlice(buf, start, end2) {
         const len = buf.length;
         if (!start || start < 0) start = 0;
-        if (!end || end < 0 || end > len) end = len;
-        if (end - start > __runjs_bulk().BULK_MIN) return __runjs_bulkSlice(buf, start, end, "hex");
+        if (!end2 || end2 < 0 || end2 > len) end2 = len;
+        if (end2 - start > __runjs_bulk().BULK_MIN) return __runjs_bulkSlice(buf, start, end2, "hex");
         let out = "";
-        for (let i = start; i < end; ++i) {
+        for (let i = start; i < end2; ++i) {
           out += hexSliceLookupTable[buf[i]];
         }
         return out;
       }
       __name(hexSlice, "hexSlice");
-      function utf16leSlice(buf, start, end) {
-        const bytes = __runjs_P.$slice(buf, start, end);
+      function utf16leSlice(buf, start, end2) {
+        const bytes = __runjs_P.$slice(buf, start, end2);
         let res = "";
         for (let i = 0; i < bytes.length - 1; i += 2) {
           res += __runjs_P.String_fromCharCode(bytes[i] + bytes[i + 1] * 256);
@@ -1142,24 +1144,24 @@ var __runjs_part = (() => {
         return res;
       }
       __name(utf16leSlice, "utf16leSlice");
-      Buffer3.prototype.slice = /* @__PURE__ */ __name(function slice(start, end) {
+      Buffer3.prototype.slice = /* @__PURE__ */ __name(function slice(start, end2) {
         const len = this.length;
         start = ~~start;
-        end = end === void 0 ? len : ~~end;
+        end2 = end2 === void 0 ? len : ~~end2;
         if (start < 0) {
           start += len;
           if (start < 0) start = 0;
         } else if (start > len) {
           start = len;
         }
-        if (end < 0) {
-          end += len;
-          if (end < 0) end = 0;
-        } else if (end > len) {
-          end = len;
+        if (end2 < 0) {
+          end2 += len;
+          if (end2 < 0) end2 = 0;
+        } else if (end2 > len) {
+          end2 = len;
         }
-        if (end < start) end = start;
-        const newBuf = __runjs_P.$subarray(this, start, end);
+        if (end2 < start) end2 = start;
+        const newBuf = __runjs_P.$subarray(this, start, end2);
         __runjs_P.Object_setPrototypeOf(newBuf, Buffer3.prototype);
         return newBuf;
       }, "slice");
@@ -1220,11 +1222,11 @@ var __runjs_part = (() => {
       }, "readUInt32BE");
       Buffer3.prototype.readBigUInt64LE = defineBigIntMethod(/* @__PURE__ */ __name(function readBigUInt64LE(offset) {
         offset = offset >>> 0;
-        validateNumber(offset, "offset");
+        validateNumber2(offset, "offset");
         const first = this[offset];
         const last = this[offset + 7];
         if (first === void 0 || last === void 0) {
-          boundsError(offset, this.length - 8);
+          boundsError2(offset, this.length - 8);
         }
         const lo = first + this[++offset] * 2 ** 8 + this[++offset] * 2 ** 16 + this[++offset] * 2 ** 24;
         const hi = this[++offset] + this[++offset] * 2 ** 8 + this[++offset] * 2 ** 16 + last * 2 ** 24;
@@ -1232,11 +1234,11 @@ var __runjs_part = (() => {
       }, "readBigUInt64LE"));
       Buffer3.prototype.readBigUInt64BE = defineBigIntMethod(/* @__PURE__ */ __name(function readBigUInt64BE(offset) {
         offset = offset >>> 0;
-        validateNumber(offset, "offset");
+        validateNumber2(offset, "offset");
         const first = this[offset];
         const last = this[offset + 7];
         if (first === void 0 || last === void 0) {
-          boundsError(offset, this.length - 8);
+          boundsError2(offset, this.length - 8);
         }
         const hi = first * 2 ** 24 + this[++offset] * 2 ** 16 + this[++offset] * 2 ** 8 + this[++offset];
         const lo = this[++offset] * 2 ** 24 + this[++offset] * 2 ** 16 + this[++offset] * 2 ** 8 + last;
@@ -1300,22 +1302,22 @@ var __runjs_part = (() => {
       }, "readInt32BE");
       Buffer3.prototype.readBigInt64LE = defineBigIntMethod(/* @__PURE__ */ __name(function readBigInt64LE(offset) {
         offset = offset >>> 0;
-        validateNumber(offset, "offset");
+        validateNumber2(offset, "offset");
         const first = this[offset];
         const last = this[offset + 7];
         if (first === void 0 || last === void 0) {
-          boundsError(offset, this.length - 8);
+          boundsError2(offset, this.length - 8);
         }
         const val = this[offset + 4] + this[offset + 5] * 2 ** 8 + this[offset + 6] * 2 ** 16 + (last << 24);
         return (BigInt(val) << BigInt(32)) + BigInt(first + this[++offset] * 2 ** 8 + this[++offset] * 2 ** 16 + this[++offset] * 2 ** 24);
       }, "readBigInt64LE"));
       Buffer3.prototype.readBigInt64BE = defineBigIntMethod(/* @__PURE__ */ __name(function readBigInt64BE(offset) {
         offset = offset >>> 0;
-        validateNumber(offset, "offset");
+        validateNumber2(offset, "offset");
         const first = this[offset];
         const last = this[offset + 7];
         if (first === void 0 || last === void 0) {
-          boundsError(offset, this.length - 8);
+          boundsError2(offset, this.length - 8);
         }
         const val = (first << 24) + // Overflow
         this[++offset] * 2 ** 16 + this[++offset] * 2 ** 8 + this[++offset];
@@ -1341,19 +1343,19 @@ var __runjs_part = (() => {
         if (!noAssert) checkOffset(offset, 8, this.length);
         return ieee754.read(this, offset, false, 52, 8);
       }, "readDoubleBE");
-      function checkInt(buf, value, offset, ext, max, min) {
+      function checkInt2(buf, value, offset, ext, max, min) {
         if (!Buffer3.isBuffer(buf)) throw new TypeError('"buffer" argument must be a Buffer instance');
         if (value > max || value < min) throw new RangeError('"value" argument is out of bounds');
         if (offset + ext > buf.length) throw new RangeError("Index out of range");
       }
-      __name(checkInt, "checkInt");
+      __name(checkInt2, "checkInt");
       Buffer3.prototype.writeUintLE = Buffer3.prototype.writeUIntLE = /* @__PURE__ */ __name(function writeUIntLE(value, offset, byteLength2, noAssert) {
         value = +value;
         offset = offset >>> 0;
         byteLength2 = byteLength2 >>> 0;
         if (!noAssert) {
           const maxBytes = __runjs_P.Math_pow(2, 8 * byteLength2) - 1;
-          checkInt(this, value, offset, byteLength2, maxBytes, 0);
+          checkInt2(this, value, offset, byteLength2, maxBytes, 0);
         }
         let mul = 1;
         let i = 0;
@@ -1369,7 +1371,7 @@ var __runjs_part = (() => {
         byteLength2 = byteLength2 >>> 0;
         if (!noAssert) {
           const maxBytes = __runjs_P.Math_pow(2, 8 * byteLength2) - 1;
-          checkInt(this, value, offset, byteLength2, maxBytes, 0);
+          checkInt2(this, value, offset, byteLength2, maxBytes, 0);
         }
         let i = byteLength2 - 1;
         let mul = 1;
@@ -1382,14 +1384,14 @@ var __runjs_part = (() => {
       Buffer3.prototype.writeUint8 = Buffer3.prototype.writeUInt8 = /* @__PURE__ */ __name(function writeUInt8(value, offset, noAssert) {
         value = +value;
         offset = offset >>> 0;
-        if (!noAssert) checkInt(this, value, offset, 1, 255, 0);
+        if (!noAssert) checkInt2(this, value, offset, 1, 255, 0);
         this[offset] = value & 255;
         return offset + 1;
       }, "writeUInt8");
       Buffer3.prototype.writeUint16LE = Buffer3.prototype.writeUInt16LE = /* @__PURE__ */ __name(function writeUInt16LE(value, offset, noAssert) {
         value = +value;
         offset = offset >>> 0;
-        if (!noAssert) checkInt(this, value, offset, 2, 65535, 0);
+        if (!noAssert) checkInt2(this, value, offset, 2, 65535, 0);
         this[offset] = value & 255;
         this[offset + 1] = value >>> 8;
         return offset + 2;
@@ -1397,7 +1399,7 @@ var __runjs_part = (() => {
       Buffer3.prototype.writeUint16BE = Buffer3.prototype.writeUInt16BE = /* @__PURE__ */ __name(function writeUInt16BE(value, offset, noAssert) {
         value = +value;
         offset = offset >>> 0;
-        if (!noAssert) checkInt(this, value, offset, 2, 65535, 0);
+        if (!noAssert) checkInt2(this, value, offset, 2, 65535, 0);
         this[offset] = value >>> 8;
         this[offset + 1] = value & 255;
         return offset + 2;
@@ -1405,7 +1407,7 @@ var __runjs_part = (() => {
       Buffer3.prototype.writeUint32LE = Buffer3.prototype.writeUInt32LE = /* @__PURE__ */ __name(function writeUInt32LE(value, offset, noAssert) {
         value = +value;
         offset = offset >>> 0;
-        if (!noAssert) checkInt(this, value, offset, 4, 4294967295, 0);
+        if (!noAssert) checkInt2(this, value, offset, 4, 4294967295, 0);
         this[offset + 3] = value >>> 24;
         this[offset + 2] = value >>> 16;
         this[offset + 1] = value >>> 8;
@@ -1415,7 +1417,7 @@ var __runjs_part = (() => {
       Buffer3.prototype.writeUint32BE = Buffer3.prototype.writeUInt32BE = /* @__PURE__ */ __name(function writeUInt32BE(value, offset, noAssert) {
         value = +value;
         offset = offset >>> 0;
-        if (!noAssert) checkInt(this, value, offset, 4, 4294967295, 0);
+        if (!noAssert) checkInt2(this, value, offset, 4, 4294967295, 0);
         this[offset] = value >>> 24;
         this[offset + 1] = value >>> 16;
         this[offset + 2] = value >>> 8;
@@ -1475,7 +1477,7 @@ var __runjs_part = (() => {
         offset = offset >>> 0;
         if (!noAssert) {
           const limit = __runjs_P.Math_pow(2, 8 * byteLength2 - 1);
-          checkInt(this, value, offset, byteLength2, limit - 1, -limit);
+          checkInt2(this, value, offset, byteLength2, limit - 1, -limit);
         }
         let i = 0;
         let mul = 1;
@@ -1494,7 +1496,7 @@ var __runjs_part = (() => {
         offset = offset >>> 0;
         if (!noAssert) {
           const limit = __runjs_P.Math_pow(2, 8 * byteLength2 - 1);
-          checkInt(this, value, offset, byteLength2, limit - 1, -limit);
+          checkInt2(this, value, offset, byteLength2, limit - 1, -limit);
         }
         let i = byteLength2 - 1;
         let mul = 1;
@@ -1511,7 +1513,7 @@ var __runjs_part = (() => {
       Buffer3.prototype.writeInt8 = /* @__PURE__ */ __name(function writeInt8(value, offset, noAssert) {
         value = +value;
         offset = offset >>> 0;
-        if (!noAssert) checkInt(this, value, offset, 1, 127, -128);
+        if (!noAssert) checkInt2(this, value, offset, 1, 127, -128);
         if (value < 0) value = 255 + value + 1;
         this[offset] = value & 255;
         return offset + 1;
@@ -1519,7 +1521,7 @@ var __runjs_part = (() => {
       Buffer3.prototype.writeInt16LE = /* @__PURE__ */ __name(function writeInt16LE(value, offset, noAssert) {
         value = +value;
         offset = offset >>> 0;
-        if (!noAssert) checkInt(this, value, offset, 2, 32767, -32768);
+        if (!noAssert) checkInt2(this, value, offset, 2, 32767, -32768);
         this[offset] = value & 255;
         this[offset + 1] = value >>> 8;
         return offset + 2;
@@ -1527,7 +1529,7 @@ var __runjs_part = (() => {
       Buffer3.prototype.writeInt16BE = /* @__PURE__ */ __name(function writeInt16BE(value, offset, noAssert) {
         value = +value;
         offset = offset >>> 0;
-        if (!noAssert) checkInt(this, value, offset, 2, 32767, -32768);
+        if (!noAssert) checkInt2(this, value, offset, 2, 32767, -32768);
         this[offset] = value >>> 8;
         this[offset + 1] = value & 255;
         return offset + 2;
@@ -1535,7 +1537,7 @@ var __runjs_part = (() => {
       Buffer3.prototype.writeInt32LE = /* @__PURE__ */ __name(function writeInt32LE(value, offset, noAssert) {
         value = +value;
         offset = offset >>> 0;
-        if (!noAssert) checkInt(this, value, offset, 4, 2147483647, -2147483648);
+        if (!noAssert) checkInt2(this, value, offset, 4, 2147483647, -2147483648);
         this[offset] = value & 255;
         this[offset + 1] = value >>> 8;
         this[offset + 2] = value >>> 16;
@@ -1545,7 +1547,7 @@ var __runjs_part = (() => {
       Buffer3.prototype.writeInt32BE = /* @__PURE__ */ __name(function writeInt32BE(value, offset, noAssert) {
         value = +value;
         offset = offset >>> 0;
-        if (!noAssert) checkInt(this, value, offset, 4, 2147483647, -2147483648);
+        if (!noAssert) checkInt2(this, value, offset, 4, 2147483647, -2147483648);
         if (value < 0) value = 4294967295 + value + 1;
         this[offset] = value >>> 24;
         this[offset + 1] = value >>> 16;
@@ -1596,51 +1598,51 @@ var __runjs_part = (() => {
       Buffer3.prototype.writeDoubleBE = /* @__PURE__ */ __name(function writeDoubleBE(value, offset, noAssert) {
         return writeDouble(this, value, offset, false, noAssert);
       }, "writeDoubleBE");
-      Buffer3.prototype.copy = /* @__PURE__ */ __name(function copy(target, targetStart, start, end) {
+      Buffer3.prototype.copy = /* @__PURE__ */ __name(function copy(target, targetStart, start, end2) {
         if (!Buffer3.isBuffer(target)) throw new TypeError("argument should be a Buffer");
         if (!start) start = 0;
-        if (!end && end !== 0) end = this.length;
+        if (!end2 && end2 !== 0) end2 = this.length;
         if (targetStart >= target.length) targetStart = target.length;
         if (!targetStart) targetStart = 0;
-        if (end > 0 && end < start) end = start;
-        if (end === start) return 0;
+        if (end2 > 0 && end2 < start) end2 = start;
+        if (end2 === start) return 0;
         if (target.length === 0 || this.length === 0) return 0;
         if (targetStart < 0) {
           throw new RangeError("targetStart out of bounds");
         }
         if (start < 0 || start >= this.length) throw new RangeError("Index out of range");
-        if (end < 0) throw new RangeError("sourceEnd out of bounds");
-        if (end > this.length) end = this.length;
-        if (target.length - targetStart < end - start) {
-          end = target.length - targetStart + start;
+        if (end2 < 0) throw new RangeError("sourceEnd out of bounds");
+        if (end2 > this.length) end2 = this.length;
+        if (target.length - targetStart < end2 - start) {
+          end2 = target.length - targetStart + start;
         }
-        const len = end - start;
+        const len = end2 - start;
         if (this === target && typeof __runjs_P.Uint8ArrayProto_copyWithin === "function") {
-          __runjs_P.$copyWithin(this, targetStart, start, end);
+          __runjs_P.$copyWithin(this, targetStart, start, end2);
         } else {
           __runjs_P.$call(__runjs_P.Uint8ArrayProto_set, 
             target,
-            __runjs_P.$subarray(this, start, end),
+            __runjs_P.$subarray(this, start, end2),
             targetStart
           );
         }
         return len;
       }, "copy");
-      Buffer3.prototype.fill = /* @__PURE__ */ __name(function fill(val, start, end, encoding) {
+      Buffer3.prototype.fill = /* @__PURE__ */ __name(function fill(val, start, end2, encoding) {
         if (typeof val === "string") {
           if (typeof start === "string") {
             encoding = start;
             start = 0;
-            end = this.length;
-          } else if (typeof end === "string") {
-            encoding = end;
-            end = this.length;
+            end2 = this.length;
+          } else if (typeof end2 === "string") {
+            encoding = end2;
+            end2 = this.length;
           }
           if (encoding !== void 0 && typeof encoding !== "string") {
             throw new TypeError("encoding must be a string");
           }
           if (typeof encoding === "string" && !Buffer3.isEncoding(encoding)) {
-            throw new TypeError("Unknown encoding: " + encoding);
+            throw __runjs_unknownEncoding(encoding);
           }
           if (val.length === 1) {
             const code = __runjs_P.$charCodeAt(val, 0);
@@ -1653,27 +1655,27 @@ var __runjs_part = (() => {
         } else if (typeof val === "boolean") {
           val = Number(val);
         }
-        if (start < 0 || this.length < start || this.length < end) {
+        if (start < 0 || this.length < start || this.length < end2) {
           throw new RangeError("Out of range index");
         }
-        if (end <= start) {
+        if (end2 <= start) {
           return this;
         }
         start = start >>> 0;
-        end = end === void 0 ? this.length : end >>> 0;
+        end2 = end2 === void 0 ? this.length : end2 >>> 0;
         if (!val) val = 0;
         let i;
         if (typeof val === "number") {
-          for (i = start; i < end; ++i) {
+          for (i = start; i < end2; ++i) {
             this[i] = val;
           }
         } else {
           const bytes = Buffer3.isBuffer(val) ? val : Buffer3.from(val, encoding);
           const len = bytes.length;
           if (len === 0) {
-            throw new TypeError('The value "' + val + '" is invalid for argument "value"');
+            throw require_core().shared.nodeError(TypeError, "ERR_INVALID_ARG_VALUE", "The argument 'value' is invalid. Received '" + val + "'");
           }
-          for (i = 0; i < end - start; ++i) {
+          for (i = 0; i < end2 - start; ++i) {
             this[i + start] = bytes[i % len];
           }
         }
@@ -1759,13 +1761,13 @@ var __runjs_part = (() => {
         return `${__runjs_P.$slice(val, 0, i)}${res}`;
       }
       __name(addNumericalSeparator, "addNumericalSeparator");
-      function checkBounds(buf, offset, byteLength2) {
-        validateNumber(offset, "offset");
+      function checkBounds2(buf, offset, byteLength2) {
+        validateNumber2(offset, "offset");
         if (buf[offset] === void 0 || buf[offset + byteLength2] === void 0) {
-          boundsError(offset, buf.length - (byteLength2 + 1));
+          boundsError2(offset, buf.length - (byteLength2 + 1));
         }
       }
-      __name(checkBounds, "checkBounds");
+      __name(checkBounds2, "checkBounds");
       function checkIntBI(value, min, max, buf, offset, byteLength2) {
         if (value > max || value < min) {
           const n = typeof min === "bigint" ? "n" : "";
@@ -1781,18 +1783,18 @@ var __runjs_part = (() => {
           }
           throw new errors.ERR_OUT_OF_RANGE("value", range, value);
         }
-        checkBounds(buf, offset, byteLength2);
+        checkBounds2(buf, offset, byteLength2);
       }
       __name(checkIntBI, "checkIntBI");
-      function validateNumber(value, name) {
+      function validateNumber2(value, name) {
         if (typeof value !== "number") {
           throw new errors.ERR_INVALID_ARG_TYPE(name, "number", value);
         }
       }
-      __name(validateNumber, "validateNumber");
-      function boundsError(value, length, type) {
+      __name(validateNumber2, "validateNumber");
+      function boundsError2(value, length, type) {
         if (__runjs_P.Math_floor(value) !== value) {
-          validateNumber(value, type);
+          validateNumber2(value, type);
           throw new errors.ERR_OUT_OF_RANGE(type || "offset", "an integer", value);
         }
         if (length < 0) {
@@ -1804,7 +1806,7 @@ var __runjs_part = (() => {
           value
         );
       }
-      __name(boundsError, "boundsError");
+      __name(boundsError2, "boundsError");
       var INVALID_BASE64_RE = /[^+/0-9A-Za-z-_]/g;
       function base64clean(str) {
         str = __runjs_P.$split(str, "=")[0];
@@ -1944,319 +1946,6 @@ var __runjs_part = (() => {
     }
   });
 
-  // node_modules/safe-buffer/index.js
-  var require_safe_buffer = __commonJS({
-    "node_modules/safe-buffer/index.js"(exports, module) {
-      var buffer2 = require_buffer();
-      var Buffer3 = buffer2.Buffer;
-      function copyProps(src, dst) {
-        for (var key of __runjs_P.forIn( src)) {
-          dst[key] = src[key];
-        }
-      }
-      __name(copyProps, "copyProps");
-      if (Buffer3.from && Buffer3.alloc && Buffer3.allocUnsafe && Buffer3.allocUnsafeSlow) {
-        module.exports = buffer2;
-      } else {
-        copyProps(buffer2, exports);
-        exports.Buffer = SafeBuffer;
-      }
-      function SafeBuffer(arg, encodingOrOffset, length) {
-        return Buffer3(arg, encodingOrOffset, length);
-      }
-      __name(SafeBuffer, "SafeBuffer");
-      SafeBuffer.prototype = __runjs_P.Object_create(Buffer3.prototype);
-      copyProps(Buffer3, SafeBuffer);
-      SafeBuffer.from = function(arg, encodingOrOffset, length) {
-        if (typeof arg === "number") {
-          throw new TypeError("Argument must not be a number");
-        }
-        return Buffer3(arg, encodingOrOffset, length);
-      };
-      SafeBuffer.alloc = function(size, fill, encoding) {
-        if (typeof size !== "number") {
-          throw new TypeError("Argument must be a number");
-        }
-        var buf = Buffer3(size);
-        if (fill !== void 0) {
-          if (typeof encoding === "string") {
-            __runjs_P.$fill(buf, fill, encoding);
-          } else {
-            __runjs_P.$fill(buf, fill);
-          }
-        } else {
-          __runjs_P.$fill(buf, 0);
-        }
-        return buf;
-      };
-      SafeBuffer.allocUnsafe = function(size) {
-        if (typeof size !== "number") {
-          throw new TypeError("Argument must be a number");
-        }
-        return Buffer3(size);
-      };
-      SafeBuffer.allocUnsafeSlow = function(size) {
-        if (typeof size !== "number") {
-          throw new TypeError("Argument must be a number");
-        }
-        return buffer2.SlowBuffer(size);
-      };
-    }
-  });
-
-  // node_modules/string_decoder/lib/string_decoder.js
-  var require_string_decoder = __commonJS({
-    "node_modules/string_decoder/lib/string_decoder.js"(exports) {
-      "use strict";
-      var Buffer3 = require_safe_buffer().Buffer;
-      var isEncoding = Buffer3.isEncoding || function(encoding) {
-        encoding = "" + encoding;
-        switch (encoding && __runjs_P.$toLowerCase(encoding)) {
-          case "hex":
-          case "utf8":
-          case "utf-8":
-          case "ascii":
-          case "binary":
-          case "base64":
-          case "ucs2":
-          case "ucs-2":
-          case "utf16le":
-          case "utf-16le":
-          case "raw":
-            return true;
-          default:
-            return false;
-        }
-      };
-      function _normalizeEncoding(enc) {
-        if (!enc) return "utf8";
-        var retried;
-        while (true) {
-          switch (enc) {
-            case "utf8":
-            case "utf-8":
-              return "utf8";
-            case "ucs2":
-            case "ucs-2":
-            case "utf16le":
-            case "utf-16le":
-              return "utf16le";
-            case "latin1":
-            case "binary":
-              return "latin1";
-            case "base64":
-            case "ascii":
-            case "hex":
-              return enc;
-            default:
-              if (retried) return;
-              enc = __runjs_P.$toLowerCase(("" + enc));
-              retried = true;
-          }
-        }
-      }
-      __name(_normalizeEncoding, "_normalizeEncoding");
-      function normalizeEncoding(enc) {
-        var nenc = _normalizeEncoding(enc);
-        if (typeof nenc !== "string" && (Buffer3.isEncoding === isEncoding || !isEncoding(enc))) throw new Error("Unknown encoding: " + enc);
-        return nenc || enc;
-      }
-      __name(normalizeEncoding, "normalizeEncoding");
-      exports.StringDecoder = StringDecoder;
-      function StringDecoder(encoding) {
-        this.encoding = normalizeEncoding(encoding);
-        var nb;
-        switch (this.encoding) {
-          case "utf16le":
-            this.text = utf16Text;
-            this.end = utf16End;
-            nb = 4;
-            break;
-          case "utf8":
-            this.fillLast = utf8FillLast;
-            nb = 4;
-            break;
-          case "base64":
-            this.text = base64Text;
-            this.end = base64End;
-            nb = 3;
-            break;
-          default:
-            this.write = simpleWrite;
-            this.end = simpleEnd;
-            return;
-        }
-        this.lastNeed = 0;
-        this.lastTotal = 0;
-        this.lastChar = Buffer3.allocUnsafe(nb);
-      }
-      __name(StringDecoder, "StringDecoder");
-      StringDecoder.prototype.write = function(buf) {
-        if (buf.length === 0) return "";
-        var r;
-        var i;
-        if (this.lastNeed) {
-          r = this.fillLast(buf);
-          if (r === void 0) return "";
-          i = this.lastNeed;
-          this.lastNeed = 0;
-        } else {
-          i = 0;
-        }
-        if (i < buf.length) return r ? r + this.text(buf, i) : this.text(buf, i);
-        return r || "";
-      };
-      StringDecoder.prototype.end = utf8End;
-      StringDecoder.prototype.text = utf8Text;
-      StringDecoder.prototype.fillLast = function(buf) {
-        if (this.lastNeed <= buf.length) {
-          buf.copy(this.lastChar, this.lastTotal - this.lastNeed, 0, this.lastNeed);
-          return __runjs_P.$toString(this.lastChar, this.encoding, 0, this.lastTotal);
-        }
-        buf.copy(this.lastChar, this.lastTotal - this.lastNeed, 0, buf.length);
-        this.lastNeed -= buf.length;
-      };
-      function utf8CheckByte(byte) {
-        if (byte <= 127) return 0;
-        else if (byte >> 5 === 6) return 2;
-        else if (byte >> 4 === 14) return 3;
-        else if (byte >> 3 === 30) return 4;
-        return byte >> 6 === 2 ? -1 : -2;
-      }
-      __name(utf8CheckByte, "utf8CheckByte");
-      function utf8CheckIncomplete(self, buf, i) {
-        var j = buf.length - 1;
-        if (j < i) return 0;
-        var nb = utf8CheckByte(buf[j]);
-        if (nb >= 0) {
-          if (nb > 0) self.lastNeed = nb - 1;
-          return nb;
-        }
-        if (--j < i || nb === -2) return 0;
-        nb = utf8CheckByte(buf[j]);
-        if (nb >= 0) {
-          if (nb > 0) self.lastNeed = nb - 2;
-          return nb;
-        }
-        if (--j < i || nb === -2) return 0;
-        nb = utf8CheckByte(buf[j]);
-        if (nb >= 0) {
-          if (nb > 0) {
-            if (nb === 2) nb = 0;
-            else self.lastNeed = nb - 3;
-          }
-          return nb;
-        }
-        return 0;
-      }
-      __name(utf8CheckIncomplete, "utf8CheckIncomplete");
-      function utf8CheckExtraBytes(self, buf, p) {
-        if ((buf[0] & 192) !== 128) {
-          self.lastNeed = 0;
-          return "\uFFFD";
-        }
-        if (self.lastNeed > 1 && buf.length > 1) {
-          if ((buf[1] & 192) !== 128) {
-            self.lastNeed = 1;
-            return "\uFFFD";
-          }
-          if (self.lastNeed > 2 && buf.length > 2) {
-            if ((buf[2] & 192) !== 128) {
-              self.lastNeed = 2;
-              return "\uFFFD";
-            }
-          }
-        }
-      }
-      __name(utf8CheckExtraBytes, "utf8CheckExtraBytes");
-      function utf8FillLast(buf) {
-        var p = this.lastTotal - this.lastNeed;
-        var r = utf8CheckExtraBytes(this, buf, p);
-        if (r !== void 0) return r;
-        if (this.lastNeed <= buf.length) {
-          buf.copy(this.lastChar, p, 0, this.lastNeed);
-          return __runjs_P.$toString(this.lastChar, this.encoding, 0, this.lastTotal);
-        }
-        buf.copy(this.lastChar, p, 0, buf.length);
-        this.lastNeed -= buf.length;
-      }
-      __name(utf8FillLast, "utf8FillLast");
-      function utf8Text(buf, i) {
-        var total = utf8CheckIncomplete(this, buf, i);
-        if (!this.lastNeed) return __runjs_P.$toString(buf, "utf8", i);
-        this.lastTotal = total;
-        var end = buf.length - (total - this.lastNeed);
-        buf.copy(this.lastChar, 0, end);
-        return __runjs_P.$toString(buf, "utf8", i, end);
-      }
-      __name(utf8Text, "utf8Text");
-      function utf8End(buf) {
-        var r = buf && buf.length ? this.write(buf) : "";
-        if (this.lastNeed) return r + "\uFFFD";
-        return r;
-      }
-      __name(utf8End, "utf8End");
-      function utf16Text(buf, i) {
-        if ((buf.length - i) % 2 === 0) {
-          var r = __runjs_P.$toString(buf, "utf16le", i);
-          if (r) {
-            var c = __runjs_P.$charCodeAt(r, r.length - 1);
-            if (c >= 55296 && c <= 56319) {
-              this.lastNeed = 2;
-              this.lastTotal = 4;
-              this.lastChar[0] = buf[buf.length - 2];
-              this.lastChar[1] = buf[buf.length - 1];
-              return __runjs_P.$slice(r, 0, -1);
-            }
-          }
-          return r;
-        }
-        this.lastNeed = 1;
-        this.lastTotal = 2;
-        this.lastChar[0] = buf[buf.length - 1];
-        return __runjs_P.$toString(buf, "utf16le", i, buf.length - 1);
-      }
-      __name(utf16Text, "utf16Text");
-      function utf16End(buf) {
-        var r = buf && buf.length ? this.write(buf) : "";
-        if (this.lastNeed) {
-          var end = this.lastTotal - this.lastNeed;
-          return r + __runjs_P.$toString(this.lastChar, "utf16le", 0, end);
-        }
-        return r;
-      }
-      __name(utf16End, "utf16End");
-      function base64Text(buf, i) {
-        var n = (buf.length - i) % 3;
-        if (n === 0) return __runjs_P.$toString(buf, "base64", i);
-        this.lastNeed = 3 - n;
-        this.lastTotal = 3;
-        if (n === 1) {
-          this.lastChar[0] = buf[buf.length - 1];
-        } else {
-          this.lastChar[0] = buf[buf.length - 2];
-          this.lastChar[1] = buf[buf.length - 1];
-        }
-        return __runjs_P.$toString(buf, "base64", i, buf.length - n);
-      }
-      __name(base64Text, "base64Text");
-      function base64End(buf) {
-        var r = buf && buf.length ? this.write(buf) : "";
-        if (this.lastNeed) return r + __runjs_P.$toString(this.lastChar, "base64", 0, 3 - this.lastNeed);
-        return r;
-      }
-      __name(base64End, "base64End");
-      function simpleWrite(buf) {
-        return __runjs_P.$toString(buf, this.encoding);
-      }
-      __name(simpleWrite, "simpleWrite");
-      function simpleEnd(buf) {
-        return buf && buf.length ? this.write(buf) : "";
-      }
-      __name(simpleEnd, "simpleEnd");
-    }
-  });
-
   // worker/guest/platform/parts/buffer.js
   var buffer_exports = {};
   __export(buffer_exports, {
@@ -2264,17 +1953,495 @@ var __runjs_part = (() => {
     modules: () => modules
   });
   var import_buffer = __toESM(require_buffer(), 1);
-  var import_string_decoder = __toESM(require_string_decoder(), 1);
 
   // runjs-esm:runjs:part/core
   var core_default = __runjs_require("core");
+
+  // worker/guest/platform/parts/string-decoder.js
+  var { nodeError, invalidArgType } = core_default.shared;
+  var kNativeDecoder = /* @__PURE__ */ Symbol("kNativeDecoder");
+  var kMissingBytes = 4;
+  var kBufferedBytes = 5;
+  var kEncodingField = 6;
+  var ENCODINGS = ["ascii", "utf8", "base64", "utf16le", "latin1", "hex", "buffer", "base64url"];
+  var ASCII = 0;
+  var UTF8 = 1;
+  var BASE64 = 2;
+  var UCS2 = 3;
+  var LATIN1 = 4;
+  var HEX = 5;
+  var BASE64URL = 7;
+  var BufferClass;
+  function normalizeEncoding(enc) {
+    if (enc === void 0 || enc === null || enc === "") return "utf8";
+    switch (__runjs_P.$toLowerCase(String(enc))) {
+      case "utf8":
+      case "utf-8":
+        return "utf8";
+      case "ucs2":
+      case "ucs-2":
+      case "utf16le":
+      case "utf-16le":
+        return "utf16le";
+      case "latin1":
+      case "binary":
+        return "latin1";
+      case "base64":
+        return "base64";
+      case "base64url":
+        return "base64url";
+      case "hex":
+        return "hex";
+      case "ascii":
+        return "ascii";
+      default:
+        throw nodeError(TypeError, "ERR_UNKNOWN_ENCODING", `Unknown encoding: ${String(enc)}`);
+    }
+  }
+  __name(normalizeEncoding, "normalizeEncoding");
+  function makeString(bytes, start, end2, encoding) {
+    return __runjs_P.$call(BufferClass.prototype.toString, bytes, ENCODINGS[encoding], start, end2);
+  }
+  __name(makeString, "makeString");
+  function decode(state, bytes) {
+    const encoding = state[kEncodingField];
+    if (encoding === ASCII || encoding === HEX || encoding === LATIN1) return makeString(bytes, 0, bytes.length, encoding);
+    let start = 0;
+    let prepend = "";
+    if (state[kMissingBytes] > 0) {
+      if (encoding === UTF8) {
+        for (let i = 0; i < bytes.length && i < state[kMissingBytes]; i++) {
+          if ((bytes[i] & 192) !== 128) {
+            state[kMissingBytes] = 0;
+            __runjs_P.$set(state, __runjs_P.$subarray(bytes, 0, i), state[kBufferedBytes]);
+            state[kBufferedBytes] += i;
+            start = i;
+            break;
+          }
+        }
+      }
+      const found = __runjs_P.Math_min(bytes.length - start, state[kMissingBytes]);
+      __runjs_P.$set(state, __runjs_P.$subarray(bytes, start, start + found), state[kBufferedBytes]);
+      start += found;
+      state[kMissingBytes] -= found;
+      state[kBufferedBytes] += found;
+      if (state[kMissingBytes] === 0) {
+        prepend = makeString(state, 0, state[kBufferedBytes], encoding);
+        state[kBufferedBytes] = 0;
+      }
+    }
+    let end2 = bytes.length;
+    if (end2 === start) return prepend;
+    if (encoding === UTF8 && bytes[end2 - 1] & 128) {
+      for (let i = end2 - 1; ; i--) {
+        state[kBufferedBytes]++;
+        if ((bytes[i] & 192) === 128) {
+          if (state[kBufferedBytes] >= 4 || i === start) {
+            state[kBufferedBytes] = 0;
+            break;
+          }
+        } else {
+          if ((bytes[i] & 224) === 192) state[kMissingBytes] = 2;
+          else if ((bytes[i] & 240) === 224) state[kMissingBytes] = 3;
+          else if ((bytes[i] & 248) === 240) state[kMissingBytes] = 4;
+          else {
+            state[kBufferedBytes] = 0;
+            break;
+          }
+          if (state[kBufferedBytes] >= state[kMissingBytes]) {
+            state[kMissingBytes] = 0;
+            state[kBufferedBytes] = 0;
+          }
+          state[kMissingBytes] -= state[kBufferedBytes];
+          break;
+        }
+      }
+    } else if (encoding === UCS2) {
+      if ((end2 - start) % 2 === 1) {
+        state[kBufferedBytes] = 1;
+        state[kMissingBytes] = 1;
+      } else if ((bytes[end2 - 1] & 252) === 216) {
+        state[kBufferedBytes] = 2;
+        state[kMissingBytes] = 2;
+      }
+    } else if (encoding === BASE64 || encoding === BASE64URL) {
+      state[kBufferedBytes] = (end2 - start) % 3;
+      if (state[kBufferedBytes] > 0) state[kMissingBytes] = 3 - state[kBufferedBytes];
+    }
+    if (state[kBufferedBytes] > 0) {
+      end2 -= state[kBufferedBytes];
+      __runjs_P.$set(state, __runjs_P.$subarray(bytes, end2, end2 + state[kBufferedBytes]), 0);
+    }
+    return prepend + (end2 > start ? makeString(bytes, start, end2, encoding) : "");
+  }
+  __name(decode, "decode");
+  function flush(state) {
+    const encoding = state[kEncodingField];
+    if (encoding === UCS2 && state[kBufferedBytes] % 2 === 1) {
+      state[kMissingBytes]--;
+      state[kBufferedBytes]--;
+    }
+    if (state[kBufferedBytes] === 0) return "";
+    const out = makeString(state, 0, state[kBufferedBytes], encoding);
+    state[kMissingBytes] = 0;
+    state[kBufferedBytes] = 0;
+    return out;
+  }
+  __name(flush, "flush");
+  function decoderState(self) {
+    const state = self?.[kNativeDecoder];
+    if (state === void 0) throw nodeError(TypeError, "ERR_INVALID_THIS", 'Value of "this" must be of type StringDecoder');
+    return state;
+  }
+  __name(decoderState, "decoderState");
+  function StringDecoder(encoding) {
+    this.encoding = normalizeEncoding(encoding);
+    this[kNativeDecoder] = BufferClass.alloc(7);
+    this[kNativeDecoder][kEncodingField] = __runjs_P.$indexOf(ENCODINGS, this.encoding);
+  }
+  __name(StringDecoder, "StringDecoder");
+  StringDecoder.prototype.write = /* @__PURE__ */ __name(function write(buf) {
+    if (typeof buf === "string") return buf;
+    if (!__runjs_P.ArrayBuffer_isView(buf)) throw invalidArgType("buf", "an instance of Buffer, TypedArray, or DataView", buf);
+    const state = decoderState(this);
+    return decode(state, BufferClass.from(buf.buffer, buf.byteOffset, buf.byteLength));
+  }, "write");
+  StringDecoder.prototype.end = /* @__PURE__ */ __name(function end(buf) {
+    let ret = "";
+    if (buf !== void 0) ret = this.write(buf);
+    const state = decoderState(this);
+    if (state[kBufferedBytes] > 0) ret += flush(state);
+    return ret;
+  }, "end");
+  StringDecoder.prototype.text = /* @__PURE__ */ __name(function text(buf, offset) {
+    const state = decoderState(this);
+    state[kMissingBytes] = 0;
+    state[kBufferedBytes] = 0;
+    return this.write(__runjs_P.$slice(buf, offset));
+  }, "text");
+  __runjs_P.Object_defineProperties(StringDecoder.prototype, {
+    lastChar: { configurable: true, enumerable: true, get() {
+      return __runjs_P.$subarray(decoderState(this), 0, kMissingBytes);
+    } },
+    lastNeed: { configurable: true, enumerable: true, get() {
+      return decoderState(this)[kMissingBytes];
+    } },
+    lastTotal: { configurable: true, enumerable: true, get() {
+      const s = decoderState(this);
+      return s[kBufferedBytes] + s[kMissingBytes];
+    } }
+  });
+  function stringDecoderModule(Buffer3) {
+    BufferClass = Buffer3;
+    return { StringDecoder };
+  }
+  __name(stringDecoderModule, "stringDecoderModule");
+
+  // worker/guest/platform/parts/buffer-checks.js
+  var { nodeError: nodeError2, invalidArgType: invalidArgType2, outOfRange } = core_default.shared;
+  function validateNumber(value, name) {
+    if (typeof value !== "number") throw invalidArgType2(name, "of type number", value);
+  }
+  __name(validateNumber, "validateNumber");
+  function boundsError(value, length, type) {
+    if (__runjs_P.Math_floor(value) !== value) {
+      validateNumber(value, type);
+      throw outOfRange(type || "offset", "an integer", value);
+    }
+    if (length < 0) throw nodeError2(RangeError, "ERR_BUFFER_OUT_OF_BOUNDS", "Attempt to access memory outside buffer bounds");
+    throw outOfRange(type || "offset", `>= ${type ? 1 : 0} and <= ${length}`, value);
+  }
+  __name(boundsError, "boundsError");
+  function checkBounds(buf, offset, size) {
+    validateNumber(offset, "offset");
+    if (buf[offset] === void 0 || buf[offset + size - 1] === void 0) boundsError(offset, buf.length - size);
+  }
+  __name(checkBounds, "checkBounds");
+  function checkInt(value, min, max, buf, offset, size) {
+    if (value > max || value < min) {
+      const n = typeof min === "bigint" ? "n" : "";
+      let range;
+      if (size > 4) {
+        if (min === 0 || min === 0n) range = `>= 0${n} and < 2${n} ** ${size * 8}${n}`;
+        else range = `>= -(2${n} ** ${size * 8 - 1}${n}) and < 2${n} ** ${size * 8 - 1}${n}`;
+      } else {
+        range = `>= ${min}${n} and <= ${max}${n}`;
+      }
+      throw outOfRange("value", range, value);
+    }
+    checkBounds(buf, offset, size);
+  }
+  __name(checkInt, "checkInt");
+  function validateOffset(value, name, min = 0, max = Number.MAX_SAFE_INTEGER) {
+    if (typeof value !== "number") throw invalidArgType2(name, "of type number", value);
+    if (!__runjs_P.Number_isInteger(value)) throw outOfRange(name, "an integer", value);
+    if (value < min || value > max) throw outOfRange(name, `>= ${min} && <= ${max}`, value);
+  }
+  __name(validateOffset, "validateOffset");
+  function toInteger(n, defaultValue) {
+    n = +n;
+    if (!__runjs_P.Number_isNaN(n) && n >= Number.MIN_SAFE_INTEGER && n <= Number.MAX_SAFE_INTEGER) return n % 1 === 0 ? n : __runjs_P.Math_floor(n);
+    return defaultValue;
+  }
+  __name(toInteger, "toInteger");
+  var isUint8Array = /* @__PURE__ */ __name((v) => v instanceof Uint8Array, "isUint8Array");
+  var bufferOrUint8Array = "an instance of Buffer or Uint8Array";
+  function intRange(size, signed) {
+    return signed ? [-(2 ** (size * 8 - 1)), 2 ** (size * 8 - 1) - 1] : [0, 2 ** (size * 8) - 1];
+  }
+  __name(intRange, "intRange");
+  function installBufferChecks(Buffer3) {
+    const proto = Buffer3.prototype;
+    const replace = /* @__PURE__ */ __name((name, make) => {
+      const original = proto[name];
+      const wrapped = make(original);
+      __runjs_P.Object_defineProperty(wrapped, "name", { value: name });
+      proto[name] = wrapped;
+      const alias = __runjs_P.$replace(name, "UInt", "Uint");
+      if (alias !== name && alias in proto) proto[alias] = wrapped;
+    }, "replace");
+    const fixed = [
+      ["UInt8", 1, false],
+      ["Int8", 1, true],
+      ["UInt16LE", 2, false],
+      ["UInt16BE", 2, false],
+      ["Int16LE", 2, true],
+      ["Int16BE", 2, true],
+      ["UInt32LE", 4, false],
+      ["UInt32BE", 4, false],
+      ["Int32LE", 4, true],
+      ["Int32BE", 4, true]
+    ];
+    for (const {0: type, 1: size, 2: signed} of __runjs_P.iter(fixed)) {
+      const {0: min, 1: max} = intRange(size, signed);
+      replace(`read${type}`, (original) => function(offset = 0) {
+        checkBounds(this, offset, size);
+        return __runjs_P.$call(original, this, offset);
+      });
+      replace(`write${type}`, (original) => function(value, offset = 0) {
+        value = +value;
+        if (size === 1) {
+          validateNumber(offset, "offset");
+          if (value > max || value < min) throw outOfRange("value", `>= ${min} and <= ${max}`, value);
+          if (this[offset] === void 0) boundsError(offset, this.length - 1);
+        } else {
+          checkInt(value, min, max, this, offset, size);
+        }
+        return __runjs_P.$call(original, this, value, offset);
+      });
+    }
+    for (const {0: type, 1: size} of __runjs_P.iter([["FloatLE", 4], ["FloatBE", 4], ["DoubleLE", 8], ["DoubleBE", 8]])) {
+      replace(`read${type}`, (original) => function(offset = 0) {
+        checkBounds(this, offset, size);
+        return __runjs_P.$call(original, this, offset);
+      });
+      replace(`write${type}`, (original) => function(value, offset = 0) {
+        value = +value;
+        checkBounds(this, offset, size);
+        return __runjs_P.$call(original, this, value, offset);
+      });
+    }
+    for (const {0: type, 1: signed} of __runjs_P.iter([["BigUInt64LE", false], ["BigUInt64BE", false], ["BigInt64LE", true], ["BigInt64BE", true]])) {
+      const {0: min, 1: max} = signed ? [-(2n ** 63n), 2n ** 63n - 1n] : [0n, 2n ** 64n - 1n];
+      replace(`read${type}`, (original) => function(offset = 0) {
+        checkBounds(this, offset, 8);
+        return __runjs_P.$call(original, this, offset);
+      });
+      replace(`write${type}`, (original) => function(value, offset = 0) {
+        checkInt(value, min, max, this, offset, 8);
+        return __runjs_P.$call(original, this, value, offset);
+      });
+    }
+    for (const {0: type, 1: signed} of __runjs_P.iter([["UIntLE", false], ["UIntBE", false], ["IntLE", true], ["IntBE", true]])) {
+      replace(`read${type}`, (original) => function(offset, byteLength) {
+        if (offset === void 0) throw invalidArgType2("offset", "of type number", offset);
+        if (byteLength === 1 || byteLength === 2 || byteLength === 3 || byteLength === 4 || byteLength === 5 || byteLength === 6) {
+          checkBounds(this, offset, byteLength);
+          return __runjs_P.$call(original, this, offset, byteLength);
+        }
+        return boundsError(byteLength, 6, "byteLength");
+      });
+      replace(`write${type}`, (original) => function(value, offset, byteLength) {
+        if (byteLength === 1 || byteLength === 2 || byteLength === 3 || byteLength === 4 || byteLength === 5 || byteLength === 6) {
+          const {0: min, 1: max} = intRange(byteLength, signed);
+          value = +value;
+          if (byteLength === 1) {
+            validateNumber(offset, "offset");
+            if (value > max || value < min) throw outOfRange("value", `>= ${min} and <= ${max}`, value);
+            if (this[offset] === void 0) boundsError(offset, this.length - 1);
+          } else {
+            checkInt(value, min, max, this, offset, byteLength);
+          }
+          return __runjs_P.$call(original, this, value, offset, byteLength);
+        }
+        return boundsError(byteLength, 6, "byteLength");
+      });
+    }
+  }
+  __name(installBufferChecks, "installBufferChecks");
+  function installArgumentChecks(Buffer3) {
+    const proto = Buffer3.prototype;
+    const define = /* @__PURE__ */ __name((target, name, fn) => {
+      __runjs_P.Object_defineProperty(fn, "name", { value: name });
+      target[name] = fn;
+    }, "define");
+    const { concat, byteLength, from, compare: staticCompare } = Buffer3;
+    define(Buffer3, "concat", function(list, length) {
+      if (!__runjs_P.Array_isArray(list)) throw invalidArgType2("list", "an instance of Array", list);
+      for (let i = 0; i < list.length; i++) if (!isUint8Array(list[i])) throw invalidArgType2(`list[${i}]`, bufferOrUint8Array, list[i]);
+      if (length !== void 0) validateOffset(length, "length");
+      return __runjs_P.$call(concat, this, list, length);
+    });
+    define(Buffer3, "compare", function(buf1, buf2) {
+      if (!isUint8Array(buf1)) throw invalidArgType2("buf1", bufferOrUint8Array, buf1);
+      if (!isUint8Array(buf2)) throw invalidArgType2("buf2", bufferOrUint8Array, buf2);
+      return __runjs_P.$call(staticCompare, this, buf1, buf2);
+    });
+    define(Buffer3, "byteLength", function(string, encoding) {
+      if (typeof string !== "string" && !__runjs_P.ArrayBuffer_isView(string) && !isAnyArrayBuffer(string)) {
+        throw invalidArgType2("string", "of type string or an instance of Buffer or ArrayBuffer", string);
+      }
+      if (typeof string !== "string") return string.byteLength;
+      return __runjs_P.$call(byteLength, this, string, encoding);
+    });
+    const firstArgument = /* @__PURE__ */ __name((value) => invalidArgType2("first argument", "of type string or an instance of Buffer, ArrayBuffer, or Array or an Array-like Object", value), "firstArgument");
+    define(Buffer3, "from", function(value, encodingOrOffset, length) {
+      if (typeof value !== "string" && (typeof value !== "object" || value === null)) throw firstArgument(value);
+      try {
+        return __runjs_P.$call(from, this, value, encodingOrOffset, length);
+      } catch (e) {
+        if (e instanceof TypeError && e.code === void 0 && __runjs_P.$test(/^The first argument must be one of type/, e.message)) throw firstArgument(value);
+        throw e;
+      }
+    });
+    define(proto, "equals", function(otherBuffer) {
+      if (!isUint8Array(otherBuffer)) throw invalidArgType2("otherBuffer", bufferOrUint8Array, otherBuffer);
+      if (this === otherBuffer) return true;
+      if (this.byteLength !== otherBuffer.byteLength) return false;
+      for (let i = 0; i < this.byteLength; i++) if (this[i] !== otherBuffer[i]) return false;
+      return true;
+    });
+    define(proto, "compare", function(target, targetStart, targetEnd, sourceStart, sourceEnd) {
+      if (!isUint8Array(target)) throw invalidArgType2("target", bufferOrUint8Array, target);
+      if (arguments.length === 1) return compareBytes(this, 0, this.length, target, 0, target.length);
+      if (targetStart === void 0) targetStart = 0;
+      else validateOffset(targetStart, "targetStart");
+      if (targetEnd === void 0) targetEnd = target.length;
+      else validateOffset(targetEnd, "targetEnd", 0, target.length);
+      if (sourceStart === void 0) sourceStart = 0;
+      else validateOffset(sourceStart, "sourceStart");
+      if (sourceEnd === void 0) sourceEnd = this.length;
+      else validateOffset(sourceEnd, "sourceEnd", 0, this.length);
+      if (sourceStart >= sourceEnd) return targetStart >= targetEnd ? 0 : -1;
+      if (targetStart >= targetEnd) return 1;
+      return compareBytes(this, sourceStart, sourceEnd, target, targetStart, targetEnd);
+    });
+    define(proto, "copy", function(target, targetStart, sourceStart, sourceEnd) {
+      if (!isUint8Array(this)) throw invalidArgType2("source", bufferOrUint8Array, this);
+      if (!isUint8Array(target)) throw invalidArgType2("target", bufferOrUint8Array, target);
+      if (targetStart === void 0) targetStart = 0;
+      else {
+        targetStart = __runjs_P.Number_isInteger(targetStart) ? targetStart : toInteger(targetStart, 0);
+        if (targetStart < 0) throw outOfRange("targetStart", ">= 0", targetStart);
+      }
+      if (sourceStart === void 0) sourceStart = 0;
+      else {
+        sourceStart = __runjs_P.Number_isInteger(sourceStart) ? sourceStart : toInteger(sourceStart, 0);
+        if (sourceStart < 0 || sourceStart > this.byteLength) throw outOfRange("sourceStart", `>= 0 && <= ${this.byteLength}`, sourceStart);
+      }
+      if (sourceEnd === void 0) sourceEnd = this.byteLength;
+      else {
+        sourceEnd = __runjs_P.Number_isInteger(sourceEnd) ? sourceEnd : toInteger(sourceEnd, 0);
+        if (sourceEnd < 0) throw outOfRange("sourceEnd", ">= 0", sourceEnd);
+      }
+      if (targetStart >= target.byteLength || sourceStart >= sourceEnd) return 0;
+      if (sourceEnd - sourceStart > target.byteLength - targetStart) sourceEnd = sourceStart + target.byteLength - targetStart;
+      const n = __runjs_P.Math_min(sourceEnd - sourceStart, this.byteLength - sourceStart);
+      if (n <= 0) return 0;
+      __runjs_P.$call(__runjs_P.Uint8ArrayProto_set, target, __runjs_P.$call(__runjs_P.Uint8ArrayProto_subarray, this, sourceStart, sourceStart + n), targetStart);
+      return n;
+    });
+    const { fill, write: write2, toString } = proto;
+    define(proto, "toString", function(encoding, start, end2) {
+      if (encoding === null || encoding === "") throw nodeError2(TypeError, "ERR_UNKNOWN_ENCODING", `Unknown encoding: ${encoding}`);
+      return arguments.length === 0 ? __runjs_P.$call(toString, this) : __runjs_P.$call(toString, this, encoding, start, end2);
+    });
+    proto.toLocaleString = proto.toString;
+    define(proto, "fill", function(value, offset, end2, encoding) {
+      if (typeof value === "string") {
+        if (offset === void 0 || typeof offset === "string") {
+          encoding = offset;
+          offset = void 0;
+          end2 = void 0;
+        } else if (typeof end2 === "string") {
+          encoding = end2;
+          end2 = void 0;
+        }
+        if (encoding !== void 0 && encoding !== null && !Buffer3.isEncoding(encoding)) {
+          if (typeof encoding !== "string") throw invalidArgType2("encoding", "of type string", encoding);
+          throw nodeError2(TypeError, "ERR_UNKNOWN_ENCODING", `Unknown encoding: ${encoding}`);
+        }
+      }
+      if (offset !== void 0) {
+        validateOffset(offset, "offset");
+        if (end2 !== void 0) validateOffset(end2, "end", 0, this.length);
+        else end2 = this.length;
+        if (offset >= end2) return this;
+      }
+      return __runjs_P.$call(fill, this, value, offset ?? 0, end2 ?? this.length, encoding ?? void 0);
+    });
+    define(proto, "write", function(string, offset, length, encoding) {
+      if (typeof string !== "string") throw nodeError2(TypeError, "ERR_INVALID_ARG_TYPE", "argument must be a string");
+      if (offset === void 0) return __runjs_P.$call(write2, this, string, 0, this.length);
+      if (length === void 0 && typeof offset === "string") return __runjs_P.$call(write2, this, string, offset);
+      validateOffset(offset, "offset", 0, this.length);
+      const remaining = this.length - offset;
+      if (length === void 0) length = remaining;
+      else if (typeof length === "string") {
+        encoding = length;
+        length = remaining;
+      } else {
+        validateOffset(length, "length", 0, this.length);
+        if (length > remaining) length = remaining;
+      }
+      return __runjs_P.$call(write2, this, string, offset, length, encoding);
+    });
+  }
+  __name(installArgumentChecks, "installArgumentChecks");
+  function isAnyArrayBuffer(v) {
+    if (v instanceof ArrayBuffer) return true;
+    return v !== null && typeof v === "object" && __runjs_P.$call(__runjs_P.ObjectProto_toString, v) === "[object SharedArrayBuffer]";
+  }
+  __name(isAnyArrayBuffer, "isAnyArrayBuffer");
+  function compareBytes(a, aStart, aEnd, b, bStart, bEnd) {
+    const n = __runjs_P.Math_min(aEnd - aStart, bEnd - bStart);
+    for (let i = 0; i < n; i++) {
+      const x = a[aStart + i];
+      const y = b[bStart + i];
+      if (x !== y) return x < y ? -1 : 1;
+    }
+    const la = aEnd - aStart;
+    const lb = bEnd - bStart;
+    return la < lb ? -1 : la > lb ? 1 : 0;
+  }
+  __name(compareBytes, "compareBytes");
+  function validatedBytes(input) {
+    if (__runjs_P.ArrayBuffer_isView(input) && !(input instanceof DataView)) return new Uint8Array(input.buffer, input.byteOffset, input.byteLength);
+    if (isAnyArrayBuffer(input)) {
+      return input.detached === true ? new Uint8Array(0) : new Uint8Array(input);
+    }
+    throw invalidArgType2("input", "an instance of ArrayBuffer, Buffer, or TypedArray", input);
+  }
+  __name(validatedBytes, "validatedBytes");
 
   // worker/guest/platform/parts/buffer.js
   var { Buffer: Buffer2 } = import_buffer.default;
   var { atob, btoa } = core_default.globals;
   var { requirePart } = core_default.shared;
+  installBufferChecks(Buffer2);
+  installArgumentChecks(Buffer2);
   function isUtf8(input) {
-    const bytes = __runjs_P.ArrayBuffer_isView(input) ? new Uint8Array(input.buffer, input.byteOffset, input.byteLength) : new Uint8Array(input);
+    const bytes = validatedBytes(input);
     try {
       new core_default.globals.TextDecoder("utf-8", { fatal: true }).decode(bytes);
       return true;
@@ -2284,17 +2451,18 @@ var __runjs_part = (() => {
   }
   __name(isUtf8, "isUtf8");
   function isAscii(input) {
-    const bytes = __runjs_P.ArrayBuffer_isView(input) ? new Uint8Array(input.buffer, input.byteOffset, input.byteLength) : new Uint8Array(input);
+    const bytes = validatedBytes(input);
     for (let i = 0; i < bytes.length; i++) if (bytes[i] > 127) return false;
     return true;
   }
   __name(isAscii, "isAscii");
   if (typeof Buffer2.copyBytesFrom !== "function") {
     Buffer2.copyBytesFrom = /* @__PURE__ */ __name(function copyBytesFrom(view, offset = 0, length = void 0) {
+      if (!__runjs_P.ArrayBuffer_isView(view) || view instanceof DataView) throw core_default.shared.invalidArgType("view", "an instance of TypedArray", view);
       const bytes = new Uint8Array(view.buffer, view.byteOffset, view.byteLength);
       const size = view.BYTES_PER_ELEMENT ?? 1;
-      const end = length === void 0 ? view.length : __runjs_P.Math_min(view.length, offset + length);
-      return Buffer2.from(__runjs_P.$slice(bytes, offset * size, end * size));
+      const end2 = length === void 0 ? view.length : __runjs_P.Math_min(view.length, offset + length);
+      return Buffer2.from(__runjs_P.$slice(bytes, offset * size, end2 * size));
     }, "copyBytesFrom");
   }
   var constants = { MAX_LENGTH: import_buffer.default.kMaxLength, MAX_STRING_LENGTH: 2 ** 29 - 24 };
@@ -2319,7 +2487,7 @@ var __runjs_part = (() => {
   for (const name of __runjs_P.iter(["Blob", "File"])) {
     __runjs_P.Object_defineProperty(buffer, name, { enumerable: true, configurable: true, get: /* @__PURE__ */ __name(() => requirePart("fetch").globals[name], "get") });
   }
-  var modules = { buffer, string_decoder: import_string_decoder.default };
+  var modules = { buffer, string_decoder: stringDecoderModule(Buffer2) };
   var globals = { Buffer: Buffer2 };
   return __toCommonJS(buffer_exports);
 })();
@@ -2335,8 +2503,5 @@ buffer/index.js:
    * @author   Feross Aboukhadijeh <https://feross.org>
    * @license  MIT
    *)
-
-safe-buffer/index.js:
-  (*! safe-buffer. MIT License. Feross Aboukhadijeh <https://feross.org/opensource> *)
 */
 return __runjs_part;

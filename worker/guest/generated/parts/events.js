@@ -39,6 +39,13 @@ var __runjs_part = (() => {
   ));
   var __toCommonJS = (mod) => __copyProps(__defProp({}, "__esModule", { value: true }), mod);
 
+  // runjs:runjs:part/core
+  var require_core = __commonJS({
+    "runjs:runjs:part/core"(exports, module) {
+      module.exports = __runjs_require("core");
+    }
+  });
+
   // node_modules/events/events.js
   var require_events = __commonJS({
     "node_modules/events/events.js"(exports, module) {
@@ -60,14 +67,50 @@ var __runjs_part = (() => {
         }, "ReflectOwnKeys");
       }
       function ProcessEmitWarning(warning) {
-        if (console && console.warn) console.warn(warning);
+        require_core().process.emitWarning(warning);
       }
       __name(ProcessEmitWarning, "ProcessEmitWarning");
+      var __runjs_shared = /* @__PURE__ */ __name(() => require_core().shared, "__runjs_shared");
+      function __runjs_validateCount(n, name) {
+        if (typeof n !== "number") throw __runjs_shared().invalidArgType(name, "of type number", n);
+        if (n < 0 || NumberIsNaN(n)) throw __runjs_shared().outOfRange(name, ">= 0", n);
+      }
+      __name(__runjs_validateCount, "__runjs_validateCount");
+      var kCapture = /* @__PURE__ */ Symbol("kCapture");
+      var kShapeMode = /* @__PURE__ */ Symbol("shapeMode");
+      var kRejection = /* @__PURE__ */ __runjs_P.Symbol_for("nodejs.rejection");
+      function __runjs_addCatch(that, promise, type, args) {
+        try {
+          const then = promise.then;
+          if (typeof then === "function") {
+            __runjs_P.$call(then, promise, void 0, function(err) {
+              require_core().process.nextTick(__runjs_emitRejection, that, err, type, args);
+            });
+          }
+        } catch (err) {
+          that.emit("error", err);
+        }
+      }
+      __name(__runjs_addCatch, "__runjs_addCatch");
+      function __runjs_emitRejection(ee, err, type, args) {
+        if (typeof ee[kRejection] === "function") {
+          ee[kRejection](err, type, ...__runjs_P.iter(args));
+        } else {
+          const prev = ee[kCapture];
+          try {
+            ee[kCapture] = false;
+            ee.emit("error", err);
+          } finally {
+            ee[kCapture] = prev;
+          }
+        }
+      }
+      __name(__runjs_emitRejection, "__runjs_emitRejection");
       var NumberIsNaN = __runjs_P.Number_isNaN || /* @__PURE__ */ __name(function NumberIsNaN2(value) {
         return value !== value;
       }, "NumberIsNaN");
-      function EventEmitter2() {
-        __runjs_P.$call(EventEmitter2.init, this);
+      function EventEmitter2(opts) {
+        __runjs_P.$call(EventEmitter2.init, this, opts);
       }
       __name(EventEmitter2, "EventEmitter");
       module.exports = EventEmitter2;
@@ -79,7 +122,7 @@ var __runjs_part = (() => {
       var defaultMaxListeners = 10;
       function checkListener(listener) {
         if (typeof listener !== "function") {
-          throw new TypeError('The "listener" argument must be of type Function. Received type ' + typeof listener);
+          throw __runjs_shared().invalidArgType("listener", "of type function", listener);
         }
       }
       __name(checkListener, "checkListener");
@@ -89,13 +132,30 @@ var __runjs_part = (() => {
           return defaultMaxListeners;
         }, "get"),
         set: /* @__PURE__ */ __name(function(arg) {
-          if (typeof arg !== "number" || arg < 0 || NumberIsNaN(arg)) {
-            throw new RangeError('The value of "defaultMaxListeners" is out of range. It must be a non-negative number. Received ' + arg + ".");
-          }
+          __runjs_validateCount(arg, "defaultMaxListeners");
           defaultMaxListeners = arg;
         }, "set")
       });
-      EventEmitter2.init = function() {
+      __runjs_P.Object_defineProperty(EventEmitter2.prototype, kCapture, { value: false, writable: true, enumerable: false, configurable: true });
+      __runjs_P.Object_defineProperty(EventEmitter2, "captureRejections", {
+        enumerable: true,
+        get: /* @__PURE__ */ __name(function() {
+          return EventEmitter2.prototype[kCapture];
+        }, "get"),
+        set: /* @__PURE__ */ __name(function(value) {
+          if (typeof value !== "boolean") throw __runjs_shared().invalidArgType("EventEmitter.captureRejections", "of type boolean", value);
+          EventEmitter2.prototype[kCapture] = value;
+        }, "set")
+      });
+      __runjs_P.Object_defineProperty(EventEmitter2, "captureRejectionSymbol", { value: kRejection, enumerable: true, writable: false, configurable: true });
+      EventEmitter2.init = function(opts) {
+        this[kShapeMode] = !(this._events === void 0 || this._events === __runjs_P.Object_getPrototypeOf(this)._events);
+        if (opts && opts.captureRejections) {
+          if (typeof opts.captureRejections !== "boolean") throw __runjs_shared().invalidArgType("options.captureRejections", "of type boolean", opts.captureRejections);
+          this[kCapture] = Boolean(opts.captureRejections);
+        } else {
+          this[kCapture] = EventEmitter2.prototype[kCapture];
+        }
         if (this._events === void 0 || this._events === __runjs_P.Object_getPrototypeOf(this)._events) {
           this._events = /* @__PURE__ */ __runjs_P.Object_create(null);
           this._eventsCount = 0;
@@ -103,9 +163,7 @@ var __runjs_part = (() => {
         this._maxListeners = this._maxListeners || void 0;
       };
       EventEmitter2.prototype.setMaxListeners = /* @__PURE__ */ __name(function setMaxListeners2(n) {
-        if (typeof n !== "number" || n < 0 || NumberIsNaN(n)) {
-          throw new RangeError('The value of "n" is out of range. It must be a non-negative number. Received ' + n + ".");
-        }
+        __runjs_validateCount(n, "setMaxListeners");
         this._maxListeners = n;
         return this;
       }, "setMaxListeners");
@@ -142,12 +200,15 @@ var __runjs_part = (() => {
         if (handler === void 0)
           return false;
         if (typeof handler === "function") {
-          ReflectApply(handler, this, args);
+          const result = ReflectApply(handler, this, args);
+          if (result !== void 0 && result !== null && this[kCapture] === true) __runjs_addCatch(this, result, type, args);
         } else {
           var len = handler.length;
           var listeners = arrayClone(handler, len);
-          for (var i = 0; i < len; ++i)
-            ReflectApply(listeners[i], this, args);
+          for (var i = 0; i < len; ++i) {
+            const result = ReflectApply(listeners[i], this, args);
+            if (result !== void 0 && result !== null && this[kCapture] === true) __runjs_addCatch(this, result, type, args);
+          }
         }
         return true;
       }, "emit");
@@ -185,7 +246,7 @@ var __runjs_part = (() => {
           m = _getMaxListeners(target);
           if (m > 0 && existing.length > m && !existing.warned) {
             existing.warned = true;
-            var w = new Error("Possible EventEmitter memory leak detected. " + existing.length + " " + String(type) + " listeners added. Use emitter.setMaxListeners() to increase limit");
+            var w = new Error("Possible EventEmitter memory leak detected. " + existing.length + " " + String(type) + " listeners added to " + __runjs_describeEmitter(target) + ". MaxListeners is " + m + ". Use emitter.setMaxListeners() to increase limit");
             w.name = "MaxListenersExceededWarning";
             w.emitter = target;
             w.type = type;
@@ -213,6 +274,14 @@ var __runjs_part = (() => {
         }
       }
       __name(onceWrapper, "onceWrapper");
+      function __runjs_describeEmitter(target) {
+        try {
+          return require_core().host.requirePart("util").modules.util.inspect(target, { depth: -1 });
+        } catch {
+          return "[" + (target && target.constructor && target.constructor.name || "Object") + "]";
+        }
+      }
+      __name(__runjs_describeEmitter, "__runjs_describeEmitter");
       function _onceWrap(target, type, listener) {
         var state = { fired: false, wrapFn: void 0, target, type, listener };
         var wrapped = __runjs_P.$bind(onceWrapper, state);
@@ -334,11 +403,11 @@ var __runjs_part = (() => {
         if (typeof emitter.listenerCount === "function") {
           return emitter.listenerCount(type);
         } else {
-          return __runjs_P.$call(listenerCount, emitter, type);
+          return __runjs_P.$call(listenerCount2, emitter, type);
         }
       };
-      EventEmitter2.prototype.listenerCount = listenerCount;
-      function listenerCount(type) {
+      EventEmitter2.prototype.listenerCount = listenerCount2;
+      function listenerCount2(type) {
         var events = this._events;
         if (events !== void 0) {
           var evlistener = events[type];
@@ -350,7 +419,7 @@ var __runjs_part = (() => {
         }
         return 0;
       }
-      __name(listenerCount, "listenerCount");
+      __name(listenerCount2, "listenerCount");
       EventEmitter2.prototype.eventNames = /* @__PURE__ */ __name(function eventNames() {
         return this._eventsCount > 0 ? ReflectOwnKeys(this._events) : [];
       }, "eventNames");
@@ -437,7 +506,11 @@ var __runjs_part = (() => {
   var core_default = __runjs_require("core");
 
   // worker/guest/platform/parts/events.js
-  var { nodeError } = core_default.shared;
+  var { nodeError, invalidArgType, outOfRange } = core_default.shared;
+  function validateAbortSignal(signal, name) {
+    if (signal !== void 0 && (signal === null || typeof signal !== "object" || !("aborted" in signal))) throw invalidArgType(name, "an instance of AbortSignal", signal);
+  }
+  __name(validateAbortSignal, "validateAbortSignal");
   var errorMonitor = /* @__PURE__ */ Symbol("events.errorMonitor");
   var baseEmit = import_events.default.prototype.emit;
   import_events.default.prototype.emit = /* @__PURE__ */ __name(function emit(type, ...args) {
@@ -466,8 +539,14 @@ var __runjs_part = (() => {
   }
   __name(abortError, "abortError");
   var onceBase = import_events.default.once;
-  import_events.default.once = /* @__PURE__ */ __name(function once(emitter, name, options = void 0) {
-    const signal = options?.signal;
+  import_events.default.once = /* @__PURE__ */ __name(function once(emitter, name, options = {}) {
+    if (options === null || typeof options !== "object" || __runjs_P.Array_isArray(options)) return __runjs_P.Promise_reject(invalidArgType("options", "of type object", options));
+    const signal = options.signal;
+    try {
+      validateAbortSignal(signal, "options.signal");
+    } catch (e) {
+      return __runjs_P.Promise_reject(e);
+    }
     if (signal === void 0) return onceBase(emitter, name);
     if (signal.aborted) return __runjs_P.Promise_reject(abortError(signal));
     return new Promise((resolve, reject) => {
@@ -541,26 +620,45 @@ var __runjs_part = (() => {
     };
   }, "on");
   import_events.default.errorMonitor = errorMonitor;
-  import_events.default.captureRejections = false;
-  import_events.default.captureRejectionSymbol = /* @__PURE__ */ __runjs_P.Symbol_for("nodejs.rejection");
+  var baseListenerCount = import_events.default.prototype.listenerCount;
+  import_events.default.prototype.listenerCount = /* @__PURE__ */ __name(function listenerCount(type, listener) {
+    if (listener === void 0 || listener === null) return __runjs_P.$call(baseListenerCount, this, type);
+    let n = 0;
+    for (const l of __runjs_P.iter(this.rawListeners(type))) if (l === listener || l.listener === listener) n++;
+    return n;
+  }, "listenerCount");
+  import_events.default.usingDomains = false;
   import_events.default.getEventListeners = /* @__PURE__ */ __name(function getEventListeners(target, name) {
     if (typeof target?.listeners === "function") return target.listeners(name);
+    if (target instanceof core_default.globals.EventTarget) return core_default.shared.eventTargetListeners(target, name);
     return [];
   }, "getEventListeners");
+  var targetMaxListeners = /* @__PURE__ */ new WeakMap();
   import_events.default.getMaxListeners = /* @__PURE__ */ __name(function getMaxListeners(target) {
-    return typeof target?.getMaxListeners === "function" ? target.getMaxListeners() : import_events.default.defaultMaxListeners;
+    if (typeof target?.getMaxListeners === "function") return target.getMaxListeners();
+    return __runjs_P.$get(targetMaxListeners, target) ?? import_events.default.defaultMaxListeners;
   }, "getMaxListeners");
   import_events.default.setMaxListeners = /* @__PURE__ */ __name(function setMaxListeners(n = import_events.default.defaultMaxListeners, ...targets) {
-    if (typeof n !== "number" || n < 0 || __runjs_P.Number_isNaN(n)) {
-      throw nodeError(RangeError, "ERR_OUT_OF_RANGE", `The value of "n" is out of range. It must be a non-negative number. Received ${String(n)}`);
-    }
+    if (typeof n !== "number") throw invalidArgType("setMaxListeners", "of type number", n);
+    if (n < 0 || __runjs_P.Number_isNaN(n)) throw outOfRange("setMaxListeners", ">= 0", n);
     if (targets.length === 0) import_events.default.defaultMaxListeners = n;
-    for (const t of __runjs_P.iter(targets)) if (typeof t.setMaxListeners === "function") t.setMaxListeners(n);
+    for (const t of __runjs_P.iter(targets)) {
+      if (t instanceof import_events.default || typeof t?.setMaxListeners === "function") t.setMaxListeners(n);
+      else if (t instanceof core_default.globals.EventTarget) __runjs_P.$set(targetMaxListeners, t, n);
+      else throw invalidArgType("eventTargets", "an instance of EventEmitter or EventTarget", t);
+    }
   }, "setMaxListeners");
   import_events.default.addAbortListener = /* @__PURE__ */ __name(function addAbortListener(signal, listener) {
+    if (signal === void 0) throw invalidArgType("signal", "an instance of AbortSignal", signal);
+    validateAbortSignal(signal, "signal");
+    if (typeof listener !== "function") throw invalidArgType("listener", "of type function", listener);
+    let remove;
     if (signal.aborted) queueMicrotask(() => listener());
-    else signal.addEventListener("abort", listener, { once: true });
-    const dispose = /* @__PURE__ */ __name(() => signal.removeEventListener("abort", listener), "dispose");
+    else {
+      signal.addEventListener("abort", listener, { once: true });
+      remove = /* @__PURE__ */ __name(() => signal.removeEventListener("abort", listener), "remove");
+    }
+    const dispose = /* @__PURE__ */ __name(() => remove?.(), "dispose");
     return { [Symbol.dispose ?? /* @__PURE__ */ __runjs_P.Symbol_for("Symbol.dispose")]: dispose };
   }, "addAbortListener");
   var modules = { events: import_events.default };

@@ -110,17 +110,13 @@ var __runjs_part = (() => {
         continue;
       }
       let cp = c;
-      if (c >= 55296 && c <= 56319 && i + 1 < s.length) {
-        const d = __runjs_P.$charCodeAt(s, i + 1);
-        if (d >= 56320 && d <= 57343) {
-          cp = 65536 + (c - 55296 << 10) + (d - 56320);
-          i++;
+      if (c >= 55296 && c <= 57343) {
+        if (++i >= s.length) {
+          const e = new URIError("URI malformed");
+          e.code = "ERR_INVALID_URI";
+          throw e;
         }
-      }
-      if (cp >= 55296 && cp <= 57343) {
-        const e = new URIError("URI malformed");
-        e.code = "ERR_INVALID_URI";
-        throw e;
+        cp = 65536 + ((c & 1023) << 10 | __runjs_P.$charCodeAt(s, i) & 1023);
       }
       for (const b of __runjs_P.iter(utf8Encode(__runjs_P.String_fromCodePoint(cp)))) out += `%${HEX[b >> 4]}${HEX[b & 15]}`;
     }
@@ -169,6 +165,8 @@ var __runjs_part = (() => {
   }
   __name(stringifyPrimitive, "stringifyPrimitive");
   function stringify(obj, sep = "&", eq = "=", options = void 0) {
+    sep ||= "&";
+    eq ||= "=";
     const enc = typeof options?.encodeURIComponent === "function" ? options.encodeURIComponent : qs.escape;
     if (obj === null || typeof obj !== "object") return "";
     const parts = [];
@@ -186,9 +184,14 @@ var __runjs_part = (() => {
     if (typeof qsInput !== "string" || qsInput.length === 0) return obj;
     const separator = sep ? String(sep) : "&";
     const equals = eq ? String(eq) : "=";
-    let maxKeys = options?.maxKeys ?? 1e3;
-    if (typeof maxKeys !== "number" || maxKeys <= 0) maxKeys = Infinity;
+    let maxKeys = typeof options?.maxKeys === "number" ? options.maxKeys : 1e3;
+    if (!(maxKeys > 0)) maxKeys = Infinity;
     const decode = typeof options?.decodeURIComponent === "function" ? options.decodeURIComponent : qs.unescape;
+    const custom = decode !== unescape;
+    const decodePart = /* @__PURE__ */ __name((raw) => {
+      if (!custom && !__runjs_P.$test(/\+|%[0-9a-fA-F]{2}/, raw)) return raw;
+      return decodeStr(__runjs_P.$replace(raw, /\+/g, "%20"), decode);
+    }, "decodePart");
     const pieces = __runjs_P.$split(qsInput, separator);
     let keys = 0;
     for (const piece of __runjs_P.iter(pieces)) {
@@ -197,8 +200,8 @@ var __runjs_part = (() => {
       const idx = __runjs_P.$indexOf(piece, equals);
       let k = idx >= 0 ? __runjs_P.$slice(piece, 0, idx) : piece;
       let v = idx >= 0 ? __runjs_P.$slice(piece, idx + equals.length) : "";
-      k = decodeStr(__runjs_P.$replace(k, /\+/g, " "), decode);
-      v = decodeStr(__runjs_P.$replace(v, /\+/g, " "), decode);
+      k = decodePart(k);
+      v = decodePart(v);
       if (!(k in obj)) {
         obj[k] = v;
         keys++;

@@ -2413,7 +2413,7 @@ ${e3}`;
       const key = code ?? msg;
       if (!__runjs_P.$has(warned, key)) {
         __runjs_P.$add(warned, key);
-        process.emitWarning(`${code ? `[${code}] ` : ""}DeprecationWarning: ${msg}`);
+        process.emitWarning(msg, "DeprecationWarning", code, deprecated);
       }
       return new.target ? __runjs_P.Reflect_construct(fn, args, new.target) : __runjs_P.$apply(fn, this, args);
     }

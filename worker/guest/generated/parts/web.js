@@ -324,6 +324,11 @@ var __runjs_part = (() => {
     return { capture: !!options.capture, once: !!options.once, passive: !!options.passive, signal: options.signal };
   }
   __name(flatten, "flatten");
+  function eventTargetListeners(target, type) {
+    const list = targets.get(target)?.get(String(type)) ?? [];
+    return __runjs_P.$map(__runjs_P.$filter(list, (rec) => !rec.removed), (rec) => rec.callback);
+  }
+  __name(eventTargetListeners, "eventTargetListeners");
   var EventTarget = class {
     static {
       __name(this, "EventTarget");
@@ -724,14 +729,35 @@ var __runjs_part = (() => {
   }
   __name(nodeError, "nodeError");
   function invalidArgType(name, expected, actual) {
-    const what = __runjs_P.$includes(name, ".") ? "property" : "argument";
-    return nodeError(TypeError, "ERR_INVALID_ARG_TYPE", `The "${name}" ${what} must be ${expected}. Received ${describeType(actual)}`);
+    const subject = __runjs_P.$endsWith(name, " argument") ? name : `"${name}" ${__runjs_P.$includes(name, ".") ? "property" : "argument"}`;
+    return nodeError(TypeError, "ERR_INVALID_ARG_TYPE", `The ${subject} must be ${expected}. Received ${describeType(actual)}`);
   }
   __name(invalidArgType, "invalidArgType");
   function outOfRange(name, range, actual) {
-    return nodeError(RangeError, "ERR_OUT_OF_RANGE", `The value of "${name}" is out of range. It must be ${range}. Received ${String(actual)}`);
+    return nodeError(RangeError, "ERR_OUT_OF_RANGE", `The value of "${name}" is out of range. It must be ${range}. Received ${describeReceived(actual)}`);
   }
   __name(outOfRange, "outOfRange");
+  function describeReceived(v) {
+    if (typeof v === "bigint") {
+      const s = String(v);
+      return `${v > 2n ** 32n || v < -(2n ** 32n) ? addNumericalSeparator(s) : s}n`;
+    }
+    if (typeof v === "number") {
+      if (__runjs_P.Number_isInteger(v) && __runjs_P.Math_abs(v) > 2 ** 32) return addNumericalSeparator(String(v));
+      return __runjs_P.Object_is(v, -0) ? "-0" : String(v);
+    }
+    if (typeof v === "string") return `'${v}'`;
+    return String(v);
+  }
+  __name(describeReceived, "describeReceived");
+  function addNumericalSeparator(s) {
+    let res = "";
+    let i = s.length;
+    const start2 = s[0] === "-" ? 1 : 0;
+    for (; i >= start2 + 4; i -= 3) res = `_${__runjs_P.$slice(s, i - 3, i)}${res}`;
+    return `${__runjs_P.$slice(s, 0, i)}${res}`;
+  }
+  __name(addNumericalSeparator, "addNumericalSeparator");
 
   // worker/guest/platform/web/structured-clone.js
   var ERROR_TYPES = {
@@ -2450,10 +2476,40 @@ var __runjs_part = (() => {
     resourceUsage() {
       return {};
     },
-    emitWarning(warning) {
-      const text = typeof warning === "string" ? warning : String(warning?.message ?? warning);
-      op("console.write", `[WARN] (runjs) Warning: ${text}
+    /** Node's emitWarning: 'warning' listeners get the Error in a later tick; the run's output shows it too. */
+    emitWarning(warning, type = void 0, code = void 0, ctor = void 0) {
+      let detail;
+      if (type !== null && typeof type === "object" && !__runjs_P.Array_isArray(type)) {
+        ctor = type.ctor;
+        code = type.code;
+        if (typeof type.detail === "string") detail = type.detail;
+        type = type.type || "Warning";
+      } else if (typeof type === "function") {
+        ctor = type;
+        code = void 0;
+        type = "Warning";
+      }
+      if (type !== void 0 && typeof type !== "string") throw invalidArgType("type", "of type string", type);
+      if (typeof code === "function") code = void 0;
+      else if (code !== void 0 && typeof code !== "string") throw invalidArgType("code", "of type string", code);
+      if (typeof warning === "string") {
+        const message = warning;
+        warning = new Error(message);
+        warning.name = String(type || "Warning");
+        if (code !== void 0) warning.code = code;
+        if (detail !== void 0) warning.detail = detail;
+      } else if (!(warning instanceof Error)) {
+        throw invalidArgType("warning", "of type string or an instance of Error", warning);
+      }
+      void ctor;
+      queueMicrotask(() => {
+        process.emit("warning", warning);
+        const prefix = warning.code ? `[${warning.code}] ` : "";
+        const more = typeof warning.detail === "string" ? `
+${warning.detail}` : "";
+        op("console.write", `[WARN] (runjs) ${prefix}${warning.name}: ${warning.message}${more}
 `);
+      });
     },
     on(event, fn) {
       addListener(event, fn);
@@ -2524,6 +2580,7 @@ var __runjs_part = (() => {
     defineHidden: () => defineHidden,
     describeType: () => describeType,
     encodingForLabel: () => encodingForLabel,
+    eventTargetListeners: () => eventTargetListeners,
     failRun: () => failRun,
     formatArg: () => formatArg,
     formatError: () => formatError,

@@ -1,15 +1,19 @@
-// node:buffer and node:string_decoder: feross/buffer (patched for 'base64url') and the
-// string_decoder port, plus what newer Node versions added to node:buffer.
+// node:buffer and node:string_decoder: feross/buffer (patched for 'base64url') and runjs's
+// StringDecoder (string-decoder.js), plus what newer Node versions added to node:buffer.
 import bufferModule from 'buffer';
-import stringDecoderModule from 'string_decoder';
+import { stringDecoderModule } from './string-decoder.js';
+import { installArgumentChecks, installBufferChecks, validatedBytes } from './buffer-checks.js';
 import core from 'runjs:part/core';
 
 const { Buffer } = bufferModule;
 const { atob, btoa } = core.globals;
 const { requirePart } = core.shared;
 
+installBufferChecks(Buffer);
+installArgumentChecks(Buffer);
+
 function isUtf8(input) {
-  const bytes = ArrayBuffer.isView(input) ? new Uint8Array(input.buffer, input.byteOffset, input.byteLength) : new Uint8Array(input);
+  const bytes = validatedBytes(input);
   try {
     new core.globals.TextDecoder('utf-8', { fatal: true }).decode(bytes);
     return true;
@@ -19,13 +23,14 @@ function isUtf8(input) {
 }
 
 function isAscii(input) {
-  const bytes = ArrayBuffer.isView(input) ? new Uint8Array(input.buffer, input.byteOffset, input.byteLength) : new Uint8Array(input);
+  const bytes = validatedBytes(input);
   for (let i = 0; i < bytes.length; i++) if (bytes[i] > 0x7f) return false;
   return true;
 }
 
 if (typeof Buffer.copyBytesFrom !== 'function') {
   Buffer.copyBytesFrom = function copyBytesFrom(view, offset = 0, length = undefined) {
+    if (!ArrayBuffer.isView(view) || view instanceof DataView) throw core.shared.invalidArgType('view', 'an instance of TypedArray', view);
     const bytes = new Uint8Array(view.buffer, view.byteOffset, view.byteLength);
     const size = view.BYTES_PER_ELEMENT ?? 1;
     const end = length === undefined ? view.length : Math.min(view.length, offset + length);
@@ -56,5 +61,5 @@ for (const name of ['Blob', 'File']) {
   Object.defineProperty(buffer, name, { enumerable: true, configurable: true, get: () => requirePart('fetch').globals[name] });
 }
 
-export const modules = { buffer, string_decoder: stringDecoderModule };
+export const modules = { buffer, string_decoder: stringDecoderModule(Buffer) };
 export const globals = { Buffer };

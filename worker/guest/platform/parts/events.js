@@ -1,10 +1,14 @@
 // node:events: the `events` package (Node's EventEmitter for all engines), plus the newer
 // statics Node has since added (errorMonitor, on, getEventListeners, setMaxListeners,
-// addAbortListener, once with a signal).
+// addAbortListener, once with a signal) and Node's argument checks.
 import EventEmitter from 'events';
 import core from 'runjs:part/core';
 
-const { nodeError } = core.shared;
+const { nodeError, invalidArgType, outOfRange } = core.shared;
+
+function validateAbortSignal(signal, name) {
+  if (signal !== undefined && (signal === null || typeof signal !== 'object' || !('aborted' in signal))) throw invalidArgType(name, 'an instance of AbortSignal', signal);
+}
 const errorMonitor = Symbol('events.errorMonitor');
 
 const baseEmit = EventEmitter.prototype.emit;
@@ -36,8 +40,14 @@ function abortError(signal) {
 }
 
 const onceBase = EventEmitter.once;
-EventEmitter.once = function once(emitter, name, options = undefined) {
-  const signal = options?.signal;
+EventEmitter.once = function once(emitter, name, options = {}) {
+  if (options === null || typeof options !== 'object' || Array.isArray(options)) return Promise.reject(invalidArgType('options', 'of type object', options));
+  const signal = options.signal;
+  try {
+    validateAbortSignal(signal, 'options.signal');
+  } catch (e) {
+    return Promise.reject(e);
+  }
   if (signal === undefined) return onceBase(emitter, name);
   if (signal.aborted) return Promise.reject(abortError(signal));
   return new Promise((resolve, reject) => {
@@ -112,26 +122,47 @@ EventEmitter.on = function on(emitter, name, options = undefined) {
 };
 
 EventEmitter.errorMonitor = errorMonitor;
-EventEmitter.captureRejections = false;
-EventEmitter.captureRejectionSymbol = Symbol.for('nodejs.rejection');
+// Node 24: listenerCount(type, listener) counts only that listener (once-wrapped ones too).
+const baseListenerCount = EventEmitter.prototype.listenerCount;
+EventEmitter.prototype.listenerCount = function listenerCount(type, listener) {
+  if (listener === undefined || listener === null) return baseListenerCount.call(this, type);
+  let n = 0;
+  for (const l of this.rawListeners(type)) if (l === listener || l.listener === listener) n++;
+  return n;
+};
+EventEmitter.usingDomains = false;
 EventEmitter.getEventListeners = function getEventListeners(target, name) {
   if (typeof target?.listeners === 'function') return target.listeners(name);
+  if (target instanceof core.globals.EventTarget) return core.shared.eventTargetListeners(target, name);
   return [];
 };
+// EventTargets' maximum, set by events.setMaxListeners(n, target) (Node keeps it on the target).
+const targetMaxListeners = new WeakMap();
 EventEmitter.getMaxListeners = function getMaxListeners(target) {
-  return typeof target?.getMaxListeners === 'function' ? target.getMaxListeners() : EventEmitter.defaultMaxListeners;
+  if (typeof target?.getMaxListeners === 'function') return target.getMaxListeners();
+  return targetMaxListeners.get(target) ?? EventEmitter.defaultMaxListeners;
 };
 EventEmitter.setMaxListeners = function setMaxListeners(n = EventEmitter.defaultMaxListeners, ...targets) {
-  if (typeof n !== 'number' || n < 0 || Number.isNaN(n)) {
-    throw nodeError(RangeError, 'ERR_OUT_OF_RANGE', `The value of "n" is out of range. It must be a non-negative number. Received ${String(n)}`);
-  }
+  if (typeof n !== 'number') throw invalidArgType('setMaxListeners', 'of type number', n);
+  if (n < 0 || Number.isNaN(n)) throw outOfRange('setMaxListeners', '>= 0', n);
   if (targets.length === 0) EventEmitter.defaultMaxListeners = n;
-  for (const t of targets) if (typeof t.setMaxListeners === 'function') t.setMaxListeners(n);
+  for (const t of targets) {
+    if (t instanceof EventEmitter || typeof t?.setMaxListeners === 'function') t.setMaxListeners(n);
+    else if (t instanceof core.globals.EventTarget) targetMaxListeners.set(t, n);
+    else throw invalidArgType('eventTargets', 'an instance of EventEmitter or EventTarget', t);
+  }
 };
 EventEmitter.addAbortListener = function addAbortListener(signal, listener) {
+  if (signal === undefined) throw invalidArgType('signal', 'an instance of AbortSignal', signal);
+  validateAbortSignal(signal, 'signal');
+  if (typeof listener !== 'function') throw invalidArgType('listener', 'of type function', listener);
+  let remove;
   if (signal.aborted) queueMicrotask(() => listener());
-  else signal.addEventListener('abort', listener, { once: true });
-  const dispose = () => signal.removeEventListener('abort', listener);
+  else {
+    signal.addEventListener('abort', listener, { once: true });
+    remove = () => signal.removeEventListener('abort', listener);
+  }
+  const dispose = () => remove?.();
   return { [Symbol.dispose ?? Symbol.for('Symbol.dispose')]: dispose };
 };
 

@@ -72,7 +72,7 @@ function deprecate(fn, msg, code = undefined) {
     const key = code ?? msg;
     if (!warned.has(key)) {
       warned.add(key);
-      process.emitWarning(`${code ? `[${code}] ` : ''}DeprecationWarning: ${msg}`);
+      process.emitWarning(msg, 'DeprecationWarning', code, deprecated);
     }
     return new.target ? Reflect.construct(fn, args, new.target) : fn.apply(this, args);
   }

@@ -119,6 +119,12 @@ function flatten(options) {
   return { capture: !!options.capture, once: !!options.once, passive: !!options.passive, signal: options.signal };
 }
 
+/** node:events' getEventListeners(target, type): the target's listeners of `type`, in order. */
+export function eventTargetListeners(target, type) {
+  const list = targets.get(target)?.get(String(type)) ?? [];
+  return list.filter((rec) => !rec.removed).map((rec) => rec.callback);
+}
+
 export class EventTarget {
   constructor() {
     targets.set(this, new Map());

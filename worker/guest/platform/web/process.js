@@ -2,7 +2,7 @@
 // is no real process behind it: env is empty, the working directory is "/", exit() throws, and
 // stdout/stderr write to the run's console output as they are (no prefix, no newline added).
 import { op } from './host.js';
-import { nodeError } from './errors.js';
+import { nodeError, invalidArgType } from './errors.js';
 import { queueMicrotask } from './microtask.js';
 import { VERSION } from './navigator.js';
 import { TextDecoder } from './encoding.js';
@@ -136,9 +136,38 @@ export const process = {
   memoryUsage() { return { rss: 0, heapTotal: 0, heapUsed: 0, external: 0, arrayBuffers: 0 }; },
   cpuUsage() { return { user: 0, system: 0 }; },
   resourceUsage() { return {}; },
-  emitWarning(warning) {
-    const text = typeof warning === 'string' ? warning : String(warning?.message ?? warning);
-    op('console.write', `[WARN] (runjs) Warning: ${text}\n`);
+  /** Node's emitWarning: 'warning' listeners get the Error in a later tick; the run's output shows it too. */
+  emitWarning(warning, type = undefined, code = undefined, ctor = undefined) {
+    let detail;
+    if (type !== null && typeof type === 'object' && !Array.isArray(type)) {
+      ctor = type.ctor;
+      code = type.code;
+      if (typeof type.detail === 'string') detail = type.detail;
+      type = type.type || 'Warning';
+    } else if (typeof type === 'function') {
+      ctor = type;
+      code = undefined;
+      type = 'Warning';
+    }
+    if (type !== undefined && typeof type !== 'string') throw invalidArgType('type', 'of type string', type);
+    if (typeof code === 'function') code = undefined;
+    else if (code !== undefined && typeof code !== 'string') throw invalidArgType('code', 'of type string', code);
+    if (typeof warning === 'string') {
+      const message = warning;
+      warning = new Error(message);
+      warning.name = String(type || 'Warning');
+      if (code !== undefined) warning.code = code;
+      if (detail !== undefined) warning.detail = detail;
+    } else if (!(warning instanceof Error)) {
+      throw invalidArgType('warning', 'of type string or an instance of Error', warning);
+    }
+    void ctor;
+    queueMicrotask(() => {
+      process.emit('warning', warning);
+      const prefix = warning.code ? `[${warning.code}] ` : '';
+      const more = typeof warning.detail === 'string' ? `\n${warning.detail}` : '';
+      op('console.write', `[WARN] (runjs) ${prefix}${warning.name}: ${warning.message}${more}\n`);
+    });
   },
   on(event, fn) { addListener(event, fn); return process; },
   addListener(event, fn) { addListener(event, fn); return process; },

@@ -15,14 +15,14 @@ function escape(str) {
     const c = s.charCodeAt(i);
     if (c < 128 && NO_ESCAPE[c] === 1) { out += s[i]; continue; }
     let cp = c;
-    if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) {
-      const d = s.charCodeAt(i + 1);
-      if (d >= 0xdc00 && d <= 0xdfff) { cp = 0x10000 + ((c - 0xd800) << 10) + (d - 0xdc00); i++; }
-    }
-    if (cp >= 0xd800 && cp <= 0xdfff) {
-      const e = new URIError('URI malformed');
-      e.code = 'ERR_INVALID_URI';
-      throw e;
+    if (c >= 0xd800 && c <= 0xdfff) {
+      // As Node: any surrogate takes the low 10 bits of the unit after it (a lone one at the end throws).
+      if (++i >= s.length) {
+        const e = new URIError('URI malformed');
+        e.code = 'ERR_INVALID_URI';
+        throw e;
+      }
+      cp = 0x10000 + (((c & 0x3ff) << 10) | (s.charCodeAt(i) & 0x3ff));
     }
     for (const b of utf8Encode(String.fromCodePoint(cp))) out += `%${HEX[b >> 4]}${HEX[b & 15]}`;
   }
@@ -64,6 +64,8 @@ function stringifyPrimitive(v) {
 }
 
 function stringify(obj, sep = '&', eq = '=', options = undefined) {
+  sep ||= '&';
+  eq ||= '=';
   const enc = typeof options?.encodeURIComponent === 'function' ? options.encodeURIComponent : qs.escape;
   if (obj === null || typeof obj !== 'object') return '';
   const parts = [];
@@ -81,9 +83,17 @@ function parse(qsInput, sep = '&', eq = '=', options = undefined) {
   if (typeof qsInput !== 'string' || qsInput.length === 0) return obj;
   const separator = sep ? String(sep) : '&';
   const equals = eq ? String(eq) : '=';
-  let maxKeys = options?.maxKeys ?? 1000;
-  if (typeof maxKeys !== 'number' || maxKeys <= 0) maxKeys = Infinity;
+  // As Node: a maxKeys that is not a number is ignored (1000); 0, negative or NaN means no limit.
+  let maxKeys = typeof options?.maxKeys === 'number' ? options.maxKeys : 1000;
+  if (!(maxKeys > 0)) maxKeys = Infinity;
   const decode = typeof options?.decodeURIComponent === 'function' ? options.decodeURIComponent : qs.unescape;
+  // As Node: with its own unescape, only text with a '+' or a valid %XX is decoded; a custom
+  // decoder (or a replaced qs.unescape) sees every key and value, with '+' as '%20'.
+  const custom = decode !== unescape;
+  const decodePart = (raw) => {
+    if (!custom && !/\+|%[0-9a-fA-F]{2}/.test(raw)) return raw;
+    return decodeStr(raw.replace(/\+/g, '%20'), decode);
+  };
   const pieces = qsInput.split(separator);
   let keys = 0;
   for (const piece of pieces) {
@@ -92,8 +102,8 @@ function parse(qsInput, sep = '&', eq = '=', options = undefined) {
     const idx = piece.indexOf(equals);
     let k = idx >= 0 ? piece.slice(0, idx) : piece;
     let v = idx >= 0 ? piece.slice(idx + equals.length) : '';
-    k = decodeStr(k.replace(/\+/g, ' '), decode);
-    v = decodeStr(v.replace(/\+/g, ' '), decode);
+    k = decodePart(k);
+    v = decodePart(v);
     if (!(k in obj)) { obj[k] = v; keys++; } else if (Array.isArray(obj[k])) obj[k].push(v);
     else obj[k] = [obj[k], v];
   }
