@@ -14,7 +14,7 @@ guestSuite('guest platform internals', (g) => {
       'const names = Object.getOwnPropertyNames(globalThis).filter((n) => /runjs|__/.test(n));',
       'const builtin = globalThis[Symbol.for("runjs.builtin")];',
       'console.log(JSON.stringify(names), typeof __runjs_internal, typeof __runjs_P, typeof builtin, builtin("node:path") === require("path"));',
-      'try { builtin("fs") } catch (e) { console.log(e.code) }',
+      'try { builtin("no-such-module") } catch (e) { console.log(e.code) }',
       'console.log(Object.getOwnPropertySymbols(globalThis).map(String).filter((s) => s.includes("runjs")).join());',
       // The dynamic-import helper: it too hands out only module namespaces (and import.meta).
       'const imp = globalThis[Symbol.for("runjs.import")];',

@@ -71,7 +71,9 @@ test('a worker that cannot stop is killed after the grace period and replaced', 
     // One long call: no gap between host calls in which the worker could take the cancel itself,
     // however late a loaded machine fires the pool's kill timer. (The most PBKDF2 one call may do,
     // 10M iterations of SHA-512: about 8 s on the 2-core development machine.)
-    const code = 'import c from "node:crypto"; console.log("started"); c.pbkdf2Sync("a", "b", 10_000_000, 64, "sha512")';
+    // The timer between the line and the call lets the worker send the line first (its output is
+    // flushed on the next turn of its event loop, which the blocking call would otherwise hold).
+    const code = 'import c from "node:crypto"; console.log("started"); await new Promise((r) => setTimeout(r, 0)); c.pbkdf2Sync("a", "b", 10_000_000, 64, "sha512")';
     const { handle, result } = r.start(code, { timeoutMs: 30_000 }, () => started());
     await running;
     // The line is sent just before the host call starts; a cancel that reached the worker in
