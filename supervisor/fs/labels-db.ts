@@ -6,6 +6,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
+import { migrateSqlite } from '../stores/sqlite-migrate.ts';
 
 export const LABELS_DB_FILENAME = 'fs-labels.sqlite';
 
@@ -63,7 +64,7 @@ export class LabelsDb {
     this.#db = new DatabaseSync(join(dir, LABELS_DB_FILENAME));
     // busy_timeout: another server process on this file may hold the write lock for a moment.
     this.#db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = 10000;');
-    migrate(this.#db);
+    migrateSqlite(this.#db, MIGRATIONS, 'label database', '--fs-labels-db');
     this.#now = now;
     this.#list = this.#db.prepare('SELECT name, ca_id FROM fs_labels ORDER BY name');
     this.#get = this.#db.prepare('SELECT ca_id FROM fs_labels WHERE name = ?');
@@ -139,28 +140,6 @@ export class LabelsDb {
       return out;
     } catch (e) {
       this.#db.exec('ROLLBACK');
-      throw e;
-    }
-  }
-}
-
-function migrate(db: DatabaseSync): void {
-  const version = (db.prepare('PRAGMA user_version').get() as { user_version: number }).user_version;
-  if (version > MIGRATIONS.length) {
-    throw new Error(`the label database at --fs-labels-db has schema version ${version}, newer than this runjs supports (${MIGRATIONS.length}); upgrade runjs or point --fs-labels-db elsewhere`);
-  }
-  for (let v = version; v < MIGRATIONS.length; v++) {
-    // IMMEDIATE: two processes opening a fresh file at once must not both migrate it.
-    db.exec('BEGIN IMMEDIATE');
-    try {
-      const now = (db.prepare('PRAGMA user_version').get() as { user_version: number }).user_version;
-      if (now === v) {
-        db.exec(MIGRATIONS[v]!);
-        db.exec(`PRAGMA user_version = ${v + 1}`);
-      }
-      db.exec('COMMIT');
-    } catch (e) {
-      db.exec('ROLLBACK');
       throw e;
     }
   }

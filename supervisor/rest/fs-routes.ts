@@ -1,10 +1,9 @@
 // Filesystem snapshot labels over REST (MCP: fs_ls, fs_pull, fs_label, fs_log, fs_push,
 // fs_reset, fs_merge). Routes are always mounted; without --fs-store they answer 400 with the
 // "not configured" text. Each handler parses, calls one FsService method and maps the result.
-import { validate } from '../../shared/schemas/validator.ts';
 import { RunjsError } from '../../shared/errors.ts';
 import type { FsService } from '../fs/index.ts';
-import { decodeUtf8, readBody } from './read-body.ts';
+import { readJsonBody } from './json-body.ts';
 import { parseNonNegativeInt, singleValues } from './query-params.ts';
 import type { ParameterDoc, RouteContext, RouteSpec } from './route-types.ts';
 import type { SchemaName } from '../../shared/schemas/index.ts';
@@ -22,22 +21,12 @@ function fs(ctx: RouteContext, what: 'labels' | 'snapshots' = 'labels'): FsServi
   return f;
 }
 
-async function readJson<T>(ctx: RouteContext, schema: SchemaName): Promise<T> {
-  const text = decodeUtf8(await readBody(ctx.req, Math.min(MAX_FS_BODY, ctx.deps.maxRequestBody)));
-  if (text.trim() === '') throw new RunjsError('INVALID_BODY', `the body is empty: send a JSON ${schema}`);
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (e) {
-    throw new RunjsError('INVALID_JSON', e instanceof Error ? e.message : String(e));
-  }
-  const v = validate<T>(schema, value);
-  if (!v.ok) throw new RunjsError('INVALID_BODY', v.message);
-  return v.value;
-}
 
 const body = (schema: SchemaName) => ({ required: true, content: { 'application/json': { schema: { $ref: `#/components/schemas/${schema}` } } } });
 const bad = (what: string) => ({ description: `${what}, ${NOT_CONFIGURED}`, schema: 'ApiError' } as const);
+
+/** A blank body names the schema it should have been. */
+const fsBodyEmpty = (schema: SchemaName) => (): RunjsError => new RunjsError('INVALID_BODY', `the body is empty: send a JSON ${schema}`);
 
 export const FS_ROUTES: readonly RouteSpec[] = [
   {
@@ -61,7 +50,7 @@ export const FS_ROUTES: readonly RouteSpec[] = [
     responses: { 200: { description: 'The label and its new head.', schema: 'FsLabelHead' }, 400: bad('Malformed name, id or message, or an id that is not a stored snapshot') },
     async handle(ctx) {
       const f = fs(ctx);
-      const b = await readJson<{ name: string; ca_id: string; message?: string | null }>(ctx, 'FsLabelRequest');
+      const b = await readJsonBody<{ name: string; ca_id: string; message?: string | null }>(ctx, 'FsLabelRequest', MAX_FS_BODY, fsBodyEmpty('FsLabelRequest'));
       return { status: 200, json: await f.setLabel(b.name, b.ca_id, b.message) };
     },
   },
@@ -113,7 +102,7 @@ export const FS_ROUTES: readonly RouteSpec[] = [
     },
     async handle(ctx) {
       const f = fs(ctx);
-      const r = await f.push(await readJson(ctx, 'FsPushRequest'));
+      const r = await f.push(await readJsonBody(ctx, 'FsPushRequest', MAX_FS_BODY, fsBodyEmpty('FsPushRequest')));
       return { status: r.status === 'rejected' ? 409 : 200, json: r };
     },
   },
@@ -128,7 +117,7 @@ export const FS_ROUTES: readonly RouteSpec[] = [
     responses: { 200: { description: 'The label and its new head.', schema: 'FsLabelHead' }, 400: bad('Malformed label, id or message; an id not in the reflog without `allow_unlogged`') },
     async handle(ctx) {
       const f = fs(ctx);
-      return { status: 200, json: await f.reset(await readJson(ctx, 'FsResetRequest')) };
+      return { status: 200, json: await f.reset(await readJsonBody(ctx, 'FsResetRequest', MAX_FS_BODY, fsBodyEmpty('FsResetRequest'))) };
     },
   },
   {
@@ -143,7 +132,7 @@ export const FS_ROUTES: readonly RouteSpec[] = [
     responses: { 200: { description: '`merged` with `ca_id`, or `conflict` with `conflicts`.', schema: 'FsMergeResult' }, 400: bad('Malformed or unknown id, or a bad `prefer`') },
     async handle(ctx) {
       const f = fs(ctx, 'snapshots');
-      return { status: 200, json: await f.merge(await readJson(ctx, 'FsMergeRequest')) };
+      return { status: 200, json: await f.merge(await readJsonBody(ctx, 'FsMergeRequest', MAX_FS_BODY, fsBodyEmpty('FsMergeRequest'))) };
     },
   },
 ];

@@ -1,10 +1,9 @@
 // Heap tags and the session log over REST (MCP: get_heap_tags, set_heap_tags, delete_heap_tags,
 // query_heaps_by_tags, list_sessions, list_session_snapshots). Without a heap store every route
 // answers 400 with the flag that enables it.
-import { validate } from '../../shared/schemas/validator.ts';
 import { RunjsError } from '../../shared/errors.ts';
 import type { HeapService } from '../heaps/index.ts';
-import { decodeUtf8, readBody } from './read-body.ts';
+import { readJsonBody } from './json-body.ts';
 import { singleValues } from './query-params.ts';
 import type { ParameterDoc, RouteContext, RouteSpec } from './route-types.ts';
 
@@ -23,19 +22,6 @@ function heaps(ctx: RouteContext): HeapService {
   return h;
 }
 
-async function readJson<T>(ctx: RouteContext, schema: 'HeapTagsRequest' | 'HeapQueryRequest'): Promise<T> {
-  const text = decodeUtf8(await readBody(ctx.req, Math.min(MAX_TAG_BODY, ctx.deps.maxRequestBody)));
-  if (text.trim() === '') throw new RunjsError('TAGS_BODY_EMPTY');
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (e) {
-    throw new RunjsError('INVALID_JSON', e instanceof Error ? e.message : String(e));
-  }
-  const v = validate<T>(schema, value);
-  if (!v.ok) throw new RunjsError('INVALID_BODY', v.message);
-  return v.value;
-}
 
 export const HEAP_ROUTES: readonly RouteSpec[] = [
   {
@@ -64,7 +50,7 @@ export const HEAP_ROUTES: readonly RouteSpec[] = [
     async handle(ctx) {
       const heap = ctx.params['heap'] ?? '';
       const h = heaps(ctx);
-      const body = await readJson<{ tags: Record<string, string> }>(ctx, 'HeapTagsRequest');
+      const body = await readJsonBody<{ tags: Record<string, string> }>(ctx, 'HeapTagsRequest', MAX_TAG_BODY, () => new RunjsError('TAGS_BODY_EMPTY'));
       return { status: 200, json: { heap, tags: h.setTags(heap, body.tags) } };
     },
   },
@@ -96,7 +82,7 @@ export const HEAP_ROUTES: readonly RouteSpec[] = [
     responses: { 200: { description: 'The matching heaps.', schema: 'HeapQueryResult' }, 400: BAD_HEAP },
     async handle(ctx) {
       const h = heaps(ctx);
-      const body = await readJson<{ tags: Record<string, string> }>(ctx, 'HeapQueryRequest');
+      const body = await readJsonBody<{ tags: Record<string, string> }>(ctx, 'HeapQueryRequest', MAX_TAG_BODY, () => new RunjsError('TAGS_BODY_EMPTY'));
       return { status: 200, json: { results: h.queryByTags(body.tags) } };
     },
   },

@@ -2,10 +2,10 @@
 // mutations that commit a new snapshot and append it to the session log (supervisor/fs/
 // session-files.ts). `{path}` spans slashes (`/api/sessions/s/files/src/a.txt`).
 import { RunjsError } from '../../shared/errors.ts';
-import { validate } from '../../shared/schemas/validator.ts';
 import { checkSession } from '../heaps/index.ts';
 import type { SessionFiles, SessionFsOp } from '../fs/session-files.ts';
-import { decodeUtf8, readBody } from './read-body.ts';
+import { readBody } from './read-body.ts';
+import { readJsonBody } from './json-body.ts';
 import { parseNonNegativeInt, singleValues } from './query-params.ts';
 import type { ParameterDoc, RouteContext, RouteSpec } from './route-types.ts';
 
@@ -121,16 +121,7 @@ export const SESSION_FILE_ROUTES: readonly RouteSpec[] = [
     responses: { 200: { description: '`exists`: `{exists}`; `readlink`: `{target}`; `canonical`: `{path}`; `mkdir`: `{path, created: false}` (directories exist through what they hold); `rename`: `{ca_id}`.', schema: 'SessionFsOpResult' }, 400: BAD, 404: NOT_FOUND },
     handle: async (ctx) => {
       const { files: f, session } = files(ctx);
-      const text = decodeUtf8(await readBody(ctx.req, Math.min(MAX_OP_BODY, ctx.deps.maxRequestBody)));
-      let value: unknown;
-      try {
-        value = JSON.parse(text);
-      } catch (e) {
-        throw new RunjsError('INVALID_JSON', e instanceof Error ? e.message : String(e));
-      }
-      const v = validate<SessionFsOp>('SessionFsOpRequest', value);
-      if (!v.ok) throw new RunjsError('INVALID_BODY', v.message);
-      return { status: 200, json: await f.op(session, v.value) };
+      return { status: 200, json: await f.op(session, await readJsonBody<SessionFsOp>(ctx, 'SessionFsOpRequest', MAX_OP_BODY)) };
     },
   },
 ];

@@ -4,6 +4,7 @@
 import { DatabaseSync } from 'node:sqlite';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { migrateSqlite } from './sqlite-migrate.ts';
 
 export const DB_FILENAME = 'runjs.db';
 
@@ -99,25 +100,6 @@ export function openMetadataDb(dir: string): DatabaseSync {
   mkdirSync(dir, { recursive: true });
   const db = new DatabaseSync(join(dir, DB_FILENAME));
   db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 5000;');
-  migrate(db);
+  migrateSqlite(db, MIGRATIONS, 'metadata database', '--session-db-path');
   return db;
-}
-
-function migrate(db: DatabaseSync): void {
-  const row = db.prepare('PRAGMA user_version').get() as { user_version: number } | undefined;
-  const version = row?.user_version ?? 0;
-  if (version > MIGRATIONS.length) {
-    throw new Error(`the metadata database at --session-db-path has schema version ${version}, newer than this runjs supports (${MIGRATIONS.length}); upgrade runjs or point --session-db-path elsewhere`);
-  }
-  for (let v = version; v < MIGRATIONS.length; v++) {
-    db.exec('BEGIN');
-    try {
-      db.exec(MIGRATIONS[v]!);
-      db.exec(`PRAGMA user_version = ${v + 1}`);
-      db.exec('COMMIT');
-    } catch (e) {
-      db.exec('ROLLBACK');
-      throw e;
-    }
-  }
 }

@@ -4,7 +4,8 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { Agent } from 'undici';
-import { Socket, QUEUE_HIGH_WATER_BYTES, type SocketEvent } from '../../../worker/ops/websocket/socket.ts';
+import { Socket, type SocketEvent } from '../../../worker/ops/websocket/socket.ts';
+import { QUEUE_HIGH_WATER_BYTES } from '../../../worker/ops/event-queue.ts';
 import { DEFAULT_WEBSOCKET_LIMITS } from '../../../shared/worker-settings.ts';
 import { startWsFixture, type WsFixture } from '../../helpers/ws-server.ts';
 

@@ -6,10 +6,11 @@
 // own context — the same code it would have built from the source.
 import ivm from 'isolated-vm';
 
-/** A part's source by name (the worker's platform ops read them). */
+/**
+ * A part's source by name, or undefined for a name that is not a part (the worker's platform ops
+ * read them, and they alone decide what a valid part name is).
+ */
 export type PartSource = (name: string) => string | undefined;
-
-const PART_NAME = /^[a-z][a-z0-9-]*$/;
 
 export class PartCompiler {
   readonly #source: PartSource;
@@ -26,7 +27,7 @@ export class PartCompiler {
    * undefined (unknown part, or a compile that failed: the guest then evaluates the source).
    */
   compile(isolate: ivm.Isolate, context: ivm.Context, name: unknown): unknown {
-    if (typeof name !== 'string' || !PART_NAME.test(name)) return undefined;
+    if (typeof name !== 'string') return undefined;
     let body = this.#sources.get(name);
     if (body === undefined) {
       body = this.#source(name);

@@ -5,7 +5,6 @@
 // `fetch.response` answers the status line and headers, `fetch.read` streams the response body,
 // `fetch.abort` stops it. Each run has its own undici Agent: when the run ends, every socket it
 // opened is closed. No cookies are kept.
-import { rootCertificates } from 'node:tls';
 import { Agent, fetch as undiciFetch } from 'undici';
 import { resourceKey } from '../../runtime/run-resources.ts';
 import { OpError, WithBytes, type OpContext, type OpTable } from '../op-types.ts';
@@ -18,6 +17,7 @@ import { applyOutput, fetchOutput } from './fetch-post.ts';
 import type { HeaderInjector } from '../../network/header-injection.ts';
 import { TokenAcquisitionError } from '../../network/oauth-token-cache.ts';
 import { TRAFFIC, countReceived } from '../../network/run-traffic.ts';
+import { trustedCa } from '../../network/trusted-ca.ts';
 
 interface RunFetches {
   agent: Agent | undefined;
@@ -40,9 +40,7 @@ function record(args: unknown, op: string): Record<string, unknown> {
 export function createFetchOps(settings: WorkerSettings, injector: HeaderInjector): OpTable {
   const limits: FetchLimits = settings.limits.fetch;
   const decide = fetchGate(settings);
-  // The operator's CAs (--fetch-ca-file) join Node's bundled roots; none: undici's default (the same roots).
-  const extra = settings.network.caCerts ?? [];
-  const ca = extra.length > 0 ? [...rootCertificates, ...extra] : undefined;
+  const ca = trustedCa(settings.network);
 
   function agentOf(runs: RunFetches): Agent {
     runs.agent ??= new Agent({

@@ -5,7 +5,7 @@
 // guest takes them (one pending `http2.session_next` / `http2.stream_next` each).
 import { connect, type ClientHttp2Session, type ClientHttp2Stream, type IncomingHttpHeaders, type OutgoingHttpHeaders } from 'node:http2';
 import { OpError } from '../op-types.ts';
-import { EventQueue } from './event-queue.ts';
+import { EventQueue } from '../event-queue.ts';
 import type { StreamHeaders } from './http2-request.ts';
 import type { Http2RequestInput } from './http2-policy.ts';
 
@@ -167,9 +167,11 @@ export class H2Stream {
   constructor(session: H2Session, req: StreamHeaders, endStream: boolean, deps: StreamDeps, refused?: OpError) {
     this.#deps = deps;
     this.#endRequested = endStream;
-    this.events = new EventQueue((paused) => {
-      if (paused) this.#stream?.pause();
-      else this.#stream?.resume();
+    this.events = new EventQueue({
+      pause: (paused) => {
+        if (paused) this.#stream?.pause();
+        else this.#stream?.resume();
+      },
     });
     if (refused !== undefined) this.#fail(refused);
     else void this.#open(session, req);

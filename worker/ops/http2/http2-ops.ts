@@ -6,7 +6,6 @@
 // opened is destroyed when it ends. Per run: `maxSessions` sessions and `maxStreams` streams open
 // at once; response bytes count against fetch's per-run receive budget.
 import { constants as h2constants } from 'node:http2';
-import { rootCertificates } from 'node:tls';
 import { resourceKey } from '../../runtime/run-resources.ts';
 import { OpError, type OpContext, type OpTable } from '../op-types.ts';
 import type { WorkerSettings } from '../../../shared/worker-settings.ts';
@@ -17,6 +16,7 @@ import { guestError } from '../guest-errors.ts';
 import { checkHeaders, checkOrigin } from './http2-request.ts';
 import { decideConnect, decideRequest } from './http2-policy.ts';
 import { H2Session, H2Stream } from './h2-client.ts';
+import { trustedCa } from '../../network/trusted-ca.ts';
 
 interface RunH2 {
   readonly sessions: Map<number, H2Session>;
@@ -52,8 +52,7 @@ function live<T extends { live: boolean }>(m: Map<number, T>): number {
 export function createHttp2Ops(settings: WorkerSettings, injector: HeaderInjector): OpTable {
   const limits = settings.limits.http2;
   const fetchLimits = settings.limits.fetch;
-  const extra = settings.network.caCerts ?? [];
-  const ca = extra.length > 0 ? [...rootCertificates, ...extra] : undefined;
+  const ca = trustedCa(settings.network);
 
   const sessionOf = (ctx: OpContext, id: number): H2Session => {
     const s = ctx.resources.get(H2).sessions.get(id);

@@ -1,12 +1,13 @@
 // One child process of a script, on the host: the policy decision (the `decide` dependency), then
-// Node's spawn in a process group of its own, whose events are queued here until the guest takes
-// them one at a time (`next`), as worker/ops/websocket/socket.ts does for a WebSocket. Events:
+// Node's spawn in a process group of its own, whose events wait in an EventQueue
+// (worker/ops/event-queue.ts) until the guest takes them one at a time (`next`). Events:
 // `spawn` (its pid), output chunks (bytes whose first byte is the fd, 1 or 2), `exit` (code,
 // signal), then `close` once its stdout and stderr have ended — or `error` then `close` when it
 // could not be started (a denial, ENOENT) or the host stopped it (the run's output cap).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { OpError } from '../op-types.ts';
 import { guestError } from '../guest-errors.ts';
+import { EventQueue } from '../event-queue.ts';
 import type { SpawnRequest } from './subprocess-request.ts';
 
 export type ChildEvent =
@@ -25,8 +26,6 @@ export interface ChildDeps {
   countOutput(n: number): OpError | undefined;
 }
 
-/** Output bytes waiting for the guest beyond which the child's pipes are not read. */
-export const QUEUE_HIGH_WATER_BYTES = 1024 * 1024;
 /** Bytes written to stdin and not yet taken by the child beyond which a write is refused. */
 export const MAX_PENDING_STDIN_BYTES = 16 * 1024 * 1024;
 
@@ -43,15 +42,19 @@ function errorEvent(e: unknown): ChildEvent {
 
 export class Child {
   readonly #deps: ChildDeps;
-  readonly #queue: ChildEvent[] = [];
-  #waiter: ((e: ChildEvent) => void) | undefined;
+  /** Events for the guest's pending `subprocess.next`; output past the high-water mark pauses the pipes. */
+  readonly #events = new EventQueue<ChildEvent>({
+    pause: (paused) => {
+      for (const stream of [this.#proc?.stdout, this.#proc?.stderr]) {
+        if (paused) stream?.pause();
+        else stream?.resume();
+      }
+    },
+  });
   #proc: ChildProcess | undefined;
-  #ended = false;
   #exited = false;
   readonly #controller = new AbortController();
   #timer: ReturnType<typeof setTimeout> | undefined;
-  #queuedBytes = 0;
-  #paused = false;
 
   constructor(req: SpawnRequest, deps: ChildDeps, refused?: OpError) {
     this.#deps = deps;
@@ -64,12 +67,12 @@ export class Child {
 
   /** Whether the child is running or may still start: it counts against the per-run cap. */
   get live(): boolean {
-    return !this.#ended;
+    return !this.#events.ended;
   }
 
   /** Whether the guest has taken the close event: the child can be forgotten. */
   get drained(): boolean {
-    return this.#ended && this.#queue.length === 0;
+    return this.#events.drained;
   }
 
   async #start(req: SpawnRequest): Promise<void> {
@@ -82,7 +85,7 @@ export class Child {
       this.#fail(e);
       return;
     }
-    if (this.#ended) return;
+    if (this.#events.ended) return;
     let proc: ChildProcess;
     try {
       proc = spawn(decided.command, [...decided.args], {
@@ -100,7 +103,7 @@ export class Child {
     }
     this.#proc = proc;
     proc.once('spawn', () => {
-      if (proc.pid !== undefined) this.#push({ type: 'spawn', pid: proc.pid });
+      if (proc.pid !== undefined) this.#events.push({ type: 'spawn', pid: proc.pid });
       if (decided.timeoutMs > 0) this.#timer = setTimeout(() => this.kill(decided.killSignal), decided.timeoutMs);
     });
     proc.once('error', (e) => {
@@ -110,23 +113,23 @@ export class Child {
     proc.stdin?.on('error', () => { /* EPIPE: the child stopped reading */ });
     for (const [fd, stream] of [[1, proc.stdout], [2, proc.stderr]] as const) {
       stream?.on('data', (chunk: Buffer) => {
-        if (this.#ended) return;
+        if (this.#events.ended) return;
         const over = this.#deps.countOutput(chunk.byteLength);
         if (over !== undefined) {
-          this.#push(errorEvent(over));
+          this.#events.push(errorEvent(over));
           this.kill('SIGKILL');
           return;
         }
         const event = new Uint8Array(chunk.byteLength + 1);
         event[0] = fd;
         event.set(chunk, 1);
-        this.#push(event);
+        this.#events.push(event);
       });
     }
     proc.once('exit', (code, signal) => {
       this.#exited = true;
       clearTimeout(this.#timer);
-      this.#push({ type: 'exit', code, signal });
+      this.#events.push({ type: 'exit', code, signal });
     });
     proc.once('close', (code, signal) => {
       if (proc.pid === undefined) return;
@@ -136,26 +139,7 @@ export class Child {
 
   /** The next event; one caller at a time (the guest's one pending `subprocess.next`). */
   next(signal: AbortSignal): Promise<ChildEvent> {
-    const queued = this.#queue.shift();
-    if (queued !== undefined) {
-      if (queued instanceof Uint8Array) this.#queuedBytes -= queued.byteLength;
-      if (this.#paused && this.#queuedBytes <= QUEUE_HIGH_WATER_BYTES / 2) {
-        this.#paused = false;
-        this.#proc?.stdout?.resume();
-        this.#proc?.stderr?.resume();
-      }
-      return Promise.resolve(queued);
-    }
-    if (this.#ended) return Promise.reject(new OpError('subprocess.next: the child process has closed', 'TypeError'));
-    if (this.#waiter !== undefined) return Promise.reject(new OpError('subprocess.next: already waiting', 'TypeError'));
-    return new Promise((resolve) => {
-      const onAbort = (): void => { this.#waiter = undefined; };
-      signal.addEventListener('abort', onAbort, { once: true });
-      this.#waiter = (e) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(e);
-      };
-    });
+    return this.#events.next(signal, 'subprocess.next', 'subprocess.next: the child process has closed');
   }
 
   /** Writes to the child's stdin (ignored once it has exited, as Node's EPIPE is swallowed here). */
@@ -198,15 +182,13 @@ export class Child {
     this.#proc?.stdout?.destroy();
     this.#proc?.stderr?.destroy();
     this.#proc?.stdin?.destroy();
-    this.#ended = true;
-    this.#queue.length = 0;
-    this.#waiter = undefined;
+    this.#events.clear();
   }
 
   /** It could not start (or was stopped before it did): error then close. */
   #fail(e: unknown): void {
-    if (this.#ended) return;
-    this.#push(errorEvent(e));
+    if (this.#events.ended) return;
+    this.#events.push(errorEvent(e));
     const errno = (e as { errno?: unknown }).errno;
     this.#end({ type: 'close', code: typeof errno === 'number' ? errno : null, signal: null });
     this.#controller.abort();
@@ -214,26 +196,6 @@ export class Child {
 
   #end(close: ChildEvent): void {
     clearTimeout(this.#timer);
-    this.#push(close);
-    this.#ended = true;
-  }
-
-  #push(e: ChildEvent): void {
-    if (this.#ended) return;
-    const w = this.#waiter;
-    if (w !== undefined) {
-      this.#waiter = undefined;
-      w(e);
-      return;
-    }
-    this.#queue.push(e);
-    if (e instanceof Uint8Array) {
-      this.#queuedBytes += e.byteLength;
-      if (!this.#paused && this.#queuedBytes > QUEUE_HIGH_WATER_BYTES) {
-        this.#paused = true;
-        this.#proc?.stdout?.pause();
-        this.#proc?.stderr?.pause();
-      }
-    }
+    this.#events.push(close, true);
   }
 }

@@ -7,6 +7,7 @@
 import { WebSocket as UndiciWebSocket, type Dispatcher } from 'undici';
 import type { WebSocketLimits } from '../../../shared/worker-settings.ts';
 import { OpError } from '../op-types.ts';
+import { EventQueue } from '../event-queue.ts';
 import type { ConnectRequest } from './websocket-request.ts';
 
 /**
@@ -48,13 +49,7 @@ function errorEvent(e: unknown): SocketEvent {
 
 const ABNORMAL = { type: 'close', code: 1006, reason: '', wasClean: false } as const;
 
-/**
- * Message bytes waiting for the guest beyond which the connection is not read (TCP pushes back on
- * the server) until the guest has taken them: what a fast server costs the host is this, the
- * message in flight, and the kernel's buffers.
- */
-export const QUEUE_HIGH_WATER_BYTES = 1024 * 1024;
-
+/** Bytes a queued event holds: a binary message's length, a text message's UTF-16 size. */
 function sizeOf(e: SocketEvent): number {
   if (e instanceof Uint8Array) return e.byteLength;
   return e.type === 'text' ? e.data.length * 2 : 0;
@@ -62,20 +57,22 @@ function sizeOf(e: SocketEvent): number {
 
 export class Socket {
   readonly #deps: SocketDeps;
-  readonly #queue: SocketEvent[] = [];
-  #waiter: ((e: SocketEvent) => void) | undefined;
+  /**
+   * Events for the guest's pending `websocket.next`; ended once the close event is queued. Past
+   * the high-water mark the connection is not read (TCP pushes back on the server) until the
+   * guest has caught up: what a fast server costs the host is that, the message in flight, and
+   * the kernel's buffers.
+   */
+  readonly #events: EventQueue<SocketEvent>;
   #ws: UndiciWebSocket | undefined;
   #phase: Phase = 'connecting';
-  /** Set once the close event is queued: nothing more is queued after it. */
-  #ended = false;
   readonly #controller = new AbortController();
   #timer: ReturnType<typeof setTimeout> | undefined;
-  #queuedBytes = 0;
-  #paused = false;
 
   /** A socket that starts connecting (or, with `refused`, has already failed with that error). */
   constructor(req: ConnectRequest, deps: SocketDeps, refused?: OpError) {
     this.#deps = deps;
+    this.#events = new EventQueue<SocketEvent>({ pause: deps.pause, size: sizeOf });
     if (refused !== undefined) {
       this.#fail(refused);
       return;
@@ -88,12 +85,12 @@ export class Socket {
 
   /** Whether the socket still holds (or may still open) a connection: it counts against the per-run cap. */
   get live(): boolean {
-    return !this.#ended;
+    return !this.#events.ended;
   }
 
   /** Whether the guest has taken the close event: the socket can be forgotten. */
   get drained(): boolean {
-    return this.#ended && this.#queue.length === 0;
+    return this.#events.drained;
   }
 
   get bufferedAmount(): number {
@@ -108,7 +105,7 @@ export class Socket {
       this.#fail(e);
       return;
     }
-    if (this.#ended || this.#phase !== 'connecting') return;
+    if (this.#events.ended || this.#phase !== 'connecting') return;
     let ws: UndiciWebSocket;
     try {
       ws = new UndiciWebSocket(target.url, { protocols: [...req.protocols], dispatcher: this.#deps.dispatcher(), headers: { ...target.headers } });
@@ -119,13 +116,13 @@ export class Socket {
     this.#ws = ws;
     ws.binaryType = 'arraybuffer';
     ws.addEventListener('open', () => {
-      if (this.#ended) return;
+      if (this.#events.ended) return;
       clearTimeout(this.#timer);
       if (this.#phase === 'connecting') this.#phase = 'open';
-      this.#push({ type: 'open', protocol: ws.protocol, extensions: ws.extensions });
+      this.#events.push({ type: 'open', protocol: ws.protocol, extensions: ws.extensions });
     });
     ws.addEventListener('message', (ev) => {
-      if (this.#ended) return;
+      if (this.#events.ended) return;
       const data: unknown = ev.data;
       const event: SocketEvent = typeof data === 'string' ? { type: 'text', data } : new Uint8Array(data as ArrayBuffer);
       const over = this.#deps.countReceived(typeof data === 'string' ? Buffer.byteLength(data) : (event as Uint8Array).byteLength);
@@ -133,48 +130,30 @@ export class Socket {
         this.#fail(over);
         return;
       }
-      this.#push(event);
+      this.#events.push(event);
     });
     ws.addEventListener('error', (ev) => {
-      if (this.#ended) return;
+      if (this.#events.ended) return;
       const err = (ev as { error?: unknown }).error;
       const message = (ev as { message?: unknown }).message;
       const text = typeof message === 'string' && message !== '' ? message : err instanceof Error ? err.message : '';
-      this.#push({ type: 'error', message: text });
+      this.#events.push({ type: 'error', message: text });
     });
     ws.addEventListener('close', (ev) => {
-      if (this.#ended) return;
+      if (this.#events.ended) return;
       this.#end({ type: 'close', code: ev.code, reason: ev.reason, wasClean: ev.wasClean });
     });
   }
 
   /** The next event; one caller at a time (the guest's one pending `websocket.next`). */
   next(signal: AbortSignal): Promise<SocketEvent> {
-    const queued = this.#queue.shift();
-    if (queued !== undefined) {
-      this.#queuedBytes -= sizeOf(queued);
-      if (this.#paused && this.#queuedBytes <= QUEUE_HIGH_WATER_BYTES / 2) {
-        this.#paused = false;
-        this.#deps.pause(false);
-      }
-      return Promise.resolve(queued);
-    }
-    if (this.#ended) return Promise.reject(new OpError('websocket.next: the socket has closed', 'TypeError'));
-    if (this.#waiter !== undefined) return Promise.reject(new OpError('websocket.next: already waiting', 'TypeError'));
-    return new Promise((resolve) => {
-      const onAbort = (): void => { this.#waiter = undefined; };
-      signal.addEventListener('abort', onAbort, { once: true });
-      this.#waiter = (e) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(e);
-      };
-    });
+    return this.#events.next(signal, 'websocket.next', 'websocket.next: the socket has closed');
   }
 
   /** Sends a message (text or binary); ignored unless the socket is open (the guest throws while connecting). */
   send(data: string | Uint8Array): void {
     const ws = this.#ws;
-    if (ws === undefined || this.#phase !== 'open' || this.#ended) return;
+    if (ws === undefined || this.#phase !== 'open' || this.#events.ended) return;
     this.#deps.countSent(typeof data === 'string' ? Buffer.byteLength(data) : data.byteLength);
     ws.send(data);
   }
@@ -186,7 +165,7 @@ export class Socket {
    * here meanwhile (its open event is still on the way).
    */
   close(code: number | undefined, reason: string, connecting: boolean): void {
-    if (this.#ended || this.#phase === 'closing' || this.#phase === 'closed') return;
+    if (this.#events.ended || this.#phase === 'closing' || this.#phase === 'closed') return;
     const ws = this.#ws;
     if (this.#phase === 'connecting' || connecting) {
       this.#fail(new OpError('WebSocket was closed before the connection was established', 'Error'));
@@ -204,16 +183,14 @@ export class Socket {
   terminate(): void {
     this.#controller.abort();
     clearTimeout(this.#timer);
-    this.#ended = true;
-    this.#queue.length = 0;
-    this.#waiter = undefined;
+    this.#events.clear();
     try { this.#ws?.close(); } catch { /* already closing */ }
   }
 
   /** A failure the host decided: error then close 1006; the connection (if any) is dropped. */
   #fail(e: unknown): void {
-    if (this.#ended) return;
-    this.#push(errorEvent(e));
+    if (this.#events.ended) return;
+    this.#events.push(errorEvent(e));
     this.#end(ABNORMAL);
     this.#controller.abort();
     try { this.#ws?.close(); } catch { /* already closing */ }
@@ -222,24 +199,7 @@ export class Socket {
   #end(close: SocketEvent): void {
     clearTimeout(this.#timer);
     this.#phase = 'closed';
-    this.#push(close);
-    this.#ended = true;
+    this.#events.push(close, true);
     this.#deps.onEnd();
-  }
-
-  #push(e: SocketEvent): void {
-    if (this.#ended) return;
-    const w = this.#waiter;
-    if (w !== undefined) {
-      this.#waiter = undefined;
-      w(e);
-    } else {
-      this.#queue.push(e);
-      this.#queuedBytes += sizeOf(e);
-      if (!this.#paused && this.#queuedBytes > QUEUE_HIGH_WATER_BYTES) {
-        this.#paused = true;
-        this.#deps.pause(true);
-      }
-    }
   }
 }

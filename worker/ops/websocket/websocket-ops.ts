@@ -7,7 +7,6 @@
 // `websocket.buffered` are synchronous. Each socket has its own undici Agent (so its one TCP
 // connection is known: it is paused while the guest is behind, and destroyed shortly after the run
 // ends, once the closing handshake has been started).
-import { rootCertificates } from 'node:tls';
 import type { Socket as NetSocket } from 'node:net';
 import { Agent, buildConnector } from 'undici';
 import { resourceKey } from '../../runtime/run-resources.ts';
@@ -19,6 +18,7 @@ import { TRAFFIC, countReceived } from '../../network/run-traffic.ts';
 import { checkConnect, type ConnectRequest } from './websocket-request.ts';
 import { websocketGate, websocketInput } from './websocket-policy.ts';
 import { Socket } from './socket.ts';
+import { trustedCa } from '../../network/trusted-ca.ts';
 
 /** How long the closing handshakes of a run that ended get before its TCP sockets are destroyed. */
 const CLOSE_GRACE_MS = 1_000;
@@ -54,9 +54,7 @@ export function createWebSocketOps(settings: WorkerSettings, injector: HeaderInj
   const limits = settings.limits.websocket;
   const fetchLimits = settings.limits.fetch;
   const decide = websocketGate(settings);
-  // wss trusts what fetch trusts: Node's roots plus the operator's --fetch-ca-file.
-  const extra = settings.network.caCerts ?? [];
-  const ca = extra.length > 0 ? [...rootCertificates, ...extra] : undefined;
+  const ca = trustedCa(settings.network);
 
   /**
    * One socket's connection: a dispatcher of its own, made on first use, so its one TCP connection
