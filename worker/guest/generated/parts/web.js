@@ -796,23 +796,75 @@ var __runjs_part = (() => {
     return new DOMException(`${describe(v)} could not be cloned.`, "DataCloneError");
   }
   __name(cannotClone, "cannotClone");
+  var transferable = [];
+  function registerTransferable(Ctor, steps) {
+    __runjs_P.$push(transferable, [Ctor, steps]);
+  }
+  __name(registerTransferable, "registerTransferable");
+  function transferStepsOf(v) {
+    for (const {0: Ctor, 1: steps} of __runjs_P.iter(transferable)) if (v instanceof Ctor) return [Ctor, steps];
+    return void 0;
+  }
+  __name(transferStepsOf, "transferStepsOf");
+  function isDetached(buffer) {
+    if (typeof buffer.detached === "boolean") return buffer.detached;
+    try {
+      new Uint8Array(buffer);
+      return false;
+    } catch {
+      return true;
+    }
+  }
+  __name(isDetached, "isDetached");
+  function optionsError(message) {
+    return nodeError(TypeError, "ERR_INVALID_ARG_TYPE", `Failed to execute 'structuredClone': ${message}`);
+  }
+  __name(optionsError, "optionsError");
+  function transferList(transfer) {
+    if (transfer === void 0) return [];
+    if (typeof transfer !== "object" && typeof transfer !== "function" || transfer === null || typeof transfer[Symbol.iterator] !== "function") {
+      throw optionsError("transfer in Options cannot be converted to sequence.");
+    }
+    const list = [];
+    for (const t of __runjs_P.iter(transfer)) {
+      if (typeof t !== "object" && typeof t !== "function" || t === null) throw optionsError(`transfer in Options[${list.length}] is not an object.`);
+      __runjs_P.$push(list, t);
+    }
+    return list;
+  }
+  __name(transferList, "transferList");
   function structuredClone(value, options = void 0) {
     if (arguments.length === 0) throw nodeError(TypeError, "ERR_MISSING_ARGS", 'The "The value argument must be specified" argument must be specified');
-    const memory = /* @__PURE__ */ new Map();
-    const transfer = options?.transfer;
-    if (transfer !== void 0 && transfer !== null) {
-      for (const t of __runjs_P.iter(transfer)) {
-        if (!(t instanceof ArrayBuffer)) throw new DOMException("Value not transferable", "DataCloneError");
-        if (__runjs_P.$has(memory, t)) throw new DOMException("Duplicate ArrayBuffer in the transfer list", "DataCloneError");
-        __runjs_P.$set(memory, t, void 0);
-      }
-      for (const t of __runjs_P.iter([...__runjs_P.iter(__runjs_P.$keys(memory))])) {
-        __runjs_P.$set(memory, t, typeof t.transfer === "function" ? __runjs_P.$transfer(t) : __runjs_P.$slice(t, 0));
-      }
-    }
-    return clone(value, memory);
+    return serializeWithTransfer(value, transferList(options === void 0 || options === null ? void 0 : options.transfer));
   }
   __name(structuredClone, "structuredClone");
+  function serializeWithTransfer(value, transfer) {
+    const memory = /* @__PURE__ */ new Map();
+    const moves = [];
+    for (const t of __runjs_P.iter(transfer)) {
+      if (t instanceof ArrayBuffer) {
+        if (__runjs_P.$has(memory, t)) throw new DOMException("Transfer list contains duplicate ArrayBuffer", "DataCloneError");
+        if (isDetached(t)) throw new DOMException("Cannot transfer object of unsupported type.", "DataCloneError");
+        __runjs_P.$set(memory, t, __runjs_P.$slice(t, 0));
+        __runjs_P.$push(moves, () => {
+          if (typeof t.transfer === "function") __runjs_P.$transfer(t);
+        });
+        continue;
+      }
+      const found = transferStepsOf(t);
+      if (found === void 0) throw new DOMException("Found invalid value in transferList.", "DataCloneError");
+      const {0: Ctor, 1: steps} = found;
+      if (__runjs_P.$has(memory, t)) throw new DOMException(`Transfer list contains duplicate ${Ctor.name}`, "DataCloneError");
+      if (steps.detached(t)) throw new DOMException(`${Ctor.name} in transfer list is already detached`, "DataCloneError");
+      const received = steps.receive(t);
+      __runjs_P.$set(memory, t, received);
+      __runjs_P.$push(moves, () => __runjs_P.$transfer(steps, t, received));
+    }
+    const out = clone(value, memory);
+    for (const move of __runjs_P.iter(moves)) move();
+    return out;
+  }
+  __name(serializeWithTransfer, "serializeWithTransfer");
   function clone(v, memory) {
     if (v === null || typeof v !== "object" && typeof v !== "function") {
       if (typeof v === "symbol") throw cannotClone(v);
@@ -873,6 +925,7 @@ var __runjs_part = (() => {
         for (const key of __runjs_P.iter(__runjs_P.Object_keys(v))) out[key] = clone(v[key], memory);
         return out;
       }
+      if (transferStepsOf(v) !== void 0) throw new DOMException("Object that needs transfer was found in message but not listed in transferList", "DataCloneError");
       if (isPlatformObject(v)) throw cannotClone(v);
       out = {};
       __runjs_P.$set(memory, v, out);
@@ -918,6 +971,23 @@ var __runjs_part = (() => {
   // worker/guest/platform/web/message-channel.js
   var state2 = /* @__PURE__ */ new WeakMap();
   var constructing = false;
+  function newPort() {
+    constructing = true;
+    try {
+      return new MessagePort();
+    } finally {
+      constructing = false;
+    }
+  }
+  __name(newPort, "newPort");
+  function transferOf(transfer) {
+    if (transfer === void 0 || transfer === null) return [];
+    if (typeof transfer === "object" && typeof transfer[Symbol.iterator] === "function") return [...__runjs_P.iter(transfer)];
+    if (typeof transfer !== "object") throw new TypeError("Failed to execute 'postMessage' on 'MessagePort': The provided value cannot be converted to a sequence.");
+    const list = transfer.transfer;
+    return list === void 0 ? [] : [...__runjs_P.iter(list)];
+  }
+  __name(transferOf, "transferOf");
   function stateOf(port) {
     const s = __runjs_P.$get(state2, port);
     if (s === void 0) throw new TypeError("Illegal invocation");
@@ -931,8 +1001,8 @@ var __runjs_part = (() => {
     setTimeout(() => {
       s.scheduled = false;
       while (s.started && !s.closed && s.queue.length > 0) {
-        const data = __runjs_P.$shift(s.queue);
-        port.dispatchEvent(trusted(new MessageEvent("message", { data })));
+        const { data, ports } = __runjs_P.$shift(s.queue);
+        port.dispatchEvent(trusted(new MessageEvent("message", { data, ports })));
       }
     }, 0);
   }
@@ -944,24 +1014,29 @@ var __runjs_part = (() => {
     flush(port);
   }
   __name(start, "start");
-  var MessagePort = class extends EventTarget {
+  var MessagePort = class _MessagePort extends EventTarget {
     static {
       __name(this, "MessagePort");
     }
     constructor() {
       if (!constructing) throw new TypeError("Constructor cannot be called");
       super();
-      __runjs_P.$set(state2, this, { other: null, started: false, closed: false, scheduled: false, queue: [], onmessage: null, onmessageerror: null, nodeListeners: /* @__PURE__ */ new Map() });
+      __runjs_P.$set(state2, this, { other: null, started: false, closed: false, detached: false, scheduled: false, queue: [], onmessage: null, onmessageerror: null, nodeListeners: /* @__PURE__ */ new Map() });
     }
     postMessage(message, transfer = void 0) {
       if (arguments.length < 1) throw new TypeError("Failed to execute 'postMessage' on 'MessagePort': 1 argument required, but only 0 present.");
       const s = stateOf(this);
-      const data = structuredClone(message, __runjs_P.Array_isArray(transfer) ? { transfer } : transfer);
-      if (s.closed || s.other === null) return;
+      const list = transferOf(transfer);
       const target = s.other;
+      if (__runjs_P.$includes(list, this)) throw new DOMException("Transfer list contains source port", "DataCloneError");
+      const doomed = target !== null && __runjs_P.$includes(list, target);
+      const data = serializeWithTransfer(message, list);
+      if (s.closed || target === null || doomed) return;
       const t = stateOf(target);
       if (t.closed) return;
-      __runjs_P.$push(t.queue, data);
+      const ports = [];
+      for (const p of __runjs_P.iter(list)) if (p instanceof _MessagePort) __runjs_P.$push(ports, stateOf(p).successor);
+      __runjs_P.$push(t.queue, { data, ports });
       flush(target);
     }
     start() {
@@ -1049,6 +1124,23 @@ var __runjs_part = (() => {
     }
   };
   __runjs_P.Object_defineProperty(MessagePort.prototype, Symbol.toStringTag, { value: "MessagePort", configurable: true });
+  registerTransferable(MessagePort, {
+    detached: /* @__PURE__ */ __name((port) => stateOf(port).detached, "detached"),
+    receive: /* @__PURE__ */ __name(() => newPort(), "receive"),
+    transfer(port, copy) {
+      const s = stateOf(port);
+      const c = stateOf(copy);
+      c.other = s.other;
+      c.closed = s.closed;
+      c.queue = s.queue;
+      if (s.other !== null) stateOf(s.other).other = copy;
+      s.other = null;
+      s.queue = [];
+      s.detached = true;
+      s.closed = true;
+      s.successor = copy;
+    }
+  });
   var MessageChannel = class {
     static {
       __name(this, "MessageChannel");
@@ -1056,13 +1148,8 @@ var __runjs_part = (() => {
     #port1;
     #port2;
     constructor() {
-      constructing = true;
-      try {
-        this.#port1 = new MessagePort();
-        this.#port2 = new MessagePort();
-      } finally {
-        constructing = false;
-      }
+      this.#port1 = newPort();
+      this.#port2 = newPort();
       stateOf(this.#port1).other = this.#port2;
       stateOf(this.#port2).other = this.#port1;
     }

@@ -3,13 +3,34 @@
 // later task (setTimeout 0, so a pending message keeps the run alive and arrives after the
 // current turn's microtasks). Ports only buffer until started (`start()`, setting `onmessage`,
 // or — as in Node — adding a 'message' listener). An open port does not itself keep the run
-// alive (Node's does, until close() or unref()).
+// alive (Node's does, until close() or unref()). A port is transferable: a port listed in a
+// transfer list moves its entanglement (and its undelivered messages) to the copy the receiver
+// gets, and the original is left detached, sending and receiving nothing.
+import { DOMException } from './dom-exception.js';
 import { Event, EventTarget, trusted } from './event-target.js';
 import { MessageEvent } from './more-events.js';
-import { structuredClone } from './structured-clone.js';
+import { registerTransferable, serializeWithTransfer } from './structured-clone.js';
 
-const state = new WeakMap(); // MessagePort → { other, started, closed, queue, onmessage, onmessageerror }
+const state = new WeakMap(); // MessagePort → { other, started, closed, detached, queue: [{data, ports}], onmessage, onmessageerror }
 let constructing = false;
+
+function newPort() {
+  constructing = true;
+  try {
+    return new MessagePort();
+  } finally {
+    constructing = false;
+  }
+}
+
+/** postMessage's second argument: a transfer sequence, or StructuredSerializeOptions. */
+function transferOf(transfer) {
+  if (transfer === undefined || transfer === null) return [];
+  if (typeof transfer === 'object' && typeof transfer[Symbol.iterator] === 'function') return [...transfer];
+  if (typeof transfer !== 'object') throw new TypeError("Failed to execute 'postMessage' on 'MessagePort': The provided value cannot be converted to a sequence.");
+  const list = transfer.transfer;
+  return list === undefined ? [] : [...list];
+}
 
 function stateOf(port) {
   const s = state.get(port);
@@ -24,8 +45,8 @@ function flush(port) {
   setTimeout(() => {
     s.scheduled = false;
     while (s.started && !s.closed && s.queue.length > 0) {
-      const data = s.queue.shift();
-      port.dispatchEvent(trusted(new MessageEvent('message', { data })));
+      const { data, ports } = s.queue.shift();
+      port.dispatchEvent(trusted(new MessageEvent('message', { data, ports })));
     }
   }, 0);
 }
@@ -41,17 +62,25 @@ export class MessagePort extends EventTarget {
   constructor() {
     if (!constructing) throw new TypeError('Constructor cannot be called'); // Node's text
     super();
-    state.set(this, { other: null, started: false, closed: false, scheduled: false, queue: [], onmessage: null, onmessageerror: null, nodeListeners: new Map() });
+    state.set(this, { other: null, started: false, closed: false, detached: false, scheduled: false, queue: [], onmessage: null, onmessageerror: null, nodeListeners: new Map() });
   }
   postMessage(message, transfer = undefined) {
     if (arguments.length < 1) throw new TypeError("Failed to execute 'postMessage' on 'MessagePort': 1 argument required, but only 0 present.");
     const s = stateOf(this);
-    const data = structuredClone(message, Array.isArray(transfer) ? { transfer } : transfer);
-    if (s.closed || s.other === null) return;
+    const list = transferOf(transfer);
     const target = s.other;
+    // HTML's postMessage steps: this port may not travel in its own message (Node's text); sending
+    // the target port along dooms the message (the channel is lost, nothing is delivered).
+    if (list.includes(this)) throw new DOMException('Transfer list contains source port', 'DataCloneError');
+    const doomed = target !== null && list.includes(target);
+    const data = serializeWithTransfer(message, list);
+    if (s.closed || target === null || doomed) return;
     const t = stateOf(target);
     if (t.closed) return;
-    t.queue.push(data);
+    // The receiver's `ports`: the copies the serialization made of the ports sent along.
+    const ports = [];
+    for (const p of list) if (p instanceof MessagePort) ports.push(stateOf(p).successor);
+    t.queue.push({ data, ports });
     flush(target);
   }
   start() { start(this); }
@@ -115,16 +144,29 @@ export class MessagePort extends EventTarget {
 }
 Object.defineProperty(MessagePort.prototype, Symbol.toStringTag, { value: 'MessagePort', configurable: true });
 
+registerTransferable(MessagePort, {
+  detached: (port) => stateOf(port).detached,
+  receive: () => newPort(),
+  transfer(port, copy) {
+    const s = stateOf(port);
+    const c = stateOf(copy);
+    c.other = s.other;
+    c.closed = s.closed;
+    c.queue = s.queue;
+    if (s.other !== null) stateOf(s.other).other = copy;
+    s.other = null;
+    s.queue = [];
+    s.detached = true;
+    s.closed = true;
+    s.successor = copy;
+  },
+});
+
 export class MessageChannel {
   #port1; #port2;
   constructor() {
-    constructing = true;
-    try {
-      this.#port1 = new MessagePort();
-      this.#port2 = new MessagePort();
-    } finally {
-      constructing = false;
-    }
+    this.#port1 = newPort();
+    this.#port2 = newPort();
     stateOf(this.#port1).other = this.#port2;
     stateOf(this.#port2).other = this.#port1;
   }

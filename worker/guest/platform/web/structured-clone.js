@@ -1,7 +1,8 @@
 // structuredClone (HTML's structured serialize/deserialize, in one pass). Cloneable: primitives
 // but symbols, their wrapper objects, Date, RegExp, ArrayBuffer and views, Map, Set, Error types,
 // arrays and plain objects (class instances become plain objects), plus platform types that
-// register themselves (Blob, File). Anything else throws a DataCloneError.
+// register themselves (Blob, File). Anything else throws a DataCloneError. Transferable: ArrayBuffer
+// and the platform types that register as such (MessagePort).
 import { DOMException } from './dom-exception.js';
 import { nodeError } from './errors.js';
 
@@ -36,23 +37,85 @@ function cannotClone(v) {
   return new DOMException(`${describe(v)} could not be cloned.`, 'DataCloneError');
 }
 
+/**
+ * Platform classes that can be transferred (MessagePort): [class, steps]. steps.detached(v) says
+ * whether v was transferred already; steps.receive(v) makes the object the clone holds;
+ * steps.transfer(v, received) moves v's state to it — called only once the whole value has been
+ * serialized, so a clone that fails detaches nothing (HTML's StructuredSerializeWithTransfer).
+ */
+const transferable = [];
+
+export function registerTransferable(Ctor, steps) {
+  transferable.push([Ctor, steps]);
+}
+
+function transferStepsOf(v) {
+  for (const [Ctor, steps] of transferable) if (v instanceof Ctor) return [Ctor, steps];
+  return undefined;
+}
+
+function isDetached(buffer) {
+  if (typeof buffer.detached === 'boolean') return buffer.detached;
+  try {
+    new Uint8Array(buffer);
+    return false;
+  } catch {
+    return true;
+  }
+}
+
+function optionsError(message) {
+  return nodeError(TypeError, 'ERR_INVALID_ARG_TYPE', `Failed to execute 'structuredClone': ${message}`);
+}
+
+/** The transfer list as WebIDL's sequence<object> converts it (Node's texts). */
+function transferList(transfer) {
+  if (transfer === undefined) return [];
+  if ((typeof transfer !== 'object' && typeof transfer !== 'function') || transfer === null || typeof transfer[Symbol.iterator] !== 'function') {
+    throw optionsError('transfer in Options cannot be converted to sequence.');
+  }
+  const list = [];
+  for (const t of transfer) {
+    if ((typeof t !== 'object' && typeof t !== 'function') || t === null) throw optionsError(`transfer in Options[${list.length}] is not an object.`);
+    list.push(t);
+  }
+  return list;
+}
+
 export function structuredClone(value, options = undefined) {
   // Node 24's text, doubled quote-in-quote and all.
   if (arguments.length === 0) throw nodeError(TypeError, 'ERR_MISSING_ARGS', 'The "The value argument must be specified" argument must be specified');
+  return serializeWithTransfer(value, transferList(options === undefined || options === null ? undefined : options.transfer));
+}
+
+/**
+ * Clones value with the transfer list already converted; then detaches what was transferred.
+ * ArrayBuffers are cloned as copies and the originals detached afterwards (the same observable
+ * result as a move, and nothing is detached when the value cannot be cloned).
+ */
+export function serializeWithTransfer(value, transfer) {
   const memory = new Map();
-  const transfer = options?.transfer;
-  if (transfer !== undefined && transfer !== null) {
-    for (const t of transfer) {
-      if (!(t instanceof ArrayBuffer)) throw new DOMException('Value not transferable', 'DataCloneError');
-      if (memory.has(t)) throw new DOMException('Duplicate ArrayBuffer in the transfer list', 'DataCloneError');
-      memory.set(t, undefined);
+  const moves = [];
+  for (const t of transfer) {
+    if (t instanceof ArrayBuffer) {
+      if (memory.has(t)) throw new DOMException('Transfer list contains duplicate ArrayBuffer', 'DataCloneError');
+      if (isDetached(t)) throw new DOMException('Cannot transfer object of unsupported type.', 'DataCloneError');
+      memory.set(t, t.slice(0));
+      moves.push(() => { if (typeof t.transfer === 'function') t.transfer(); });
+      continue;
     }
-    for (const t of [...memory.keys()]) {
-      // ArrayBuffer.prototype.transfer detaches the original, as a transfer must.
-      memory.set(t, typeof t.transfer === 'function' ? t.transfer() : t.slice(0));
-    }
+    const found = transferStepsOf(t);
+    if (found === undefined) throw new DOMException('Found invalid value in transferList.', 'DataCloneError');
+    const [Ctor, steps] = found;
+    if (memory.has(t)) throw new DOMException(`Transfer list contains duplicate ${Ctor.name}`, 'DataCloneError');
+    if (steps.detached(t)) throw new DOMException(`${Ctor.name} in transfer list is already detached`, 'DataCloneError');
+    const received = steps.receive(t);
+    memory.set(t, received);
+    moves.push(() => steps.transfer(t, received));
   }
-  return clone(value, memory);
+  const out = clone(value, memory);
+  for (const move of moves) move();
+  return out;
 }
 
 function clone(v, memory) {
@@ -115,6 +178,7 @@ function clone(v, memory) {
       for (const key of Object.keys(v)) out[key] = clone(v[key], memory);
       return out;
     }
+    if (transferStepsOf(v) !== undefined) throw new DOMException('Object that needs transfer was found in message but not listed in transferList', 'DataCloneError');
     if (isPlatformObject(v)) throw cannotClone(v);
     out = {};
     memory.set(v, out);
