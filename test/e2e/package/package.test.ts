@@ -2,9 +2,11 @@
 // into an empty directory with nothing but `npm install <tarball>`, then `npx -y runjs-mcp` over
 // stdio and over --http-port, driven by the SDK's clients and by inspector-cli. The commands and
 // client configurations are read from README's "Use it from an MCP client" section, so the
-// README shows exactly what runs here; the one liberty taken is a free port in place of 8080.
+// README shows exactly what runs here. Liberties: a free port in place of 8080, and the environment
+// (not the snippets) gives each server its own --session-db-path and one worker
+// (RUNJS_MAX_CONCURRENT_EXECUTIONS=1: several servers start at once on a small machine).
 // The install resolves dependencies from the npm registry (through npm's cache: --prefer-offline).
-import { test, before, after } from 'node:test';
+import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -63,7 +65,14 @@ let app: string;
 let tarball: string;
 let port: string;
 let http: ChildProcess | undefined;
+/** Settles once the README's HTTP server listens (started in `before`, awaited by the tests that use it). */
+let httpReady: Promise<void>;
 const snippets = readmeSnippets();
+
+/** A server's environment: its own session database, one worker. */
+function serverEnv(name: string): Record<string, string> {
+  return userEnv({ RUNJS_SESSION_DB_PATH: join(dir, `db-${name}`), RUNJS_MAX_CONCURRENT_EXECUTIONS: '1' });
+}
 
 before(async () => {
   dir = mkdtempSync(join(tmpdir(), 'runjs-package-'));
@@ -78,21 +87,23 @@ before(async () => {
   // The README's HTTP server, on a free port, stopped with its process group (npx → sh → node).
   port = String(await freePort());
   const [serverBlock = ''] = snippets.check.filter((b) => b.startsWith('npx -y runjs-mcp'));
-  http = spawn('sh', ['-c', serverBlock.trim().replaceAll(README_PORT, port)], {
-    cwd: app, env: userEnv({ RUNJS_SESSION_DB_PATH: join(dir, 'db-http') }), stdio: ['ignore', 'ignore', 'pipe'], detached: true,
+  const server = spawn('sh', ['-c', serverBlock.trim().replaceAll(README_PORT, port)], {
+    cwd: app, env: serverEnv('http'), stdio: ['ignore', 'ignore', 'pipe'], detached: true,
   });
+  http = server;
   let stderr = '';
-  await new Promise<void>((resolve, reject) => {
-    http!.stderr!.setEncoding('utf8').on('data', (c: string) => {
+  httpReady = new Promise<void>((resolve, reject) => {
+    server.stderr!.setEncoding('utf8').on('data', (c: string) => {
       stderr += c;
       if (stderr.includes('runjs: listening:')) resolve();
     });
-    http!.once('exit', (code) => reject(new Error(`the README's HTTP server exited with ${code}:\n${stderr}`)));
+    server.once('exit', (code) => reject(new Error(`the README's HTTP server exited with ${code}:\n${stderr}`)));
   });
+  httpReady.catch(() => {}); // reported by the tests that await it
 }, { timeout: 300_000 });
 
 after(async () => {
-  if (http?.pid !== undefined && http.exitCode === null) {
+  if (http?.pid !== undefined && http.exitCode === null && http.signalCode === null) {
     const exited = new Promise((r) => http!.once('exit', r));
     process.kill(-http.pid, 'SIGTERM');
     await exited;
@@ -100,80 +111,82 @@ after(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-test('the tarball ships compiled JavaScript, the bin and server.json, and no TypeScript', async () => {
-  const listed = await run('tar', ['-tzf', tarball], dir);
-  const files = listed.stdout.split('\n').filter((f) => f !== '').map((f) => f.replace(/^package\//, ''));
-  for (const f of ['bin/runjs-mcp.js', 'dist/package.json', 'dist/supervisor/main.js', 'dist/worker/main.js', 'dist/worker/guest/generated/platform.js',
-    'dist/worker/engines/quickjs/bridge.js', 'server.json', 'package.json', 'README.md']) assert.ok(files.includes(f), f);
-  assert.deepEqual(files.filter((f) => f.endsWith('.ts')), []);
-  assert.deepEqual(files.filter((f) => !/^(bin|dist|docs)\//.test(f)).sort(), ['README.md', 'config.example.toml', 'openapi.json', 'package.json', 'server.json']);
-  assert.ok(existsSync(join(app, 'node_modules/.bin/runjs-mcp')));
-});
+/** Runs one of README's inspector-cli lines through sh; its stdout. */
+async function inspector(line: string, name: string): Promise<string> {
+  assert.ok(line.startsWith('npx @modelcontextprotocol/inspector-cli '), line);
+  // The project's dev copy of inspector-cli stands in for npx fetching it; the rest of the line
+  // runs as written. inspector-cli 1.0.x finds its own package.json only from a working directory
+  // whose parent has one (README says so): a subdirectory of the project.
+  const cwd = join(app, `check-${name}`);
+  mkdirSync(cwd);
+  writeFileSync(join(cwd, 'runjs.json'), snippets.check[0]!);
+  const cmd = line.replace('npx @modelcontextprotocol/inspector-cli', `node ${JSON.stringify(INSPECTOR_CLI)}`).replaceAll(README_PORT, port);
+  const r = await run('sh', ['-c', cmd], cwd, serverEnv(`inspector-${name}`));
+  assert.equal(r.code, 0, r.stderr);
+  return r.stdout;
+}
 
-test('server.json describes this package for the MCP registry (npm, stdio)', () => {
-  const server = JSON.parse(readFileSync(join(ROOT, 'server.json'), 'utf8')) as Record<string, unknown>;
-  assert.equal(server['$schema'], 'https://static.modelcontextprotocol.io/schemas/2025-12-11/server.schema.json');
-  assert.equal(server['name'], PKG.mcpName);
-  assert.equal(server['version'], PKG.version);
-  assert.ok(String(server['description']).length <= 100, 'the registry caps descriptions at 100 characters');
-  assert.deepEqual(server['packages'], [{
-    registryType: 'npm', registryBaseUrl: 'https://registry.npmjs.org', identifier: PKG.name, version: PKG.version, runtimeHint: 'npx', transport: { type: 'stdio' },
-  }]);
-});
+// Independent of each other: run at once, so server starts overlap.
+describe('the installed package', { concurrency: true }, () => {
+  test('the tarball ships compiled JavaScript, the bin and server.json, and no TypeScript', async () => {
+    const listed = await run('tar', ['-tzf', tarball], dir);
+    const files = listed.stdout.split('\n').filter((f) => f !== '').map((f) => f.replace(/^package\//, ''));
+    for (const f of ['bin/runjs-mcp.js', 'dist/package.json', 'dist/supervisor/main.js', 'dist/worker/main.js', 'dist/worker/guest/generated/platform.js',
+      'dist/worker/engines/quickjs/bridge.js', 'server.json', 'package.json', 'README.md']) assert.ok(files.includes(f), f);
+    assert.deepEqual(files.filter((f) => f.endsWith('.ts')), []);
+    assert.deepEqual(files.filter((f) => !/^(bin|dist|docs)\//.test(f)).sort(), ['README.md', 'config.example.toml', 'openapi.json', 'package.json', 'server.json']);
+    assert.ok(existsSync(join(app, 'node_modules/.bin/runjs-mcp')));
+  });
 
-test('every README stdio configuration: the SDK client starts it with npx and runs run_js', async () => {
-  const commands = [...new Set(snippets.configs.filter((c) => c.command !== undefined).map((c) => JSON.stringify([c.command, c.args ?? []])))];
-  assert.deepEqual(commands, [JSON.stringify(['npx', ['-y', 'runjs-mcp']]), JSON.stringify(['npx', ['-y', 'runjs-mcp', '--stateless']])]);
-  for (const [i, entry] of commands.entries()) {
-    const [command, args] = JSON.parse(entry) as [string, string[]];
-    const transport = new StdioClientTransport({ command, args, cwd: app, env: userEnv({ RUNJS_SESSION_DB_PATH: join(dir, `db-stdio-${i}`) }), stderr: 'pipe' });
+  test('server.json describes this package for the MCP registry (npm, stdio)', () => {
+    const server = JSON.parse(readFileSync(join(ROOT, 'server.json'), 'utf8')) as Record<string, unknown>;
+    assert.equal(server['$schema'], 'https://static.modelcontextprotocol.io/schemas/2025-12-11/server.schema.json');
+    assert.equal(server['name'], PKG.mcpName);
+    assert.equal(server['version'], PKG.version);
+    assert.ok(String(server['description']).length <= 100, 'the registry caps descriptions at 100 characters');
+    assert.deepEqual(server['packages'], [{
+      registryType: 'npm', registryBaseUrl: 'https://registry.npmjs.org', identifier: PKG.name, version: PKG.version, runtimeHint: 'npx', transport: { type: 'stdio' },
+    }]);
+  });
+
+  test('README stdio configurations: the SDK client starts `npx -y runjs-mcp`, inspector-cli the --stateless one', async () => {
+    const commands = [...new Set(snippets.configs.filter((c) => c.command !== undefined).map((c) => JSON.stringify([c.command, c.args ?? []])))];
+    const inspectorConfig = JSON.parse(snippets.check[0] ?? '{}') as { mcpServers: { runjs: ClientEntry } };
+    assert.deepEqual(commands, [JSON.stringify(['npx', ['-y', 'runjs-mcp']]), JSON.stringify([inspectorConfig.mcpServers.runjs.command, inspectorConfig.mcpServers.runjs.args])]);
+    const transport = new StdioClientTransport({ command: 'npx', args: ['-y', 'runjs-mcp'], cwd: app, env: serverEnv('stdio'), stderr: 'pipe' });
     const client = new Client({ name: 'runjs-package-test', version: '1.0.0' });
     await client.connect(transport);
     try {
-      const result = ok(await client.callTool({ name: 'run_js', arguments: { code: CODE } }));
-      if (args.includes('--stateless')) {
-        assert.deepEqual(result, { output: '42\n' });
-      } else {
-        const id = String(result['execution_id']);
-        assert.equal((await settle(client, id))['status'], 'completed');
-        assert.equal(ok(await client.callTool({ name: 'get_execution_output', arguments: { execution_id: id } }))['data'], '42\n');
+      const id = String(ok(await client.callTool({ name: 'run_js', arguments: { code: CODE } }))['execution_id']);
+      assert.equal((await settle(client, id))['status'], 'completed');
+      assert.equal(ok(await client.callTool({ name: 'get_execution_output', arguments: { execution_id: id } }))['data'], '42\n');
+    } finally {
+      await client.close();
+    }
+  });
+
+  test('every README HTTP configuration: the SDK client reaches the README\'s --http-port server', async () => {
+    const urls = snippets.configs.filter((c) => c.url !== undefined);
+    assert.equal(urls.length, 2);
+    await httpReady;
+    for (const entry of urls) {
+      const client = new Client({ name: 'runjs-package-test', version: '1.0.0' });
+      await client.connect(new StreamableHTTPClientTransport(new URL(entry.url!.replace(README_PORT, port)), { requestInit: { headers: entry.headers ?? {} } }));
+      try {
+        assert.deepEqual(ok(await client.callTool({ name: 'run_js', arguments: { code: CODE } })), { output: '42\n' });
+      } finally {
+        await client.close();
       }
-    } finally {
-      await client.close();
     }
-  }
-});
+  });
 
-test('every README HTTP configuration: the SDK client reaches the README\'s --http-port server', async () => {
-  const urls = snippets.configs.filter((c) => c.url !== undefined);
-  assert.equal(urls.length, 2);
-  for (const entry of urls) {
-    const client = new Client({ name: 'runjs-package-test', version: '1.0.0' });
-    await client.connect(new StreamableHTTPClientTransport(new URL(entry.url!.replace(README_PORT, port)), { requestInit: { headers: entry.headers ?? {} } }));
-    try {
-      assert.deepEqual(ok(await client.callTool({ name: 'run_js', arguments: { code: CODE } })), { output: '42\n' });
-    } finally {
-      await client.close();
-    }
-  }
-});
-
-test('the README\'s inspector-cli commands, over stdio and HTTP, print what the README shows', async () => {
-  const [config = '', , commands = '', printed = ''] = snippets.check;
-  assert.equal(snippets.check.length, 4, 'runjs.json, the server command, the inspector commands, their output');
-  // inspector-cli 1.0.x finds its own package.json only from a working directory whose parent
-  // has one (README says so): a subdirectory of the project.
-  const cwd = join(app, 'check');
-  mkdirSync(cwd);
-  writeFileSync(join(cwd, 'runjs.json'), config);
-  const lines = commands.trim().split('\n');
-  assert.equal(lines.length, 2);
-  for (const line of lines) {
-    assert.ok(line.startsWith('npx @modelcontextprotocol/inspector-cli '), line);
-    // The project's dev copy of inspector-cli stands in for npx fetching it; the rest of the line
-    // runs as written, through sh.
-    const cmd = line.replace('npx @modelcontextprotocol/inspector-cli', `node ${JSON.stringify(INSPECTOR_CLI)}`).replaceAll(README_PORT, port);
-    const r = await run('sh', ['-c', cmd], cwd, userEnv({ RUNJS_SESSION_DB_PATH: join(dir, 'db-inspector') }));
-    assert.deepEqual([r.code, r.stdout], [0, printed.replace(/\n$/, '')], r.stderr);
-  }
+  test('README\'s inspector-cli commands print what README shows: over stdio (runjs.json) and over HTTP', async () => {
+    assert.equal(snippets.check.length, 4, 'runjs.json, the server command, the inspector commands, their output');
+    const [, , commands = '', printed = ''] = snippets.check;
+    const [stdio = '', overHttp = '', ...rest] = commands.trim().split('\n');
+    assert.deepEqual(rest, []);
+    const expected = printed.replace(/\n$/, '');
+    const printedBy = await Promise.all([inspector(stdio, 'stdio'), httpReady.then(() => inspector(overHttp, 'http'))]);
+    assert.deepEqual(printedBy, [expected, expected]);
+  });
 });
