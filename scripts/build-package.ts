@@ -8,7 +8,7 @@
 //                                           downlevelled (target esnext), no type check (that is
 //                                           `npm run typecheck`'s job)
 //   dist/{supervisor,worker,shared}/**       every other file copied as is (guest bundle, bridge.js,
-//                                           module-exports.json, Rego and schema files)
+//                                           module-exports.json, the guest prelude)
 //   dist/package.json                       name, version and module type of the package
 // Run by hand: node scripts/build-package.ts
 import { spawnSync } from 'node:child_process';
