@@ -28,11 +28,11 @@ function asNodeVersion(version: string): string[] {
   return ['--import', `data:text/javascript,Object.defineProperty(process.versions,"node",{value:${JSON.stringify(version)}})`];
 }
 
-test('a Node older than 22.12 gets the plain "use Node.js 22.12 or later" message, not a "bad option" from a re-spawn', async () => {
-  for (const version of ['20.20.2', '22.11.0']) {
+test('a Node older than 22.15 gets the plain "use Node.js 22.15 or later" message, not a "bad option" from a re-spawn', async () => {
+  for (const version of ['20.20.2', '22.12.0', '22.14.0']) {
     const r = await run([...asNodeVersion(version), join(ROOT, 'bin/runjs-mcp.js'), '--version'], { PATH: process.env['PATH'] ?? '' });
-    assert.deepEqual([r.code, r.stdout, r.stderr], [1, '', `runjs: this Node.js (v${version}) is too old; use Node.js 22.12 or later\n`]);
+    assert.deepEqual([r.code, r.stdout, r.stderr], [1, '', `runjs: this Node.js (v${version}) is too old; use Node.js 22.15 or later\n`]);
   }
-  const r = await run([...asNodeVersion('22.12.0'), join(ROOT, 'bin/runjs-mcp.js'), '--version'], { PATH: process.env['PATH'] ?? '' });
+  const r = await run([...asNodeVersion('22.15.0'), join(ROOT, 'bin/runjs-mcp.js'), '--version'], { PATH: process.env['PATH'] ?? '' });
   assert.deepEqual([r.code, r.stdout, r.stderr], [0, `${packageVersion()}\n`, '']);
 });
