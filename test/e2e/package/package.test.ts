@@ -78,10 +78,10 @@ before(async () => {
   dir = mkdtempSync(join(tmpdir(), 'runjs-package-'));
   app = join(dir, 'app');
   mkdirSync(app);
-  const packed = await run('npm', ['pack', '--pack-destination', dir], ROOT);
+  const packed = await run('npm', ['pack', '--pack-destination', dir, '--loglevel=error'], ROOT);
   tarball = join(dir, `${PKG.name}-${PKG.version}.tgz`);
   assert.ok(packed.code === 0 && existsSync(tarball), `npm pack: ${packed.code}\n${packed.stdout}${packed.stderr}`);
-  const installed = await run('npm', ['install', tarball, '--prefer-offline', '--no-audit', '--no-fund'], app);
+  const installed = await run('npm', ['install', tarball, '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'], app);
   assert.equal(installed.code, 0, installed.stderr);
 
   // The README's HTTP server, on a free port, stopped with its process group (npx → sh → node).
