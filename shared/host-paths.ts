@@ -5,10 +5,14 @@
 // failed read, a spawn error naming a binary). The guest's own world is "/" (process.cwd() is
 // "/", os.tmpdir() is "/tmp"), so a host directory is replaced by `<host>`.
 import { homedir, tmpdir } from 'node:os';
-import { dirname } from 'node:path';
+import { dirname, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const INSTALL_DIR = fileURLToPath(new URL('../', import.meta.url));
+/**
+ * Where runjs is installed: the checkout, or for the npm package (which runs from its dist/) the
+ * project whose node_modules holds it, so the dependencies installed beside it are covered too.
+ */
+const INSTALL_DIR = fileURLToPath(new URL('../', import.meta.url)).split(`${sep}node_modules${sep}`)[0]!;
 
 /** Host directories, longest first (a directory inside another is replaced whole). */
 const HOST_DIRS: readonly string[] = [...new Set([INSTALL_DIR, process.cwd(), tmpdir(), homedir(), dirname(process.execPath)]

@@ -6,14 +6,18 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { Socket } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isWorkerMessage, type SupervisorMessage, type WorkerMessage } from '../../shared/protocol.ts';
 import { encodeFrame, FrameDecoder, FrameViolation } from '../../shared/frame-channel.ts';
 import type { WorkerSettings } from '../../shared/worker-settings.ts';
 import { compileCacheDir } from '../compile-cache.ts';
 
-export const WORKER_ENTRY = fileURLToPath(new URL('../../worker/main.ts', import.meta.url));
+/**
+ * worker/main, in the same form as this module: `.ts` in a checkout, `.js` in the package's
+ * compiled dist/ (scripts/build-package.ts).
+ */
+export const WORKER_ENTRY = fileURLToPath(new URL(`../../worker/main${extname(import.meta.url)}`, import.meta.url));
 const STDERR_TAIL_BYTES = 8192;
 /**
  * The cancel side channel (worker/runtime/cancel-channel.ts): QuickJS blocks the worker's thread
@@ -47,12 +51,12 @@ export interface WorkerEvents {
   exit(detail: { code: number | null; signal: NodeJS.Signals | null; stderrTail: string }): void;
 }
 
-function nodeFlags(): string[] {
+function nodeFlags(entry: string): string[] {
   // QuickJS recursion runs on the worker's main-thread native stack (8 MiB on Linux); V8 may use
   // all but ~0.6 MiB of it, so QuickJS's own stack check fires first (maxStackBytes in quickjs-engine.ts).
   const flags = ['--disable-warning=ExperimentalWarning', '--stack-size=7600'];
-  // Node < 23.6 strips types only when asked.
-  if (!(process.features as { typescript?: unknown }).typescript) flags.push('--experimental-strip-types');
+  // Node < 23.6 strips types only when asked (the compiled package's workers are JavaScript).
+  if (entry.endsWith('.ts') && !(process.features as { typescript?: unknown }).typescript) flags.push('--experimental-strip-types');
   return flags;
 }
 
@@ -79,7 +83,7 @@ export class WorkerProcess {
    */
   constructor(events: WorkerEvents, logStderr: (line: string) => void, settings: WorkerSettings, entry: string = WORKER_ENTRY) {
     const args = [`--cancel-fd=${CANCEL_FD}`, `--channel-fd=${CHANNEL_FD}`];
-    this.#child = spawn(process.execPath, [...nodeFlags(), entry, ...args], {
+    this.#child = spawn(process.execPath, [...nodeFlags(entry), entry, ...args], {
       stdio: ['ignore', 'ignore', 'pipe', 'pipe', 'pipe'],
       env: { NODE_ENV: 'production', ...compileCacheEnv() },
     });
