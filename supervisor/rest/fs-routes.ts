@@ -135,4 +135,24 @@ export const FS_ROUTES: readonly RouteSpec[] = [
       return { status: 200, json: await f.merge(await readJsonBody(ctx, 'FsMergeRequest', MAX_FS_BODY, fsBodyEmpty('FsMergeRequest'))) };
     },
   },
+  {
+    method: 'post',
+    path: '/api/fs/gc',
+    operationId: 'collectFsGarbage',
+    tag: FS,
+    summary: 'Garbage-collect the filesystem store (mark and sweep)',
+    description: 'Deletes objects no label, reflog entry or session log reaches and that nobody wrote or used within `grace_secs` '
+      + '(default 3600). Safe while other requests write (docs/filesystem.md#garbage-collection). Send `{}` for the defaults. '
+      + 'Decided by the `fs_snapshot` policy with `{op: "gc", label: null, ca_id: null}`.',
+    requestBody: body('FsGcRequest'),
+    responses: {
+      200: { description: 'What was kept and deleted.', schema: 'FsGcReport' },
+      400: bad('Malformed body; a blob directory shared with another store; a collection already running'),
+      403: { description: 'Denied by the `fs_snapshot` policy.', schema: 'ApiError' },
+    },
+    async handle(ctx) {
+      const f = fs(ctx);
+      return { status: 200, json: await f.gc(await readJsonBody(ctx, 'FsGcRequest', MAX_FS_BODY, fsBodyEmpty('FsGcRequest'))) };
+    },
+  },
 ];
