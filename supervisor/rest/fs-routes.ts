@@ -14,7 +14,10 @@ const MAX_FS_BODY = 64 * 1024;
 
 const LABEL_PARAMETER: ParameterDoc = { name: 'label', in: 'path', required: true, description: 'Label name.', schema: { type: 'string' } };
 const NOT_CONFIGURED = 'or no filesystem store (`--fs-store`).';
-const DENIED = { description: 'Denied by the `fs_snapshot` policy: `fs_snapshot <op> denied by policy (label=…, ca_id=…)`.', schema: 'ApiError' } as const;
+const DENIED = {
+  description: 'Denied by the `fs_snapshot` policy (`fs_snapshot <op> denied by policy (label=…, ca_id=…)`), or the Host header or Origin is not allowed (`--allowed-hosts`, `--allowed-origins`).',
+  schema: 'ApiError',
+} as const;
 
 function fs(ctx: RouteContext, what: 'labels' | 'snapshots' = 'labels'): FsService {
   const f = ctx.deps.fs;

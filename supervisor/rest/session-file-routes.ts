@@ -31,7 +31,10 @@ function flag(query: Map<string, string>, name: string): boolean {
 }
 
 /** The `filesystem` policy (the input a run's fs call gets, /work paths) decides every route here. */
-const FS_DENIED = { description: 'Denied by the `filesystem` policy: `fs.<operation> denied by policy: <path> is not allowed[: <reason>]`.', schema: 'ApiError' } as const;
+const FS_DENIED = {
+  description: 'Denied by the `filesystem` policy (`fs.<operation> denied by policy: <path> is not allowed[: <reason>]`), or the Host header or Origin is not allowed (`--allowed-hosts`, `--allowed-origins`).',
+  schema: 'ApiError',
+} as const;
 
 export const SESSION_FILE_ROUTES: readonly RouteSpec[] = [
   {
