@@ -50,8 +50,8 @@ export interface S3BlobStoreOptions {
   /** Attempts per operation, the first included; the SDK backs off between them (default 3). */
   readonly maxAttempts?: number;
   /**
-   * A put that finds its object stored longer ago than this refreshes its LastModified (a copy
-   * onto itself), so garbage collection cannot take an object a writer has just re-used; such a
+   * A put that finds its object stored longer ago than this refreshes its LastModified (writes
+   * the same bytes again), so garbage collection cannot take an object a writer has just re-used; such a
    * put also asks S3, never the read cache. Unset (heaps, artifacts): never refreshed.
    */
   readonly refreshAfterMs?: number;
@@ -101,29 +101,16 @@ export class S3BlobStore implements SweepableBlobStore {
       if ((await this.#head(key, 'writing')) === undefined) await this.#upload(key, bytes);
     } else {
       // A collector may have deleted what the cache remembers: ask the bucket, and refresh an old object.
+      // An old object is refreshed by writing its bytes again, unconditionally (same key, same
+      // bytes): that sets LastModified on every S3-compatible server, where a copy onto itself
+      // does not everywhere (s3rver keeps the old time). LastModified has whole seconds: an
+      // object counts as up to a second younger than it says.
       const found = await this.#headFull(key, 'writing');
-      if (found === undefined || !(await this.#fresh(key, found.modifiedMs))) await this.#upload(key, bytes);
+      if (found === undefined) await this.#upload(key, bytes);
+      else if (this.#now() - found.modifiedMs >= this.#refreshAfterMs - 1000) await this.#upload(key, bytes, 0, false);
     }
     await this.#cache?.put(key, bytes);
     return key;
-  }
-
-  /** Whether a found object can stand: recent, or refreshed now; false when it vanished meanwhile. */
-  async #fresh(key: BlobKey, modifiedMs: number): Promise<boolean> {
-    // LastModified has whole seconds: count the object as up to a second younger than it says.
-    if (this.#now() - modifiedMs < this.#refreshAfterMs! - 1000) return true;
-    const objectKey = this.#objectKey(key);
-    try {
-      await this.#client.send(new (sdk().CopyObjectCommand)({
-        Bucket: this.#bucket, Key: objectKey, CopySource: `${this.#bucket}/${objectKey}`,
-        MetadataDirective: 'REPLACE', Metadata: { 'runjs-refreshed': new Date(this.#now()).toISOString() },
-        ContentType: 'application/octet-stream',
-      }));
-      return true;
-    } catch (e) {
-      if (isMissingObject(e)) return false;
-      throw this.#unavailable(`refreshing blob ${key}`, e);
-    }
   }
 
   async *list(): AsyncGenerator<BlobListing> {
@@ -225,7 +212,8 @@ export class S3BlobStore implements SweepableBlobStore {
     }
   }
 
-  async #upload(key: BlobKey, bytes: Uint8Array, conflicts = 0): Promise<void> {
+  /** `conditional` false: a refresh, which must replace the object (its bytes are the same). */
+  async #upload(key: BlobKey, bytes: Uint8Array, conflicts = 0, conditional = this.#conditionalPuts): Promise<void> {
     const input: PutObjectCommandInput = {
       Bucket: this.#bucket,
       Key: this.#objectKey(key),
@@ -238,15 +226,15 @@ export class S3BlobStore implements SweepableBlobStore {
     try {
       // The HEAD above is only a fast path: `If-None-Match: *` makes the write itself refuse to
       // replace an object a racing writer stored in between (where the server supports it).
-      await this.#client.send(new (sdk().PutObjectCommand)(this.#conditionalPuts ? { ...input, IfNoneMatch: '*' } : input));
+      await this.#client.send(new (sdk().PutObjectCommand)(conditional ? { ...input, IfNoneMatch: '*' } : input));
     } catch (e) {
-      if (this.#conditionalPuts && isAlreadyStored(e)) return;
+      if (conditional && isAlreadyStored(e)) return;
       // The racing write may still fail, so this one cannot count as stored until it succeeds.
-      if (this.#conditionalPuts && isWriteInFlight(e) && conflicts < 3) {
+      if (isWriteInFlight(e) && conflicts < 3) {
         await new Promise((resolve) => setTimeout(resolve, 100 * (conflicts + 1)));
-        return this.#upload(key, bytes, conflicts + 1);
+        return this.#upload(key, bytes, conflicts + 1, conditional);
       }
-      if (this.#conditionalPuts && isNotImplemented(e)) {
+      if (conditional && isNotImplemented(e)) {
         this.#conditionalPuts = false;
         return this.#upload(key, bytes, conflicts);
       }
