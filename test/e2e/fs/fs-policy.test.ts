@@ -16,6 +16,8 @@ import { api, openBackend, type Backend } from './fs-helpers.ts';
 
 let backend: Backend;
 let server: ServerProcess;
+let snapUrl: string;
+let filesUrl: string;
 before(async () => {
   backend = await openBackend('dir');
   const hooks = mkdtempSync(join(tmpdir(), 'runjs-fs-policy-'));
@@ -23,17 +25,21 @@ before(async () => {
   writeFileSync(join(hooks, 'snap.js'), `export default function (input) {
     const { protected: locked } = JSON.parse(fs.readFileSync('protected.json', 'utf8'));
     if (input.op === 'gc') return { allow: false, reason: 'gc is for operators' };
+    if (input.label === 'broken') throw new Error('boom');
     if (input.op === 'pull') return input.label !== 'secret';
     if (input.label !== null && locked.includes(input.label)) return { allow: false, reason: 'label ' + input.label + ' is protected' };
     return true;
   }`);
   writeFileSync(join(hooks, 'files.js'), `export default function (input) {
+    if (input.path === '/work/broken') throw new Error('boom');
     const hit = [input.path, input.destination].some((p) => p !== undefined && p.startsWith('/work/private'));
     return hit ? { allow: false, reason: 'private files' } : true;
   }`);
+  snapUrl = pathToFileURL(join(hooks, 'snap.js')).href;
+  filesUrl = pathToFileURL(join(hooks, 'files.js')).href;
   const policies = {
-    fs_snapshot: { policies: [{ url: pathToFileURL(join(hooks, 'snap.js')).href, capabilities: ['fs'] }] },
-    filesystem: { policies: [{ url: pathToFileURL(join(hooks, 'files.js')).href }] },
+    fs_snapshot: { policies: [{ url: snapUrl, capabilities: ['fs'] }] },
+    filesystem: { policies: [{ url: filesUrl }] },
   };
   server = await startServer([...backend.flags, '--policies-json', JSON.stringify(policies)], { env: backend.env });
 });
@@ -62,6 +68,8 @@ test('fs_snapshot decides push, label, reset, gc and a mount\'s pull; merge and 
   assert.deepEqual(await api(b, 'POST', '/api/fs/labels', { name: 'prod', ca_id: t }), { status: 403, json: { error: denied('label', 'prod', t, reason) } });
   assert.deepEqual(await api(b, 'POST', '/api/fs/reset', { label: 'prod', ca_id: t, allow_unlogged: true }), { status: 403, json: { error: denied('reset', 'prod', t, reason) } });
   assert.deepEqual(await api(b, 'POST', '/api/fs/gc', {}), { status: 403, json: { error: denied('gc', null, null, 'gc is for operators') } });
+  // A source that fails refuses the operation (never a silent allow).
+  assert.deepEqual(await api(b, 'POST', '/api/fs/push', { ca_id: t, label: 'broken' }), { status: 400, json: { error: `fs_snapshot policy error: fs_snapshot policy failed: ${snapUrl}: threw: boom` } });
   assert.deepEqual(await api(b, 'GET', '/api/fs/labels'), { status: 200, json: { labels: [] } });
   // A detached push moves nothing and is not decided; other labels pass.
   assert.deepEqual(await api(b, 'POST', '/api/fs/push', { ca_id: t, detach: true }), { status: 200, json: { status: 'detached', ca_id: t } });
@@ -115,6 +123,7 @@ test('the filesystem policy decides the session file routes (REST 403, MCP isErr
   assert.deepEqual(await op({ op: 'rename', path: 'notes.md', to: 'private/n.md' }), [403, err('rename', '/work/notes.md')]);
   assert.deepEqual(await op({ op: 'exists', path: 'private/../private/x' }), [403, err('exists', '/work/private/x')]);
   assert.deepEqual(await op({ op: 'exists', path: 'notes.md' }), [200, JSON.stringify({ exists: true })]);
+  assert.deepEqual(await req('PUT', 'files/broken', 'x'), [500, JSON.stringify({ error: `filesystem policy failed: ${filesUrl}: threw: boom` })]);
   const client = await httpClient(b);
   try {
     assert.deepEqual(failed(await client.callTool({ name: 'fs_write_file', arguments: { session: 's1', path: '/work/private/b.txt', content: 'x' } })),
