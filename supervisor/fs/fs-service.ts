@@ -161,7 +161,7 @@ export class FsService {
     const id = checkId(caId);
     const msg = checkMessage(message);
     await this.authorize('label', name, id);
-    await this.#storedTree(id);
+    await this.#storedTreePinned(id);
     db.set(name, id, 'reset', msg);
     return { label: name, ca_id: id };
   }
@@ -175,7 +175,7 @@ export class FsService {
     const name = checkLabel(req.label);
     const message = checkMessage(req.message);
     await this.authorize('push', name, id);
-    await this.#storedTree(id);
+    await this.#storedTreePinned(id);
     if (req.force === true) {
       db.set(name, id, 'reset', message);
       return { status: 'advanced', label: name, ca_id: id };
@@ -197,7 +197,7 @@ export class FsService {
     const message = checkMessage(req.message);
     await this.authorize('reset', name, id);
     if (req.allow_unlogged !== true && !db.inReflog(name, id)) throw new RunjsError('FS_NOT_IN_REFLOG', id, name);
-    await this.#storedTree(id);
+    await this.#storedTreePinned(id);
     db.set(name, id, 'reset', message);
     return { label: name, ca_id: id };
   }
@@ -243,6 +243,15 @@ export class FsService {
   resolveHandle(handle: string): string | undefined {
     if (ID_PATTERN.test(handle)) return handle.toLowerCase();
     return this.#db.head(checkLabel(handle));
+  }
+
+  /**
+   * As #storedTree, pinned first: between the check and the label move a collection that starts
+   * reads the pin as a root, so the tree cannot be swept from under the label.
+   */
+  async #storedTreePinned(id: string): Promise<string> {
+    this.pin(id);
+    return this.#storedTree(id);
   }
 
   async #storedTree(caId: unknown): Promise<string> {
