@@ -34,6 +34,11 @@ export interface ErrorSpec<Args extends readonly unknown[]> {
   readonly message: (...args: Args) => string;
 }
 
+/** Rust's Debug rendering of an Option<String>, which the reference's fs_snapshot denial text carries. */
+function debugOption(v: string | null): string {
+  return v === null ? 'None' : `Some(${JSON.stringify(v)})`;
+}
+
 /** Keeps each entry's argument types (a table-wide annotation would erase them). */
 function spec<Args extends readonly unknown[]>(s: ErrorSpec<Args>): ErrorSpec<Args> {
   return s;
@@ -115,6 +120,19 @@ export const ERRORS = {
   /** A stored object that fails verification or does not parse: the store's fault, not the caller's. */
   FS_SNAPSHOT_CORRUPT: spec({ status: 500, mcp: 'tool-error', message: (key: string, detail: string) => `filesystem snapshot object ${key} is corrupt: ${detail}` }),
   FS_STORE_UNAVAILABLE: spec({ status: 500, mcp: 'tool-error', message: () => 'filesystem snapshot store unavailable (the server log has the details)' }),
+  FS_GC_REFUSED: spec({ status: 400, mcp: 'none', message: (why: string) => `fs gc refused: ${why}` }),
+  FS_GC_INVALID: spec({ status: 400, mcp: 'none', message: (detail: string) => `fs gc: ${detail}` }),
+  FS_SNAPSHOT_DENIED: spec({
+    status: 403, mcp: 'tool-error',
+    message: (op: string, label: string | null, caId: string | null, reason: string | undefined) =>
+      `fs_snapshot ${op} denied by policy (label=${debugOption(label)}, ca_id=${debugOption(caId)})${reason === undefined ? '' : `: ${reason}`}`,
+  }),
+  FS_SNAPSHOT_POLICY_FAILED: spec({ status: 400, mcp: 'tool-error', message: (detail: string) => `fs_snapshot policy error: ${detail}` }),
+  SESSION_FS_DENIED: spec({
+    status: 403, mcp: 'tool-error',
+    message: (operation: string, path: string, reason: string) => `fs.${operation} denied by policy: ${path} ${reason === 'not allowed' ? 'is not allowed' : `is not allowed: ${reason}`}`,
+  }),
+  SESSION_FS_POLICY_FAILED: spec({ status: 500, mcp: 'tool-error', message: (detail: string) => detail }),
 
   // ── artifacts ────────────────────────────────────────────────────────────
   ARTIFACT_NOT_FOUND: spec({ status: 404, mcp: 'tool-error', message: (key: string) => `artifact '${key}' not found` }),

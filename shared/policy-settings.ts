@@ -11,8 +11,16 @@ export type PolicyCategory = typeof POLICY_CATEGORIES[number];
 
 export type ChainMode = 'all' | 'any';
 
-/** What a JavaScript hook may use besides plain ECMAScript. Only `fetch` exists so far. */
-export type HookCapability = 'fetch';
+/** What a JavaScript hook may use besides plain ECMAScript: an outbound `fetch`, and `fs` (its own directory, read-only). */
+export type HookCapability = 'fetch' | 'fs';
+
+/** The files of a hook's directory, read by the supervisor at startup (the `fs` capability). */
+export interface HookFiles {
+  /** The directory as the supervisor saw it: absolute paths inside it are accepted too. */
+  readonly root: string;
+  /** Path relative to `root` (`/`-separated) → content, base64. */
+  readonly files: Readonly<Record<string, string>>;
+}
 
 /** An OPA-compatible server: `POST <base>/v1/data/<policyPath>` with `{input}`. */
 export interface OpaSource {
@@ -31,6 +39,8 @@ export interface JsHookSource {
   readonly code: string;
   readonly timeoutMs: number;
   readonly capabilities: readonly HookCapability[];
+  /** With the `fs` capability: the hook directory's files. */
+  readonly files?: HookFiles;
 }
 
 /** One file of a Rego policy, as read at startup. */
@@ -91,8 +101,11 @@ function isSource(v: unknown): v is PolicySource {
     return typeof v['rule'] === 'string' && Array.isArray(v['modules'])
       && v['modules'].every((m) => isObject(m) && typeof m['file'] === 'string' && typeof m['text'] === 'string');
   }
+  const files = v['files'];
   return v['kind'] === 'js' && typeof v['code'] === 'string'
-    && Array.isArray(v['capabilities']) && v['capabilities'].every((c) => c === 'fetch');
+    && Array.isArray(v['capabilities']) && v['capabilities'].every((c) => c === 'fetch' || c === 'fs')
+    && (files === undefined || (isObject(files) && typeof files['root'] === 'string' && isObject(files['files'])
+      && Object.values(files['files']).every((f) => typeof f === 'string')));
 }
 
 const isSources = (v: unknown): boolean => Array.isArray(v) && v.every(isSource);

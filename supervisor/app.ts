@@ -23,6 +23,7 @@ import { openUpstreams } from './upstream-mcp/index.ts';
 import { ModuleService } from './modules/module-service.ts';
 import { loadRegistryConfig } from './modules/registry-config.ts';
 import { SessionFiles } from './fs/session-files.ts';
+import { SupervisorPolicy } from './policy/supervisor-policy.ts';
 import { createRestRouter, openApiJson, packageVersion } from './rest/index.ts';
 import type { McpSurfaceOptions } from './mcp/mcp-server.ts';
 import type { TransportKind } from './mcp/mcp-texts.ts';
@@ -125,8 +126,13 @@ export async function startApp(config: Config, log: Logger, hooks: AppHooks): Pr
   // Checked when the config was loaded; parsed again here into what workers (and run_js `file`) use.
   const policies = config.policiesJson === undefined ? {} : parsePolicyConfig(config.policiesJson);
   // Independent of the heap store: labels, push and merge work with or without --heap-store.
-  const fs = openFs(config, log);
-  if (fs.service.enabled) heaps.enableFsSessions();
+  const fs = openFs(config, log, policies);
+  // The session file routes are decided by the `filesystem` policy in the supervisor (runs decide it in their worker).
+  const sessionFilesPolicy = new SupervisorPolicy(policies, ['filesystem']);
+  if (fs.service.enabled) {
+    heaps.enableFsSessions();
+    fs.service.useSessionRoots(() => heaps.log.allFs());
+  }
   const version = packageVersion();
   // Upstream MCP servers: connecting starts now; serving waits for each first attempt (below).
   const upstreams = openUpstreams(config, version, log);
@@ -168,7 +174,7 @@ export async function startApp(config: Config, log: Logger, hooks: AppHooks): Pr
   });
   // run_js `file`: decided here, at submission (the worker never sees the path).
   const files = new RunJsFileReader({ allowAll: config.allowRunJsFile, policies, maxBytes: MAX_SOURCE_BYTES, cwd: process.cwd() });
-  const sessionFiles = fs.service.enabled ? new SessionFiles(fs.service, heaps.log) : undefined;
+  const sessionFiles = fs.service.enabled ? new SessionFiles(fs.service, heaps.log, { policy: sessionFilesPolicy }) : undefined;
   const surface: McpSurfaceOptions = {
     executions,
     heaps,
@@ -258,6 +264,7 @@ export async function startApp(config: Config, log: Logger, hooks: AppHooks): Pr
       await closeTransport().catch((e: unknown) => log.error(`closing the transport failed: ${String(e)}`));
       executions.close();
       files.dispose();
+      sessionFilesPolicy.dispose();
       await pool.close();
       await upstreams.hub?.close();
       await heaps.store?.close().catch((e: unknown) => log.error(`closing the heap store failed: ${String(e)}`));

@@ -43,6 +43,33 @@ export const FsResetRequest: JsonSchema = {
   },
 };
 
+export const FsGcRequest: JsonSchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    grace_secs: { type: 'integer', minimum: 0, maximum: 31536000, description: 'Keep unreachable objects written or used within this many seconds (default 3600).' },
+    dry_run: { type: ['boolean', 'null'], description: 'Count what would be deleted; delete nothing.' },
+  },
+};
+
+export const FsGcReport: JsonSchema = {
+  type: 'object',
+  required: ['dry_run', 'grace_secs', 'cutoff', 'roots', 'reachable', 'scanned', 'kept_recent', 'deleted', 'deleted_bytes', 'missing'],
+  additionalProperties: false,
+  properties: {
+    dry_run: { type: 'boolean' },
+    grace_secs: { type: 'integer' },
+    cutoff: { type: 'string', description: 'ISO 8601: unreachable objects last written before it were deleted.' },
+    roots: { type: 'integer', description: 'Label heads, reflog ids, session log snapshots and pinned ids.' },
+    reachable: { type: 'integer', description: 'Objects reachable from the roots.' },
+    scanned: { type: 'integer', description: 'Objects the store held when listed.' },
+    kept_recent: { type: 'integer', description: 'Unreachable objects kept because they were written or re-used after the cutoff.' },
+    deleted: { type: 'integer' },
+    deleted_bytes: { type: 'integer' },
+    missing: { type: 'integer', description: 'Referenced trees that were not in the store (the server log names them).' },
+  },
+};
+
 export const FsMergeRequest: JsonSchema = {
   type: 'object',
   required: ['ours', 'theirs'],

@@ -8,7 +8,7 @@ import {
 import { ArtifactList, ArtifactMeta } from './artifact-schemas.ts';
 import { HeapQueryRequest, HeapQueryResult, HeapTags, HeapTagsRequest, SessionDirListing, SessionFileEntry, SessionFsOpRequest, SessionFsOpResult, SessionList, SessionSnapshotEntry, SessionSnapshotList, TagMap } from './heap-schemas.ts';
 import {
-  FsLabelHead, FsLabelList, FsLabelRequest, FsMergeConflict, FsMergeRequest, FsMergeResult, FsPushRequest, FsPushResult, FsReflog, FsReflogEntry, FsResetRequest,
+  FsLabelHead, FsLabelList, FsLabelRequest, FsMergeConflict, FsMergeRequest, FsMergeResult, FsPushRequest, FsPushResult, FsReflog, FsReflogEntry, FsResetRequest, FsGcRequest, FsGcReport,
 } from './fs-schemas.ts';
 import { ApiError, Capabilities, CliAsset, CliIndex, CliPlatformName, Version } from './server-schemas.ts';
 
@@ -42,6 +42,8 @@ export const SCHEMAS = {
   FsPushRequest,
   FsResetRequest,
   FsMergeRequest,
+  FsGcRequest,
+  FsGcReport,
   FsLabelHead,
   FsLabelList,
   FsReflogEntry,

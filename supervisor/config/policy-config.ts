@@ -9,6 +9,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { readHookFiles } from './hook-files.ts';
 import { parse as parseJs } from 'acorn';
 import {
   DEFAULT_HOOK_TIMEOUT_MS, DEFAULT_REGO_TIMEOUT_MS, POLICY_CATEGORIES,
@@ -162,7 +163,16 @@ function parseSource(category: PolicyCategory, v: unknown, path: string): Policy
   if (rule !== undefined) throw new PolicyConfigError(`${path}.rule`, 'applies to Rego sources only; a JavaScript hook is its module\'s default export');
   if (policyPath !== undefined) throw new PolicyConfigError(`${path}.policy_path`, 'applies to OPA servers (http:// or https://) only');
   const capabilities = parseCapabilities(v['capabilities'], `${path}.capabilities`);
-  return { kind: 'js', url, code: readHook(file, `${path}.url`), timeoutMs: timeout(DEFAULT_HOOK_TIMEOUT_MS), capabilities };
+  const code = readHook(file, `${path}.url`);
+  let files;
+  if (capabilities.includes('fs')) {
+    try {
+      files = readHookFiles(file);
+    } catch (e) {
+      throw new PolicyConfigError(`${path}.capabilities`, `cannot read the hook's directory for the fs capability: ${(e as Error).message}`);
+    }
+  }
+  return { kind: 'js', url, code, timeoutMs: timeout(DEFAULT_HOOK_TIMEOUT_MS), capabilities, ...(files === undefined ? {} : { files }) };
 }
 
 function isDirectory(file: string): boolean {
@@ -184,10 +194,7 @@ function parseTimeout(v: unknown, path: string, fallback: number): number {
 function parseCapabilities(v: unknown, path: string): HookCapability[] {
   const out: HookCapability[] = [];
   parseList(v, path).forEach((c, i) => {
-    if (c === 'fetch') { if (!out.includes(c)) out.push(c); return; }
-    if (c === 'fs') {
-      throw new PolicyConfigError(`${path}[${i}]`, "the 'fs' capability for JavaScript hooks is not supported yet (it arrives with the filesystem capability); hooks may list 'fetch'");
-    }
+    if (c === 'fetch' || c === 'fs') { if (!out.includes(c)) out.push(c); return; }
     throw new PolicyConfigError(`${path}[${i}]`, `unknown capability ${JSON.stringify(c)} (expected 'fetch' or 'fs')`);
   });
   return out;

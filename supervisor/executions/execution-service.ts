@@ -73,6 +73,8 @@ interface FsRun {
   /** The run's session: its output_fs is appended to the session log. */
   readonly session: string | null;
   readonly code: string;
+  /** The run named its snapshot (`fs`): the fs_snapshot policy decides `pull` on it (the label, or null for an id). */
+  readonly pull: { readonly label: string | null } | undefined;
   /** What the completed run changed (from its worker). */
   changes: readonly MountChange[] | undefined;
 }
@@ -189,7 +191,8 @@ export class ExecutionService {
     if (spec === '' && session === null) return undefined;
     // A session continues from its latest snapshot unless the request names one.
     const base = spec !== '' ? resolveMount(fs, spec).base : this.#opts.heaps?.log.latestFs(session!);
-    return { store: fs.store, base, session, code: req.code, changes: undefined };
+    const pull = spec === '' ? undefined : { label: /^[0-9a-fA-F]{64}$/.test(spec) ? null : spec };
+    return { store: fs.store, base, session, code: req.code, pull, changes: undefined };
   }
 
   /** Reads the snapshot for the worker, then submits; a snapshot that cannot be mounted fails the execution. */
@@ -199,6 +202,9 @@ export class ExecutionService {
     const outcome = (async (): Promise<Outcome> => {
       let mount;
       try {
+        if (run.pull !== undefined) await this.#opts.fs!.authorize('pull', run.pull.label, run.base ?? null);
+        // In use from now on: a collection during the run keeps it (the commit re-uses its subtrees).
+        run.store.pin(run.base);
         mount = await loadMountImage(run.store, run.base, this.#opts.mountLimits ?? DEFAULT_MOUNT_LIMITS);
       } catch (e) {
         if (!(e instanceof MountTooLargeError) && !(e instanceof RunjsError)) this.#warn(`execution ${job.runId}: cannot read snapshot ${run.base}: ${e instanceof Error ? e.message : String(e)}`);

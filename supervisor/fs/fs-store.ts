@@ -27,6 +27,14 @@ export type FsChange =
 export interface FsStoreOptions {
   readonly blobs: BlobStore;
   readonly log?: (line: string) => void;
+  /** Records a snapshot id as in use (LabelsDb.pin), so garbage collection keeps it for its grace period. */
+  readonly pin?: (id: string) => void;
+}
+
+/** What one stored tree node refers to: further tree nodes, and file contents (a chunk list's chunks included). */
+export interface NodeReferences {
+  readonly trees: string[];
+  readonly blobs: string[];
 }
 
 interface ChangeTrie {
@@ -37,12 +45,59 @@ interface ChangeTrie {
 export class FsStore {
   readonly #blobs: BlobStore;
   readonly #log: (line: string) => void;
+  readonly #pin: ((id: string) => void) | undefined;
   /** Decoded nodes, least recently used first. */
   readonly #nodes = new Map<string, TreeNode>();
 
   constructor(opts: FsStoreOptions) {
     this.#blobs = opts.blobs;
     this.#log = opts.log ?? ((line) => process.stderr.write(`${line}\n`));
+    this.#pin = opts.pin;
+  }
+
+  /** Marks `id` as in use now (see FsStoreOptions.pin); a no-op for undefined. */
+  pin(id: string | undefined): void {
+    if (id !== undefined) this.#pin?.(id);
+  }
+
+  /**
+   * The objects tree node `key` refers to, read without the node cache (a collection walks every
+   * reachable node once; caching them would evict what runs use). A chunked file's chunk list is
+   * read to name its chunks.
+   */
+  async references(key: string): Promise<NodeReferences> {
+    const payload = await this.#read(key);
+    if (payload === undefined) throw new RunjsError('FS_SNAPSHOT_NOT_FOUND', key);
+    let node: TreeNode;
+    try {
+      node = decodeTree(payload);
+    } catch (e) {
+      if (e instanceof TreeFormatError) throw new RunjsError('FS_SNAPSHOT_CORRUPT', key, e.message);
+      throw e;
+    }
+    if (node.type !== 'leaf') return { trees: node.buckets.filter((b): b is string => b !== undefined), blobs: [] };
+    const trees: string[] = [];
+    const blobs: string[] = [];
+    for (const e of node.entries.values()) {
+      if (e.kind === 'dir') trees.push(e.id);
+      else if (e.kind === 'file') {
+        blobs.push(e.id);
+        if (e.chunked) blobs.push(...(await this.#chunkIds(e.id)));
+      }
+    }
+    return { trees, blobs };
+  }
+
+  async #chunkIds(listId: string): Promise<string[]> {
+    const payload = await this.#read(listId);
+    // A missing chunk list has no chunks left to keep; a collection reports it, nothing more.
+    if (payload === undefined) return [];
+    try {
+      return decodeChunkList(payload).map((r) => r.id);
+    } catch (e) {
+      if (e instanceof TreeFormatError) throw new RunjsError('FS_SNAPSHOT_CORRUPT', listId, e.message);
+      throw e;
+    }
   }
 
   get location(): string {
@@ -184,6 +239,8 @@ export class FsStore {
    * deletes disappears (directories exist through what they hold, as in the mount's overlay).
    */
   async commit(base: string | undefined, changes: ReadonlyMap<string, FsChange>): Promise<string> {
+    // Pinned first: the commit keeps the base's unchanged subtrees without writing them again.
+    this.pin(base);
     const trie: ChangeTrie = { children: new Map() };
     for (const [path, change] of changes) {
       let at = trie;
@@ -198,8 +255,9 @@ export class FsStore {
       if (at.children.size > 0 && change.kind !== 'delete') throw new RunjsError('FS_INVALID_PATH', path, 'written as a file and as a directory in one commit');
       at.change = change;
     }
-    const root = await this.#apply(base, trie, '');
-    return root ?? this.emptyTree();
+    const root = (await this.#apply(base, trie, '')) ?? (await this.emptyTree());
+    this.pin(root);
+    return root;
   }
 
   /** The new id of directory `id` with `trie` applied, or undefined when it ends up empty. */

@@ -43,6 +43,12 @@ const MIGRATIONS: readonly string[] = [
      message TEXT
    ) STRICT;
    CREATE INDEX fs_reflog_by_label ON fs_reflog (label, seq);`,
+  // Snapshots recently used without a label (mounted, committed, merged): GC keeps them for its
+  // grace period, so an id a client holds between a run and its push is not collected under it.
+  `CREATE TABLE fs_pins (
+     ca_id TEXT PRIMARY KEY,
+     at INTEGER NOT NULL
+   ) STRICT;`,
 ];
 
 type LogRow = { at: number; from_id: string | null; to_id: string; op: ReflogOp; message: string | null };
@@ -57,6 +63,9 @@ export class LabelsDb {
   readonly #logLast: StatementSync;
   readonly #inLog: StatementSync;
   readonly #reachable: StatementSync;
+  readonly #pin: StatementSync;
+  readonly #pinnedSince: StatementSync;
+  readonly #unpinBefore: StatementSync;
   readonly #now: () => number;
 
   constructor(dir: string, now: () => number = Date.now) {
@@ -74,6 +83,9 @@ export class LabelsDb {
     this.#logLast = this.#db.prepare('SELECT * FROM (SELECT seq, at, from_id, to_id, op, message FROM fs_reflog WHERE label = ? ORDER BY seq DESC LIMIT ?) ORDER BY seq');
     this.#inLog = this.#db.prepare('SELECT 1 AS hit FROM fs_reflog WHERE label = ? AND (to_id = ? OR from_id = ?) LIMIT 1');
     this.#reachable = this.#db.prepare('SELECT ca_id AS id FROM fs_labels UNION SELECT to_id FROM fs_reflog UNION SELECT from_id FROM fs_reflog WHERE from_id IS NOT NULL');
+    this.#pin = this.#db.prepare('INSERT INTO fs_pins (ca_id, at) VALUES (?, ?) ON CONFLICT (ca_id) DO UPDATE SET at = max(at, excluded.at)');
+    this.#pinnedSince = this.#db.prepare('SELECT ca_id AS id FROM fs_pins WHERE at >= ?');
+    this.#unpinBefore = this.#db.prepare('DELETE FROM fs_pins WHERE at < ?');
   }
 
   list(): LabelHead[] {
@@ -117,9 +129,21 @@ export class LabelsDb {
     });
   }
 
-  /** Every id a label or reflog entry names: the roots of garbage collection. */
-  roots(): Set<string> {
-    return new Set((this.#reachable.all() as { id: string }[]).map((r) => r.id));
+  /** Every id a label or reflog entry names, and every id pinned at or after `pinnedSince`: GC's roots here. */
+  roots(pinnedSince = Number.POSITIVE_INFINITY): Set<string> {
+    const ids = new Set((this.#reachable.all() as { id: string }[]).map((r) => r.id));
+    if (Number.isFinite(pinnedSince)) for (const r of this.#pinnedSince.all(pinnedSince) as { id: string }[]) ids.add(r.id);
+    return ids;
+  }
+
+  /** Records that `id` is in use now (a mount, a commit's base or result, a merge's inputs or result). */
+  pin(id: string): void {
+    this.#pin.run(id, this.#now());
+  }
+
+  /** Forgets pins older than `before` (no later collection can count them). */
+  unpinBefore(before: number): void {
+    this.#unpinBefore.run(before);
   }
 
   close(): void {

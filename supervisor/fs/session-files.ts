@@ -5,7 +5,9 @@
 // POST /api/sessions/{session}/fs.
 import { RunjsError } from '../../shared/errors.ts';
 import { MOUNT_POINT } from '../../shared/fs-mount.ts';
+import { policyInput } from '../../worker/ops/fs/fs-ops.ts';
 import type { SessionLog } from '../heaps/session-log.ts';
+import type { SupervisorPolicy } from '../policy/supervisor-policy.ts';
 import type { FsService } from './fs-service.ts';
 import type { FsChange, FsStore } from './fs-store.ts';
 import type { TreeEntry } from './tree-format.ts';
@@ -37,15 +39,41 @@ export function sessionPath(raw: string): string {
   return out.join('/');
 }
 
+export interface SessionFilesOptions {
+  readonly now?: () => string;
+  /**
+   * Decides the `filesystem` category on every route, with the input document a run's fs calls
+   * get (worker/ops/fs/fs-ops.ts policyInput): absolute /work paths. Without it everything is allowed.
+   */
+  readonly policy?: SupervisorPolicy;
+}
+
+/** The absolute guest path a run would use for `raw` (`/work/a/b`; `/work` for the mount point). */
+function guestPath(raw: string): string {
+  const p = sessionPath(raw);
+  return p === '' ? MOUNT_POINT : `${MOUNT_POINT}/${p}`;
+}
+
 export class SessionFiles {
   readonly #fs: FsService;
   readonly #log: SessionLog;
   readonly #now: () => string;
+  readonly #policy: SupervisorPolicy | undefined;
 
-  constructor(fs: FsService, log: SessionLog, now: () => string = () => new Date().toISOString()) {
+  constructor(fs: FsService, log: SessionLog, opts: SessionFilesOptions = {}) {
     this.#fs = fs;
     this.#log = log;
-    this.#now = now;
+    this.#now = opts.now ?? (() => new Date().toISOString());
+    this.#policy = opts.policy;
+  }
+
+  /** The filesystem policy on one operation (`args` as a run's fs.call passes them); 403 on a denial. */
+  async #authorize(args: Record<string, unknown>): Promise<void> {
+    if (this.#policy === undefined || !this.#policy.configured('filesystem')) return;
+    const input = policyInput(args);
+    const d = await this.#policy.decide('filesystem', input);
+    if ('failed' in d) throw new RunjsError('SESSION_FS_POLICY_FAILED', d.failed);
+    if (!d.allow) throw new RunjsError('SESSION_FS_DENIED', input.operation, input.path, d.reason);
   }
 
   get #store(): FsStore {
@@ -93,12 +121,14 @@ export class SessionFiles {
   }
 
   async dir(session: string, raw: string): Promise<SessionDirListing> {
+    await this.#authorize({ op: 'readdir', path: guestPath(raw) });
     const { entry, path } = await this.#existing(session, raw, true);
     if (entry.kind !== 'dir') throw new RunjsError('SESSION_PATH_NOT_A_DIRECTORY', `${MOUNT_POINT}/${path}`);
     return { names: [...(await this.#store.listDir(entry.id)).keys()].sort() };
   }
 
   async entry(session: string, raw: string, follow: boolean): Promise<SessionFileEntry> {
+    await this.#authorize({ op: follow ? 'stat' : 'lstat', path: guestPath(raw) });
     const { entry } = await this.#existing(session, raw, follow);
     if (entry.kind === 'file') return { kind: 'file', mode: S_IFREG | entry.mode, readonly: false, size: entry.size, modified_ms: null };
     if (entry.kind === 'symlink') return { kind: 'symlink', mode: S_IFLNK | 0o777, readonly: false, size: Buffer.byteLength(entry.target), modified_ms: null };
@@ -106,6 +136,7 @@ export class SessionFiles {
   }
 
   async read(session: string, raw: string, offset = 0, maxBytes?: number): Promise<Uint8Array> {
+    await this.#authorize({ op: 'readFile', path: guestPath(raw), encoding: 'buffer' });
     const { entry, path } = await this.#existing(session, raw, true);
     if (entry.kind !== 'file') throw new RunjsError('SESSION_PATH_NOT_A_FILE', `${MOUNT_POINT}/${path}`);
     const bytes = await this.#store.readFile(entry);
@@ -123,6 +154,7 @@ export class SessionFiles {
   async write(session: string, raw: string, bytes: Uint8Array, append: boolean): Promise<string> {
     const path = sessionPath(raw);
     if (path === '') throw new RunjsError('SESSION_PATH_NOT_A_FILE', MOUNT_POINT);
+    await this.#authorize({ op: 'writeFile', path: guestPath(raw), flag: append ? 'a' : 'w' });
     let content = bytes;
     const existing = await this.#resolve(session, path, false);
     if (existing !== undefined && existing.entry.kind === 'dir') throw new RunjsError('SESSION_PATH_NOT_A_FILE', `${MOUNT_POINT}/${path}`);
@@ -132,6 +164,7 @@ export class SessionFiles {
   }
 
   async remove(session: string, raw: string, recursive: boolean): Promise<string> {
+    await this.#authorize({ op: 'rm', path: guestPath(raw), recursive });
     const { entry, path } = await this.#existing(session, raw, false);
     if (path === '') throw new RunjsError('FS_INVALID_PATH', MOUNT_POINT, 'the mount point itself cannot be removed');
     if (entry.kind === 'dir' && !recursive && (await this.#store.listDir(entry.id)).size > 0) throw new RunjsError('SESSION_DIR_NOT_EMPTY', `${MOUNT_POINT}/${path}`);
@@ -139,6 +172,17 @@ export class SessionFiles {
   }
 
   async op(session: string, req: SessionFsOp): Promise<Record<string, unknown>> {
+    const path = guestPath(req.path);
+    switch (req.op) {
+      case 'exists': case 'readlink': await this.#authorize({ op: req.op, path }); break;
+      case 'canonical': await this.#authorize({ op: 'realpath', path }); break;
+      case 'mkdir': await this.#authorize({ op: 'mkdir', path, recursive: req.recursive === true }); break;
+      case 'rename':
+        if (typeof req.to !== 'string' || req.to === '') throw new RunjsError('SESSION_FS_OP_INVALID', 'rename needs `to`');
+        await this.#authorize({ op: 'rename', path, dest: guestPath(req.to) });
+        break;
+      default: break;
+    }
     switch (req.op) {
       case 'exists': return { exists: (await this.#resolve(session, req.path, true)) !== undefined };
       case 'canonical': {

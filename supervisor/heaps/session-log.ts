@@ -37,6 +37,7 @@ export class SessionLog {
   readonly #entries: StatementSync;
   readonly #latest: StatementSync;
   readonly #sessions: StatementSync;
+  readonly #allFs: StatementSync;
   readonly #latestFs: StatementSync;
 
   constructor(db: DatabaseSync) {
@@ -49,6 +50,12 @@ export class SessionLog {
     this.#latest = db.prepare('SELECT idx, code, input_heap, output_heap, output_fs, timestamp FROM session_log WHERE session = ? ORDER BY idx DESC LIMIT 1');
     this.#sessions = db.prepare('SELECT DISTINCT session FROM session_log ORDER BY session');
     this.#latestFs = db.prepare('SELECT output_fs FROM session_log WHERE session = ? AND output_fs IS NOT NULL ORDER BY idx DESC LIMIT 1');
+    this.#allFs = db.prepare('SELECT DISTINCT output_fs AS id FROM session_log WHERE output_fs IS NOT NULL');
+  }
+
+  /** Every filesystem snapshot any session's log names (roots of filesystem garbage collection). */
+  allFs(): string[] {
+    return (this.#allFs.all() as { id: string }[]).map((r) => r.id);
   }
 
   /** The filesystem snapshot the session's latest run with a mount produced (a session run starts from it). */

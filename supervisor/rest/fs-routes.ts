@@ -14,6 +14,10 @@ const MAX_FS_BODY = 64 * 1024;
 
 const LABEL_PARAMETER: ParameterDoc = { name: 'label', in: 'path', required: true, description: 'Label name.', schema: { type: 'string' } };
 const NOT_CONFIGURED = 'or no filesystem store (`--fs-store`).';
+const DENIED = {
+  description: 'Denied by the `fs_snapshot` policy (`fs_snapshot <op> denied by policy (label=…, ca_id=…)`), or the Host header or Origin is not allowed (`--allowed-hosts`, `--allowed-origins`).',
+  schema: 'ApiError',
+} as const;
 
 function fs(ctx: RouteContext, what: 'labels' | 'snapshots' = 'labels'): FsService {
   const f = ctx.deps.fs;
@@ -47,7 +51,7 @@ export const FS_ROUTES: readonly RouteSpec[] = [
     description: 'Moves the label unconditionally (reflog `create` when new, else `reset`). `ca_id` must name a stored snapshot. '
       + 'For a move that must not lose someone else\'s push, use `POST /api/fs/push` with `expected`.',
     requestBody: body('FsLabelRequest'),
-    responses: { 200: { description: 'The label and its new head.', schema: 'FsLabelHead' }, 400: bad('Malformed name, id or message, or an id that is not a stored snapshot') },
+    responses: { 200: { description: 'The label and its new head.', schema: 'FsLabelHead' }, 400: bad('Malformed name, id or message, or an id that is not a stored snapshot'), 403: DENIED },
     async handle(ctx) {
       const f = fs(ctx);
       const b = await readJsonBody<{ name: string; ca_id: string; message?: string | null }>(ctx, 'FsLabelRequest', MAX_FS_BODY, fsBodyEmpty('FsLabelRequest'));
@@ -98,6 +102,7 @@ export const FS_ROUTES: readonly RouteSpec[] = [
     responses: {
       200: { description: '`advanced` (label moved) or `detached`.', schema: 'FsPushResult' },
       400: bad('Malformed id, label, `expected` or message; no label without `detach`; an id that is not a stored snapshot'),
+      403: DENIED,
       409: { description: '`rejected`: the label moved since the caller pulled; `current` is its head now.', schema: 'FsPushResult' },
     },
     async handle(ctx) {
@@ -114,7 +119,7 @@ export const FS_ROUTES: readonly RouteSpec[] = [
     summary: 'Move a label back to an id from its reflog',
     description: 'The id must appear in the label\'s reflog (as `to` or `from`) unless `allow_unlogged` is true. Recorded as `reset`.',
     requestBody: body('FsResetRequest'),
-    responses: { 200: { description: 'The label and its new head.', schema: 'FsLabelHead' }, 400: bad('Malformed label, id or message; an id not in the reflog without `allow_unlogged`') },
+    responses: { 200: { description: 'The label and its new head.', schema: 'FsLabelHead' }, 400: bad('Malformed label, id or message; an id not in the reflog without `allow_unlogged`'), 403: DENIED },
     async handle(ctx) {
       const f = fs(ctx);
       return { status: 200, json: await f.reset(await readJsonBody(ctx, 'FsResetRequest', MAX_FS_BODY, fsBodyEmpty('FsResetRequest'))) };
@@ -129,10 +134,30 @@ export const FS_ROUTES: readonly RouteSpec[] = [
     description: 'Text files merge at line level; other divergent paths are conflicts with a `kind`. A clean merge stores the result and returns its id; '
       + 'no label moves. With conflicts nothing is stored.',
     requestBody: body('FsMergeRequest'),
-    responses: { 200: { description: '`merged` with `ca_id`, or `conflict` with `conflicts`.', schema: 'FsMergeResult' }, 400: bad('Malformed or unknown id, or a bad `prefer`') },
+    responses: { 200: { description: '`merged` with `ca_id`, or `conflict` with `conflicts`.', schema: 'FsMergeResult' }, 400: bad('Malformed or unknown id, or a bad `prefer`'), 403: DENIED },
     async handle(ctx) {
       const f = fs(ctx, 'snapshots');
       return { status: 200, json: await f.merge(await readJsonBody(ctx, 'FsMergeRequest', MAX_FS_BODY, fsBodyEmpty('FsMergeRequest'))) };
+    },
+  },
+  {
+    method: 'post',
+    path: '/api/fs/gc',
+    operationId: 'collectFsGarbage',
+    tag: FS,
+    summary: 'Garbage-collect the filesystem store (mark and sweep)',
+    description: 'Deletes objects no label, reflog entry or session log reaches and that nobody wrote or used within `grace_secs` '
+      + '(default 3600). Safe while other requests write (docs/filesystem.md#garbage-collection). Send `{}` for the defaults. '
+      + 'Decided by the `fs_snapshot` policy with `{op: "gc", label: null, ca_id: null}`.',
+    requestBody: body('FsGcRequest'),
+    responses: {
+      200: { description: 'What was kept and deleted.', schema: 'FsGcReport' },
+      400: bad('Malformed body; a blob directory shared with another store; a collection already running'),
+      403: DENIED,
+    },
+    async handle(ctx) {
+      const f = fs(ctx);
+      return { status: 200, json: await f.gc(await readJsonBody(ctx, 'FsGcRequest', MAX_FS_BODY, fsBodyEmpty('FsGcRequest'))) };
     },
   },
 ];

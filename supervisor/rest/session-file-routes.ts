@@ -30,6 +30,12 @@ function flag(query: Map<string, string>, name: string): boolean {
   throw new RunjsError('SESSION_FS_OP_INVALID', `query parameter '${name}' must be true or false, got '${v}'`);
 }
 
+/** The `filesystem` policy (the input a run's fs call gets, /work paths) decides every route here. */
+const FS_DENIED = {
+  description: 'Denied by the `filesystem` policy (`fs.<operation> denied by policy: <path> is not allowed[: <reason>]`), or the Host header or Origin is not allowed (`--allowed-hosts`, `--allowed-origins`).',
+  schema: 'ApiError',
+} as const;
+
 export const SESSION_FILE_ROUTES: readonly RouteSpec[] = [
   {
     method: 'get',
@@ -38,7 +44,7 @@ export const SESSION_FILE_ROUTES: readonly RouteSpec[] = [
     tag: SESSIONS,
     summary: 'The names in a directory of the session\'s filesystem',
     parameters: [SESSION_PARAMETER, PATH_PARAMETER],
-    responses: { 200: { description: 'Direct children, sorted.', schema: 'SessionDirListing' }, 400: BAD, 404: NOT_FOUND },
+    responses: { 200: { description: 'Direct children, sorted.', schema: 'SessionDirListing' }, 400: BAD, 403: FS_DENIED, 404: NOT_FOUND },
     handle: async (ctx) => {
       const { files: f, session } = files(ctx);
       singleValues(ctx.query, []);
@@ -52,7 +58,7 @@ export const SESSION_FILE_ROUTES: readonly RouteSpec[] = [
     tag: SESSIONS,
     summary: 'What a path of the session\'s filesystem is (stat / lstat)',
     parameters: [SESSION_PARAMETER, PATH_PARAMETER, { name: 'follow', in: 'query', description: 'Follow a final symlink (like stat); false is like lstat. Default true.', schema: { type: 'boolean' } }],
-    responses: { 200: { description: 'The entry.', schema: 'SessionFileEntry' }, 400: BAD, 404: NOT_FOUND },
+    responses: { 200: { description: 'The entry.', schema: 'SessionFileEntry' }, 400: BAD, 403: FS_DENIED, 404: NOT_FOUND },
     handle: async (ctx) => {
       const { files: f, session } = files(ctx);
       const q = singleValues(ctx.query, ['follow']);
@@ -68,7 +74,7 @@ export const SESSION_FILE_ROUTES: readonly RouteSpec[] = [
     parameters: [SESSION_PARAMETER, PATH_PARAMETER,
       { name: 'offset', in: 'query', description: 'First byte to return.', schema: { type: 'integer', minimum: 0 } },
       { name: 'max_bytes', in: 'query', description: 'At most this many bytes (fewer only at the end of the file).', schema: { type: 'integer', minimum: 0 } }],
-    responses: { 200: { description: 'The bytes.', mediaType: 'application/octet-stream', schema: { type: 'string', contentMediaType: 'application/octet-stream' } }, 400: BAD, 404: NOT_FOUND },
+    responses: { 200: { description: 'The bytes.', mediaType: 'application/octet-stream', schema: { type: 'string', contentMediaType: 'application/octet-stream' } }, 400: BAD, 403: FS_DENIED, 404: NOT_FOUND },
     handle: async (ctx) => {
       const { files: f, session } = files(ctx);
       const q = singleValues(ctx.query, ['offset', 'max_bytes']);
@@ -86,7 +92,7 @@ export const SESSION_FILE_ROUTES: readonly RouteSpec[] = [
     description: 'Commits a new snapshot and appends it to the session log (`output_fs`). The raw body is the content.',
     parameters: [SESSION_PARAMETER, PATH_PARAMETER, { name: 'append', in: 'query', description: 'Append instead of replacing.', schema: { type: 'boolean' } }],
     requestBody: { required: false, content: { 'application/octet-stream': { schema: { type: 'string', contentMediaType: 'application/octet-stream' } } } },
-    responses: { 204: EMPTY_204('Written; the new snapshot is the session log\'s latest `output_fs`.'), 400: BAD },
+    responses: { 204: EMPTY_204('Written; the new snapshot is the session log\'s latest `output_fs`.'), 400: BAD, 403: FS_DENIED },
     handle: async (ctx) => {
       const { files: f, session } = files(ctx);
       const q = singleValues(ctx.query, ['append']);
@@ -102,7 +108,7 @@ export const SESSION_FILE_ROUTES: readonly RouteSpec[] = [
     tag: SESSIONS,
     summary: 'Remove a file or directory of the session\'s filesystem',
     parameters: [SESSION_PARAMETER, PATH_PARAMETER, { name: 'recursive', in: 'query', description: 'Remove a non-empty directory.', schema: { type: 'boolean' } }],
-    responses: { 204: EMPTY_204('Removed; the new snapshot is the session log\'s latest `output_fs`.'), 400: BAD, 404: NOT_FOUND },
+    responses: { 204: EMPTY_204('Removed; the new snapshot is the session log\'s latest `output_fs`.'), 400: BAD, 403: FS_DENIED, 404: NOT_FOUND },
     handle: async (ctx) => {
       const { files: f, session } = files(ctx);
       const q = singleValues(ctx.query, ['recursive']);
@@ -118,7 +124,7 @@ export const SESSION_FILE_ROUTES: readonly RouteSpec[] = [
     summary: 'mkdir, rename, exists, readlink or canonical on the session\'s filesystem',
     parameters: [SESSION_PARAMETER],
     requestBody: { required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/SessionFsOpRequest' } } } },
-    responses: { 200: { description: '`exists`: `{exists}`; `readlink`: `{target}`; `canonical`: `{path}`; `mkdir`: `{path, created: false}` (directories exist through what they hold); `rename`: `{ca_id}`.', schema: 'SessionFsOpResult' }, 400: BAD, 404: NOT_FOUND },
+    responses: { 200: { description: '`exists`: `{exists}`; `readlink`: `{target}`; `canonical`: `{path}`; `mkdir`: `{path, created: false}` (directories exist through what they hold); `rename`: `{ca_id}`.', schema: 'SessionFsOpResult' }, 400: BAD, 403: FS_DENIED, 404: NOT_FOUND },
     handle: async (ctx) => {
       const { files: f, session } = files(ctx);
       return { status: 200, json: await f.op(session, await readJsonBody<SessionFsOp>(ctx, 'SessionFsOpRequest', MAX_OP_BODY)) };

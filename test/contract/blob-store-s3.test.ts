@@ -6,10 +6,10 @@ import { createHash, randomBytes } from 'node:crypto';
 import { mkdtemp, readdir, rm, writeFile, chmod } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { GetObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { DeleteObjectCommand, GetObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { blobStoreContract } from './blob-store-contract.ts';
 import { startS3Server, type S3TestServer } from '../helpers/s3-server.ts';
-import { BlobStoreUnavailableError, createBlobStore, type BlobStore, type S3BlobStoreConfig } from '../../supervisor/stores/blob/index.ts';
+import { BlobCache, BlobStoreUnavailableError, createBlobStore, S3BlobStore, type BlobListing, type BlobStore, type S3BlobStoreConfig } from '../../supervisor/stores/blob/index.ts';
 import { cacheDirName } from '../../supervisor/stores/blob/create-blob-store.ts';
 
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
@@ -316,5 +316,63 @@ describe('s3 blob store: outages', () => {
     assert.throws(() => createBlobStore({ backend: 's3', s3Bucket: '' }), {
       message: '--s3-bucket is required when a store is s3',
     });
+  });
+});
+
+describe('s3 blob store: what garbage collection relies on', () => {
+  /** A store whose clock runs two minutes ahead: every stored object looks older than refreshAfterMs. */
+  async function sweepable(prefix: string, cache: boolean): Promise<S3BlobStore> {
+    const o = await options(prefix);
+    return new S3BlobStore({
+      bucket: o.s3Bucket, prefix, endpoint: server.endpoint, forcePathStyle: true, region: 'us-east-1', credentials: server.credentials,
+      refreshAfterMs: 60_000, now: () => Date.now() + 120_000,
+      ...(cache ? { cache: new BlobCache({ dir: o.cacheDir!, maxBytes: 1 << 20, log: () => {} }) } : {}),
+    });
+  }
+
+  async function listed(store: S3BlobStore): Promise<BlobListing[]> {
+    const out: BlobListing[] = [];
+    for await (const o of store.list()) out.push(o);
+    return out;
+  }
+
+  it('lists its own objects, refreshes an old one a put re-uses, and deletes only what is older than the cutoff', async () => {
+    const store = await sweepable('gc-a/', false);
+    try {
+      const bytes = new TextEncoder().encode('re-used content');
+      const key = await store.put(bytes);
+      await raw.send(new PutObjectCommand({ Bucket: server.bucket, Key: 'gc-a/not-an-object', Body: 'x' }));
+      const [first] = await listed(store);
+      assert.deepEqual([(await listed(store)).length, first?.key, first?.size], [1, key, bytes.length]);
+      await new Promise((r) => setTimeout(r, 1100));
+      await requestsSince();
+      assert.equal(await store.put(bytes), key);
+      // HEAD, then the same bytes written again (which sets LastModified on every server).
+      assert.deepEqual(await requestsSince(), { 'HEAD 200': 1, 'PUT 200': 1 });
+      const [second] = await listed(store);
+      assert.ok(second!.modifiedMs > first!.modifiedMs, `${second!.modifiedMs} > ${first!.modifiedMs}`);
+      assert.deepEqual(await store.get(key), bytes);
+      assert.equal(await store.deleteIfOlder(key, second!.modifiedMs + 999), false);
+      assert.equal(await store.has(key), true);
+      assert.equal(await store.deleteIfOlder(key, second!.modifiedMs + 1000), true);
+      assert.equal(await store.has(key), false);
+      assert.equal(await store.deleteIfOlder(key, Date.now() + 3_600_000), false);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('a re-using put asks the bucket, not the cache, so an object collected elsewhere is written again', async () => {
+    const store = await sweepable('gc-b/', true);
+    try {
+      const bytes = new TextEncoder().encode('collected by another server');
+      const key = await store.put(bytes);
+      await raw.send(new DeleteObjectCommand({ Bucket: server.bucket, Key: objectKey('gc-b/', key) }));
+      await store.put(bytes);
+      const object = await raw.send(new GetObjectCommand({ Bucket: server.bucket, Key: objectKey('gc-b/', key) }));
+      assert.equal(await object.Body?.transformToString(), 'collected by another server');
+    } finally {
+      await store.close();
+    }
   });
 });

@@ -40,3 +40,29 @@ export interface BlobStore {
   /** Releases connections and handles; the store must not be used afterwards. */
   close(): Promise<void>;
 }
+
+/** One stored object as a listing sees it. */
+export interface BlobListing {
+  readonly key: BlobKey;
+  readonly size: number;
+  /** When the object was written or last refreshed (Unix ms; S3: whole seconds). */
+  readonly modifiedMs: number;
+}
+
+/**
+ * A store that garbage collection can sweep (the filesystem store, supervisor/fs/fs-gc.ts). Its
+ * puts refresh the time of an object they find already stored (`refreshAfterMs`), so an old
+ * object a writer re-uses counts as new, and `deleteIfOlder` re-checks that time at the moment of
+ * deletion: an object written or re-used after the collector's cutoff is never deleted.
+ */
+export interface SweepableBlobStore extends BlobStore {
+  /** Every object under the store's root or prefix (temporary files excluded), in no set order. */
+  list(): AsyncIterable<BlobListing>;
+  /** Deletes the object only if it was last written or refreshed before `cutoffMs`; true when it was deleted. */
+  deleteIfOlder(key: BlobKey, cutoffMs: number): Promise<boolean>;
+}
+
+export function isSweepable(store: BlobStore): store is SweepableBlobStore {
+  const s = store as Partial<SweepableBlobStore>;
+  return typeof s.list === 'function' && typeof s.deleteIfOlder === 'function';
+}

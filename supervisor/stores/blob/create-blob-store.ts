@@ -12,6 +12,8 @@ export interface DirBlobStoreConfig {
   readonly backend: 'dir';
   /** Root directory (e.g. --heap-dir, --fs-dir); created on first write. */
   readonly dir: string;
+  /** See DirBlobStoreOptions.refreshAfterMs (the filesystem store, which garbage collection sweeps). */
+  readonly refreshAfterMs?: number;
 }
 
 export interface S3BlobStoreConfig {
@@ -30,6 +32,8 @@ export interface S3BlobStoreConfig {
   readonly connectTimeoutMs?: number;
   readonly idleTimeoutMs?: number;
   readonly maxAttempts?: number;
+  /** See S3BlobStoreOptions.refreshAfterMs. */
+  readonly refreshAfterMs?: number;
 }
 
 export type BlobStoreConfig = (DirBlobStoreConfig | S3BlobStoreConfig) & {
@@ -38,7 +42,7 @@ export type BlobStoreConfig = (DirBlobStoreConfig | S3BlobStoreConfig) & {
 };
 
 export function createBlobStore(options: BlobStoreConfig): BlobStore {
-  if (options.backend === 'dir') return new DirBlobStore({ root: options.dir });
+  if (options.backend === 'dir') return new DirBlobStore({ root: options.dir, ...(options.refreshAfterMs === undefined ? {} : { refreshAfterMs: options.refreshAfterMs }) });
   if (typeof options.s3Bucket !== 'string' || options.s3Bucket === '') {
     throw new Error('--s3-bucket is required when a store is s3');
   }
@@ -58,6 +62,7 @@ export function createBlobStore(options: BlobStoreConfig): BlobStore {
     ...(options.connectTimeoutMs === undefined ? {} : { connectTimeoutMs: options.connectTimeoutMs }),
     ...(options.idleTimeoutMs === undefined ? {} : { idleTimeoutMs: options.idleTimeoutMs }),
     ...(options.maxAttempts === undefined ? {} : { maxAttempts: options.maxAttempts }),
+    ...(options.refreshAfterMs === undefined ? {} : { refreshAfterMs: options.refreshAfterMs }),
     ...(cache === undefined ? {} : { cache }),
   });
 }

@@ -5,7 +5,7 @@
 // finalize_object_file does the same). Filesystems without hard links fall back to rename(2).
 import { createHash, randomBytes } from 'node:crypto';
 import { dirname, join, resolve } from 'node:path';
-import type { BlobKey, BlobStore } from './blob-store.ts';
+import type { BlobKey, BlobListing, SweepableBlobStore } from './blob-store.ts';
 import { assertBlobKey, blobKeyOf } from './blob-key.ts';
 import { BlobCorruptError, BlobStoreError, BlobStoreIoError } from './blob-errors.ts';
 import { errnoCode, nodeDirFs, type DirFileHandle, type DirFs } from './dir-fs.ts';
@@ -20,6 +20,13 @@ export interface DirBlobStoreOptions {
   readonly durable?: boolean;
   /** Filesystem operations; tests inject failures here. */
   readonly fs?: DirFs;
+  /**
+   * A put that finds its object already stored and last written longer ago than this refreshes
+   * the object's mtime, so garbage collection (which deletes only objects older than its cutoff)
+   * cannot take an object a writer has just re-used. Unset (heaps, artifacts): never refreshed.
+   */
+  readonly refreshAfterMs?: number;
+  readonly now?: () => number;
 }
 
 /** errno codes meaning "this filesystem cannot hard-link", where rename is the fallback. */
@@ -27,6 +34,8 @@ const LINK_UNSUPPORTED = new Set(['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS']);
 const ABSENT = new Set(['ENOENT', 'ENOTDIR']);
 /** Objects are read-only on disk, as in git, so a stray write by hand fails loudly. */
 const OBJECT_MODE = 0o444;
+const SHARD_NAME = /^[0-9a-f]{2}$/;
+const OBJECT_NAME = /^[0-9a-f]{62}$/;
 
 /** Marks an error thrown by the caller's chunk source so it is rethrown as is, not as an I/O error. */
 class SourceError {
@@ -36,11 +45,13 @@ class SourceError {
   }
 }
 
-export class DirBlobStore implements BlobStore {
+export class DirBlobStore implements SweepableBlobStore {
   readonly root: string;
   readonly location: string;
   readonly #durable: boolean;
   readonly #fs: DirFs;
+  readonly #refreshAfterMs: number | undefined;
+  readonly #now: () => number;
   /**
    * Shard directories this store has seen to exist, with their creation made durable: a put into
    * one skips its two mkdir calls (two thread-pool round trips per blob on the heap-store hot path).
@@ -52,6 +63,8 @@ export class DirBlobStore implements BlobStore {
     this.location = `dir:${this.root}`;
     this.#durable = options.durable ?? true;
     this.#fs = options.fs ?? nodeDirFs;
+    this.#refreshAfterMs = options.refreshAfterMs;
+    this.#now = options.now ?? Date.now;
   }
 
   /** Where the object for `key` lives (whether or not it exists). */
@@ -64,8 +77,9 @@ export class DirBlobStore implements BlobStore {
     const key = blobKeyOf(bytes);
     // Content addressing makes the common "already stored" case free: no write, no fsync. An
     // object of the wrong size (truncated or damaged behind our back) is replaced, not trusted.
-    const existing = await this.size(key);
-    if (existing === bytes.byteLength) return key;
+    const found = await this.#stat(key);
+    if (found?.size === bytes.byteLength && await this.#fresh(key, found.mtimeMs)) return key;
+    const existing = found?.size === bytes.byteLength ? undefined : found?.size;
     const replace = existing !== undefined;
     await this.#io(`writing blob ${key}`, async () => {
       const shardDir = dirname(this.objectPath(key));
@@ -132,13 +146,94 @@ export class DirBlobStore implements BlobStore {
   }
 
   async size(key: BlobKey): Promise<number | undefined> {
+    return (await this.#stat(key))?.size;
+  }
+
+  async #stat(key: BlobKey): Promise<{ size: number; mtimeMs: number } | undefined> {
     const path = this.objectPath(key);
     try {
       const stat = await this.#fs.stat(path);
-      return stat.isFile() ? stat.size : undefined;
+      return stat.isFile() ? { size: stat.size, mtimeMs: stat.mtimeMs } : undefined;
     } catch (e) {
       if (ABSENT.has(errnoCode(e) ?? '')) return undefined;
       throw new BlobStoreIoError(`reading blob ${key}`, this.location, e);
+    }
+  }
+
+  /**
+   * Whether a stored object a put found can stand as is: always without `refreshAfterMs`; else
+   * when recent, or once its mtime is refreshed. False when it vanished (a collector took it) and
+   * must be written again.
+   */
+  async #fresh(key: BlobKey, mtimeMs: number): Promise<boolean> {
+    if (this.#refreshAfterMs === undefined) return true;
+    const now = this.#now();
+    if (now - mtimeMs < this.#refreshAfterMs) return true;
+    try {
+      await this.#fs.utimes(this.objectPath(key), new Date(now), new Date(now));
+      return true;
+    } catch (e) {
+      if (ABSENT.has(errnoCode(e) ?? '')) return false;
+      throw new BlobStoreIoError(`refreshing blob ${key}`, this.location, e);
+    }
+  }
+
+  async *list(): AsyncGenerator<BlobListing> {
+    const shards = await this.#readdir(this.root);
+    for (const shard of shards.filter((n) => SHARD_NAME.test(n)).sort()) {
+      const dir = join(this.root, shard);
+      for (const name of (await this.#readdir(dir)).filter((n) => OBJECT_NAME.test(n))) {
+        const key = shard + name;
+        const found = await this.#stat(key);
+        if (found !== undefined) yield { key, size: found.size, modifiedMs: found.mtimeMs };
+      }
+    }
+  }
+
+  /**
+   * Moves the object aside first (rename is atomic), then reads its mtime: a put that refreshed
+   * it before the move is seen here and the object goes back; a put after the move finds it
+   * absent and writes it again. So nothing refreshed at or after `cutoffMs` is lost.
+   */
+  async deleteIfOlder(key: BlobKey, cutoffMs: number): Promise<boolean> {
+    const path = this.objectPath(key);
+    const aside = join(this.root, `.gc-${process.pid}-${randomBytes(8).toString('hex')}`);
+    try {
+      await this.#fs.rename(path, aside);
+    } catch (e) {
+      if (ABSENT.has(errnoCode(e) ?? '')) return false;
+      throw new BlobStoreIoError(`deleting blob ${key}`, this.location, e);
+    }
+    let stat;
+    try {
+      stat = await this.#fs.stat(aside);
+    } catch (e) {
+      await this.#fs.rename(aside, path).catch(() => {});
+      throw new BlobStoreIoError(`deleting blob ${key}`, this.location, e);
+    }
+    if (stat.mtimeMs < cutoffMs) {
+      await removeTemp(this.#fs, aside);
+      return true;
+    }
+    try {
+      await this.#fs.link(aside, path);
+    } catch (e) {
+      // EEXIST: a writer stored it again meanwhile (same bytes). Otherwise rename it back, which
+      // also works where hard links do not; only then is the copy aside dropped.
+      if (errnoCode(e) !== 'EEXIST') {
+        try { await this.#fs.rename(aside, path); return false; } catch (e2) { throw new BlobStoreIoError(`restoring blob ${key} from ${aside}`, this.location, e2); }
+      }
+    }
+    await removeTemp(this.#fs, aside);
+    return false;
+  }
+
+  async #readdir(dir: string): Promise<string[]> {
+    try {
+      return await this.#fs.readdir(dir);
+    } catch (e) {
+      if (ABSENT.has(errnoCode(e) ?? '')) return [];
+      throw new BlobStoreIoError(`listing ${dir}`, this.location, e);
     }
   }
 

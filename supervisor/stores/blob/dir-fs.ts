@@ -17,6 +17,7 @@ export interface DirFs {
   stat(path: string): Promise<{ size: number; mtimeMs: number; isFile(): boolean }>;
   readFile(path: string): Promise<Uint8Array>;
   readdir(path: string): Promise<string[]>;
+  utimes(path: string, atime: Date, mtime: Date): Promise<void>;
 }
 
 export const nodeDirFs: DirFs = {
@@ -28,6 +29,7 @@ export const nodeDirFs: DirFs = {
   stat: (path) => fsp.stat(path),
   readFile: (path) => fsp.readFile(path),
   readdir: (path) => fsp.readdir(path),
+  utimes: (path, atime, mtime) => fsp.utimes(path, atime, mtime),
 };
 
 /** The error's errno code (`ENOENT`, `ENOSPC`, …), if it has one. */

@@ -1,5 +1,6 @@
 // The blob store's public surface; other modules import from here, not from the backends.
-export type { BlobKey, BlobStore } from './blob-store.ts';
+export type { BlobKey, BlobListing, BlobStore, SweepableBlobStore } from './blob-store.ts';
+export { isSweepable } from './blob-store.ts';
 export { assertBlobKey, blobKeyOf, isBlobKey } from './blob-key.ts';
 export {
   BlobCorruptError, BlobStoreError, BlobStoreIoError, BlobStoreUnavailableError, InvalidBlobKeyError,

@@ -5,7 +5,7 @@
 // and a bounded number of attempts, so an outage becomes an error, never a hang.
 import { createRequire } from 'node:module';
 import type { PutObjectCommandInput, S3Client } from '@aws-sdk/client-s3';
-import type { BlobKey, BlobStore } from './blob-store.ts';
+import type { BlobKey, BlobListing, SweepableBlobStore } from './blob-store.ts';
 import { assertBlobKey, blobKeyOf } from './blob-key.ts';
 import { BlobCorruptError, BlobStoreUnavailableError } from './blob-errors.ts';
 import type { BlobCache } from './blob-cache.ts';
@@ -49,14 +49,25 @@ export interface S3BlobStoreOptions {
   readonly idleTimeoutMs?: number;
   /** Attempts per operation, the first included; the SDK backs off between them (default 3). */
   readonly maxAttempts?: number;
+  /**
+   * A put that finds its object stored longer ago than this refreshes its LastModified (writes
+   * the same bytes again), so garbage collection cannot take an object a writer has just re-used; such a
+   * put also asks S3, never the read cache. Unset (heaps, artifacts): never refreshed.
+   */
+  readonly refreshAfterMs?: number;
+  readonly now?: () => number;
 }
 
-export class S3BlobStore implements BlobStore {
+const OBJECT_SUFFIX = /^([0-9a-f]{2})\/([0-9a-f]{62})$/;
+
+export class S3BlobStore implements SweepableBlobStore {
   readonly location: string;
   readonly #bucket: string;
   readonly #prefix: string;
   readonly #client: S3Client;
   readonly #cache: BlobCache | undefined;
+  readonly #refreshAfterMs: number | undefined;
+  readonly #now: () => number;
   /** Cleared after a 501 to `If-None-Match: *`, so later puts skip the conditional header. */
   #conditionalPuts = true;
   /** Concurrent reads of one key (e.g. a fan-out of runs from one heap) share a single download. */
@@ -66,6 +77,8 @@ export class S3BlobStore implements BlobStore {
     this.#bucket = options.bucket;
     this.#prefix = normalisePrefix(options.prefix ?? '');
     this.#cache = options.cache;
+    this.#refreshAfterMs = options.refreshAfterMs;
+    this.#now = options.now ?? Date.now;
     this.location = `s3://${this.#bucket}/${this.#prefix}` + (options.endpoint ? ` at ${options.endpoint}` : '');
     this.#client = new (sdk().S3Client)({
       ...(options.endpoint === undefined ? {} : { endpoint: options.endpoint }),
@@ -82,11 +95,53 @@ export class S3BlobStore implements BlobStore {
 
   async put(bytes: Uint8Array): Promise<BlobKey> {
     const key = blobKeyOf(bytes);
-    // Anything in the cache was read from or written to the bucket, so it is there already.
-    if (await this.#cache?.has(key)) return key;
-    if ((await this.#head(key, 'writing')) === undefined) await this.#upload(key, bytes);
+    if (this.#refreshAfterMs === undefined) {
+      // Anything in the cache was read from or written to the bucket, so it is there already.
+      if (await this.#cache?.has(key)) return key;
+      if ((await this.#head(key, 'writing')) === undefined) await this.#upload(key, bytes);
+    } else {
+      // A collector may have deleted what the cache remembers: ask the bucket, and refresh an old object.
+      // An old object is refreshed by writing its bytes again, unconditionally (same key, same
+      // bytes): that sets LastModified on every S3-compatible server, where a copy onto itself
+      // does not everywhere (s3rver keeps the old time). LastModified has whole seconds: an
+      // object counts as up to a second younger than it says.
+      const found = await this.#headFull(key, 'writing');
+      if (found === undefined) await this.#upload(key, bytes);
+      else if (this.#now() - found.modifiedMs >= this.#refreshAfterMs - 1000) await this.#upload(key, bytes, 0, false);
+    }
     await this.#cache?.put(key, bytes);
     return key;
+  }
+
+  async *list(): AsyncGenerator<BlobListing> {
+    let token: string | undefined;
+    do {
+      let page;
+      try {
+        page = await this.#client.send(new (sdk().ListObjectsV2Command)({ Bucket: this.#bucket, Prefix: this.#prefix, ...(token === undefined ? {} : { ContinuationToken: token }) }));
+      } catch (e) {
+        throw this.#unavailable('listing blobs', e);
+      }
+      for (const o of page.Contents ?? []) {
+        const m = OBJECT_SUFFIX.exec((o.Key ?? '').slice(this.#prefix.length));
+        if (m === null || o.LastModified === undefined) continue;
+        yield { key: m[1]! + m[2]!, size: o.Size ?? 0, modifiedMs: o.LastModified.getTime() };
+      }
+      token = page.IsTruncated === true ? page.NextContinuationToken : undefined;
+    } while (token !== undefined);
+  }
+
+  /**
+   * Reads LastModified again just before deleting (S3 has no atomic conditional delete on a
+   * time): an object refreshed after `cutoffMs` stays. LastModified has whole seconds, so an
+   * object counts as older only when even its last possible millisecond is before the cutoff.
+   */
+  async deleteIfOlder(key: BlobKey, cutoffMs: number): Promise<boolean> {
+    assertBlobKey(key);
+    const found = await this.#headFull(key, 'deleting');
+    if (found === undefined || found.modifiedMs + 1000 > cutoffMs) return false;
+    await this.delete(key);
+    return true;
   }
 
   async putStream(chunks: AsyncIterable<Uint8Array>): Promise<BlobKey> {
@@ -136,6 +191,16 @@ export class S3BlobStore implements BlobStore {
     this.#client.destroy();
   }
 
+  async #headFull(key: BlobKey, verb: string): Promise<{ size: number; modifiedMs: number } | undefined> {
+    try {
+      const head = await this.#client.send(new (sdk().HeadObjectCommand)({ Bucket: this.#bucket, Key: this.#objectKey(key) }));
+      return { size: head.ContentLength ?? 0, modifiedMs: head.LastModified?.getTime() ?? 0 };
+    } catch (e) {
+      if (isMissingObject(e)) return undefined;
+      throw this.#unavailable(`${verb} blob ${key}`, e);
+    }
+  }
+
   /** The object's size, or undefined when it is absent. */
   async #head(key: BlobKey, verb: string): Promise<number | undefined> {
     try {
@@ -147,7 +212,8 @@ export class S3BlobStore implements BlobStore {
     }
   }
 
-  async #upload(key: BlobKey, bytes: Uint8Array, conflicts = 0): Promise<void> {
+  /** `conditional` false: a refresh, which must replace the object (its bytes are the same). */
+  async #upload(key: BlobKey, bytes: Uint8Array, conflicts = 0, conditional = this.#conditionalPuts): Promise<void> {
     const input: PutObjectCommandInput = {
       Bucket: this.#bucket,
       Key: this.#objectKey(key),
@@ -160,15 +226,15 @@ export class S3BlobStore implements BlobStore {
     try {
       // The HEAD above is only a fast path: `If-None-Match: *` makes the write itself refuse to
       // replace an object a racing writer stored in between (where the server supports it).
-      await this.#client.send(new (sdk().PutObjectCommand)(this.#conditionalPuts ? { ...input, IfNoneMatch: '*' } : input));
+      await this.#client.send(new (sdk().PutObjectCommand)(conditional ? { ...input, IfNoneMatch: '*' } : input));
     } catch (e) {
-      if (this.#conditionalPuts && isAlreadyStored(e)) return;
+      if (conditional && isAlreadyStored(e)) return;
       // The racing write may still fail, so this one cannot count as stored until it succeeds.
-      if (this.#conditionalPuts && isWriteInFlight(e) && conflicts < 3) {
+      if (isWriteInFlight(e) && conflicts < 3) {
         await new Promise((resolve) => setTimeout(resolve, 100 * (conflicts + 1)));
-        return this.#upload(key, bytes, conflicts + 1);
+        return this.#upload(key, bytes, conflicts + 1, conditional);
       }
-      if (this.#conditionalPuts && isNotImplemented(e)) {
+      if (conditional && isNotImplemented(e)) {
         this.#conditionalPuts = false;
         return this.#upload(key, bytes, conflicts);
       }

@@ -147,8 +147,17 @@ describe('--policies-json', () => {
     assertLoadError(`invalid --policies-json: fetch.pre[0].url: ${path.join(dir, 'imp.js')} imports other modules; a hook must be one self-contained file`,
       flag({ fetch: { pre: [{ url: at('imp.js', 'import x from "./y.js"; export default x;') }] } }));
     const ok = at('ok.mjs', 'export default () => undefined;');
-    assertLoadError("invalid --policies-json: fetch.pre[0].capabilities[0]: the 'fs' capability for JavaScript hooks is not supported yet (it arrives with the filesystem capability); hooks may list 'fetch'",
-      flag({ fetch: { pre: [{ url: ok, capabilities: ['fs'] }] } }));
+    // `fs`: the hook's directory is read now (regular files only, no dot-entries), base64.
+    mkdirSync(path.join(dir, 'data'));
+    writeFileSync(path.join(dir, 'data', 'allow.json'), '["a"]');
+    writeFileSync(path.join(dir, '.swp'), 'x');
+    const withFs = parsePolicyConfig({ fetch: { pre: [{ url: ok, capabilities: ['fs', 'fs'] }] } }).fetch?.pre[0];
+    assert.ok(withFs?.kind === 'js');
+    assert.deepEqual(withFs.capabilities, ['fs']);
+    assert.equal(withFs.files?.root, dir);
+    assert.equal(Buffer.from(withFs.files?.files['data/allow.json'] ?? '', 'base64').toString(), '["a"]');
+    assert.equal(withFs.files?.files['.swp'], undefined);
+    assert.equal(typeof withFs.files?.files['ok.mjs'], 'string');
     assertLoadError("invalid --policies-json: fetch.pre[0].capabilities[1]: unknown capability \"net\" (expected 'fetch' or 'fs')",
       flag({ fetch: { pre: [{ url: ok, capabilities: ['fetch', 'net'] }] } }));
     assertLoadError('invalid --policies-json: fetch.pre[0].policy_path: applies to OPA servers (http:// or https://) only',
