@@ -10,7 +10,7 @@ import {
 } from 'web-streams-polyfill';
 import core from 'runjs:part/core';
 
-const { op } = core.shared;
+const { op, opAsync } = core.shared;
 const { TextEncoder, TextDecoder } = core.globals;
 
 function bytesOf(chunk, what) {
@@ -78,29 +78,29 @@ const FORMATS = {
   brotli: ['brotliCompress', 'brotliDecompress'],
 };
 
+/**
+ * A TransformStream over a host zlib stream (ops zlib.stream*): each chunk's output comes back as
+ * soon as the host produced it. An error the host reports after some output (data after the end
+ * of a compressed stream in the same chunk) errors the stream after that output is enqueued.
+ */
 function codecStream(format, decompress, className) {
   const codecs = FORMATS[String(format)];
   if (codecs === undefined) {
     throw new TypeError(`Failed to construct '${className}': Unsupported compression format: '${String(format)}'`);
   }
-  const chunks = [];
+  let id;
+  const open = () => (id ??= op('zlib.streamOpen', { codec: codecs[decompress ? 1 : 0] }));
+  const deliver = (answer, controller) => {
+    if (answer.bytes.length > 0) controller.enqueue(answer.bytes);
+    if (answer.error !== undefined) throw new TypeError(`${className}: ${answer.error}`);
+  };
   return new TransformStream({
-    transform(chunk) {
-      chunks.push(bytesOf(chunk, className).slice());
+    async transform(chunk, controller) {
+      const bytes = bytesOf(chunk, className).slice();
+      deliver(await opAsync('zlib.streamWrite', { id: open() }, bytes), controller);
     },
-    flush(controller) {
-      let n = 0;
-      for (const c of chunks) n += c.length;
-      const all = new Uint8Array(n);
-      let o = 0;
-      for (const c of chunks) { all.set(c, o); o += c.length; }
-      let out;
-      try {
-        out = op('zlib.process', { codec: codecs[decompress ? 1 : 0], options: {} }, all);
-      } catch (e) {
-        throw new TypeError(`${className}: ${e.message}`);
-      }
-      if (out.length > 0) controller.enqueue(out);
+    async flush(controller) {
+      deliver(await opAsync('zlib.streamEnd', { id: open() }), controller);
     },
   });
 }
