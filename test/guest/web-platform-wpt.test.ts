@@ -180,4 +180,16 @@ guestSuite('web platform (WPT groups)', (g) => {
       "console.log(JSON.stringify(out));",
     ].join('\n'), { heapMemoryMaxMb: 32 }), `${JSON.stringify(['expected output', 'expected output', 'TypeError: DecompressionStream: Trailing junk found after the end of the compressed stream', 'TypeError', 'TypeError', 300000, 0, 'empty: TypeError'])}\n`);
   });
+
+  g.test('Blob.stream(): a BYOB reader is filled in place and its last read settles done', async (ctx) => {
+    assert.equal(await ctx.output([
+      "const r = new Blob(['abcdef']).stream().getReader({ mode: 'byob' });",
+      'const out = [];',
+      'let res;',
+      'do { res = await r.read(new Uint8Array(4)); out.push(res.done, res.value && new TextDecoder().decode(res.value)); } while (!res.done);',
+      'const chunks = [];',
+      'for await (const c of new Blob([new Uint8Array(200000)]).stream()) chunks.push(c.length);',
+      'console.log(JSON.stringify(out), JSON.stringify(chunks));',
+    ].join('\n')), '[false,"abcd",false,"ef",true,""] [65536,65536,65536,3392]\n');
+  });
 });
