@@ -192,4 +192,15 @@ guestSuite('web platform (WPT groups)', (g) => {
       'console.log(JSON.stringify(out), JSON.stringify(chunks));',
     ].join('\n')), '[false,"abcd",false,"ef",true,""] [65536,65536,65536,3392]\n');
   });
+
+  g.test('streams: a ReadableStream async iterator inherits from %AsyncIteratorPrototype%', async (ctx) => {
+    assert.equal(await ctx.output([
+      'const AsyncIteratorPrototype = Object.getPrototypeOf(Object.getPrototypeOf(async function* () {}).prototype);',
+      'const it = new ReadableStream({ start(c) { c.enqueue(1); c.enqueue(2); c.close(); } }).values();',
+      'const p = Object.getPrototypeOf(it);',
+      'const got = [];',
+      'for await (const x of it) got.push(x);',
+      'console.log(Object.getPrototypeOf(p) === AsyncIteratorPrototype, Object.getOwnPropertyNames(p).join(), got.join());',
+    ].join('\n')), 'true next,return 1,2\n');
+  });
 });

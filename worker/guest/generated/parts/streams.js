@@ -2396,6 +2396,11 @@ var __runjs_part = (() => {
   // worker/guest/platform/parts/streams.js
   var { op, opAsync } = core_default.shared;
   var { TextEncoder, TextDecoder } = core_default.globals;
+  __runjs_P.Object_setPrototypeOf(
+    __runjs_P.Object_getPrototypeOf(__runjs_P.$call(ReadableStream.prototype.values, new ReadableStream())),
+    __runjs_P.Object_getPrototypeOf(__runjs_P.Object_getPrototypeOf(async function* () {
+    }).prototype)
+  );
   function bytesOf(chunk, what) {
     if (__runjs_P.ArrayBuffer_isView(chunk)) return new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength);
     if (chunk instanceof ArrayBuffer) return new Uint8Array(chunk);

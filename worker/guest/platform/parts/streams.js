@@ -1,7 +1,6 @@
 // WHATWG streams: web-streams-polyfill (the reference implementation's port), plus
 // TextEncoderStream/TextDecoderStream and CompressionStream/DecompressionStream. Compression
-// runs on the host (op zlib.process) once the input is complete: chunks are collected, and the
-// (de)compressed bytes are enqueued when the writable side closes.
+// runs on the host, one host zlib stream per guest stream (ops zlib.stream*), chunk by chunk.
 import {
   ReadableStream, ReadableStreamDefaultReader, ReadableStreamBYOBReader, ReadableStreamBYOBRequest,
   ReadableStreamDefaultController, ReadableByteStreamController, WritableStream, WritableStreamDefaultWriter,
@@ -12,6 +11,13 @@ import core from 'runjs:part/core';
 
 const { op, opAsync } = core.shared;
 const { TextEncoder, TextDecoder } = core.globals;
+
+// A WebIDL async iterator's prototype inherits from %AsyncIteratorPrototype% (the polyfill gives
+// it a look-alike of its own), so `values()` iterators are async iterators by prototype too.
+Object.setPrototypeOf(
+  Object.getPrototypeOf(ReadableStream.prototype.values.call(new ReadableStream())),
+  Object.getPrototypeOf(Object.getPrototypeOf(async function* () {}).prototype),
+);
 
 function bytesOf(chunk, what) {
   if (ArrayBuffer.isView(chunk)) return new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength);
