@@ -509,15 +509,21 @@ var __runjs_part = (() => {
     }
   };
   var TIMEOUT_MAX = 2 ** 31 - 1;
+  var warned = { negative: false, nan: false };
   function delayOf(delay) {
     const ms = Number(delay);
     if (ms >= 1 && ms <= TIMEOUT_MAX) return __runjs_P.Math_floor(ms);
     if (ms > TIMEOUT_MAX) process.emitWarning(`${ms} does not fit into a 32-bit signed integer.
 Timeout duration was set to 1.`, "TimeoutOverflowWarning");
-    else if (ms < 0) process.emitWarning(`${ms} is a negative number.
+    else if (ms < 0 && !warned.negative) {
+      warned.negative = true;
+      process.emitWarning(`${ms} is a negative number.
 Timeout duration was set to 1.`, "TimeoutNegativeWarning");
-    else if (__runjs_P.Number_isNaN(ms)) process.emitWarning(`${ms} is not a number.
+    } else if (typeof delay === "number" && __runjs_P.Number_isNaN(delay) && !warned.nan) {
+      warned.nan = true;
+      process.emitWarning(`${ms} is not a number.
 Timeout duration was set to 1.`, "TimeoutNaNWarning");
+    }
     return 1;
   }
   __name(delayOf, "delayOf");

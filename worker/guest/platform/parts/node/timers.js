@@ -121,13 +121,22 @@ class Timeout {
 
 const TIMEOUT_MAX = 2 ** 31 - 1;
 
-/** Node's delay rule: anything that is not from 1 to 2³¹−1 ms becomes 1 ms, with Node's warning. */
+/**
+ * Node's delay rule: anything that is not from 1 to 2³¹−1 ms becomes 1 ms, with Node's warning
+ * (overflow every time; negative and NaN delays once per realm, as Node warns once per process).
+ */
+const warned = { negative: false, nan: false };
 function delayOf(delay) {
   const ms = Number(delay);
   if (ms >= 1 && ms <= TIMEOUT_MAX) return Math.floor(ms);
   if (ms > TIMEOUT_MAX) process.emitWarning(`${ms} does not fit into a 32-bit signed integer.\nTimeout duration was set to 1.`, 'TimeoutOverflowWarning');
-  else if (ms < 0) process.emitWarning(`${ms} is a negative number.\nTimeout duration was set to 1.`, 'TimeoutNegativeWarning');
-  else if (Number.isNaN(ms)) process.emitWarning(`${ms} is not a number.\nTimeout duration was set to 1.`, 'TimeoutNaNWarning');
+  else if (ms < 0 && !warned.negative) {
+    warned.negative = true;
+    process.emitWarning(`${ms} is a negative number.\nTimeout duration was set to 1.`, 'TimeoutNegativeWarning');
+  } else if (typeof delay === 'number' && Number.isNaN(delay) && !warned.nan) {
+    warned.nan = true;
+    process.emitWarning(`${ms} is not a number.\nTimeout duration was set to 1.`, 'TimeoutNaNWarning');
+  }
   return 1;
 }
 
