@@ -14,5 +14,7 @@ const corpus = {
   'getEventListeners': () => { const t = new EventTarget(); const f = () => {}; t.addEventListener('x', f); return E().getEventListeners(t, 'x').length; },
   'removeAllListeners': () => { const e = new (E())(); e.on('a', () => {}); e.on('b', () => {}); e.removeAllListeners('a'); return e.eventNames(); },
   'rawListeners once wrapper': () => { const e = new (E())(); const f = () => {}; e.once('a', f); const [w] = e.rawListeners('a'); return [w === f, w.listener === f]; },
+  'EventEmitterAsyncResource': () => { const { EventEmitterAsyncResource } = E(); const e = new EventEmitterAsyncResource({ name: 'X' }); const out = []; e.on('a', function (v) { out.push(v, this === e); }); e.emit('a', 1); return [out, typeof e.asyncId, e.asyncResource.eventEmitter === e, e instanceof E()]; },
+  'EventEmitterAsyncResource bad options': () => new (E().EventEmitterAsyncResource)(5),
   'module keys': () => Object.keys(E()).sort(),
 };

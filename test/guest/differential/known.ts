@@ -31,9 +31,6 @@ export const KNOWN: Record<string, Partial<Record<EngineName, Known>>> = {
     v8: BUFFER,
     quickjs: { ...BUFFER, 'writeBigInt64LE not bigint': "QuickJS's own TypeError text for mixing BigInt and Number" },
   },
-  events: both({
-    'module keys': 'no EventEmitterAsyncResource (async_hooks resources are inert in runjs)',
-  }),
   timers: both({
     'module keys': 'no setInterval/clearInterval: the interface spec has no interval timers',
     'promises keys': 'no timers/promises setInterval (the interface spec has no interval timers)',
