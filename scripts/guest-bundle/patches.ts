@@ -172,6 +172,13 @@ function fromString (string, encoding) {
     // "Name: message": prepend that line, as on V8 and Node, so inspect shows what was thrown.
     { find: 'function ir(t,e){let n;try{n=e.stack}catch{}if(n){if("string"==typeof n)return n;', replace: 'function ir(t,e){let n;try{n=e.stack}catch{}if(n){if("string"==typeof n)return /^\\s*at /.test(n)?`${M(e)}\\n${n}`:n;' },
     { find: '683(t){const e={__proto__:null},', replace: '683(t){t.exports=require("runjs-inspect-primordials");return;const e={__proto__:null},' },
+    // Its getOwnNonIndexProperties (Node's is native) built a descriptor object and an entry array
+    // per array index: inspecting a 10⁶-element array needed ~100 MB. Names only, and a descriptor
+    // only for the keys that are not indices.
+    {
+      find: 'getOwnNonIndexProperties:function(t,e=2){const n=a(t),r=[];for(const[t,o]of s(n))if(!/^(0|[1-9][0-9]*)$/.test(t)||l(t,10)>=2**32-1){if(2===e&&!o.enumerable)continue;r.push(t)}',
+      replace: 'getOwnNonIndexProperties:function(t,e=2){const r=[],g=n(683).ObjectGetOwnPropertyNames(t);for(let i=0;i<g.length;i++){const k=g[i],d=k.charCodeAt(0);if(d>=48&&d<=57&&/^(0|[1-9][0-9]*)$/.test(k)&&l(k,10)<2**32-1)continue;if(2===e&&!c(t,k).enumerable)continue;r.push(k)}',
+    },
   ],
 };
 

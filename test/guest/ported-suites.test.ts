@@ -74,7 +74,10 @@ guestSuite('ported npm test suites', (g) => {
   g.test("path-browserify's Node-derived tests pass against node:path", async (ctx) => {
     const code = await bundle('path-entry.js', 'path-browserify');
     const r = summary(await ctx.output(code, { timeoutMs: 60_000 }));
-    assert.deepEqual(r.failures, []);
+    // The suite dates from Node 10, whose format() said `must be of type Object. Received type
+    // string`; runjs throws Node 24's `must be of type object. Received type string ('string')`
+    // (test/guest/differential/path.cases.js checks it against Node), so those six checks fail.
+    assert.deepEqual(r.failures, Array(6).fill('FAIL path.posix.format: throws'));
     assert.ok(r.passed >= 200, `only ${r.passed} tests and checks passed`);
   });
 });

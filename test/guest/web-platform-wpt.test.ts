@@ -155,4 +155,52 @@ guestSuite('web platform (WPT groups)', (g) => {
       '',
     ].join('\n'));
   });
+
+  g.test('DecompressionStream: output arrives before the writable closes; data after the end of the stream errors it after that output; compression round-trips', async (ctx) => {
+    assert.equal(await ctx.output([
+      "const deflate = new Uint8Array([120, 156, 75, 173, 40, 72, 77, 46, 73, 77, 81, 200, 47, 45, 41, 40, 45, 1, 0, 48, 173, 6, 36]);",
+      "const out = [];",
+      "for (const chunk of [deflate, new Uint8Array([...deflate, 0])]) {",
+      "  const ds = new DecompressionStream('deflate');",
+      "  const reader = ds.readable.getReader();",
+      "  const writer = ds.writable.getWriter();",
+      "  writer.write(chunk).catch(() => {});",
+      "  const { value } = await reader.read();",
+      "  out.push(new TextDecoder().decode(value));",
+      "  if (chunk.length > deflate.length) { try { await reader.read(); out.push('no error'); } catch (e) { out.push(e.name + ': ' + e.message); } }",
+      "}",
+      "const valid = new Uint8Array([120, 156, 75, 4, 0, 0, 98, 0, 98]);",
+      "for (const chunks of [[valid, new Uint8Array(1)], [valid, valid]]) {",
+      "  try { await Array.fromAsync(new Blob(chunks).stream().pipeThrough(new DecompressionStream('deflate'))); out.push('no error'); } catch (e) { out.push(e.name); }",
+      "}",
+      "const big = new Uint8Array(300000).map((_, i) => i % 7);",
+      "const c = await new Response(new Blob([big]).stream().pipeThrough(new CompressionStream('gzip')).pipeThrough(new DecompressionStream('gzip'))).arrayBuffer();",
+      "out.push(c.byteLength, new Uint8Array(c)[299999]);",
+      "try { const w = new DecompressionStream('gzip').writable.getWriter(); await w.close(); } catch (e) { out.push('empty: ' + e.name); }",
+      "console.log(JSON.stringify(out));",
+    ].join('\n'), { heapMemoryMaxMb: 32 }), `${JSON.stringify(['expected output', 'expected output', 'TypeError: DecompressionStream: Trailing junk found after the end of the compressed stream', 'TypeError', 'TypeError', 300000, 0, 'empty: TypeError'])}\n`);
+  });
+
+  g.test('Blob.stream(): a BYOB reader is filled in place and its last read settles done', async (ctx) => {
+    assert.equal(await ctx.output([
+      "const r = new Blob(['abcdef']).stream().getReader({ mode: 'byob' });",
+      'const out = [];',
+      'let res;',
+      'do { res = await r.read(new Uint8Array(4)); out.push(res.done, res.value && new TextDecoder().decode(res.value)); } while (!res.done);',
+      'const chunks = [];',
+      'for await (const c of new Blob([new Uint8Array(200000)]).stream()) chunks.push(c.length);',
+      'console.log(JSON.stringify(out), JSON.stringify(chunks));',
+    ].join('\n')), '[false,"abcd",false,"ef",true,""] [65536,65536,65536,3392]\n');
+  });
+
+  g.test('streams: a ReadableStream async iterator inherits from %AsyncIteratorPrototype%', async (ctx) => {
+    assert.equal(await ctx.output([
+      'const AsyncIteratorPrototype = Object.getPrototypeOf(Object.getPrototypeOf(async function* () {}).prototype);',
+      'const it = new ReadableStream({ start(c) { c.enqueue(1); c.enqueue(2); c.close(); } }).values();',
+      'const p = Object.getPrototypeOf(it);',
+      'const got = [];',
+      'for await (const x of it) got.push(x);',
+      'console.log(Object.getPrototypeOf(p) === AsyncIteratorPrototype, Object.getOwnPropertyNames(p).join(), got.join());',
+    ].join('\n')), 'true next,return 1,2\n');
+  });
 });

@@ -12,6 +12,7 @@ import { createEncodingOps } from './encoding/encoding-ops.ts';
 import { createCryptoOps } from './crypto/crypto-ops.ts';
 import { createHashOps } from './crypto/hash-handles.ts';
 import { createZlibOps } from './zlib/zlib-ops.ts';
+import { createZlibStreamOps } from './zlib/zlib-streams.ts';
 import { createIntlOps } from './intl/intl-ops.ts';
 import { createArtifactOps } from './artifacts/artifact-ops.ts';
 import { createPathOps } from './path/path-ops.ts';
@@ -36,7 +37,7 @@ const createNetworkOps: OpFactory = (settings) => {
 
 export const CAPABILITIES: readonly OpFactory[] = [
   createConsoleOps, createTimerOps, createRunOps, createPlatformOps, createClockOps, createUrlOps, createEncodingOps,
-  createCryptoOps, createHashOps, createZlibOps, createIntlOps, createArtifactOps, createPathOps, createUtilOps, createNetworkOps,
+  createCryptoOps, createHashOps, createZlibOps, createZlibStreamOps, createIntlOps, createArtifactOps, createPathOps, createUtilOps, createNetworkOps,
   createWasmOps, createMcpOps, createSubprocessOps, createFsOps,
 ];
 

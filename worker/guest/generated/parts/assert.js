@@ -36,119 +36,569 @@ var __runjs_part = (() => {
   // runjs-esm:runjs:part/util
   var util_default = __runjs_require("util");
 
-  // worker/guest/platform/parts/assert.js
-  var { invalidArgType } = core_default.shared;
-  var { inspect, deepEqual } = util_default;
-  var INSPECT_OPTIONS = { compact: false, customInspect: false, depth: 1e3, maxArrayLength: Infinity, sorted: true, getters: true };
-  var show = /* @__PURE__ */ __name((v) => inspect(v, INSPECT_OPTIONS), "show");
-  var showShort = /* @__PURE__ */ __name((v) => inspect(v), "showShort");
-  var AssertionError = class extends Error {
-    static {
-      __name(this, "AssertionError");
+  // worker/guest/platform/parts/assert/myers-diff.js
+  var NOP = 0;
+  var INSERT = 1;
+  var DELETE = -1;
+  var NOP_LINES_TO_COLLAPSE = 5;
+  function linesEqual(a, b, checkCommaDisparity) {
+    if (a === b) return true;
+    return checkCommaDisparity && (`${a},` === b || a === `${b},`);
+  }
+  __name(linesEqual, "linesEqual");
+  function myersDiff(actual, expected, checkCommaDisparity = false) {
+    const n = actual.length;
+    const m = expected.length;
+    const max = n + m;
+    const v = new Int32Array(2 * max + 1);
+    const trace = [];
+    for (let d = 0; d <= max; d++) {
+      __runjs_P.$push(trace, new Int32Array(v));
+      for (let k = -d; k <= d; k += 2) {
+        const offset = k + max;
+        let x = k === -d || k !== d && v[offset - 1] < v[offset + 1] ? v[offset + 1] : v[offset - 1] + 1;
+        let y = x - k;
+        while (x < n && y < m && linesEqual(actual[x], expected[y], checkCommaDisparity)) {
+          x++;
+          y++;
+        }
+        v[offset] = x;
+        if (x >= n && y >= m) return backtrack(trace, actual, expected, checkCommaDisparity);
+      }
     }
-    constructor(options) {
-      if (typeof options !== "object" || options === null) throw invalidArgType("options", "of type object", options);
-      const { message, actual, expected, operator } = options;
-      super(message !== void 0 ? String(message) : defaultMessage(actual, expected, operator));
-      this.generatedMessage = message === void 0;
-      this.code = "ERR_ASSERTION";
-      this.actual = actual;
-      this.expected = expected;
-      this.operator = operator;
-      if (options.stackStartFn !== void 0 && typeof __runjs_P.Error_captureStackTrace === "function") __runjs_P.Error_captureStackTrace(this, options.stackStartFn);
+    return [];
+  }
+  __name(myersDiff, "myersDiff");
+  function backtrack(trace, actual, expected, checkCommaDisparity) {
+    const max = actual.length + expected.length;
+    let x = actual.length;
+    let y = expected.length;
+    const result = [];
+    for (let d = trace.length - 1; d >= 0; d--) {
+      const v = trace[d];
+      const k = x - y;
+      const prevK = k === -d || k !== d && v[k + max - 1] < v[k + max + 1] ? k + 1 : k - 1;
+      const prevX = v[prevK + max];
+      const prevY = prevX - prevK;
+      while (x > prevX && y > prevY) {
+        const line = actual[x - 1];
+        __runjs_P.$push(result, [NOP, checkCommaDisparity && !__runjs_P.$endsWith(line, ",") ? expected[y - 1] : line]);
+        x--;
+        y--;
+      }
+      if (d > 0) {
+        if (x > prevX) __runjs_P.$push(result, [INSERT, actual[--x]]);
+        else __runjs_P.$push(result, [DELETE, expected[--y]]);
+      }
     }
-    get name() {
-      return "AssertionError";
+    return result;
+  }
+  __name(backtrack, "backtrack");
+  function printMyersDiff(diff) {
+    let message = "";
+    let skipped = false;
+    let nopCount = 0;
+    for (let i = diff.length - 1; i >= 0; i--) {
+      const {0: operation, 1: value} = diff[i];
+      const previous = i < diff.length - 1 ? diff[i + 1][0] : null;
+      if (previous === NOP && operation !== previous) {
+        if (nopCount === NOP_LINES_TO_COLLAPSE + 1) {
+          message += `  ${diff[i + 1][1]}
+`;
+        } else if (nopCount === NOP_LINES_TO_COLLAPSE + 2) {
+          message += `  ${diff[i + 2][1]}
+  ${diff[i + 1][1]}
+`;
+        } else if (nopCount >= NOP_LINES_TO_COLLAPSE + 3) {
+          message += `...
+  ${diff[i + 1][1]}
+`;
+          skipped = true;
+        }
+        nopCount = 0;
+      }
+      if (operation === INSERT) message += `+ ${value}
+`;
+      else if (operation === DELETE) message += `- ${value}
+`;
+      else {
+        if (nopCount < NOP_LINES_TO_COLLAPSE) message += `  ${value}
+`;
+        nopCount++;
+      }
     }
-    toString() {
-      return `AssertionError [ERR_ASSERTION]: ${this.message}`;
-    }
+    return { message: `
+${__runjs_P.$trimEnd(message)}`, skipped };
+  }
+  __name(printMyersDiff, "printMyersDiff");
+
+  // worker/guest/platform/parts/assert/assertion-error.js
+  var READABLE = {
+    deepStrictEqual: "Expected values to be strictly deep-equal:",
+    partialDeepStrictEqual: "Expected values to be partially and strictly deep-equal:",
+    strictEqual: "Expected values to be strictly equal:",
+    strictEqualObject: 'Expected "actual" to be reference-equal to "expected":',
+    deepEqual: "Expected values to be loosely deep-equal:",
+    notDeepStrictEqual: 'Expected "actual" not to be strictly deep-equal to:',
+    notStrictEqual: 'Expected "actual" to be strictly unequal to:',
+    notStrictEqualObject: 'Expected "actual" not to be reference-equal to "expected":',
+    notDeepEqual: 'Expected "actual" not to be loosely deep-equal to:',
+    notIdentical: "Values have same structure but are not reference-equal:",
+    notDeepEqualUnequal: "Expected values not to be loosely deep-equal:"
   };
-  function lines(s) {
-    return __runjs_P.$split(s, "\n");
-  }
-  __name(lines, "lines");
-  function diff(actual, expected) {
-    const a = lines(show(actual));
-    const b = lines(show(expected));
-    const n = a.length;
-    const m = b.length;
-    if (n * m > 4e6) return `
-+ ${__runjs_P.$join(a, "\n+ ")}
-- ${__runjs_P.$join(b, "\n- ")}`;
-    const lcs = __runjs_P.Array_from({ length: n + 1 }, () => new Uint32Array(m + 1));
-    for (let i2 = n - 1; i2 >= 0; i2--) for (let j2 = m - 1; j2 >= 0; j2--) lcs[i2][j2] = a[i2] === b[j2] ? lcs[i2 + 1][j2 + 1] + 1 : __runjs_P.Math_max(lcs[i2 + 1][j2], lcs[i2][j2 + 1]);
-    const out = [];
-    let i = 0;
-    let j = 0;
-    while (i < n || j < m) {
-      if (i < n && j < m && a[i] === b[j]) {
-        __runjs_P.$push(out, `  ${a[i]}`);
-        i++;
-        j++;
-      } else if (j >= m || i < n && lcs[i + 1][j] >= lcs[i][j + 1]) {
-        __runjs_P.$push(out, `+ ${a[i]}`);
-        i++;
-      } else {
-        __runjs_P.$push(out, `- ${b[j]}`);
-        j++;
-      }
+  var MAX_SHORT_STRING = 12;
+  var MAX_LONG_STRING = 512;
+  var TERMINAL_WIDTH = 80;
+  var isDiffOperator = /* @__PURE__ */ __name((op) => op === "deepStrictEqual" || op === "strictEqual" || op === "partialDeepStrictEqual", "isDiffOperator");
+  function copyError(source) {
+    const target = __runjs_P.Object_assign({ __proto__: __runjs_P.Object_getPrototypeOf(source) }, source);
+    __runjs_P.Object_defineProperty(target, "message", { value: source.message });
+    if (__runjs_P.$call(__runjs_P.ObjectProto_hasOwnProperty, source, "cause")) {
+      let { cause } = source;
+      if (cause instanceof Error) cause = copyError(cause);
+      __runjs_P.Object_defineProperty(target, "cause", { value: cause });
     }
-    return `
-${__runjs_P.$join(out, "\n")}
-`;
+    return target;
   }
-  __name(diff, "diff");
-  function defaultMessage(actual, expected, operator) {
-    switch (operator) {
-      case "deepStrictEqual":
-      case "strictEqual": {
-        const sa = show(actual);
-        const sb = show(expected);
-        const head = operator === "strictEqual" ? "Expected values to be strictly equal:" : "Expected values to be strictly deep-equal:";
-        if (operator === "strictEqual" && sa === sb && typeof actual === "object" && actual !== null) {
-          return `Values have same structure but are not reference-equal:
-
-${sa}
-`;
+  __name(copyError, "copyError");
+  function makeAssertionError(inspect2, invalidArgType2) {
+    const inspectValue = /* @__PURE__ */ __name((v) => inspect2(v, { compact: false, customInspect: false, depth: 1e3, maxArrayLength: Infinity, showHidden: false, showProxy: false, sorted: true, getters: true }), "inspectValue");
+    function simpleDiff(originalActual, actual, originalExpected, expected) {
+      let length = actual.length + expected.length;
+      if (typeof originalActual === "string") length -= 2;
+      if (typeof originalExpected === "string") length -= 2;
+      if (length <= MAX_SHORT_STRING && (originalActual !== 0 || originalExpected !== 0)) return { message: `${actual} !== ${expected}`, header: "" };
+      let message = `
++ ${actual}
+- ${expected}`;
+      if (actual.length + expected.length <= TERMINAL_WIDTH) {
+        for (let i = 0; i < actual.length; i++) {
+          if (actual[i] !== expected[i]) {
+            if (i >= 3) message += `
+${__runjs_P.$repeat(" ", i + 2)}^`;
+            break;
+          }
         }
-        if (!__runjs_P.$includes(sa, "\n") && !__runjs_P.$includes(sb, "\n") && (operator === "strictEqual" || typeof actual !== "object" || actual === null)) {
-          return `${head}
-
-${sa} !== ${sb}
-`;
-        }
-        return `${head}
-+ actual - expected
-${diff(actual, expected)}`;
       }
-      case "deepEqual":
-        return `Expected values to be loosely deep-equal:
+      return { message };
+    }
+    __name(simpleDiff, "simpleDiff");
+    function createErrDiff(actual, expected, operator, customMessage, diffType) {
+      if (operator === "strictEqual" && (typeof actual === "object" && actual !== null && typeof expected === "object" && expected !== null || typeof actual === "function" && typeof expected === "function")) {
+        operator = "strictEqualObject";
+      }
+      let skipped = false;
+      let message;
+      const inspectedActual = inspectValue(actual);
+      const inspectedExpected = inspectValue(expected);
+      const linesActual = __runjs_P.$split(inspectedActual, "\n");
+      const linesExpected = __runjs_P.$split(inspectedExpected, "\n");
+      let header = "+ actual - expected";
+      const oneLine = linesActual.length === 1 && linesExpected.length === 1 && (typeof actual !== "object" || actual === null || typeof expected !== "object" || expected === null);
+      if (oneLine) {
+        const simple = simpleDiff(actual, linesActual[0], expected, linesExpected[0]);
+        message = simple.message;
+        if (simple.header !== void 0) header = simple.header;
+      } else if (inspectedActual === inspectedExpected) {
+        operator = "notIdentical";
+        if (linesActual.length > 50 && diffType !== "full") {
+          message = `${__runjs_P.$join(__runjs_P.$slice(linesActual, 0, 50), "\n")}
+...}`;
+          skipped = true;
+        } else message = __runjs_P.$join(linesActual, "\n");
+        header = "";
+      } else {
+        const printed = printMyersDiff(myersDiff(linesActual, linesExpected, actual != null && typeof actual === "object"));
+        message = printed.message;
+        if (operator === "partialDeepStrictEqual") header = "+ actual - expected";
+        skipped = printed.skipped;
+      }
+      return `${customMessage || READABLE[operator]}
+${header}${skipped ? "\n... Skipped lines" : ""}
+${message}
+`;
+    }
+    __name(createErrDiff, "createErrDiff");
+    function generatedMessage(actual, expected, operator, diffType) {
+      if (isDiffOperator(operator)) return createErrDiff(actual, expected, operator, void 0, diffType);
+      if (operator === "notDeepStrictEqual" || operator === "notStrictEqual") {
+        let base = READABLE[operator];
+        const res2 = __runjs_P.$split(inspectValue(actual), "\n");
+        if (operator === "notStrictEqual" && (typeof actual === "object" && actual !== null || typeof actual === "function")) base = READABLE.notStrictEqualObject;
+        if (res2.length > 50 && diffType !== "full") {
+          res2[46] = "...";
+          res2.length = 47;
+        }
+        return res2.length === 1 ? `${base}${res2[0].length > 5 ? "\n\n" : " "}${res2[0]}` : `${base}
 
-${show(actual)}
+${__runjs_P.$join(res2, "\n")}
+`;
+      }
+      let res = inspectValue(actual);
+      let other = inspectValue(expected);
+      const known = READABLE[operator];
+      if (operator === "notDeepEqual" && res === other) {
+        res = `${known}
+
+${res}`;
+        return res.length > 1024 && diffType !== "full" ? `${__runjs_P.$slice(res, 0, 1021)}...` : res;
+      }
+      if (res.length > MAX_LONG_STRING && diffType !== "full") res = `${__runjs_P.$slice(res, 0, 509)}...`;
+      if (other.length > MAX_LONG_STRING && diffType !== "full") other = `${__runjs_P.$slice(other, 0, 509)}...`;
+      if (operator === "deepEqual") res = `${known}
+
+${res}
 
 should loosely deep-equal
 
-${show(expected)}`;
-      case "notDeepStrictEqual":
-        return `Expected "actual" not to be strictly deep-equal to:
-
-${show(expected)}
 `;
-      case "notDeepEqual":
-        return `Expected "actual" not to be loosely deep-equal to:
+      else if (READABLE[`${operator}Unequal`]) res = `${READABLE[`${operator}Unequal`]}
 
-${show(expected)}
+${res}
+
+should not loosely deep-equal
+
 `;
-      case "notStrictEqual":
-        return `Expected "actual" to be strictly unequal to: ${show(expected)}`;
-      case "fail":
-        return "Failed";
-      default:
-        return `${showShort(actual)} ${operator} ${showShort(expected)}`;
+      else other = ` ${operator} ${other}`;
+      return `${res}${other}`;
     }
+    __name(generatedMessage, "generatedMessage");
+    return class AssertionError extends Error {
+      static {
+        __name(this, "AssertionError");
+      }
+      constructor(options) {
+        if (typeof options !== "object" || options === null || __runjs_P.Array_isArray(options)) throw invalidArgType2("options", "of type object", options);
+        const { message, operator, stackStartFn, stackStartFunction, diff = "simple" } = options;
+        let { actual, expected } = options;
+        let text;
+        if (message != null) {
+          text = isDiffOperator(operator) ? createErrDiff(actual, expected, operator, message, diff) : String(message);
+        } else {
+          if (actual instanceof Error && "stack" in actual && expected instanceof Error && "stack" in expected) {
+            actual = copyError(actual);
+            expected = copyError(expected);
+          }
+          text = generatedMessage(actual, expected, operator, diff);
+        }
+        super(text);
+        this.generatedMessage = !message;
+        this.code = "ERR_ASSERTION";
+        this.actual = actual;
+        this.expected = expected;
+        this.operator = operator;
+        this.diff = diff;
+        __runjs_P.Object_defineProperty(this, "name", { value: "AssertionError", enumerable: false, writable: true, configurable: true });
+        const start = stackStartFn ?? stackStartFunction;
+        if (start !== void 0 && typeof __runjs_P.Error_captureStackTrace === "function") __runjs_P.Error_captureStackTrace(this, start);
+      }
+      toString() {
+        return `${this.name} [${this.code}]: ${this.message}`;
+      }
+    };
   }
-  __name(defaultMessage, "defaultMessage");
+  __name(makeAssertionError, "makeAssertionError");
+
+  // worker/guest/platform/parts/util/types.js
+  var tryCall = /* @__PURE__ */ __name((fn, v) => {
+    try {
+      __runjs_P.$call(fn, v);
+      return true;
+    } catch {
+      return false;
+    }
+  }, "tryCall");
+  var TypedArrayProto = __runjs_P.Object_getPrototypeOf(Uint8Array.prototype);
+  var typedArrayTag = __runjs_P.Object_getOwnPropertyDescriptor(TypedArrayProto, Symbol.toStringTag).get;
+  var byteLengthGetter = __runjs_P.Object_getOwnPropertyDescriptor(ArrayBuffer.prototype, "byteLength").get;
+  var sabByteLength = typeof SharedArrayBuffer === "function" ? __runjs_P.Object_getOwnPropertyDescriptor(SharedArrayBuffer.prototype, "byteLength").get : void 0;
+  var dataViewByteLength = __runjs_P.Object_getOwnPropertyDescriptor(DataView.prototype, "byteLength").get;
+  var mapSize = __runjs_P.Object_getOwnPropertyDescriptor(Map.prototype, "size").get;
+  var setSize = __runjs_P.Object_getOwnPropertyDescriptor(Set.prototype, "size").get;
+  var isObject = /* @__PURE__ */ __name((v) => typeof v === "object" && v !== null || typeof v === "function", "isObject");
+  var tagOf = /* @__PURE__ */ __name((v) => __runjs_P.ArrayBuffer_isView(v) ? __runjs_P.$call(typedArrayTag, v) : void 0, "tagOf");
+  var protoTag = /* @__PURE__ */ __name((v) => {
+    try {
+      return __runjs_P.$call(__runjs_P.ObjectProto_toString, __runjs_P.Object_getPrototypeOf(v));
+    } catch {
+      return "";
+    }
+  }, "protoTag");
+  var MapIteratorProto = __runjs_P.boot_MapIterator_proto;
+  var SetIteratorProto = __runjs_P.boot_SetIterator_proto;
+  var GeneratorProto = __runjs_P.Object_getPrototypeOf(function* () {
+  }).prototype;
+  var AsyncFunctionProto = __runjs_P.Object_getPrototypeOf(async function() {
+  });
+  var GeneratorFunctionProto = __runjs_P.Object_getPrototypeOf(function* () {
+  });
+  var AsyncGeneratorFunctionProto = __runjs_P.Object_getPrototypeOf(async function* () {
+  });
+  var types = {
+    isAnyArrayBuffer: /* @__PURE__ */ __name((v) => isObject(v) && (tryCall(byteLengthGetter, v) || sabByteLength !== void 0 && tryCall(sabByteLength, v)), "isAnyArrayBuffer"),
+    isArrayBuffer: /* @__PURE__ */ __name((v) => isObject(v) && tryCall(byteLengthGetter, v), "isArrayBuffer"),
+    isSharedArrayBuffer: /* @__PURE__ */ __name((v) => isObject(v) && sabByteLength !== void 0 && tryCall(sabByteLength, v), "isSharedArrayBuffer"),
+    isArrayBufferView: /* @__PURE__ */ __name((v) => __runjs_P.ArrayBuffer_isView(v), "isArrayBufferView"),
+    isTypedArray: /* @__PURE__ */ __name((v) => tagOf(v) !== void 0, "isTypedArray"),
+    isUint8Array: /* @__PURE__ */ __name((v) => tagOf(v) === "Uint8Array", "isUint8Array"),
+    isUint8ClampedArray: /* @__PURE__ */ __name((v) => tagOf(v) === "Uint8ClampedArray", "isUint8ClampedArray"),
+    isUint16Array: /* @__PURE__ */ __name((v) => tagOf(v) === "Uint16Array", "isUint16Array"),
+    isUint32Array: /* @__PURE__ */ __name((v) => tagOf(v) === "Uint32Array", "isUint32Array"),
+    isInt8Array: /* @__PURE__ */ __name((v) => tagOf(v) === "Int8Array", "isInt8Array"),
+    isInt16Array: /* @__PURE__ */ __name((v) => tagOf(v) === "Int16Array", "isInt16Array"),
+    isInt32Array: /* @__PURE__ */ __name((v) => tagOf(v) === "Int32Array", "isInt32Array"),
+    isFloat16Array: /* @__PURE__ */ __name((v) => tagOf(v) === "Float16Array", "isFloat16Array"),
+    isFloat32Array: /* @__PURE__ */ __name((v) => tagOf(v) === "Float32Array", "isFloat32Array"),
+    isFloat64Array: /* @__PURE__ */ __name((v) => tagOf(v) === "Float64Array", "isFloat64Array"),
+    isBigInt64Array: /* @__PURE__ */ __name((v) => tagOf(v) === "BigInt64Array", "isBigInt64Array"),
+    isBigUint64Array: /* @__PURE__ */ __name((v) => tagOf(v) === "BigUint64Array", "isBigUint64Array"),
+    isDataView: /* @__PURE__ */ __name((v) => isObject(v) && tryCall(dataViewByteLength, v), "isDataView"),
+    isMap: /* @__PURE__ */ __name((v) => isObject(v) && tryCall(mapSize, v), "isMap"),
+    isSet: /* @__PURE__ */ __name((v) => isObject(v) && tryCall(setSize, v), "isSet"),
+    isWeakMap: /* @__PURE__ */ __name((v) => isObject(v) && tryCall(function() {
+      __runjs_P.$call(__runjs_P.WeakMapProto_has, this, {});
+    }, v), "isWeakMap"),
+    isWeakSet: /* @__PURE__ */ __name((v) => isObject(v) && tryCall(function() {
+      __runjs_P.$call(__runjs_P.WeakSetProto_has, this, {});
+    }, v), "isWeakSet"),
+    isDate: /* @__PURE__ */ __name((v) => isObject(v) && tryCall(__runjs_P.DateProto_getTime, v), "isDate"),
+    isRegExp: /* @__PURE__ */ __name((v) => isObject(v) && tryCall(__runjs_P.Object_getOwnPropertyDescriptor(RegExp.prototype, "source").get, v) && v !== RegExp.prototype, "isRegExp"),
+    isPromise: /* @__PURE__ */ __name((v) => isObject(v) && (v instanceof Promise || protoTag(v) === "[object Promise]"), "isPromise"),
+    isNativeError: /* @__PURE__ */ __name((v) => isObject(v) && __runjs_P.$call(__runjs_P.ObjectProto_toString, v) === "[object Error]" && v instanceof Error, "isNativeError"),
+    isBooleanObject: /* @__PURE__ */ __name((v) => isObject(v) && tryCall(__runjs_P.BooleanProto_valueOf, v), "isBooleanObject"),
+    isNumberObject: /* @__PURE__ */ __name((v) => isObject(v) && tryCall(__runjs_P.NumberProto_valueOf, v), "isNumberObject"),
+    isStringObject: /* @__PURE__ */ __name((v) => isObject(v) && tryCall(__runjs_P.StringProto_valueOf, v), "isStringObject"),
+    isBigIntObject: /* @__PURE__ */ __name((v) => isObject(v) && tryCall(__runjs_P.BigIntProto_valueOf, v), "isBigIntObject"),
+    isSymbolObject: /* @__PURE__ */ __name((v) => isObject(v) && tryCall(__runjs_P.SymbolProto_valueOf, v), "isSymbolObject"),
+    isBoxedPrimitive: /* @__PURE__ */ __name((v) => types.isBooleanObject(v) || types.isNumberObject(v) || types.isStringObject(v) || types.isBigIntObject(v) || types.isSymbolObject(v), "isBoxedPrimitive"),
+    isMapIterator: /* @__PURE__ */ __name((v) => isObject(v) && __runjs_P.Object_getPrototypeOf(v) === MapIteratorProto, "isMapIterator"),
+    isSetIterator: /* @__PURE__ */ __name((v) => isObject(v) && __runjs_P.Object_getPrototypeOf(v) === SetIteratorProto, "isSetIterator"),
+    isGeneratorObject: /* @__PURE__ */ __name((v) => isObject(v) && __runjs_P.Object_getPrototypeOf(__runjs_P.Object_getPrototypeOf(v)) === GeneratorProto, "isGeneratorObject"),
+    isAsyncFunction: /* @__PURE__ */ __name((v) => typeof v === "function" && (__runjs_P.Object_getPrototypeOf(v) === AsyncFunctionProto || __runjs_P.Object_getPrototypeOf(v) === AsyncGeneratorFunctionProto), "isAsyncFunction"),
+    isGeneratorFunction: /* @__PURE__ */ __name((v) => typeof v === "function" && (__runjs_P.Object_getPrototypeOf(v) === GeneratorFunctionProto || __runjs_P.Object_getPrototypeOf(v) === AsyncGeneratorFunctionProto), "isGeneratorFunction"),
+    isArgumentsObject: /* @__PURE__ */ __name((v) => isObject(v) && __runjs_P.$call(__runjs_P.ObjectProto_toString, v) === "[object Arguments]", "isArgumentsObject"),
+    isModuleNamespaceObject: /* @__PURE__ */ __name((v) => isObject(v) && __runjs_P.Object_getPrototypeOf(v) === null && v[Symbol.toStringTag] === "Module", "isModuleNamespaceObject"),
+    isProxy: /* @__PURE__ */ __name(() => false, "isProxy"),
+    isExternal: /* @__PURE__ */ __name(() => false, "isExternal"),
+    isWeakRef: /* @__PURE__ */ __name((v) => typeof WeakRef === "function" && isObject(v) && tryCall(WeakRef.prototype.deref, v), "isWeakRef"),
+    isKeyObject: /* @__PURE__ */ __name(() => false, "isKeyObject"),
+    isCryptoKey: /* @__PURE__ */ __name((v) => isObject(v) && __runjs_P.$call(__runjs_P.ObjectProto_toString, v) === "[object CryptoKey]", "isCryptoKey")
+  };
+
+  // worker/guest/platform/parts/util/deep-equal.js
+  var {
+    isDate,
+    isRegExp,
+    isNativeError,
+    isBoxedPrimitive,
+    isNumberObject,
+    isStringObject,
+    isBooleanObject,
+    isBigIntObject,
+    isSymbolObject,
+    isAnyArrayBuffer,
+    isArrayBufferView,
+    isMap,
+    isSet
+  } = types;
+  function isObjectLike(v) {
+    return typeof v === "object" && v !== null;
+  }
+  __name(isObjectLike, "isObjectLike");
+  function ownKeys(o, strict2) {
+    const keys = __runjs_P.Object_keys(o);
+    if (!strict2) return keys;
+    for (const s of __runjs_P.iter(__runjs_P.Object_getOwnPropertySymbols(o))) if (__runjs_P.$call(__runjs_P.ObjectProto_propertyIsEnumerable, o, s)) __runjs_P.$push(keys, s);
+    return keys;
+  }
+  __name(ownKeys, "ownKeys");
+  function boxedEqual(a, b) {
+    if (isNumberObject(a)) return isNumberObject(b) && __runjs_P.Object_is(__runjs_P.$call(__runjs_P.NumberProto_valueOf, a), __runjs_P.$call(__runjs_P.NumberProto_valueOf, b));
+    if (isStringObject(a)) return isStringObject(b) && __runjs_P.$call(__runjs_P.StringProto_valueOf, a) === __runjs_P.$call(__runjs_P.StringProto_valueOf, b);
+    if (isBooleanObject(a)) return isBooleanObject(b) && __runjs_P.$call(__runjs_P.BooleanProto_valueOf, a) === __runjs_P.$call(__runjs_P.BooleanProto_valueOf, b);
+    if (isBigIntObject(a)) return isBigIntObject(b) && __runjs_P.$call(__runjs_P.BigIntProto_valueOf, a) === __runjs_P.$call(__runjs_P.BigIntProto_valueOf, b);
+    if (isSymbolObject(a)) return isSymbolObject(b) && __runjs_P.$call(__runjs_P.SymbolProto_valueOf, a) === __runjs_P.$call(__runjs_P.SymbolProto_valueOf, b);
+    return false;
+  }
+  __name(boxedEqual, "boxedEqual");
+  function bytesOf(v) {
+    return new Uint8Array(v.buffer, v.byteOffset, v.byteLength);
+  }
+  __name(bytesOf, "bytesOf");
+  function primitiveEqual(a, b, strict2) {
+    return strict2 ? __runjs_P.Object_is(a, b) : a == b || __runjs_P.Number_isNaN(a) && __runjs_P.Number_isNaN(b);
+  }
+  __name(primitiveEqual, "primitiveEqual");
+  function deepEqual(a, b, strict2, memo = void 0) {
+    if (a === b) return a !== 0 || !strict2 || __runjs_P.Object_is(a, b);
+    if (!isObjectLike(a) || !isObjectLike(b)) {
+      if (typeof a === "function" || typeof b === "function") return false;
+      if (isObjectLike(a) || isObjectLike(b)) return strict2 ? false : !isObjectLike(a) && !isObjectLike(b) ? primitiveEqual(a, b, strict2) : false;
+      return primitiveEqual(a, b, strict2);
+    }
+    if (strict2 && __runjs_P.Object_getPrototypeOf(a) !== __runjs_P.Object_getPrototypeOf(b)) return false;
+    const tagA = __runjs_P.$call(__runjs_P.ObjectProto_toString, a);
+    if (tagA !== __runjs_P.$call(__runjs_P.ObjectProto_toString, b)) return false;
+    if (__runjs_P.Array_isArray(a)) {
+      if (!__runjs_P.Array_isArray(b) || a.length !== b.length) return false;
+    } else if (isDate(a)) {
+      if (!isDate(b) || __runjs_P.$call(__runjs_P.DateProto_getTime, a) !== __runjs_P.$call(__runjs_P.DateProto_getTime, b)) return false;
+    } else if (isRegExp(a)) {
+      if (!isRegExp(b) || a.source !== b.source || a.flags !== b.flags || a.lastIndex !== b.lastIndex) return false;
+    } else if (isNativeError(a) || a instanceof Error) {
+      if (!isNativeError(b) && !(b instanceof Error) || a.message !== b.message || a.name !== b.name) return false;
+      for (const key of __runjs_P.iter(["cause", "errors"])) {
+        const enumerable = __runjs_P.$call(__runjs_P.ObjectProto_propertyIsEnumerable, a, key);
+        if (enumerable !== __runjs_P.$call(__runjs_P.ObjectProto_propertyIsEnumerable, b, key)) return false;
+        if (enumerable) continue;
+        const has = __runjs_P.$call(__runjs_P.ObjectProto_hasOwnProperty, a, key);
+        if (has !== __runjs_P.$call(__runjs_P.ObjectProto_hasOwnProperty, b, key)) return false;
+        if (has && !deepEqual(a[key], b[key], strict2, memo)) return false;
+      }
+    } else if (isArrayBufferView(a)) {
+      if (!isArrayBufferView(b) || a.byteLength !== b.byteLength) return false;
+      if (!strict2 && (tagA === "[object Float32Array]" || tagA === "[object Float64Array]")) {
+        for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+      } else {
+        const x = bytesOf(a);
+        const y = bytesOf(b);
+        for (let i = 0; i < x.length; i++) if (x[i] !== y[i]) return false;
+      }
+      const ka2 = __runjs_P.$filter(ownKeys(a, strict2), (k) => typeof k !== "string" || !__runjs_P.$test(/^\d+$/, k));
+      const kb2 = __runjs_P.$filter(ownKeys(b, strict2), (k) => typeof k !== "string" || !__runjs_P.$test(/^\d+$/, k));
+      if (ka2.length !== kb2.length) return false;
+      return keysEqual(a, b, strict2, memo, ka2);
+    } else if (isAnyArrayBuffer(a)) {
+      if (!isAnyArrayBuffer(b) || a.byteLength !== b.byteLength) return false;
+      const x = new Uint8Array(a);
+      const y = new Uint8Array(b);
+      for (let i = 0; i < x.length; i++) if (x[i] !== y[i]) return false;
+    } else if (isBoxedPrimitive(a)) {
+      if (!boxedEqual(a, b)) return false;
+    } else if (isBoxedPrimitive(b) || isMap(a) !== isMap(b) || isSet(a) !== isSet(b)) {
+      return false;
+    }
+    const ka = ownKeys(a, strict2);
+    const kb = ownKeys(b, strict2);
+    if (ka.length !== kb.length) return false;
+    for (const k of __runjs_P.iter(kb)) if (!__runjs_P.$call(__runjs_P.ObjectProto_propertyIsEnumerable, a, k)) return false;
+    if (memo === void 0) memo = { a: /* @__PURE__ */ new Map(), b: /* @__PURE__ */ new Map(), position: 0 };
+    else {
+      const ma = __runjs_P.$get(memo.a, a);
+      if (ma !== void 0) {
+        const mb = __runjs_P.$get(memo.b, b);
+        if (mb !== void 0) return ma === mb;
+      }
+      memo.position++;
+    }
+    __runjs_P.$set(memo.a, a, memo.position);
+    __runjs_P.$set(memo.b, b, memo.position);
+    let ok = keysEqual(a, b, strict2, memo, ka);
+    if (ok && isSet(a)) ok = setEqual(a, b, strict2, memo);
+    else if (ok && isMap(a)) ok = mapEqual(a, b, strict2, memo);
+    __runjs_P.$delete(memo.a, a);
+    __runjs_P.$delete(memo.b, b);
+    return ok;
+  }
+  __name(deepEqual, "deepEqual");
+  function keysEqual(a, b, strict2, memo, keys) {
+    for (const k of __runjs_P.iter(keys)) if (!deepEqual(a[k], b[k], strict2, memo)) return false;
+    return true;
+  }
+  __name(keysEqual, "keysEqual");
+  function setEqual(a, b, strict2, memo) {
+    if (a.size !== b.size) return false;
+    const pending = [];
+    for (const v of __runjs_P.iter(a)) {
+      if (isObjectLike(v) || !strict2 && typeof v !== "symbol") __runjs_P.$push(pending, v);
+      else if (!__runjs_P.$has(b, v)) return false;
+    }
+    if (pending.length === 0) return true;
+    const candidates = [];
+    for (const v of __runjs_P.iter(b)) if (isObjectLike(v) || !strict2 && !__runjs_P.$has(a, v)) __runjs_P.$push(candidates, v);
+    for (const v of __runjs_P.iter(pending)) {
+      if (!strict2 && !isObjectLike(v) && __runjs_P.$has(b, v)) continue;
+      const i = __runjs_P.$findIndex(candidates, (c) => deepEqual(v, c, strict2, memo));
+      if (i < 0) return false;
+      __runjs_P.$splice(candidates, i, 1);
+    }
+    return true;
+  }
+  __name(setEqual, "setEqual");
+  function mapEqual(a, b, strict2, memo) {
+    if (a.size !== b.size) return false;
+    const pending = [];
+    for (const {0: k, 1: v} of __runjs_P.iter(a)) {
+      if (isObjectLike(k)) __runjs_P.$push(pending, [k, v]);
+      else if (!__runjs_P.$has(b, k) || !deepEqual(v, __runjs_P.$get(b, k), strict2, memo)) {
+        if (strict2) return false;
+        __runjs_P.$push(pending, [k, v]);
+      }
+    }
+    if (pending.length === 0) return true;
+    const candidates = [];
+    for (const {0: k, 1: v} of __runjs_P.iter(b)) if (isObjectLike(k) || !strict2) __runjs_P.$push(candidates, [k, v]);
+    for (const {0: k, 1: v} of __runjs_P.iter(pending)) {
+      const i = __runjs_P.$findIndex(candidates, ({0: ck, 1: cv}) => deepEqual(k, ck, strict2, memo) && deepEqual(v, cv, strict2, memo));
+      if (i < 0) return false;
+      __runjs_P.$splice(candidates, i, 1);
+    }
+    return true;
+  }
+  __name(mapEqual, "mapEqual");
+
+  // worker/guest/platform/parts/assert/partial-deep-equal.js
+  var isObjectLike2 = /* @__PURE__ */ __name((v) => typeof v === "object" && v !== null || typeof v === "function", "isObjectLike");
+  function partialDeepStrictEqual(actual, expected) {
+    if (!isObjectLike2(expected) || !isObjectLike2(actual)) return __runjs_P.Object_is(actual, expected);
+    if (actual === expected) return true;
+    if (__runjs_P.Object_getPrototypeOf(actual) !== __runjs_P.Object_getPrototypeOf(expected)) return false;
+    if (__runjs_P.Array_isArray(expected)) {
+      let i = 0;
+      for (const want of __runjs_P.iter(expected)) {
+        while (i < actual.length && !partialDeepStrictEqual(actual[i], want)) i++;
+        if (i === actual.length) return false;
+        i++;
+      }
+      return true;
+    }
+    if (types.isSet(expected)) {
+      const pending = __runjs_P.$filter([...__runjs_P.iter(actual)], isObjectLike2);
+      for (const want of __runjs_P.iter(expected)) {
+        if (!isObjectLike2(want)) {
+          if (!__runjs_P.$has(actual, want)) return false;
+          continue;
+        }
+        const at = __runjs_P.$findIndex(pending, (got) => partialDeepStrictEqual(got, want));
+        if (at < 0) return false;
+        __runjs_P.$splice(pending, at, 1);
+      }
+      return true;
+    }
+    if (types.isMap(expected)) {
+      for (const {0: key, 1: want} of __runjs_P.iter(expected)) {
+        if (isObjectLike2(key)) {
+          if (!__runjs_P.$some([...__runjs_P.iter(actual)], ({0: k, 1: v}) => deepEqual(k, key, true) && partialDeepStrictEqual(v, want))) return false;
+        } else if (!__runjs_P.$has(actual, key) || !partialDeepStrictEqual(__runjs_P.$get(actual, key), want)) return false;
+      }
+      return true;
+    }
+    if (types.isDate(expected) || types.isRegExp(expected) || types.isNativeError(expected) || expected instanceof Error || __runjs_P.ArrayBuffer_isView(expected) || types.isAnyArrayBuffer(expected) || types.isBoxedPrimitive(expected) || typeof expected === "function") {
+      return deepEqual(actual, expected, true);
+    }
+    for (const key of __runjs_P.iter(__runjs_P.Reflect_ownKeys(expected))) {
+      if (!__runjs_P.$call(__runjs_P.ObjectProto_propertyIsEnumerable, expected, key)) continue;
+      if (!__runjs_P.$call(__runjs_P.ObjectProto_propertyIsEnumerable, actual, key) || !partialDeepStrictEqual(actual[key], expected[key])) return false;
+    }
+    return true;
+  }
+  __name(partialDeepStrictEqual, "partialDeepStrictEqual");
+
+  // worker/guest/platform/parts/assert.js
+  var { invalidArgType, nodeError } = core_default.shared;
+  var { inspect, deepEqual: deepEqual2 } = util_default;
+  var showShort = /* @__PURE__ */ __name((v) => inspect(v), "showShort");
+  var AssertionError = makeAssertionError(inspect, invalidArgType);
   function fail(actual, expected, message, operator, stackStartFn, generated = void 0) {
     if (message instanceof Error) throw message;
     const err = new AssertionError({ actual, expected, message: message ?? generated, operator, stackStartFn });
@@ -157,27 +607,37 @@ ${show(expected)}
   }
   __name(fail, "fail");
   function innerOk(fn, args) {
-    if (args.length === 0) {
-      throw new AssertionError({ message: "No value argument passed to `assert.ok()`", actual: void 0, expected: true, operator: "==", stackStartFn: fn });
-    }
     const {0: value, 1: message} = args;
-    if (!value) {
-      if (message instanceof Error) throw message;
-      const err = new AssertionError({
-        actual: value,
-        expected: true,
-        operator: "==",
-        stackStartFn: fn,
-        message: message ?? `The expression evaluated to a falsy value:
+    if (args.length > 0 && value) return;
+    let generated = false;
+    let text = message;
+    if (args.length === 0) {
+      generated = true;
+      text = "No value argument passed to `assert.ok()`";
+    } else if (message == null) {
+      generated = true;
+      text = `The expression evaluated to a falsy value:
 
   assert.ok(${showShort(value)})
-`
-      });
-      err.generatedMessage = message === void 0;
-      throw err;
-    }
+`;
+    } else if (message instanceof Error) throw message;
+    const err = new AssertionError({ actual: value, expected: true, message: text, operator: "==", stackStartFn: fn });
+    err.generatedMessage = generated;
+    throw err;
   }
   __name(innerOk, "innerOk");
+  var Comparison = class {
+    static {
+      __name(this, "Comparison");
+    }
+    constructor(obj, keys, actual = void 0) {
+      for (const key of __runjs_P.iter(keys)) {
+        if (!(key in obj)) continue;
+        this[key] = actual !== void 0 && typeof actual[key] === "string" && obj[key] instanceof RegExp && __runjs_P.$test(obj[key], actual[key]) ? actual[key] : obj[key];
+      }
+    }
+  };
+  __runjs_P.Object_defineProperty(Comparison, "name", { value: "Comparison" });
   function checkThrown(thrown, expected, message, fn, operator) {
     if (expected === void 0) return;
     if (typeof expected === "function") {
@@ -215,16 +675,16 @@ ${showShort(str)}
 
 ${showShort(got)}
 `);
-        } else if (!deepEqual(got, want, true)) {
-          const a = {};
-          const e = {};
-          for (const key of __runjs_P.iter(keys)) {
-            a[key] = thrown?.[key];
-            e[key] = expected[key];
+        } else if (!deepEqual2(got, want, true)) {
+          const err = new AssertionError({ actual: new Comparison(thrown, keys), expected: new Comparison(expected, keys, thrown), operator: "deepStrictEqual", stackStartFn: fn });
+          err.actual = thrown;
+          err.expected = expected;
+          err.operator = operator;
+          if (message !== void 0) {
+            err.message = message;
+            err.generatedMessage = false;
           }
-          fail(thrown, expected, message, operator, fn, `Expected values to be strictly deep-equal:
-+ actual - expected
-${diff(a, e)}`);
+          throw err;
         }
       }
       return;
@@ -232,12 +692,31 @@ ${diff(a, e)}`);
     throw invalidArgType("expected", "of type function or an instance of Error, RegExp, or Object", expected);
   }
   __name(checkThrown, "checkThrown");
-  function throws(fn, expected, message) {
-    if (typeof fn !== "function") throw invalidArgType("fn", "of type function", fn);
-    if (typeof expected === "string") {
-      message = expected;
-      expected = void 0;
+  function expectsError(stackStartFn, actual, threw, error, message, argCount) {
+    if (typeof error === "string") {
+      if (argCount === 3) throw invalidArgType("error", "of type function or an instance of Error, RegExp, or Object", error);
+      if (threw && typeof actual === "object" && actual !== null) {
+        if (actual.message === error) throw nodeError(TypeError, "ERR_AMBIGUOUS_ARGUMENT", `The "error/message" argument is ambiguous. The error message "${actual.message}" is identical to the message.`);
+      } else if (threw && actual === error) {
+        throw nodeError(TypeError, "ERR_AMBIGUOUS_ARGUMENT", `The "error/message" argument is ambiguous. The error "${actual}" is identical to the message.`);
+      }
+      message = error;
+      error = void 0;
+    } else if (error != null && typeof error !== "object" && typeof error !== "function") {
+      throw invalidArgType("error", "of type function or an instance of Error, RegExp, or Object", error);
     }
+    const operator = stackStartFn === rejects ? "rejects" : "throws";
+    if (!threw) {
+      let details = error?.name ? ` (${error.name})` : "";
+      details += message ? `: ${message}` : ".";
+      if (message instanceof Error) throw message;
+      throw new AssertionError({ actual: void 0, expected: error, operator, message: `Missing expected ${operator === "rejects" ? "rejection" : "exception"}${details}`, stackStartFn });
+    }
+    checkThrown(actual, error, message, stackStartFn, operator);
+  }
+  __name(expectsError, "expectsError");
+  function throws(fn, ...args) {
+    if (typeof fn !== "function") throw invalidArgType("fn", "of type function", fn);
     let thrown;
     let threw = false;
     try {
@@ -246,27 +725,36 @@ ${diff(a, e)}`);
       threw = true;
       thrown = e;
     }
-    if (!threw) fail(void 0, expected, message ?? `Missing expected exception${expected?.name ? ` (${expected.name})` : ""}.`, "throws", throws);
-    checkThrown(thrown, expected, message, throws, "throws");
+    expectsError(throws, thrown, threw, args[0], args[1], args.length + 1);
   }
   __name(throws, "throws");
-  async function rejects(promiseFn, expected, message) {
-    if (typeof expected === "string") {
-      message = expected;
-      expected = void 0;
-    }
+  async function rejects(promiseFn, ...args) {
+    let promise;
+    if (typeof promiseFn === "function") {
+      promise = promiseFn();
+      if (!isPromiseLike(promise)) throw nodeError(TypeError, "ERR_INVALID_RETURN_VALUE", `Expected instance of Promise to be returned from the "promiseFn" function but got ${describeReturn(promise)}.`);
+    } else if (isPromiseLike(promiseFn)) promise = promiseFn;
+    else throw invalidArgType("promiseFn", "of type function or an instance of Promise", promiseFn);
     let thrown;
     let threw = false;
     try {
-      await (typeof promiseFn === "function" ? promiseFn() : promiseFn);
+      await promise;
     } catch (e) {
       threw = true;
       thrown = e;
     }
-    if (!threw) fail(void 0, expected, message ?? `Missing expected rejection${expected?.name ? ` (${expected.name})` : ""}.`, "rejects", rejects);
-    checkThrown(thrown, expected, message, rejects, "rejects");
+    expectsError(rejects, thrown, threw, args[0], args[1], args.length + 1);
   }
   __name(rejects, "rejects");
+  function isPromiseLike(v) {
+    return v instanceof Promise || v !== null && typeof v === "object" && typeof v.then === "function" && typeof v.catch === "function";
+  }
+  __name(isPromiseLike, "isPromiseLike");
+  function describeReturn(v) {
+    if (v === null || v === void 0) return String(v);
+    return typeof v === "object" && v.constructor?.name ? `instance of ${v.constructor.name}` : `type ${typeof v}`;
+  }
+  __name(describeReturn, "describeReturn");
   function doesNotThrow(fn, expected, message) {
     if (typeof expected === "string") {
       message = expected;
@@ -332,17 +820,21 @@ ${showShort(string)}
       if (__runjs_P.Object_is(a, b)) fail(a, b, message, "notStrictEqual", notStrictEqual);
     }, "notStrictEqual");
     const deepStrictEqual = /* @__PURE__ */ __name((a, b, message) => {
-      if (!deepEqual(a, b, true)) fail(a, b, message, "deepStrictEqual", deepStrictEqual);
+      if (!deepEqual2(a, b, true)) fail(a, b, message, "deepStrictEqual", deepStrictEqual);
     }, "deepStrictEqual");
     const notDeepStrictEqual = /* @__PURE__ */ __name((a, b, message) => {
-      if (deepEqual(a, b, true)) fail(a, b, message, "notDeepStrictEqual", notDeepStrictEqual);
+      if (deepEqual2(a, b, true)) fail(a, b, message, "notDeepStrictEqual", notDeepStrictEqual);
     }, "notDeepStrictEqual");
     const looseDeepEqual = /* @__PURE__ */ __name((a, b, message) => {
-      if (!deepEqual(a, b, false)) fail(a, b, message, "deepEqual", looseDeepEqual);
+      if (!deepEqual2(a, b, false)) fail(a, b, message, "deepEqual", looseDeepEqual);
     }, "looseDeepEqual");
     const looseNotDeepEqual = /* @__PURE__ */ __name((a, b, message) => {
-      if (deepEqual(a, b, false)) fail(a, b, message, "notDeepEqual", looseNotDeepEqual);
+      if (deepEqual2(a, b, false)) fail(a, b, message, "notDeepEqual", looseNotDeepEqual);
     }, "looseNotDeepEqual");
+    const partialDeepStrictEqual2 = /* @__PURE__ */ __name(function partialDeepStrictEqual3(a, b, message) {
+      if (arguments.length < 2) throw nodeError(TypeError, "ERR_MISSING_ARGS", 'The "actual" and "expected" arguments must be specified');
+      if (!partialDeepStrictEqual(a, b)) fail(a, b, message, "partialDeepStrictEqual", partialDeepStrictEqual3);
+    }, "partialDeepStrictEqual");
     __runjs_P.Object_assign(assert2, {
       ok: assert2,
       equal: strict2 ? strictEqual : looseEqual,
@@ -353,6 +845,7 @@ ${showShort(string)}
       notStrictEqual,
       deepStrictEqual,
       notDeepStrictEqual,
+      partialDeepStrictEqual: partialDeepStrictEqual2,
       throws,
       rejects,
       doesNotThrow,
@@ -360,7 +853,7 @@ ${showShort(string)}
       match,
       doesNotMatch,
       fail(actual = void 0, expected = void 0, message = void 0, operator = void 0) {
-        if (arguments.length === 0) fail(void 0, void 0, void 0, "fail", assert2.fail);
+        if (arguments.length === 0 || arguments.length === 1 && actual == null) fail(void 0, void 0, void 0, "fail", assert2.fail, "Failed");
         if (arguments.length === 1) fail(void 0, void 0, actual, "fail", assert2.fail);
         fail(actual, expected, message, operator ?? "fail", assert2.fail);
       },
@@ -381,6 +874,49 @@ ${showShort(string)}
   var strict = makeAssert(true);
   assert.strict = strict;
   strict.strict = strict;
+  var assertOf = /* @__PURE__ */ new WeakMap();
+  var METHODS = [
+    "ok",
+    "equal",
+    "notEqual",
+    "deepEqual",
+    "notDeepEqual",
+    "strictEqual",
+    "notStrictEqual",
+    "deepStrictEqual",
+    "notDeepStrictEqual",
+    "partialDeepStrictEqual",
+    "throws",
+    "rejects",
+    "doesNotThrow",
+    "doesNotReject",
+    "match",
+    "doesNotMatch",
+    "fail",
+    "ifError"
+  ];
+  var Assert = class {
+    static {
+      __name(this, "Assert");
+    }
+    constructor(options = {}) {
+      if (typeof options !== "object" || options === null || __runjs_P.Array_isArray(options)) throw invalidArgType("options", "of type object", options);
+      __runjs_P.$set(assertOf, this, options.strict === false ? assert : strict);
+      this.AssertionError = AssertionError;
+    }
+  };
+  for (const name of __runjs_P.iter(METHODS)) {
+    __runjs_P.Object_defineProperty(Assert.prototype, name, {
+      value: { [name](...args) {
+        return (__runjs_P.$get(assertOf, this) ?? strict)[name](...__runjs_P.iter(args));
+      } }[name],
+      writable: true,
+      configurable: true
+    });
+  }
+  __runjs_P.Object_defineProperty(Assert, "name", { value: "Assert" });
+  assert.Assert = Assert;
+  strict.Assert = Assert;
   var modules = { assert, "assert/strict": strict };
   var globals = {};
   return __toCommonJS(assert_exports);

@@ -2307,6 +2307,7 @@ var __runjs_part = (() => {
     const firstArgument = /* @__PURE__ */ __name((value) => invalidArgType2("first argument", "of type string or an instance of Buffer, ArrayBuffer, or Array or an Array-like Object", value), "firstArgument");
     define(Buffer3, "from", function(value, encodingOrOffset, length) {
       if (typeof value !== "string" && (typeof value !== "object" || value === null)) throw firstArgument(value);
+      if (isAnyArrayBuffer(value) && !(value instanceof ArrayBuffer)) return fromSharedArrayBuffer(Buffer3, value, encodingOrOffset, length);
       try {
         return __runjs_P.$call(from, this, value, encodingOrOffset, length);
       } catch (e) {
@@ -2408,6 +2409,22 @@ var __runjs_part = (() => {
     });
   }
   __name(installArgumentChecks, "installArgumentChecks");
+  function fromSharedArrayBuffer(Buffer3, sab, byteOffset, length) {
+    byteOffset = byteOffset === void 0 ? 0 : +byteOffset;
+    if (__runjs_P.Number_isNaN(byteOffset)) byteOffset = 0;
+    const maxLength = sab.byteLength - byteOffset;
+    if (maxLength < 0) throw nodeError2(RangeError, "ERR_BUFFER_OUT_OF_BOUNDS", '"offset" is outside of buffer bounds');
+    if (length === void 0) length = maxLength;
+    else {
+      length = +length;
+      if (length > maxLength) throw nodeError2(RangeError, "ERR_BUFFER_OUT_OF_BOUNDS", '"length" is outside of buffer bounds');
+      if (!(length > 0)) length = 0;
+    }
+    const buf = new Uint8Array(sab, byteOffset, length);
+    __runjs_P.Object_setPrototypeOf(buf, Buffer3.prototype);
+    return buf;
+  }
+  __name(fromSharedArrayBuffer, "fromSharedArrayBuffer");
   function isAnyArrayBuffer(v) {
     if (v instanceof ArrayBuffer) return true;
     return v !== null && typeof v === "object" && __runjs_P.$call(__runjs_P.ObjectProto_toString, v) === "[object SharedArrayBuffer]";
@@ -2440,6 +2457,9 @@ var __runjs_part = (() => {
   var { requirePart } = core_default.shared;
   installBufferChecks(Buffer2);
   installArgumentChecks(Buffer2);
+  for (const name of __runjs_P.iter(["readBigUInt64LE", "readBigUInt64BE", "writeBigUInt64LE", "writeBigUInt64BE"])) {
+    Buffer2.prototype[__runjs_P.$replace(name, "UInt", "Uint")] ??= Buffer2.prototype[name];
+  }
   function isUtf8(input) {
     const bytes = validatedBytes(input);
     try {

@@ -133,6 +133,9 @@ var __runjs_part = (() => {
     #done = false;
     constructor(algorithm, key) {
       if (typeof algorithm !== "string") throw invalidArgType("hmac", "of type string", algorithm);
+      if (!(key instanceof KeyObject) && typeof key !== "string" && !__runjs_P.ArrayBuffer_isView(key) && !(key instanceof ArrayBuffer)) {
+        throw invalidArgType("key", "of type string or an instance of ArrayBuffer, Buffer, TypedArray, DataView, KeyObject, or CryptoKey", key);
+      }
       const bytes = key instanceof KeyObject ? key.export() : toBytes(key, void 0, "key");
       this.#state = new HashState(op("crypto.hashOpen", { algorithm, hmac: true }, bytes));
     }

@@ -661,6 +661,56 @@ var __runjs_part = (() => {
     const dispose = /* @__PURE__ */ __name(() => remove?.(), "dispose");
     return { [Symbol.dispose ?? /* @__PURE__ */ __runjs_P.Symbol_for("Symbol.dispose")]: dispose };
   }, "addAbortListener");
+  function makeAsyncResourceEmitter() {
+    const { AsyncResource } = core_default.host.requirePart("node-misc").modules.async_hooks;
+    class EventEmitterAsyncResource extends import_events.default {
+      static {
+        __name(this, "EventEmitterAsyncResource");
+      }
+      #resource;
+      constructor(options = void 0) {
+        let name;
+        if (typeof options === "string") {
+          name = options;
+          options = void 0;
+        } else {
+          if (new.target === EventEmitterAsyncResource && typeof options?.name !== "string") throw invalidArgType("options.name", "of type string", options?.name);
+          name = options?.name || new.target.name;
+        }
+        super(options);
+        this.#resource = new AsyncResource(name);
+        this.#resource.eventEmitter = this;
+      }
+      emit(event, ...args) {
+        return this.#resource.runInAsyncScope(super.emit, this, event, ...__runjs_P.iter(args));
+      }
+      emitDestroy() {
+        this.#resource.emitDestroy();
+      }
+      get asyncId() {
+        return this.#resource.asyncId();
+      }
+      get triggerAsyncId() {
+        return this.#resource.triggerAsyncId();
+      }
+      get asyncResource() {
+        return this.#resource;
+      }
+    }
+    return EventEmitterAsyncResource;
+  }
+  __name(makeAsyncResourceEmitter, "makeAsyncResourceEmitter");
+  var asyncResourceEmitter;
+  __runjs_P.Object_defineProperty(import_events.default, "EventEmitterAsyncResource", {
+    enumerable: true,
+    configurable: true,
+    get() {
+      return asyncResourceEmitter ??= makeAsyncResourceEmitter();
+    },
+    set(value) {
+      __runjs_P.Object_defineProperty(import_events.default, "EventEmitterAsyncResource", { value, writable: true, enumerable: true, configurable: true });
+    }
+  });
   var modules = { events: import_events.default };
   var globals = {};
   return __toCommonJS(events_exports);

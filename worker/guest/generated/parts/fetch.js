@@ -155,8 +155,18 @@ var __runjs_part = (() => {
       return new ReadableStream({
         type: "bytes",
         pull(controller) {
+          const request = controller.byobRequest;
           if (offset >= bytes.length) {
             controller.close();
+            request?.respond(0);
+            return;
+          }
+          if (request) {
+            const view = request.view;
+            const n = __runjs_P.Math_min(view.byteLength, bytes.length - offset);
+            __runjs_P.$set(new Uint8Array(view.buffer, view.byteOffset, n), __runjs_P.$subarray(bytes, offset, offset + n));
+            offset += n;
+            request.respond(n);
             return;
           }
           const end = __runjs_P.Math_min(bytes.length, offset + 65536);

@@ -100,8 +100,8 @@ var __runjs_part = (() => {
   var HEX = "0123456789ABCDEF";
   var NO_ESCAPE = new Uint8Array(128);
   for (const c of __runjs_P.iter("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~!'()*")) NO_ESCAPE[__runjs_P.$charCodeAt(c, 0)] = 1;
-  function escape(str) {
-    const s = typeof str === "string" ? str : typeof str === "object" && str !== null ? String(str) : `${str}`;
+  function escape(str2) {
+    const s = typeof str2 === "string" ? str2 : typeof str2 === "object" && str2 !== null ? String(str2) : `${str2}`;
     let out = "";
     for (let i = 0; i < s.length; i++) {
       const c = __runjs_P.$charCodeAt(s, i);
@@ -224,6 +224,10 @@ var __runjs_part = (() => {
   // worker/guest/platform/parts/node/url.js
   var { op, nodeError, invalidArgType } = core_default.shared;
   var { URL, URLSearchParams } = core_default.globals;
+  var str = /* @__PURE__ */ __name((v) => {
+    if (typeof v === "symbol") throw new TypeError("Cannot convert a Symbol value to a string");
+    return `${v}`;
+  }, "str");
   var Url = class {
     static {
       __name(this, "Url");
@@ -246,7 +250,10 @@ var __runjs_part = (() => {
       return format(this);
     }
     resolve(relative) {
-      return resolve(this.href, relative);
+      return resolve(this.format(), relative);
+    }
+    resolveObject(relative) {
+      return parse2(resolve(this.format(), typeof relative === "string" ? relative : format(relative)));
     }
   };
   function parse2(input, parseQueryString = false, slashesDenoteHost = false) {
@@ -263,6 +270,7 @@ var __runjs_part = (() => {
     if (typeof obj === "string") obj = parse2(obj);
     else if (typeof obj !== "object" || obj === null) throw invalidArgType("urlObject", "one of type object or string", obj);
     if (obj instanceof URL) {
+      if (options) validateObject(options, "options");
       const o = { auth: true, fragment: true, search: true, unicode: false, ...options };
       let out = `${obj.protocol}`;
       if (obj.host !== "" || obj.protocol === "file:") out += "//";
@@ -286,18 +294,44 @@ var __runjs_part = (() => {
     return op("url.legacy", { fn: "resolve", base: String(from), input: String(to) });
   }
   __name(resolve, "resolve");
-  function fileURLToPath(url2) {
+  function validateObject(value, name) {
+    if (typeof value !== "object" || value === null || __runjs_P.Array_isArray(value)) throw invalidArgType(name, "of type object", value);
+  }
+  __name(validateObject, "validateObject");
+  function fileURLToPath(url2, options = void 0) {
     const u = typeof url2 === "string" ? new URL(url2) : url2;
     if (!(u instanceof URL)) throw invalidArgType("path", "of type string or an instance of URL", url2);
     if (u.protocol !== "file:") throw nodeError(TypeError, "ERR_INVALID_URL_SCHEME", "The URL must be of scheme file");
+    if (options?.windows) return windowsPath(u);
     if (u.hostname !== "") throw nodeError(TypeError, "ERR_INVALID_FILE_URL_HOST", 'File URL host must be "localhost" or empty on linux');
     const pathname = u.pathname;
     if (__runjs_P.$test(/%2f/i, pathname)) throw nodeError(TypeError, "ERR_INVALID_FILE_URL_PATH", "File URL path must not include encoded / characters");
     return decodeURIComponent(pathname);
   }
   __name(fileURLToPath, "fileURLToPath");
-  function pathToFileURL(path) {
+  function windowsPath(u) {
+    let pathname = u.pathname;
+    if (__runjs_P.$test(/%(2f|5c)/i, pathname)) throw nodeError(TypeError, "ERR_INVALID_FILE_URL_PATH", "File URL path must not include encoded \\ or / characters");
+    pathname = decodeURIComponent(__runjs_P.$replaceAll(pathname, "/", "\\"));
+    if (u.hostname !== "") return `\\\\${url.domainToUnicode(u.hostname)}${pathname}`;
+    const letter = __runjs_P.$codePointAt(pathname, 1) | 32;
+    if (letter < 97 || letter > 122 || pathname[2] !== ":") throw nodeError(TypeError, "ERR_INVALID_FILE_URL_PATH", "File URL path must be absolute");
+    return __runjs_P.$slice(pathname, 1);
+  }
+  __name(windowsPath, "windowsPath");
+  function fileURLToPathBuffer(u, options = void 0) {
+    return core_default.shared.requirePart("buffer").globals.Buffer.from(fileURLToPath(u, options));
+  }
+  __name(fileURLToPathBuffer, "fileURLToPathBuffer");
+  function pathToFileURL(path, options = void 0) {
     if (typeof path !== "string") throw invalidArgType("path", "of type string", path);
+    if (options?.windows) {
+      let resolved2 = core_default.shared.requirePart("path").modules.path.win32.resolve(path);
+      if ((__runjs_P.$endsWith(path, "\\") || __runjs_P.$endsWith(path, "/")) && !__runjs_P.$endsWith(resolved2, "\\")) resolved2 += "/";
+      const u2 = new URL("file://");
+      u2.pathname = __runjs_P.$replace(__runjs_P.$replace(__runjs_P.$replace(__runjs_P.$replace(__runjs_P.$replace(resolved2, /%/g, "%25"), /\\/g, "/"), /\n/g, "%0A"), /\r/g, "%0D"), /\t/g, "%09");
+      return u2;
+    }
     let resolved = core_default.shared.requirePart("path").modules.path.resolve(path);
     if (__runjs_P.$endsWith(path, "/") && !__runjs_P.$endsWith(resolved, "/")) resolved += "/";
     const encoded = __runjs_P.$replace(__runjs_P.$replace(__runjs_P.$replace(__runjs_P.$replace(__runjs_P.$replace(resolved, /%/g, "%25"), /\\/g, "%5C"), /\n/g, "%0A"), /\r/g, "%0D"), /\t/g, "%09");
@@ -308,6 +342,9 @@ var __runjs_part = (() => {
   __name(pathToFileURL, "pathToFileURL");
   function urlToHttpOptions(url2) {
     const options = {
+      __proto__: null,
+      ...url2,
+      // as Node: properties a script added to the URL object
       protocol: url2.protocol,
       hostname: __runjs_P.$startsWith(url2.hostname, "[") ? __runjs_P.$slice(url2.hostname, 1, -1) : url2.hostname,
       hash: url2.hash,
@@ -330,25 +367,43 @@ var __runjs_part = (() => {
     resolve,
     resolveObject: /* @__PURE__ */ __name((from, to) => parse2(resolve(from, to)), "resolveObject"),
     fileURLToPath,
+    fileURLToPathBuffer,
     pathToFileURL,
     urlToHttpOptions,
-    domainToASCII: /* @__PURE__ */ __name((d) => op("url.legacy", { fn: "domainToASCII", input: String(d) }), "domainToASCII"),
-    domainToUnicode: /* @__PURE__ */ __name((d) => op("url.legacy", { fn: "domainToUnicode", input: String(d) }), "domainToUnicode")
+    domainToASCII(domain) {
+      if (arguments.length < 1) throw nodeError(TypeError, "ERR_MISSING_ARGS", 'The "domain" argument must be specified');
+      return op("url.legacy", { fn: "domainToASCII", input: str(domain) });
+    },
+    domainToUnicode(domain) {
+      if (arguments.length < 1) throw nodeError(TypeError, "ERR_MISSING_ARGS", 'The "domain" argument must be specified');
+      return op("url.legacy", { fn: "domainToUnicode", input: str(domain) });
+    }
   };
 
   // worker/guest/platform/parts/node/timers.js
-  var { sleepUnref } = core_default.shared;
+  var { sleepUnref, nodeError: nodeError2, invalidArgType: invalidArgType2 } = core_default.shared;
   var kCustomPromisify = /* @__PURE__ */ __runjs_P.Symbol_for("nodejs.util.promisify.custom");
   function abortError(signal) {
-    const e = new Error("The operation was aborted");
+    const e = new Error("The operation was aborted", { cause: signal?.reason });
     e.name = "AbortError";
     e.code = "ABORT_ERR";
-    e.cause = signal?.reason;
     return e;
   }
   __name(abortError, "abortError");
+  function checkOptions(options) {
+    if (typeof options !== "object" || options === null || __runjs_P.Array_isArray(options)) throw invalidArgType2("options", "of type object", options);
+    const { signal, ref } = options;
+    if (signal !== void 0 && !(signal instanceof core_default.globals.AbortSignal)) throw invalidArgType2("options.signal", "an instance of AbortSignal", signal);
+    if (ref !== void 0 && typeof ref !== "boolean") throw invalidArgType2("options.ref", "of type boolean", ref);
+  }
+  __name(checkOptions, "checkOptions");
   function delayed(schedule, cancel, value, options) {
-    const signal = options?.signal;
+    try {
+      checkOptions(options);
+    } catch (e) {
+      return __runjs_P.Promise_reject(e);
+    }
+    const signal = options.signal;
     if (signal?.aborted) return __runjs_P.Promise_reject(abortError(signal));
     return new Promise((resolve2, reject) => {
       let onAbort;
@@ -366,14 +421,35 @@ var __runjs_part = (() => {
     });
   }
   __name(delayed, "delayed");
-  var promises = {
-    setTimeout: /* @__PURE__ */ __name((delay = 1, value = void 0, options = void 0) => delayed((fn) => setTimeout(fn, delay), clearTimeout, value, options), "setTimeout"),
-    setImmediate: /* @__PURE__ */ __name((value = void 0, options = void 0) => delayed((fn) => setImmediate(fn), clearImmediate, value, options), "setImmediate"),
-    scheduler: {
-      wait: /* @__PURE__ */ __name((delay, options = void 0) => delayed((fn) => setTimeout(fn, delay), clearTimeout, void 0, options), "wait"),
-      yield: /* @__PURE__ */ __name(() => delayed((fn) => setImmediate(fn), clearImmediate, void 0, void 0), "yield")
+  function promiseTimeout(delay = void 0, value = void 0, options = {}) {
+    if (delay !== void 0 && typeof delay !== "number") return __runjs_P.Promise_reject(invalidArgType2("delay", "of type number", delay));
+    return delayed((fn) => setTimeout(fn, delay), clearTimeout, value, options);
+  }
+  __name(promiseTimeout, "promiseTimeout");
+  function promiseImmediate(value = void 0, options = {}) {
+    return delayed((fn) => setImmediate(fn), clearImmediate, value, options);
+  }
+  __name(promiseImmediate, "promiseImmediate");
+  var schedulers = /* @__PURE__ */ new WeakSet();
+  var Scheduler = class {
+    static {
+      __name(this, "Scheduler");
+    }
+    constructor() {
+      throw nodeError2(TypeError, "ERR_ILLEGAL_CONSTRUCTOR", "Illegal constructor");
+    }
+    yield() {
+      if (!__runjs_P.$has(schedulers, this)) throw nodeError2(TypeError, "ERR_INVALID_THIS", 'Value of "this" must be of type Scheduler');
+      return promiseImmediate();
+    }
+    wait(delay, options = void 0) {
+      if (!__runjs_P.$has(schedulers, this)) throw nodeError2(TypeError, "ERR_INVALID_THIS", 'Value of "this" must be of type Scheduler');
+      return promiseTimeout(delay, void 0, options);
     }
   };
+  var scheduler = __runjs_P.Object_create(Scheduler.prototype);
+  __runjs_P.$add(schedulers, scheduler);
+  var promises = { setTimeout: promiseTimeout, setImmediate: promiseImmediate, scheduler };
   var live = /* @__PURE__ */ new Map();
   var nextId = -1;
   var Timeout = class {
@@ -385,6 +461,7 @@ var __runjs_part = (() => {
     #fire;
     #sleep;
     #ref = true;
+    #closed = false;
     constructor(callback, ms, args) {
       this.#id = nextId--;
       this.#ms = ms;
@@ -413,14 +490,15 @@ var __runjs_part = (() => {
     hasRef() {
       return this.#ref;
     }
+    /** Restarts the timer, also one that already fired (as in Node); not one that was cleared. */
     refresh() {
-      if (this.#sleep !== void 0) {
-        this.#sleep.cancel();
-        this.#start();
-      }
+      if (this.#closed) return this;
+      this.#sleep?.cancel();
+      this.#start();
       return this;
     }
     close() {
+      this.#closed = true;
       this.#sleep?.cancel();
       this.#sleep = void 0;
       __runjs_P.$delete(live, this.#id);
@@ -430,15 +508,28 @@ var __runjs_part = (() => {
       return this.#id;
     }
   };
-  function timeout(callback, delay = 1, ...args) {
-    if (typeof callback !== "function") {
-      const e = new TypeError(`The "callback" argument must be of type function. Received ${callback === null ? "null" : typeof callback}`);
-      e.code = "ERR_INVALID_ARG_TYPE";
-      throw e;
+  var TIMEOUT_MAX = 2 ** 31 - 1;
+  var warned = { negative: false, nan: false };
+  function delayOf(delay) {
+    const ms = Number(delay);
+    if (ms >= 1 && ms <= TIMEOUT_MAX) return __runjs_P.Math_floor(ms);
+    if (ms > TIMEOUT_MAX) process.emitWarning(`${ms} does not fit into a 32-bit signed integer.
+Timeout duration was set to 1.`, "TimeoutOverflowWarning");
+    else if (ms < 0 && !warned.negative) {
+      warned.negative = true;
+      process.emitWarning(`${ms} is a negative number.
+Timeout duration was set to 1.`, "TimeoutNegativeWarning");
+    } else if (typeof delay === "number" && __runjs_P.Number_isNaN(delay) && !warned.nan) {
+      warned.nan = true;
+      process.emitWarning(`${ms} is not a number.
+Timeout duration was set to 1.`, "TimeoutNaNWarning");
     }
-    let ms = Number(delay);
-    if (!(ms >= 1) || !__runjs_P.Number_isFinite(ms)) ms = ms === Infinity ? 2147483647 : 1;
-    return new Timeout(callback, __runjs_P.Math_floor(ms), args);
+    return 1;
+  }
+  __name(delayOf, "delayOf");
+  function timeout(callback, delay = 1, ...args) {
+    if (typeof callback !== "function") throw invalidArgType2("callback", "of type function", callback);
+    return new Timeout(callback, delayOf(delay), args);
   }
   __name(timeout, "timeout");
   __runjs_P.Object_defineProperty(timeout, kCustomPromisify, { value: promises.setTimeout, configurable: true });
@@ -457,11 +548,39 @@ var __runjs_part = (() => {
   }
   __name(clearTimeoutAny, "clearTimeoutAny");
   __runjs_P.Object_defineProperty(clearTimeoutAny, "name", { value: "clearTimeout" });
+  var kId = /* @__PURE__ */ Symbol("id");
+  var Immediate = class {
+    static {
+      __name(this, "Immediate");
+    }
+    #ref = true;
+    constructor(id) {
+      __runjs_P.Object_defineProperty(this, kId, { value: id });
+    }
+    ref() {
+      this.#ref = true;
+      return this;
+    }
+    unref() {
+      this.#ref = false;
+      return this;
+    }
+    hasRef() {
+      return this.#ref;
+    }
+  };
+  function immediate(callback, ...args) {
+    if (typeof callback !== "function") throw invalidArgType2("callback", "of type function", callback);
+    return new Immediate(setImmediate(callback, ...__runjs_P.iter(args)));
+  }
+  __name(immediate, "immediate");
+  __runjs_P.Object_defineProperty(immediate, kCustomPromisify, { value: promises.setImmediate, configurable: true });
+  __runjs_P.Object_defineProperty(immediate, "name", { value: "setImmediate" });
   var timers = {
     setTimeout: timeout,
     clearTimeout: clearTimeoutAny,
-    setImmediate: /* @__PURE__ */ __name((...args) => setImmediate(...__runjs_P.iter(args)), "setImmediate"),
-    clearImmediate: /* @__PURE__ */ __name((id) => clearImmediate(id), "clearImmediate"),
+    setImmediate: immediate,
+    clearImmediate: /* @__PURE__ */ __name((id) => clearImmediate(id instanceof Immediate ? id[kId] : id), "clearImmediate"),
     promises
   };
 

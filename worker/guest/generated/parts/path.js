@@ -462,6 +462,44 @@ var __runjs_part = (() => {
 
   // worker/guest/platform/parts/path.js
   var { op } = core_default.host;
+  var { invalidArgType } = core_default.shared;
+  function checkString(value, name) {
+    if (typeof value !== "string") throw invalidArgType(name, "of type string", value);
+  }
+  __name(checkString, "checkString");
+  var browserify = { ...import_path_browserify.default };
+  for (const fn of __runjs_P.iter(["normalize", "isAbsolute", "dirname", "extname", "parse"])) {
+    import_path_browserify.default[fn] = (p) => {
+      checkString(p, "path");
+      return browserify[fn](p);
+    };
+  }
+  import_path_browserify.default.join = (...parts) => {
+    for (const p of __runjs_P.iter(parts)) checkString(p, "path");
+    return __runjs_P.$join(browserify, ...__runjs_P.iter(parts));
+  };
+  import_path_browserify.default.resolve = (...parts) => {
+    for (let i = parts.length - 1; i >= 0; i--) checkString(parts[i], `paths[${i}]`);
+    return browserify.resolve(...__runjs_P.iter(parts));
+  };
+  import_path_browserify.default.relative = (from, to) => {
+    checkString(from, "from");
+    checkString(to, "to");
+    return browserify.relative(from, to);
+  };
+  import_path_browserify.default.basename = (p, suffix = void 0) => {
+    if (suffix !== void 0) checkString(suffix, "suffix");
+    checkString(p, "path");
+    return suffix === void 0 ? browserify.basename(p) : browserify.basename(p, suffix);
+  };
+  import_path_browserify.default.format = (pathObject) => {
+    if (typeof pathObject !== "object" || pathObject === null || __runjs_P.Array_isArray(pathObject)) throw invalidArgType("pathObject", "of type object", pathObject);
+    const dir = pathObject.dir || pathObject.root;
+    const ext = pathObject.ext ? `${pathObject.ext[0] === "." ? "" : "."}${pathObject.ext}` : "";
+    const base = pathObject.base || `${pathObject.name || ""}${ext}`;
+    if (!dir) return base;
+    return dir === pathObject.root ? `${dir}${base}` : `${dir}/${base}`;
+  };
   function hostCall(flavour, fn) {
     return function(...args) {
       while (args.length > 0 && args[args.length - 1] === void 0) __runjs_P.$pop(args);

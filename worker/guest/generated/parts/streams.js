@@ -2394,8 +2394,13 @@ var __runjs_part = (() => {
   var core_default = __runjs_require("core");
 
   // worker/guest/platform/parts/streams.js
-  var { op } = core_default.shared;
+  var { op, opAsync } = core_default.shared;
   var { TextEncoder, TextDecoder } = core_default.globals;
+  __runjs_P.Object_setPrototypeOf(
+    __runjs_P.Object_getPrototypeOf(__runjs_P.$call(ReadableStream.prototype.values, new ReadableStream())),
+    __runjs_P.Object_getPrototypeOf(__runjs_P.Object_getPrototypeOf(async function* () {
+    }).prototype)
+  );
   function bytesOf(chunk, what) {
     if (__runjs_P.ArrayBuffer_isView(chunk)) return new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength);
     if (chunk instanceof ArrayBuffer) return new Uint8Array(chunk);
@@ -2485,27 +2490,19 @@ var __runjs_part = (() => {
     if (codecs === void 0) {
       throw new TypeError(`Failed to construct '${className}': Unsupported compression format: '${String(format)}'`);
     }
-    const chunks = [];
+    let id;
+    const open = /* @__PURE__ */ __name(() => id ??= op("zlib.streamOpen", { codec: codecs[decompress ? 1 : 0] }), "open");
+    const deliver = /* @__PURE__ */ __name((answer, controller) => {
+      if (answer.bytes.length > 0) controller.enqueue(answer.bytes);
+      if (answer.error !== void 0) throw new TypeError(`${className}: ${answer.error}`);
+    }, "deliver");
     return new TransformStream({
-      transform(chunk) {
-        __runjs_P.$push(chunks, __runjs_P.$slice(bytesOf(chunk, className)));
+      async transform(chunk, controller) {
+        const bytes = __runjs_P.$slice(bytesOf(chunk, className));
+        deliver(await opAsync("zlib.streamWrite", { id: open() }, bytes), controller);
       },
-      flush(controller) {
-        let n2 = 0;
-        for (const c2 of __runjs_P.iter(chunks)) n2 += c2.length;
-        const all = new Uint8Array(n2);
-        let o2 = 0;
-        for (const c2 of __runjs_P.iter(chunks)) {
-          __runjs_P.$set(all, c2, o2);
-          o2 += c2.length;
-        }
-        let out;
-        try {
-          out = op("zlib.process", { codec: codecs[decompress ? 1 : 0], options: {} }, all);
-        } catch (e2) {
-          throw new TypeError(`${className}: ${e2.message}`);
-        }
-        if (out.length > 0) controller.enqueue(out);
+      async flush(controller) {
+        deliver(await opAsync("zlib.streamEnd", { id: open() }), controller);
       }
     });
   }

@@ -1933,14 +1933,16 @@ ${e3}`;
         }, 727(t2, e2, n) {
           const r = n(683), { BigInt: o, Error: i, NumberParseInt: l, ObjectEntries: s, ObjectGetOwnPropertyDescriptor: c, ObjectGetOwnPropertyDescriptors: a, ObjectGetOwnPropertySymbols: u, ObjectPrototypeToString: f, Symbol: p } = r, y = n(179), g = p("kPending"), h = p("kRejected");
           t2.exports = { constants: { kPending: g, kRejected: h, ALL_PROPERTIES: 0, ONLY_ENUMERABLE: 2 }, getOwnNonIndexProperties: /* @__PURE__ */ __name(function(t3, e3 = 2) {
-            const n2 = a(t3), r2 = [];
-            for (const {0: t4, 1: o2} of __runjs_P.iter(s(n2))) if (!__runjs_P.$test(/^(0|[1-9][0-9]*)$/, t4) || l(t4, 10) >= 2 ** 32 - 1) {
-              if (2 === e3 && !o2.enumerable) continue;
-              __runjs_P.$push(r2, t4);
+            const r2 = [], g2 = n(683).ObjectGetOwnPropertyNames(t3);
+            for (let i2 = 0; i2 < g2.length; i2++) {
+              const k = g2[i2], d = __runjs_P.$charCodeAt(k, 0);
+              if (d >= 48 && d <= 57 && __runjs_P.$test(/^(0|[1-9][0-9]*)$/, k) && l(k, 10) < 2 ** 32 - 1) continue;
+              if (2 === e3 && !c(t3, k).enumerable) continue;
+              __runjs_P.$push(r2, k);
             }
-            for (const n3 of __runjs_P.iter(u(t3))) {
-              const o2 = c(t3, n3);
-              (2 !== e3 || o2.enumerable) && __runjs_P.$push(r2, n3);
+            for (const n2 of __runjs_P.iter(u(t3))) {
+              const o2 = c(t3, n2);
+              (2 !== e3 || o2.enumerable) && __runjs_P.$push(r2, n2);
             }
             return r2;
           }, "getOwnNonIndexProperties"), getPromiseDetails: /* @__PURE__ */ __name(() => [g, void 0], "getPromiseDetails"), getProxyDetails: y.getProxyDetails, Proxy: y.Proxy, previewEntries: /* @__PURE__ */ __name((t3) => [[], false], "previewEntries"), getConstructorName(t3) {
@@ -2141,6 +2143,14 @@ ${e3}`;
       if (!isRegExp(b) || a.source !== b.source || a.flags !== b.flags || a.lastIndex !== b.lastIndex) return false;
     } else if (isNativeError(a) || a instanceof Error) {
       if (!isNativeError(b) && !(b instanceof Error) || a.message !== b.message || a.name !== b.name) return false;
+      for (const key of __runjs_P.iter(["cause", "errors"])) {
+        const enumerable = __runjs_P.$call(__runjs_P.ObjectProto_propertyIsEnumerable, a, key);
+        if (enumerable !== __runjs_P.$call(__runjs_P.ObjectProto_propertyIsEnumerable, b, key)) return false;
+        if (enumerable) continue;
+        const has = __runjs_P.$call(__runjs_P.ObjectProto_hasOwnProperty, a, key);
+        if (has !== __runjs_P.$call(__runjs_P.ObjectProto_hasOwnProperty, b, key)) return false;
+        if (has && !deepEqual(a[key], b[key], strict, memo)) return false;
+      }
     } else if (isArrayBufferView(a)) {
       if (!isArrayBufferView(b) || a.byteLength !== b.byteLength) return false;
       if (!strict && (tagA === "[object Float32Array]" || tagA === "[object Float64Array]")) {
@@ -2347,8 +2357,97 @@ ${e3}`;
     }
   };
 
+  // worker/guest/platform/parts/util/system-errors.js
+  var SYSTEM_ERRORS = [
+    [-1, "EPERM", "operation not permitted"],
+    [-2, "ENOENT", "no such file or directory"],
+    [-3, "ESRCH", "no such process"],
+    [-4, "EINTR", "interrupted system call"],
+    [-5, "EIO", "i/o error"],
+    [-6, "ENXIO", "no such device or address"],
+    [-7, "E2BIG", "argument list too long"],
+    [-8, "ENOEXEC", "exec format error"],
+    [-9, "EBADF", "bad file descriptor"],
+    [-11, "EAGAIN", "resource temporarily unavailable"],
+    [-12, "ENOMEM", "not enough memory"],
+    [-13, "EACCES", "permission denied"],
+    [-14, "EFAULT", "bad address in system call argument"],
+    [-16, "EBUSY", "resource busy or locked"],
+    [-17, "EEXIST", "file already exists"],
+    [-18, "EXDEV", "cross-device link not permitted"],
+    [-19, "ENODEV", "no such device"],
+    [-20, "ENOTDIR", "not a directory"],
+    [-21, "EISDIR", "illegal operation on a directory"],
+    [-22, "EINVAL", "invalid argument"],
+    [-23, "ENFILE", "file table overflow"],
+    [-24, "EMFILE", "too many open files"],
+    [-25, "ENOTTY", "inappropriate ioctl for device"],
+    [-26, "ETXTBSY", "text file is busy"],
+    [-27, "EFBIG", "file too large"],
+    [-28, "ENOSPC", "no space left on device"],
+    [-29, "ESPIPE", "invalid seek"],
+    [-30, "EROFS", "read-only file system"],
+    [-31, "EMLINK", "too many links"],
+    [-32, "EPIPE", "broken pipe"],
+    [-34, "ERANGE", "result too large"],
+    [-36, "ENAMETOOLONG", "name too long"],
+    [-38, "ENOSYS", "function not implemented"],
+    [-39, "ENOTEMPTY", "directory not empty"],
+    [-40, "ELOOP", "too many symbolic links encountered"],
+    [-49, "EUNATCH", "protocol driver not attached"],
+    [-61, "ENODATA", "no data available"],
+    [-64, "ENONET", "machine is not on the network"],
+    [-71, "EPROTO", "protocol error"],
+    [-75, "EOVERFLOW", "value too large for defined data type"],
+    [-84, "EILSEQ", "illegal byte sequence"],
+    [-88, "ENOTSOCK", "socket operation on non-socket"],
+    [-89, "EDESTADDRREQ", "destination address required"],
+    [-90, "EMSGSIZE", "message too long"],
+    [-91, "EPROTOTYPE", "protocol wrong type for socket"],
+    [-92, "ENOPROTOOPT", "protocol not available"],
+    [-93, "EPROTONOSUPPORT", "protocol not supported"],
+    [-94, "ESOCKTNOSUPPORT", "socket type not supported"],
+    [-95, "ENOTSUP", "operation not supported on socket"],
+    [-97, "EAFNOSUPPORT", "address family not supported"],
+    [-98, "EADDRINUSE", "address already in use"],
+    [-99, "EADDRNOTAVAIL", "address not available"],
+    [-100, "ENETDOWN", "network is down"],
+    [-101, "ENETUNREACH", "network is unreachable"],
+    [-103, "ECONNABORTED", "software caused connection abort"],
+    [-104, "ECONNRESET", "connection reset by peer"],
+    [-105, "ENOBUFS", "no buffer space available"],
+    [-106, "EISCONN", "socket is already connected"],
+    [-107, "ENOTCONN", "socket is not connected"],
+    [-108, "ESHUTDOWN", "cannot send after transport endpoint shutdown"],
+    [-110, "ETIMEDOUT", "connection timed out"],
+    [-111, "ECONNREFUSED", "connection refused"],
+    [-112, "EHOSTDOWN", "host is down"],
+    [-113, "EHOSTUNREACH", "host is unreachable"],
+    [-114, "EALREADY", "connection already in progress"],
+    [-121, "EREMOTEIO", "remote I/O error"],
+    [-125, "ECANCELED", "operation canceled"],
+    [-3e3, "EAI_ADDRFAMILY", "address family not supported"],
+    [-3001, "EAI_AGAIN", "temporary failure"],
+    [-3002, "EAI_BADFLAGS", "bad ai_flags value"],
+    [-3003, "EAI_CANCELED", "request canceled"],
+    [-3004, "EAI_FAIL", "permanent failure"],
+    [-3005, "EAI_FAMILY", "ai_family not supported"],
+    [-3006, "EAI_MEMORY", "out of memory"],
+    [-3007, "EAI_NODATA", "no address"],
+    [-3008, "EAI_NONAME", "unknown node or service"],
+    [-3009, "EAI_OVERFLOW", "argument buffer overflow"],
+    [-3010, "EAI_SERVICE", "service not available for socket type"],
+    [-3011, "EAI_SOCKTYPE", "socket type not supported"],
+    [-3013, "EAI_BADHINTS", "invalid value for hints"],
+    [-3014, "EAI_PROTOCOL", "resolved protocol is unknown"],
+    [-4028, "EFTYPE", "inappropriate file type or format"],
+    [-4080, "ECHARSET", "invalid Unicode character"],
+    [-4094, "UNKNOWN", "unknown error"],
+    [-4095, "EOF", "end of file"]
+  ];
+
   // worker/guest/platform/parts/util.js
-  var { nodeError: nodeError2, invalidArgType } = core_default.shared;
+  var { nodeError: nodeError2, invalidArgType, outOfRange } = core_default.shared;
   var { inspect: inspect2, format: format2, formatWithOptions: formatWithOptions2, stripVTControlCharacters: stripVTControlCharacters2 } = node_inspect_extracted_default;
   var kCustomPromisify = /* @__PURE__ */ __runjs_P.Symbol_for("nodejs.util.promisify.custom");
   function promisify(original) {
@@ -2409,6 +2508,7 @@ ${e3}`;
   __name(inherits, "inherits");
   var warned = /* @__PURE__ */ new Set();
   function deprecate(fn, msg, code = void 0) {
+    if (code !== void 0 && typeof code !== "string") throw invalidArgType("code", "of type string", code);
     function deprecated(...args) {
       const key = code ?? msg;
       if (!__runjs_P.$has(warned, key)) {
@@ -2442,14 +2542,17 @@ ${e3}`;
   }
   __name(parseArgs, "parseArgs");
   function styleText(format3, text) {
+    if (typeof text !== "string") throw invalidArgType("text", "of type string", text);
     const list = __runjs_P.Array_isArray(format3) ? format3 : [format3];
-    let out = String(text);
+    let left = "";
+    let right = "";
     for (const f of __runjs_P.iter(list)) {
       const codes = STYLES[f];
-      if (codes === void 0) throw nodeError2(TypeError, "ERR_INVALID_ARG_VALUE", `The argument 'format' must be one of: ${__runjs_P.$join(__runjs_P.Object_keys(STYLES), ", ")}. Received ${inspect2(f)}`);
-      out = `\x1B[${codes[0]}m${out}\x1B[${codes[1]}m`;
+      if (codes === void 0) throw nodeError2(TypeError, "ERR_INVALID_ARG_VALUE", `The argument 'format' must be one of: ${__runjs_P.$join(__runjs_P.$map(__runjs_P.Object_getOwnPropertyNames(STYLES), (k) => `'${k}'`), ", ")}. Received ${inspect2(f)}`);
+      left += `\x1B[${codes[0]}m`;
+      right = `\x1B[${codes[1]}m${right}`;
     }
-    return out;
+    return `${left}${text}${right}`;
   }
   __name(styleText, "styleText");
   function toUSVString(s) {
@@ -2462,10 +2565,33 @@ ${e3}`;
     return new Promise((resolve) => signal.addEventListener("abort", () => resolve(), { once: true }));
   }
   __name(aborted, "aborted");
-  function getSystemErrorName(code) {
-    return `Unknown system error ${code}`;
+  function checkErrno(err) {
+    if (typeof err !== "number") throw invalidArgType("err", "of type number", err);
+    if (err >= 0 || !__runjs_P.Number_isSafeInteger(err)) throw outOfRange("err", "a negative integer", err);
+  }
+  __name(checkErrno, "checkErrno");
+  var systemErrors;
+  function getSystemErrorMap() {
+    systemErrors ??= new Map(__runjs_P.$map(SYSTEM_ERRORS, ({0: errno, 1: name, 2: message}) => [errno, [name, message]]));
+    return new Map(systemErrors);
+  }
+  __name(getSystemErrorMap, "getSystemErrorMap");
+  function getSystemErrorName(err) {
+    checkErrno(err);
+    return getSystemErrorMap().get(err)?.[0] ?? `Unknown system error ${err}`;
   }
   __name(getSystemErrorName, "getSystemErrorName");
+  function getSystemErrorMessage(err) {
+    checkErrno(err);
+    return getSystemErrorMap().get(err)?.[1] ?? `Unknown system error ${err}`;
+  }
+  __name(getSystemErrorMessage, "getSystemErrorMessage");
+  var extend = deprecate(/* @__PURE__ */ __name(function _extend(target, source) {
+    if (source === null || typeof source !== "object") return target;
+    const keys = __runjs_P.Object_keys(source);
+    for (let i = keys.length - 1; i >= 0; i--) target[keys[i]] = source[keys[i]];
+    return target;
+  }, "_extend"), "The `util._extend` API is deprecated. Please use Object.assign() instead.", "DEP0060");
   var util2 = {
     format: format2,
     formatWithOptions: formatWithOptions2,
@@ -2486,22 +2612,13 @@ ${e3}`;
     toUSVString,
     aborted,
     getSystemErrorName,
+    getSystemErrorMap,
+    getSystemErrorMessage,
+    _extend: extend,
     TextEncoder: core_default.globals.TextEncoder,
     TextDecoder: core_default.globals.TextDecoder,
-    isArray: __runjs_P.Array_isArray,
-    isBoolean: /* @__PURE__ */ __name((v) => typeof v === "boolean", "isBoolean"),
-    isNull: /* @__PURE__ */ __name((v) => v === null, "isNull"),
-    isNullOrUndefined: /* @__PURE__ */ __name((v) => v === null || v === void 0, "isNullOrUndefined"),
-    isNumber: /* @__PURE__ */ __name((v) => typeof v === "number", "isNumber"),
-    isString: /* @__PURE__ */ __name((v) => typeof v === "string", "isString"),
-    isSymbol: /* @__PURE__ */ __name((v) => typeof v === "symbol", "isSymbol"),
-    isUndefined: /* @__PURE__ */ __name((v) => v === void 0, "isUndefined"),
-    isRegExp: types.isRegExp,
-    isObject: /* @__PURE__ */ __name((v) => v !== null && typeof v === "object", "isObject"),
-    isDate: types.isDate,
-    isError: /* @__PURE__ */ __name((v) => types.isNativeError(v) || v instanceof Error, "isError"),
-    isFunction: /* @__PURE__ */ __name((v) => typeof v === "function", "isFunction"),
-    isPrimitive: /* @__PURE__ */ __name((v) => v === null || typeof v !== "object" && typeof v !== "function", "isPrimitive")
+    // Node 23 removed the other legacy is* helpers (DEP0044–DEP0058 reached end of life).
+    isArray: __runjs_P.Array_isArray
   };
   var modules = { util: util2, "util/types": types };
   var globals = {};

@@ -1845,10 +1845,15 @@ var __runjs_part = (() => {
   __name(invalidUrl, "invalidUrl");
   function u(url) {
     const s = __runjs_P.$get(urls, url);
-    if (s === void 0) throw new TypeError("Illegal invocation");
+    if (s === void 0) throw new TypeError("Receiver must be an instance of class URL");
     return s;
   }
   __name(u, "u");
+  function str(v) {
+    if (typeof v === "symbol") throw new TypeError("Cannot convert a Symbol value to a string");
+    return `${v}`;
+  }
+  __name(str, "str");
   var parsed = /* @__PURE__ */ new Map();
   var PARSED_MAX = 512;
   function parse(input, base) {
@@ -1863,7 +1868,7 @@ var __runjs_part = (() => {
   __name(parse, "parse");
   function setPart(url, name, value) {
     const s = u(url);
-    const parts = op("url.set", [s.parts[HREF], name, String(value)]);
+    const parts = op("url.set", [s.parts[HREF], name, str(value)]);
     if (parts === null) return false;
     s.parts = parts;
     if (s.params !== void 0 && (name === "search" || name === "href")) replaceList(s.params, parseUrlencoded(__runjs_P.$slice(parts[SEARCH], 1)));
@@ -1876,15 +1881,15 @@ var __runjs_part = (() => {
     }
     constructor(url, base = void 0) {
       if (arguments.length === 0) throw nodeError(TypeError, "ERR_MISSING_ARGS", 'The "url" argument must be specified');
-      const input = String(url);
-      const b = base === void 0 ? void 0 : String(base);
+      const input = str(url);
+      const b = base === void 0 ? void 0 : str(base);
       const parts = parse(input, b);
       if (parts === null) throw invalidUrl(input, b);
       __runjs_P.$set(urls, this, { parts, params: void 0 });
     }
     static canParse(url, base = void 0) {
       if (arguments.length === 0) throw nodeError(TypeError, "ERR_MISSING_ARGS", 'The "url" argument must be specified');
-      return parse(String(url), base === void 0 ? void 0 : String(base)) !== null;
+      return parse(str(url), base === void 0 ? void 0 : str(base)) !== null;
     }
     static createObjectURL(obj) {
       return createObjectURL(obj);
@@ -1895,7 +1900,7 @@ var __runjs_part = (() => {
     }
     static parse(url, base = void 0) {
       if (arguments.length === 0) throw nodeError(TypeError, "ERR_MISSING_ARGS", 'The "url" argument must be specified');
-      const parts = parse(String(url), base === void 0 ? void 0 : String(base));
+      const parts = parse(str(url), base === void 0 ? void 0 : str(base));
       if (parts === null) return null;
       const result = __runjs_P.Object_create(_URL.prototype);
       __runjs_P.$set(urls, result, { parts, params: void 0 });
@@ -1905,7 +1910,7 @@ var __runjs_part = (() => {
       return u(this).parts[HREF];
     }
     set href(v) {
-      const input = String(v);
+      const input = str(v);
       if (!setPart(this, "href", input)) throw invalidUrl(input);
     }
     get origin() {
@@ -1980,6 +1985,7 @@ var __runjs_part = (() => {
       return u(this).parts[HREF];
     }
     [/* @__PURE__ */ __runjs_P.Symbol_for("nodejs.util.inspect.custom")](depth, options, inspect) {
+      if (typeof depth === "number" && depth < 0) return this;
       const p = u(this).parts;
       const obj = {
         href: p[HREF],
@@ -2063,7 +2069,7 @@ var __runjs_part = (() => {
   var paramsOwner = /* @__PURE__ */ new WeakMap();
   function l(p) {
     const v = __runjs_P.$get(lists, p);
-    if (v === void 0) throw new TypeError("Illegal invocation");
+    if (v === void 0) throw nodeError(TypeError, "ERR_INVALID_THIS", 'Value of "this" must be of type URLSearchParams');
     return v;
   }
   __name(l, "l");
@@ -2074,10 +2080,14 @@ var __runjs_part = (() => {
   }
   __name(replaceList, "replaceList");
   function usv(v) {
-    const s = String(v);
+    const s = str(v);
     return s.isWellFormed === void 0 ? __runjs_P.$replace(s, /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, "\uFFFD") : __runjs_P.$toWellFormed(s);
   }
   __name(usv, "usv");
+  function stripColors(s) {
+    return __runjs_P.$replace(s, /\u001b\[\d\d?m/g, "");
+  }
+  __name(stripColors, "stripColors");
   function update(params) {
     const url = __runjs_P.$get(paramsOwner, params);
     if (url === void 0) return;
@@ -2105,7 +2115,6 @@ var __runjs_part = (() => {
           }
         } else {
           for (const key of __runjs_P.iter(__runjs_P.Reflect_ownKeys(init))) {
-            if (typeof key !== "string") continue;
             const d = __runjs_P.Reflect_getOwnPropertyDescriptor(init, key);
             if (d !== void 0 && d.enumerable) __runjs_P.$push(list, [usv(key), usv(init[key])]);
           }
@@ -2201,8 +2210,14 @@ var __runjs_part = (() => {
     }
     [/* @__PURE__ */ __runjs_P.Symbol_for("nodejs.util.inspect.custom")](depth, options, inspect) {
       const list = l(this);
-      if (list.length === 0) return "URLSearchParams {}";
-      return `URLSearchParams { ${__runjs_P.$join(__runjs_P.$map(list, ({0: k, 1: v}) => `${inspect(k, options)} => ${inspect(v, options)}`), ", ")} }`;
+      if (typeof depth === "number" && depth < 0) return options.stylize("[Object]", "special");
+      const inner = depth === null ? options : { ...options, depth: depth - 1 };
+      const output = __runjs_P.$map(list, ({0: k, 1: v}) => `${inspect(k, inner)} => ${inspect(v, inner)}`);
+      const name = this.constructor.name;
+      if (output.length === 0) return `${name} {}`;
+      const length = __runjs_P.$reduce(output, (n, s) => n + stripColors(s).length + 2, -2);
+      return length > options.breakLength ? `${name} {
+  ${__runjs_P.$join(output, ",\n  ")} }` : `${name} { ${__runjs_P.$join(output, ", ")} }`;
     }
   };
   __runjs_P.Object_defineProperty(URLSearchParams.prototype, Symbol.toStringTag, { value: "URLSearchParams", configurable: true });
@@ -2211,7 +2226,7 @@ var __runjs_part = (() => {
     next: {
       value: /* @__PURE__ */ __name(function next() {
         const it = __runjs_P.$get(iterators, this);
-        if (it === void 0) throw new TypeError("Illegal invocation");
+        if (it === void 0) throw nodeError(TypeError, "ERR_INVALID_THIS", 'Value of "this" must be of type URLSearchParamsIterator');
         const list = l(it.params);
         if (it.index >= list.length) return { value: void 0, done: true };
         const {0: k, 1: v} = list[it.index++];
@@ -2220,7 +2235,23 @@ var __runjs_part = (() => {
       writable: true,
       configurable: true
     },
-    [Symbol.toStringTag]: { value: "URLSearchParams Iterator", configurable: true }
+    [Symbol.toStringTag]: { value: "URLSearchParams Iterator", configurable: true },
+    // Node shows the entries still to come.
+    [/* @__PURE__ */ __runjs_P.Symbol_for("nodejs.util.inspect.custom")]: {
+      value: /* @__PURE__ */ __name(function inspectIterator(depth, options, inspect) {
+        const it = __runjs_P.$get(iterators, this);
+        if (it === void 0) throw nodeError(TypeError, "ERR_INVALID_THIS", 'Value of "this" must be of type URLSearchParamsIterator');
+        if (typeof depth === "number" && depth < 0) return options.stylize("[Object]", "special");
+        const inner = depth === null ? options : { ...options, depth: depth - 1 };
+        const output = __runjs_P.$map(__runjs_P.$slice(l(it.params), it.index), ({0: k, 1: v}) => it.kind === 0 ? k : it.kind === 1 ? v : [k, v]);
+        const strs = __runjs_P.$map(output, (x) => inspect(x, inner));
+        const body = __runjs_P.$includes(inspect(output, inner), "\n") ? `
+  ${__runjs_P.$join(strs, ",\n  ")}` : ` ${__runjs_P.$join(strs, ", ")}`;
+        return `URLSearchParams Iterator {${body} }`;
+      }, "inspectIterator"),
+      writable: true,
+      configurable: true
+    }
   });
   var iterators = /* @__PURE__ */ new WeakMap();
   function iterate(params, kind) {

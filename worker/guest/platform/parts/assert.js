@@ -1,83 +1,17 @@
 // node:assert and node:assert/strict, written for runjs on Node's semantics and message texts
-// (deep equality from util/deep-equal.js, values shown with util.inspect, a line diff for
-// deep-equality failures).
+// (deep equality from util/deep-equal.js, AssertionError's messages as Node 24 builds them in
+// assert/assertion-error.js), and Node 24's Assert class.
 import core from 'runjs:part/core';
 import utilPart from 'runjs:part/util';
+import { makeAssertionError } from './assert/assertion-error.js';
+import { partialDeepStrictEqual as isPartialDeepStrictEqual } from './assert/partial-deep-equal.js';
 
-const { invalidArgType } = core.shared;
+const { invalidArgType, nodeError } = core.shared;
 const { inspect, deepEqual } = utilPart;
 
-const INSPECT_OPTIONS = { compact: false, customInspect: false, depth: 1000, maxArrayLength: Infinity, sorted: true, getters: true };
-const show = (v) => inspect(v, INSPECT_OPTIONS);
 const showShort = (v) => inspect(v);
 
-export class AssertionError extends Error {
-  constructor(options) {
-    if (typeof options !== 'object' || options === null) throw invalidArgType('options', 'of type object', options);
-    const { message, actual, expected, operator } = options;
-    super(message !== undefined ? String(message) : defaultMessage(actual, expected, operator));
-    this.generatedMessage = message === undefined;
-    this.code = 'ERR_ASSERTION';
-    this.actual = actual;
-    this.expected = expected;
-    this.operator = operator;
-    if (options.stackStartFn !== undefined && typeof Error.captureStackTrace === 'function') Error.captureStackTrace(this, options.stackStartFn);
-  }
-  get name() { return 'AssertionError'; }
-  toString() { return `AssertionError [ERR_ASSERTION]: ${this.message}`; }
-}
-
-function lines(s) {
-  return s.split('\n');
-}
-
-/** `+ actual - expected` line diff (longest common subsequence). */
-function diff(actual, expected) {
-  const a = lines(show(actual));
-  const b = lines(show(expected));
-  const n = a.length;
-  const m = b.length;
-  if (n * m > 4_000_000) return `\n+ ${a.join('\n+ ')}\n- ${b.join('\n- ')}`;
-  const lcs = Array.from({ length: n + 1 }, () => new Uint32Array(m + 1));
-  for (let i = n - 1; i >= 0; i--) for (let j = m - 1; j >= 0; j--) lcs[i][j] = a[i] === b[j] ? lcs[i + 1][j + 1] + 1 : Math.max(lcs[i + 1][j], lcs[i][j + 1]);
-  const out = [];
-  let i = 0;
-  let j = 0;
-  while (i < n || j < m) {
-    if (i < n && j < m && a[i] === b[j]) { out.push(`  ${a[i]}`); i++; j++; } else if (j >= m || (i < n && lcs[i + 1][j] >= lcs[i][j + 1])) { out.push(`+ ${a[i]}`); i++; } else { out.push(`- ${b[j]}`); j++; }
-  }
-  return `\n${out.join('\n')}\n`;
-}
-
-function defaultMessage(actual, expected, operator) {
-  switch (operator) {
-    case 'deepStrictEqual':
-    case 'strictEqual': {
-      const sa = show(actual);
-      const sb = show(expected);
-      const head = operator === 'strictEqual' ? 'Expected values to be strictly equal:' : 'Expected values to be strictly deep-equal:';
-      if (operator === 'strictEqual' && sa === sb && typeof actual === 'object' && actual !== null) {
-        return `Values have same structure but are not reference-equal:\n\n${sa}\n`;
-      }
-      if (!sa.includes('\n') && !sb.includes('\n') && (operator === 'strictEqual' || typeof actual !== 'object' || actual === null)) {
-        return `${head}\n\n${sa} !== ${sb}\n`;
-      }
-      return `${head}\n+ actual - expected\n${diff(actual, expected)}`;
-    }
-    case 'deepEqual':
-      return `Expected values to be loosely deep-equal:\n\n${show(actual)}\n\nshould loosely deep-equal\n\n${show(expected)}`;
-    case 'notDeepStrictEqual':
-      return `Expected "actual" not to be strictly deep-equal to:\n\n${show(expected)}\n`;
-    case 'notDeepEqual':
-      return `Expected "actual" not to be loosely deep-equal to:\n\n${show(expected)}\n`;
-    case 'notStrictEqual':
-      return `Expected "actual" to be strictly unequal to: ${show(expected)}`;
-    case 'fail':
-      return 'Failed';
-    default:
-      return `${showShort(actual)} ${operator} ${showShort(expected)}`;
-  }
-}
+export const AssertionError = makeAssertionError(inspect, invalidArgType);
 
 /** Throws an AssertionError; `generated` is the message Node would generate when none is given. */
 function fail(actual, expected, message, operator, stackStartFn, generated = undefined) {
@@ -91,20 +25,34 @@ function ok(...args) {
   innerOk(ok, args);
 }
 function innerOk(fn, args) {
-  if (args.length === 0) {
-    throw new AssertionError({ message: 'No value argument passed to `assert.ok()`', actual: undefined, expected: true, operator: '==', stackStartFn: fn });
-  }
   const [value, message] = args;
-  if (!value) {
+  if (args.length > 0 && value) return;
+  let generated = false;
+  let text = message;
+  if (args.length === 0) {
+    generated = true;
+    text = 'No value argument passed to `assert.ok()`';
+  } else if (message == null) {
     // Node quotes the call's source text here; a sandboxed script's source is not at hand, so
     // the value stands in for the expression.
-    if (message instanceof Error) throw message;
-    const err = new AssertionError({ actual: value, expected: true, operator: '==', stackStartFn: fn,
-      message: message ?? `The expression evaluated to a falsy value:\n\n  assert.ok(${showShort(value)})\n` });
-    err.generatedMessage = message === undefined;
-    throw err;
+    generated = true;
+    text = `The expression evaluated to a falsy value:\n\n  assert.ok(${showShort(value)})\n`;
+  } else if (message instanceof Error) throw message;
+  const err = new AssertionError({ actual: value, expected: true, message: text, operator: '==', stackStartFn: fn });
+  err.generatedMessage = generated;
+  throw err;
+}
+
+/** What a validation object is compared as (Node's Comparison: its name shows in the diff). */
+class Comparison {
+  constructor(obj, keys, actual = undefined) {
+    for (const key of keys) {
+      if (!(key in obj)) continue;
+      this[key] = actual !== undefined && typeof actual[key] === 'string' && obj[key] instanceof RegExp && obj[key].test(actual[key]) ? actual[key] : obj[key];
+    }
   }
 }
+Object.defineProperty(Comparison, 'name', { value: 'Comparison' });
 
 function checkThrown(thrown, expected, message, fn, operator) {
   if (expected === undefined) return;
@@ -130,10 +78,12 @@ function checkThrown(thrown, expected, message, fn, operator) {
       if (want instanceof RegExp && typeof got === 'string') {
         if (!want.test(got)) fail(thrown, expected, message, operator, fn, `The input did not match the regular expression ${String(want)}. Input:\n\n${showShort(got)}\n`);
       } else if (!deepEqual(got, want, true)) {
-        const a = {};
-        const e = {};
-        for (const key of keys) { a[key] = thrown?.[key]; e[key] = expected[key]; }
-        fail(thrown, expected, message, operator, fn, `Expected values to be strictly deep-equal:\n+ actual - expected\n${diff(a, e)}`);
+        const err = new AssertionError({ actual: new Comparison(thrown, keys), expected: new Comparison(expected, keys, thrown), operator: 'deepStrictEqual', stackStartFn: fn });
+        err.actual = thrown;
+        err.expected = expected;
+        err.operator = operator;
+        if (message !== undefined) { err.message = message; err.generatedMessage = false; }
+        throw err;
       }
     }
     return;
@@ -141,9 +91,32 @@ function checkThrown(thrown, expected, message, fn, operator) {
   throw invalidArgType('expected', 'of type function or an instance of Error, RegExp, or Object', expected);
 }
 
-function throws(fn, expected, message) {
+/** Node's expectsError: a string second argument is the message (unless it is the error's own). */
+function expectsError(stackStartFn, actual, threw, error, message, argCount) {
+  if (typeof error === 'string') {
+    if (argCount === 3) throw invalidArgType('error', 'of type function or an instance of Error, RegExp, or Object', error);
+    if (threw && typeof actual === 'object' && actual !== null) {
+      if (actual.message === error) throw nodeError(TypeError, 'ERR_AMBIGUOUS_ARGUMENT', `The "error/message" argument is ambiguous. The error message "${actual.message}" is identical to the message.`);
+    } else if (threw && actual === error) {
+      throw nodeError(TypeError, 'ERR_AMBIGUOUS_ARGUMENT', `The "error/message" argument is ambiguous. The error "${actual}" is identical to the message.`);
+    }
+    message = error;
+    error = undefined;
+  } else if (error != null && typeof error !== 'object' && typeof error !== 'function') {
+    throw invalidArgType('error', 'of type function or an instance of Error, RegExp, or Object', error);
+  }
+  const operator = stackStartFn === rejects ? 'rejects' : 'throws';
+  if (!threw) {
+    let details = error?.name ? ` (${error.name})` : '';
+    details += message ? `: ${message}` : '.';
+    if (message instanceof Error) throw message;
+    throw new AssertionError({ actual: undefined, expected: error, operator, message: `Missing expected ${operator === 'rejects' ? 'rejection' : 'exception'}${details}`, stackStartFn });
+  }
+  checkThrown(actual, error, message, stackStartFn, operator);
+}
+
+function throws(fn, ...args) {
   if (typeof fn !== 'function') throw invalidArgType('fn', 'of type function', fn);
-  if (typeof expected === 'string') { message = expected; expected = undefined; }
   let thrown;
   let threw = false;
   try {
@@ -152,22 +125,33 @@ function throws(fn, expected, message) {
     threw = true;
     thrown = e;
   }
-  if (!threw) fail(undefined, expected, message ?? `Missing expected exception${expected?.name ? ` (${expected.name})` : ''}.`, 'throws', throws);
-  checkThrown(thrown, expected, message, throws, 'throws');
+  expectsError(throws, thrown, threw, args[0], args[1], args.length + 1);
 }
 
-async function rejects(promiseFn, expected, message) {
-  if (typeof expected === 'string') { message = expected; expected = undefined; }
+async function rejects(promiseFn, ...args) {
+  let promise;
+  if (typeof promiseFn === 'function') {
+    promise = promiseFn();
+    if (!isPromiseLike(promise)) throw nodeError(TypeError, 'ERR_INVALID_RETURN_VALUE', `Expected instance of Promise to be returned from the "promiseFn" function but got ${describeReturn(promise)}.`);
+  } else if (isPromiseLike(promiseFn)) promise = promiseFn;
+  else throw invalidArgType('promiseFn', 'of type function or an instance of Promise', promiseFn);
   let thrown;
   let threw = false;
   try {
-    await (typeof promiseFn === 'function' ? promiseFn() : promiseFn);
+    await promise;
   } catch (e) {
     threw = true;
     thrown = e;
   }
-  if (!threw) fail(undefined, expected, message ?? `Missing expected rejection${expected?.name ? ` (${expected.name})` : ''}.`, 'rejects', rejects);
-  checkThrown(thrown, expected, message, rejects, 'rejects');
+  expectsError(rejects, thrown, threw, args[0], args[1], args.length + 1);
+}
+
+function isPromiseLike(v) {
+  return v instanceof Promise || (v !== null && typeof v === 'object' && typeof v.then === 'function' && typeof v.catch === 'function');
+}
+function describeReturn(v) {
+  if (v === null || v === undefined) return String(v);
+  return typeof v === 'object' && v.constructor?.name ? `instance of ${v.constructor.name}` : `type ${typeof v}`;
 }
 
 function doesNotThrow(fn, expected, message) {
@@ -222,6 +206,10 @@ function makeAssert(strict) {
   const notDeepStrictEqual = (a, b, message) => { if (deepEqual(a, b, true)) fail(a, b, message, 'notDeepStrictEqual', notDeepStrictEqual); };
   const looseDeepEqual = (a, b, message) => { if (!deepEqual(a, b, false)) fail(a, b, message, 'deepEqual', looseDeepEqual); };
   const looseNotDeepEqual = (a, b, message) => { if (deepEqual(a, b, false)) fail(a, b, message, 'notDeepEqual', looseNotDeepEqual); };
+  const partialDeepStrictEqual = function partialDeepStrictEqual(a, b, message) {
+    if (arguments.length < 2) throw nodeError(TypeError, 'ERR_MISSING_ARGS', 'The "actual" and "expected" arguments must be specified');
+    if (!isPartialDeepStrictEqual(a, b)) fail(a, b, message, 'partialDeepStrictEqual', partialDeepStrictEqual);
+  };
   Object.assign(assert, {
     ok: assert,
     equal: strict ? strictEqual : looseEqual,
@@ -232,6 +220,7 @@ function makeAssert(strict) {
     notStrictEqual,
     deepStrictEqual,
     notDeepStrictEqual,
+    partialDeepStrictEqual,
     throws,
     rejects,
     doesNotThrow,
@@ -239,7 +228,7 @@ function makeAssert(strict) {
     match,
     doesNotMatch,
     fail(actual = undefined, expected = undefined, message = undefined, operator = undefined) {
-      if (arguments.length === 0) fail(undefined, undefined, undefined, 'fail', assert.fail);
+      if (arguments.length === 0 || (arguments.length === 1 && actual == null)) fail(undefined, undefined, undefined, 'fail', assert.fail, 'Failed');
       if (arguments.length === 1) fail(undefined, undefined, actual, 'fail', assert.fail);
       fail(actual, expected, message, operator ?? 'fail', assert.fail);
     },
@@ -260,6 +249,31 @@ const assert = makeAssert(false);
 const strict = makeAssert(true);
 assert.strict = strict;
 strict.strict = strict;
+
+/**
+ * Node 24's Assert class: an assert object of its own (strict unless `{ strict: false }`), its
+ * methods on the prototype.
+ */
+const assertOf = new WeakMap();
+const METHODS = ['ok', 'equal', 'notEqual', 'deepEqual', 'notDeepEqual', 'strictEqual', 'notStrictEqual', 'deepStrictEqual', 'notDeepStrictEqual',
+  'partialDeepStrictEqual', 'throws', 'rejects', 'doesNotThrow', 'doesNotReject', 'match', 'doesNotMatch', 'fail', 'ifError'];
+class Assert {
+  constructor(options = {}) {
+    if (typeof options !== 'object' || options === null || Array.isArray(options)) throw invalidArgType('options', 'of type object', options);
+    assertOf.set(this, options.strict === false ? assert : strict);
+    this.AssertionError = AssertionError;
+  }
+}
+for (const name of METHODS) {
+  Object.defineProperty(Assert.prototype, name, {
+    value: { [name](...args) { return (assertOf.get(this) ?? strict)[name](...args); } }[name],
+    writable: true,
+    configurable: true,
+  });
+}
+Object.defineProperty(Assert, 'name', { value: 'Assert' });
+assert.Assert = Assert;
+strict.Assert = Assert;
 
 export const modules = { assert, 'assert/strict': strict };
 export const globals = {};

@@ -169,6 +169,9 @@ export function installArgumentChecks(Buffer) {
   const firstArgument = (value) => invalidArgType('first argument', 'of type string or an instance of Buffer, ArrayBuffer, or Array or an Array-like Object', value);
   define(Buffer, 'from', function (value, encodingOrOffset, length) {
     if (typeof value !== 'string' && (typeof value !== 'object' || value === null)) throw firstArgument(value);
+    // feross recognises a SharedArrayBuffer by the platform's captured constructor, which is not
+    // the script's on V8: Node's fromArrayBuffer, shared memory and all.
+    if (isAnyArrayBuffer(value) && !(value instanceof ArrayBuffer)) return fromSharedArrayBuffer(Buffer, value, encodingOrOffset, length);
     try {
       return from.call(this, value, encodingOrOffset, length);
     } catch (e) {
@@ -270,6 +273,22 @@ export function installArgumentChecks(Buffer) {
     }
     return write.call(this, string, offset, length, encoding);
   });
+}
+
+function fromSharedArrayBuffer(Buffer, sab, byteOffset, length) {
+  byteOffset = byteOffset === undefined ? 0 : +byteOffset;
+  if (Number.isNaN(byteOffset)) byteOffset = 0;
+  const maxLength = sab.byteLength - byteOffset;
+  if (maxLength < 0) throw nodeError(RangeError, 'ERR_BUFFER_OUT_OF_BOUNDS', '"offset" is outside of buffer bounds');
+  if (length === undefined) length = maxLength;
+  else {
+    length = +length;
+    if (length > maxLength) throw nodeError(RangeError, 'ERR_BUFFER_OUT_OF_BOUNDS', '"length" is outside of buffer bounds');
+    if (!(length > 0)) length = 0;
+  }
+  const buf = new Uint8Array(sab, byteOffset, length);
+  Object.setPrototypeOf(buf, Buffer.prototype);
+  return buf;
 }
 
 function isAnyArrayBuffer(v) {

@@ -11,6 +11,10 @@ const { requirePart } = core.shared;
 
 installBufferChecks(Buffer);
 installArgumentChecks(Buffer);
+// Node's lower-case aliases of the BigInt methods (feross has those of the others only).
+for (const name of ['readBigUInt64LE', 'readBigUInt64BE', 'writeBigUInt64LE', 'writeBigUInt64BE']) {
+  Buffer.prototype[name.replace('UInt', 'Uint')] ??= Buffer.prototype[name];
+}
 
 function isUtf8(input) {
   const bytes = validatedBytes(input);

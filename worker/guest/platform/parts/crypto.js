@@ -100,6 +100,10 @@ class Hmac {
   #done = false;
   constructor(algorithm, key) {
     if (typeof algorithm !== 'string') throw invalidArgType('hmac', 'of type string', algorithm);
+    // Node's wording for a key of the wrong type (it also takes KeyObjects and CryptoKeys).
+    if (!(key instanceof KeyObject) && typeof key !== 'string' && !ArrayBuffer.isView(key) && !(key instanceof ArrayBuffer)) {
+      throw invalidArgType('key', 'of type string or an instance of ArrayBuffer, Buffer, TypedArray, DataView, KeyObject, or CryptoKey', key);
+    }
     const bytes = key instanceof KeyObject ? key.export() : toBytes(key, undefined, 'key');
     this.#state = new HashState(op('crypto.hashOpen', { algorithm, hmac: true }, bytes));
   }

@@ -166,5 +166,44 @@ EventEmitter.addAbortListener = function addAbortListener(signal, listener) {
   return { [Symbol.dispose ?? Symbol.for('Symbol.dispose')]: dispose };
 };
 
+/**
+ * Node's EventEmitterAsyncResource: an emitter whose events run in its AsyncResource's scope
+ * (async_hooks' resources are inert in runjs, so that is a plain call). Made on first use, so
+ * that node:events does not load async_hooks.
+ */
+function makeAsyncResourceEmitter() {
+  const { AsyncResource } = core.host.requirePart('node-misc').modules.async_hooks;
+  class EventEmitterAsyncResource extends EventEmitter {
+    #resource;
+    constructor(options = undefined) {
+      let name;
+      if (typeof options === 'string') {
+        name = options;
+        options = undefined;
+      } else {
+        // As Node: the class itself needs a name; a subclass defaults to its own.
+        if (new.target === EventEmitterAsyncResource && typeof options?.name !== 'string') throw invalidArgType('options.name', 'of type string', options?.name);
+        name = options?.name || new.target.name;
+      }
+      super(options);
+      this.#resource = new AsyncResource(name);
+      this.#resource.eventEmitter = this;
+    }
+    emit(event, ...args) { return this.#resource.runInAsyncScope(super.emit, this, event, ...args); }
+    emitDestroy() { this.#resource.emitDestroy(); }
+    get asyncId() { return this.#resource.asyncId(); }
+    get triggerAsyncId() { return this.#resource.triggerAsyncId(); }
+    get asyncResource() { return this.#resource; }
+  }
+  return EventEmitterAsyncResource;
+}
+let asyncResourceEmitter;
+Object.defineProperty(EventEmitter, 'EventEmitterAsyncResource', {
+  enumerable: true,
+  configurable: true,
+  get() { return (asyncResourceEmitter ??= makeAsyncResourceEmitter()); },
+  set(value) { Object.defineProperty(EventEmitter, 'EventEmitterAsyncResource', { value, writable: true, enumerable: true, configurable: true }); },
+});
+
 export const modules = { events: EventEmitter };
 export const globals = {};

@@ -6,6 +6,33 @@ import path from 'path-browserify';
 import core from 'runjs:part/core';
 
 const { op } = core.host;
+const { invalidArgType } = core.shared;
+
+// Node's argument checks (path-browserify throws untyped errors with other texts).
+function checkString(value, name) {
+  if (typeof value !== 'string') throw invalidArgType(name, 'of type string', value);
+}
+const browserify = { ...path };
+for (const fn of ['normalize', 'isAbsolute', 'dirname', 'extname', 'parse']) {
+  path[fn] = (p) => { checkString(p, 'path'); return browserify[fn](p); };
+}
+path.join = (...parts) => { for (const p of parts) checkString(p, 'path'); return browserify.join(...parts); };
+path.resolve = (...parts) => { for (let i = parts.length - 1; i >= 0; i--) checkString(parts[i], `paths[${i}]`); return browserify.resolve(...parts); };
+path.relative = (from, to) => { checkString(from, 'from'); checkString(to, 'to'); return browserify.relative(from, to); };
+path.basename = (p, suffix = undefined) => {
+  if (suffix !== undefined) checkString(suffix, 'suffix');
+  checkString(p, 'path');
+  return suffix === undefined ? browserify.basename(p) : browserify.basename(p, suffix);
+};
+/** Node 20+'s format: an `ext` without its leading dot gets one. */
+path.format = (pathObject) => {
+  if (typeof pathObject !== 'object' || pathObject === null || Array.isArray(pathObject)) throw invalidArgType('pathObject', 'of type object', pathObject);
+  const dir = pathObject.dir || pathObject.root;
+  const ext = pathObject.ext ? `${pathObject.ext[0] === '.' ? '' : '.'}${pathObject.ext}` : '';
+  const base = pathObject.base || `${pathObject.name || ''}${ext}`;
+  if (!dir) return base;
+  return dir === pathObject.root ? `${dir}${base}` : `${dir}/${base}`;
+};
 
 function hostCall(flavour, fn) {
   return function (...args) {

@@ -1,7 +1,6 @@
 // WHATWG streams: web-streams-polyfill (the reference implementation's port), plus
 // TextEncoderStream/TextDecoderStream and CompressionStream/DecompressionStream. Compression
-// runs on the host (op zlib.process) once the input is complete: chunks are collected, and the
-// (de)compressed bytes are enqueued when the writable side closes.
+// runs on the host, one host zlib stream per guest stream (ops zlib.stream*), chunk by chunk.
 import {
   ReadableStream, ReadableStreamDefaultReader, ReadableStreamBYOBReader, ReadableStreamBYOBRequest,
   ReadableStreamDefaultController, ReadableByteStreamController, WritableStream, WritableStreamDefaultWriter,
@@ -10,8 +9,15 @@ import {
 } from 'web-streams-polyfill';
 import core from 'runjs:part/core';
 
-const { op } = core.shared;
+const { op, opAsync } = core.shared;
 const { TextEncoder, TextDecoder } = core.globals;
+
+// A WebIDL async iterator's prototype inherits from %AsyncIteratorPrototype% (the polyfill gives
+// it a look-alike of its own), so `values()` iterators are async iterators by prototype too.
+Object.setPrototypeOf(
+  Object.getPrototypeOf(ReadableStream.prototype.values.call(new ReadableStream())),
+  Object.getPrototypeOf(Object.getPrototypeOf(async function* () {}).prototype),
+);
 
 function bytesOf(chunk, what) {
   if (ArrayBuffer.isView(chunk)) return new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength);
@@ -78,29 +84,29 @@ const FORMATS = {
   brotli: ['brotliCompress', 'brotliDecompress'],
 };
 
+/**
+ * A TransformStream over a host zlib stream (ops zlib.stream*): each chunk's output comes back as
+ * soon as the host produced it. An error the host reports after some output (data after the end
+ * of a compressed stream in the same chunk) errors the stream after that output is enqueued.
+ */
 function codecStream(format, decompress, className) {
   const codecs = FORMATS[String(format)];
   if (codecs === undefined) {
     throw new TypeError(`Failed to construct '${className}': Unsupported compression format: '${String(format)}'`);
   }
-  const chunks = [];
+  let id;
+  const open = () => (id ??= op('zlib.streamOpen', { codec: codecs[decompress ? 1 : 0] }));
+  const deliver = (answer, controller) => {
+    if (answer.bytes.length > 0) controller.enqueue(answer.bytes);
+    if (answer.error !== undefined) throw new TypeError(`${className}: ${answer.error}`);
+  };
   return new TransformStream({
-    transform(chunk) {
-      chunks.push(bytesOf(chunk, className).slice());
+    async transform(chunk, controller) {
+      const bytes = bytesOf(chunk, className).slice();
+      deliver(await opAsync('zlib.streamWrite', { id: open() }, bytes), controller);
     },
-    flush(controller) {
-      let n = 0;
-      for (const c of chunks) n += c.length;
-      const all = new Uint8Array(n);
-      let o = 0;
-      for (const c of chunks) { all.set(c, o); o += c.length; }
-      let out;
-      try {
-        out = op('zlib.process', { codec: codecs[decompress ? 1 : 0], options: {} }, all);
-      } catch (e) {
-        throw new TypeError(`${className}: ${e.message}`);
-      }
-      if (out.length > 0) controller.enqueue(out);
+    async flush(controller) {
+      deliver(await opAsync('zlib.streamEnd', { id: open() }), controller);
     },
   });
 }

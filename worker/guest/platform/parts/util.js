@@ -5,8 +5,9 @@ import core from 'runjs:part/core';
 import { types } from './util/types.js';
 import { isDeepStrictEqual, deepEqual } from './util/deep-equal.js';
 import { MIMEType, MIMEParams } from './util/mime.js';
+import { SYSTEM_ERRORS } from './util/system-errors.js';
 
-const { nodeError, invalidArgType } = core.shared;
+const { nodeError, invalidArgType, outOfRange } = core.shared;
 const { inspect, format, formatWithOptions, stripVTControlCharacters } = inspectLib;
 
 const kCustomPromisify = Symbol.for('nodejs.util.promisify.custom');
@@ -68,6 +69,7 @@ function inherits(ctor, superCtor) {
 
 const warned = new Set();
 function deprecate(fn, msg, code = undefined) {
+  if (code !== undefined && typeof code !== 'string') throw invalidArgType('code', 'of type string', code);
   function deprecated(...args) {
     const key = code ?? msg;
     if (!warned.has(key)) {
@@ -104,15 +106,19 @@ function parseArgs(config = {}) {
   return out;
 }
 
+/** As Node 24: the first format is the outermost; the text must be a string. */
 function styleText(format, text) {
+  if (typeof text !== 'string') throw invalidArgType('text', 'of type string', text);
   const list = Array.isArray(format) ? format : [format];
-  let out = String(text);
+  let left = '';
+  let right = '';
   for (const f of list) {
     const codes = STYLES[f];
-    if (codes === undefined) throw nodeError(TypeError, 'ERR_INVALID_ARG_VALUE', `The argument 'format' must be one of: ${Object.keys(STYLES).join(', ')}. Received ${inspect(f)}`);
-    out = `\u001b[${codes[0]}m${out}\u001b[${codes[1]}m`;
+    if (codes === undefined) throw nodeError(TypeError, 'ERR_INVALID_ARG_VALUE', `The argument 'format' must be one of: ${Object.getOwnPropertyNames(STYLES).map((k) => `'${k}'`).join(', ')}. Received ${inspect(f)}`);
+    left += `\u001b[${codes[0]}m`;
+    right = `\u001b[${codes[1]}m${right}`;
   }
-  return out;
+  return `${left}${text}${right}`;
 }
 
 function toUSVString(s) {
@@ -125,9 +131,31 @@ function aborted(signal, resource) {
   return new Promise((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
 }
 
-function getSystemErrorName(code) {
-  return `Unknown system error ${code}`;
+function checkErrno(err) {
+  if (typeof err !== 'number') throw invalidArgType('err', 'of type number', err);
+  if (err >= 0 || !Number.isSafeInteger(err)) throw outOfRange('err', 'a negative integer', err);
 }
+let systemErrors;
+function getSystemErrorMap() {
+  systemErrors ??= new Map(SYSTEM_ERRORS.map(([errno, name, message]) => [errno, [name, message]]));
+  return new Map(systemErrors);
+}
+function getSystemErrorName(err) {
+  checkErrno(err);
+  return getSystemErrorMap().get(err)?.[0] ?? `Unknown system error ${err}`;
+}
+function getSystemErrorMessage(err) {
+  checkErrno(err);
+  return getSystemErrorMap().get(err)?.[1] ?? `Unknown system error ${err}`;
+}
+
+/** Node's deprecated util._extend (DEP0060). */
+const extend = deprecate(function _extend(target, source) {
+  if (source === null || typeof source !== 'object') return target;
+  const keys = Object.keys(source);
+  for (let i = keys.length - 1; i >= 0; i--) target[keys[i]] = source[keys[i]];
+  return target;
+}, 'The `util._extend` API is deprecated. Please use Object.assign() instead.', 'DEP0060');
 
 const util = {
   format,
@@ -149,22 +177,13 @@ const util = {
   toUSVString,
   aborted,
   getSystemErrorName,
+  getSystemErrorMap,
+  getSystemErrorMessage,
+  _extend: extend,
   TextEncoder: core.globals.TextEncoder,
   TextDecoder: core.globals.TextDecoder,
+  // Node 23 removed the other legacy is* helpers (DEP0044–DEP0058 reached end of life).
   isArray: Array.isArray,
-  isBoolean: (v) => typeof v === 'boolean',
-  isNull: (v) => v === null,
-  isNullOrUndefined: (v) => v === null || v === undefined,
-  isNumber: (v) => typeof v === 'number',
-  isString: (v) => typeof v === 'string',
-  isSymbol: (v) => typeof v === 'symbol',
-  isUndefined: (v) => v === undefined,
-  isRegExp: types.isRegExp,
-  isObject: (v) => v !== null && typeof v === 'object',
-  isDate: types.isDate,
-  isError: (v) => types.isNativeError(v) || v instanceof Error,
-  isFunction: (v) => typeof v === 'function',
-  isPrimitive: (v) => v === null || (typeof v !== 'object' && typeof v !== 'function'),
 };
 
 export const modules = { util, 'util/types': types };

@@ -21,8 +21,14 @@ function invalidUrl(input, base) {
 
 function u(url) {
   const s = urls.get(url);
-  if (s === undefined) throw new TypeError('Illegal invocation');
+  if (s === undefined) throw new TypeError('Receiver must be an instance of class URL');
   return s;
+}
+
+/** ToString as WebIDL's DOMString/USVString conversions do it: a Symbol throws (V8's text on both engines). */
+export function str(v) {
+  if (typeof v === 'symbol') throw new TypeError('Cannot convert a Symbol value to a string');
+  return `${v}`;
 }
 
 /**
@@ -45,7 +51,7 @@ function parse(input, base) {
 
 function setPart(url, name, value) {
   const s = u(url);
-  const parts = op('url.set', [s.parts[HREF], name, String(value)]);
+  const parts = op('url.set', [s.parts[HREF], name, str(value)]);
   if (parts === null) return false;
   s.parts = parts;
   if (s.params !== undefined && (name === 'search' || name === 'href')) replaceList(s.params, parseUrlencoded(parts[SEARCH].slice(1)));
@@ -55,21 +61,21 @@ function setPart(url, name, value) {
 export class URL {
   constructor(url, base = undefined) {
     if (arguments.length === 0) throw nodeError(TypeError, 'ERR_MISSING_ARGS', 'The "url" argument must be specified');
-    const input = String(url);
-    const b = base === undefined ? undefined : String(base);
+    const input = str(url);
+    const b = base === undefined ? undefined : str(base);
     const parts = parse(input, b);
     if (parts === null) throw invalidUrl(input, b);
     urls.set(this, { parts, params: undefined });
   }
   static canParse(url, base = undefined) {
     if (arguments.length === 0) throw nodeError(TypeError, 'ERR_MISSING_ARGS', 'The "url" argument must be specified');
-    return parse(String(url), base === undefined ? undefined : String(base)) !== null;
+    return parse(str(url), base === undefined ? undefined : str(base)) !== null;
   }
   static createObjectURL(obj) { return createObjectURL(obj); }
   static revokeObjectURL(url) { if (arguments.length === 0) revokeObjectURL(); else revokeObjectURL(url); }
   static parse(url, base = undefined) {
     if (arguments.length === 0) throw nodeError(TypeError, 'ERR_MISSING_ARGS', 'The "url" argument must be specified');
-    const parts = parse(String(url), base === undefined ? undefined : String(base));
+    const parts = parse(str(url), base === undefined ? undefined : str(base));
     if (parts === null) return null;
     const result = Object.create(URL.prototype);
     urls.set(result, { parts, params: undefined });
@@ -77,7 +83,7 @@ export class URL {
   }
   get href() { return u(this).parts[HREF]; }
   set href(v) {
-    const input = String(v);
+    const input = str(v);
     if (!setPart(this, 'href', input)) throw invalidUrl(input);
   }
   get origin() { return u(this).parts[ORIGIN]; }
@@ -110,6 +116,8 @@ export class URL {
   toString() { return u(this).parts[HREF]; }
   toJSON() { return u(this).parts[HREF]; }
   [Symbol.for('nodejs.util.inspect.custom')](depth, options, inspect) {
+    // As Node: past the depth limit the URL is shown as an object without own properties.
+    if (typeof depth === 'number' && depth < 0) return this;
     const p = u(this).parts;
     const obj = {
       href: p[HREF], origin: p[ORIGIN], protocol: p[PROTOCOL], username: p[USERNAME], password: p[PASSWORD],
@@ -189,7 +197,7 @@ const paramsOwner = new WeakMap(); // URLSearchParams → URL
 
 function l(p) {
   const v = lists.get(p);
-  if (v === undefined) throw new TypeError('Illegal invocation');
+  if (v === undefined) throw nodeError(TypeError, 'ERR_INVALID_THIS', 'Value of "this" must be of type URLSearchParams');
   return v;
 }
 
@@ -201,8 +209,12 @@ function replaceList(params, list) {
 
 /** USVString conversion: lone surrogates become U+FFFD. */
 function usv(v) {
-  const s = String(v);
+  const s = str(v);
   return s.isWellFormed === undefined ? s.replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, '\ufffd') : s.toWellFormed();
+}
+
+function stripColors(s) {
+  return s.replace(/\u001b\[\d\d?m/g, '');
 }
 
 function update(params) {
@@ -230,7 +242,6 @@ export class URLSearchParams {
         }
       } else {
         for (const key of Reflect.ownKeys(init)) {
-          if (typeof key !== 'string') continue;
           const d = Reflect.getOwnPropertyDescriptor(init, key);
           if (d !== undefined && d.enumerable) list.push([usv(key), usv(init[key])]);
         }
@@ -308,9 +319,15 @@ export class URLSearchParams {
   [Symbol.iterator]() { return iterate(this, 2); }
   toString() { return serializeUrlencoded(l(this)); }
   [Symbol.for('nodejs.util.inspect.custom')](depth, options, inspect) {
+    // Node's layout: one line while it fits `breakLength`, else one pair per line.
     const list = l(this);
-    if (list.length === 0) return 'URLSearchParams {}';
-    return `URLSearchParams { ${list.map(([k, v]) => `${inspect(k, options)} => ${inspect(v, options)}`).join(', ')} }`;
+    if (typeof depth === 'number' && depth < 0) return options.stylize('[Object]', 'special');
+    const inner = depth === null ? options : { ...options, depth: depth - 1 };
+    const output = list.map(([k, v]) => `${inspect(k, inner)} => ${inspect(v, inner)}`);
+    const name = this.constructor.name;
+    if (output.length === 0) return `${name} {}`;
+    const length = output.reduce((n, s) => n + stripColors(s).length + 2, -2);
+    return length > options.breakLength ? `${name} {\n  ${output.join(',\n  ')} }` : `${name} { ${output.join(', ')} }`;
   }
 }
 Object.defineProperty(URLSearchParams.prototype, Symbol.toStringTag, { value: 'URLSearchParams', configurable: true });
@@ -321,7 +338,7 @@ const ParamsIteratorPrototype = Object.create(IteratorPrototype, {
   next: {
     value: function next() {
       const it = iterators.get(this);
-      if (it === undefined) throw new TypeError('Illegal invocation');
+      if (it === undefined) throw nodeError(TypeError, 'ERR_INVALID_THIS', 'Value of "this" must be of type URLSearchParamsIterator');
       const list = l(it.params);
       if (it.index >= list.length) return { value: undefined, done: true };
       const [k, v] = list[it.index++];
@@ -331,6 +348,21 @@ const ParamsIteratorPrototype = Object.create(IteratorPrototype, {
     configurable: true,
   },
   [Symbol.toStringTag]: { value: 'URLSearchParams Iterator', configurable: true },
+  // Node shows the entries still to come.
+  [Symbol.for('nodejs.util.inspect.custom')]: {
+    value: function inspectIterator(depth, options, inspect) {
+      const it = iterators.get(this);
+      if (it === undefined) throw nodeError(TypeError, 'ERR_INVALID_THIS', 'Value of "this" must be of type URLSearchParamsIterator');
+      if (typeof depth === 'number' && depth < 0) return options.stylize('[Object]', 'special');
+      const inner = depth === null ? options : { ...options, depth: depth - 1 };
+      const output = l(it.params).slice(it.index).map(([k, v]) => (it.kind === 0 ? k : it.kind === 1 ? v : [k, v]));
+      const strs = output.map((x) => inspect(x, inner));
+      const body = inspect(output, inner).includes('\n') ? `\n  ${strs.join(',\n  ')}` : ` ${strs.join(', ')}`;
+      return `URLSearchParams Iterator {${body} }`;
+    },
+    writable: true,
+    configurable: true,
+  },
 });
 const iterators = new WeakMap();
 function iterate(params, kind) {

@@ -116,8 +116,20 @@ export class Blob {
     return new ReadableStream({
       type: 'bytes',
       pull(controller) {
+        // A pending BYOB read is filled in place; at the end it must be answered with respond(0),
+        // or it would never settle (close() alone does not complete a pending pull-into).
+        const request = controller.byobRequest;
         if (offset >= bytes.length) {
           controller.close();
+          request?.respond(0);
+          return;
+        }
+        if (request) {
+          const view = request.view;
+          const n = Math.min(view.byteLength, bytes.length - offset);
+          new Uint8Array(view.buffer, view.byteOffset, n).set(bytes.subarray(offset, offset + n));
+          offset += n;
+          request.respond(n);
           return;
         }
         const end = Math.min(bytes.length, offset + 65536);

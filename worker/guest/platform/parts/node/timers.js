@@ -2,18 +2,30 @@
 // spec, which has no interval timers (a run ends when its work is done).
 import core from 'runjs:part/core';
 
-const { sleepUnref } = core.shared;
+const { sleepUnref, nodeError, invalidArgType } = core.shared;
 const kCustomPromisify = Symbol.for('nodejs.util.promisify.custom');
 function abortError(signal) {
-  const e = new Error('The operation was aborted');
+  const e = new Error('The operation was aborted', { cause: signal?.reason });
   e.name = 'AbortError';
   e.code = 'ABORT_ERR';
-  e.cause = signal?.reason;
   return e;
 }
 
+/** Node's argument checks for the promise API; a bad argument rejects (it never throws). */
+function checkOptions(options) {
+  if (typeof options !== 'object' || options === null || Array.isArray(options)) throw invalidArgType('options', 'of type object', options);
+  const { signal, ref } = options;
+  if (signal !== undefined && !(signal instanceof core.globals.AbortSignal)) throw invalidArgType('options.signal', 'an instance of AbortSignal', signal);
+  if (ref !== undefined && typeof ref !== 'boolean') throw invalidArgType('options.ref', 'of type boolean', ref);
+}
+
 function delayed(schedule, cancel, value, options) {
-  const signal = options?.signal;
+  try {
+    checkOptions(options);
+  } catch (e) {
+    return Promise.reject(e);
+  }
+  const signal = options.signal;
   if (signal?.aborted) return Promise.reject(abortError(signal));
   return new Promise((resolve, reject) => {
     let onAbort;
@@ -31,14 +43,31 @@ function delayed(schedule, cancel, value, options) {
   });
 }
 
-export const promises = {
-  setTimeout: (delay = 1, value = undefined, options = undefined) => delayed((fn) => setTimeout(fn, delay), clearTimeout, value, options),
-  setImmediate: (value = undefined, options = undefined) => delayed((fn) => setImmediate(fn), clearImmediate, value, options),
-  scheduler: {
-    wait: (delay, options = undefined) => delayed((fn) => setTimeout(fn, delay), clearTimeout, undefined, options),
-    yield: () => delayed((fn) => setImmediate(fn), clearImmediate, undefined, undefined),
-  },
-};
+function promiseTimeout(delay = undefined, value = undefined, options = {}) {
+  if (delay !== undefined && typeof delay !== 'number') return Promise.reject(invalidArgType('delay', 'of type number', delay));
+  return delayed((fn) => setTimeout(fn, delay), clearTimeout, value, options);
+}
+function promiseImmediate(value = undefined, options = {}) {
+  return delayed((fn) => setImmediate(fn), clearImmediate, value, options);
+}
+
+/** timers/promises' scheduler (Node's Scheduler: not constructible, its methods check `this`). */
+const schedulers = new WeakSet();
+class Scheduler {
+  constructor() { throw nodeError(TypeError, 'ERR_ILLEGAL_CONSTRUCTOR', 'Illegal constructor'); }
+  yield() {
+    if (!schedulers.has(this)) throw nodeError(TypeError, 'ERR_INVALID_THIS', 'Value of "this" must be of type Scheduler');
+    return promiseImmediate();
+  }
+  wait(delay, options = undefined) {
+    if (!schedulers.has(this)) throw nodeError(TypeError, 'ERR_INVALID_THIS', 'Value of "this" must be of type Scheduler');
+    return promiseTimeout(delay, undefined, options);
+  }
+}
+const scheduler = Object.create(Scheduler.prototype);
+schedulers.add(scheduler);
+
+export const promises = { setTimeout: promiseTimeout, setImmediate: promiseImmediate, scheduler };
 
 /** Live node:timers timeouts by id (ids count down from -1, apart from the global timers' ids ≥ 1). */
 const live = new Map();
@@ -54,6 +83,7 @@ class Timeout {
   #fire;
   #sleep;
   #ref = true;
+  #closed = false;
   constructor(callback, ms, args) {
     this.#id = nextId--;
     this.#ms = ms;
@@ -72,11 +102,15 @@ class Timeout {
   ref() { this.#ref = true; this.#sleep?.ref(true); return this; }
   unref() { this.#ref = false; this.#sleep?.ref(false); return this; }
   hasRef() { return this.#ref; }
+  /** Restarts the timer, also one that already fired (as in Node); not one that was cleared. */
   refresh() {
-    if (this.#sleep !== undefined) { this.#sleep.cancel(); this.#start(); }
+    if (this.#closed) return this;
+    this.#sleep?.cancel();
+    this.#start();
     return this;
   }
   close() {
+    this.#closed = true;
     this.#sleep?.cancel();
     this.#sleep = undefined;
     live.delete(this.#id);
@@ -85,15 +119,30 @@ class Timeout {
   [Symbol.toPrimitive]() { return this.#id; }
 }
 
-function timeout(callback, delay = 1, ...args) {
-  if (typeof callback !== 'function') {
-    const e = new TypeError(`The "callback" argument must be of type function. Received ${callback === null ? 'null' : typeof callback}`);
-    e.code = 'ERR_INVALID_ARG_TYPE';
-    throw e;
+const TIMEOUT_MAX = 2 ** 31 - 1;
+
+/**
+ * Node's delay rule: anything that is not from 1 to 2³¹−1 ms becomes 1 ms, with Node's warning
+ * (overflow every time; negative and NaN delays once per realm, as Node warns once per process).
+ */
+const warned = { negative: false, nan: false };
+function delayOf(delay) {
+  const ms = Number(delay);
+  if (ms >= 1 && ms <= TIMEOUT_MAX) return Math.floor(ms);
+  if (ms > TIMEOUT_MAX) process.emitWarning(`${ms} does not fit into a 32-bit signed integer.\nTimeout duration was set to 1.`, 'TimeoutOverflowWarning');
+  else if (ms < 0 && !warned.negative) {
+    warned.negative = true;
+    process.emitWarning(`${ms} is a negative number.\nTimeout duration was set to 1.`, 'TimeoutNegativeWarning');
+  } else if (typeof delay === 'number' && Number.isNaN(delay) && !warned.nan) {
+    warned.nan = true;
+    process.emitWarning(`${ms} is not a number.\nTimeout duration was set to 1.`, 'TimeoutNaNWarning');
   }
-  let ms = Number(delay);
-  if (!(ms >= 1) || !Number.isFinite(ms)) ms = ms === Infinity ? 2147483647 : 1;
-  return new Timeout(callback, Math.floor(ms), args);
+  return 1;
+}
+
+function timeout(callback, delay = 1, ...args) {
+  if (typeof callback !== 'function') throw invalidArgType('callback', 'of type function', callback);
+  return new Timeout(callback, delayOf(delay), args);
 }
 Object.defineProperty(timeout, kCustomPromisify, { value: promises.setTimeout, configurable: true });
 Object.defineProperty(timeout, 'name', { value: 'setTimeout' });
@@ -106,10 +155,30 @@ function clearTimeoutAny(id) {
 }
 Object.defineProperty(clearTimeoutAny, 'name', { value: 'clearTimeout' });
 
+/**
+ * What node:timers' setImmediate returns, as in Node (ref/unref/hasRef). An immediate runs in the
+ * next turn either way, so ref() and unref() only change what hasRef() says.
+ */
+const kId = Symbol('id');
+class Immediate {
+  #ref = true;
+  constructor(id) { Object.defineProperty(this, kId, { value: id }); }
+  ref() { this.#ref = true; return this; }
+  unref() { this.#ref = false; return this; }
+  hasRef() { return this.#ref; }
+}
+
+function immediate(callback, ...args) {
+  if (typeof callback !== 'function') throw invalidArgType('callback', 'of type function', callback);
+  return new Immediate(setImmediate(callback, ...args));
+}
+Object.defineProperty(immediate, kCustomPromisify, { value: promises.setImmediate, configurable: true });
+Object.defineProperty(immediate, 'name', { value: 'setImmediate' });
+
 export const timers = {
   setTimeout: timeout,
   clearTimeout: clearTimeoutAny,
-  setImmediate: (...args) => setImmediate(...args),
-  clearImmediate: (id) => clearImmediate(id),
+  setImmediate: immediate,
+  clearImmediate: (id) => clearImmediate(id instanceof Immediate ? id[kId] : id),
   promises,
 };

@@ -5,6 +5,7 @@ import { qs } from './querystring.js';
 
 const { op, nodeError, invalidArgType } = core.shared;
 const { URL, URLSearchParams } = core.globals;
+const str = (v) => { if (typeof v === 'symbol') throw new TypeError('Cannot convert a Symbol value to a string'); return `${v}`; };
 
 export class Url {
   constructor() {
@@ -22,7 +23,8 @@ export class Url {
     this.href = null;
   }
   format() { return format(this); }
-  resolve(relative) { return resolve(this.href, relative); }
+  resolve(relative) { return resolve(this.format(), relative); }
+  resolveObject(relative) { return parse(resolve(this.format(), typeof relative === 'string' ? relative : format(relative))); }
 }
 
 function parse(input, parseQueryString = false, slashesDenoteHost = false) {
@@ -39,6 +41,7 @@ function format(obj, options = undefined) {
   if (typeof obj === 'string') obj = parse(obj);
   else if (typeof obj !== 'object' || obj === null) throw invalidArgType('urlObject', 'one of type object or string', obj);
   if (obj instanceof URL) {
+    if (options) validateObject(options, 'options');
     const o = { auth: true, fragment: true, search: true, unicode: false, ...options };
     let out = `${obj.protocol}`;
     if (obj.host !== '' || obj.protocol === 'file:') out += '//';
@@ -62,18 +65,46 @@ function resolve(from, to) {
   return op('url.legacy', { fn: 'resolve', base: String(from), input: String(to) });
 }
 
-function fileURLToPath(url) {
+function validateObject(value, name) {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw invalidArgType(name, 'of type object', value);
+}
+
+function fileURLToPath(url, options = undefined) {
   const u = typeof url === 'string' ? new URL(url) : url;
   if (!(u instanceof URL)) throw invalidArgType('path', 'of type string or an instance of URL', url);
   if (u.protocol !== 'file:') throw nodeError(TypeError, 'ERR_INVALID_URL_SCHEME', 'The URL must be of scheme file');
+  if (options?.windows) return windowsPath(u);
   if (u.hostname !== '') throw nodeError(TypeError, 'ERR_INVALID_FILE_URL_HOST', 'File URL host must be "localhost" or empty on linux');
   const pathname = u.pathname;
   if (/%2f/i.test(pathname)) throw nodeError(TypeError, 'ERR_INVALID_FILE_URL_PATH', 'File URL path must not include encoded / characters');
   return decodeURIComponent(pathname);
 }
 
-function pathToFileURL(path) {
+/** Node's getPathFromURLWin32: drive-letter paths and UNC hosts, backslashes. */
+function windowsPath(u) {
+  let pathname = u.pathname;
+  if (/%(2f|5c)/i.test(pathname)) throw nodeError(TypeError, 'ERR_INVALID_FILE_URL_PATH', 'File URL path must not include encoded \\ or / characters');
+  pathname = decodeURIComponent(pathname.replaceAll('/', '\\'));
+  if (u.hostname !== '') return `\\\\${url.domainToUnicode(u.hostname)}${pathname}`;
+  const letter = pathname.codePointAt(1) | 0x20;
+  if (letter < 97 || letter > 122 || pathname[2] !== ':') throw nodeError(TypeError, 'ERR_INVALID_FILE_URL_PATH', 'File URL path must be absolute');
+  return pathname.slice(1);
+}
+
+function fileURLToPathBuffer(u, options = undefined) {
+  return core.shared.requirePart('buffer').globals.Buffer.from(fileURLToPath(u, options));
+}
+
+function pathToFileURL(path, options = undefined) {
   if (typeof path !== 'string') throw invalidArgType('path', 'of type string', path);
+  if (options?.windows) {
+    // A drive path (resolved by the host's path.win32 against runjs's working directory `\`).
+    let resolved = core.shared.requirePart('path').modules.path.win32.resolve(path);
+    if ((path.endsWith('\\') || path.endsWith('/')) && !resolved.endsWith('\\')) resolved += '/';
+    const u = new URL('file://');
+    u.pathname = resolved.replace(/%/g, '%25').replace(/\\/g, '/').replace(/\n/g, '%0A').replace(/\r/g, '%0D').replace(/\t/g, '%09');
+    return u;
+  }
   let resolved = core.shared.requirePart('path').modules.path.resolve(path);
   if (path.endsWith('/') && !resolved.endsWith('/')) resolved += '/';
   const encoded = resolved.replace(/%/g, '%25').replace(/\\/g, '%5C').replace(/\n/g, '%0A').replace(/\r/g, '%0D').replace(/\t/g, '%09');
@@ -84,6 +115,8 @@ function pathToFileURL(path) {
 
 function urlToHttpOptions(url) {
   const options = {
+    __proto__: null,
+    ...url, // as Node: properties a script added to the URL object
     protocol: url.protocol,
     hostname: url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname,
     hash: url.hash,
@@ -106,8 +139,15 @@ export const url = {
   resolve,
   resolveObject: (from, to) => parse(resolve(from, to)),
   fileURLToPath,
+  fileURLToPathBuffer,
   pathToFileURL,
   urlToHttpOptions,
-  domainToASCII: (d) => op('url.legacy', { fn: 'domainToASCII', input: String(d) }),
-  domainToUnicode: (d) => op('url.legacy', { fn: 'domainToUnicode', input: String(d) }),
+  domainToASCII(domain) {
+    if (arguments.length < 1) throw nodeError(TypeError, 'ERR_MISSING_ARGS', 'The "domain" argument must be specified');
+    return op('url.legacy', { fn: 'domainToASCII', input: str(domain) });
+  },
+  domainToUnicode(domain) {
+    if (arguments.length < 1) throw nodeError(TypeError, 'ERR_MISSING_ARGS', 'The "domain" argument must be specified');
+    return op('url.legacy', { fn: 'domainToUnicode', input: str(domain) });
+  },
 };

@@ -52,6 +52,15 @@ export function deepEqual(a, b, strict, memo = undefined) {
     if (!isRegExp(b) || a.source !== b.source || a.flags !== b.flags || a.lastIndex !== b.lastIndex) return false;
   } else if (isNativeError(a) || a instanceof Error) {
     if ((!isNativeError(b) && !(b instanceof Error)) || a.message !== b.message || a.name !== b.name) return false;
+    // Node 24 also compares the non-enumerable `cause` and `errors` (AggregateError).
+    for (const key of ['cause', 'errors']) {
+      const enumerable = Object.prototype.propertyIsEnumerable.call(a, key);
+      if (enumerable !== Object.prototype.propertyIsEnumerable.call(b, key)) return false;
+      if (enumerable) continue; // compared with the other keys
+      const has = Object.prototype.hasOwnProperty.call(a, key);
+      if (has !== Object.prototype.hasOwnProperty.call(b, key)) return false;
+      if (has && !deepEqual(a[key], b[key], strict, memo)) return false;
+    }
   } else if (isArrayBufferView(a)) {
     if (!isArrayBufferView(b) || a.byteLength !== b.byteLength) return false;
     if (!strict && (tagA === '[object Float32Array]' || tagA === '[object Float64Array]')) {

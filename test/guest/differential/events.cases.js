@@ -1,0 +1,20 @@
+// node:events: EventEmitter semantics, errors, static helpers.
+const E = () => require('node:events');
+const corpus = {
+  'emit order and once': () => { const e = new (E())(); const out = []; e.on('x', (v) => out.push(`a${v}`)); e.once('x', (v) => out.push(`b${v}`)); e.prependListener('x', (v) => out.push(`p${v}`)); e.emit('x', 1); e.emit('x', 2); return out; },
+  'error without listener': () => new (E())().emit('error', new Error('boom')),
+  'error non-error': () => new (E())().emit('error', { a: 1 }),
+  'listener not a function': () => new (E())().on('x', 1),
+  'listenerCount and names': () => { const e = new (E())(); const f = () => {}; e.on('a', f); e.on('a', () => {}); e.on(Symbol.for('s'), f); return [e.listenerCount('a'), e.listenerCount('a', f), e.eventNames().map(String)]; },
+  'setMaxListeners bad': () => new (E())().setMaxListeners(-1),
+  'defaultMaxListeners': () => E().defaultMaxListeners,
+  'once promise': async () => { const e = new (E())(); setTimeout(() => e.emit('go', 1, 2), 1); return E().once(e, 'go'); },
+  'once rejects on error': async () => { const e = new (E())(); setTimeout(() => e.emit('error', new Error('bad')), 1); try { await E().once(e, 'go'); } catch (err) { return err.message; } },
+  'on async iterator': async () => { const e = new (E())(); const out = []; setTimeout(() => { e.emit('d', 1); e.emit('d', 2); }, 1); for await (const [v] of E().on(e, 'd')) { out.push(v); if (out.length === 2) break; } return out; },
+  'getEventListeners': () => { const t = new EventTarget(); const f = () => {}; t.addEventListener('x', f); return E().getEventListeners(t, 'x').length; },
+  'removeAllListeners': () => { const e = new (E())(); e.on('a', () => {}); e.on('b', () => {}); e.removeAllListeners('a'); return e.eventNames(); },
+  'rawListeners once wrapper': () => { const e = new (E())(); const f = () => {}; e.once('a', f); const [w] = e.rawListeners('a'); return [w === f, w.listener === f]; },
+  'EventEmitterAsyncResource': () => { const { EventEmitterAsyncResource } = E(); const e = new EventEmitterAsyncResource({ name: 'X' }); const out = []; e.on('a', function (v) { out.push(v, this === e); }); e.emit('a', 1); return [out, typeof e.asyncId, e.asyncResource.eventEmitter === e, e instanceof E()]; },
+  'EventEmitterAsyncResource bad options': () => new (E().EventEmitterAsyncResource)(5),
+  'module keys': () => Object.keys(E()).sort(),
+};

@@ -1,0 +1,56 @@
+// Where runjs knowingly differs from Node 24 in the differential corpora, per module and engine,
+// with the reason. The harness fails when a listed case agrees (remove it) or an unlisted one
+// differs (fix it, or list it with a reason).
+import type { EngineName } from '../../../shared/protocol.ts';
+
+type Known = Record<string, string>; // case name → why it differs
+
+const both = (k: Known): Record<EngineName, Known> => ({ v8: k, quickjs: k });
+
+const BUFFER: Known = {
+  'inspect with props': "a Buffer's own non-index properties are not shown (listing them costs one string per byte without the engine's help)",
+  'transcode bad encoding': "transcode goes through strings: an unknown encoding is ERR_UNKNOWN_ENCODING, not ICU's U_ILLEGAL_ARGUMENT_ERROR",
+};
+
+const UTIL: Known = {
+  'inspect: function with props': 'the script transform (esbuild) renames a named function expression whose name an outer binding shares (`const f = function f() {}` is named f2)',
+  'inspect: map iterator': "iterator entries cannot be previewed without the engine (Node's previewEntries is native)",
+  'inspect: promise': 'promise state cannot be read without the engine (shown as <pending>)',
+  'inspect: long-running structure': "Node's inspect stops a 1000-deep structure at its native stack limit; the engines' limits differ",
+  'module keys': 'not provided: diff, getCallSites, parseEnv, setTraceSigInt, transferableAbortController/Signal, convertProcessSignalToExitCode, _errnoException, _exceptionWithHostPort',
+};
+
+export const KNOWN: Record<string, Partial<Record<EngineName, Known>>> = {
+  assert: both({
+    'module keys': 'no CallTracker (deprecated in Node 20)',
+    'strict keys': 'no CallTracker (deprecated in Node 20)',
+    'ok(false)': "Node quotes the call's source text (`ok(false)`); the platform cannot read the script's source and shows the value",
+    'CallTracker': 'no CallTracker (deprecated in Node 20)',
+  }),
+  buffer: {
+    v8: BUFFER,
+    quickjs: { ...BUFFER, 'writeBigInt64LE not bigint': "QuickJS's own TypeError text for mixing BigInt and Number" },
+  },
+  timers: both({
+    'module keys': 'no setInterval/clearInterval: the interface spec has no interval timers',
+    'promises keys': 'no timers/promises setInterval (the interface spec has no interval timers)',
+    'setInterval': 'no setInterval (interface spec)',
+    'promises.setInterval': 'no setInterval (interface spec)',
+    'promises.setInterval bad options': 'no setInterval (interface spec)',
+    'order: immediate vs timeout 0 inside timer': 'runjs runs immediates after the pending timers of delay 0 (one run loop for both engines); Node runs them first when called from a timer',
+  }),
+  util: {
+    v8: UTIL,
+    quickjs: { ...UTIL, 'deprecate: not a function': "QuickJS's own TypeError text where Node shows V8's (`Object prototype may only be an Object or null: 1`)" },
+  },
+  url: both({
+    'module keys': 'no URLPattern (not implemented; the global is absent too)',
+  }),
+};
+
+/** `passed/total (percent)` for one module on one engine. */
+export function passRateRow(module: string, engine: EngineName, total: number): string {
+  const failed = Object.keys(KNOWN[module]?.[engine] ?? {}).length;
+  const passed = total - failed;
+  return `${passed}/${total} (${Math.floor((passed / total) * 100)} %)`;
+}

@@ -1,0 +1,16 @@
+// node:querystring: parse/stringify/escape/unescape, odd separators and values.
+const q = () => require('node:querystring');
+const corpus = {
+  'parse': () => q().parse('a=1&b=2&a=3&c&=d&e=%ZZ&f=%E2%82%AC+x'),
+  'parse separators': () => q().parse('a:1;b:2', ';', ':'),
+  'parse maxKeys': () => q().parse('a=1&b=2&c=3', null, null, { maxKeys: 2 }),
+  'parse decodeURIComponent': () => q().parse('a=%41', null, null, { decodeURIComponent: (s) => s.toLowerCase() }),
+  'parse non-string': () => q().parse(5),
+  'stringify': () => q().stringify({ a: [1, 2], b: 'x y', c: true, d: null, e: undefined, f: 1n, g: {}, h: NaN }),
+  'stringify separators': () => q().stringify({ a: 1, b: 2 }, ';', ':'),
+  'stringify encodeURIComponent': () => q().stringify({ a: 'é' }, null, null, { encodeURIComponent: (s) => `<${s}>` }),
+  'escape': () => q().escape('a b&c/d?é\u{1F600}'),
+  'escape lone surrogate': () => q().escape('\uD800'),
+  'unescape': () => [q().unescape('%41%zz%'), q().unescape('a+b')],
+  'module keys': () => Object.keys(q()).sort(),
+};
