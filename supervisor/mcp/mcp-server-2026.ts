@@ -71,6 +71,24 @@ function asProtocolError(e: unknown): never {
 
 const TASK_ID = z.object({ taskId: z.string() }).passthrough();
 
+/**
+ * SDK v2.4 has no tasks extension: it takes a CreateTaskResult for a tool result and adds the
+ * `content: []` every tool result must have. A created task is flat `Result & Task` (SEP-2663),
+ * so that key comes off again here, after the SDK's own handling.
+ */
+class RunjsModernServer extends Server {
+  protected override _wrapHandler(method: string, handler: Parameters<Server['_wrapHandler']>[1]): ReturnType<Server['_wrapHandler']> {
+    const wrapped = super._wrapHandler(method, handler);
+    if (method !== 'tools/call') return wrapped;
+    return async (request, ctx) => {
+      const result = await wrapped(request, ctx);
+      if (result['resultType'] !== 'task') return result;
+      const { content: _content, ...task } = result;
+      return task;
+    };
+  }
+}
+
 export interface ModernServerOptions {
   readonly surface: McpSurfaceOptions;
   readonly transport: Exclude<TransportKind, 'sse'>;
@@ -89,7 +107,7 @@ export function createModernServer(o: ModernServerOptions): Server {
     ...(surface.hasResources ? { resources: {} } : {}),
     ...(tasks === undefined ? {} : { extensions: { [TASKS_EXTENSION]: {} } }),
   };
-  const server = new Server(
+  const server = new RunjsModernServer(
     { name: SERVER_NAME, title: 'runjs', version: opts.version },
     { capabilities, instructions: surface.instructions, cacheHints: cacheHints(opts) },
   );
