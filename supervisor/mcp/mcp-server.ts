@@ -1,5 +1,7 @@
-// One MCP server object per MCP connection (a stdio process, a Streamable HTTP session, an SSE
-// stream): the tools of the mode, the instructions, and tasks where the transport offers them.
+// The 2025 protocol generation (initialize; 2024-11-05 to 2025-11-25; SDK v1): one MCP server
+// object per MCP connection (a stdio process, a Streamable HTTP session, an SSE stream) over the
+// shared surface (mcp-surface.ts), and 2025-11-25 tasks where the transport offers them.
+// MCP 2026-07-28 is mcp-server-2026.ts (docs/mcp-protocol.md).
 //
 // Built on the SDK's low-level `Server` rather than `McpServer`, for two reasons: McpServer runs
 // a task-capable tool called *without* a task by creating a task and polling it (every 5 s by
@@ -36,9 +38,6 @@ export interface McpConnection {
 
 /** `serverInfo.name` in the initialize result. */
 export const SERVER_NAME = 'runjs';
-
-/** The protocol versions this (SDK v1) server negotiates at initialize; 2026-07-28 is mcp-server-2026.ts's. */
-export const LEGACY_PROTOCOL_VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'] as const;
 
 type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 
