@@ -122,7 +122,7 @@ export function createModernServer(o: ModernServerOptions): Server {
   server.setRequestHandler('tools/call', async (request, ctx) => {
     const { name, arguments: rawArgs } = request.params;
     try {
-      const withTasks = tasks !== undefined && declaresTasks(ctx);
+      const withTasks = tasks !== undefined && !tasks.full && declaresTasks(ctx);
       const def = surface.tool(name);
       const taskRunner = withTasks ? def?.task : undefined;
       const decision = await surface.approval(name, rawArgs);

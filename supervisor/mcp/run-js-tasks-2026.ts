@@ -17,6 +17,11 @@ import { DEFAULT_TASK_TTL_MS } from './run-js-tasks.ts';
 export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
 /** Suggested tasks/get interval: runs are often short. */
 const POLL_INTERVAL_MS = 500;
+/**
+ * Tasks kept at most (each holds a run's whole result for its TTL). A full store creates no task:
+ * run_js then answers as without the extension, which the extension allows (the server decides).
+ */
+export const MAX_TASKS = 10_000;
 
 export type TaskStatus2026 = 'working' | 'input_required' | 'completed' | 'failed' | 'cancelled';
 const TERMINAL: ReadonlySet<TaskStatus2026> = new Set(['completed', 'failed', 'cancelled']);
@@ -42,6 +47,8 @@ interface TaskRecord {
   inputRequests: Record<string, unknown> | undefined;
   /** Receives the answers of a task waiting for input. */
   onInput: ((responses: Record<string, unknown>) => void) | undefined;
+  /** Answers gathered so far (a client may answer the pending requests one at a time). */
+  answers: Record<string, unknown>;
   timer: NodeJS.Timeout | undefined;
 }
 
@@ -78,6 +85,10 @@ export class RunJsTaskStore2026 {
     return this.#tasks.size;
   }
 
+  get full(): boolean {
+    return this.#tasks.size >= MAX_TASKS;
+  }
+
   /** Status changes, for `notifications/tasks/status` (returns the unsubscribe). */
   onStatus(listener: (task: DetailedTaskView) => void): () => void {
     this.#listeners.add(listener);
@@ -90,7 +101,7 @@ export class RunJsTaskStore2026 {
     const rec: TaskRecord = {
       taskId: randomUUID(), status: inputRequests === undefined ? 'working' : 'input_required', statusMessage: undefined,
       createdAt: now, lastUpdatedAt: now, ttlMs: DEFAULT_TASK_TTL_MS,
-      result: undefined, error: undefined, executionId: undefined, inputRequests, onInput, timer: undefined,
+      result: undefined, error: undefined, executionId: undefined, inputRequests, onInput, answers: {}, timer: undefined,
     };
     this.#tasks.set(rec.taskId, rec);
     this.#arm(rec);
@@ -134,30 +145,34 @@ export class RunJsTaskStore2026 {
 
   /**
    * Answers some or all of a task's pending input requests. Answered keys leave `inputRequests`;
-   * once none is pending the task goes back to `working` and its owner gets every answer.
+   * once none is pending the task goes back to `working` and its owner gets every answer, from
+   * every update. Keys that are not pending are ignored.
    */
   update(taskId: string, responses: Record<string, unknown>): boolean {
     const rec = this.#tasks.get(taskId);
     if (rec === undefined) return false;
     if (rec.status !== 'input_required' || rec.inputRequests === undefined) return true;
     const pending = { ...rec.inputRequests };
-    const answered: Record<string, unknown> = {};
+    let answered = false;
     for (const [key, value] of Object.entries(responses)) {
       if (key in pending) {
-        answered[key] = value;
+        rec.answers[key] = value;
         delete pending[key];
+        answered = true;
       }
     }
-    if (Object.keys(answered).length === 0) return true;
+    if (!answered) return true;
     rec.inputRequests = Object.keys(pending).length > 0 ? pending : undefined;
     if (rec.inputRequests !== undefined) {
       this.#touch(rec);
       return true;
     }
     const onInput = rec.onInput;
+    const answers = rec.answers;
     rec.onInput = undefined;
+    rec.answers = {};
     this.#set(rec, 'working', undefined);
-    onInput?.(answered);
+    onInput?.(answers);
     return true;
   }
 
