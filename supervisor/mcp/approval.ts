@@ -47,3 +47,6 @@ export function answerOf(response: unknown): 'approved' | 'refused' | 'missing' 
 export function refusedText(tool: string, reason: string): string {
   return `${tool} was not approved: ${reason}`;
 }
+
+/** Why an `ask` could not be put to a human: the client declared no elicitation. */
+export const CANNOT_ASK = 'it needs a human\'s approval and this client cannot be asked (no elicitation capability)';

@@ -17,7 +17,7 @@ import { buildSurface, type McpSurfaceOptions } from './mcp-surface.ts';
 import { errorResult, invalidArguments, toolFailure, type ToolCallContext } from './tool-kit.ts';
 import { SERVER_NAME } from './mcp-server.ts';
 
-import { answerOf, APPROVAL_INPUT_KEY, APPROVAL_SCHEMA, refusedText } from './approval.ts';
+import { answerOf, APPROVAL_INPUT_KEY, APPROVAL_SCHEMA, CANNOT_ASK, refusedText } from './approval.ts';
 import { TASKS_EXTENSION, type RunJsTaskStore2026 } from './run-js-tasks-2026.ts';
 import { waitForRun } from './wait-for-run.ts';
 import { outcomeResult } from './run-js-tool.ts';
@@ -45,13 +45,18 @@ function cacheHints(opts: McpSurfaceOptions) {
 /** SDK v1 and v2 are two copies of the same wire types; results cross between them as JSON. */
 const asModern = (r: CallToolResult): CallToolResult2026 => r as unknown as CallToolResult2026;
 
-/** Whether this request declared the tasks extension (per-request client capabilities). */
-function declaresTasks(ctx: ServerContext): boolean {
+/** The client capabilities this request declared (2026: per request, in the envelope). */
+function clientCapabilities(ctx: ServerContext): Record<string, unknown> {
   const caps: unknown = ctx.mcpReq.envelope?.[CLIENT_CAPABILITIES_META_KEY as keyof typeof ctx.mcpReq.envelope];
-  if (typeof caps !== 'object' || caps === null || !('extensions' in caps)) return false;
-  const ext = caps.extensions;
+  return typeof caps === 'object' && caps !== null ? caps as Record<string, unknown> : {};
+}
+
+/** Whether this request declared the tasks extension. */
+function declaresTasks(ctx: ServerContext): boolean {
+  const ext = clientCapabilities(ctx)['extensions'];
   return typeof ext === 'object' && ext !== null && TASKS_EXTENSION in ext;
 }
+
 
 function callContext(ctx: ServerContext): ToolCallContext {
   const url = ctx.http?.req?.url;
@@ -134,6 +139,8 @@ export function createModernServer(o: ModernServerOptions): Server {
         const start = (): void => {
           void runTask(tasks, created.taskId, async () => taskRunner.submit(parsed.data), taskRunner.includeExecutionId, opts);
         };
+        // A task would wait for an answer this client can never give.
+        if (decision.kind === 'ask' && clientCapabilities(ctx)['elicitation'] === undefined) return asModern(errorResult(refusedText(name, CANNOT_ASK)));
         const ask = decision.kind === 'ask' ? { [APPROVAL_INPUT_KEY]: inputRequired.elicit({ message: decision.message, requestedSchema: APPROVAL_SCHEMA }) } : undefined;
         const created = tasks.create(ask, (answers) => {
           if (answerOf(answers[APPROVAL_INPUT_KEY]) === 'approved') start();

@@ -16,7 +16,7 @@ import { RunJsTaskStore, startRunTask } from './run-js-tasks.ts';
 import { RunjsError } from '../../shared/errors.ts';
 import { errorResult, invalidArguments, toolFailure, type ToolCallContext } from './tool-kit.ts';
 import { buildSurface, type McpSurface, type McpSurfaceOptions } from './mcp-surface.ts';
-import { answerOf, APPROVAL_SCHEMA, refusedText } from './approval.ts';
+import { answerOf, APPROVAL_SCHEMA, CANNOT_ASK, refusedText } from './approval.ts';
 
 export type { McpSurfaceOptions } from './mcp-surface.ts';
 
@@ -77,7 +77,7 @@ export function createMcpConnection(opts: McpSurfaceOptions, transport: Transpor
     const decision = await surface.approval(name, rawArgs);
     if (decision.kind === 'allow') return undefined;
     if (decision.kind === 'deny') return errorResult(refusedText(name, decision.reason));
-    if (server.getClientCapabilities()?.elicitation === undefined) return errorResult(refusedText(name, 'it needs a human\'s approval and this client cannot be asked (no elicitation capability)'));
+    if (server.getClientCapabilities()?.elicitation === undefined) return errorResult(refusedText(name, CANNOT_ASK));
     const answer = await server.elicitInput({ message: decision.message, requestedSchema: APPROVAL_SCHEMA });
     return answerOf(answer) === 'approved' ? undefined : errorResult(refusedText(name, 'the user declined'));
   };
