@@ -44,13 +44,13 @@ interface Rpc {
 }
 
 /** One 2026-07-28 request on the wire: the envelope in `_meta`, the routing headers, JSON or one SSE message back. */
-async function rpc(method: string, params: Record<string, unknown> = {}, opts: { tasks?: boolean; name?: string; headers?: Record<string, string> } = {}): Promise<Rpc> {
+async function rpc(method: string, params: Record<string, unknown> = {}, opts: { tasks?: boolean; name?: string; headers?: Record<string, string>; base?: string } = {}): Promise<Rpc> {
   const meta = {
     'io.modelcontextprotocol/protocolVersion': V,
     'io.modelcontextprotocol/clientCapabilities': opts.tasks === true ? { extensions: { [TASKS]: {} } } : {},
     'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' },
   };
-  const res = await fetch(`${server.base}/mcp`, {
+  const res = await fetch(`${opts.base ?? server.base}/mcp`, {
     method: 'POST',
     headers: {
       'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', 'MCP-Protocol-Version': V, 'Mcp-Method': method,
@@ -66,11 +66,11 @@ async function rpc(method: string, params: Record<string, unknown> = {}, opts: {
   return { status: res.status, headers: res.headers, body: JSON.parse(json) as Rpc['body'] };
 }
 
-const call = (name: string, args: Record<string, unknown>, tasks = false): Promise<Rpc> => rpc('tools/call', { name, arguments: args }, { tasks, name });
+const call = (name: string, args: Record<string, unknown>, tasks = false, base?: string): Promise<Rpc> => rpc('tools/call', { name, arguments: args }, { tasks, name, base });
 
-async function settled(taskId: string): Promise<Record<string, unknown>> {
+async function settled(taskId: string, base?: string): Promise<Record<string, unknown>> {
   for (;;) {
-    const got = (await rpc('tasks/get', { taskId }, { tasks: true, name: taskId })).body.result!;
+    const got = (await rpc('tasks/get', { taskId }, { tasks: true, name: taskId, base })).body.result!;
     if (['completed', 'failed', 'cancelled'].includes(got['status'] as string)) return got;
     await new Promise((r) => setTimeout(r, 100));
   }
@@ -166,6 +166,26 @@ test('tasks/cancel stops the execution; unknown ids are -32602; without the exte
   assert.equal(typeof (plain.body.result!['structuredContent'] as { execution_id: string }).execution_id, 'string');
   const refused = await rpc('tasks/get', { taskId }, { name: taskId });
   assert.deepEqual([refused.status, refused.body.error?.code, refused.body.error?.data], [400, -32021, { requiredCapabilities: { extensions: { [TASKS]: {} } } }]);
+});
+
+test('stateless mode: run_js waits and reports progress on the 2026 wire; as a task its result is {output}', async () => {
+  const stateless = await startServer(['--stateless']);
+  const client = new ModernClient({ name: 'runjs-e2e-2026', version: '1.0.0' }, { versionNegotiation: { mode: { pin: V } } });
+  try {
+    await client.connect(new ModernHttpTransport(new URL(`${stateless.base}/mcp`)));
+    const progress: string[] = [];
+    const r = await client.callTool({ name: 'run_js', arguments: { code: 'await new Promise((r) => setTimeout(r, 6000)); console.log("waited")' } },
+      { onprogress: (p) => progress.push(p.message ?? '') });
+    assert.deepEqual(r.structuredContent, { output: 'waited\n' });
+    assert.match(progress[0] ?? '', /^Execution [0-9a-f-]{36} started$/);
+    assert.match(progress.at(-1) ?? '', /^Execution [0-9a-f-]{36} running for \d+ s$/);
+    const created = await call('run_js', { code: 'console.log("as a task")' }, true, stateless.base);
+    const done = await settled(created.body.result!['taskId'] as string, stateless.base);
+    assert.deepEqual([done['status'], (done['result'] as { structuredContent: unknown }).structuredContent], ['completed', { output: 'as a task\n' }]);
+  } finally {
+    await client.close();
+    await stateless.stop();
+  }
 });
 
 test('stdio: a 2026-07-28 client gets the stateless protocol from the same launcher', async () => {
