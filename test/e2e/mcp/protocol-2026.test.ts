@@ -17,11 +17,13 @@ const TASKS = 'io.modelcontextprotocol/tasks';
 const VERSION = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
 const V = '2026-07-28';
 let server: ServerProcess;
+/** A --stateless server, started beside the first. */
+let stateless: ServerProcess;
 let legacy: Client;
 let modern: ModernClient;
 
 before(async () => {
-  server = await startServer(['--max-concurrent-executions', '2']);
+  [server, stateless] = await Promise.all([startServer(['--max-concurrent-executions', '2']), startServer(['--stateless'])]);
   // Both at once: a 2025-11-25 session and a 2026-07-28 client on the same endpoint.
   [legacy, modern] = await Promise.all([
     httpClient(server.base, { 'X-MCP-Session-Id': 'sess-2025' }),
@@ -34,7 +36,7 @@ before(async () => {
 });
 after(async () => {
   await Promise.allSettled([legacy?.close(), modern?.close()]);
-  await server?.stop();
+  await Promise.allSettled([server?.stop(), stateless?.stop()]);
 });
 
 interface Rpc {
@@ -169,7 +171,6 @@ test('tasks/cancel stops the execution; unknown ids are -32602; without the exte
 });
 
 test('stateless mode: run_js waits and reports progress on the 2026 wire; as a task its result is {output}', async () => {
-  const stateless = await startServer(['--stateless']);
   const client = new ModernClient({ name: 'runjs-e2e-2026', version: '1.0.0' }, { versionNegotiation: { mode: { pin: V } } });
   try {
     await client.connect(new ModernHttpTransport(new URL(`${stateless.base}/mcp`)));
@@ -184,7 +185,6 @@ test('stateless mode: run_js waits and reports progress on the 2026 wire; as a t
     assert.deepEqual([done['status'], (done['result'] as { structuredContent: unknown }).structuredContent], ['completed', { output: 'as a task\n' }]);
   } finally {
     await client.close();
-    await stateless.stop();
   }
 });
 
