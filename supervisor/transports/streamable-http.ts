@@ -68,11 +68,6 @@ export class StreamableHttpEndpoint {
     return router;
   }
 
-  /** The endpoint's 2026-07-28 tasks and handler (tests, /api status). */
-  get modern(): ModernHttpEndpoint {
-    return this.#modern;
-  }
-
   async #handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     // Only a POST can carry the 2026 envelope; GET and DELETE are 2025 session operations.
     let body: unknown;
