@@ -63,7 +63,7 @@ export function artifactTools(api: McpArtifactsApi): ToolDef[] {
       const url = downloadUrl(k, api.publicBaseUrl);
       if (meta.size_bytes > INLINE_BUDGET_BYTES) {
         const head = { ...meta, encoding: 'link' as const, url };
-        const base = api.publicBaseUrl ?? requestOrigin(ctx.extra.requestInfo?.url);
+        const base = api.publicBaseUrl ?? requestOrigin(ctx.requestUrl);
         return { content: [{ type: 'text', text: JSON.stringify(head) }, linkBlock(meta, base)], structuredContent: head };
       }
       const found = await api.service.get(k);

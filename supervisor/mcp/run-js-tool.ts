@@ -127,10 +127,10 @@ export function outcomeResult(outcome: RunOutcome, executionId?: string): CallTo
 async function runAndWait(deps: RunJsDeps, args: StatelessArgs, ctx: ToolCallContext): Promise<CallToolResult> {
   // A refused submission throws: mcp-server.ts maps it (tool-kit.ts toolFailure).
   const id = deps.executions.submit(toExecRequest(args, undefined));
-  const { progressToken, extra } = ctx;
+  const { progressToken, signal } = ctx;
   const progress = (secs: number, message: string): void => {
     if (progressToken === undefined) return;
-    extra.sendNotification({ method: 'notifications/progress', params: { progressToken, progress: secs, message } })
+    ctx.progress({ progressToken, progress: secs, message })
       .catch(() => { /* the client went away; the wait ends with the request */ });
   };
   // One notification at once (the client learns the id and that progress will come), then one
@@ -138,12 +138,12 @@ async function runAndWait(deps: RunJsDeps, args: StatelessArgs, ctx: ToolCallCon
   progress(0, `Execution ${id} started`);
   const onTick = progressToken === undefined ? undefined : (secs: number): void => progress(secs, `Execution ${id} running for ${Math.round(secs)} s`);
   try {
-    const result = outcomeResult(await waitForRun(deps.executions, id, { signal: extra.signal, onTick }));
+    const result = outcomeResult(await waitForRun(deps.executions, id, { signal, onTick }));
     return deps.artifacts === undefined ? result : await attachArtifacts(result, deps.executions.get(id).artifacts, deps.artifacts);
   } catch (e) {
     // The client cancelled the call or disconnected: nobody can receive this run's result in
     // stateless mode, so stop it rather than let it hold a worker.
-    if (extra.signal.aborted) deps.executions.cancel(id);
+    if (signal.aborted) deps.executions.cancel(id);
     throw e;
   }
 }

@@ -7,17 +7,24 @@
 // is which is the registry's `mcp` mapping (shared/errors.ts), applied in `toolFailure` below.
 import { z } from 'zod';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
-import type { CallToolResult, ServerNotification, ServerRequest, Tool } from '@modelcontextprotocol/sdk/types.js';
-import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { RunjsError } from '../../shared/errors.ts';
 
 export type JsonObject = { readonly [key: string]: unknown };
 
-/** What a handler gets besides its arguments. */
+/**
+ * What a handler gets besides its arguments. Protocol-neutral: the 2025 server (SDK v1) and the
+ * 2026-07-28 server (SDK v2) both build it from their own request context.
+ */
 export interface ToolCallContext {
-  readonly extra: RequestHandlerExtra<ServerRequest, ServerNotification>;
+  /** Aborted when the client cancels the call or goes away. */
+  readonly signal: AbortSignal;
+  /** Sends a progress notification related to this call (no-op where the call has no stream). */
+  readonly progress: (params: { progressToken: string | number; progress: number; message: string }) => Promise<void>;
   /** The client's progress token for this call, when it sent one. */
   readonly progressToken: string | number | undefined;
+  /** The URL the call arrived at (HTTP transports), for links relative to this server. */
+  readonly requestUrl: URL | undefined;
 }
 
 export interface ToolDef<In extends z.ZodType = z.ZodType> {
