@@ -22,6 +22,11 @@ export class PartCompiler {
     this.#source = source;
   }
 
+  /** The code cache kept for a part (tests: a new one means the last was rejected or missing). */
+  cacheOf(name: string): ivm.ExternalCopy<ArrayBuffer> | undefined {
+    return this.#cache.get(name);
+  }
+
   /**
    * The part's factory in `context`, as a value the host callback hands back (derefInto), or
    * undefined (unknown part, or a compile that failed: the guest then evaluates the source).
@@ -39,10 +44,14 @@ export class PartCompiler {
       const script = isolate.compileScriptSync(`(function (__runjs_P, __runjs_require) {\n${body}\n})`, {
         // The file name keeps the part's frames out of user-facing stacks (they contain "runjs:prelude").
         filename: `runjs:prelude/${name}`,
-        ...(cachedData ? { cachedData } : { produceCachedData: true }),
+        // Both set: isolated-vm produces a new cache only when there was none or V8 rejected it.
+        ...(cachedData ? { cachedData } : {}),
+        produceCachedData: true,
       });
+      // A cache made in an isolate without the prelude snapshot (a realm booted before the snapshot
+      // was built) is rejected by every isolate booted from it: V8 then makes a new one, kept instead.
       const produced = (script as ivm.Script & ivm.CachedDataResult).cachedData;
-      if (cachedData === undefined && produced !== undefined) this.#cache.set(name, produced);
+      if (produced !== undefined) this.#cache.set(name, produced);
       const fn = script.runSync(context, { reference: true }) as ivm.Reference<unknown>;
       script.release();
       return fn.derefInto({ release: true });
