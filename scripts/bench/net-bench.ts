@@ -13,7 +13,8 @@
 //                                 after warm-up, in-process (the engine a worker runs); peer: the
 //                                 same decision with no policy configured.
 //
-// A keep-alive connection is reused in both subject and peer (undici's pool; Node's global agent).
+// A keep-alive connection is reused in both subject and peer (the worker's undici pool, shared by
+// its runs; Node's global agent): the log line says how many connections the server saw.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -28,10 +29,12 @@ import { fetchInput } from '../../worker/ops/fetch/fetch-policy.ts';
 
 export const metricPrefixes = ['net.', 'policy.js_hook'];
 
-async function localServer(): Promise<{ url: string; close(): void }> {
+async function localServer(): Promise<{ url: string; connections(): number; close(): void }> {
   const server = createServer((_req, res) => { res.writeHead(200, { 'content-type': 'text/plain', 'content-length': '5' }).end('hello'); });
+  let connections = 0;
+  server.on('connection', () => { connections++; });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/small`, close: () => { server.closeAllConnections(); server.close(); } };
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/small`, connections: () => connections, close: () => { server.closeAllConnections(); server.close(); } };
 }
 
 async function outcomeOf(pool: Parameters<typeof submit>[0], code: string): Promise<string> {
@@ -61,7 +64,8 @@ async function fetchMetrics(opts: BenchOptions): Promise<Metric[]> {
           if (i >= 20) { subject.push(s); peer.push(p); }
         }
         out.push(comparedMetric('net.fetch_local_p50_ms', 'ms', subject, 'node_fetch_plus_trivial_run', peer));
-        opts.log(`net.fetch_local: overhead over the peer ${(median(subject) - median(peer)).toFixed(3)} ms`);
+        // The worker's pool keeps one connection across runs (docs/network.md, Connections), as Node's global agent does: ≈ 2 in all.
+        opts.log(`net.fetch_local: overhead over the peer ${(median(subject) - median(peer)).toFixed(3)} ms; connections the server saw: ${server.connections()} for ${2 * (iterations + 20)} requests`);
       }
       if (opts.wants('net.fetch_in_script_p50_ms')) {
         const n = opts.count(50, 3);

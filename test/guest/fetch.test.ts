@@ -101,6 +101,19 @@ guestSuite('fetch', (g) => {
     ].join('\n'));
   });
 
+  g.test('a body that came whole with the head: text() and clone() read it; body is a byte stream made on first access, read once', async (ctx) => {
+    const out = await ctx.output(`
+      const a = await fetch('${http.base}/hello');
+      const { value } = await a.body.getReader({ mode: 'byob' }).read(new Uint8Array(16));
+      console.log(new TextDecoder().decode(value), a.bodyUsed);
+      try { await a.text(); } catch (e) { console.log(e.name, e.message); }
+      const b = await fetch('${http.base}/hello');
+      const c = b.clone();
+      console.log(await b.text(), await c.text(), b.bodyUsed, c.bodyUsed);
+    `);
+    assert.equal(out, 'hello true\nTypeError Body is unusable: Body has already been read\nhello hello true true\n');
+  });
+
   g.test('a 204 has no body; HEAD has no body', async (ctx) => {
     const out = await ctx.output(`
       const r = await fetch('${http.base}/no-content');

@@ -17,9 +17,45 @@ export class PartCompiler {
   /** Code cache per part, made by the first compile in this process. */
   readonly #cache = new Map<string, ivm.ExternalCopy<ArrayBuffer>>();
   readonly #sources = new Map<string, string>();
+  /** Parts whose cache was made after a run used them (see warm); a cache made anew is not. */
+  readonly #warmed = new Set<string>();
+  /** The parts each live isolate compiled while their cache was not warm yet. */
+  readonly #cold = new WeakMap<ivm.Isolate, string[]>();
 
   constructor(source: PartSource) {
     this.#source = source;
+  }
+
+  /**
+   * `isolate` (idle, its run over) compiled parts whose cache holds only what V8 compiles up front:
+   * the part's top level, not the functions it calls later, which every run then compiled again
+   * lazily. Compiled again here, a part's source hits the isolate's compilation cache, whose
+   * functions the run has compiled meanwhile, and the cache made from it holds them too. Once per
+   * part (until a cache is rejected and made anew).
+   */
+  warm(isolate: ivm.Isolate): void {
+    const names = this.#cold.get(isolate);
+    if (names === undefined) return;
+    this.#cold.delete(isolate);
+    for (const name of names) {
+      const body = this.#sources.get(name);
+      if (this.#warmed.has(name) || body === undefined) continue;
+      try {
+        const script = isolate.compileScriptSync(body, { filename: `runjs:prelude/${name}`, produceCachedData: true });
+        const produced = (script as ivm.Script & ivm.CachedDataResult).cachedData;
+        script.release();
+        if (produced === undefined) continue;
+        this.#cache.set(name, produced);
+        this.#warmed.add(name);
+      } catch {
+        // An isolate at its memory limit: the next run that uses the part warms it.
+      }
+    }
+  }
+
+  /** The code cache kept for a part (tests: a new one means the last was rejected or missing). */
+  cacheOf(name: string): ivm.ExternalCopy<ArrayBuffer> | undefined {
+    return this.#cache.get(name);
   }
 
   /**
@@ -30,19 +66,29 @@ export class PartCompiler {
     if (typeof name !== 'string') return undefined;
     let body = this.#sources.get(name);
     if (body === undefined) {
-      body = this.#source(name);
-      if (body === undefined) return undefined;
+      const source = this.#source(name);
+      if (source === undefined) return undefined;
+      body = `(function (__runjs_P, __runjs_require) {\n${source}\n})`;
       this.#sources.set(name, body);
     }
     const cachedData = this.#cache.get(name);
     try {
-      const script = isolate.compileScriptSync(`(function (__runjs_P, __runjs_require) {\n${body}\n})`, {
+      const script = isolate.compileScriptSync(body, {
         // The file name keeps the part's frames out of user-facing stacks (they contain "runjs:prelude").
         filename: `runjs:prelude/${name}`,
-        ...(cachedData ? { cachedData } : { produceCachedData: true }),
+        // Both set: isolated-vm produces a new cache only when there was none or V8 rejected it.
+        ...(cachedData ? { cachedData } : {}),
+        produceCachedData: true,
       });
+      // A cache made in an isolate without the prelude snapshot (a realm booted before the snapshot
+      // was built) is rejected by every isolate booted from it: V8 then makes a new one, kept instead.
       const produced = (script as ivm.Script & ivm.CachedDataResult).cachedData;
-      if (cachedData === undefined && produced !== undefined) this.#cache.set(name, produced);
+      if (produced !== undefined) { this.#cache.set(name, produced); this.#warmed.delete(name); }
+      if (!this.#warmed.has(name)) {
+        const cold = this.#cold.get(isolate);
+        if (cold === undefined) this.#cold.set(isolate, [name]);
+        else cold.push(name);
+      }
       const fn = script.runSync(context, { reference: true }) as ivm.Reference<unknown>;
       script.release();
       return fn.derefInto({ release: true });

@@ -80,9 +80,11 @@ const SNAPSHOT_DELAY_MS = 200;
 /** After this many postponements (runs kept going), the snapshot is built anyway (one ~50 ms stall). */
 const SNAPSHOT_MAX_POSTPONE = 10;
 
-/** What a realm tells its engine: a run started in it, and it was disposed. */
+/** What a realm tells its engine: a run started in it, it is ending, and it was disposed. */
 interface RealmUse {
   started(): void;
+  /** The realm's isolate is idle (no guest code runs or is queued) and about to be disposed. */
+  ending(isolate: ivm.Isolate): void;
   disposed(): void;
 }
 
@@ -125,6 +127,8 @@ class V8Realm implements GuestRealm {
   readonly #use: RealmUse;
   #interrupted = false;
   #started = false;
+  /** Guest calls running on the isolate's thread (runMain, complete): while any is, the isolate is not idle. */
+  #busy = 0;
 
   constructor(isolate: ivm.Isolate, context: ivm.Context, complete: ivm.Reference<(...args: unknown[]) => void>, track: ivm.Reference<(p: unknown) => void>, use: RealmUse) {
     this.#isolate = isolate;
@@ -136,6 +140,7 @@ class V8Realm implements GuestRealm {
 
   async runMain(source: string, filename: string, loadModule: ModuleSourceLoader): Promise<void> {
     if (!this.#started) { this.#started = true; this.#use.started(); }
+    this.#busy++;
     try {
       const main = source.length <= SYNC_COMPILE_MAX_CHARS
         ? this.#isolate.compileModuleSync(source, { filename })
@@ -173,17 +178,22 @@ class V8Realm implements GuestRealm {
         throw new EngineError('internal', e.message);
       }
       throw classify(e, this.#interrupted);
+    } finally {
+      this.#busy--;
     }
   }
 
   async complete(id: number, ok: boolean, json: string | null, bytes: Uint8Array | undefined): Promise<void> {
     if (this.#interrupted || this.#isolate.isDisposed) throw new EngineError('interrupted', 'realm interrupted');
+    this.#busy++;
     try {
       const args: unknown[] = [id, ok, json];
       if (bytes !== undefined) args.push(new ivm.ExternalCopy(bytes).copyInto({ release: true }));
       await this.#complete.apply(undefined, args, { arguments: { copy: true } });
     } catch (e) {
       throw classifyTask(e, this.#interrupted);
+    } finally {
+      this.#busy--;
     }
   }
 
@@ -193,6 +203,8 @@ class V8Realm implements GuestRealm {
   }
 
   dispose(): void {
+    // Only an idle isolate is handed on: a synchronous call into a busy one would wait for it.
+    if (!this.#isolate.isDisposed && !this.#interrupted && this.#busy === 0) this.#use.ending(this.#isolate);
     if (!this.#isolate.isDisposed) this.#isolate.dispose();
     if (this.#started) { this.#started = false; this.#use.disposed(); }
   }
@@ -247,7 +259,11 @@ export class V8Engine implements Engine {
   #snapshotPostponed = 0;
   /** Realms a run has started in and that are not disposed yet. */
   #running = 0;
-  readonly #use: RealmUse = { started: () => { this.#running++; }, disposed: () => { this.#running--; } };
+  readonly #use: RealmUse = {
+    started: () => { this.#running++; },
+    ending: (isolate) => { this.#parts?.warm(isolate); },
+    disposed: () => { this.#running--; },
+  };
 
   /** Builds the snapshot soon, at a moment no run is going on (building blocks this thread ~50 ms). */
   #scheduleSnapshot(): void {

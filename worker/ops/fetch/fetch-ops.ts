@@ -3,8 +3,15 @@
 // resources: `fetch.open` starts it (policy first, then the request; redirects are followed here,
 // hop by hop, so every hop is decided again), `fetch.write`/`fetch.end` stream a request body,
 // `fetch.response` answers the status line and headers, `fetch.read` streams the response body,
-// `fetch.abort` stops it. Each run has its own undici Agent: when the run ends, every socket it
-// opened is closed. No cookies are kept.
+// `fetch.abort` stops it. No cookies are kept.
+//
+// One undici Agent per worker, shared by its runs: a run's fetch reuses a keep-alive connection an
+// earlier run left (a new connection per run cost a few ms of every run's first fetch). A
+// connection carries no credentials or decisions: every hop is decided and injected per request,
+// limits and egress are counted per run, and the TLS options are the worker's. When a run ends,
+// its unfinished exchanges are aborted, and undici destroys the socket of an aborted request (it
+// never goes back to the pool half read); only sockets whose response was complete are kept
+// (docs/network.md, "Connections").
 import { Agent, fetch as undiciFetch } from 'undici';
 import { resourceKey } from '../../runtime/run-resources.ts';
 import { OpError, WithBytes, type OpContext, type OpTable } from '../op-types.ts';
@@ -20,15 +27,14 @@ import { TRAFFIC, countReceived } from '../../network/run-traffic.ts';
 import { trustedCa } from '../../network/trusted-ca.ts';
 
 interface RunFetches {
-  agent: Agent | undefined;
   readonly open: Map<number, Exchange>;
   next: number;
 }
 
-const FETCHES = resourceKey<RunFetches>('fetches', () => ({ agent: undefined, open: new Map(), next: 1 }), (r) => {
+const FETCHES = resourceKey<RunFetches>('fetches', () => ({ open: new Map(), next: 1 }), (r) => {
+  // Aborting destroys the socket of every request still in flight: none is left to a later run.
   for (const ex of r.open.values()) ex.abort(new OpError('runjs: the run has ended', 'AbortError'));
   r.open.clear();
-  void r.agent?.destroy().catch(() => {});
 });
 
 function record(args: unknown, op: string): Record<string, unknown> {
@@ -42,16 +48,16 @@ export function createFetchOps(settings: WorkerSettings, injector: HeaderInjecto
   const decide = fetchGate(settings);
   const ca = trustedCa(settings.network);
 
-  function agentOf(runs: RunFetches): Agent {
-    runs.agent ??= new Agent({
-      connect: { timeout: limits.connectTimeoutMs, ...(ca !== undefined ? { ca } : {}) },
-      headersTimeout: limits.requestTimeoutMs,
-      bodyTimeout: limits.requestTimeoutMs,
-      // Responses are decompressed by fetch; keep-alive sockets die with the run's agent.
-      keepAliveTimeout: 4_000,
-    });
-    return runs.agent;
-  }
+  // The worker's dispatcher (made at the first fetch): its options come from the worker's settings
+  // alone, so every run's connections are made alike.
+  let agent: Agent | undefined;
+  const dispatcher = (): Agent => agent ??= new Agent({
+    connect: { timeout: limits.connectTimeoutMs, ...(ca !== undefined ? { ca } : {}) },
+    headersTimeout: limits.requestTimeoutMs,
+    bodyTimeout: limits.requestTimeoutMs,
+    // An idle keep-alive socket closes after this (Node's own HTTP server keeps one 5 s).
+    keepAliveTimeout: 4_000,
+  });
 
   function exchange(ctx: OpContext, args: unknown, op: string): Exchange {
     const id = record(args, op)['id'];
@@ -74,7 +80,7 @@ export function createFetchOps(settings: WorkerSettings, injector: HeaderInjecto
         const id = runs.next++;
         const ex = new Exchange(req, {
           fetch: undiciFetch,
-          dispatcher: agentOf(runs),
+          dispatcher: dispatcher(),
           limits,
           decide: (input, signal) => decide(input, ctx, signal),
           ...(ctx.policy.hasPost('fetch') ? {

@@ -927,12 +927,12 @@ Content-Type: ${value.type || "application/octet-stream"}\r
   };
   mixinBody(Response);
   __runjs_P.Object_defineProperty(Response.prototype, Symbol.toStringTag, { value: "Response", configurable: true });
-  function networkResponse({ status, statusText, headers, url, redirected, body }) {
+  function networkResponse({ status, statusText, headers, url, redirected, body, bytes = null }) {
     const res = __runjs_P.Object_create(Response.prototype);
     const h2 = new Headers(headers);
     setGuard(h2, "immutable");
     __runjs_P.$set(state3, res, { status, statusText, headers: h2, type: "basic", url, redirected });
-    setBody(res, { bytes: null, stream: body, type: null });
+    setBody(res, { bytes, stream: body, type: null });
     return res;
   }
   __name(networkResponse, "networkResponse");
@@ -999,17 +999,16 @@ Content-Type: ${value.type || "application/octet-stream"}\r
     }
     const hasBody2 = request.method !== "HEAD" && !__runjs_P.$includes(NULL_BODY2, head.status);
     let stream = null;
-    if (hasBody2) {
+    let bytes = null;
+    if (hasBody2 && head.done === true) {
+      signal.removeEventListener("abort", onAbort);
+      bytes = head.bytes ?? new Uint8Array(0);
+    } else if (hasBody2) {
       const { ReadableStream } = requirePart3("streams").globals;
       const early = head.bytes;
-      const complete = head.done === true;
       stream = new ReadableStream({
         start(controller) {
           if (early !== void 0 && early.byteLength > 0) controller.enqueue(early);
-          if (complete) {
-            signal.removeEventListener("abort", onAbort);
-            controller.close();
-          }
         },
         async pull(controller) {
           let chunk;
@@ -1034,7 +1033,7 @@ Content-Type: ${value.type || "application/octet-stream"}\r
       signal.removeEventListener("abort", onAbort);
       op("fetch.abort", { id });
     }
-    return networkResponse({ status: head.status, statusText: head.statusText, headers: head.headers, url: head.url, redirected: head.redirected, body: stream });
+    return networkResponse({ status: head.status, statusText: head.statusText, headers: head.headers, url: head.url, redirected: head.redirected, body: stream, bytes });
   }
   __name(fetch, "fetch");
 

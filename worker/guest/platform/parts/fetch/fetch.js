@@ -69,18 +69,20 @@ export async function fetch(input, init = undefined) {
   }
   const hasBody = request.method !== 'HEAD' && !NULL_BODY.includes(head.status);
   let stream = null;
-  if (hasBody) {
+  let bytes = null;
+  if (hasBody && head.done === true) {
+    // The whole body came with the head (the host's exchange is over): it stays bytes, as a
+    // `new Response(bytes)` body does, so text()/json() need neither a read op nor the streams
+    // part; `res.body` makes its stream on first access.
+    signal.removeEventListener('abort', onAbort);
+    bytes = head.bytes ?? new Uint8Array(0);
+  } else if (hasBody) {
     const { ReadableStream } = requirePart('streams').globals;
-    // Body bytes that came with the head start the stream; all of it (done): no read op at all.
+    // Body bytes that came with the head start the stream.
     const early = head.bytes;
-    const complete = head.done === true;
     stream = new ReadableStream({
       start(controller) {
         if (early !== undefined && early.byteLength > 0) controller.enqueue(early);
-        if (complete) {
-          signal.removeEventListener('abort', onAbort);
-          controller.close();
-        }
       },
       async pull(controller) {
         let chunk;
@@ -105,5 +107,5 @@ export async function fetch(input, init = undefined) {
     signal.removeEventListener('abort', onAbort);
     op('fetch.abort', { id });
   }
-  return networkResponse({ status: head.status, statusText: head.statusText, headers: head.headers, url: head.url, redirected: head.redirected, body: stream });
+  return networkResponse({ status: head.status, statusText: head.statusText, headers: head.headers, url: head.url, redirected: head.redirected, body: stream, bytes });
 }

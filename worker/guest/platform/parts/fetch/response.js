@@ -81,13 +81,13 @@ Object.defineProperty(Response.prototype, Symbol.toStringTag, { value: 'Response
 
 /**
  * A Response as fetch() produced it (not a constructor call: any status the network sends,
- * the final URL, immutable headers).
+ * the final URL, immutable headers); its body a stream, or `bytes` when the whole body is here.
  */
-export function networkResponse({ status, statusText, headers, url, redirected, body }) {
+export function networkResponse({ status, statusText, headers, url, redirected, body, bytes = null }) {
   const res = Object.create(Response.prototype);
   const h = new Headers(headers);
   setGuard(h, 'immutable');
   state.set(res, { status, statusText, headers: h, type: 'basic', url, redirected });
-  setBody(res, { bytes: null, stream: body, type: null });
+  setBody(res, { bytes, stream: body, type: null });
   return res;
 }
