@@ -46,6 +46,16 @@ export const builtinPlugin: esbuild.Plugin = {
 
 export const LOADERS: Record<string, esbuild.Loader> = { '.ts': 'ts', '.mts': 'ts', '.cts': 'ts', '.tsx': 'tsx', '.jsx': 'jsx', '.json': 'json' };
 
+/**
+ * The interface spec gives scripts no `setInterval`, but packages use it (gRPC's channels keep a
+ * ref'd interval while calls are pending). A bundle that names it gets a module-local one built on
+ * node:timers' `setTimeout` (a Timeout re-armed with `refresh()`, so `ref`/`unref` work as in
+ * Node); the script's own global stays absent.
+ */
+const INTERVAL_SHIM = 'var setInterval = globalThis.setInterval ?? function setInterval(fn, ms, ...args) { '
+  + "const timers = globalThis[Symbol.for('runjs.builtin')]('timers'); const t = timers.setTimeout(function interval() { t.refresh(); fn(...args); }, ms); return t; };\n"
+  + "var clearInterval = globalThis.clearInterval ?? function clearInterval(t) { globalThis[Symbol.for('runjs.builtin')]('timers').clearTimeout(t); };\n";
+
 /** Bundles; a CommonJS entry's bundle comes back marked (COMMONJS_MARK). */
 export async function bundle(opts: Pick<esbuild.BuildOptions, 'entryPoints' | 'absWorkingDir' | 'plugins'>): Promise<string> {
   let result: esbuild.BuildResult<{ write: false; metafile: true }>;
@@ -64,7 +74,8 @@ export async function bundle(opts: Pick<esbuild.BuildOptions, 'entryPoints' | 'a
     const texts = failure.errors?.slice(0, 3).map((m) => (m.location ? `${m.location.file.replace(/^.*?node_modules\//, '')}:${m.location.line}: ${m.text}` : m.text));
     throw new ModuleError(`bundling failed: ${texts?.join('; ') ?? describe(e)}`);
   }
-  const text = result.outputFiles[0]!.text;
+  const built = result.outputFiles[0]!.text;
+  const text = /\b(set|clear)Interval\b/.test(built) ? `${INTERVAL_SHIM}${built}` : built;
   const output = Object.values(result.metafile.outputs)[0];
   const entry = output?.entryPoint === undefined ? undefined : result.metafile.inputs[output.entryPoint];
   const commonjs = entry?.format === 'cjs' && output?.exports.length === 1 && output.exports[0] === 'default';
