@@ -59,6 +59,26 @@ guestSuite('npm:@grpc/grpc-js', (g) => {
   g.test('the same over TLS (ALPN h2) to localhost, the certificate checked by the host', async (ctx) => {
     assert.deepEqual((await ctx.run(greeterScript(`localhost:${tls.port}`, 'calls', 'grpc.credentials.createSsl()'), RUN)).outcome, { status: 'completed', result: REPLIES });
   });
+
+  g.test('the net/tls/dns stand-ins grpc-js connects through: no raw sockets, no DNS from the guest', async (ctx) => {
+    const out = await ctx.output(`
+      const net = require('node:net'); const dns = require('node:dns'); const http = require('node:http'); const tls = require('node:tls');
+      const out = [net.isIP('127.0.0.1'), net.isIP('::1'), net.isIP('example.com'), net.isIPv4('1.2.3.256'), net.isIPv6('fe80::1%eth0')];
+      out.push(await dns.promises.lookup('localhost', { all: true }), await dns.promises.lookup('api.example.com'), await dns.promises.resolveTxt('x').catch((e) => e.code));
+      const s = net.connect({ host: '10.0.0.1', port: 50051 });
+      await new Promise((r) => s.once('connect', r));
+      out.push(s.remoteAddress, s.remotePort);
+      try { s.write('x'); } catch (e) { out.push(e.code, e.message); }
+      const t = tls.connect({ socket: s, servername: 'api.example.com' });
+      await new Promise((r) => t.once('secureConnect', r));
+      out.push(t.encrypted, t.alpnProtocol, t.servername);
+      try { http.request('http://x'); } catch (e) { out.push(e.message.slice(0, 44)); }
+      console.log(JSON.stringify(out));
+    `);
+    assert.equal(out, `${JSON.stringify([4, 6, 0, false, true, [{ address: '127.0.0.1', family: 4 }], { address: 'api.example.com', family: 0 }, 'ENODATA', '10.0.0.1', 50051,
+      'ERR_RUNJS_NET_UNSUPPORTED', 'writing to a net socket is not supported in runjs: scripts have no raw sockets (a net or tls socket only carries an HTTP/2 session that http2.connect opens on the host)',
+      true, 'h2', 'api.example.com', 'http.request (use fetch) is not supported in'])}\n`);
+  });
 }, {
   ops: new OpRouter([service.routes()], () => {}),
   pool: {
