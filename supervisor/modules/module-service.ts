@@ -221,7 +221,8 @@ export class ModuleService {
       if (parsed.type === 'url') {
         ({ entry, source } = await this.#bundleUrl(specifier, parsed.url, locked?.type === 'url' ? locked : undefined, deadline));
       } else {
-        entry = locked ?? await this.#entry(specifier, parsed, signal);
+        // The shared store was asked above: a miss there is not asked again.
+        entry = locked ?? await this.#entry(specifier, parsed, signal, false);
         if (entry.type === 'url') throw new ModuleError(`Cannot import '${specifier}': its lock entry is not a package`);
         source = await this.#bundleNpm(specifier, entry, deadline);
       }
@@ -286,8 +287,8 @@ export class ModuleService {
     return signal === undefined ? t : AbortSignal.any([signal, t]);
   }
 
-  async #entry(specifier: string, parsed: ParsedSpecifier & { type: 'npm' | 'jsr' }, signal?: AbortSignal): Promise<LockEntry> {
-    const known = this.#cache.getLock(specifier) ?? this.#pending.get(specifier) ?? (await this.#sharedRecord(specifier))?.entry;
+  async #entry(specifier: string, parsed: ParsedSpecifier & { type: 'npm' | 'jsr' }, signal?: AbortSignal, askShared = true): Promise<LockEntry> {
+    const known = this.#cache.getLock(specifier) ?? this.#pending.get(specifier) ?? (askShared ? (await this.#sharedRecord(specifier))?.entry : undefined);
     if (known !== undefined) return known;
     const entry = await this.#resolveTree(specifier, parsed, this.#deadline(signal));
     this.#pending.set(specifier, entry);
