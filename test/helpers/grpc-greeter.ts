@@ -46,8 +46,8 @@ export function greeterScript(target: string, expect: 'calls' | 'error' = 'calls
   const unary = expect === 'calls'
     ? "(e, r) => (e ? reject(e) : resolve(r.message))"
     : "(e) => resolve([e.code, e.details.replace(/ \\(\\d{4}-\\d\\d-\\d\\dT[^)]*\\)/, '')])";
-  return `import grpc from 'npm:@grpc/grpc-js';
-import protoLoader from 'npm:@grpc/proto-loader';
+  return `import * as grpc from 'npm:@grpc/grpc-js';
+import * as protoLoader from 'npm:@grpc/proto-loader';
 const { hello } = grpc.loadPackageDefinition(protoLoader.fromJSON(${JSON.stringify(GREETER_PROTO)}, {}));
 const client = new hello.Greeter(${JSON.stringify(target)}, ${credentials});
 const one = await new Promise((resolve, reject) => client.SayHello({ name: 'runjs' }, ${unary}));
