@@ -72,13 +72,18 @@ export const LOADERS: Record<string, esbuild.Loader> = { '.ts': 'ts', '.mts': 't
 
 /**
  * The interface spec gives scripts no `setInterval`, but packages use it (gRPC's channels keep a
- * ref'd interval while calls are pending). A bundle that names it gets a module-local one built on
- * node:timers' `setTimeout` (a Timeout re-armed with `refresh()`, so `ref`/`unref` work as in
- * Node); the script's own global stays absent.
+ * ref'd interval while calls are pending). A bundle that names it as a global gets a module-local
+ * one (esbuild's `define` renames only free references) built on node:timers' `setTimeout`: each
+ * tick arms the next before calling back, and the handle's `ref`/`unref` carry over as in Node.
+ * The script's own global stays absent.
  */
-const INTERVAL_SHIM = 'var setInterval = globalThis.setInterval ?? function setInterval(fn, ms, ...args) { '
-  + "const timers = globalThis[Symbol.for('runjs.builtin')]('timers'); const t = timers.setTimeout(function interval() { t.refresh(); fn(...args); }, ms); return t; };\n"
-  + "var clearInterval = globalThis.clearInterval ?? function clearInterval(t) { globalThis[Symbol.for('runjs.builtin')]('timers').clearTimeout(t); };\n";
+const INTERVAL_SHIM = [
+  "var __runjsSetInterval = function setInterval(fn, ms, ...args) { const timers = globalThis[Symbol.for('runjs.builtin')]('timers');",
+  ' const h = { timeout: null, refd: true, ref() { this.refd = true; this.timeout?.ref(); return this; }, unref() { this.refd = false; this.timeout?.unref(); return this; }, hasRef() { return this.refd; } };',
+  ' const arm = () => { h.timeout = timers.setTimeout(() => { arm(); fn(...args); }, ms); if (!h.refd) h.timeout.unref(); };',
+  ' arm(); return h; };',
+  "\nvar __runjsClearInterval = function clearInterval(h) { if (h?.timeout) globalThis[Symbol.for('runjs.builtin')]('timers').clearTimeout(h.timeout); };\n",
+].join('');
 
 /** Bundles; a CommonJS entry's bundle comes back marked (COMMONJS_MARK). */
 export async function bundle(opts: Pick<esbuild.BuildOptions, 'entryPoints' | 'absWorkingDir' | 'plugins'>): Promise<string> {
@@ -88,7 +93,8 @@ export async function bundle(opts: Pick<esbuild.BuildOptions, 'entryPoints' | 'a
       ...opts,
       bundle: true, write: false, format: 'esm', platform: 'neutral', target: 'es2022',
       mainFields: ['module', 'main'], conditions: ['module'], resolveExtensions: ['.mjs', '.js', '.cjs', '.json', '.ts', '.mts', '.tsx'],
-      define: { 'process.env.NODE_ENV': '"production"' }, logLevel: 'silent', legalComments: 'none', charset: 'utf8', metafile: true,
+      // Only free (global) references are replaced: a package's own `setInterval` binding stays its own.
+      define: { 'process.env.NODE_ENV': '"production"', setInterval: '__runjsSetInterval', clearInterval: '__runjsClearInterval' }, logLevel: 'silent', legalComments: 'none', charset: 'utf8', metafile: true,
     });
   } catch (e) {
     const failure = e as { errors?: esbuild.Message[] };
@@ -99,7 +105,7 @@ export async function bundle(opts: Pick<esbuild.BuildOptions, 'entryPoints' | 'a
     throw new ModuleError(`bundling failed: ${texts?.join('; ') ?? describe(e)}`);
   }
   const built = result.outputFiles[0]!.text;
-  const text = /\b(set|clear)Interval\b/.test(built) ? `${INTERVAL_SHIM}${built}` : built;
+  const text = /\b__runjs(Set|Clear)Interval\b/.test(built) ? `${INTERVAL_SHIM}${built}` : built;
   const output = Object.values(result.metafile.outputs)[0];
   const entry = output?.entryPoint === undefined ? undefined : result.metafile.inputs[output.entryPoint];
   const commonjs = entry?.format === 'cjs' && output?.exports.length === 1 && output.exports[0] === 'default';
