@@ -89,6 +89,7 @@ export const ERROR_EXAMPLES: { readonly [C in ErrorCode]: Example<ErrorArgs<C>> 
   HTTP2_RECEIVE_LIMIT: [67108864],
   HTTP2_LOST: [],
   HTTP2_SERVER_UNSUPPORTED: ['createServer'],
+  NET_UNSUPPORTED: ['net.createServer'],
   BODY_TOO_LARGE: ['<limit>'],
   BODY_INCOMPLETE: [],
   BODY_STALLED: [30_000],

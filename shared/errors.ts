@@ -240,6 +240,10 @@ export const ERRORS = {
     status: 501, mcp: 'none', guest: 'Error',
     message: (name: string) => `http2.${name} is not supported in runjs: scripts are HTTP/2 clients only`,
   }),
+  NET_UNSUPPORTED: spec({
+    status: 501, mcp: 'none', guest: 'Error',
+    message: (what: string) => `${what} is not supported in runjs: scripts have no raw sockets (a net or tls socket only carries an HTTP/2 session that http2.connect opens on the host)`,
+  }),
 
   // ── request bodies (REST; the SSE transport's POST /message) ──────────────
   BODY_TOO_LARGE: spec({ status: 413, mcp: 'http', message: (limit: number) => `Request body is larger than the limit of ${limit} bytes (server option --max-request-body)` }),

@@ -20,8 +20,7 @@ import { openFs } from './fs/index.ts';
 import { artifactOpRoutes, openArtifacts } from './artifacts/index.ts';
 import { OpRouter } from './pool/op-router.ts';
 import { openUpstreams } from './upstream-mcp/index.ts';
-import { ModuleService } from './modules/module-service.ts';
-import { loadRegistryConfig } from './modules/registry-config.ts';
+import { openModules } from './modules/open-modules.ts';
 import { SessionFiles } from './fs/session-files.ts';
 import { SupervisorPolicy } from './policy/supervisor-policy.ts';
 import { createRestRouter, openApiJson, packageVersion } from './rest/index.ts';
@@ -137,10 +136,9 @@ export async function startApp(config: Config, log: Logger, hooks: AppHooks): Pr
   // Upstream MCP servers: connecting starts now; serving waits for each first attempt (below).
   const upstreams = openUpstreams(config, version, log);
   // External modules: resolved, fetched and bundled here; the cache sits beside the session database.
-  const modules = config.allowExternalModules
-    ? new ModuleService({ cacheDir: path.join(config.sessionDbPath, 'modules'), registry: loadRegistryConfig() })
-    : undefined;
-  if (modules !== undefined) log.info(`external modules: npm registry ${modules.registryUrl}, cache ${path.join(config.sessionDbPath, 'modules')}`);
+  const opened = openModules(config, (line) => log.warn(line));
+  const modules = opened?.service;
+  if (opened !== undefined) log.info(`external modules: ${opened.describe}`);
   const pool = new WorkerPool({
     size: config.maxConcurrentExecutions, maxQueued: config.maxQueuedExecutions, log: (line) => log.warn(line),
     // Heap-mode runs use QuickJS, all others V8: warm only the engine this server will use.

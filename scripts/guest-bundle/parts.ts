@@ -45,5 +45,6 @@ export const PARTS: readonly PartSpec[] = [
   { name: 'mcp', entry: `${PLATFORM}/parts/mcp.js` },
   { name: 'child-process', entry: `${PLATFORM}/parts/child-process.js` },
   { name: 'http2', entry: `${PLATFORM}/parts/http2.js` },
+  { name: 'net', entry: `${PLATFORM}/parts/net.js` },
   { name: 'fs', entry: `${PLATFORM}/parts/fs.js` },
 ];

@@ -18,6 +18,7 @@ import { authFor, registryFor, type RegistryConfig } from './registry-config.ts'
 import { maxSatisfying, parseRange } from './semver-range.ts';
 import { isPackageName, parseSpecifier, SpecifierError, type ModuleType, type ParsedSpecifier } from './specifier.ts';
 import { readTarGz, TarError } from './tar-reader.ts';
+import type { SharedModuleStore, SharedRecord } from './shared-module-store.ts';
 
 export { ModuleError } from './module-error.ts';
 export type { LoadedModule } from './bundle.ts';
@@ -51,6 +52,10 @@ export interface ModuleServiceOptions {
   readonly cacheDir: string;
   readonly registry: RegistryConfig;
   readonly limits?: Partial<ModuleLimits>;
+  /** The cache's copy in S3 (shared-module-store.ts), when the server's stores are S3. */
+  readonly shared?: SharedModuleStore;
+  /** Where trouble with the shared copy is reported (it falls back to the registry); stderr by default. */
+  readonly log?: (line: string) => void;
 }
 
 
@@ -88,11 +93,72 @@ export class ModuleService {
   readonly #bundles = new Map<string, string>();
   #bundleChars = 0;
   readonly #inflight = new Map<string, Promise<unknown>>();
+  readonly #shared: SharedModuleStore | undefined;
+  /** Blob keys in the shared store, by integrity, from the records read. */
+  readonly #sharedBlobs = new Map<string, string>();
+  readonly #log: (line: string) => void;
 
   constructor(opts: ModuleServiceOptions) {
     this.#cache = new ModuleCache(opts.cacheDir);
     this.#registry = opts.registry;
     this.#limits = { ...DEFAULT_MODULE_LIMITS, ...opts.limits };
+    this.#shared = opts.shared;
+    this.#log = opts.log ?? ((line) => process.stderr.write(`${line}\n`));
+  }
+
+  /** The shared record of `specifier`, or undefined (none, no shared store, or the store failing: then the registry serves). */
+  async #sharedRecord(specifier: string): Promise<SharedRecord | undefined> {
+    if (this.#shared === undefined) return undefined;
+    try {
+      const record = await this.#shared.getRecord(specifier);
+      for (const [integrity, key] of Object.entries(record?.blobs ?? {})) this.#sharedBlobs.set(integrity, key);
+      return record;
+    } catch (e) {
+      this.#log(`external modules: the shared cache failed, using the registry: ${describe(e)}`);
+      return undefined;
+    }
+  }
+
+  /** The artifact with `integrity` from the shared store (verified), or undefined. */
+  async #sharedBlob(integrity: string): Promise<Uint8Array | undefined> {
+    const key = this.#sharedBlobs.get(integrity);
+    if (this.#shared === undefined || key === undefined) return undefined;
+    try {
+      const bytes = await this.#shared.blobs.get(key);
+      return bytes !== undefined && sha512Integrity(bytes) === integrity ? bytes : undefined;
+    } catch (e) {
+      this.#log(`external modules: the shared cache failed, using the registry: ${describe(e)}`);
+      return undefined;
+    }
+  }
+
+  /** A bundle from the shared store (verified against its key by the blob store), or undefined. */
+  async #sharedBundle(key: string): Promise<string | undefined> {
+    try {
+      const bytes = await this.#shared?.blobs.get(key);
+      return bytes === undefined ? undefined : Buffer.from(bytes).toString('utf8');
+    } catch (e) {
+      this.#log(`external modules: the shared cache failed, rebuilding the bundle: ${describe(e)}`);
+      return undefined;
+    }
+  }
+
+  /** Copies a new lock entry, its artifacts and its bundle to the shared store (best effort: the import already succeeded). */
+  async #share(specifier: string, entry: LockEntry, source: string): Promise<void> {
+    const shared = this.#shared;
+    if (shared === undefined) return;
+    try {
+      const integrities = entry.type === 'url' ? entry.urls.map((u) => u.integrity) : entry.packages.map((p) => p.integrity);
+      const blobs: Record<string, string> = {};
+      for (const integrity of integrities) {
+        const bytes = this.#cache.getBlob(integrity);
+        if (bytes !== undefined) blobs[integrity] = await shared.blobs.put(bytes);
+      }
+      const bundle = await shared.blobs.put(Buffer.from(source));
+      await shared.putRecord({ specifier, entry, bundle, blobs });
+    } catch (e) {
+      this.#log(`external modules: could not copy '${specifier}' to the shared cache: ${describe(e)}`);
+    }
   }
 
   /** The default registry `npm:` imports use, without credentials (for the startup log). */
@@ -133,11 +199,21 @@ export class ModuleService {
   async #loadText(specifier: string, signal?: AbortSignal): Promise<string> {
     const parsed = this.#parse(specifier);
     return this.#once(`load ${specifier}`, async () => {
-      const locked = this.#cache.getLock(specifier);
+      let locked = this.#cache.getLock(specifier);
+      const record = locked === undefined ? await this.#sharedRecord(specifier) : undefined;
+      if (record !== undefined) locked = record.entry;
       if (locked !== undefined) {
         const key = ModuleCache.bundleKey(locked);
-        const ready = this.#bundles.get(key) ?? this.#cache.getBundle(key);
-        if (ready !== undefined) { this.#remember(key, ready); return ready; }
+        let ready = this.#bundles.get(key) ?? this.#cache.getBundle(key);
+        if (ready === undefined && record !== undefined) {
+          ready = await this.#sharedBundle(record.bundle);
+          if (ready !== undefined) this.#cache.putBundle(key, ready);
+        }
+        if (ready !== undefined) {
+          this.#remember(key, ready);
+          if (record !== undefined) this.#cache.putLock(specifier, record.entry);
+          return ready;
+        }
       }
       const deadline = this.#deadline(signal);
       let entry: LockEntry;
@@ -145,7 +221,8 @@ export class ModuleService {
       if (parsed.type === 'url') {
         ({ entry, source } = await this.#bundleUrl(specifier, parsed.url, locked?.type === 'url' ? locked : undefined, deadline));
       } else {
-        entry = locked ?? await this.#entry(specifier, parsed, signal);
+        // The shared store was asked above: a miss there is not asked again.
+        entry = locked ?? await this.#entry(specifier, parsed, signal, false);
         if (entry.type === 'url') throw new ModuleError(`Cannot import '${specifier}': its lock entry is not a package`);
         source = await this.#bundleNpm(specifier, entry, deadline);
       }
@@ -155,8 +232,9 @@ export class ModuleService {
       const key = ModuleCache.bundleKey(entry);
       this.#cache.putBundle(key, source);
       this.#remember(key, source);
-      if (locked === undefined) this.#cache.putLock(specifier, entry);
+      if (record !== undefined || locked === undefined) this.#cache.putLock(specifier, entry);
       this.#pending.delete(specifier);
+      if (record === undefined && locked === undefined) await this.#share(specifier, entry, source);
       return source;
     });
   }
@@ -209,8 +287,8 @@ export class ModuleService {
     return signal === undefined ? t : AbortSignal.any([signal, t]);
   }
 
-  async #entry(specifier: string, parsed: ParsedSpecifier & { type: 'npm' | 'jsr' }, signal?: AbortSignal): Promise<LockEntry> {
-    const known = this.#cache.getLock(specifier) ?? this.#pending.get(specifier);
+  async #entry(specifier: string, parsed: ParsedSpecifier & { type: 'npm' | 'jsr' }, signal?: AbortSignal, askShared = true): Promise<LockEntry> {
+    const known = this.#cache.getLock(specifier) ?? this.#pending.get(specifier) ?? (askShared ? (await this.#sharedRecord(specifier))?.entry : undefined);
     if (known !== undefined) return known;
     const entry = await this.#resolveTree(specifier, parsed, this.#deadline(signal));
     this.#pending.set(specifier, entry);
@@ -332,6 +410,8 @@ export class ModuleService {
     const sha512 = p.integrity.startsWith('sha512-') ? p.integrity : undefined;
     const cached = sha512 === undefined ? undefined : this.#cache.getBlob(sha512);
     if (cached !== undefined) return cached;
+    const shared = sha512 === undefined ? undefined : await this.#sharedBlob(sha512);
+    if (shared !== undefined) { this.#cache.putBlob(shared); return shared; }
     const { bytes } = await this.#get(p.tarball, signal);
     const [algo] = p.integrity.split('-', 1);
     const actual = `${algo}-${createHash(algo!).update(bytes).digest('base64')}`;
@@ -379,7 +459,7 @@ export class ModuleService {
     const finalUrl = (u: string): string => fetched.get(u)?.redirectedTo ?? u;
     const body = async (u: string): Promise<Uint8Array> => {
       const lockedUrl = pinned.get(u);
-      let bytes = lockedUrl === undefined ? undefined : this.#cache.getBlob(lockedUrl.integrity);
+      let bytes = lockedUrl === undefined ? undefined : this.#cache.getBlob(lockedUrl.integrity) ?? await this.#sharedBlob(lockedUrl.integrity);
       let redirectedTo = lockedUrl?.redirectedTo;
       if (bytes === undefined) {
         const got = await this.#get(u, signal);

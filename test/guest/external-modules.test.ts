@@ -23,6 +23,11 @@ before(async () => {
   registry = await startNpmRegistry();
   publishFixtures(registry);
   registry.publish('denied-pkg', '1.0.0', { files: { 'index.js': 'export const x = 1;' }, manifest: { type: 'module', main: 'index.js' } });
+  registry.publish('ticker', '1.0.0', {
+    files: { 'index.js': 'export function ticks(n) { return new Promise((resolve) => { let i = 0; const t = setInterval((step) => { i += step; if (i === n) { clearInterval(t); resolve([i, typeof t.unref]); } }, 1, 1); }); }' },
+    manifest: { type: 'module', main: 'index.js' },
+  });
+  registry.publish('own-interval', '1.0.0', { files: { 'index.js': "function setInterval() { return 'mine'; } export const own = setInterval();" }, manifest: { type: 'module', main: 'index.js' } });
 });
 after(() => registry?.close());
 
@@ -43,6 +48,11 @@ import { hello } from 'jsr:@std/hello';
 [app, cjs.add(1, 2), cjs.joined, how, feature, tool, hello('x')]`;
     assert.deepEqual((await ctx.run(code)).outcome,
       { status: 'completed', result: JSON.stringify([{ leaf: '1.4.0', mid: '1.2.0', leafOfMid: '2.1.5' }, 3, 'a/b', 'import', 'on', 'acme', 'hello x']) });
+  });
+
+  g.test('a package may use setInterval (module-local, on node:timers); the script still has none; a package\'s own setInterval is its own', async (ctx) => {
+    const code = "import { ticks } from 'npm:ticker'; import { own } from 'npm:own-interval'; [await ticks(3), own, typeof setInterval]";
+    assert.deepEqual((await ctx.run(code)).outcome, { status: 'completed', result: JSON.stringify([[3, 'function'], 'mine', 'undefined']) });
   });
 
   g.test('a CommonJS package gives its default and the names a script imports', async (ctx) => {

@@ -22,6 +22,8 @@ interface Resolved {
 interface Loaded {
   readonly source: string;
   readonly commonjs: boolean;
+  /** A CommonJS entry's export names, as the supervisor read them from it. */
+  readonly names?: readonly string[];
 }
 
 const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
@@ -61,7 +63,7 @@ export async function loadExternalModules(specifiers: readonly string[], importN
     const m = await supervisor.request('modules.load', { specifier }, signal) as Loaded;
     if (m.commonjs) {
       sources.set(COMMONJS_PREFIX + specifier, m.source);
-      sources.set(specifier, commonjsFacade(specifier, importNames.get(specifier) ?? []));
+      sources.set(specifier, commonjsFacade(specifier, [...new Set([...(m.names ?? []), ...(importNames.get(specifier) ?? [])])]));
     } else {
       sources.set(specifier, m.source);
     }

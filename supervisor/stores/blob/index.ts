@@ -9,3 +9,4 @@ export { createBlobStore, type BlobStoreConfig, type DirBlobStoreConfig, type S3
 export { DirBlobStore, type DirBlobStoreOptions } from './dir-blob-store.ts';
 export { S3BlobStore, type S3BlobStoreOptions } from './s3-blob-store.ts';
 export { BlobCache, DEFAULT_CACHE_MAX_BYTES, type BlobCacheOptions } from './blob-cache.ts';
+export { S3Records } from './s3-records.ts';

@@ -80,17 +80,7 @@ export class S3BlobStore implements SweepableBlobStore {
     this.#refreshAfterMs = options.refreshAfterMs;
     this.#now = options.now ?? Date.now;
     this.location = `s3://${this.#bucket}/${this.#prefix}` + (options.endpoint ? ` at ${options.endpoint}` : '');
-    this.#client = new (sdk().S3Client)({
-      ...(options.endpoint === undefined ? {} : { endpoint: options.endpoint }),
-      ...(options.region === undefined ? {} : { region: options.region }),
-      ...(options.credentials === undefined ? {} : { credentials: options.credentials }),
-      forcePathStyle: options.forcePathStyle ?? false,
-      maxAttempts: options.maxAttempts ?? DEFAULT_MAX_ATTEMPTS,
-      requestHandler: {
-        connectionTimeout: options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
-        socketTimeout: options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS,
-      },
-    });
+    this.#client = createS3Client(options);
   }
 
   async put(bytes: Uint8Array): Promise<BlobKey> {
@@ -267,7 +257,24 @@ export class S3BlobStore implements SweepableBlobStore {
   }
 }
 
-function normalisePrefix(prefix: string): string {
+/** A client as the options say (the SDK loaded on first use), with the store's timeouts and attempts. */
+export function createS3Client(options: Omit<S3BlobStoreOptions, 'bucket' | 'prefix' | 'cache'>): S3Client {
+  return new (sdk().S3Client)({
+    ...(options.endpoint === undefined ? {} : { endpoint: options.endpoint }),
+    ...(options.region === undefined ? {} : { region: options.region }),
+    ...(options.credentials === undefined ? {} : { credentials: options.credentials }),
+    forcePathStyle: options.forcePathStyle ?? false,
+    maxAttempts: options.maxAttempts ?? DEFAULT_MAX_ATTEMPTS,
+    requestHandler: {
+      connectionTimeout: options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
+      socketTimeout: options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS,
+    },
+  });
+}
+
+export { sdk as s3Sdk };
+
+export function normalisePrefix(prefix: string): string {
   const trimmed = prefix.replace(/^\/+/, '');
   return trimmed === '' || trimmed.endsWith('/') ? trimmed : `${trimmed}/`;
 }

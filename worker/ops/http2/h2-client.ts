@@ -13,6 +13,7 @@ export type SessionEvent =
   | { readonly type: 'connect'; readonly alpnProtocol: string | null; readonly encrypted: boolean }
   | { readonly type: 'error'; readonly message: string; readonly code?: string }
   | { readonly type: 'goaway'; readonly errorCode: number; readonly lastStreamID: number }
+  | { readonly type: 'remoteSettings'; readonly settings: Record<string, unknown> }
   | { readonly type: 'close' };
 
 export type StreamEvent =
@@ -97,6 +98,8 @@ export class H2Session {
       this.#settle.reject(e);
     });
     session.on('goaway', (errorCode, lastStreamID) => this.events.push({ type: 'goaway', errorCode, lastStreamID }));
+    // gRPC clients wait for the server's SETTINGS before they use a session.
+    session.on('remoteSettings', (settings) => this.events.push({ type: 'remoteSettings', settings: { ...settings } }));
     session.once('close', () => {
       clearTimeout(timer);
       this.#settle.reject(new OpError('http2: the session closed', 'Error', 'ERR_HTTP2_INVALID_SESSION'));

@@ -184,5 +184,13 @@ export function createHttp2Ops(settings: WorkerSettings, injector: HeaderInjecto
         throw guestError('HTTP2_SERVER_UNSUPPORTED', typeof name === 'string' ? name.slice(0, 64) : 'this function');
       },
     },
+    /** {name}: node:net / node:tls / node:http APIs scripts cannot have (worker/guest/platform/parts/net.js): always throws. */
+    'net.unsupported': {
+      kind: 'sync',
+      run(args) {
+        const name = record(args, 'net.unsupported')['name'];
+        throw guestError('NET_UNSUPPORTED', typeof name === 'string' ? name.slice(0, 64) : 'this function');
+      },
+    },
   };
 }

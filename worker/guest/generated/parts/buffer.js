@@ -2485,6 +2485,22 @@ var __runjs_part = (() => {
       return Buffer2.from(__runjs_P.$slice(bytes, offset * size, end2 * size));
     }, "copyBytesFrom");
   }
+  for (const {0: prefix, 1: encoding} of __runjs_P.iter([["utf8", "utf8"], ["latin1", "latin1"], ["ascii", "ascii"], ["hex", "hex"], ["base64", "base64"], ["base64url", "base64url"], ["ucs2", "ucs2"]])) {
+    __runjs_P.Object_defineProperty(Buffer2.prototype, `${prefix}Write`, {
+      value(string, offset = 0, length = this.length - offset) {
+        return this.write(string, offset, length, encoding);
+      },
+      writable: true,
+      configurable: true
+    });
+    __runjs_P.Object_defineProperty(Buffer2.prototype, `${prefix}Slice`, {
+      value(start = 0, end2 = this.length) {
+        return __runjs_P.$toString(this, encoding, start, end2);
+      },
+      writable: true,
+      configurable: true
+    });
+  }
   var constants = { MAX_LENGTH: import_buffer.default.kMaxLength, MAX_STRING_LENGTH: 2 ** 29 - 24 };
   var buffer = {
     Buffer: Buffer2,

@@ -216,6 +216,7 @@ var __runjs_part = (() => {
         case "end":
           s.ended = true;
           __runjs_P.$push(stream, null);
+          stream.read(0);
           break;
         case "error":
           s.error ??= hostError(event);
@@ -257,7 +258,8 @@ var __runjs_part = (() => {
       this.encrypted = url.protocol === "https:";
       this.alpnProtocol = void 0;
       this.originSet = void 0;
-      this.socket = {
+      const given = typeof options?.createConnection === "function" ? options.createConnection(url, options) : void 0;
+      this.socket = given ?? {
         remoteAddress: __runjs_P.$replace(url.hostname, /^\[|\]$/g, ""),
         remotePort: Number(url.port || (url.protocol === "https:" ? 443 : 80)),
         encrypted: url.protocol === "https:",
@@ -368,11 +370,16 @@ var __runjs_part = (() => {
         case "goaway":
           session.emit("goaway", event.errorCode, event.lastStreamID, Buffer2.alloc(0));
           break;
+        case "remoteSettings":
+          session.remoteSettings = event.settings;
+          session.emit("remoteSettings", event.settings);
+          break;
         case "close":
           session.connecting = false;
           session.closed = true;
           session.destroyed = true;
           session.emit("close");
+          session.socket.destroy?.();
           return;
         default:
       }

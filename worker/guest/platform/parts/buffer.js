@@ -42,6 +42,19 @@ if (typeof Buffer.copyBytesFrom !== 'function') {
   };
 }
 
+// Node's Buffer carries per-encoding `<enc>Write(string, offset, length)` / `<enc>Slice(start, end)`
+// methods; libraries probe for them (protobufjs takes Buffer only when `utf8Write` exists).
+for (const [prefix, encoding] of [['utf8', 'utf8'], ['latin1', 'latin1'], ['ascii', 'ascii'], ['hex', 'hex'], ['base64', 'base64'], ['base64url', 'base64url'], ['ucs2', 'ucs2']]) {
+  Object.defineProperty(Buffer.prototype, `${prefix}Write`, {
+    value(string, offset = 0, length = this.length - offset) { return this.write(string, offset, length, encoding); },
+    writable: true, configurable: true,
+  });
+  Object.defineProperty(Buffer.prototype, `${prefix}Slice`, {
+    value(start = 0, end = this.length) { return this.toString(encoding, start, end); },
+    writable: true, configurable: true,
+  });
+}
+
 const constants = { MAX_LENGTH: bufferModule.kMaxLength, MAX_STRING_LENGTH: 2 ** 29 - 24 };
 
 const buffer = {

@@ -174,6 +174,9 @@ async function pumpStream(stream) {
       case 'end':
         s.ended = true;
         stream.push(null);
+        // As Node does: 'end' comes once the data is consumed, even on a paused stream (gRPC
+        // pauses between messages and waits for 'end'/'close' to report the call's status).
+        stream.read(0);
         break;
       case 'error':
         s.error ??= hostError(event);
@@ -212,8 +215,11 @@ export class ClientHttp2Session extends EventEmitter {
     this.encrypted = url.protocol === 'https:';
     this.alpnProtocol = undefined;
     this.originSet = undefined;
-    // The connection is the host's: a stand-in answering what clients read of it.
-    this.socket = {
+    // The connection is the host's: a stand-in answering what clients read of it. A library that
+    // made its own socket (net/tls stand-ins, parts/net.js) passes it as `createConnection`: that
+    // socket then stands for the session's connection, which the host opens to `authority`.
+    const given = typeof options?.createConnection === 'function' ? options.createConnection(url, options) : undefined;
+    this.socket = given ?? {
       remoteAddress: url.hostname.replace(/^\[|\]$/g, ''), remotePort: Number(url.port || (url.protocol === 'https:' ? 443 : 80)),
       encrypted: url.protocol === 'https:', alpnProtocol: undefined, servername: url.hostname,
       getPeerCertificate: () => ({}), setTimeout() {}, setNoDelay() {}, setKeepAlive() {}, ref() {}, unref() {},
@@ -318,11 +324,16 @@ async function pumpSession(session) {
       case 'goaway':
         session.emit('goaway', event.errorCode, event.lastStreamID, Buffer.alloc(0));
         break;
+      case 'remoteSettings':
+        session.remoteSettings = event.settings;
+        session.emit('remoteSettings', event.settings);
+        break;
       case 'close':
         session.connecting = false;
         session.closed = true;
         session.destroyed = true;
         session.emit('close');
+        session.socket.destroy?.();
         return;
       default:
     }
