@@ -8,6 +8,7 @@ import { Socket } from 'node:net';
 import { isSupervisorMessage, type WorkerMessage } from '../shared/protocol.ts';
 import { encodeFrame, FrameDecoder, MAX_FRAME_FORMAT_BYTES } from '../shared/frame-channel.ts';
 import { CancelChannel } from './runtime/cancel-channel.ts';
+import { ObjectChannel } from './runtime/object-channel.ts';
 import { WorkerHost } from './runtime/worker-host.ts';
 import type { OpFactory } from './ops/op-types.ts';
 
@@ -32,6 +33,8 @@ export function serveWorker(overrides: readonly OpFactory[] = []): void {
   const channelFd = Number(argValue('channel-fd'));
   // Cancels that arrive while QuickJS blocks this thread.
   const cancelChannel = CancelChannel.open(argValue('cancel-fd'));
+  // Mounted snapshots' file contents, fetched while a run waits (runtime/object-channel.ts).
+  const objects = ObjectChannel.open(argValue('object-fd'));
   const channel = new Socket({ fd: channelFd, readable: true, writable: true });
   const send = (msg: WorkerMessage): void => { channel.write(encodeFrame(msg)); };
   let host: WorkerHost | undefined;
@@ -45,7 +48,7 @@ export function serveWorker(overrides: readonly OpFactory[] = []): void {
     if (!isSupervisorMessage(raw)) return;
     if (raw.type === 'init') {
       if (host !== undefined) return; // configured once, at spawn
-      const h = new WorkerHost(raw.settings, send, cancelChannel, persistCompileCache, overrides);
+      const h = new WorkerHost(raw.settings, send, cancelChannel, persistCompileCache, overrides, objects);
       host = h;
       void h.warmUp().then(() => {
         send({ type: 'ready' });

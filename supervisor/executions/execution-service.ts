@@ -15,7 +15,7 @@ import type { ArtifactMeta, CancelResult, ExecRequest, ExecutionDecisions, Execu
 import { concatDecisionLogs, type DecisionLog } from '../../shared/decision-log.ts';
 import { DEFAULT_MOUNT_LIMITS, type MountChange, type MountLimits } from '../../shared/fs-mount.ts';
 import type { FsService, FsStore } from '../fs/index.ts';
-import { commitMount, loadMountImage, MountTooLargeError, resolveMount } from '../fs/mount-image.ts';
+import { commitMount, loadMount, MountTooLargeError, resolveMount, type LoadedMount } from '../fs/mount-image.ts';
 
 /** The part of the worker pool the service uses. */
 export interface JobRunner {
@@ -77,6 +77,8 @@ interface FsRun {
   readonly pull: { readonly label: string | null } | undefined;
   /** What the completed run changed (from its worker). */
   changes: readonly MountChange[] | undefined;
+  /** The tree as mounted: what the worker may fetch, and what a change by content id resolves against. */
+  mounted?: LoadedMount;
 }
 
 /** What a heap-mode run carries from submission to its outcome. */
@@ -200,12 +202,14 @@ export class ExecutionService {
     let inner: JobHandle | undefined;
     let cancelled = false;
     const outcome = (async (): Promise<Outcome> => {
-      let mount;
+      let mount: LoadedMount;
       try {
         if (run.pull !== undefined) await this.#opts.fs!.authorize('pull', run.pull.label, run.base ?? null);
-        // In use from now on: a collection during the run keeps it (the commit re-uses its subtrees).
+        // In use from now on: a collection during the run keeps it (the commit re-uses its subtrees,
+        // and the worker fetches its files on demand).
         run.store.pin(run.base);
-        mount = await loadMountImage(run.store, run.base, this.#opts.mountLimits ?? DEFAULT_MOUNT_LIMITS);
+        mount = await loadMount(run.store, run.base, this.#opts.mountLimits ?? DEFAULT_MOUNT_LIMITS);
+        run.mounted = mount;
       } catch (e) {
         if (!(e instanceof MountTooLargeError) && !(e instanceof RunjsError)) this.#warn(`execution ${job.runId}: cannot read snapshot ${run.base}: ${e instanceof Error ? e.message : String(e)}`);
         const why = e instanceof MountTooLargeError ? `snapshot ${run.base} is too large to mount: ${e.message}`
@@ -214,7 +218,7 @@ export class ExecutionService {
       }
       if (cancelled) return { status: 'cancelled', error: EXECUTION_ERRORS.CANCELLED };
       try {
-        inner = submit({ ...job, mount });
+        inner = submit({ ...job, mount: mount.image, readObject: (id) => mount.read(id) });
       } catch (e) {
         return { status: 'failed', error: e instanceof Error ? e.message : String(e) };
       }
@@ -227,7 +231,7 @@ export class ExecutionService {
   async #flushFs(id: string, run: FsRun, outcome: Outcome): Promise<string | Outcome | undefined> {
     if (outcome.status !== 'completed' || this.#closed) return undefined;
     try {
-      return await commitMount(run.store, run.base, run.changes ?? []);
+      return await commitMount(run.store, run.base, run.changes ?? [], run.mounted);
     } catch (e) {
       if (!(e instanceof RunjsError)) this.#warn(`execution ${id}: committing its filesystem changes failed: ${e instanceof Error ? e.message : String(e)}`);
       return { status: 'failed', error: EXECUTION_ERRORS.FS_FLUSH_FAILED(e instanceof RunjsError ? e.message : 'filesystem snapshot store unavailable (the server log has the details)') };

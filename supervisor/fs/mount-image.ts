@@ -1,12 +1,14 @@
 // Between the store and a run's /work: which snapshot a run's `fs` names (a label, resolved once,
-// at submission; an unknown label mounts an empty tree, so a later push can create it), the tree
-// read out for the worker (shared/fs-mount.ts), and the run's changes committed into a new
-// snapshot. The worker holds the whole tree (node:fs's sync API cannot wait for the store), so a
-// snapshot larger than MAX_MOUNT_BYTES or than the entry cap cannot be mounted.
+// at submission; an unknown label mounts an empty tree, so a later push can create it), the
+// tree's structure read out for the worker (shared/fs-mount.ts: paths, modes, sizes and content
+// ids, never the bytes), the contents the worker then fetches by id (LoadedMount.read, the
+// object pipe's route: only ids this run's tree references), and the run's changes committed
+// into a new snapshot. Reading a 1,000-file tree's structure reads its ~20 directory nodes.
 import { RunjsError } from '../../shared/errors.ts';
-import { MAX_MOUNT_BYTES, type MountChange, type MountEntry, type MountImage, type MountLimits } from '../../shared/fs-mount.ts';
+import { MAX_FETCH_BYTES, MAX_MOUNT_BYTES, type MountChange, type MountEntry, type MountImage, type MountLimits } from '../../shared/fs-mount.ts';
 import { checkId, checkLabel, type FsService } from './fs-service.ts';
 import type { FsChange, FsStore } from './fs-store.ts';
+import type { FileEntry } from './tree-format.ts';
 
 const ID_PATTERN = /^[0-9a-fA-F]{64}$/;
 const READ_CONCURRENCY = 16;
@@ -31,40 +33,74 @@ export function resolveMount(fs: FsService, spec: string): MountSource {
 /** Why a snapshot cannot be mounted: too large for the worker. */
 export class MountTooLargeError extends Error {}
 
-/** The snapshot's files and symlinks, read whole, for the worker. */
-export async function loadMountImage(store: FsStore, base: string | undefined, limits: MountLimits): Promise<MountImage> {
-  if (base === undefined) return { entries: [], limits };
-  if (!(await store.isTree(base))) throw new RunjsError('FS_SNAPSHOT_NOT_FOUND', base);
+/** What the worker is sent, and the contents it may fetch: exactly the files of the run's tree. */
+export interface LoadedMount {
+  readonly image: MountImage;
+  /** A file's bytes by content id (verified by the store); refused unless this tree references the id. */
+  read(id: string): Promise<Uint8Array>;
+}
+
+/** Why an object read is refused (the worker asked for an id its run's tree does not reference, or one too large). */
+export class MountReadRefused extends Error {}
+
+/** The snapshot's structure for the worker; file contents stay in the store until `read`. */
+export async function loadMount(store: FsStore, base: string | undefined, limits: MountLimits): Promise<LoadedMount> {
+  const files = new Map<string, FileEntry>();
   const entries: MountEntry[] = [];
-  const reads: { path: string; read: () => Promise<Uint8Array>; mode: number }[] = [];
-  let count = 0;
-  let bytes = 0;
-  for await (const [path, e] of store.walk(base)) {
-    if (++count > limits.maxEntries) throw new MountTooLargeError(`it holds more than ${limits.maxEntries} entries`);
-    if (e.kind === 'symlink') entries.push({ path, kind: 'symlink', target: e.target });
-    else if (e.kind === 'file') {
-      bytes += e.size;
-      if (bytes > MAX_MOUNT_BYTES) throw new MountTooLargeError(`its files hold more than ${MAX_MOUNT_BYTES} bytes`);
-      reads.push({ path, mode: e.mode, read: () => store.readFile(e) });
+  if (base !== undefined) {
+    if (!(await store.isTree(base))) throw new RunjsError('FS_SNAPSHOT_NOT_FOUND', base);
+    let count = 0;
+    let bytes = 0;
+    for await (const [path, e] of store.walk(base)) {
+      if (++count > limits.maxEntries) throw new MountTooLargeError(`it holds more than ${limits.maxEntries} entries`);
+      if (e.kind === 'symlink') entries.push({ path, kind: 'symlink', target: e.target });
+      else if (e.kind === 'file') {
+        bytes += e.size;
+        if (bytes > MAX_MOUNT_BYTES) throw new MountTooLargeError(`its files hold more than ${MAX_MOUNT_BYTES} bytes`);
+        files.set(e.id, e);
+        entries.push({ path, kind: 'file', mode: e.mode, size: e.size, id: e.id });
+      }
     }
   }
+  return {
+    image: { entries, limits },
+    read: async (id) => {
+      const e = files.get(id);
+      if (e === undefined) throw new MountReadRefused(`object ${id} is not in this run's filesystem snapshot`);
+      if (e.size > MAX_FETCH_BYTES) throw new MountReadRefused(`object ${id} is ${e.size} bytes; a run reads at most ${MAX_FETCH_BYTES} bytes of one file`);
+      return store.readFile(e);
+    },
+  };
+}
+
+/** The snapshot's files and symlinks with every file's bytes inline (tools and tests; runs use loadMount). */
+export async function loadMountImage(store: FsStore, base: string | undefined, limits: MountLimits): Promise<MountImage> {
+  const mount = await loadMount(store, base, limits);
+  const entries = [...mount.image.entries];
   let next = 0;
   const worker = async (): Promise<void> => {
-    while (next < reads.length) {
-      const r = reads[next++]!;
-      entries.push({ path: r.path, kind: 'file', mode: r.mode, bytes: await r.read() });
+    while (next < entries.length) {
+      const i = next++;
+      const e = entries[i]!;
+      if (e.kind === 'file') entries[i] = { ...e, bytes: await mount.read(e.id) };
     }
   };
-  await Promise.all(Array.from({ length: Math.min(READ_CONCURRENCY, reads.length) }, worker));
+  await Promise.all(Array.from({ length: Math.min(READ_CONCURRENCY, entries.length) }, worker));
   return { entries, limits };
 }
 
 /** The snapshot after a run's changes: `base` itself (or the empty tree) when there are none. */
-export async function commitMount(store: FsStore, base: string | undefined, changes: readonly MountChange[]): Promise<string> {
+export async function commitMount(store: FsStore, base: string | undefined, changes: readonly MountChange[], mount?: LoadedMount): Promise<string> {
   if (changes.length === 0) return base ?? store.emptyTree();
   const map = new Map<string, FsChange>();
   for (const c of changes) {
-    map.set(c.path, c.kind === 'file' ? { kind: 'file', bytes: c.bytes, mode: c.mode } : c.kind === 'symlink' ? { kind: 'symlink', target: c.target } : { kind: 'delete' });
+    if (c.kind === 'file') {
+      // A moved or re-moded file names its content by id: read it back (only ids of the mounted
+      // tree resolve), and put-if-absent stores nothing new for it.
+      // Without the LoadedMount (tools, tests), the base's structure is read again to resolve ids.
+      if (!('bytes' in c)) mount ??= await loadMount(store, base, { maxWriteBytes: 0, maxEntries: Number.MAX_SAFE_INTEGER });
+      map.set(c.path, { kind: 'file', bytes: 'bytes' in c ? c.bytes : await mount!.read(c.id), mode: c.mode });
+    } else map.set(c.path, c.kind === 'symlink' ? { kind: 'symlink', target: c.target } : { kind: 'delete' });
   }
   return store.commit(base, map);
 }

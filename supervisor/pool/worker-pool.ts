@@ -93,6 +93,8 @@ export interface Job {
   readonly mount?: MountImage;
   /** With `mount`: what a completed run changed under /work, before the outcome resolves. */
   readonly onFsChanges?: (changes: readonly MountChange[]) => void;
+  /** With `mount`: a file's bytes by content id, for the worker's object pipe (only ids of the mounted tree). */
+  readonly readObject?: (id: string) => Promise<Uint8Array>;
 }
 
 export interface JobHandle {
@@ -289,6 +291,12 @@ export class WorkerPool {
       violation: (why) => this.#onViolation(slot, why),
       maxMessageBytes: () => slot.job?.bounds.maxMessageBytes ?? SupervisorBounds.IDLE_MESSAGE_BYTES,
       exit: (detail) => this.#onExit(slot, detail),
+      // Only the run the slot is executing may read, and only its own mount's objects.
+      readObject: (runId, id) => {
+        const active = slot.job;
+        const read = active?.runId === runId && !active.settled ? active.job.readObject : undefined;
+        return read === undefined ? Promise.reject(new Error('runjs: the run has ended or mounts no filesystem snapshot')) : read(id);
+      },
     }, (line) => this.#opts.log(`[worker ${slot.proc.pid ?? '?'}] ${line}`), this.#settings, this.#opts.workerEntry);
     return slot;
   }

@@ -27,6 +27,15 @@ const CANCEL_FD = 4;
 /** The message channel's descriptor in the worker (worker/main.ts opens it). */
 export const CHANNEL_FD = 3;
 /**
+ * The object pipe (worker/runtime/object-channel.ts): a run's mounted file contents, asked for by
+ * content id while QuickJS or a sync node:fs call blocks the worker's thread. One request is
+ * served at a time (the worker waits for each), so a worker cannot queue store reads.
+ */
+const OBJECT_FD = 5;
+/** Longest request line: "<seq> <runId> <64 hex>". */
+const MAX_OBJECT_REQUEST_BYTES = 512;
+const OBJECT_REQUEST = /^(\d{1,10}) (\S{1,200}) ([0-9a-f]{64})$/;
+/**
  * Messages a worker may send per second, sustained (bursts up to the same number). A worker
  * coalesces console output per event-loop turn and waits for each delegated op's answer, so an
  * honest one stays far below; beyond it the supervisor stops reading until the budget refills.
@@ -49,6 +58,8 @@ export interface WorkerEvents {
   /** The largest message body the supervisor accepts from this worker now (bytes). */
   maxMessageBytes(): number;
   exit(detail: { code: number | null; signal: NodeJS.Signals | null; stderrTail: string }): void;
+  /** A file of `runId`'s mounted snapshot by content id; rejects (with a message for the run) when that run may not read it. */
+  readObject?(runId: string, id: string): Promise<Uint8Array>;
 }
 
 function nodeFlags(entry: string): string[] {
@@ -82,9 +93,9 @@ export class WorkerProcess {
    * which the worker needs before any message can be read.
    */
   constructor(events: WorkerEvents, logStderr: (line: string) => void, settings: WorkerSettings, entry: string = WORKER_ENTRY) {
-    const args = [`--cancel-fd=${CANCEL_FD}`, `--channel-fd=${CHANNEL_FD}`];
+    const args = [`--cancel-fd=${CANCEL_FD}`, `--channel-fd=${CHANNEL_FD}`, `--object-fd=${OBJECT_FD}`];
     this.#child = spawn(process.execPath, [...nodeFlags(entry), entry, ...args], {
-      stdio: ['ignore', 'ignore', 'pipe', 'pipe', 'pipe'],
+      stdio: ['ignore', 'ignore', 'pipe', 'pipe', 'pipe', 'pipe'],
       env: { NODE_ENV: 'production', ...compileCacheEnv() },
     });
     this.#child.stdio[CANCEL_FD]?.on('error', () => { /* the worker died; 'exit' reports it */ });
@@ -111,7 +122,43 @@ export class WorkerProcess {
       setImmediate(() => events.exit({ code, signal, stderrTail: this.#stderrTail }));
     });
     this.#child.on('error', () => { /* 'exit' follows and reports */ });
+    this.#serveObjects(events, (this.#child.stdio as readonly unknown[])[OBJECT_FD] as Socket | null);
     this.send({ type: 'init', settings });
+  }
+
+  /** Answers the object pipe's requests in order, one at a time; a malformed request is a violation. */
+  #serveObjects(events: WorkerEvents, pipe: Socket | null): void {
+    if (pipe === null) return;
+    pipe.on('error', () => { /* the worker died; 'exit' reports it */ });
+    let pending = '';
+    let busy = false;
+    const answer = (seq: number, ok: boolean, payload: Uint8Array): void => {
+      const head = Buffer.alloc(9);
+      head.writeUInt32BE(seq >>> 0, 0);
+      head[4] = ok ? 1 : 0;
+      head.writeUInt32BE(payload.byteLength, 5);
+      if (!pipe.destroyed) pipe.write(Buffer.concat([head, payload]));
+    };
+    const next = (): void => {
+      if (busy || this.#exited) return;
+      const nl = pending.indexOf('\n');
+      if (nl < 0) {
+        if (pending.length > MAX_OBJECT_REQUEST_BYTES) this.#violate(events, 'an oversized object request');
+        return;
+      }
+      const line = pending.slice(0, nl);
+      pending = pending.slice(nl + 1);
+      const m = OBJECT_REQUEST.exec(line);
+      if (m === null) { this.#violate(events, 'a malformed object request'); return; }
+      const seq = Number(m[1]);
+      busy = true;
+      pipe.pause();
+      const read = events.readObject?.(m[2]!, m[3]!) ?? Promise.reject(new Error('runjs: this server mounts no filesystem snapshots'));
+      read.then((bytes) => answer(seq, true, bytes), (e: unknown) => answer(seq, false, Buffer.from(e instanceof Error ? e.message : String(e))))
+        .finally(() => { busy = false; pipe.resume(); next(); });
+    };
+    pipe.setEncoding('latin1');
+    pipe.on('data', (chunk: string) => { pending += chunk; next(); });
   }
 
   get pid(): number | undefined {

@@ -16,6 +16,8 @@ export interface RunOptions {
   captureImage?: boolean;
   /** The filesystem snapshot mounted at /work; RunResult.fsChanges has what a completed run changed. */
   mount?: MountImage;
+  /** With `mount`: serves the worker's object pipe (a file's bytes by content id), as the execution service does. */
+  readObject?: (id: string) => Promise<Uint8Array>;
 }
 
 export interface RunResult {
@@ -51,6 +53,7 @@ export class PoolRunner {
       ...(opts.captureImage ? { captureImage: true, onImage: (i: HeapImage) => { image = i; } } : {}),
       onDecisions: (log) => { decisions = log; },
       ...(opts.mount ? { mount: opts.mount, onFsChanges: (c: readonly MountChange[]) => { fsChanges = c; } } : {}),
+      ...(opts.readObject ? { readObject: opts.readObject } : {}),
     });
     const result = handle.outcome.then((outcome) => ({ outcome, output, ms: performance.now() - t0, ...(image ? { image } : {}), ...(decisions ? { decisions } : {}), ...(fsChanges ? { fsChanges } : {}) }));
     return { handle, result };

@@ -19,6 +19,7 @@ import type { DecisionLog } from '../../shared/decision-log.ts';
 import { BUILTIN_MODULES } from '../guest/builtin-modules.ts';
 import { internalError, RunLoop } from './execute-run.ts';
 import { MountFs } from '../ops/fs/mount-fs.ts';
+import type { ObjectChannel } from './object-channel.ts';
 import { Transpiler } from '../source/transpile.ts';
 import { OutputBuffer } from './output-buffer.ts';
 import { SupervisorClient } from './supervisor-client.ts';
@@ -54,6 +55,8 @@ export class WorkerHost {
   readonly #ops: OpTable;
   readonly #supervisor: SupervisorClient;
   readonly #cancelChannel: CancelChannel | undefined;
+  /** The object pipe: a mounted snapshot's file contents, fetched on demand. */
+  readonly #objects: ObjectChannel | undefined;
   readonly #v8: V8Engine;
   /** esbuild's service for this worker's runs (restarted when it dies; see transpile.ts). */
   readonly #transpiler = new Transpiler();
@@ -82,7 +85,8 @@ export class WorkerHost {
   readonly #policy: PolicyEngine;
 
   /** `overrides` replace ops by name (test workers only, see worker/serve.ts). */
-  constructor(settings: WorkerSettings, send: (msg: WorkerMessage) => void, cancelChannel: CancelChannel | undefined, onQuickJSLoaded: () => void = () => {}, overrides: readonly OpFactory[] = []) {
+  constructor(settings: WorkerSettings, send: (msg: WorkerMessage) => void, cancelChannel: CancelChannel | undefined, onQuickJSLoaded: () => void = () => {}, overrides: readonly OpFactory[] = [], objects?: ObjectChannel) {
+    this.#objects = objects;
     this.#settings = settings;
     this.#v8 = new V8Engine({ wasm: settings.wasm ?? [], partSource: readPartSource });
     this.#send = send;
@@ -196,7 +200,8 @@ export class WorkerHost {
     const output = new OutputBuffer((data) => send({ type: 'output', runId: req.runId, data }), req.maxOutputBytes);
     const heapMb = Math.max(DEFAULT_HEAP_MB, req.heapMemoryMaxMb);
     let watchdog: MemoryWatchdog | undefined;
-    const mount = req.mount ? new MountFs(req.mount, req.mount.limits) : undefined;
+    const objects = this.#objects;
+    const mount = req.mount ? new MountFs(req.mount, req.mount.limits, objects ? (id) => objects.fetch(req.runId, id) : undefined) : undefined;
     const loop = new RunLoop({ runId: req.runId, code: req.code, timeoutMs: req.timeoutMs, heapMemoryMaxMb: heapMb, persistTopLevel: req.captureImage === true || req.encodeHeap !== undefined, ...(req.mcpCatalog !== undefined ? { mcpCatalog: req.mcpCatalog } : {}), ...(this.#settings.externalModules === true ? { externalModules: true } : {}), ...(mount ? { mount } : {}) }, this.#ops, BUILTIN_MODULES, {
       output: (text) => output.write(text),
       // Polled from QuickJS's interrupt handler while guest code blocks this thread: stream the

@@ -94,6 +94,20 @@ test('messages of no known shape, or that cannot be decoded, stop the worker', a
   assert.deepEqual((await run('after')).outcome, { status: 'completed', result: '"after"' });
 });
 
+test('the object pipe serves only the running job\'s own mount, and a malformed request stops the worker', async () => {
+  const asked: string[] = [];
+  const readObject = async (id: string): Promise<Uint8Array> => { asked.push(id); throw new Error(`object ${id} is not in this run's filesystem snapshot`); };
+  const foreign = await run('object-foreign', { mount: { entries: [], limits: { maxEntries: 10, maxWriteBytes: 10 } }, readObject });
+  assert.deepEqual(foreign.outcome, { status: 'completed', result: JSON.stringify([
+    { ok: false, text: 'runjs: the run has ended or mounts no filesystem snapshot' },
+    { ok: false, text: `object ${'b'.repeat(64)} is not in this run's filesystem snapshot` },
+  ]) });
+  assert.deepEqual(asked, ['b'.repeat(64)], 'another run\'s request never reaches the store');
+  const pid = pool.pids()[0];
+  assert.deepEqual((await run('object-malformed')).outcome, { status: 'failed', error: EXECUTION_ERRORS.WORKER_PROTOCOL('a malformed object request') });
+  await replaced(pid);
+});
+
 test('delegated ops beyond the in-flight bound are refused at once, not queued in the supervisor', async () => {
   const { outcome } = await run('op-flood');
   assert.equal(outcome.status, 'completed');

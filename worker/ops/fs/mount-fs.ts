@@ -4,8 +4,16 @@
 // synchronous (node:fs's sync API needs that; the promise and callback APIs wrap it in the guest).
 // At the end of a completed run, `changes()` lists what differs from the image, which the
 // supervisor commits into a new snapshot. Caps (bytes written, entries) fail with ENOSPC.
+//
+// Lazy reads: the image holds the tree's structure; a file's bytes are fetched (synchronously,
+// `ObjectFetcher`) the first time an operation needs them. Fetched bytes that still equal the
+// stored content are kept up to MAX_RESIDENT_BYTES, least recently used dropped first (they are
+// immutable and fetched again when needed); written bytes stay until the run ends.
 import { OpError } from '../op-types.ts';
-import { MAX_NAME_BYTES, MAX_PATH_BYTES, MOUNT_POINT, type MountChange, type MountImage, type MountLimits } from '../../../shared/fs-mount.ts';
+import { MAX_FETCH_BYTES, MAX_NAME_BYTES, MAX_PATH_BYTES, MAX_RESIDENT_BYTES, MOUNT_POINT, type MountChange, type MountImage, type MountLimits } from '../../../shared/fs-mount.ts';
+
+/** Fetches a file's bytes by content id for the run (worker/runtime/object-channel.ts); throws an OpError on failure. */
+export type ObjectFetcher = (id: string) => Uint8Array;
 
 const S_IFMT = 0o170000;
 const S_IFREG = 0o100000;
@@ -15,7 +23,11 @@ const MAX_SYMLINK_HOPS = 40;
 
 interface Times { mtimeMs: number; ctimeMs: number; atimeMs: number; readonly birthtimeMs: number; readonly ino: number }
 interface DirNode extends Times { readonly kind: 'dir'; mode: number; readonly entries: Map<string, Node> }
-interface FileNode extends Times { readonly kind: 'file'; mode: number; data: Uint8Array; origin: string | undefined; dirty: boolean }
+/**
+ * `content`: the content id while the bytes are the stored content (`data` then may be undefined,
+ * not fetched yet or dropped); undefined once the run wrote them. `size` is the stored size.
+ */
+interface FileNode extends Times { readonly kind: 'file'; mode: number; data: Uint8Array | undefined; content: string | undefined; size: number; origin: string | undefined; dirty: boolean }
 interface LinkNode extends Times { readonly kind: 'symlink'; mode: number; readonly target: string; origin: string | undefined; dirty: boolean }
 type Node = DirNode | FileNode | LinkNode;
 
@@ -44,6 +56,8 @@ const MESSAGES: Readonly<Record<string, string>> = {
   ENAMETOOLONG: 'name too long',
   EACCES: 'permission denied',
   EPERM: 'operation not permitted',
+  EFBIG: 'file too large',
+  EIO: 'i/o error',
 };
 
 /** A Node-shaped fs error: `ENOENT: no such file or directory, open '/work/x'` with `code`. */
@@ -77,10 +91,15 @@ export class MountFs {
   #written = 0;
   #ino = 1;
   readonly #now: () => number;
+  readonly #fetch: ObjectFetcher | undefined;
+  /** Fetched, unwritten files holding bytes, least recently used first, and their byte total. */
+  readonly #resident = new Map<FileNode, number>();
+  #residentBytes = 0;
 
-  constructor(image: MountImage | undefined, limits: MountLimits, now: () => number = Date.now) {
+  constructor(image: MountImage | undefined, limits: MountLimits, fetch?: ObjectFetcher, now: () => number = Date.now) {
     this.#limits = limits;
     this.#now = now;
+    this.#fetch = fetch;
     this.#root = this.#dir(0o755);
     this.#work = this.#dir(0o755);
     this.#root.entries.set('work', this.#work);
@@ -96,7 +115,7 @@ export class MountFs {
       const name = parts[parts.length - 1]!;
       const t = this.#times();
       const node: Node = e.kind === 'file'
-        ? { kind: 'file', mode: e.mode & 0o7777, data: e.bytes, origin: e.path, dirty: false, ...t }
+        ? { kind: 'file', mode: e.mode & 0o7777, data: e.bytes, content: e.id, size: e.size, origin: e.path, dirty: false, ...t }
         : { kind: 'symlink', mode: 0o777, target: e.target, origin: e.path, dirty: false, ...t };
       dir.entries.set(name, node);
       this.#entries++;
@@ -111,6 +130,40 @@ export class MountFs {
 
   #dir(mode: number): DirNode {
     return { kind: 'dir', mode, entries: new Map(), ...this.#times() };
+  }
+
+  /** A file's bytes, fetched from the store when the run has not (or no longer) got them. */
+  #bytes(node: FileNode, syscall: string, shown: string): Uint8Array {
+    if (node.data !== undefined) {
+      if (this.#resident.delete(node)) this.#resident.set(node, node.data.byteLength);
+      return node.data;
+    }
+    const id = node.content;
+    if (id === undefined) throw fsError('EIO', syscall, shown, 'i/o error: the file has neither bytes nor content');
+    if (node.size > MAX_FETCH_BYTES) throw fsError('EFBIG', syscall, shown, `file too large: a run reads at most ${MAX_FETCH_BYTES} bytes of one mounted file`);
+    if (this.#fetch === undefined) throw fsError('EIO', syscall, shown, 'i/o error: this filesystem cannot fetch file contents');
+    const data = this.#fetch(id);
+    if (data.byteLength !== node.size) throw fsError('EIO', syscall, shown, `i/o error: fetched ${data.byteLength} bytes, the snapshot says ${node.size}`);
+    node.data = data;
+    this.#resident.set(node, data.byteLength);
+    this.#residentBytes += data.byteLength;
+    for (const [old, n] of this.#resident) {
+      if (this.#residentBytes <= MAX_RESIDENT_BYTES || old === node) break;
+      this.#resident.delete(old);
+      this.#residentBytes -= n;
+      old.data = undefined;
+    }
+    return data;
+  }
+
+  /** The file's bytes are the run's own from now on: never dropped, committed as bytes. */
+  #own(node: FileNode, data: Uint8Array): void {
+    const held = this.#resident.get(node);
+    if (held !== undefined) { this.#resident.delete(node); this.#residentBytes -= held; }
+    node.data = data;
+    node.content = undefined;
+    node.size = data.byteLength;
+    node.dirty = true;
   }
 
   /** The path's components from "/", `.` and `..` resolved; `p` is a guest path (absolute, or relative to "/"). */
@@ -186,7 +239,7 @@ export class MountFs {
   }
 
   #info(n: Node): StatInfo {
-    const size = n.kind === 'file' ? n.data.byteLength : n.kind === 'symlink' ? Buffer.byteLength(n.target) : 4096;
+    const size = n.kind === 'file' ? n.data?.byteLength ?? n.size : n.kind === 'symlink' ? Buffer.byteLength(n.target) : 4096;
     const type = n.kind === 'file' ? S_IFREG : n.kind === 'dir' ? S_IFDIR : S_IFLNK;
     return {
       type: n.kind, mode: type | (n.mode & ~S_IFMT), size, ino: n.ino, nlink: n.kind === 'dir' ? 2 : 1,
@@ -212,7 +265,7 @@ export class MountFs {
     if (node.kind === 'dir') throw fsError('EISDIR', 'read', String(p));
     if (node.kind !== 'file') throw fsError('EINVAL', 'read', String(p));
     node.atimeMs = this.#now();
-    return node.data;
+    return this.#bytes(node, 'read', String(p));
   }
 
   /** writeFile/appendFile: `flag` w (replace), a (append), wx/ax (must not exist). */
@@ -229,21 +282,21 @@ export class MountFs {
       this.#addWritten(bytes.byteLength, 'write', shown);
       const node = f.node;
       if (append) {
-        const joined = new Uint8Array(node.data.byteLength + bytes.byteLength);
-        joined.set(node.data, 0);
-        joined.set(bytes, node.data.byteLength);
-        node.data = joined;
+        const old = this.#bytes(node, 'open', shown);
+        const joined = new Uint8Array(old.byteLength + bytes.byteLength);
+        joined.set(old, 0);
+        joined.set(bytes, old.byteLength);
+        this.#own(node, joined);
       } else {
-        node.data = new Uint8Array(bytes);
+        this.#own(node, new Uint8Array(bytes));
       }
-      node.dirty = true;
       node.mtimeMs = node.ctimeMs = this.#now();
       return;
     }
     this.#writable(f, 'open', shown);
     this.#addWritten(bytes.byteLength, 'write', shown);
     this.#addEntries(1, 'open', shown);
-    f.parent.entries.set(f.name, { kind: 'file', mode: (mode ?? 0o644) & 0o7777, data: new Uint8Array(bytes), origin: undefined, dirty: true, ...this.#times() });
+    f.parent.entries.set(f.name, { kind: 'file', mode: (mode ?? 0o644) & 0o7777, data: new Uint8Array(bytes), content: undefined, size: bytes.byteLength, origin: undefined, dirty: true, ...this.#times() });
     f.parent.mtimeMs = this.#now();
   }
 
@@ -254,17 +307,17 @@ export class MountFs {
     if (node.kind !== 'file' || atRoot) throw fsError(node.kind === 'dir' ? 'EISDIR' : 'EINVAL', 'write', shown);
     const at = Math.max(0, Math.trunc(position));
     const end = at + bytes.byteLength;
-    this.#addWritten(Math.max(bytes.byteLength, end - node.data.byteLength), 'write', shown);
-    let data = node.data;
+    const old = this.#bytes(node, 'write', shown);
+    this.#addWritten(Math.max(bytes.byteLength, end - old.byteLength), 'write', shown);
+    let data = old;
     if (end > data.byteLength) {
       data = new Uint8Array(end);
-      data.set(node.data);
+      data.set(old);
     } else if (data.byteLength > 0) {
       data = new Uint8Array(data);
     }
     data.set(bytes, at);
-    node.data = data;
-    node.dirty = true;
+    this.#own(node, data);
     node.mtimeMs = node.ctimeMs = this.#now();
   }
 
@@ -273,11 +326,11 @@ export class MountFs {
     const { node } = this.#existing(p, 'open');
     if (node.kind !== 'file') throw fsError('EISDIR', 'open', shown);
     const size = Math.max(0, Math.trunc(len));
-    if (size > node.data.byteLength) this.#addWritten(size - node.data.byteLength, 'write', shown);
+    const old = size === 0 ? new Uint8Array(0) : this.#bytes(node, 'open', shown);
+    if (size > old.byteLength) this.#addWritten(size - old.byteLength, 'write', shown);
     const data = new Uint8Array(size);
-    data.set(node.data.subarray(0, size));
-    node.data = data;
-    node.dirty = true;
+    data.set(old.subarray(0, size));
+    this.#own(node, data);
     node.mtimeMs = node.ctimeMs = this.#now();
   }
 
@@ -435,7 +488,10 @@ export class MountFs {
     for (const [path, n] of leaves) {
       if (n.origin === path && !n.dirty) continue;
       written.add(path);
-      out.push(n.kind === 'file' ? { path, kind: 'file', mode: n.mode, bytes: n.data } : { path, kind: 'symlink', target: n.target });
+      if (n.kind === 'symlink') out.push({ path, kind: 'symlink', target: n.target });
+      // Moved or re-moded but never written: the content travels by id, not as bytes.
+      else if (n.content !== undefined) out.push({ path, kind: 'file', mode: n.mode, id: n.content });
+      else out.push({ path, kind: 'file', mode: n.mode, bytes: n.data ?? new Uint8Array(0) });
     }
     for (const path of this.#baseLeaves) {
       if (leaves.has(path)) continue;
