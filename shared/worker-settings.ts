@@ -89,6 +89,8 @@ export interface WorkerSettings {
   readonly wasm?: readonly WasmModuleSetting[];
   /** --allow-external-modules: `npm:`, `jsr:` and URL imports load through the supervisor; absent when off. */
   readonly externalModules?: boolean;
+  /** --fs-passthrough: a readFile outside /work that the run's filesystem misses reads the host's file (worker/ops/fs/host-read.ts); absent when off. */
+  readonly fsPassthrough?: boolean;
 }
 
 export const DEFAULT_FETCH_LIMITS: FetchLimits = Object.freeze({
@@ -173,5 +175,6 @@ export function isWorkerSettings(v: unknown): v is WorkerSettings {
     && isNetworkSettings(v['network'])
     && isHeaderRules(v['headerRules'])
     && (v['wasm'] === undefined || isWasmSettings(v['wasm']))
-    && (v['externalModules'] === undefined || typeof v['externalModules'] === 'boolean');
+    && (v['externalModules'] === undefined || typeof v['externalModules'] === 'boolean')
+    && (v['fsPassthrough'] === undefined || typeof v['fsPassthrough'] === 'boolean');
 }

@@ -145,6 +145,7 @@ export async function startApp(config: Config, log: Logger, hooks: AppHooks): Pr
     warmEngines: heaps.enabled ? ['quickjs'] : ['v8'],
     ops: new OpRouter([artifactOpRoutes(artifacts.service), upstreams.routes, ...(modules === undefined ? [] : [modules.routes()])], (line) => log.error(line)),
     externalModules: modules !== undefined,
+    fsPassthrough: config.fsPassthrough,
     mcpCatalog: upstreams.hub === undefined ? undefined : () => upstreams.hub?.catalogJson(),
     policies,
     network: { fetchDefault: config.fetchDefault, caCerts: readCaCerts(config.fetchCaFile) },

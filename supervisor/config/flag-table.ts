@@ -215,8 +215,8 @@ export const FLAGS = [
     description: 'Directory of the filesystem label and reflog database (an SQLite file, fs-labels.sqlite, shareable by server processes on one host).',
   }),
   define({
-    name: 'fs-passthrough', kind: 'boolean', default: false, group: 'storage', implemented: false,
-    description: 'Reads missing from the snapshot fall through, read-only and policy-gated, to the real filesystem.',
+    name: 'fs-passthrough', kind: 'boolean', default: false, group: 'storage', implemented: true,
+    description: 'A `readFile` of a path outside `/work` that the run\'s filesystem does not hold falls through, read-only and policy-gated (`filesystem`), to the same path of the real filesystem, as the worker process sees it (docs/filesystem.md, "Passthrough").',
   }),
   define({
     name: 's3-bucket', kind: 'string', metavar: 'BUCKET', example: 'runjs-snapshots', group: 'storage',

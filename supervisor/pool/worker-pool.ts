@@ -46,6 +46,8 @@ export interface PoolOptions {
   readonly wasm?: readonly WasmModuleSetting[];
   /** --allow-external-modules (WorkerSettings.externalModules); the `modules.*` routes must be in `ops`. Default: off. */
   readonly externalModules?: boolean;
+  /** --fs-passthrough (WorkerSettings.fsPassthrough). Default: off. */
+  readonly fsPassthrough?: boolean;
   /** The worker's entry script (tests substitute one that fails at boot). Default: worker/main.ts. */
   readonly workerEntry?: string;
   /**
@@ -197,8 +199,8 @@ export class WorkerPool {
   readonly #settings: WorkerSettings;
 
   constructor(opts: PoolOptions) {
-    this.#opts = { graceMs: 200, log: (line) => process.stderr.write(`${line}\n`), warmEngines: ['v8', 'quickjs'], workerEntry: WORKER_ENTRY, hostOpLimits: DEFAULT_HOST_OP_LIMITS, policies: {}, network: DEFAULT_NETWORK_SETTINGS, headerRules: [], wasm: [], externalModules: false, ...opts };
-    this.#settings = Object.freeze({ warmEngines: this.#opts.warmEngines, quickjsCacheDir: QUICKJS_CACHE_DIR, limits: this.#opts.hostOpLimits, policies: this.#opts.policies, network: this.#opts.network, headerRules: this.#opts.headerRules, ...(this.#opts.wasm.length > 0 ? { wasm: this.#opts.wasm } : {}), ...(this.#opts.externalModules ? { externalModules: true } : {}) });
+    this.#opts = { graceMs: 200, log: (line) => process.stderr.write(`${line}\n`), warmEngines: ['v8', 'quickjs'], workerEntry: WORKER_ENTRY, hostOpLimits: DEFAULT_HOST_OP_LIMITS, policies: {}, network: DEFAULT_NETWORK_SETTINGS, headerRules: [], wasm: [], externalModules: false, fsPassthrough: false, ...opts };
+    this.#settings = Object.freeze({ warmEngines: this.#opts.warmEngines, quickjsCacheDir: QUICKJS_CACHE_DIR, limits: this.#opts.hostOpLimits, policies: this.#opts.policies, network: this.#opts.network, headerRules: this.#opts.headerRules, ...(this.#opts.wasm.length > 0 ? { wasm: this.#opts.wasm } : {}), ...(this.#opts.externalModules ? { externalModules: true } : {}), ...(this.#opts.fsPassthrough === true ? { fsPassthrough: true } : {}) });
     for (let i = 0; i < opts.size; i++) this.#slots.push(this.#spawn());
   }
 

@@ -20,7 +20,7 @@ test('policy configuration errors stop startup (exit 2) naming the flag and key 
     [['--policies-json', JSON.stringify({ fetch: { policies: [{ url: rego }] } })], `invalid --policies-json: fetch.policies[0].rule: the Rego policy at ${join(dir, 'fetch.rego')} does not define data.mcp.fetch.allow`],
     [['--policies-json', JSON.stringify({ fetch: { policies: [{ url: broken }] } })], `invalid --policies-json: fetch.policies[0].url: ${join(dir, 'broken.rego')}:4:18: rego_parse_error: unexpected '='`],
     [['--policies-json', '{"fetch":{"mode":"most"}}'], 'invalid --policies-json: fetch.mode: expected "all" or "any", got "most"'],
-    [['--policies-json', '{"fetch":{}}', '--mcp-config', '[]', '--fs-passthrough'], '--fs-passthrough is not supported yet'],
+    [['--policies-json', '{"fetch":{}}', '--mcp-config', '[]', '--harden-freeze-ops'], '--harden-freeze-ops is not supported yet'],
   ];
   const results = await Promise.all(cases.map(([args]) => runOnce(args)));
   for (const [i, [args, message]] of cases.entries()) {

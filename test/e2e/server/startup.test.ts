@@ -31,7 +31,7 @@ test('configuration errors: exit 2 with one "runjs: <message>" line on stderr, n
   const cases: [string[], string][] = [
     [['--http-port', '8080', '--sse-port', '8081'], '--http-port and --sse-port cannot be used together'],
     [['--nope'], 'unknown flag --nope; see --help'],
-    [['--fs-store', 'dir', '--fs-passthrough'], '--fs-passthrough is not supported yet'],
+    [['--fs-store', 'dir', '--harden-freeze-ops'], '--harden-freeze-ops is not supported yet'],
     [['--heap-store', 's3'], '--s3-bucket is required when --heap-store or --fs-store is s3'],
     [['--http-port', '70000'], ''],
     [['--heap-store', 'dir', '--heap-memory-max', '3000', '--heap-memory-ceiling', '4096'], '--heap-memory-max 3000 is above 2048, the largest heap the QuickJS engine (used with --heap-store) can address'],

@@ -67,7 +67,7 @@ describe('generated docs', () => {
       for (const env of spec.env) assert.ok(help.includes(env), env);
     }
     assert.ok(help.includes('  --fs-store <none|dir|s3>\n'));
-    assert.ok(help.includes('  --fs-passthrough  [not supported yet]\n'));
+    assert.ok(help.includes('  --fs-passthrough\n'));
     assert.ok(help.includes('  --heap-store <none|dir|s3>\n'));
     assert.ok(help.includes('  --allowed-hosts <HOST>  (repeatable, comma-separated)\n'));
   });

@@ -21,7 +21,7 @@ describe('assertImplemented', () => {
   });
 
   test('an unimplemented flag set from any source is refused', () => {
-    assertNotSupported('--fs-passthrough is not supported yet', [], { RUNJS_FS_PASSTHROUGH: 'true' });
+    assertNotSupported('--harden-freeze-ops is not supported yet', [], { RUNJS_HARDEN_FREEZE_OPS: 'true' });
     const dir = tempDir();
     writeFile(dir, 'c.toml', '[sandbox]\nread = ["/srv"]\n');
     assertNotSupported('--sandbox-manifest is not supported yet', ['--config=c.toml'], {}, dir);
@@ -30,8 +30,8 @@ describe('assertImplemented', () => {
   });
 
   test('the first offending flag in table order is named', () => {
-    assertNotSupported('--fs-passthrough is not supported yet',
-      ['--harden-freeze-ops', '--public-url=https://x.example', '--fs-passthrough']);
+    assertNotSupported('--sandbox-manifest is not supported yet',
+      ['--harden-freeze-ops', '--public-url=https://x.example', '--sandbox-manifest={}']);
   });
 
   test('setting an unimplemented flag to its default is allowed', () => {
@@ -43,7 +43,7 @@ describe('assertImplemented', () => {
     const implemented = FLAGS.filter((f) => f.implemented).map((f) => f.name).sort();
     assert.deepEqual(implemented, [
       'allow-external-modules', 'allow-run-js-file', 'allowed-hosts', 'allowed-origins', 'bind-host', 'cache-dir', 'config', 'execution-retention', 'execution-timeout',
-      'fetch-ca-file', 'fetch-default', 'fetch-header', 'fetch-header-config', 'fs-dir', 'fs-labels-db', 'fs-store', 'heap-dir', 'heap-memory-ceiling', 'heap-memory-max', 'heap-store', 'help', 'http-port', 'instructions', 'jwks-url', 'log-level',
+      'fetch-ca-file', 'fetch-default', 'fetch-header', 'fetch-header-config', 'fs-dir', 'fs-labels-db', 'fs-passthrough', 'fs-store', 'heap-dir', 'heap-memory-ceiling', 'heap-memory-max', 'heap-store', 'help', 'http-port', 'instructions', 'jwks-url', 'log-level',
       'max-concurrent-executions', 'max-output-bytes', 'max-queued-executions', 'max-request-body', 'mcp-config', 'mcp-server', 'mcp-stub-prefix', 'mcp-stubs', 'policies-json', 'print-openapi',
       'public-url', 'run-js-description', 's3-bucket', 's3-endpoint', 's3-force-path-style',
       'session-db-path', 'session-fork-from', 'session-id', 'sse-port', 'stateless', 'stateless-artifact-tools', 'version',

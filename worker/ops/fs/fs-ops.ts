@@ -1,6 +1,7 @@
 // fs.call: node:fs, node:fs/promises and the `fs` global (worker/guest/platform/parts/fs.js) against
 // the run's filesystem (mount-fs.ts): /work is the mounted snapshot (or an empty directory when the
-// run mounts none), nothing else of the host exists. Sync: node:fs's sync API needs it, and every
+// run mounts none), nothing else of the host exists, unless --fs-passthrough lets a readFile
+// outside /work that misses read the host's file (host-read.ts). Sync: node:fs's sync API needs it, and every
 // call is an in-memory operation; the guest wraps it for the promise and callback APIs.
 //
 // The `filesystem` policy (docs/policies.md) decides each operation on the input document
@@ -13,6 +14,7 @@ import { OpError, type OpContext, type OpFactory } from '../op-types.ts';
 import { resourceKey } from '../../runtime/run-resources.ts';
 import { DEFAULT_MOUNT_LIMITS } from '../../../shared/fs-mount.ts';
 import { MountFs } from './mount-fs.ts';
+import { hostReadFile, passesThrough } from './host-read.ts';
 import { PolicyDeniedError } from '../../policy/policy-errors.ts';
 
 /** The message prefix of a sync call whose policy decision is still to be made (the guest's async APIs make it and retry). */
@@ -74,7 +76,7 @@ function optMode(v: unknown): number | undefined {
   return v === undefined || v === null ? undefined : num(v, 'mode');
 }
 
-export const createFsOps: OpFactory = () => ({
+export const createFsOps: OpFactory = (settings) => ({
   'fs.call': {
     kind: 'sync',
     run(args, bytes, ctx) {
@@ -87,7 +89,16 @@ export const createFsOps: OpFactory = () => ({
         case 'stat': return fs.stat(a['path'], true);
         case 'lstat': return fs.stat(a['path'], false);
         case 'exists': return fs.exists(a['path']);
-        case 'readFile': return fs.readFile(a['path']);
+        case 'readFile': {
+          const p = a['path'];
+          if (settings.fsPassthrough !== true || !passesThrough(p)) return fs.readFile(p);
+          try {
+            return fs.readFile(p);
+          } catch (e) {
+            if (e instanceof OpError && e.code === 'ENOENT') return hostReadFile(p);
+            throw e;
+          }
+        }
         case 'writeFile': return fs.writeFile(a['path'], bytes ?? new Uint8Array(0), typeof a['flag'] === 'string' ? a['flag'] : 'w', optMode(a['mode'])), null;
         case 'truncate': return fs.truncate(a['path'], num(a['len'] ?? 0, 'len')), null;
         case 'pwrite': return fs.pwrite(a['path'], bytes ?? new Uint8Array(0), num(a['position'] ?? 0, 'position')), null;
