@@ -65,6 +65,8 @@ function edit(text: string, round: number): string {
 interface Subject {
   /** One run: mount, read one file, rewrite one, commit; returns its duration (ms) and the bytes stored. */
   step(round: number): Promise<{ ms: number; bytes: number }>;
+  /** Where the subject's time went, per step: [mount structure + fetches, commit] in ms. */
+  readonly parts?: [number, number][];
   close(): void;
 }
 
@@ -73,7 +75,9 @@ async function fsSubject(files: Map<string, string>): Promise<Subject> {
   const store = new FsStore({ blobs: new DirBlobStore({ root: dir }), log: () => {} });
   let head = await store.commit(undefined, new Map<string, FsChange>([...files].map(([p, t]) => [p, { kind: 'file', bytes: Buffer.from(t) }])));
   const paths = [...files.keys()];
+  const parts: [number, number][] = [];
   return {
+    parts,
     async step(round) {
       const before = duBytes(dir);
       const readPath = paths[(round * 7) % paths.length]!;
@@ -87,8 +91,10 @@ async function fsSubject(files: Map<string, string>): Promise<Subject> {
       mount.readFile(`/work/${readPath}`);
       const text = Buffer.from(mount.readFile(`/work/${writePath}`)).toString();
       mount.writeFile(`/work/${writePath}`, Buffer.from(edit(text, round)), 'w', undefined);
+      const t1 = performance.now();
       head = await commitMount(store, head, mount.changes(), loaded);
       const ms = performance.now() - t0;
+      parts.push([t1 - t0, ms - (t1 - t0)]);
       return { ms, bytes: duBytes(dir) - before };
     },
     close: () => rmSync(dir, { recursive: true, force: true }),
@@ -146,6 +152,8 @@ export async function run(opts: BenchOptions): Promise<Metric[]> {
         if (round >= warmup) (s === subject ? own : theirs).push(r);
       }
     }
+    const kept = subject.parts!.slice(warmup);
+    opts.log(`    median mount (structure + 2 fetches) ${roundFigure(median(kept.map((p) => p[0])))} ms, commit (durable puts) ${roundFigure(median(kept.map((p) => p[1])))} ms`);
     const out: Metric[] = [];
     const pick = (rs: readonly { ms: number; bytes: number }[], k: 'ms' | 'bytes'): number[] => rs.map((r) => r[k]);
     if (wantTime) {
