@@ -44,32 +44,43 @@ port.unref();
 `;
 
 export class ObjectChannel {
+  readonly #fd: number;
   readonly #done: Int32Array;
-  readonly #port: MessagePort;
+  #port: MessagePort | undefined;
   #seq = 0;
 
-  private constructor(sab: SharedArrayBuffer, port: MessagePort) {
-    this.#done = new Int32Array(sab);
-    this.#port = port;
+  private constructor(fd: number) {
+    this.#fd = fd;
+    this.#done = new Int32Array(new SharedArrayBuffer(4));
   }
 
-  /** Starts the reader when the supervisor provided the pipe (the worker's --object-fd). */
+  /** The channel over the pipe the supervisor provided (the worker's --object-fd); its reader starts on first use. */
   static open(fdArg: string | undefined): ObjectChannel | undefined {
     const fd = Number(fdArg);
-    if (!Number.isInteger(fd) || fd < 3) return undefined;
-    const sab = new SharedArrayBuffer(4);
+    return Number.isInteger(fd) && fd >= 3 ? new ObjectChannel(fd) : undefined;
+  }
+
+  /**
+   * Starts the reader thread (idempotent). An idle thread costs a worker ~18 MB, so it starts
+   * when the first run with a mount arrives, not at spawn. A thread boots on its own, so a fetch
+   * made before it is up simply waits for it.
+   */
+  start(): MessagePort {
+    if (this.#port !== undefined) return this.#port;
     const { port1, port2 } = new MessageChannel();
-    const reader = new Worker(READER_SOURCE, { eval: true, workerData: { sab, fd, port: port2 }, transferList: [port2], stdout: false, stderr: false });
+    const reader = new Worker(READER_SOURCE, { eval: true, workerData: { sab: this.#done.buffer, fd: this.#fd, port: port2 }, transferList: [port2], stdout: false, stderr: false });
     reader.unref(); // never keeps the worker process alive
     reader.on('error', () => { /* reads then time out and fail the operation with EIO */ });
     port1.unref();
-    return new ObjectChannel(sab, port1);
+    this.#port = port1;
+    return port1;
   }
 
   /** The content `id` of `runId`'s mounted tree; blocks this thread until it arrives. */
   fetch(runId: string, id: string): Uint8Array {
+    const port = this.start();
     const seq = ++this.#seq;
-    this.#port.postMessage(`${seq} ${runId} ${id}\n`);
+    port.postMessage(`${seq} ${runId} ${id}\n`);
     const deadline = performance.now() + FETCH_TIMEOUT_MS;
     for (let seen = Atomics.load(this.#done, 0); seen < seq; seen = Atomics.load(this.#done, 0)) {
       if (performance.now() > deadline) throw new OpError(`EIO: i/o error: the filesystem store did not answer within ${FETCH_TIMEOUT_MS} ms, read '${id}'`, 'Error', 'EIO');
@@ -77,7 +88,7 @@ export class ObjectChannel {
     }
     // Answers come in order; an older one belongs to a read that timed out.
     for (;;) {
-      const got = receiveMessageOnPort(this.#port)?.message as { seq: number; ok: boolean; payload: Uint8Array } | undefined;
+      const got = receiveMessageOnPort(port)?.message as { seq: number; ok: boolean; payload: Uint8Array } | undefined;
       if (got === undefined) throw new OpError(`EIO: i/o error: the object pipe lost an answer, read '${id}'`, 'Error', 'EIO');
       if (got.seq !== seq) continue;
       if (!got.ok) throw new OpError(`EIO: i/o error: ${Buffer.from(got.payload).toString('utf8')}`, 'Error', 'EIO');

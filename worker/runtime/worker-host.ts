@@ -201,6 +201,7 @@ export class WorkerHost {
     const heapMb = Math.max(DEFAULT_HEAP_MB, req.heapMemoryMaxMb);
     let watchdog: MemoryWatchdog | undefined;
     const objects = this.#objects;
+    if (req.mount) objects?.start();
     const mount = req.mount ? new MountFs(req.mount, req.mount.limits, objects ? (id) => objects.fetch(req.runId, id) : undefined) : undefined;
     const loop = new RunLoop({ runId: req.runId, code: req.code, timeoutMs: req.timeoutMs, heapMemoryMaxMb: heapMb, persistTopLevel: req.captureImage === true || req.encodeHeap !== undefined, ...(req.mcpCatalog !== undefined ? { mcpCatalog: req.mcpCatalog } : {}), ...(this.#settings.externalModules === true ? { externalModules: true } : {}), ...(mount ? { mount } : {}) }, this.#ops, BUILTIN_MODULES, {
       output: (text) => output.write(text),
