@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DirBlobStore } from '../../../supervisor/stores/blob/index.ts';
 import { FsStore } from '../../../supervisor/fs/fs-store.ts';
-import { commitMount, loadMountImage, MountTooLargeError } from '../../../supervisor/fs/mount-image.ts';
+import { commitMount, loadMount, loadMountImage, MountTooLargeError } from '../../../supervisor/fs/mount-image.ts';
 import { MountFs } from '../../../worker/ops/fs/mount-fs.ts';
 import { DEFAULT_MOUNT_LIMITS } from '../../../shared/fs-mount.ts';
 
@@ -79,5 +79,37 @@ test('an empty mount, and snapshots too large to mount', async () => {
     const many = await store.commit(undefined, new Map(Array.from({ length: 20 }, (_, i) => [`f${i}`, { kind: 'file' as const, bytes: enc(String(i)) }])));
     await assert.rejects(loadMountImage(store, many, { maxEntries: 10, maxWriteBytes: 1 }), (e) => e instanceof MountTooLargeError && e.message === 'it holds more than 10 entries');
     await assert.rejects(loadMountImage(store, 'f'.repeat(64), DEFAULT_MOUNT_LIMITS), /snapshot f{64} was not found in the filesystem store/);
+  });
+});
+
+test('lazy mount: structure only; a file is fetched on first read; unchanged bytes beyond 64 MiB are dropped and fetched again; written ones stay', async () => {
+  await withStore(async (store) => {
+    const MiB = 1024 * 1024;
+    // 70 files of 1 MiB (distinct), more than the 64 MiB a run keeps of unchanged bytes.
+    const files = new Map(Array.from({ length: 70 }, (_, i) => [`f${String(i).padStart(2, '0')}`, { kind: 'file' as const, bytes: new Uint8Array(MiB).fill(i + 1) }]));
+    const base = await store.commit(undefined, files);
+    const mount = await loadMount(store, base, DEFAULT_MOUNT_LIMITS);
+    assert.ok(mount.image.entries.every((e) => e.kind === 'file' && e.bytes === undefined && e.size === MiB));
+    const bytes = new Map<string, Uint8Array>();
+    for (const e of mount.image.entries) if (e.kind === 'file') bytes.set(e.id, await mount.read(e.id));
+    const fetched: string[] = [];
+    const fs = new MountFs(mount.image, mount.image.limits, (id) => { fetched.push(id); return bytes.get(id)!; });
+    const idOf = (name: string): string => {
+      const e = mount.image.entries.find((x) => x.path === name);
+      assert.ok(e?.kind === 'file');
+      return e.id;
+    };
+    assert.equal(fs.stat('/work/f00', true).size, MiB);
+    assert.deepEqual(fetched, [], 'stat fetches nothing');
+    fs.writeFile('/work/f00', enc('+'), 'a', undefined);
+    for (let i = 1; i < 70; i++) assert.equal(fs.readFile(`/work/f${String(i).padStart(2, '0')}`)[0], i + 1);
+    assert.equal(fetched.length, 70);
+    // f01…f05 were dropped (the oldest unchanged), f69 is kept; the appended f00 is the run's own.
+    assert.equal(fs.readFile('/work/f69')[0], 70);
+    assert.equal(fs.readFile('/work/f01')[0], 2);
+    assert.deepEqual(fetched.slice(70), [idOf('f01')]);
+    assert.equal(fs.readFile('/work/f00').byteLength, MiB + 1);
+    assert.equal(fetched.length, 71);
+    assert.deepEqual(fs.changes(), [{ path: 'f00', kind: 'file', mode: 0o644, bytes: fs.readFile('/work/f00') }]);
   });
 });
