@@ -38,6 +38,8 @@ export interface LoadedMount {
   readonly image: MountImage;
   /** A file's bytes by content id (verified by the store); refused unless this tree references the id. */
   read(id: string): Promise<Uint8Array>;
+  /** The tree's file entry with this content id, if any (the commit resolves moved files with it). */
+  entry(id: string): FileEntry | undefined;
 }
 
 /** Why an object read is refused (the worker asked for an id its run's tree does not reference, or one too large). */
@@ -70,6 +72,7 @@ export async function loadMount(store: FsStore, base: string | undefined, limits
       if (e.size > MAX_FETCH_BYTES) throw new MountReadRefused(`object ${id} is ${e.size} bytes; a run reads at most ${MAX_FETCH_BYTES} bytes of one file`);
       return store.readFile(e);
     },
+    entry: (id) => files.get(id),
   };
 }
 
@@ -98,8 +101,12 @@ export async function commitMount(store: FsStore, base: string | undefined, chan
       // A moved or re-moded file names its content by id: read it back (only ids of the mounted
       // tree resolve), and put-if-absent stores nothing new for it.
       // Without the LoadedMount (tools, tests), the base's structure is read again to resolve ids.
-      if (!('bytes' in c)) mount ??= await loadMount(store, base, { maxWriteBytes: 0, maxEntries: Number.MAX_SAFE_INTEGER });
-      map.set(c.path, { kind: 'file', bytes: 'bytes' in c ? c.bytes : await mount!.read(c.id), mode: c.mode });
+      // The per-read cap is the worker's, not the commit's: a moved file of any size is kept.
+      if ('bytes' in c) { map.set(c.path, { kind: 'file', bytes: c.bytes, mode: c.mode }); continue; }
+      mount ??= await loadMount(store, base, { maxWriteBytes: 0, maxEntries: Number.MAX_SAFE_INTEGER });
+      const entry = mount.entry(c.id);
+      if (entry === undefined) throw new MountReadRefused(`object ${c.id} is not in this run's filesystem snapshot`);
+      map.set(c.path, { kind: 'file', bytes: await store.readFile(entry), mode: c.mode });
     } else map.set(c.path, c.kind === 'symlink' ? { kind: 'symlink', target: c.target } : { kind: 'delete' });
   }
   return store.commit(base, map);

@@ -113,3 +113,17 @@ test('lazy mount: structure only; a file is fetched on first read; unchanged byt
     assert.deepEqual(fs.changes(), [{ path: 'f00', kind: 'file', mode: 0o644, bytes: fs.readFile('/work/f00') }]);
   });
 });
+
+test('a change by id commits only ids of the mounted tree: a worker cannot copy in an object it was not given', async () => {
+  await withStore(async (store) => {
+    const base = await store.commit(undefined, new Map([['mine.txt', { kind: 'file', bytes: enc('mine') }]]));
+    const foreign = await store.putFile(enc('another tenant'));
+    const mount = await loadMount(store, base, DEFAULT_MOUNT_LIMITS);
+    await assert.rejects(commitMount(store, base, [{ path: 'stolen.txt', kind: 'file', mode: 0o644, id: foreign.id }], mount),
+      { message: `object ${foreign.id} is not in this run's filesystem snapshot` });
+    const mine = mount.image.entries[0]!;
+    assert.ok(mine.kind === 'file');
+    const id = await commitMount(store, base, [{ path: 'copy.txt', kind: 'file', mode: 0o600, id: mine.id }], mount);
+    assert.deepEqual(await tree(store, id), { 'copy.txt': '600:mine', 'mine.txt': '644:mine' });
+  });
+});
