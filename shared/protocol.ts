@@ -111,6 +111,11 @@ export interface ResultMessage {
   readonly type: 'result';
   readonly runId: string;
   readonly outcome: Outcome;
+  /**
+   * Console output the run wrote that no `output` message carried yet: it comes before the
+   * outcome, in the same message, so a run that prints costs one message at its end, not two.
+   */
+  readonly output?: string;
   /** The worker could not stop its guest code (a stuck isolate), or host work the run started still runs on its threadpool: kill and replace it. */
   readonly recycle?: boolean;
   /** The heap image after a completed run that asked for one (captureImage). */
@@ -175,6 +180,7 @@ export function isWorkerMessage(v: unknown): v is WorkerMessage {
     case 'ready': return true;
     case 'output': return typeof v['runId'] === 'string' && typeof v['data'] === 'string';
     case 'result': return typeof v['runId'] === 'string' && isOutcome(v['outcome']) && (v['image'] === undefined || isImageShape(v['image']))
+      && (v['output'] === undefined || typeof v['output'] === 'string')
       && (v['heap'] === undefined || isEncodedHeap(v['heap']))
       && (v['decisions'] === undefined || isDecisionLog(v['decisions']))
       && (v['fsChanges'] === undefined || isMountChanges(v['fsChanges']));

@@ -50,7 +50,8 @@ const row = (name: string, samples: number[]): void => { rows.push([name, sample
 }
 
 // 2–3. Source preparation, exactly as the run loop does it.
-row('esbuild transform (worker/source/transpile.ts)', await timed((_, i) => transpile(`${i} + 1`, 'main.ts')));
+row('transform of a plain script (plain-module.ts check, no esbuild)', await timed((_, i) => transpile(`${i} + 1`, 'main.ts')));
+row('esbuild transform of TypeScript (worker/source/transpile.ts)', await timed((_, i) => transpile(`const x: number = ${i}; x`, 'main.ts')));
 const js = await transpile('1 + 1', 'main.ts');
 row('acorn parse + wrap (worker/source/wrap-main.ts)', await timed(() => wrapMain(js)));
 
@@ -98,8 +99,8 @@ for (const [name, s] of rows) console.log(`${name.padEnd(width)} ${fmt(quantile(
 const perCall = (median(chattyMs) - median(rows.find(([n]) => n.startsWith('main module'))![1])) / CALLS;
 console.log(`${'per console.log host call (200 calls vs none)'.padEnd(width)} ${fmt(perCall)}`);
 console.log(`\n${'end to end through the pool (1 worker, submit → outcome)'.padEnd(width)} ${fmt(quantile(e2e, 0.25))} ${fmt(median(e2e))} ${fmt(quantile(e2e, 0.75))}`);
-const onPath = ['IPC', 'esbuild', 'acorn', 'main module'];
+const onPath = ['IPC', 'transform of a plain', 'acorn', 'main module'];
 const sum = rows.filter(([n]) => onPath.some((p) => n.startsWith(p))).reduce((a, [, s]) => a + median(s), 0);
-console.log(`${'sum of the stages on a warm-realm path (IPC, esbuild, wrap, module+run)'.padEnd(width)} ${fmt(sum)}`);
+console.log(`${'sum of the stages on a warm-realm path (IPC, plain check, wrap, module+run)'.padEnd(width)} ${fmt(sum)}`);
 console.log(`${'remainder: realm wait, wake-ups, worker bookkeeping'.padEnd(width)} ${fmt(median(e2e) - sum)}`);
 process.exit(0);

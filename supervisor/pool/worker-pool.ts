@@ -416,6 +416,11 @@ export class WorkerPool {
           return;
         }
         this.#release(slot, active);
+        // The run's last output, sent with its result: delivered before the outcome, as an `output` message would be.
+        if (msg.output !== undefined && !active.settled) {
+          const data = active.bounds.admitOutput(msg.output);
+          if (data !== '') active.job.onOutput(data);
+        }
         // A cancelled run's decisions still describe what it did: recorded whenever its worker reports them.
         if (msg.decisions !== undefined && (msg.decisions.entries.length + msg.decisions.dropped > 0 || msg.decisions.egress !== undefined)) active.job.onDecisions?.(capDecisionLog(msg.decisions));
         // Checked again here: the worker's own caps on the result, the error text and the image are not trusted.

@@ -31,4 +31,19 @@ guestSuite('TypeScript', (g) => {
       'console.log(new C().run(), o.a?.b ?? "none", z, 1_000_000, 2 ** 10);',
     ].join('\n')), '11 none 7 1000000 1024\n');
   });
+
+  g.test('texts valid in both languages run with TypeScript\'s meaning (they go through esbuild)', async (ctx) => {
+    // JavaScript reads `(f < number) > (2)` (a ReferenceError), TypeScript a call with a type argument.
+    assert.deepEqual((await ctx.run('const f = (v) => v;\nf<number>(2)')).outcome, { status: 'completed', result: '2' });
+    // JavaScript reads two fields, `readonly` and `x`; TypeScript one, `x`, with a modifier.
+    assert.deepEqual((await ctx.run('class A { readonly\nx = 1 }\nObject.keys(new A()).join()')).outcome, { status: 'completed', result: '"x"' });
+  });
+
+  g.test('plain JavaScript runs as written (no transform): functions keep their source text, errors their positions', async (ctx) => {
+    assert.deepEqual((await ctx.run('function f() { /* kept */ return 1 }\nf.toString()')).outcome, { status: 'completed', result: '"function f() { /* kept */ return 1 }"' });
+    const res = await ctx.run('const a = 1;\n\n   null.x;');
+    assert.equal(res.outcome.status, 'failed');
+    // V8 points at the property, QuickJS at the dot before it (as they do after a transform).
+    assert.match(res.outcome.status === 'failed' ? res.outcome.error : '', ctx.engine === 'v8' ? /file:\/\/\/main\.js:3:9$/ : /file:\/\/\/main\.js:3:8$/);
+  });
 });

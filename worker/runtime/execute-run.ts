@@ -369,7 +369,8 @@ export class RunLoop {
       return;
     }
     // Positions are mapped through esbuild's source map, made now by transpiling again (the
-    // output is the same; esbuild is deterministic) rather than on every run.
+    // output is the same; esbuild is deterministic) rather than on every run. A script that ran as
+    // written (plain-module.ts) comes back with a null map: the same check, the same answer.
     this.#transpiler.transpileModule(this.#spec.code, 'main.ts', true).then(
       ({ map }) => this.#deliver({ status: 'failed', error: remapPositions(uncapped.error, shifts, map) }),
       () => this.#deliver(uncapped),

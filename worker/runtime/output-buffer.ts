@@ -1,7 +1,8 @@
 // Console output on its way to the supervisor: coalesced per event-loop turn so a chatty script
 // sends few IPC messages, yet every line leaves the worker within one turn of being written
 // (output stays readable while the run goes on). Output beyond the run's byte cap is dropped
-// after one notice line, so a print loop cannot flood the supervisor.
+// after one notice line, so a print loop cannot flood the supervisor. What is still pending when
+// the run ends travels in the result message (take()).
 
 export class OutputBuffer {
   readonly #send: (data: string) => void;
@@ -44,10 +45,16 @@ export class OutputBuffer {
   }
 
   flush(): void {
-    this.#scheduled = false;
-    if (this.#parts.length === 0) return;
+    const data = this.take();
+    if (data !== undefined) this.#send(data);
+  }
+
+  /** The pending output, now no longer pending (the run's end sends it with the result); undefined when none. */
+  take(): string | undefined {
+    this.#scheduled = false; // a flush already queued finds nothing and sends nothing
+    if (this.#parts.length === 0) return undefined;
     const data = this.#parts.join('');
     this.#parts = [];
-    this.#send(data);
+    return data;
   }
 }

@@ -240,7 +240,8 @@ export class WorkerHost {
       this.#currentHostCall = loop.hostCall;
       watchdog = startMemoryWatchdog(heapMb * 1024 * 1024, () => loop.stop('out-of-memory'));
       const outcome = await loop.run(realm);
-      output.flush();
+      // Sent with the result: one message for a run that printed (the run can write no more).
+      const tail = output.take();
       // Replaced, not reused, when the realm did not come back (a stuck isolate) or host work the
       // run started is still computing on the threadpool, where it cannot be stopped (host-work.ts).
       const recycle = !(await settlesWithin(() => !loop.busy && loop.hostWorkRunning() === 0, STOP_GRACE_MS));
@@ -250,12 +251,12 @@ export class WorkerHost {
       const heap = image && req.encodeHeap ? await this.#encodeHeap(image, req.encodeHeap, input) : undefined;
       // Only a completed run's writes are kept (the supervisor commits them into a new snapshot).
       const fsChanges = mount && outcome.status === 'completed' ? mount.changes() : undefined;
-      send({ type: 'result', runId: req.runId, outcome, ...(recycle ? { recycle } : {}), ...(image && req.captureImage ? { image } : {}), ...(heap ? { heap } : {}), ...(fsChanges ? { fsChanges } : {}), ...decisions() });
+      send({ type: 'result', runId: req.runId, outcome, ...(tail !== undefined ? { output: tail } : {}), ...(recycle ? { recycle } : {}), ...(image && req.captureImage ? { image } : {}), ...(heap ? { heap } : {}), ...(fsChanges ? { fsChanges } : {}), ...decisions() });
       if (recycle) return; // the supervisor kills this process: neither may reach another run
     } catch (e) {
-      output.flush();
+      const tail = output.take();
       process.stderr.write(`runjs: run ${req.runId} failed inside the worker: ${e instanceof Error ? e.stack ?? e.message : String(e)}\n`);
-      send({ type: 'result', runId: req.runId, outcome: { status: 'failed', error: internalError(e) }, ...decisions() });
+      send({ type: 'result', runId: req.runId, outcome: { status: 'failed', error: internalError(e) }, ...(tail !== undefined ? { output: tail } : {}), ...decisions() });
     } finally {
       watchdog?.stop();
       this.#currentHostCall = undefined;

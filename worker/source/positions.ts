@@ -32,9 +32,15 @@ export class WrapShifts {
 
 const MAIN_POSITION = /file:\/\/\/main\.js:(\d+):(\d+)/g;
 
-/** Rewrites every main.js position in `text` to the submitted source's line and column. */
-export function remapPositions(text: string, shifts: WrapShifts, mapJson: string): string {
+/**
+ * Rewrites every main.js position in `text` to the submitted source's line and column. A null map:
+ * the script ran as written (plain-module.ts), so only the wrapper's shifts are undone.
+ */
+export function remapPositions(text: string, shifts: WrapShifts, mapJson: string | null): string {
   if (!text.includes('file:///main.js:')) return text;
+  if (mapJson === null) {
+    return text.replace(MAIN_POSITION, (_whole, l: string, c: string) => `file:///main.js:${l}:${shifts.toTranspiled(Number(l), Number(c) - 1) + 1}`);
+  }
   let map: SourceMap | undefined;
   try {
     map = new SourceMap(JSON.parse(mapJson) as ConstructorParameters<typeof SourceMap>[0]);

@@ -8,10 +8,23 @@
 // limits do not foresee, or a kill from outside) is restarted and the transform tried once more,
 // and a transform still running when its run ends is stopped with the service, so a script's
 // transpile never outlives it.
+//
+// Most scripts never reach esbuild: plain JavaScript that TypeScript reads the same way runs as
+// written (plain-module.ts), and a transform's output is kept in a small per-worker cache keyed by
+// the source, so a script sent again (an agent retrying, a heap step repeated) skips the round trip.
 import { transform, stop, type TransformFailure } from 'esbuild';
 import { EXECUTION_ERRORS } from '../../shared/errors.ts';
 import { checkSourceLimits } from './source-limits.ts';
 import { redactHostPaths } from '../../shared/host-paths.ts';
+import { ByteLru } from '../../shared/image-lru.ts';
+import { isPlainModule } from './plain-module.ts';
+
+/**
+ * Bounds of each worker's transform cache: the sources and outputs held, in UTF-16 bytes. Scripts
+ * are small (a few KB); a large one that does not fit is simply not kept.
+ */
+export const TRANSFORM_CACHE_BYTES = 8 * 1024 * 1024;
+export const TRANSFORM_CACHE_ENTRIES = 512;
 
 export class TranspileError extends Error {
   constructor(message: string) {
@@ -49,7 +62,8 @@ class ServiceRestarted extends Error {}
 
 export interface TranspiledModule {
   readonly code: string;
-  readonly map: string;
+  /** esbuild's source map (JSON) when asked for ('' when not); null when `code` is the source itself (positions are its own). */
+  readonly map: string | null;
 }
 
 /**
@@ -61,10 +75,25 @@ export class Transpiler {
   #generation = 0;
   /** Rejecters of the transforms in flight on the current service. */
   readonly #inFlight = new Set<(e: Error) => void>();
+  /**
+   * esbuild's outputs by what determines them (the options are constants here). Shared by every
+   * run of the worker, whoever sent it: the output is a function of the source alone. What a hit
+   * can reveal is timing only — a run ≈ 1 ms sooner because the same source ran on this worker
+   * recently (docs/benchmarks.md, "Transforms").
+   */
+  readonly #cache: ByteLru<TranspiledModule>;
+  /** Transforms served by the plain-module check, by the cache and by esbuild (tests and benchmarks). */
+  readonly stats = { plain: 0, cached: 0, transformed: 0 };
+
+  /** `cache` bounds the transform cache (tests use small ones). */
+  constructor(cache: { readonly bytes: number; readonly entries: number } = { bytes: TRANSFORM_CACHE_BYTES, entries: TRANSFORM_CACHE_ENTRIES }) {
+    this.#cache = new ByteLru<TranspiledModule>(cache.bytes, cache.entries);
+  }
 
   /**
    * The transpiled module, and with `withMap` esbuild's source map (JSON) of it: esbuild reformats
    * the code, so positions in error stacks are mapped back through it (worker/source/positions.ts).
+   * A plain module (plain-module.ts) comes back as written, with a null map.
    * Fails with TranspileError for a script that breaks a limit or does not parse, and with
    * TranspileAbortedError when `signal` aborts first.
    */
@@ -74,6 +103,24 @@ export class Transpiler {
       const loc = violation.line === undefined ? '' : `${violation.line}:${violation.column}: `;
       throw new TranspileError(`${EXECUTION_ERRORS.TYPESCRIPT_PREFIX}${loc}${violation.message}`);
     }
+    if (isPlainModule(source)) {
+      this.stats.plain++;
+      return { code: source, map: null };
+    }
+    // The file name is part of the key: esbuild writes it into the map and into its diagnostics.
+    const key = `${withMap ? 'm' : 'c'}${filename}\0${source}`;
+    const hit = this.#cache.get(key);
+    if (hit !== undefined) {
+      this.stats.cached++;
+      return hit;
+    }
+    const out = await this.#transform(source, filename, withMap, signal);
+    this.stats.transformed++;
+    this.#cache.set(key, out, 2 * (key.length + out.code.length + (out.map?.length ?? 0)));
+    return out;
+  }
+
+  async #transform(source: string, filename: string, withMap: boolean, signal: AbortSignal | undefined): Promise<TranspiledModule> {
     for (let attempt = 0; ; attempt++) {
       if (signal?.aborted) throw new TranspileAbortedError();
       const generation = this.#generation;

@@ -64,6 +64,14 @@ test('output beyond the per-run cap is cut by the supervisor with one notice', a
   assert.equal(output, `${'y'.repeat(MiB)}${OUTPUT_CUT_NOTICE}`);
 });
 
+test('output sent with the result comes after the earlier output and is held to the same cap', async () => {
+  const small = await run('output-in-result');
+  assert.deepEqual(small, { outcome: { status: 'completed', result: '3' }, output: 'first,last' });
+  const flood = await run('output-in-result-flood');
+  assert.deepEqual(flood.outcome, { status: 'completed', result: '4' });
+  assert.equal(flood.output, `${'a'.repeat(MiB)}${OUTPUT_CUT_NOTICE}`);
+});
+
 test('many small messages are all read, in order', async () => {
   const { outcome, output } = await run('many-small-messages');
   assert.deepEqual(outcome, { status: 'completed', result: '2' });

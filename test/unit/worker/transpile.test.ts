@@ -36,8 +36,11 @@ async function gone(pid: number): Promise<void> {
   while (services().includes(pid)) await new Promise((r) => setTimeout(r, 5));
 }
 
-/** TypeScript that keeps esbuild busy for a while (~1 s: nested blocks it indents), within the limits. */
-const SLOW = `${'{'.repeat(300)}${'}'.repeat(300)}\n`.repeat(40);
+/**
+ * TypeScript that keeps esbuild busy for a while (~1 s: nested blocks it indents), within the
+ * limits; the annotation makes it TypeScript (plain JavaScript would skip esbuild).
+ */
+const SLOW = `let slow: number = 1;\n${`${'{'.repeat(300)}${'}'.repeat(300)}\n`.repeat(40)}`;
 
 test('a killed service is replaced: the next transform works', { skip: !linux }, async () => {
   const t = new Transpiler();
@@ -51,7 +54,7 @@ test('a killed service is replaced: the next transform works', { skip: !linux },
 
 test('a transform in flight when its service dies is done again on a new one', { skip: !linux }, async () => {
   const t = new Transpiler();
-  await t.transpileModule('1', 'main.ts', false);
+  await t.transpileModule('1 as number', 'main.ts', false); // TypeScript: starts the service
   const first = await theService();
   process.kill(first, 'SIGSTOP'); // the transform below cannot finish on it
   const pending = t.transpileModule('let x: number = 2; x', 'main.ts', false);
@@ -61,7 +64,7 @@ test('a transform in flight when its service dies is done again on a new one', {
 
 test('a script whose transform kills the service twice fails with a clear text; the next transform works', { skip: !linux }, async () => {
   const t = new Transpiler();
-  await t.transpileModule('1', 'main.ts', false);
+  await t.transpileModule('1 as number', 'main.ts', false); // TypeScript: starts the service
   const first = await theService();
   process.kill(first, 'SIGSTOP');
   const pending = t.transpileModule(SLOW, 'main.ts', false);
@@ -74,7 +77,7 @@ test('a script whose transform kills the service twice fails with a clear text; 
 
 test('restarting the service fails its transforms over instead of leaving them pending (esbuild would)', { skip: !linux }, async () => {
   const t = new Transpiler();
-  await t.transpileModule('1', 'main.ts', false);
+  await t.transpileModule('1 as number', 'main.ts', false); // TypeScript: starts the service
   const first = await theService();
   process.kill(first, 'SIGSTOP');
   const pending = [t.transpileModule('const a: 1 = 1', 'main.ts', false), t.transpileModule('const b: 2 = 2', 'main.ts', false)];
@@ -86,14 +89,14 @@ test('restarting the service fails its transforms over instead of leaving them p
 
 test('a transform whose run ended stops the service working on it; the next transform works', { skip: !linux }, async () => {
   const t = new Transpiler();
-  await t.transpileModule('1', 'main.ts', false);
+  await t.transpileModule('1 as number', 'main.ts', false); // TypeScript: starts the service
   const first = await theService();
   const ended = new AbortController();
   const pending = t.transpileModule(SLOW, 'main.ts', false, ended.signal);
   ended.abort();
   await assert.rejects(pending, TranspileAbortedError);
   await gone(first);
-  assert.equal((await t.transpileModule('3', 'main.ts', false)).code, '3;\n');
+  assert.equal((await t.transpileModule('3 as number', 'main.ts', false)).code, '3;\n');
 });
 
 test('limits are checked before esbuild, with the TypeScript parse error prefix and the position', async () => {
