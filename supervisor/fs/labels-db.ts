@@ -71,8 +71,9 @@ export class LabelsDb {
   constructor(dir: string, now: () => number = Date.now) {
     mkdirSync(dir, { recursive: true });
     this.#db = new DatabaseSync(join(dir, LABELS_DB_FILENAME));
-    // busy_timeout: another server process on this file may hold the write lock for a moment.
-    this.#db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = 10000;');
+    // busy_timeout first: another server process on this file may hold the write lock for a
+    // moment, and switching to WAL already needs it (two servers starting together collided here).
+    this.#db.exec('PRAGMA busy_timeout = 10000; PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;');
     migrateSqlite(this.#db, MIGRATIONS, 'label database', '--fs-labels-db');
     this.#now = now;
     this.#list = this.#db.prepare('SELECT name, ca_id FROM fs_labels ORDER BY name');

@@ -99,7 +99,8 @@ const MIGRATIONS: readonly string[] = [
 export function openMetadataDb(dir: string): DatabaseSync {
   mkdirSync(dir, { recursive: true });
   const db = new DatabaseSync(join(dir, DB_FILENAME));
-  db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 5000;');
+  // busy_timeout first: switching to WAL takes the write lock another process may hold.
+  db.exec('PRAGMA busy_timeout = 5000; PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON;');
   migrateSqlite(db, MIGRATIONS, 'metadata database', '--session-db-path');
   return db;
 }

@@ -267,7 +267,7 @@ export const CATALOGUE: readonly HostileScript[] = [
     attacks: 'the native stack, through unbounded recursion',
     code: 'function f(n) { return f(n + 1) + 1 }\nf(0)',
     expect: {
-      v8: { status: 'failed', error: recursion('Uncaught RangeError: Maximum call stack size exceeded', 19, 24) },
+      v8: { status: 'failed', error: recursion('Uncaught RangeError: Maximum call stack size exceeded', 17, 24) },
       quickjs: { status: 'failed', error: recursion('Uncaught RangeError: stack overflow', 25, 25) },
     },
   },

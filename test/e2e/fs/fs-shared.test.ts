@@ -8,7 +8,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startServer } from '../server/server-process.ts';
+import { startServer, startServerPair } from '../server/server-process.ts';
 import { failed, httpClient, ok } from '../mcp/mcp-clients.ts';
 import { api, edited, openBackend, TEXT } from './fs-helpers.ts';
 
@@ -23,7 +23,7 @@ function gitMerge(base: string, ours: string, theirs: string): string {
 for (const name of ['dir', 's3'] as const) {
   test(`${name}: two servers share labels and trees; two agents push to one label (409, merge, push)`, async () => {
     const backend = await openBackend(name);
-    const [a, b] = await Promise.all([startServer(backend.flags, { env: backend.env }), startServer(backend.flags, { env: backend.env })]);
+    const [a, b] = await startServerPair([backend.flags, { env: backend.env }], [backend.flags, { env: backend.env }]);
     try {
       const h0 = await backend.commit({ 'src/main.ts': TEXT, 'README.md': 'readme\n' });
       assert.equal((await api(a.base, 'POST', '/api/fs/push', { ca_id: h0, label: 'main', message: 'init' })).status, 200);

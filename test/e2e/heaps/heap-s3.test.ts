@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { startS3Server, type S3TestServer } from '../../helpers/s3-server.ts';
-import { runOnce, startServer } from '../server/server-process.ts';
+import { runOnce, startServer, startServerPair } from '../server/server-process.ts';
 import { CHECK, run, runFailed, SETUP } from './heap-helpers.ts';
 
 let s3: S3TestServer;
@@ -24,7 +24,7 @@ after(async () => {
 test('two servers on one bucket continue each other\'s heaps', async () => {
   const env = s3.serverEnv();
   const flags = s3.serverFlags();
-  const [a, b] = await Promise.all([startServer([...flags, '--cache-dir', cacheDir], { env }), startServer(flags, { env })]);
+  const [a, b] = await startServerPair([[...flags, '--cache-dir', cacheDir], { env }], [flags, { env }]);
   try {
     const first = await run(a.base, { code: SETUP });
     const cont = await run(b.base, { code: CHECK, heap: first.heap });

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { Client as ModernClient, StreamableHTTPClientTransport as ModernHttpTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport as ModernStdioTransport } from '@modelcontextprotocol/client/stdio';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { MAIN, NODE, ROOT, startServer, type ServerProcess } from '../server/server-process.ts';
+import { MAIN, NODE, ROOT, startServerPair, type ServerProcess } from '../server/server-process.ts';
 import { httpClient, ok, sessionOf } from './mcp-clients.ts';
 
 const TASKS = 'io.modelcontextprotocol/tasks';
@@ -23,7 +23,7 @@ let legacy: Client;
 let modern: ModernClient;
 
 before(async () => {
-  [server, stateless] = await Promise.all([startServer(['--max-concurrent-executions', '2']), startServer(['--stateless'])]);
+  [server, stateless] = await startServerPair([['--max-concurrent-executions', '2']], [['--stateless']]);
   // Both at once: a 2025-11-25 session and a 2026-07-28 client on the same endpoint.
   [legacy, modern] = await Promise.all([
     httpClient(server.base, { 'X-MCP-Session-Id': 'sess-2025' }),

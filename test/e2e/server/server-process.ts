@@ -64,6 +64,20 @@ export async function startServer(args: readonly string[] = [], opts: StartOptio
   }
 }
 
+/**
+ * Starts two servers at once. If one fails to start, the other is stopped before the error is
+ * thrown: a server left running would keep the test file's process alive after the failure.
+ */
+export async function startServerPair(
+  a: readonly [readonly string[], StartOptions?],
+  b: readonly [readonly string[], StartOptions?],
+): Promise<[ServerProcess, ServerProcess]> {
+  const [ra, rb] = await Promise.allSettled([startServer(a[0], a[1] ?? {}), startServer(b[0], b[1] ?? {})]);
+  if (ra.status === 'fulfilled' && rb.status === 'fulfilled') return [ra.value, rb.value];
+  await Promise.all([ra, rb].map((r) => (r.status === 'fulfilled' ? r.value.stop() : undefined)));
+  throw (ra.status === 'rejected' ? ra : rb as PromiseRejectedResult).reason;
+}
+
 async function startOn(port: number, args: readonly string[], opts: StartOptions): Promise<ServerProcess> {
   const dbDir = opts.dbDir ?? mkdtempSync(join(tmpdir(), 'runjs-e2e-'));
   const portFlag = opts.transport === 'sse' ? '--sse-port' : '--http-port';
