@@ -60,21 +60,25 @@ export class FsStore {
     if (id !== undefined) this.#pin?.(id);
   }
 
+  /** Tree node `key` from the store, decoded (no cache): not found and corrupt are RunjsErrors. */
+  async #readNode(key: string): Promise<TreeNode> {
+    const payload = await this.#read(key);
+    if (payload === undefined) throw new RunjsError('FS_SNAPSHOT_NOT_FOUND', key);
+    try {
+      return decodeTree(payload);
+    } catch (e) {
+      if (e instanceof TreeFormatError) throw new RunjsError('FS_SNAPSHOT_CORRUPT', key, e.message);
+      throw e;
+    }
+  }
+
   /**
    * The objects tree node `key` refers to, read without the node cache (a collection walks every
    * reachable node once; caching them would evict what runs use). A chunked file's chunk list is
    * read to name its chunks.
    */
   async references(key: string): Promise<NodeReferences> {
-    const payload = await this.#read(key);
-    if (payload === undefined) throw new RunjsError('FS_SNAPSHOT_NOT_FOUND', key);
-    let node: TreeNode;
-    try {
-      node = decodeTree(payload);
-    } catch (e) {
-      if (e instanceof TreeFormatError) throw new RunjsError('FS_SNAPSHOT_CORRUPT', key, e.message);
-      throw e;
-    }
+    const node = await this.#readNode(key);
     if (node.type !== 'leaf') return { trees: node.buckets.filter((b): b is string => b !== undefined), blobs: [] };
     const trees: string[] = [];
     const blobs: string[] = [];
@@ -123,15 +127,7 @@ export class FsStore {
       return hit;
     }
     if (!isBlobKey(key)) throw new RunjsError('FS_INVALID_ID', key);
-    const payload = await this.#read(key);
-    if (payload === undefined) throw new RunjsError('FS_SNAPSHOT_NOT_FOUND', key);
-    let node: TreeNode;
-    try {
-      node = decodeTree(payload);
-    } catch (e) {
-      if (e instanceof TreeFormatError) throw new RunjsError('FS_SNAPSHOT_CORRUPT', key, e.message);
-      throw e;
-    }
+    const node = await this.#readNode(key);
     this.#nodes.set(key, node);
     if (this.#nodes.size > NODE_CACHE_ENTRIES) this.#nodes.delete(this.#nodes.keys().next().value!);
     return node;

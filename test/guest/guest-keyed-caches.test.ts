@@ -6,17 +6,17 @@ import assert from 'node:assert/strict';
 import { guestSuite } from '../helpers/both-engines.ts';
 
 guestSuite('guest-keyed host caches', (g) => {
-  g.test('10,000 distinct formatters with 10 KB option strings (20 × what the cache holds) format correctly', async (ctx) => {
+  g.test('2,500 distinct formatters with 10 KB option strings (about 8 × what the cache holds) format correctly', async (ctx) => {
     const code = [
       "const pad = 'x'.repeat(10_000);",
       'let out = "";',
-      'for (let i = 0; i < 10_000; i++) {',
+      'for (let i = 0; i < 2_500; i++) {',
       '  const f = new Intl.NumberFormat("en", { maximumFractionDigits: i % 4, note: pad + i });',
-      '  if (i % 2500 === 0 || i % 2500 === 1) out += f.format(1.23456) + " ";',
+      '  if (i % 500 === 0 || i % 500 === 1) out += f.format(1.23456) + " ";',
       '}',
       'out',
     ].join('\n');
-    assert.deepEqual((await ctx.run(code, { timeoutMs: 60_000 })).outcome, { status: 'completed', result: '"1 1.2 1 1.2 1 1.2 1 1.2 "' });
+    assert.deepEqual((await ctx.run(code, { timeoutMs: 60_000 })).outcome, { status: 'completed', result: '"1 1.2 1 1.2 1 1.2 1 1.2 1 1.2 "' });
     assert.equal(await ctx.output('console.log(new Intl.NumberFormat("de-DE").format(1234.5))'), '1.234,5\n');
   });
 

@@ -198,7 +198,9 @@ export const CATALOGUE: readonly HostileScript[] = [
   {
     name: 'heap-image-flood-random', group: 'memory',
     attacks: 'the supervisor, through the heap of a run that ends holding 64 MB of noise (heap_memory_max_mb 128): a payload zstd cannot shrink crosses to the supervisor whole',
-    code: 'const w = new Uint32Array(16 << 20); let x = 2463534242;\nfor (let i = 0; i < w.length; i++) { x ^= x << 13; x ^= x >>> 17; x ^= x << 5; w[i] = x; }\nglobalThis.__hostileKeep = w;\n1',
+    // The noise comes from getRandomValues (64 KiB a call): a 16M-step loop in the script took
+    // QuickJS's interpreter most of a minute, which proved nothing more.
+    code: 'const w = new Uint8Array(64 << 20);\nfor (let i = 0; i < w.length; i += 65536) crypto.getRandomValues(w.subarray(i, i + 65536));\nglobalThis.__hostileKeep = w;\n1',
     options: { heap_memory_max_mb: 128, execution_timeout_secs: 60 },
     expect: same({ status: 'completed', result: '1' }),
   },

@@ -122,8 +122,8 @@ export async function call(base: string, method: string, path: string, init: { b
   return { status: res.status, headers: res.headers, body };
 }
 
-/** Polls until `check` passes (or fails the test after `ms`). */
-export async function eventually<T>(what: string, probe: () => Promise<T>, check: (v: T) => boolean, ms = 10_000): Promise<T> {
+/** Polls until `check` passes (or fails the test after `ms`: generous, so a loaded machine only makes it slower). */
+export async function eventually<T>(what: string, probe: () => Promise<T>, check: (v: T) => boolean, ms = 60_000): Promise<T> {
   const deadline = Date.now() + ms;
   for (;;) {
     const v = await probe();

@@ -153,17 +153,16 @@ class V8Realm implements GuestRealm {
         main.evaluateSync();
         body = main.namespace.getSync(MAIN_EXPORT, { reference: true }) as ivm.Reference<unknown>;
       } else {
-        const cache = new Map<string, ivm.Module>();
-        await main.instantiate(this.#context, async (specifier) => {
-          let mod = cache.get(specifier);
-          if (!mod) {
-            mod = await this.#isolate.compileModule(loadModule(specifier), { filename: specifier });
-            cache.set(specifier, mod);
-          }
+        // The whole import graph is compiled first (synchronously where small), so linking is one
+        // synchronous call; only evaluation, which runs the imported modules' code, leaves this thread.
+        const modules = await this.#compileImports(main, loadModule);
+        main.instantiateSync(this.#context, (specifier) => {
+          const mod = modules.get(specifier);
+          if (mod === undefined) throw new Error(`runjs: module '${specifier}' was not compiled`);
           return mod;
         });
         await main.evaluate();
-        body = await main.namespace.get(MAIN_EXPORT, { reference: true }) as ivm.Reference<unknown>;
+        body = main.namespace.getSync(MAIN_EXPORT, { reference: true }) as ivm.Reference<unknown>;
       }
       // Guest code runs here, on the isolate's thread.
       try {
@@ -181,6 +180,25 @@ class V8Realm implements GuestRealm {
     } finally {
       this.#busy--;
     }
+  }
+
+  /**
+   * Every module `main` imports, directly or not, compiled and keyed by specifier (a specifier
+   * names one module wherever it is imported from, as the module loader resolves them).
+   */
+  async #compileImports(main: ivm.Module, loadModule: ModuleSourceLoader): Promise<Map<string, ivm.Module>> {
+    const modules = new Map<string, ivm.Module>();
+    const pending = [...main.dependencySpecifiers];
+    for (let specifier = pending.pop(); specifier !== undefined; specifier = pending.pop()) {
+      if (modules.has(specifier)) continue;
+      const source = loadModule(specifier);
+      const mod = source.length <= SYNC_COMPILE_MAX_CHARS
+        ? this.#isolate.compileModuleSync(source, { filename: specifier })
+        : await this.#isolate.compileModule(source, { filename: specifier });
+      modules.set(specifier, mod);
+      pending.push(...mod.dependencySpecifiers);
+    }
+    return modules;
   }
 
   async complete(id: number, ok: boolean, json: string | null, bytes: Uint8Array | undefined): Promise<void> {

@@ -299,258 +299,12 @@ should not loosely deep-equal
   }
   __name(makeAssertionError, "makeAssertionError");
 
-  // worker/guest/platform/parts/util/types.js
-  var tryCall = /* @__PURE__ */ __name((fn, v) => {
-    try {
-      __runjs_P.$call(fn, v);
-      return true;
-    } catch {
-      return false;
-    }
-  }, "tryCall");
-  var TypedArrayProto = __runjs_P.Object_getPrototypeOf(Uint8Array.prototype);
-  var typedArrayTag = __runjs_P.Object_getOwnPropertyDescriptor(TypedArrayProto, Symbol.toStringTag).get;
-  var byteLengthGetter = __runjs_P.Object_getOwnPropertyDescriptor(ArrayBuffer.prototype, "byteLength").get;
-  var sabByteLength = typeof SharedArrayBuffer === "function" ? __runjs_P.Object_getOwnPropertyDescriptor(SharedArrayBuffer.prototype, "byteLength").get : void 0;
-  var dataViewByteLength = __runjs_P.Object_getOwnPropertyDescriptor(DataView.prototype, "byteLength").get;
-  var mapSize = __runjs_P.Object_getOwnPropertyDescriptor(Map.prototype, "size").get;
-  var setSize = __runjs_P.Object_getOwnPropertyDescriptor(Set.prototype, "size").get;
-  var isObject = /* @__PURE__ */ __name((v) => typeof v === "object" && v !== null || typeof v === "function", "isObject");
-  var tagOf = /* @__PURE__ */ __name((v) => __runjs_P.ArrayBuffer_isView(v) ? __runjs_P.$call(typedArrayTag, v) : void 0, "tagOf");
-  var protoTag = /* @__PURE__ */ __name((v) => {
-    try {
-      return __runjs_P.$call(__runjs_P.ObjectProto_toString, __runjs_P.Object_getPrototypeOf(v));
-    } catch {
-      return "";
-    }
-  }, "protoTag");
-  var MapIteratorProto = __runjs_P.boot_MapIterator_proto;
-  var SetIteratorProto = __runjs_P.boot_SetIterator_proto;
-  var GeneratorProto = __runjs_P.Object_getPrototypeOf(function* () {
-  }).prototype;
-  var AsyncFunctionProto = __runjs_P.Object_getPrototypeOf(async function() {
-  });
-  var GeneratorFunctionProto = __runjs_P.Object_getPrototypeOf(function* () {
-  });
-  var AsyncGeneratorFunctionProto = __runjs_P.Object_getPrototypeOf(async function* () {
-  });
-  var types = {
-    isAnyArrayBuffer: /* @__PURE__ */ __name((v) => isObject(v) && (tryCall(byteLengthGetter, v) || sabByteLength !== void 0 && tryCall(sabByteLength, v)), "isAnyArrayBuffer"),
-    isArrayBuffer: /* @__PURE__ */ __name((v) => isObject(v) && tryCall(byteLengthGetter, v), "isArrayBuffer"),
-    isSharedArrayBuffer: /* @__PURE__ */ __name((v) => isObject(v) && sabByteLength !== void 0 && tryCall(sabByteLength, v), "isSharedArrayBuffer"),
-    isArrayBufferView: /* @__PURE__ */ __name((v) => __runjs_P.ArrayBuffer_isView(v), "isArrayBufferView"),
-    isTypedArray: /* @__PURE__ */ __name((v) => tagOf(v) !== void 0, "isTypedArray"),
-    isUint8Array: /* @__PURE__ */ __name((v) => tagOf(v) === "Uint8Array", "isUint8Array"),
-    isUint8ClampedArray: /* @__PURE__ */ __name((v) => tagOf(v) === "Uint8ClampedArray", "isUint8ClampedArray"),
-    isUint16Array: /* @__PURE__ */ __name((v) => tagOf(v) === "Uint16Array", "isUint16Array"),
-    isUint32Array: /* @__PURE__ */ __name((v) => tagOf(v) === "Uint32Array", "isUint32Array"),
-    isInt8Array: /* @__PURE__ */ __name((v) => tagOf(v) === "Int8Array", "isInt8Array"),
-    isInt16Array: /* @__PURE__ */ __name((v) => tagOf(v) === "Int16Array", "isInt16Array"),
-    isInt32Array: /* @__PURE__ */ __name((v) => tagOf(v) === "Int32Array", "isInt32Array"),
-    isFloat16Array: /* @__PURE__ */ __name((v) => tagOf(v) === "Float16Array", "isFloat16Array"),
-    isFloat32Array: /* @__PURE__ */ __name((v) => tagOf(v) === "Float32Array", "isFloat32Array"),
-    isFloat64Array: /* @__PURE__ */ __name((v) => tagOf(v) === "Float64Array", "isFloat64Array"),
-    isBigInt64Array: /* @__PURE__ */ __name((v) => tagOf(v) === "BigInt64Array", "isBigInt64Array"),
-    isBigUint64Array: /* @__PURE__ */ __name((v) => tagOf(v) === "BigUint64Array", "isBigUint64Array"),
-    isDataView: /* @__PURE__ */ __name((v) => isObject(v) && tryCall(dataViewByteLength, v), "isDataView"),
-    isMap: /* @__PURE__ */ __name((v) => isObject(v) && tryCall(mapSize, v), "isMap"),
-    isSet: /* @__PURE__ */ __name((v) => isObject(v) && tryCall(setSize, v), "isSet"),
-    isWeakMap: /* @__PURE__ */ __name((v) => isObject(v) && tryCall(function() {
-      __runjs_P.$call(__runjs_P.WeakMapProto_has, this, {});
-    }, v), "isWeakMap"),
-    isWeakSet: /* @__PURE__ */ __name((v) => isObject(v) && tryCall(function() {
-      __runjs_P.$call(__runjs_P.WeakSetProto_has, this, {});
-    }, v), "isWeakSet"),
-    isDate: /* @__PURE__ */ __name((v) => isObject(v) && tryCall(__runjs_P.DateProto_getTime, v), "isDate"),
-    isRegExp: /* @__PURE__ */ __name((v) => isObject(v) && tryCall(__runjs_P.Object_getOwnPropertyDescriptor(RegExp.prototype, "source").get, v) && v !== RegExp.prototype, "isRegExp"),
-    isPromise: /* @__PURE__ */ __name((v) => isObject(v) && (v instanceof Promise || protoTag(v) === "[object Promise]"), "isPromise"),
-    isNativeError: /* @__PURE__ */ __name((v) => isObject(v) && __runjs_P.$call(__runjs_P.ObjectProto_toString, v) === "[object Error]" && v instanceof Error, "isNativeError"),
-    isBooleanObject: /* @__PURE__ */ __name((v) => isObject(v) && tryCall(__runjs_P.BooleanProto_valueOf, v), "isBooleanObject"),
-    isNumberObject: /* @__PURE__ */ __name((v) => isObject(v) && tryCall(__runjs_P.NumberProto_valueOf, v), "isNumberObject"),
-    isStringObject: /* @__PURE__ */ __name((v) => isObject(v) && tryCall(__runjs_P.StringProto_valueOf, v), "isStringObject"),
-    isBigIntObject: /* @__PURE__ */ __name((v) => isObject(v) && tryCall(__runjs_P.BigIntProto_valueOf, v), "isBigIntObject"),
-    isSymbolObject: /* @__PURE__ */ __name((v) => isObject(v) && tryCall(__runjs_P.SymbolProto_valueOf, v), "isSymbolObject"),
-    isBoxedPrimitive: /* @__PURE__ */ __name((v) => types.isBooleanObject(v) || types.isNumberObject(v) || types.isStringObject(v) || types.isBigIntObject(v) || types.isSymbolObject(v), "isBoxedPrimitive"),
-    isMapIterator: /* @__PURE__ */ __name((v) => isObject(v) && __runjs_P.Object_getPrototypeOf(v) === MapIteratorProto, "isMapIterator"),
-    isSetIterator: /* @__PURE__ */ __name((v) => isObject(v) && __runjs_P.Object_getPrototypeOf(v) === SetIteratorProto, "isSetIterator"),
-    isGeneratorObject: /* @__PURE__ */ __name((v) => isObject(v) && __runjs_P.Object_getPrototypeOf(__runjs_P.Object_getPrototypeOf(v)) === GeneratorProto, "isGeneratorObject"),
-    isAsyncFunction: /* @__PURE__ */ __name((v) => typeof v === "function" && (__runjs_P.Object_getPrototypeOf(v) === AsyncFunctionProto || __runjs_P.Object_getPrototypeOf(v) === AsyncGeneratorFunctionProto), "isAsyncFunction"),
-    isGeneratorFunction: /* @__PURE__ */ __name((v) => typeof v === "function" && (__runjs_P.Object_getPrototypeOf(v) === GeneratorFunctionProto || __runjs_P.Object_getPrototypeOf(v) === AsyncGeneratorFunctionProto), "isGeneratorFunction"),
-    isArgumentsObject: /* @__PURE__ */ __name((v) => isObject(v) && __runjs_P.$call(__runjs_P.ObjectProto_toString, v) === "[object Arguments]", "isArgumentsObject"),
-    isModuleNamespaceObject: /* @__PURE__ */ __name((v) => isObject(v) && __runjs_P.Object_getPrototypeOf(v) === null && v[Symbol.toStringTag] === "Module", "isModuleNamespaceObject"),
-    isProxy: /* @__PURE__ */ __name(() => false, "isProxy"),
-    isExternal: /* @__PURE__ */ __name(() => false, "isExternal"),
-    isWeakRef: /* @__PURE__ */ __name((v) => typeof WeakRef === "function" && isObject(v) && tryCall(WeakRef.prototype.deref, v), "isWeakRef"),
-    isKeyObject: /* @__PURE__ */ __name(() => false, "isKeyObject"),
-    isCryptoKey: /* @__PURE__ */ __name((v) => isObject(v) && __runjs_P.$call(__runjs_P.ObjectProto_toString, v) === "[object CryptoKey]", "isCryptoKey")
-  };
-
-  // worker/guest/platform/parts/util/deep-equal.js
-  var {
-    isDate,
-    isRegExp,
-    isNativeError,
-    isBoxedPrimitive,
-    isNumberObject,
-    isStringObject,
-    isBooleanObject,
-    isBigIntObject,
-    isSymbolObject,
-    isAnyArrayBuffer,
-    isArrayBufferView,
-    isMap,
-    isSet
-  } = types;
-  function isObjectLike(v) {
-    return typeof v === "object" && v !== null;
-  }
-  __name(isObjectLike, "isObjectLike");
-  function ownKeys(o, strict2) {
-    const keys = __runjs_P.Object_keys(o);
-    if (!strict2) return keys;
-    for (const s of __runjs_P.iter(__runjs_P.Object_getOwnPropertySymbols(o))) if (__runjs_P.$call(__runjs_P.ObjectProto_propertyIsEnumerable, o, s)) __runjs_P.$push(keys, s);
-    return keys;
-  }
-  __name(ownKeys, "ownKeys");
-  function boxedEqual(a, b) {
-    if (isNumberObject(a)) return isNumberObject(b) && __runjs_P.Object_is(__runjs_P.$call(__runjs_P.NumberProto_valueOf, a), __runjs_P.$call(__runjs_P.NumberProto_valueOf, b));
-    if (isStringObject(a)) return isStringObject(b) && __runjs_P.$call(__runjs_P.StringProto_valueOf, a) === __runjs_P.$call(__runjs_P.StringProto_valueOf, b);
-    if (isBooleanObject(a)) return isBooleanObject(b) && __runjs_P.$call(__runjs_P.BooleanProto_valueOf, a) === __runjs_P.$call(__runjs_P.BooleanProto_valueOf, b);
-    if (isBigIntObject(a)) return isBigIntObject(b) && __runjs_P.$call(__runjs_P.BigIntProto_valueOf, a) === __runjs_P.$call(__runjs_P.BigIntProto_valueOf, b);
-    if (isSymbolObject(a)) return isSymbolObject(b) && __runjs_P.$call(__runjs_P.SymbolProto_valueOf, a) === __runjs_P.$call(__runjs_P.SymbolProto_valueOf, b);
-    return false;
-  }
-  __name(boxedEqual, "boxedEqual");
-  function bytesOf(v) {
-    return new Uint8Array(v.buffer, v.byteOffset, v.byteLength);
-  }
-  __name(bytesOf, "bytesOf");
-  function primitiveEqual(a, b, strict2) {
-    return strict2 ? __runjs_P.Object_is(a, b) : a == b || __runjs_P.Number_isNaN(a) && __runjs_P.Number_isNaN(b);
-  }
-  __name(primitiveEqual, "primitiveEqual");
-  function deepEqual(a, b, strict2, memo = void 0) {
-    if (a === b) return a !== 0 || !strict2 || __runjs_P.Object_is(a, b);
-    if (!isObjectLike(a) || !isObjectLike(b)) {
-      if (typeof a === "function" || typeof b === "function") return false;
-      if (isObjectLike(a) || isObjectLike(b)) return strict2 ? false : !isObjectLike(a) && !isObjectLike(b) ? primitiveEqual(a, b, strict2) : false;
-      return primitiveEqual(a, b, strict2);
-    }
-    if (strict2 && __runjs_P.Object_getPrototypeOf(a) !== __runjs_P.Object_getPrototypeOf(b)) return false;
-    const tagA = __runjs_P.$call(__runjs_P.ObjectProto_toString, a);
-    if (tagA !== __runjs_P.$call(__runjs_P.ObjectProto_toString, b)) return false;
-    if (__runjs_P.Array_isArray(a)) {
-      if (!__runjs_P.Array_isArray(b) || a.length !== b.length) return false;
-    } else if (isDate(a)) {
-      if (!isDate(b) || __runjs_P.$call(__runjs_P.DateProto_getTime, a) !== __runjs_P.$call(__runjs_P.DateProto_getTime, b)) return false;
-    } else if (isRegExp(a)) {
-      if (!isRegExp(b) || a.source !== b.source || a.flags !== b.flags || a.lastIndex !== b.lastIndex) return false;
-    } else if (isNativeError(a) || a instanceof Error) {
-      if (!isNativeError(b) && !(b instanceof Error) || a.message !== b.message || a.name !== b.name) return false;
-      for (const key of __runjs_P.iter(["cause", "errors"])) {
-        const enumerable = __runjs_P.$call(__runjs_P.ObjectProto_propertyIsEnumerable, a, key);
-        if (enumerable !== __runjs_P.$call(__runjs_P.ObjectProto_propertyIsEnumerable, b, key)) return false;
-        if (enumerable) continue;
-        const has = __runjs_P.$call(__runjs_P.ObjectProto_hasOwnProperty, a, key);
-        if (has !== __runjs_P.$call(__runjs_P.ObjectProto_hasOwnProperty, b, key)) return false;
-        if (has && !deepEqual(a[key], b[key], strict2, memo)) return false;
-      }
-    } else if (isArrayBufferView(a)) {
-      if (!isArrayBufferView(b) || a.byteLength !== b.byteLength) return false;
-      if (!strict2 && (tagA === "[object Float32Array]" || tagA === "[object Float64Array]")) {
-        for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-      } else {
-        const x = bytesOf(a);
-        const y = bytesOf(b);
-        for (let i = 0; i < x.length; i++) if (x[i] !== y[i]) return false;
-      }
-      const ka2 = __runjs_P.$filter(ownKeys(a, strict2), (k) => typeof k !== "string" || !__runjs_P.$test(/^\d+$/, k));
-      const kb2 = __runjs_P.$filter(ownKeys(b, strict2), (k) => typeof k !== "string" || !__runjs_P.$test(/^\d+$/, k));
-      if (ka2.length !== kb2.length) return false;
-      return keysEqual(a, b, strict2, memo, ka2);
-    } else if (isAnyArrayBuffer(a)) {
-      if (!isAnyArrayBuffer(b) || a.byteLength !== b.byteLength) return false;
-      const x = new Uint8Array(a);
-      const y = new Uint8Array(b);
-      for (let i = 0; i < x.length; i++) if (x[i] !== y[i]) return false;
-    } else if (isBoxedPrimitive(a)) {
-      if (!boxedEqual(a, b)) return false;
-    } else if (isBoxedPrimitive(b) || isMap(a) !== isMap(b) || isSet(a) !== isSet(b)) {
-      return false;
-    }
-    const ka = ownKeys(a, strict2);
-    const kb = ownKeys(b, strict2);
-    if (ka.length !== kb.length) return false;
-    for (const k of __runjs_P.iter(kb)) if (!__runjs_P.$call(__runjs_P.ObjectProto_propertyIsEnumerable, a, k)) return false;
-    if (memo === void 0) memo = { a: /* @__PURE__ */ new Map(), b: /* @__PURE__ */ new Map(), position: 0 };
-    else {
-      const ma = __runjs_P.$get(memo.a, a);
-      if (ma !== void 0) {
-        const mb = __runjs_P.$get(memo.b, b);
-        if (mb !== void 0) return ma === mb;
-      }
-      memo.position++;
-    }
-    __runjs_P.$set(memo.a, a, memo.position);
-    __runjs_P.$set(memo.b, b, memo.position);
-    let ok = keysEqual(a, b, strict2, memo, ka);
-    if (ok && isSet(a)) ok = setEqual(a, b, strict2, memo);
-    else if (ok && isMap(a)) ok = mapEqual(a, b, strict2, memo);
-    __runjs_P.$delete(memo.a, a);
-    __runjs_P.$delete(memo.b, b);
-    return ok;
-  }
-  __name(deepEqual, "deepEqual");
-  function keysEqual(a, b, strict2, memo, keys) {
-    for (const k of __runjs_P.iter(keys)) if (!deepEqual(a[k], b[k], strict2, memo)) return false;
-    return true;
-  }
-  __name(keysEqual, "keysEqual");
-  function setEqual(a, b, strict2, memo) {
-    if (a.size !== b.size) return false;
-    const pending = [];
-    for (const v of __runjs_P.iter(a)) {
-      if (isObjectLike(v) || !strict2 && typeof v !== "symbol") __runjs_P.$push(pending, v);
-      else if (!__runjs_P.$has(b, v)) return false;
-    }
-    if (pending.length === 0) return true;
-    const candidates = [];
-    for (const v of __runjs_P.iter(b)) if (isObjectLike(v) || !strict2 && !__runjs_P.$has(a, v)) __runjs_P.$push(candidates, v);
-    for (const v of __runjs_P.iter(pending)) {
-      if (!strict2 && !isObjectLike(v) && __runjs_P.$has(b, v)) continue;
-      const i = __runjs_P.$findIndex(candidates, (c) => deepEqual(v, c, strict2, memo));
-      if (i < 0) return false;
-      __runjs_P.$splice(candidates, i, 1);
-    }
-    return true;
-  }
-  __name(setEqual, "setEqual");
-  function mapEqual(a, b, strict2, memo) {
-    if (a.size !== b.size) return false;
-    const pending = [];
-    for (const {0: k, 1: v} of __runjs_P.iter(a)) {
-      if (isObjectLike(k)) __runjs_P.$push(pending, [k, v]);
-      else if (!__runjs_P.$has(b, k) || !deepEqual(v, __runjs_P.$get(b, k), strict2, memo)) {
-        if (strict2) return false;
-        __runjs_P.$push(pending, [k, v]);
-      }
-    }
-    if (pending.length === 0) return true;
-    const candidates = [];
-    for (const {0: k, 1: v} of __runjs_P.iter(b)) if (isObjectLike(k) || !strict2) __runjs_P.$push(candidates, [k, v]);
-    for (const {0: k, 1: v} of __runjs_P.iter(pending)) {
-      const i = __runjs_P.$findIndex(candidates, ({0: ck, 1: cv}) => deepEqual(k, ck, strict2, memo) && deepEqual(v, cv, strict2, memo));
-      if (i < 0) return false;
-      __runjs_P.$splice(candidates, i, 1);
-    }
-    return true;
-  }
-  __name(mapEqual, "mapEqual");
-
   // worker/guest/platform/parts/assert/partial-deep-equal.js
-  var isObjectLike2 = /* @__PURE__ */ __name((v) => typeof v === "object" && v !== null || typeof v === "function", "isObjectLike");
+  var { deepEqual } = util_default;
+  var types = util_default.modules["util/types"];
+  var isObjectLike = /* @__PURE__ */ __name((v) => typeof v === "object" && v !== null || typeof v === "function", "isObjectLike");
   function partialDeepStrictEqual(actual, expected) {
-    if (!isObjectLike2(expected) || !isObjectLike2(actual)) return __runjs_P.Object_is(actual, expected);
+    if (!isObjectLike(expected) || !isObjectLike(actual)) return __runjs_P.Object_is(actual, expected);
     if (actual === expected) return true;
     if (__runjs_P.Object_getPrototypeOf(actual) !== __runjs_P.Object_getPrototypeOf(expected)) return false;
     if (__runjs_P.Array_isArray(expected)) {
@@ -563,9 +317,9 @@ should not loosely deep-equal
       return true;
     }
     if (types.isSet(expected)) {
-      const pending = __runjs_P.$filter([...__runjs_P.iter(actual)], isObjectLike2);
+      const pending = __runjs_P.$filter([...__runjs_P.iter(actual)], isObjectLike);
       for (const want of __runjs_P.iter(expected)) {
-        if (!isObjectLike2(want)) {
+        if (!isObjectLike(want)) {
           if (!__runjs_P.$has(actual, want)) return false;
           continue;
         }
@@ -577,7 +331,7 @@ should not loosely deep-equal
     }
     if (types.isMap(expected)) {
       for (const {0: key, 1: want} of __runjs_P.iter(expected)) {
-        if (isObjectLike2(key)) {
+        if (isObjectLike(key)) {
           if (!__runjs_P.$some([...__runjs_P.iter(actual)], ({0: k, 1: v}) => deepEqual(k, key, true) && partialDeepStrictEqual(v, want))) return false;
         } else if (!__runjs_P.$has(actual, key) || !partialDeepStrictEqual(__runjs_P.$get(actual, key), want)) return false;
       }

@@ -2,8 +2,11 @@
 // keys, Map entries, Set members, and array elements (the rest must appear in order, as a
 // subsequence). Values it does not take apart (dates, regexps, errors, typed arrays, boxed
 // primitives) must be deep-strict-equal, as in Node 24.
-import { deepEqual } from '../util/deep-equal.js';
-import { types } from '../util/types.js';
+// From the util part (not its files): bundling them here would put a second copy in the assert part.
+import utilPart from 'runjs:part/util';
+
+const { deepEqual } = utilPart;
+const types = utilPart.modules['util/types'];
 
 const isObjectLike = (v) => (typeof v === 'object' && v !== null) || typeof v === 'function';
 
