@@ -15,7 +15,6 @@ import { ExecutionService } from './executions/execution-service.ts';
 import { WorkerPool, WorkerStartError } from './pool/worker-pool.ts';
 import { openMetadataDb } from './stores/metadata-db.ts';
 import { openHeaps } from './heaps/index.ts';
-import { probeHeapBucket } from './heaps/probe-heap-bucket.ts';
 import { openFs } from './fs/index.ts';
 import { artifactOpRoutes, openArtifacts } from './artifacts/index.ts';
 import { OpRouter } from './pool/op-router.ts';
@@ -117,7 +116,8 @@ export async function startApp(config: Config, log: Logger, hooks: AppHooks): Pr
   // Before anything is spawned: a key set that cannot be loaded aborts the start cheaply.
   const auth = await loadAuth(config, transport, log);
   // A misconfigured heap bucket fails the start, not every heap-mode run afterwards.
-  if (config.heapStore === 's3' && !config.stateless) await probeHeapBucket(config).catch((e: unknown) => { throw new StartupError(e instanceof Error ? e.message : String(e)); });
+  // Loaded only here: the probe pulls in the AWS SDK, which servers without an s3 heap store never need.
+  if (config.heapStore === 's3' && !config.stateless) await (await import('./heaps/probe-heap-bucket.ts')).probeHeapBucket(config).catch((e: unknown) => { throw new StartupError(e instanceof Error ? e.message : String(e)); });
 
   const db = openMetadataDb(config.sessionDbPath);
   const artifacts = openArtifacts(db, config, (line) => log.warn(line));

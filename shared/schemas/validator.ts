@@ -11,7 +11,10 @@ const compiled = new Map<SchemaName, ValidateFunction>();
 
 function instance(): Ajv2020 {
   if (ajv === undefined) {
-    ajv = new Ajv2020({ strict: true, allowUnionTypes: true, allErrors: false, verbose: true });
+    // validateSchema: false — the meta-schema check compiles the 2020-12 meta-schema in every
+    // server at its first request; the schemas are ours and test/unit/config/schema-meta.test.ts
+    // checks them against the meta-schema once.
+    ajv = new Ajv2020({ strict: true, allowUnionTypes: true, allErrors: false, verbose: true, validateSchema: false });
     formats.default(ajv, ['date-time', 'uri', 'int64']);
     // The schemas live where the OpenAPI document puts them, so their `#/components/schemas/…`
     // references resolve unchanged; `components` is only a container, not a keyword.
