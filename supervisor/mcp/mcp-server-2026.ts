@@ -150,6 +150,8 @@ export function createModernServer(o: ModernServerOptions): Server {
         return { resultType: 'task', ...created } as never;
       }
       if (decision.kind === 'ask') {
+        // input_required carries an elicitation: a client that declared none could never answer.
+        if (clientCapabilities(ctx)['elicitation'] === undefined) return asModern(errorResult(refusedText(name, CANNOT_ASK)));
         const answer = answerOf(ctx.mcpReq.inputResponses?.[APPROVAL_INPUT_KEY]);
         if (answer === 'refused') return asModern(errorResult(refusedText(name, 'the user declined')));
         if (answer === 'missing') return inputRequired({ inputRequests: { [APPROVAL_INPUT_KEY]: inputRequired.elicit({ message: decision.message, requestedSchema: APPROVAL_SCHEMA }) } });
