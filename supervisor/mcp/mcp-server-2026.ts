@@ -109,7 +109,8 @@ export function createModernServer(o: ModernServerOptions): Server {
   const tasks = o.tasks;
   const capabilities: ServerCapabilities2026 = {
     tools: { listChanged: false },
-    ...(surface.hasResources ? { resources: {} } : {}),
+    // listChanged: delivered on subscriptions/listen streams (transports/modern-http.ts, stdio.ts).
+    ...(surface.hasResources ? { resources: surface.resourcesChange ? { listChanged: true } : {} } : {}),
     ...(tasks === undefined ? {} : { extensions: { [TASKS_EXTENSION]: {} } }),
   };
   const server = new RunjsModernServer(

@@ -10,7 +10,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createMcpHandler, isLegacyRequest, type McpHttpHandler } from '@modelcontextprotocol/server';
 import { toNodeHandler, toWebRequest, type NodeMcpRequestHandler } from '@modelcontextprotocol/node';
 import { createModernServer } from '../mcp/mcp-server-2026.ts';
-import type { McpSurfaceOptions } from '../mcp/mcp-surface.ts';
+import { onResourcesChanged, type McpSurfaceOptions } from '../mcp/mcp-surface.ts';
 import { checkSessionName, SESSION_HEADER } from '../mcp/session-name.ts';
 import { RunJsTaskStore2026 } from '../mcp/run-js-tasks-2026.ts';
 import { RunjsError } from '../../shared/errors.ts';
@@ -32,6 +32,7 @@ export class ModernHttpEndpoint {
   readonly #listen: TaskListenHandler;
   readonly #node: NodeMcpRequestHandler;
   readonly #maxRequestBody: number;
+  readonly #unwatch: () => void;
 
   constructor(opts: ModernHttpOptions) {
     this.tasks = new RunJsTaskStore2026(opts.surface.executions, opts.surface.log);
@@ -53,6 +54,8 @@ export class ModernHttpEndpoint {
       serverInfo: { name: SERVER_NAME, title: 'runjs', version: opts.surface.version },
     });
     this.#node = toNodeHandler(this.#listen, { maxRequestBodySize: opts.maxRequestBody });
+    // Artifact changes reach the subscriptions/listen streams that asked for resourcesListChanged.
+    this.#unwatch = onResourcesChanged(opts.surface, () => this.#handler.notify.resourcesChanged());
   }
 
   /** Whether a POST body is 2026-07-28 traffic (it carries the per-request envelope claim). */
@@ -71,6 +74,7 @@ export class ModernHttpEndpoint {
   }
 
   async close(): Promise<void> {
+    this.#unwatch();
     this.#listen.closeAll();
     this.tasks.close();
     await this.#handler.close();

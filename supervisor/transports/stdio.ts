@@ -14,6 +14,8 @@ import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { PROTOCOL_VERSION_META_KEY } from '@modelcontextprotocol/server';
 import { createMcpConnection, type McpConnection, type McpSurfaceOptions } from '../mcp/mcp-server.ts';
 import { createModernServer } from '../mcp/mcp-server-2026.ts';
+import { onResourcesChanged } from '../mcp/mcp-surface.ts';
+import type { Server as ModernServer } from '@modelcontextprotocol/server';
 import { RunJsTaskStore2026 } from '../mcp/run-js-tasks-2026.ts';
 import { SERVER_NAME } from '../mcp/mcp-server.ts';
 import { StdioTaskListen } from './task-listen-stdio.ts';
@@ -86,6 +88,7 @@ export async function startStdio(opts: StdioOptions): Promise<StdioEndpoint> {
   let modern: { close(): Promise<void> } | undefined;
   let tasks: RunJsTaskStore2026 | undefined;
   let chosen: Promise<void> | undefined;
+  let unwatch = (): void => {};
 
   const choose = async (first: JSONRPCMessage): Promise<void> => {
     if (claimsModern(first)) {
@@ -95,7 +98,10 @@ export async function startStdio(opts: StdioOptions): Promise<StdioEndpoint> {
         tasks: store, serverInfo: { name: SERVER_NAME, title: 'runjs', version: opts.surface.version }, log: opts.surface.log,
         send: (m) => relay.sendRaw(m), toSdk: (m) => relay.deliver(m),
       });
-      modern = serveStdio(() => createModernServer({ surface: opts.surface, transport: 'stdio', sessionName: opts.sessionName, tasks: store }), {
+      let instance: ModernServer | undefined;
+      // Artifact changes: the serving instance's list-changed goes to the listen subscriptions that asked.
+      unwatch = onResourcesChanged(opts.surface, () => { instance?.sendResourceListChanged().catch(() => { /* closing */ }); });
+      modern = serveStdio(() => instance = createModernServer({ surface: opts.surface, transport: 'stdio', sessionName: opts.sessionName, tasks: store }), {
         legacy: 'reject',
         transport: relay as never,
         onerror: (e) => opts.surface.log(`MCP 2026-07-28 (stdio): ${e.message}`),
@@ -117,6 +123,7 @@ export async function startStdio(opts: StdioOptions): Promise<StdioEndpoint> {
   return {
     close: async () => {
       process.stdin.off('end', opts.onEnd);
+      unwatch();
       relay.taskListen?.close();
       tasks?.close();
       if (legacy !== undefined) await legacy.close();
