@@ -100,6 +100,29 @@ test('2026 over Streamable HTTP: subscriptions/listen with taskIds streams notif
   }
 });
 
+test('2026: one listen for task ids and resource list changes carries both, and stays open for the resources', async () => {
+  const notes: Note[] = [];
+  const client = modernClient(notes);
+  try {
+    await client.connect(new ModernHttpTransport(new URL(`${server.base}/mcp`)));
+    const taskId = await createTask(client, 'await new Promise((r) => setTimeout(r, 300)); await artifact("from-task.txt", "text/plain", "x")');
+    const sub = await client.listen({ taskIds: [taskId], resourcesListChanged: true } as never);
+    let cause: unknown;
+    void sub.closed.then((c) => { cause = c; });
+    const end = Date.now() + 30_000;
+    const has = (method: string, status?: string) => notes.some((n) => n.method === method && (status === undefined || n.params['status'] === status));
+    while (!(has('notifications/tasks', 'completed') && has('notifications/resources/list_changed')) && Date.now() < end) await new Promise((r) => setTimeout(r, 25));
+    assert.ok(has('notifications/tasks', 'completed'), 'the task completed on the stream');
+    assert.ok(has('notifications/resources/list_changed'), 'the artifact changed the resource list on the same stream');
+    // The task is done but resourcesListChanged keeps the subscription: only the client ends it.
+    await sub.close();
+    assert.equal(await sub.closed, 'local');
+    assert.equal(cause, 'local');
+  } finally {
+    await client.close();
+  }
+});
+
 /** A raw subscriptions/listen: the status and the SSE messages (or the JSON error). */
 async function rawListen(filter: Record<string, unknown>, tasks: boolean): Promise<{ status: number; messages: Record<string, unknown>[] }> {
   const res = await fetch(`${server.base}/mcp`, {
