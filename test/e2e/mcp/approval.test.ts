@@ -74,6 +74,12 @@ test('2026 task: an ask waits in input_required; tasks/update with approve runs 
   const code = 'console.log("approved run"); "ASK"';
   const created = (await runJs(code)).body.result!;
   assert.deepEqual([created['resultType'], created['status']], ['task', 'input_required']);
+  // A subscriber (the SDK v2 client's listen) sees the wait, the run and the outcome.
+  const notes: { method: string; params: Record<string, unknown> }[] = [];
+  const watcher = new ModernClient({ name: 'runjs-e2e-2026', version: '1.0.0' }, { versionNegotiation: { mode: { pin: V } }, capabilities: { extensions: { [TASKS]: {} } } });
+  watcher.fallbackNotificationHandler = async (n) => { notes.push(n as { method: string; params: Record<string, unknown> }); };
+  await watcher.connect(new ModernHttpTransport(new URL(`${server.base}/mcp`)));
+  const sub = await watcher.listen({ taskIds: [created['taskId']] } as never);
   const waiting = await getTask(created['taskId'] as string);
   assert.equal(waiting['status'], 'input_required');
   assert.deepEqual(waiting['inputRequests'], {
@@ -90,6 +96,13 @@ test('2026 task: an ask waits in input_required; tasks/update with approve runs 
   const done = await settled(created['taskId'] as string);
   const result = done['result'] as { structuredContent: Record<string, unknown>; isError?: boolean };
   assert.deepEqual([done['status'], result.isError, result.structuredContent['status'], result.structuredContent['output']], ['completed', undefined, 'completed', 'approved run\n']);
+  assert.equal(await sub.closed, 'graceful');
+  await watcher.close();
+  const seen = notes.filter((n) => n.method === 'notifications/tasks');
+  assert.deepEqual(seen[0]?.params['inputRequests'], waiting['inputRequests']);
+  assert.equal(seen[0]?.params['status'], 'input_required');
+  assert.equal(seen.at(-1)?.params['status'], 'completed');
+  assert.ok(seen.some((n) => n.params['status'] === 'working'), 'working after the approval');
 
   const declined = (await runJs('"ASK again"')).body.result!;
   await rpc('tasks/update', { taskId: declined['taskId'], inputResponses: { runjs_approval: { action: 'decline' } } }, declined['taskId'] as string);
