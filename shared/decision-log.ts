@@ -3,8 +3,11 @@
 // GET /api/executions/{id}/decisions and the MCP tool get_execution_decisions. Bounded in the
 // worker and again by the supervisor's pool, which trusts no worker to have done so.
 
-/** How one source or hook answered. `error` aborts the operation; `abstain` is a hook's undefined. */
-export type StepVerdict = 'allow' | 'deny' | 'abstain' | 'error';
+/**
+ * How one source or hook answered. `error` aborts the operation; `abstain` is a hook's undefined;
+ * `ask` wants a human to confirm (only an operation that can ask one honours it, else it denies).
+ */
+export type StepVerdict = 'allow' | 'deny' | 'abstain' | 'ask' | 'error';
 /** Where in the evaluation a step ran: a pre hook, the chain (`policies`), a stacked chain, a post hook. */
 export type StepStage = 'pre' | 'policy' | 'stack' | 'post';
 
@@ -34,7 +37,8 @@ export interface DecisionEntry {
   /** The input document as the first step saw it, redacted of secrets and cut to a summary. */
   readonly input: unknown;
   readonly steps: readonly DecisionStep[];
-  readonly verdict: 'allow' | 'deny' | 'error';
+  /** `ask`: allowed once a human confirms (the reason is the question). */
+  readonly verdict: 'allow' | 'deny' | 'ask' | 'error';
   readonly reason?: string;
   readonly ms: number;
 }

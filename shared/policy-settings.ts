@@ -3,9 +3,13 @@
 // worker reads no policy file of its own (its OS sandbox need not grant the policy directory).
 // docs/policies.md describes the configuration shape this comes from.
 
-/** Every operation category a policy can govern (the reference's nine). */
+/**
+ * Every operation category a policy can govern: the reference's nine, and `mcp_run_js` (runjs's
+ * own: an MCP client's run_js call, decided by the supervisor, the one place a policy may ask a
+ * human — docs/policies.md).
+ */
 export const POLICY_CATEGORIES = [
-  'fetch', 'websocket', 'http2', 'modules', 'filesystem', 'fs_snapshot', 'mcp_tools', 'subprocess', 'run_js_file',
+  'fetch', 'websocket', 'http2', 'modules', 'filesystem', 'fs_snapshot', 'mcp_tools', 'subprocess', 'run_js_file', 'mcp_run_js',
 ] as const;
 export type PolicyCategory = typeof POLICY_CATEGORIES[number];
 

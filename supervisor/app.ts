@@ -22,6 +22,7 @@ import { openUpstreams } from './upstream-mcp/index.ts';
 import { openModules } from './modules/open-modules.ts';
 import { SessionFiles } from './fs/session-files.ts';
 import { SupervisorPolicy } from './policy/supervisor-policy.ts';
+import { policyApproval } from './mcp/run-js-approval.ts';
 import { createRestRouter, openApiJson, packageVersion } from './rest/index.ts';
 import type { McpSurfaceOptions } from './mcp/mcp-server.ts';
 import type { TransportKind } from './mcp/mcp-texts.ts';
@@ -128,6 +129,8 @@ export async function startApp(config: Config, log: Logger, hooks: AppHooks): Pr
   const fs = openFs(config, log, policies);
   // The session file routes are decided by the `filesystem` policy in the supervisor (runs decide it in their worker).
   const sessionFilesPolicy = new SupervisorPolicy(policies, ['filesystem']);
+  // MCP run_js calls: the policy may allow, deny or ask a human (mcp/run-js-approval.ts).
+  const runJsPolicy = new SupervisorPolicy(policies, ['mcp_run_js']);
   if (fs.service.enabled) {
     heaps.enableFsSessions();
     fs.service.useSessionRoots(() => heaps.log.allFs());
@@ -199,6 +202,7 @@ export async function startApp(config: Config, log: Logger, hooks: AppHooks): Pr
       },
     } : {}),
     upstream: upstreams.surface,
+    approval: policyApproval(runJsPolicy),
     log: (line) => log.warn(line),
   };
   let closeTransport: () => Promise<void>;
@@ -264,6 +268,7 @@ export async function startApp(config: Config, log: Logger, hooks: AppHooks): Pr
       executions.close();
       files.dispose();
       sessionFilesPolicy.dispose();
+      runJsPolicy.dispose();
       await pool.close();
       await upstreams.hub?.close();
       await heaps.store?.close().catch((e: unknown) => log.error(`closing the heap store failed: ${String(e)}`));

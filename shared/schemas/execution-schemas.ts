@@ -127,7 +127,7 @@ export const PolicyDecisionStep: JsonSchema = {
   properties: {
     stage: { type: 'string', enum: ['pre', 'policy', 'stack', 'post'], description: '`pre`/`post` hook, the chain (`policy`), or a stacked chain (`stack`).' },
     source: { type: 'string', description: 'The source\'s configured URL.' },
-    verdict: { type: 'string', enum: ['allow', 'deny', 'abstain', 'error'], description: '`abstain`: a hook returned undefined (or no `allow`). `error` aborted the operation.' },
+    verdict: { type: 'string', enum: ['allow', 'deny', 'abstain', 'ask', 'error'], description: '`abstain`: a hook returned undefined (or no `allow`). `ask`: it wanted a human to confirm (a run cannot ask one, so the decision denied). `error` aborted the operation.' },
     reason: { type: 'string', description: 'The reason the source gave, or the error (redacted).' },
     rewrote: { type: 'boolean', description: 'A pre hook rewrote the input, or a post hook the output.' },
     prints: { type: 'array', items: { type: 'string' }, maxItems: 32, description: 'A Rego source\'s `print(…)` output for this decision (redacted).' },

@@ -48,6 +48,8 @@ export class ArtifactService {
   readonly #forget: StatementSync;
   readonly #remove: StatementSync;
   readonly #referenced: StatementSync;
+  /** Told after every stored or deleted artifact (MCP resource list-changed notifications). */
+  readonly #changeListeners = new Set<() => void>();
 
   constructor(db: DatabaseSync, blobs: BlobStore, options: ArtifactServiceOptions = {}) {
     this.#db = db;
@@ -119,16 +121,32 @@ export class ArtifactService {
       const meta = { key, mime_type: mimeType, size_bytes: size, created_at: createdAt, execution_id: executionId };
       return { meta, replaced: previous !== undefined && previous !== blob ? previous : undefined };
     };
-    if (this.#reclaimer === undefined) return (await write()).meta;
+    if (this.#reclaimer === undefined) {
+      const { meta } = await write();
+      this.#changed();
+      return meta;
+    }
     const { meta, replaced } = await this.#reclaimer.writing(write);
+    this.#changed();
     if (replaced !== undefined) await this.#reclaimer.orphaned(replaced);
     return meta;
+  }
+
+  /** Calls `listener` after every artifact stored, replaced or deleted; returns the unsubscribe. */
+  onChange(listener: () => void): () => void {
+    this.#changeListeners.add(listener);
+    return () => this.#changeListeners.delete(listener);
+  }
+
+  #changed(): void {
+    for (const listener of this.#changeListeners) listener();
   }
 
   /** Removes the artifact (its payload too, when nothing else references it); its metadata, or undefined for an unknown key. */
   async delete(key: string): Promise<ArtifactMeta | undefined> {
     const row = this.#remove.get(key) as ArtifactRow | undefined;
     if (row === undefined) return undefined;
+    this.#changed();
     await this.#reclaimer?.orphaned(row.blob);
     return toMeta(row);
   }

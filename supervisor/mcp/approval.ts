@@ -3,8 +3,8 @@
 // MCP 2026-07-28 an `ask` becomes an `input_required` result carrying one form elicitation (the
 // client retries the call with the human's answer in `inputResponses`), or, for a call running
 // as a task, the task's `input_required` status answered with `tasks/update`. On 2025 connections
-// the server sends `elicitation/create` itself when the client declared elicitation. Which policy
-// asks, and when, is the policy issue's decision: nothing in runjs installs a hook yet.
+// the server sends `elicitation/create` itself when the client declared elicitation. The hook
+// runjs installs is the `mcp_run_js` policy (run-js-approval.ts; docs/policies.md).
 import { z } from 'zod';
 
 export interface ApprovalRequest {

@@ -47,6 +47,30 @@ export function listArtifactResources(opts: ArtifactResourcesOptions, cursor: st
   return offset + PAGE < all.length ? { resources: page, nextCursor: String(offset + PAGE) } : { resources: page };
 }
 
+/** How long changes are gathered into one list-changed notification (a run may store many artifacts at once). */
+const CHANGE_COALESCE_MS = 50;
+
+/**
+ * Calls `notify` when the artifact list changed (stored, replaced, deleted), at most once per
+ * CHANGE_COALESCE_MS; returns the unsubscribe. Every subscriber hears every change: a session's
+ * list is a view of the one store, and "the list may have changed" is only a hint to re-list.
+ */
+export function watchArtifactResources(service: ArtifactService, notify: () => void): () => void {
+  let timer: NodeJS.Timeout | undefined;
+  const off = service.onChange(() => {
+    if (timer !== undefined) return;
+    timer = setTimeout(() => {
+      timer = undefined;
+      notify();
+    }, CHANGE_COALESCE_MS);
+    timer.unref();
+  });
+  return () => {
+    off();
+    clearTimeout(timer);
+  };
+}
+
 /** The artifact under `uri`, or undefined when `uri` is not an artifact URI. */
 export async function readArtifactResource(service: ArtifactService, uri: string): Promise<{ contents: ({ uri: string; mimeType: string; text: string } | { uri: string; mimeType: string; blob: string })[] } | undefined> {
   if (!uri.startsWith(ARTIFACT_URI_PREFIX)) return undefined;

@@ -50,7 +50,7 @@ const LIST_OUTPUT = z.object({
 const DECISION_STEP = z.object({
   stage: z.enum(['pre', 'policy', 'stack', 'post']),
   source: z.string().describe('The source\'s configured URL.'),
-  verdict: z.enum(['allow', 'deny', 'abstain', 'error']),
+  verdict: z.enum(['allow', 'deny', 'abstain', 'ask', 'error']),
   reason: z.string().optional(),
   rewrote: z.boolean().optional(),
   prints: z.array(z.string()).optional(),

@@ -109,7 +109,8 @@ export function createModernServer(o: ModernServerOptions): Server {
   const tasks = o.tasks;
   const capabilities: ServerCapabilities2026 = {
     tools: { listChanged: false },
-    ...(surface.hasResources ? { resources: {} } : {}),
+    // listChanged: delivered on subscriptions/listen streams (transports/modern-http.ts, stdio.ts).
+    ...(surface.hasResources ? { resources: surface.resourcesChange ? { listChanged: true } : {} } : {}),
     ...(tasks === undefined ? {} : { extensions: { [TASKS_EXTENSION]: {} } }),
   };
   const server = new RunjsModernServer(
@@ -150,6 +151,8 @@ export function createModernServer(o: ModernServerOptions): Server {
         return { resultType: 'task', ...created } as never;
       }
       if (decision.kind === 'ask') {
+        // input_required carries an elicitation: a client that declared none could never answer.
+        if (clientCapabilities(ctx)['elicitation'] === undefined) return asModern(errorResult(refusedText(name, CANNOT_ASK)));
         const answer = answerOf(ctx.mcpReq.inputResponses?.[APPROVAL_INPUT_KEY]);
         if (answer === 'refused') return asModern(errorResult(refusedText(name, 'the user declined')));
         if (answer === 'missing') return inputRequired({ inputRequests: { [APPROVAL_INPUT_KEY]: inputRequired.elicit({ message: decision.message, requestedSchema: APPROVAL_SCHEMA }) } });

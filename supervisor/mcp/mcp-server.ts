@@ -15,7 +15,7 @@ import type { TransportKind } from './mcp-texts.ts';
 import { RunJsTaskStore, startRunTask } from './run-js-tasks.ts';
 import { RunjsError } from '../../shared/errors.ts';
 import { errorResult, invalidArguments, toolFailure, type ToolCallContext } from './tool-kit.ts';
-import { buildSurface, type McpSurface, type McpSurfaceOptions } from './mcp-surface.ts';
+import { buildSurface, onResourcesChanged, type McpSurface, type McpSurfaceOptions } from './mcp-surface.ts';
 import { answerOf, APPROVAL_SCHEMA, CANNOT_ASK, refusedText } from './approval.ts';
 
 export type { McpSurfaceOptions } from './mcp-surface.ts';
@@ -57,7 +57,7 @@ export function createMcpConnection(opts: McpSurfaceOptions, transport: Transpor
   const taskStore = tasksEnabled ? new RunJsTaskStore(opts.executions) : undefined;
   const capabilities: ServerCapabilities = {
     tools: { listChanged: false },
-    ...(surface.hasResources ? { resources: {} } : {}),
+    ...(surface.hasResources ? { resources: surface.resourcesChange ? { listChanged: true } : {} } : {}),
     ...(tasksEnabled ? { tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } } } : {}),
   };
   const server = new Server(
@@ -115,6 +115,11 @@ export function createMcpConnection(opts: McpSurfaceOptions, transport: Transpor
   // Every failure of a call, from any tool, is mapped here (tool-kit.ts toolFailure).
   server.setRequestHandler(CallToolRequestSchema, (request, extra) => callTool(request, extra).catch(toolFailure));
 
+  // Artifacts come and go: the connection hears about it (2025 sends list-changed unsolicited).
+  const unwatch = surface.resourcesChange ? onResourcesChanged(opts, () => {
+    if (server.transport !== undefined) server.sendResourceListChanged().catch(() => { /* the connection is closing */ });
+  }) : () => {};
+
   let closed = false;
   return {
     server,
@@ -122,6 +127,7 @@ export function createMcpConnection(opts: McpSurfaceOptions, transport: Transpor
     close: async () => {
       if (closed) return;
       closed = true;
+      unwatch();
       taskStore?.close();
       await server.close();
     },

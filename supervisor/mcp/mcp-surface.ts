@@ -5,7 +5,7 @@
 // offer different tools or answer a call differently.
 import type { CallToolResult, ListResourcesResult, ReadResourceResult, ResourceTemplate, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
-import { ARTIFACT_TEMPLATE, listArtifactResources, readArtifactResource } from './artifact-resources.ts';
+import { ARTIFACT_TEMPLATE, listArtifactResources, readArtifactResource, watchArtifactResources } from './artifact-resources.ts';
 import { executionTools, type McpExecutionsApi } from './execution-tools.ts';
 import type { ExecutionLimits } from '../../shared/execution-contract.ts';
 import { defaultInstructions, type McpMode, type TransportKind } from './mcp-texts.ts';
@@ -65,6 +65,8 @@ export interface McpSurface {
   readonly hasResources: boolean;
   /** Whether resources/templates/list is served (artifacts). */
   readonly hasTemplates: boolean;
+  /** Whether the resource list changes while the server runs (artifacts), so list-changed notifications are sent. */
+  readonly resourcesChange: boolean;
   /** The tools/list entries; `taskSupport` marks the task-capable tools (2025-11-25 wire only). */
   listTools(taskSupport: boolean): Tool[];
   /** A known tool by name (not a stub). */
@@ -76,6 +78,14 @@ export interface McpSurface {
   readResource(uri: string): Promise<ReadResourceResult>;
   /** The approval hook's decision on a call (`allow` without a hook, for other tools, and for invalid arguments, which fail on their own). */
   approval(name: string, rawArgs: Record<string, unknown> | undefined): Promise<ApprovalDecision>;
+}
+
+/**
+ * Calls `notify` when the resource list changed (artifacts stored or deleted), coalesced; returns
+ * the unsubscribe. Nothing to watch (no artifact resources): a no-op.
+ */
+export function onResourcesChanged(opts: McpSurfaceOptions, notify: () => void): () => void {
+  return opts.artifacts?.tools === true ? watchArtifactResources(opts.artifacts.service, notify) : () => {};
 }
 
 /**
@@ -110,6 +120,7 @@ export function buildSurface(opts: McpSurfaceOptions, transport: TransportKind, 
     instructions: opts.instructions ?? `${defaultInstructions(opts.mode, transport, opts.limits, opts.heaps?.enabled === true)}${upstream === undefined ? '' : upstreamInstructions(upstream.catalog().servers.map((s) => s.name))}`,
     hasResources: upstream !== undefined || artifacts !== undefined,
     hasTemplates: artifacts !== undefined,
+    resourcesChange: artifacts !== undefined,
     listTools(taskSupport) {
       let own = listed.get(taskSupport);
       if (own === undefined) listed.set(taskSupport, own = tools.map((t) => listEntry(t, taskSupport)));

@@ -1,10 +1,13 @@
 // Stateless run_js results carry what the run emitted with artifact(): an `artifacts` list in the
 // JSON, and the payloads as extra content blocks while they fit the inline budget (in total);
 // the rest are named with `inline: false` and fetched with get_artifact (when listed) or over REST.
+// Where artifacts are MCP resources (the artifact tools are listed), every emitted artifact is also
+// linked as a `resource_link` to its `runjs://artifacts/{key}` resource, after the payloads.
 import type { CallToolResult, ContentBlock } from '@modelcontextprotocol/sdk/types.js';
 import type { ArtifactMeta } from '../executions/execution-types.ts';
 import type { McpArtifactsApi } from './artifact-tools.ts';
 import { downloadUrl, INLINE_BUDGET_BYTES, payloadBlock } from './artifact-blocks.ts';
+import { artifactUri } from './artifact-resources.ts';
 
 export interface RunArtifactEntry extends ArtifactMeta {
   readonly inline: boolean;
@@ -35,6 +38,10 @@ export async function attachArtifacts(result: CallToolResult, emitted: readonly 
       blocks.push(block);
     }
   }
+  const links: ContentBlock[] = api.tools ? emitted.map((m) => ({
+    type: 'resource_link', uri: artifactUri(m.key), name: m.key, mimeType: m.mime_type, size: m.size_bytes,
+    description: `Artifact '${m.key}' as an MCP resource (resources/read)`,
+  })) : [];
   const body = { ...(result.structuredContent ?? {}), artifacts: entries };
-  return { ...result, content: [{ type: 'text', text: JSON.stringify(body) }, ...result.content.slice(1), ...blocks], structuredContent: body };
+  return { ...result, content: [{ type: 'text', text: JSON.stringify(body) }, ...result.content.slice(1), ...blocks, ...links], structuredContent: body };
 }

@@ -206,9 +206,16 @@ export class RunJsTaskStore2026 {
   #arm(rec: TaskRecord): void {
     clearTimeout(rec.timer);
     rec.timer = setTimeout(() => {
+      // An expired task that still runs (the client never looked): stop its run too, and tell
+      // subscribers it ended (their subscription then ends as for any terminal task).
+      if (!TERMINAL.has(rec.status)) {
+        if (rec.executionId !== undefined) this.#executions.cancel(rec.executionId);
+        rec.onInput = undefined;
+        rec.inputRequests = undefined;
+        this.#set(rec, 'cancelled', 'Expired: no change within ttlMs');
+        clearTimeout(rec.timer);
+      }
       this.#tasks.delete(rec.taskId);
-      // An expired task that still runs (the client never looked): stop its run too.
-      if (!TERMINAL.has(rec.status) && rec.executionId !== undefined) this.#executions.cancel(rec.executionId);
     }, rec.ttlMs);
     rec.timer.unref();
   }

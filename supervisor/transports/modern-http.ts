@@ -10,12 +10,14 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createMcpHandler, isLegacyRequest, type McpHttpHandler } from '@modelcontextprotocol/server';
 import { toNodeHandler, toWebRequest, type NodeMcpRequestHandler } from '@modelcontextprotocol/node';
 import { createModernServer } from '../mcp/mcp-server-2026.ts';
-import type { McpSurfaceOptions } from '../mcp/mcp-surface.ts';
+import { onResourcesChanged, type McpSurfaceOptions } from '../mcp/mcp-surface.ts';
 import { checkSessionName, SESSION_HEADER } from '../mcp/session-name.ts';
 import { RunJsTaskStore2026 } from '../mcp/run-js-tasks-2026.ts';
 import { RunjsError } from '../../shared/errors.ts';
 import { sendError } from '../rest/api-error.ts';
 import { KEEP_ALIVE_MS } from './http-common.ts';
+import { withTaskListen, type TaskListenHandler } from './task-listen-http.ts';
+import { SERVER_NAME } from '../mcp/mcp-server.ts';
 
 export interface ModernHttpOptions {
   readonly surface: McpSurfaceOptions;
@@ -26,8 +28,11 @@ export interface ModernHttpOptions {
 export class ModernHttpEndpoint {
   readonly tasks: RunJsTaskStore2026;
   readonly #handler: McpHttpHandler;
+  /** The handler with task status subscriptions (task-listen-http.ts) in front. */
+  readonly #listen: TaskListenHandler;
   readonly #node: NodeMcpRequestHandler;
   readonly #maxRequestBody: number;
+  readonly #unwatch: () => void;
 
   constructor(opts: ModernHttpOptions) {
     this.tasks = new RunJsTaskStore2026(opts.surface.executions, opts.surface.log);
@@ -44,7 +49,13 @@ export class ModernHttpEndpoint {
       // Rejected requests are the client's business (they get the error); only log our failures.
       onerror: (e) => { if (!(e.name === 'ProtocolError' || /Invalid|Unsupported|Header|not found/i.test(e.message))) opts.surface.log(`MCP 2026-07-28: ${e.message}`); },
     });
-    this.#node = toNodeHandler(this.#handler, { maxRequestBodySize: opts.maxRequestBody });
+    this.#listen = withTaskListen(this.#handler, {
+      tasks, keepAliveMs: KEEP_ALIVE_MS, log: opts.surface.log,
+      serverInfo: { name: SERVER_NAME, title: 'runjs', version: opts.surface.version },
+    });
+    this.#node = toNodeHandler(this.#listen, { maxRequestBodySize: opts.maxRequestBody });
+    // Artifact changes reach the subscriptions/listen streams that asked for resourcesListChanged.
+    this.#unwatch = onResourcesChanged(opts.surface, () => this.#handler.notify.resourcesChanged());
   }
 
   /** Whether a POST body is 2026-07-28 traffic (it carries the per-request envelope claim). */
@@ -63,6 +74,8 @@ export class ModernHttpEndpoint {
   }
 
   async close(): Promise<void> {
+    this.#unwatch();
+    this.#listen.closeAll();
     this.tasks.close();
     await this.#handler.close();
   }

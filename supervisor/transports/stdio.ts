@@ -14,7 +14,11 @@ import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { PROTOCOL_VERSION_META_KEY } from '@modelcontextprotocol/server';
 import { createMcpConnection, type McpConnection, type McpSurfaceOptions } from '../mcp/mcp-server.ts';
 import { createModernServer } from '../mcp/mcp-server-2026.ts';
+import { onResourcesChanged } from '../mcp/mcp-surface.ts';
+import type { Server as ModernServer } from '@modelcontextprotocol/server';
 import { RunJsTaskStore2026 } from '../mcp/run-js-tasks-2026.ts';
+import { SERVER_NAME } from '../mcp/mcp-server.ts';
+import { StdioTaskListen } from './task-listen-stdio.ts';
 
 export interface StdioOptions {
   readonly surface: McpSurfaceOptions;
@@ -42,6 +46,8 @@ class Relay implements Transport {
   #onmessage: Transport['onmessage'];
   /** Messages that arrived before the server set its handler (serveStdio sets it after an await). */
   #held: JSONRPCMessage[] = [];
+  /** Task status subscriptions (2026 connections): sees what goes in and out. */
+  taskListen: StdioTaskListen | undefined;
 
   get onmessage(): Transport['onmessage'] {
     return this.#onmessage;
@@ -59,12 +65,17 @@ class Relay implements Transport {
 
   async start(): Promise<void> { /* the shared transport is already reading */ }
   send(message: JSONRPCMessage): Promise<void> {
+    return this.#real.send(this.taskListen === undefined ? message : this.taskListen.outbound(message));
+  }
+  /** Writes to stdout past the task subscriptions (their own notifications). */
+  sendRaw(message: JSONRPCMessage): Promise<void> {
     return this.#real.send(message);
   }
   close(): Promise<void> {
     return this.#real.close();
   }
   deliver(message: JSONRPCMessage): void {
+    if (this.taskListen?.inbound(message) === true) return;
     if (this.#onmessage === undefined) this.#held.push(message);
     else this.#onmessage(message);
   }
@@ -77,12 +88,20 @@ export async function startStdio(opts: StdioOptions): Promise<StdioEndpoint> {
   let modern: { close(): Promise<void> } | undefined;
   let tasks: RunJsTaskStore2026 | undefined;
   let chosen: Promise<void> | undefined;
+  let unwatch = (): void => {};
 
   const choose = async (first: JSONRPCMessage): Promise<void> => {
     if (claimsModern(first)) {
       tasks = new RunJsTaskStore2026(opts.surface.executions, opts.surface.log);
       const store = tasks;
-      modern = serveStdio(() => createModernServer({ surface: opts.surface, transport: 'stdio', sessionName: opts.sessionName, tasks: store }), {
+      relay.taskListen = new StdioTaskListen({
+        tasks: store, serverInfo: { name: SERVER_NAME, title: 'runjs', version: opts.surface.version }, log: opts.surface.log,
+        send: (m) => relay.sendRaw(m), toSdk: (m) => relay.deliver(m),
+      });
+      let instance: ModernServer | undefined;
+      // Artifact changes: the serving instance's list-changed goes to the listen subscriptions that asked.
+      unwatch = onResourcesChanged(opts.surface, () => { instance?.sendResourceListChanged().catch(() => { /* closing */ }); });
+      modern = serveStdio(() => instance = createModernServer({ surface: opts.surface, transport: 'stdio', sessionName: opts.sessionName, tasks: store }), {
         legacy: 'reject',
         transport: relay as never,
         onerror: (e) => opts.surface.log(`MCP 2026-07-28 (stdio): ${e.message}`),
@@ -104,6 +123,8 @@ export async function startStdio(opts: StdioOptions): Promise<StdioEndpoint> {
   return {
     close: async () => {
       process.stdin.off('end', opts.onEnd);
+      unwatch();
+      relay.taskListen?.close();
       tasks?.close();
       if (legacy !== undefined) await legacy.close();
       else if (modern !== undefined) await modern.close();

@@ -32,11 +32,18 @@ export interface DecideOptions {
   readonly defaultReason?: string;
   /** Aborts OPA queries (the operation was cancelled; the run ended). */
   readonly signal?: AbortSignal;
+  /**
+   * Whether this operation can put an `ask` to a human (only the supervisor's MCP run_js call).
+   * Elsewhere a source's `ask` denies: nobody is there to answer it.
+   */
+  readonly canAsk?: boolean;
 }
 
 export interface Decision {
   readonly allow: boolean;
   readonly reason?: string;
+  /** Allowed only once a human confirms: the question (every asking source's, one a line). Only with `canAsk`. */
+  readonly ask?: string;
   /** The input after pre hooks (the operation acts on this). */
   readonly input: unknown;
 }
@@ -80,6 +87,19 @@ function isObject(v: unknown): v is Record<string, unknown> {
 const reasonOf = (v: Record<string, unknown>): { reason?: string } =>
   typeof v['reason'] === 'string' && v['reason'] !== '' ? { reason: v['reason'] } : {};
 
+/**
+ * `{ask: "<question>"}`: allow once a human confirms (the question is shown to them). Not with
+ * `allow` (a source either decides or asks), not after the operation (post: nothing left to ask).
+ */
+function askOf(v: Record<string, unknown>, rewriteKey: 'input' | 'output' | undefined): Verdict | undefined {
+  if (!Object.hasOwn(v, 'ask')) return undefined;
+  const ask = v['ask'];
+  if (typeof ask !== 'string' || ask === '') throw new SourceError(`returned ask: ${JSON.stringify(ask)}; expected a non-empty string (the question for the human)`);
+  if (v['allow'] !== undefined) throw new SourceError('returned both allow and ask; a source either decides (allow) or asks a human (ask)');
+  if (rewriteKey === 'output') throw new SourceError('returned ask from a post hook; only a decision before the operation can ask a human');
+  return { verdict: 'ask', reason: ask, ...(rewriteKey !== undefined && Object.hasOwn(v, rewriteKey) ? { rewrite: { value: v[rewriteKey] } } : {}) };
+}
+
 /** A JavaScript hook's return value → a verdict (boolean, `{allow, reason, input|output}`, undefined abstains). */
 function hookVerdict(value: unknown, rewriteKey: 'input' | 'output' | undefined): Verdict {
   if (value === undefined) return { verdict: 'abstain' };
@@ -87,6 +107,8 @@ function hookVerdict(value: unknown, rewriteKey: 'input' | 'output' | undefined)
   if (!isObject(value)) {
     throw new SourceError(`returned ${value === null ? 'null' : typeof value}; a hook returns a boolean, an object {allow, reason, ${rewriteKey ?? 'input|output'}} or undefined`);
   }
+  const asked = askOf(value, rewriteKey);
+  if (asked !== undefined) return asked;
   const allow = value['allow'];
   if (allow !== undefined && typeof allow !== 'boolean') throw new SourceError(`returned allow: ${JSON.stringify(allow)}; expected true, false or no allow key`);
   const verdict = allow === undefined ? 'abstain' : allow ? 'allow' : 'deny';
@@ -97,6 +119,7 @@ function hookVerdict(value: unknown, rewriteKey: 'input' | 'output' | undefined)
 /** An OPA `result` → a verdict: only `allow === true` allows; a missing result denies. */
 function opaVerdict(result: unknown, rewriteKey: 'input' | 'output' | undefined): Verdict {
   if (!isObject(result)) return { verdict: 'deny', reason: result === undefined ? 'the policy returned no result' : 'the policy result is not an object' };
+  if (result['allow'] !== true && typeof result['ask'] === 'string' && result['ask'] !== '') return askOf({ ...result, allow: undefined }, rewriteKey) ?? { verdict: 'deny' };
   const rewrite = rewriteKey !== undefined && Object.hasOwn(result, rewriteKey) ? { rewrite: { value: result[rewriteKey] } } : {};
   return { verdict: result['allow'] === true ? 'allow' : 'deny', ...reasonOf(result), ...rewrite };
 }
@@ -206,15 +229,25 @@ class RunPolicyImpl implements RunPolicy {
       return { allow, ...(reason !== undefined ? { reason } : {}), input };
     }
     let current = input;
+    // Every `ask` on the way: the decision allows only once a human confirms all of them.
+    const asks: string[] = [];
     // Pre hooks: any may deny (stops) or rewrite the input the rest of the decision sees.
     for (const source of policy.pre) {
       const v = await this.#step(started, category, 'pre', source, current, input, opts);
       if (v.rewrite) current = v.rewrite.value;
       if (v.verdict === 'deny') return this.#denied(started, v, opts, current);
+      if (v.verdict === 'ask') asks.push(v.reason ?? '');
     }
     for (const [stage, chain] of [['policy', policy], ...policy.stack.map((c) => ['stack', c] as const)] as const) {
-      const v = await this.#chain(started, category, stage, chain, current, opts);
+      const v = await this.#chain(started, category, stage, chain, current, opts, asks);
       if (v.verdict === 'deny') return this.#denied(started, v, opts, current);
+    }
+    if (asks.length > 0) {
+      const question = asks.join('\n');
+      // Nobody can be asked here: the question becomes the denial's reason.
+      if (opts.canAsk !== true) return this.#denied(started, { verdict: 'deny', reason: `needs a human's approval, which this operation cannot ask for: ${question}` }, opts, current);
+      this.#finish(started, 'ask', question);
+      return { allow: true, ask: question, input: current };
     }
     this.#finish(started, 'allow', undefined);
     return { allow: true, input: current };
@@ -250,16 +283,23 @@ class RunPolicyImpl implements RunPolicy {
     return d.output;
   }
 
-  /** One chain by its mode: `all` stops at the first deny (abstentions pass); `any` at the first allow. */
-  async #chain(started: Started, category: PolicyCategory, stage: StepStage, chain: PolicyChain, input: unknown, opts: DecideOptions): Promise<Verdict> {
+  /**
+   * One chain by its mode: `all` stops at the first deny (abstentions and asks pass); `any` at the
+   * first allow — an ask is an allow on condition, so with no plain allow the chain asks (its
+   * asks are added to `asks`), and only with neither does it deny.
+   */
+  async #chain(started: Started, category: PolicyCategory, stage: StepStage, chain: PolicyChain, input: unknown, opts: DecideOptions, asks: string[]): Promise<Verdict> {
     let lastDeny: Verdict | undefined;
+    const chainAsks: string[] = [];
     for (const source of chain.policies) {
       const v = await this.#step(started, category, stage, source, input, input, opts);
       if (chain.mode === 'all' && v.verdict === 'deny') return v;
       if (chain.mode === 'any' && v.verdict === 'allow') return v;
       if (v.verdict === 'deny') lastDeny = v;
+      if (v.verdict === 'ask') chainAsks.push(v.reason ?? '');
     }
-    if (chain.mode === 'all' || chain.policies.length === 0) return { verdict: 'allow' };
+    asks.push(...chainAsks);
+    if (chain.mode === 'all' || chain.policies.length === 0 || chainAsks.length > 0) return { verdict: 'allow' };
     return lastDeny ?? { verdict: 'deny', reason: 'no policy allowed it' };
   }
 

@@ -318,7 +318,13 @@ test('stateless run_js lists the artifacts the run emitted and inlines them; --p
     ]);
     assert.deepEqual(Object.keys(body.artifacts[0]!), ['key', 'mime_type', 'size_bytes', 'created_at', 'execution_id', 'url', 'inline']);
     assert.deepEqual(JSON.parse((res.content[0] as { text: string }).text), body);
-    assert.deepEqual(res.content.slice(1), [{ type: 'image', mimeType: 'image/png', data: PNG.toString('base64') }, { type: 'text', text: 'hi' }]);
+    // The payloads, then a resource_link to each artifact's MCP resource (the artifact tools are listed, so they are resources).
+    const link = (key: string, mimeType: string, size: number) => ({ type: 'resource_link', uri: `runjs://artifacts/${key}`, name: key, mimeType, size, description: `Artifact '${key}' as an MCP resource (resources/read)` });
+    assert.deepEqual(res.content.slice(1), [
+      { type: 'image', mimeType: 'image/png', data: PNG.toString('base64') }, { type: 'text', text: 'hi' },
+      link('dot.png', 'image/png', PNG.length), link('t.txt', 'text/plain', 2),
+    ]);
+    assert.deepEqual((await c.readResource({ uri: 'runjs://artifacts/t.txt' })).contents, [{ uri: 'runjs://artifacts/t.txt', mimeType: 'text/plain', text: 'hi' }]);
     // The same as an MCP task.
     const messages = [];
     for await (const m of c.experimental.tasks.callToolStream({ name: 'run_js', arguments: { code: `await artifact('task.txt', 'text/plain', 'from a task')` } }, CallToolResultSchema, { task: { ttl: 60_000 } })) messages.push(m);
@@ -330,7 +336,7 @@ test('stateless run_js lists the artifacts the run emitted and inlines them; --p
     ]);
     assert.equal(typeof taskEntries[0]!['created_at'], 'string');
     assert.equal(typeof taskEntries[0]!['execution_id'], 'string');
-    assert.deepEqual(last.result.content.slice(1), [{ type: 'text', text: 'from a task' }]);
+    assert.deepEqual(last.result.content.slice(1), [{ type: 'text', text: 'from a task' }, link('task.txt', 'text/plain', 11)]);
     const issued = ok(await c.callTool({ name: 'get_artifact_upload_url', arguments: { key: 'x.bin' } })) as { url: string };
     assert.match(issued.url, /^https:\/\/runjs\.example\.com\/api\/artifact-uploads\/[A-Za-z0-9_-]{43}$/);
     // The token works on this server whatever address the client reached it by.

@@ -110,7 +110,7 @@ test('the stateless wire: server/discover, resultType, caching hints, serverInfo
   const discover = await rpc('server/discover');
   assert.equal(discover.status, 200);
   const d = discover.body.result!;
-  assert.deepEqual([d['resultType'], d['supportedVersions'], d['capabilities']], ['complete', [V], { tools: { listChanged: false }, resources: {}, extensions: { [TASKS]: {} } }]);
+  assert.deepEqual([d['resultType'], d['supportedVersions'], d['capabilities']], ['complete', [V], { tools: { listChanged: false }, resources: { listChanged: true }, extensions: { [TASKS]: {} } }]);
   assert.deepEqual((d['_meta'] as Record<string, unknown>)['io.modelcontextprotocol/serverInfo'], { name: 'runjs', title: 'runjs', version: VERSION });
   assert.deepEqual([d['ttlMs'], d['cacheScope']], [60_000, 'public']);
   const list = (await rpc('tools/list')).body.result!;

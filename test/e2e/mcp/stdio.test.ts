@@ -37,7 +37,7 @@ after(async () => {
 });
 
 test('initialize over stdio: tasks offered, stdio instructions, logs on stderr', () => {
-  assert.deepEqual(client.getServerCapabilities(), { tools: { listChanged: false }, resources: {}, tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } } });
+  assert.deepEqual(client.getServerCapabilities(), { tools: { listChanged: false }, resources: { listChanged: true }, tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } } });
   assert.equal(client.getInstructions(), defaultInstructions('stateful', 'stdio', { defaultTimeoutSecs: 30, defaultHeapMb: 8, maxHeapMb: 1024 }));
   assert.match(stderr, /^runjs: MCP over stdio \(stateful mode\)$/m);
 });

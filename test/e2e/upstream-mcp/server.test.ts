@@ -67,7 +67,7 @@ test('tools/list: the own tools, then one stub per upstream tool (reference text
 test('initialize: the instructions name the servers and the types resource; resources are advertised', () => {
   const instructions = client.getInstructions() ?? '';
   assert.match(instructions, /\n\nExternal MCP servers are callable from run_js scripts: `await mcp\.callTool\(server, tool, args\)` or the typed `mcp\.tools\.<server>\.<tool>\(args\)` \(servers: local, web\)\. Their typed API is the resource runjs:\/\/mcp-servers\/types\.d\.ts;/);
-  assert.deepEqual(client.getServerCapabilities()?.resources, {});
+  assert.deepEqual(client.getServerCapabilities()?.resources, { listChanged: true }); // artifacts are resources too (stateful)
 });
 
 test('the mcp global\'s declarations: an MCP resource and GET /api/mcp-servers/types.d.ts, the same text', async () => {

@@ -52,7 +52,7 @@ describe('--policies-json', () => {
   });
 
   test('wrong shapes name the key path', () => {
-    assertLoadError("invalid --policies-json: nope: unknown policy category (expected one of fetch, websocket, http2, modules, filesystem, fs_snapshot, mcp_tools, subprocess, run_js_file)",
+    assertLoadError("invalid --policies-json: nope: unknown policy category (expected one of fetch, websocket, http2, modules, filesystem, fs_snapshot, mcp_tools, subprocess, run_js_file, mcp_run_js)",
       flag({ nope: {} }));
     assertLoadError('invalid --policies-json: fetch: expected an object with mode, policies, pre, post and stack', flag({ fetch: [] }));
     assertLoadError('invalid --policies-json: fetch.modes: unknown key (expected one of mode, policies, pre, post, stack)', flag({ fetch: { modes: 'all' } }));

@@ -30,6 +30,7 @@ async function startOpa(): Promise<{ base: string; seen: Seen[]; server: Server 
         case '/v1/data/mcp/fetch': send(200, { result: { allow: String(input['url'] ?? '').startsWith('https://api.example.com/') } }); return;
         case '/v1/data/allow': send(200, { result: { allow: true } }); return;
         case '/v1/data/deny': send(200, { result: { allow: false, reason: 'opa says no' } }); return;
+        case '/v1/data/ask': send(200, { result: { allow: false, ask: 'opa wants a human' } }); return;
         case '/v1/data/missing': send(200, {}); return;
         case '/v1/data/broken': send(503, { error: 'down' }); return;
         case '/v1/data/slow': setTimeout(() => send(200, { result: { allow: true } }), 2000); return;
@@ -258,5 +259,44 @@ describe('the decision log', () => {
     await p.decide('modules', {});
     log = p.log();
     assert.equal(log.entries.length + log.dropped, 1005);
+  });
+});
+
+describe('ask: a source wants a human to confirm', () => {
+  const ask = hook('ask.js', 'export default (input) => ({ ask: `Run ${input.code}?` })');
+  const askTwice = hook('ask-twice.js', 'export default () => ({ ask: "Really?" })');
+  const allow = hook('ask-allow.js', 'export default () => true');
+  const deny = hook('ask-deny.js', 'export default () => ({ allow: false, reason: "no" })');
+
+  test('with canAsk the decision allows on condition, every question one a line; without it, it denies with the question', async () => {
+    const p = runPolicy({ mcp_run_js: { pre: [{ url: askTwice }], policies: [{ url: ask }, { url: opa.base, policy_path: 'ask' }] } });
+    assert.deepEqual(await p.decide('mcp_run_js', { code: 'x' }, { canAsk: true }), { allow: true, ask: 'Really?\nRun x?\nopa wants a human', input: { code: 'x' } });
+    assert.deepEqual(await p.decide('mcp_run_js', { code: 'x' }), {
+      allow: false, reason: 'needs a human\'s approval, which this operation cannot ask for: Really?\nRun x?\nopa wants a human', input: { code: 'x' },
+    });
+    assert.deepEqual(p.log().entries.map((e) => [e.verdict, e.steps.map((s) => s.verdict).join(',')]), [['ask', 'ask,ask,ask'], ['deny', 'ask,ask,ask']]);
+  });
+
+  test('all: a deny still denies after an ask; any: a plain allow needs no human, an ask beats a deny', async () => {
+    const p = runPolicy({
+      mcp_run_js: { mode: 'all', policies: [{ url: ask }, { url: deny }] },
+      fetch: { mode: 'any', policies: [{ url: ask }, { url: allow }] },
+      websocket: { mode: 'any', policies: [{ url: deny }, { url: ask }] },
+    });
+    assert.deepEqual(await p.decide('mcp_run_js', { code: 'y' }, { canAsk: true }), { allow: false, reason: 'no', input: { code: 'y' } });
+    assert.deepEqual(await p.decide('fetch', { code: 'y' }, { canAsk: true }), { allow: true, input: { code: 'y' } });
+    assert.deepEqual(await p.decide('websocket', { code: 'y' }, { canAsk: true }), { allow: true, ask: 'Run y?', input: { code: 'y' } });
+  });
+
+  test('ask with allow, an empty ask, and ask from a post hook are hook errors', async () => {
+    const both = hook('ask-both.js', 'export default () => ({ allow: true, ask: "?" })');
+    const empty = hook('ask-empty.js', 'export default () => ({ ask: "" })');
+    const p = runPolicy({ mcp_run_js: { policies: [{ url: both }] }, fetch: { policies: [{ url: empty }] }, websocket: { post: [{ url: ask }] } });
+    await assert.rejects(p.decide('mcp_run_js', {}, { canAsk: true }), (e: unknown) => e instanceof PolicyFailedError
+      && e.message === `mcp_run_js policy failed: ${both}: returned both allow and ask; a source either decides (allow) or asks a human (ask)`);
+    await assert.rejects(p.decide('fetch', {}, { canAsk: true }), (e: unknown) => e instanceof PolicyFailedError
+      && e.message === `fetch policy failed: ${empty}: returned ask: ""; expected a non-empty string (the question for the human)`);
+    await assert.rejects(p.post('websocket', { code: 'z' }, {}), (e: unknown) => e instanceof PolicyFailedError
+      && e.message === `websocket policy failed: ${ask}: returned ask from a post hook; only a decision before the operation can ask a human`);
   });
 });
