@@ -18,7 +18,7 @@ import { openHeaps } from './heaps/index.ts';
 import { openFs } from './fs/index.ts';
 import { artifactOpRoutes, openArtifacts } from './artifacts/index.ts';
 import { OpRouter } from './pool/op-router.ts';
-import { openUpstreams } from './upstream-mcp/index.ts';
+import { openUpstreams } from './upstream-mcp/open-upstreams.ts';
 import { openModules } from './modules/open-modules.ts';
 import { SessionFiles } from './fs/session-files.ts';
 import { SupervisorPolicy } from './policy/supervisor-policy.ts';
@@ -30,9 +30,7 @@ import { checkSessionName } from './mcp/session-name.ts';
 import { createHttpApp } from './transports/http-app.ts';
 import { listen } from './transports/http-listener.ts';
 import type { JwtAuth } from './transports/jwt-auth.ts';
-import { LegacySseEndpoint } from './transports/legacy-sse.ts';
-import { startStdio } from './transports/stdio.ts';
-import { StreamableHttpEndpoint } from './transports/streamable-http.ts';
+import { lazyMcpEndpoint } from './transports/lazy-mcp-endpoint.ts';
 import { maxHeapMb, QUICKJS_MAX_HEAP_MB, type ExecutionLimits } from '../shared/execution-contract.ts';
 
 export type LogLevel = 'error' | 'warn' | 'info' | 'debug';
@@ -137,7 +135,7 @@ export async function startApp(config: Config, log: Logger, hooks: AppHooks): Pr
   }
   const version = packageVersion();
   // Upstream MCP servers: connecting starts now; serving waits for each first attempt (below).
-  const upstreams = openUpstreams(config, version, log);
+  const upstreams = await openUpstreams(config, version, log);
   // External modules: resolved, fetched and bundled here; the cache sits beside the session database.
   const opened = openModules(config, (line) => log.warn(line));
   const modules = opened?.service;
@@ -211,13 +209,16 @@ export async function startApp(config: Config, log: Logger, hooks: AppHooks): Pr
     // Serving should mean "ready to run code": wait for the workers' first warm realms.
     await poolReady(pool);
     await upstreams.started;
+    const { startStdio } = await import('./transports/stdio.ts');
     const stdio = await startStdio({ surface, sessionName: sessionName.value, onEnd: hooks.onStdioEnd });
     closeTransport = () => stdio.close();
     log.info(`MCP over stdio (${surface.mode} mode)`);
   } else {
+    // The MCP layer loads at the first MCP request (transports/lazy-mcp-endpoint.ts says why).
+    const endpointOptions = { surface, defaultSessionName: sessionName.value, maxRequestBody: config.maxRequestBody };
     const endpoint = transport === 'streamable-http'
-      ? new StreamableHttpEndpoint({ surface, defaultSessionName: sessionName.value, maxRequestBody: config.maxRequestBody })
-      : new LegacySseEndpoint({ surface, defaultSessionName: sessionName.value, maxRequestBody: config.maxRequestBody });
+      ? lazyMcpEndpoint(['/mcp'], async () => new (await import('./transports/streamable-http.ts')).StreamableHttpEndpoint(endpointOptions))
+      : lazyMcpEndpoint(['/sse', '/message'], async () => new (await import('./transports/legacy-sse.ts')).LegacySseEndpoint(endpointOptions));
     const app = createHttpApp({
       guard: { allowedHosts: config.allowedHosts, allowedOrigins: config.allowedOrigins },
       auth,

@@ -21,7 +21,7 @@ import { RunjsError } from '../../shared/errors.ts';
 import { invalidArguments, listEntry, type ToolCallContext, type ToolDef } from './tool-kit.ts';
 import type { RunJsFileReader } from '../executions/run-js-file.ts';
 import { wasmStubTools, type WasmStubModule } from './wasm-stubs.ts';
-import type { UpstreamSurface } from '../upstream-mcp/index.ts';
+import type { UpstreamSurface } from '../upstream-mcp/open-upstreams.ts';
 import { stubResult, stubsOf, TYPES_RESOURCE, TYPES_RESOURCE_URI, upstreamInstructions, type Stub } from './upstream-stubs.ts';
 import type { ApprovalDecision, ApprovalHook } from './approval.ts';
 

@@ -10,7 +10,7 @@ import type { FsService } from '../fs/index.ts';
 import type { ArtifactService } from '../artifacts/artifact-service.ts';
 import type { UploadTokens } from '../artifacts/upload-tokens.ts';
 import type { CliPlatform, JsonSchema, SchemaName } from '../../shared/schemas/index.ts';
-import type { UpstreamSurface } from '../upstream-mcp/index.ts';
+import type { UpstreamSurface } from '../upstream-mcp/open-upstreams.ts';
 
 /** The part of the execution service the REST routes use. */
 export type ExecutionsApi = Pick<ExecutionService, 'submit' | 'get' | 'list' | 'cancel' | 'output' | 'wait' | 'decisions'>;
