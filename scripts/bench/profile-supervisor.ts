@@ -18,6 +18,7 @@ const HERE = fileURLToPath(new URL('../../', import.meta.url));
 
 interface ProfileNode {
   readonly id: number;
+  readonly children?: readonly number[];
   readonly callFrame: { readonly functionName: string; readonly url: string; readonly lineNumber: number };
 }
 interface CpuProfile {
@@ -73,6 +74,12 @@ const profile = JSON.parse(readFileSync(join(dir, 'prof', file), 'utf8')) as Cpu
 // the loaded window starts `from - spawnedAt` ms after `listening`, so skip everything before
 // the end of start-up plus that offset (start-up is at least everything up to `listening`).
 const nodes = new Map(profile.nodes.map((n) => [n.id, n]));
+const parent = new Map<number, number>();
+for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+const labelOf = (f: ProfileNode['callFrame']): string =>
+  `${f.functionName || '(anonymous)'}${f.url === '' ? '' : ` ${f.url.replace(`file://${ROOT}`, '')}:${f.lineNumber + 1}`}`;
+/** Inclusive time: every distinct function on a sample's stack. */
+const inclusive = new Map<string, number>();
 let t = 0;
 const firstListening = (() => {
   // The first sample of a request handler marks roughly when `listening` was printed.
@@ -104,8 +111,10 @@ for (let k = 0; k < profile.samples.length; k++) {
   const dt = profile.timeDeltas[k + 1] ?? 0;
   const f = nodes.get(profile.samples[k]!)!.callFrame;
   if (f.functionName === '(idle)') continue;
-  const where = f.url === '' ? '' : ` ${f.url.replace(`file://${ROOT}`, '').replace(/^node:/, 'node:')}:${f.lineNumber + 1}`;
-  const key = `${f.functionName || '(anonymous)'}${where}`;
+  const key = labelOf(f);
+  const onStack = new Set<string>();
+  for (let id: number | undefined = profile.samples[k]; id !== undefined; id = parent.get(id)) onStack.add(labelOf(nodes.get(id)!.callFrame));
+  for (const l of onStack) inclusive.set(l, (inclusive.get(l) ?? 0) + dt);
   self.set(key, (self.get(key) ?? 0) + dt);
   const area = areaOf(f.url, f.functionName);
   byArea.set(area, (byArea.get(area) ?? 0) + dt);
@@ -117,6 +126,8 @@ out.write(`${total} runs in ${seconds} s with ${clients} clients (${perSecond.jo
 out.write(`supervisor CPU ${(cpu1 - cpu0).toFixed(0)} ms = ${((cpu1 - cpu0) / total).toFixed(2)} ms/run (/proc); profiled busy ${(busy / 1000).toFixed(0)} ms = ${(busy / 1000 / total).toFixed(2)} ms/run\n`);
 out.write(`window ${(until - from).toFixed(0)} ms; top self time:\n`);
 for (const [k, us] of top) out.write(`  ${(us / 1000).toFixed(0).padStart(6)} ms ${((us / busy) * 100).toFixed(1).padStart(5)} %  ${k}\n`);
+out.write('inclusive time:\n');
+for (const [k, us] of [...inclusive].sort((a, b) => b[1] - a[1]).slice(0, Number(values.top))) out.write(`  ${(us / 1000).toFixed(0).padStart(6)} ms ${((us / busy) * 100).toFixed(1).padStart(5)} %  ${k}\n`);
 out.write('self time by area:\n');
 for (const [k, us] of [...byArea].sort((a, b) => b[1] - a[1]).slice(0, 20)) out.write(`  ${(us / 1000).toFixed(0).padStart(6)} ms ${((us / busy) * 100).toFixed(1).padStart(5)} %  ${k}\n`);
 if (values.keep === undefined) rmSync(dir, { recursive: true, force: true });

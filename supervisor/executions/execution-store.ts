@@ -170,7 +170,10 @@ export class ExecutionStore {
     const excess = this.#finished - keep;
     if (excess <= 0) return [];
     const ids = (this.#pruneIds.all(excess) as unknown as { id: string }[]).map((r) => r.id);
-    if (ids.length > 0) this.transaction(() => { for (const id of ids) this.remove(id); });
+    const removeAll = (): void => { for (const id of ids) this.remove(id); };
+    // Inside the finish transaction of the run that went over the bound: join it (one commit).
+    if (this.#db.isTransaction) removeAll();
+    else if (ids.length > 0) this.transaction(removeAll);
     // Fewer rows than counted (a row removed behind this store's back): count again.
     this.#finished = ids.length === excess ? keep : this.#recount();
     return ids;
