@@ -5,7 +5,7 @@
 // only (start-up excluded). Not a `*-bench.ts` module: a tool for docs/benchmarks.md.
 //
 //   node_modules/.bin/node scripts/bench/profile-supervisor.ts [--clients 32] [--seconds 10] [--top 25] [--heap-store] [--keep dir] [--root other/checkout]
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -35,6 +35,9 @@ const { values } = parseArgs({
     top: { type: 'string', default: '25' },
     'heap-store': { type: 'boolean', default: false },
     keep: { type: 'string' },
+    // perf record of the window too (CPU cycles actually spent, not wall time: on a loaded
+    // machine the V8 profile charges time the process sat preempted to whatever it was running).
+    perf: { type: 'boolean', default: false },
     // Another checkout's server (an A/B against a base commit), profiled by this script.
     root: { type: 'string' },
   },
@@ -45,7 +48,7 @@ const seconds = Number(values.seconds);
 
 const dir = values.keep ?? mkdtempSync(join(tmpdir(), 'runjs-prof-'));
 const port = await freePort();
-const args = ['--cpu-prof', '--cpu-prof-dir', join(dir, 'prof'), join(ROOT, 'supervisor/main.ts'), '--http-port', String(port), '--bind-host', '127.0.0.1',
+const args = [...(values.perf ? ['--perf-basic-prof'] : []), '--cpu-prof', '--cpu-prof-dir', join(dir, 'prof'), join(ROOT, 'supervisor/main.ts'), '--http-port', String(port), '--bind-host', '127.0.0.1',
   '--max-concurrent-executions', '2', '--session-db-path', join(dir, 'db'), ...(values['heap-store'] ? ['--heap-store', join(dir, 'heaps')] : [])];
 const proc = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'], env: { PATH: process.env['PATH'] ?? '' } });
 let stderr = '';
@@ -59,10 +62,16 @@ const spawnedAt = performance.now();
 const http = new HttpClient(port, clients);
 await closedLoop(clients, 0, 2000, (i) => restRun(http, i)); // warm-up, not profiled below
 const from = performance.now();
+const perfData = join(dir, 'perf.data');
+const perf = values.perf ? spawn('perf', ['record', '-q', '-F', '997', '-g', '-o', perfData, '-p', String(proc.pid)], { stdio: 'ignore' }) : undefined;
 const cpu0 = cpuMs(proc.pid!);
 const { total, perSecond } = await closedLoop(clients, 0, seconds * 1000, (i) => restRun(http, i + 1_000_000));
 const cpu1 = cpuMs(proc.pid!);
 const until = performance.now();
+if (perf) {
+  perf.kill('SIGINT');
+  await new Promise((resolve) => perf.once('exit', resolve));
+}
 http.close();
 proc.kill('SIGTERM');
 await exited;
@@ -130,4 +139,8 @@ out.write('inclusive time:\n');
 for (const [k, us] of [...inclusive].sort((a, b) => b[1] - a[1]).slice(0, Number(values.top))) out.write(`  ${(us / 1000).toFixed(0).padStart(6)} ms ${((us / busy) * 100).toFixed(1).padStart(5)} %  ${k}\n`);
 out.write('self time by area:\n');
 for (const [k, us] of [...byArea].sort((a, b) => b[1] - a[1]).slice(0, 20)) out.write(`  ${(us / 1000).toFixed(0).padStart(6)} ms ${((us / busy) * 100).toFixed(1).padStart(5)} %  ${k}\n`);
+if (perf) {
+  const report = spawnSync('perf', ['report', '-i', perfData, '--stdio', '--no-children', '--sort', 'dso,sym', '--percent-limit', '0.6', '-g', 'none'], { encoding: 'utf8', maxBuffer: 64 << 20 });
+  out.write(`perf (CPU cycles of the supervisor in the window, self):\n${report.stdout.split('\n').filter((l) => l.trim() !== '' && !l.startsWith('#')).join('\n')}\n`);
+}
 if (values.keep === undefined) rmSync(dir, { recursive: true, force: true });
