@@ -476,8 +476,9 @@ export class ExecutionService {
    * disconnect, so an aborted waiter is removed rather than left until the run ends).
    */
   async wait(id: string, signal?: AbortSignal): Promise<ExecutionInfo> {
-    this.#row(id);
     const live = this.#live.get(id);
+    // A live run's record exists (it was inserted before the run was registered), so waiting
+    // needs no SELECT; any other id is answered (or a 404) by the one read get() makes.
     if (live) {
       signal?.throwIfAborted();
       await new Promise<void>((resolve, reject) => {
