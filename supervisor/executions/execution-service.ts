@@ -350,25 +350,30 @@ export class ExecutionService {
     this.#store.appendOutput(id, live.nextChunk++, data);
   }
 
-  /** `afterFinish` runs in the same transaction, only when this outcome (not a cancel) finished the record. */
+  /**
+   * One transaction (one commit) per outcome: the output's last chunk, the decision log, the
+   * terminal state, the session log entry and the pruning of what is now over the retention
+   * bound. Waiters wake after the commit, so a response never shows an uncommitted state.
+   * `afterFinish` runs in the same transaction, only when this outcome (not a cancel) finished the record.
+   */
   #onOutcome(id: string, live: Live, outcome: Outcome, heap: string | null = null, fs: string | null = null, afterFinish?: () => void): void {
     const completedAt = this.#now();
-    this.#store.transaction(() => {
+    const pruned = this.#store.transaction(() => {
       this.#flush(id, live);
       if (live.decisions) this.#store.putDecisions(id, live.decisions);
       const finished = this.#store.finish(id, outcome.status === 'completed'
         ? { status: 'completed', result: outcome.result, error: null, heap, fs, completedAt }
         : { status: outcome.status, result: null, error: outcome.error, heap: null, fs: null, completedAt });
       if (finished) afterFinish?.();
+      const old = this.#store.prune(this.#opts.retention);
+      for (const o of old) this.#opts.artifacts?.forgetExecution(o);
+      return old;
     });
     live.log.finish();
     this.#live.delete(id);
     this.#cacheOutput(id, live.log);
     for (const w of live.waiters.splice(0)) w();
-    for (const pruned of this.#store.prune(this.#opts.retention)) {
-      this.#uncacheOutput(pruned);
-      this.#opts.artifacts?.forgetExecution(pruned);
-    }
+    for (const old of pruned) this.#uncacheOutput(old);
   }
 
   #cacheOutput(id: string, log: OutputLog): void {
@@ -471,8 +476,9 @@ export class ExecutionService {
    * disconnect, so an aborted waiter is removed rather than left until the run ends).
    */
   async wait(id: string, signal?: AbortSignal): Promise<ExecutionInfo> {
-    this.#row(id);
     const live = this.#live.get(id);
+    // A live run's record exists (it was inserted before the run was registered), so waiting
+    // needs no SELECT; any other id is answered (or a 404) by the one read get() makes.
     if (live) {
       signal?.throwIfAborted();
       await new Promise<void>((resolve, reject) => {

@@ -41,11 +41,18 @@ export class ExecutionStore {
   readonly #chunks: StatementSync;
   readonly #failRunning: StatementSync;
   readonly #pruneIds: StatementSync;
+  readonly #countFinished: StatementSync;
   readonly #deleteExecution: StatementSync;
   readonly #deleteOutput: StatementSync;
   readonly #putDecisions: StatementSync;
   readonly #getDecisions: StatementSync;
   readonly #deleteDecisions: StatementSync;
+
+  /**
+   * Finished rows in the table, kept in step with every change this store makes (this process is
+   * the database's one writer), so `prune` queries only when the table is over its bound.
+   */
+  #finished: number;
 
   constructor(db: DatabaseSync) {
     this.#db = db;
@@ -60,7 +67,11 @@ export class ExecutionStore {
     this.#appendChunk = db.prepare('INSERT INTO execution_output (execution_id, chunk, data) VALUES (?, ?, ?)');
     this.#chunks = db.prepare('SELECT data FROM execution_output WHERE execution_id = ? ORDER BY chunk');
     this.#failRunning = db.prepare('UPDATE executions SET status = \'failed\', error = ?, completed_at = ? WHERE status = \'running\'');
-    this.#pruneIds = db.prepare('SELECT id FROM executions WHERE status != \'running\' ORDER BY seq DESC LIMIT -1 OFFSET ?');
+    // The oldest finished rows first: pruning takes what is over the bound from that end, so it
+    // reads only the rows it deletes (not the `keep` retained ones before them).
+    this.#pruneIds = db.prepare('SELECT id FROM executions WHERE status != \'running\' ORDER BY seq LIMIT ?');
+    this.#countFinished = db.prepare('SELECT COUNT(*) AS n FROM executions WHERE status != \'running\'');
+    this.#finished = this.#recount();
     this.#deleteExecution = db.prepare('DELETE FROM executions WHERE id = ?');
     this.#deleteOutput = db.prepare('DELETE FROM execution_output WHERE execution_id = ?');
     // Only for a recorded execution: a log that arrives after its execution was pruned is dropped.
@@ -86,12 +97,15 @@ export class ExecutionStore {
   }
 
   transaction<T>(fn: () => T): T {
+    const finished = this.#finished;
     this.#db.exec('BEGIN');
     try {
       const v = fn();
       this.#db.exec('COMMIT');
       return v;
     } catch (e) {
+      // What the rolled-back statements counted did not happen.
+      this.#finished = finished;
       this.#db.exec('ROLLBACK');
       throw e;
     }
@@ -99,7 +113,9 @@ export class ExecutionStore {
 
   /** Sets the terminal state once; a second terminal transition is ignored (cancelled is final). */
   finish(id: string, f: Finish): boolean {
-    return Number(this.#finish.run(f.status, f.result, f.error, f.heap, f.fs ?? null, f.completedAt, id).changes) > 0;
+    const finished = Number(this.#finish.run(f.status, f.result, f.error, f.heap, f.fs ?? null, f.completedAt, id).changes) > 0;
+    if (finished) this.#finished++;
+    return finished;
   }
 
   get(id: string): ExecutionRow | undefined {
@@ -137,13 +153,29 @@ export class ExecutionStore {
 
   /** After a restart nothing is running: mark what was, with `error`. Returns how many. */
   failRunning(error: string, at: string): number {
-    return Number(this.#failRunning.run(error, at).changes);
+    const n = Number(this.#failRunning.run(error, at).changes);
+    this.#finished += n;
+    return n;
   }
 
-  /** Deletes finished executions (and their output) beyond the newest `keep`. */
+  #recount(): number {
+    return Number((this.#countFinished.get() as { n: number | bigint }).n);
+  }
+
+  /**
+   * Deletes finished executions (and their output) beyond the newest `keep` (by submission
+   * order). Free while the table is within its bound: no query at all.
+   */
   prune(keep: number): string[] {
-    const ids = (this.#pruneIds.all(keep) as unknown as { id: string }[]).map((r) => r.id);
-    if (ids.length > 0) this.transaction(() => { for (const id of ids) this.remove(id); });
+    const excess = this.#finished - keep;
+    if (excess <= 0) return [];
+    const ids = (this.#pruneIds.all(excess) as unknown as { id: string }[]).map((r) => r.id);
+    const removeAll = (): void => { for (const id of ids) this.remove(id); };
+    // Inside the finish transaction of the run that went over the bound: join it (one commit).
+    if (this.#db.isTransaction) removeAll();
+    else if (ids.length > 0) this.transaction(removeAll);
+    // Fewer rows than counted (a row removed behind this store's back): count again.
+    this.#finished = ids.length === excess ? keep : this.#recount();
     return ids;
   }
 }

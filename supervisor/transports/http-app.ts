@@ -4,6 +4,7 @@
 // no spelling of a path (`/MCP`, `/mcp/`) that a router would still match can slip past them.
 // Exempt from JWT as well: CORS preflights (answered by the guard), every OPTIONS, and
 // PUT /api/artifact-uploads/{token}, whose path token is its own credential.
+import { createHash } from 'node:crypto';
 import express, { type ErrorRequestHandler, type Express, type RequestHandler, type Router } from 'express';
 import { hostOriginGuard, type GuardOptions } from './host-origin-guard.ts';
 import type { JwtAuth } from './jwt-auth.ts';
@@ -40,6 +41,12 @@ export interface HttpAppOptions {
 export function createHttpApp(opts: HttpAppOptions): Express {
   const app = express();
   app.disable('x-powered-by');
+  // No generated ETags: express hashes every body it sends (sha1) and, to do so, copies a string
+  // body into a Buffer, so headers and body leave in two writes. Every API response is
+  // `Cache-Control: no-store` (a status changes while a client polls), so no client could make
+  // use of one; the OpenAPI document, the one cacheable response, keeps its ETag (precomputed).
+  app.set('etag', false);
+  const openApiEtag = `"${createHash('sha1').update(opts.openApiJson).digest('base64url')}"`;
 
   const guard = hostOriginGuard(opts.guard);
   app.use((req, res, next) => {
@@ -56,7 +63,8 @@ export function createHttpApp(opts: HttpAppOptions): Express {
   }
 
   app.get(OPENAPI_PATH, (_req, res) => {
-    res.type('application/json').send(opts.openApiJson);
+    // res.send answers a matching If-None-Match with 304 from the header set here.
+    res.type('application/json').set('ETag', openApiEtag).send(opts.openApiJson);
   });
   app.use(opts.mcp);
   app.use('/api', opts.rest);

@@ -52,6 +52,21 @@ test('GET /api-doc/openapi.json is the REST document, as JSON, whatever the Host
   }
 });
 
+test('API responses carry no ETag (they are no-store); the OpenAPI document has one and answers If-None-Match with 304', async () => {
+  for (const path of ['/api/version', '/api/executions', '/api/nope']) {
+    const res = await get(path);
+    assert.equal(res.headers['etag'], undefined, path);
+    assert.equal(res.headers['cache-control'], 'no-store', path);
+  }
+  const doc = await get('/api-doc/openapi.json');
+  const etag = String(doc.headers['etag']);
+  assert.match(etag, /^"[A-Za-z0-9_-]{27}"$/);
+  assert.equal((await get('/api-doc/openapi.json')).headers['etag'], etag);
+  const again = await get('/api-doc/openapi.json', { 'If-None-Match': etag });
+  assert.deepEqual([again.status, again.text], [304, '']);
+  assert.equal((await get('/api-doc/openapi.json', { 'If-None-Match': '"other"' })).status, 200);
+});
+
 test('Host allowlist: listed hosts pass on any port (bare) or their port; others are 403 on every path but the OpenAPI document', async () => {
   for (const host of ['localhost', `localhost:${server.port}`, '127.0.0.1', `[::1]:${server.port}`, 'LOCALHOST:1', 'runjs.example:8443']) {
     assert.equal((await get('/api/version', { Host: host })).status, 200, host);

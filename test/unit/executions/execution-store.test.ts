@@ -39,3 +39,44 @@ test('running() and recentFinished() carry summary columns only, even when resul
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+const ids = (store: ExecutionStore): string[] => [...store.running(), ...store.recentFinished(100)].map((r) => r.id).sort();
+const done = (at: string) => ({ status: 'completed' as const, result: '1', error: null, heap: null, completedAt: at });
+
+test('prune keeps the newest `keep` finished rows by submission order, counts rows a restart finds, and forgets rolled-back finishes', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'runjs-execstore-'));
+  let db = openMetadataDb(dir);
+  try {
+    let store = new ExecutionStore(db);
+    for (const id of ['a', 'b', 'c', 'd']) store.insert(id, null, '2025-01-01T00:00:00.000Z');
+    // Within the bound: nothing goes.
+    store.finish('b', done('2025-01-01T00:00:01.000Z'));
+    store.finish('d', done('2025-01-01T00:00:02.000Z'));
+    assert.deepEqual(store.prune(2), []);
+    // `a` finishes last but was submitted first: it is the oldest, so it is what goes.
+    store.finish('a', done('2025-01-01T00:00:03.000Z'));
+    assert.deepEqual(store.prune(2), ['a']);
+    assert.deepEqual(ids(store), ['b', 'c', 'd']);
+    // A second terminal transition (cancelled is final) counts nothing.
+    assert.equal(store.finish('b', done('2025-01-01T00:00:04.000Z')), false);
+    assert.deepEqual(store.prune(2), []);
+    // A finish rolled back with its transaction was never counted.
+    assert.throws(() => store.transaction(() => { store.finish('c', done('2025-01-01T00:00:05.000Z')); throw new Error('boom'); }), /boom/);
+    assert.equal(store.get('c')?.status, 'running');
+    assert.deepEqual(store.prune(2), []);
+    assert.deepEqual(ids(store), ['b', 'c', 'd']);
+
+    // A restart: the rows already finished count, and what the restart fails counts too.
+    db.close();
+    db = openMetadataDb(dir);
+    store = new ExecutionStore(db);
+    assert.deepEqual(store.prune(2), []);
+    assert.equal(store.failRunning('restarted', '2025-01-01T00:00:06.000Z'), 1);
+    assert.deepEqual(store.prune(2), ['b']);
+    assert.deepEqual(store.prune(0), ['c', 'd']);
+    assert.deepEqual(ids(store), []);
+  } finally {
+    db.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
