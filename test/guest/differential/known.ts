@@ -17,15 +17,11 @@ const UTIL: Known = {
   'inspect: map iterator': "iterator entries cannot be previewed without the engine (Node's previewEntries is native)",
   'inspect: promise': 'promise state cannot be read without the engine (shown as <pending>)',
   'inspect: long-running structure': "Node's inspect stops a 1000-deep structure at its native stack limit; the engines' limits differ",
-  'module keys': 'not provided: diff, getCallSites, parseEnv, setTraceSigInt, transferableAbortController/Signal, convertProcessSignalToExitCode, _errnoException, _exceptionWithHostPort',
 };
 
 export const KNOWN: Record<string, Partial<Record<EngineName, Known>>> = {
   assert: both({
-    'module keys': 'no CallTracker (deprecated in Node 20)',
-    'strict keys': 'no CallTracker (deprecated in Node 20)',
     'ok(false)': "Node quotes the call's source text (`ok(false)`); the platform cannot read the script's source and shows the value",
-    'CallTracker': 'no CallTracker (deprecated in Node 20)',
   }),
   buffer: {
     v8: BUFFER,

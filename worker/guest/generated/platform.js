@@ -544,6 +544,7 @@ return installDispatchers(P, {
   "replace": [StringProto, StringProto?.replace],
   "replaceAll": [StringProto, StringProto?.replaceAll],
   "return": [GeneratorProto, GeneratorProto?.return, AsyncGeneratorProto, AsyncGeneratorProto?.return],
+  "reverse": [ArrayProto, ArrayProto?.reverse, TypedArrayProto, TypedArrayProto?.reverse],
   "search": [StringProto, StringProto?.search],
   "set": [TypedArrayProto, TypedArrayProto?.set, MapProto, MapProto?.set, WeakMapProto, WeakMapProto?.set],
   "shift": [ArrayProto, ArrayProto?.shift],

@@ -5,9 +5,10 @@ import core from 'runjs:part/core';
 import utilPart from 'runjs:part/util';
 import { makeAssertionError } from './assert/assertion-error.js';
 import { partialDeepStrictEqual as isPartialDeepStrictEqual } from './assert/partial-deep-equal.js';
+import { makeCallTracker } from './assert/call-tracker.js';
 
 const { invalidArgType, nodeError } = core.shared;
-const { inspect, deepEqual } = utilPart;
+const { inspect, deepEqual, deprecate } = utilPart;
 
 const showShort = (v) => inspect(v);
 
@@ -274,6 +275,8 @@ for (const name of METHODS) {
 Object.defineProperty(Assert, 'name', { value: 'Assert' });
 assert.Assert = Assert;
 strict.Assert = Assert;
+assert.CallTracker = deprecate(makeCallTracker(AssertionError, inspect), 'assert.CallTracker is deprecated.', 'DEP0173');
+strict.CallTracker = assert.CallTracker;
 
 export const modules = { assert, 'assert/strict': strict };
 export const globals = {};
