@@ -179,6 +179,12 @@ function fromString (string, encoding) {
       find: 'getOwnNonIndexProperties:function(t,e=2){const n=a(t),r=[];for(const[t,o]of s(n))if(!/^(0|[1-9][0-9]*)$/.test(t)||l(t,10)>=2**32-1){if(2===e&&!o.enumerable)continue;r.push(t)}',
       replace: 'getOwnNonIndexProperties:function(t,e=2){const r=[],g=n(683).ObjectGetOwnPropertyNames(t);for(let i=0;i<g.length;i++){const k=g[i],d=k.charCodeAt(0);if(d>=48&&d<=57&&/^(0|[1-9][0-9]*)$/.test(k)&&l(k,10)<2**32-1)continue;if(2===e&&!c(t,k).enumerable)continue;r.push(k)}',
     },
+    // Node's getPromiseDetails is native; the stub always answered "pending". Ask the engine
+    // where it can tell (QuickJS, core.host.promiseDetails): 0 pending, 1 fulfilled, 2 rejected.
+    {
+      find: 'getPromiseDetails:()=>[g,void 0]',
+      replace: 'getPromiseDetails:t=>{const d=require("runjs:part/core").host.promiseDetails;if(d===void 0)return[g,void 0];const r=d(t);return r[0]===0?[g,void 0]:[r[0]===2?h:1,r[1]]}',
+    },
   ],
 };
 

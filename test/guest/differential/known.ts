@@ -15,8 +15,17 @@ const BUFFER: Known = {
 const UTIL: Known = {
   'inspect: function with props': 'the script transform (esbuild) renames a named function expression whose name an outer binding shares (`const f = function f() {}` is named f2)',
   'inspect: map iterator': "iterator entries cannot be previewed without the engine (Node's previewEntries is native)",
-  'inspect: promise': 'promise state cannot be read without the engine (shown as <pending>)',
   'inspect: long-running structure': "Node's inspect stops a 1000-deep structure at its native stack limit; the engines' limits differ",
+};
+
+// QuickJS tells the platform a promise's state (quickjs-realm.ts); isolated-vm has no such call.
+const NO_STATE = 'isolated-vm gives the platform no way to read a promise\'s state: every promise shows as <pending>';
+const V8_PROMISE_STATE: Known = {
+  'inspect: promise': NO_STATE,
+  'inspect: promise rejected': NO_STATE,
+  'inspect: promise rejected primitive': NO_STATE,
+  'inspect: async function result': NO_STATE,
+  'inspect: promise settled later': NO_STATE,
 };
 
 export const KNOWN: Record<string, Partial<Record<EngineName, Known>>> = {
@@ -36,7 +45,7 @@ export const KNOWN: Record<string, Partial<Record<EngineName, Known>>> = {
     'order: immediate vs timeout 0 inside timer': 'runjs runs immediates after the pending timers of delay 0 (one run loop for both engines); Node runs them first when called from a timer',
   }),
   util: {
-    v8: UTIL,
+    v8: { ...UTIL, ...V8_PROMISE_STATE },
     quickjs: { ...UTIL, 'deprecate: not a function': "QuickJS's own TypeError text where Node shows V8's (`Object prototype may only be an Object or null: 1`)" },
   },
   url: both({

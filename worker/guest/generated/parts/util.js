@@ -373,6 +373,13 @@ var __runjs_part = (() => {
     }
   });
 
+  // runjs:runjs:part/core
+  var require_core = __commonJS({
+    "runjs:runjs:part/core"(exports, module) {
+      module.exports = __runjs_require("core");
+    }
+  });
+
   // node_modules/node-inspect-extracted/dist/inspect.js
   var require_inspect = __commonJS({
     "node_modules/node-inspect-extracted/dist/inspect.js"(exports, module) {
@@ -1945,7 +1952,12 @@ ${e3}`;
               (2 !== e3 || o2.enumerable) && __runjs_P.$push(r2, n2);
             }
             return r2;
-          }, "getOwnNonIndexProperties"), getPromiseDetails: /* @__PURE__ */ __name(() => [g, void 0], "getPromiseDetails"), getProxyDetails: y.getProxyDetails, Proxy: y.Proxy, previewEntries: /* @__PURE__ */ __name((t3) => [[], false], "previewEntries"), getConstructorName(t3) {
+          }, "getOwnNonIndexProperties"), getPromiseDetails: /* @__PURE__ */ __name((t3) => {
+            const d = require_core().host.promiseDetails;
+            if (d === void 0) return [g, void 0];
+            const r2 = d(t3);
+            return r2[0] === 0 ? [g, void 0] : [r2[0] === 2 ? h : 1, r2[1]];
+          }, "getPromiseDetails"), getProxyDetails: y.getProxyDetails, Proxy: y.Proxy, previewEntries: /* @__PURE__ */ __name((t3) => [[], false], "previewEntries"), getConstructorName(t3) {
             if (!t3 || "object" != typeof t3) throw new i("Invalid object");
             if (t3.constructor?.name) return t3.constructor.name;
             const e3 = __runjs_P.$match(f(t3), /^\[object ([^\]]+)\]/);

@@ -129,6 +129,47 @@ var __runjs_part = (() => {
   __runjs_P.Object_defineProperties(DOMException, constants);
   __runjs_P.Object_defineProperties(DOMException.prototype, constants);
   __runjs_P.Object_defineProperty(DOMException.prototype, Symbol.toStringTag, { value: "DOMException", configurable: true });
+  function quotaOption(options, key) {
+    const v = options[key];
+    if (v === void 0) return null;
+    const n = Number(v);
+    if (!__runjs_P.Number_isFinite(n)) throw new TypeError(`Failed to construct 'QuotaExceededError': The provided double value for '${key}' is non-finite.`);
+    if (n < 0) throw new RangeError(`Failed to construct 'QuotaExceededError': The '${key}' option must be non-negative.`);
+    return n;
+  }
+  __name(quotaOption, "quotaOption");
+  var quotas = /* @__PURE__ */ new WeakMap();
+  var QuotaExceededError = class extends DOMException {
+    static {
+      __name(this, "QuotaExceededError");
+    }
+    constructor(message = "", options = void 0) {
+      super(message, "QuotaExceededError");
+      if (options !== void 0 && options !== null && typeof options !== "object" && typeof options !== "function") {
+        throw new TypeError("Failed to construct 'QuotaExceededError': The provided value is not of type 'QuotaExceededErrorOptions'.");
+      }
+      const o = options ?? {};
+      const quota = quotaOption(o, "quota");
+      const requested = quotaOption(o, "requested");
+      if (quota !== null && requested !== null && requested < quota) {
+        throw new RangeError("Failed to construct 'QuotaExceededError': The 'requested' option must be at least the 'quota' option.");
+      }
+      __runjs_P.$set(quotas, this, { quota, requested });
+    }
+    get quota() {
+      return quotaState(this).quota;
+    }
+    get requested() {
+      return quotaState(this).requested;
+    }
+  };
+  function quotaState(e) {
+    const s = __runjs_P.$get(quotas, e);
+    if (s === void 0) throw new TypeError("Illegal invocation");
+    return s;
+  }
+  __name(quotaState, "quotaState");
+  __runjs_P.Object_defineProperty(QuotaExceededError.prototype, Symbol.toStringTag, { value: "QuotaExceededError", configurable: true });
 
   // runjs-esm:runjs:part/core
   var core_default = __runjs_require("core");
@@ -1745,7 +1786,7 @@ var __runjs_part = (() => {
       throw new DOMException("The data argument must be an integer-type TypedArray", "TypeMismatchError");
     }
     if (view.byteLength > 65536) {
-      throw new DOMException(`The ArrayBufferView's byte length (${view.byteLength}) exceeds the number of bytes of entropy available via this API (65536)`, "QuotaExceededError");
+      throw new QuotaExceededError(`The ArrayBufferView's byte length (${view.byteLength}) exceeds the number of bytes of entropy available via this API (65536)`);
     }
     __runjs_P.$set(new Uint8Array(view.buffer, view.byteOffset, view.byteLength), randomBytes(view.byteLength));
     return view;
@@ -2864,6 +2905,7 @@ ${warning.detail}` : "";
     setImmediate,
     clearImmediate,
     DOMException,
+    QuotaExceededError,
     Event,
     EventTarget,
     CustomEvent,
