@@ -6,6 +6,13 @@ const corpus = {
   'module keys': () => Object.keys(a()).sort(),
   'strict keys': () => Object.keys(require('node:assert/strict')).sort(),
   'ok(false)': () => fields(() => a().ok(false)),
+  'assert(expr)': () => fields(() => { const x = 2; require('node:assert')(x === 1 && x > 0); }),
+  'ok: multi-line call': () => fields(() => a().strict.ok(typeof a === 'string' &&
+    a.length > 0)),
+  'ok: member chain': () => fields(() => require('node:assert').strict.ok(null, undefined)),
+  'ok: two calls on a line': () => { const r = []; try { a().ok(1); a().ok(''); } catch (e) { r.push(e.message); } return r; },
+  'ok: inside a callback': () => fields(() => [0].forEach((v) => a()(v))),
+  'ok: destructured': () => fields(() => { const { ok } = a(); ok(0); }),
   'ok(0, message)': () => fields(() => a().ok(0, 'custom')),
   'ok() no arguments': () => fields(() => a().ok()),
   'ok with Error message': () => fields(() => a().ok(false, new TypeError('mine'))),

@@ -29,9 +29,6 @@ const V8_PROMISE_STATE: Known = {
 };
 
 export const KNOWN: Record<string, Partial<Record<EngineName, Known>>> = {
-  assert: both({
-    'ok(false)': "Node quotes the call's source text (`ok(false)`); the platform cannot read the script's source and shows the value",
-  }),
   buffer: {
     v8: BUFFER,
     quickjs: { ...BUFFER, 'writeBigInt64LE not bigint': "QuickJS's own TypeError text for mixing BigInt and Number" },

@@ -473,6 +473,32 @@ should not loosely deep-equal
     throw err;
   }
   __name(fail, "fail");
+  var MAIN_FRAME = /^\s*at (?:.*?\()?file:\/\/\/main\.js:(\d+):(\d+)\)?$/;
+  function callSource(fn) {
+    const holder = {};
+    const limit = Error.stackTraceLimit;
+    try {
+      Error.stackTraceLimit = 10;
+      __runjs_P.Error_captureStackTrace(holder, fn);
+    } catch {
+      return void 0;
+    } finally {
+      Error.stackTraceLimit = limit;
+    }
+    const lines = __runjs_P.$split(String(holder.stack ?? ""), "\n");
+    for (let i = 0; i < lines.length; i++) {
+      if (!__runjs_P.$includes(lines[i], "file:///")) continue;
+      const m = __runjs_P.$exec(MAIN_FRAME, lines[i]);
+      if (m === null) return void 0;
+      try {
+        return core_default.shared.op("run.sourceExpression", [Number(m[1]), Number(m[2])]) ?? void 0;
+      } catch {
+        return void 0;
+      }
+    }
+    return void 0;
+  }
+  __name(callSource, "callSource");
   function innerOk(fn, args) {
     const {0: value, 1: message} = args;
     if (args.length > 0 && value) return;
@@ -483,9 +509,10 @@ should not loosely deep-equal
       text = "No value argument passed to `assert.ok()`";
     } else if (message == null) {
       generated = true;
+      const source = callSource(fn);
       text = `The expression evaluated to a falsy value:
 
-  assert.ok(${showShort(value)})
+  ${source ?? `assert.ok(${showShort(value)})`}
 `;
     } else if (message instanceof Error) throw message;
     const err = new AssertionError({ actual: value, expected: true, message: text, operator: "==", stackStartFn: fn });

@@ -22,6 +22,38 @@ function fail(actual, expected, message, operator, stackStartFn, generated = und
   throw err;
 }
 
+const MAIN_FRAME = /^\s*at (?:.*?\()?file:\/\/\/main\.js:(\d+):(\d+)\)?$/;
+
+/**
+ * The source text of the call of `fn` when the main module made it. The first stack frame in
+ * main.js is the caller: on V8 `fn` and the frames above it are left out; QuickJS lists the
+ * platform's own frames (never main.js) first.
+ */
+function callSource(fn) {
+  const holder = {};
+  const limit = Error.stackTraceLimit;
+  try {
+    Error.stackTraceLimit = 10;
+    Error.captureStackTrace(holder, fn);
+  } catch {
+    return undefined;
+  } finally {
+    Error.stackTraceLimit = limit;
+  }
+  const lines = String(holder.stack ?? '').split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    if (!lines[i].includes('file:///')) continue;
+    const m = MAIN_FRAME.exec(lines[i]);
+    if (m === null) return undefined;
+    try {
+      return core.shared.op('run.sourceExpression', [Number(m[1]), Number(m[2])]) ?? undefined;
+    } catch {
+      return undefined;
+    }
+  }
+  return undefined;
+}
+
 function ok(...args) {
   innerOk(ok, args);
 }
@@ -34,10 +66,11 @@ function innerOk(fn, args) {
     generated = true;
     text = 'No value argument passed to `assert.ok()`';
   } else if (message == null) {
-    // Node quotes the call's source text here; a sandboxed script's source is not at hand, so
-    // the value stands in for the expression.
+    // Node quotes the call's source text; the host reads it from the main module (op
+    // run.sourceExpression). A call from elsewhere (a module, eval) shows the value instead.
     generated = true;
-    text = `The expression evaluated to a falsy value:\n\n  assert.ok(${showShort(value)})\n`;
+    const source = callSource(fn);
+    text = `The expression evaluated to a falsy value:\n\n  ${source ?? `assert.ok(${showShort(value)})`}\n`;
   } else if (message instanceof Error) throw message;
   const err = new AssertionError({ actual: value, expected: true, message: text, operator: '==', stackStartFn: fn });
   err.generatedMessage = generated;
