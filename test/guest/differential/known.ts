@@ -45,9 +45,6 @@ export const KNOWN: Record<string, Partial<Record<EngineName, Known>>> = {
     v8: { ...UTIL, ...V8_PROMISE_STATE },
     quickjs: { ...UTIL, 'deprecate: not a function': "QuickJS's own TypeError text where Node shows V8's (`Object prototype may only be an Object or null: 1`)" },
   },
-  url: both({
-    'module keys': 'no URLPattern (not implemented; the global is absent too)',
-  }),
 };
 
 /** `passed/total (percent)` for one module on one engine. */

@@ -68,6 +68,7 @@ export const GLOBAL_PARTS = {
   TextDecoder: 'web',
   URL: 'web',
   URLSearchParams: 'web',
+  URLPattern: 'web',
   performance: 'web',
   Performance: 'web',
   PerformanceEntry: 'web',

@@ -12,6 +12,7 @@ import { structuredClone } from './structured-clone.js';
 import { atob, btoa } from './base64.js';
 import { TextEncoder, TextDecoder } from './encoding.js';
 import { URL, URLSearchParams } from './url.js';
+import { URLPattern } from './url-pattern.js';
 import { performance, Performance, PerformanceEntry, PerformanceMark, PerformanceMeasure } from './performance.js';
 import { navigator, Navigator } from './navigator.js';
 import { crypto, Crypto } from './crypto.js';
@@ -25,7 +26,7 @@ export const globals = {
   queueMicrotask, reportError, structuredClone, atob, btoa, setImmediate, clearImmediate,
   DOMException, QuotaExceededError, Event, EventTarget, CustomEvent, AbortController, AbortSignal,
   MessageEvent, ErrorEvent, CloseEvent, PromiseRejectionEvent, MessageChannel, MessagePort,
-  TextEncoder, TextDecoder, URL, URLSearchParams,
+  TextEncoder, TextDecoder, URL, URLSearchParams, URLPattern,
   performance, Performance, PerformanceEntry, PerformanceMark, PerformanceMeasure,
   navigator, Navigator, crypto, Crypto, process, require,
 };
