@@ -45,6 +45,9 @@ export const KNOWN: Record<string, Partial<Record<EngineName, Known>>> = {
     v8: { ...UTIL, ...V8_PROMISE_STATE },
     quickjs: { ...UTIL, 'deprecate: not a function': "QuickJS's own TypeError text where Node shows V8's (`Object prototype may only be an Object or null: 1`)" },
   },
+  url: both({
+    'module keys': 'no URLPattern: its regular-expression matching would run on the host, outside the run\'s limits (docs/script-environment.md)',
+  }),
 };
 
 /** `passed/total (percent)` for one module on one engine. */

@@ -17,50 +17,8 @@ function strings(args: unknown, min: number, max: number, op: string): string[] 
   return args as string[];
 }
 
-type PatternCtor = new (...args: unknown[]) => {
-  readonly protocol: string; readonly username: string; readonly password: string; readonly hostname: string;
-  readonly port: string; readonly pathname: string; readonly search: string; readonly hash: string; readonly hasRegExpGroups: boolean;
-  test(...args: unknown[]): boolean;
-  exec(...args: unknown[]): Record<string, { input: string; groups: Record<string, string | undefined> }> | null;
-};
-
-/** Node's TypeError (ERR_INVALID_URL_PATTERN, ERR_INVALID_ARG_TYPE…) as the guest's, code and all. */
-function patternError(e: unknown): OpError {
-  if (e instanceof Error) {
-    const code: unknown = (e as Error & { code?: unknown }).code;
-    return new OpError(e.message, e.name, typeof code === 'string' ? code : undefined);
-  }
-  return new OpError(String(e), 'TypeError');
-}
-
-const PATTERN_COMPONENTS = ['protocol', 'username', 'password', 'hostname', 'port', 'pathname', 'search', 'hash'] as const;
-
 /** The capability's ops; they need no settings. */
 export const createUrlOps: OpFactory = () => ({
-  // [constructor args, null | { fn: 'test' | 'exec', input: args }].
-  // The pattern is compiled again for every call: patterns are small, and the guest holds no host state.
-  'url.pattern': {
-    kind: 'sync',
-    run(args) {
-      if (!Array.isArray(args) || args.length !== 2 || !Array.isArray(args[0])) throw new OpError('url.pattern expects [args, call]', 'TypeError');
-      const ctorArgs = args[0] as unknown[];
-      const call = args[1] as { fn?: unknown; input?: unknown } | null;
-      const URLPatternCtor = (globalThis as unknown as { URLPattern: PatternCtor }).URLPattern;
-      try {
-        const p = new URLPatternCtor(...ctorArgs);
-        if (call === null) return [...PATTERN_COMPONENTS.map((k) => p[k]), p.hasRegExpGroups];
-        if (!Array.isArray(call.input)) throw new OpError('url.pattern: input must be an array', 'TypeError');
-        if (call.fn === 'test') return p.test(...(call.input as unknown[]));
-        if (call.fn !== 'exec') throw new OpError('url.pattern: unknown call', 'TypeError');
-        const r = p.exec(...(call.input as unknown[]));
-        if (r === null) return null;
-        return PATTERN_COMPONENTS.map((k) => [r[k]!.input, Object.entries(r[k]!.groups).map(([g, v]) => [g, v ?? null])]);
-      } catch (e) {
-        if (e instanceof OpError) throw e;
-        throw patternError(e);
-      }
-    },
-  },
   'url.parse': {
     kind: 'sync',
     run(args) {

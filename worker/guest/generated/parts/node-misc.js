@@ -224,7 +224,7 @@ var __runjs_part = (() => {
 
   // worker/guest/platform/parts/node/url.js
   var { op, nodeError, invalidArgType } = core_default.shared;
-  var { URL, URLSearchParams, URLPattern } = core_default.globals;
+  var { URL, URLSearchParams } = core_default.globals;
   var str = /* @__PURE__ */ __name((v) => {
     if (typeof v === "symbol") throw new TypeError("Cannot convert a Symbol value to a string");
     return `${v}`;
@@ -362,7 +362,6 @@ var __runjs_part = (() => {
   var url = {
     URL,
     URLSearchParams,
-    URLPattern,
     Url,
     parse: parse2,
     format,

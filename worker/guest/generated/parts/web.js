@@ -2635,106 +2635,6 @@ ${warning.detail}` : "";
   __runjs_P.Object_defineProperty(URL, "name", { value: "URL" });
   __runjs_P.Object_defineProperty(URLSearchParams, "name", { value: "URLSearchParams" });
 
-  // worker/guest/platform/web/url-pattern.js
-  var INIT_KEYS = ["protocol", "username", "password", "hostname", "port", "pathname", "search", "hash", "baseURL"];
-  var COMPONENTS = ["protocol", "username", "password", "hostname", "port", "pathname", "search", "hash"];
-  var state3 = /* @__PURE__ */ new WeakMap();
-  function convertInput(input) {
-    if (typeof input !== "object" || input === null) return input;
-    const init = {};
-    for (const key of __runjs_P.iter(INIT_KEYS)) {
-      const v = input[key];
-      if (v !== void 0) init[key] = String(v);
-    }
-    return init;
-  }
-  __name(convertInput, "convertInput");
-  function initDictionary(input) {
-    const init = {};
-    for (const key of __runjs_P.iter(INIT_KEYS)) init[key] = input[key] === void 0 ? void 0 : String(input[key]);
-    return init;
-  }
-  __name(initDictionary, "initDictionary");
-  function matchArgs(input, baseURL) {
-    if (input === void 0 && baseURL === void 0) return [];
-    const args = [input === void 0 ? {} : convertInput(input)];
-    if (baseURL !== void 0) __runjs_P.$push(args, String(baseURL));
-    return args;
-  }
-  __name(matchArgs, "matchArgs");
-  function brand2(p) {
-    const s = __runjs_P.$get(state3, p);
-    if (s === void 0) throw new TypeError("Receiver must be an instance of class URLPattern");
-    return s;
-  }
-  __name(brand2, "brand");
-  var URLPattern = class {
-    static {
-      __name(this, "URLPattern");
-    }
-    constructor(input = void 0, baseURL = void 0, options = void 0) {
-      const args = [];
-      if (typeof baseURL === "object" && baseURL !== null && options === void 0) {
-        options = baseURL;
-        baseURL = void 0;
-      }
-      if (input !== void 0 || baseURL !== void 0 || options !== void 0) __runjs_P.$push(args, input === void 0 ? {} : convertInput(input));
-      if (baseURL !== void 0) __runjs_P.$push(args, String(baseURL));
-      if (options !== void 0 && options !== null) __runjs_P.$push(args, { ignoreCase: Boolean(options.ignoreCase) });
-      const sent = args;
-      const parts = op("url.pattern", [sent, null]);
-      __runjs_P.$set(state3, this, { args: sent, parts });
-    }
-    get protocol() {
-      return brand2(this).parts[0];
-    }
-    get username() {
-      return brand2(this).parts[1];
-    }
-    get password() {
-      return brand2(this).parts[2];
-    }
-    get hostname() {
-      return brand2(this).parts[3];
-    }
-    get port() {
-      return brand2(this).parts[4];
-    }
-    get pathname() {
-      return brand2(this).parts[5];
-    }
-    get search() {
-      return brand2(this).parts[6];
-    }
-    get hash() {
-      return brand2(this).parts[7];
-    }
-    get hasRegExpGroups() {
-      return brand2(this).parts[8];
-    }
-    test(input = void 0, baseURL = void 0) {
-      return op("url.pattern", [brand2(this).args, { fn: "test", input: matchArgs(input, baseURL) }]);
-    }
-    exec(input = void 0, baseURL = void 0) {
-      const r = op("url.pattern", [brand2(this).args, { fn: "exec", input: matchArgs(input, baseURL) }]);
-      if (r === null) return null;
-      const out = /* @__PURE__ */ __runjs_P.Object_create(null);
-      const shown = typeof input === "object" && input !== null ? initDictionary(input) : input;
-      const inputs = baseURL === void 0 ? [shown] : [shown, baseURL];
-      for (const key of __runjs_P.iter(["hash", "hostname", "inputs", "password", "pathname", "port", "protocol", "search", "username"])) {
-        if (key === "inputs") {
-          out.inputs = inputs;
-          continue;
-        }
-        const {0: text, 1: groups} = r[__runjs_P.$indexOf(COMPONENTS, key)];
-        const g = /* @__PURE__ */ __runjs_P.Object_create({});
-        for (const {0: k, 1: v} of __runjs_P.iter(groups)) g[k] = v === null ? void 0 : v;
-        out[key] = { groups: g, input: text };
-      }
-      return out;
-    }
-  };
-
   // worker/guest/platform/web/performance.js
   var entries = [];
   onRunStart(() => {
@@ -3058,7 +2958,6 @@ ${warning.detail}` : "";
     TextDecoder,
     URL,
     URLSearchParams,
-    URLPattern,
     performance,
     Performance,
     PerformanceEntry,

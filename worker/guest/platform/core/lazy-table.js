@@ -68,7 +68,6 @@ export const GLOBAL_PARTS = {
   TextDecoder: 'web',
   URL: 'web',
   URLSearchParams: 'web',
-  URLPattern: 'web',
   performance: 'web',
   Performance: 'web',
   PerformanceEntry: 'web',

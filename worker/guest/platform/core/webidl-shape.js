@@ -10,7 +10,7 @@ const INTERFACES = {
   DOMException: null, QuotaExceededError: null, Performance: 0, PerformanceEntry: 0, PerformanceMark: null,
   PerformanceMeasure: 0, Crypto: 0, SubtleCrypto: 0, CryptoKey: 0, MessageEvent: null, ErrorEvent: null,
   CloseEvent: null, PromiseRejectionEvent: null, MessagePort: null, MessageChannel: null, TextEncoder: null,
-  TextDecoder: null, URL: null, URLSearchParams: null, URLPattern: null, Navigator: 0, Headers: null, Request: null,
+  TextDecoder: null, URL: null, URLSearchParams: null, Navigator: 0, Headers: null, Request: null,
   Response: null, Blob: null, File: null, FormData: null, CompressionStream: null, DecompressionStream: null,
   TextEncoderStream: null, TextDecoderStream: null, WebSocket: null,
 };

@@ -12,7 +12,6 @@ import { structuredClone } from './structured-clone.js';
 import { atob, btoa } from './base64.js';
 import { TextEncoder, TextDecoder } from './encoding.js';
 import { URL, URLSearchParams } from './url.js';
-import { URLPattern } from './url-pattern.js';
 import { performance, Performance, PerformanceEntry, PerformanceMark, PerformanceMeasure } from './performance.js';
 import { navigator, Navigator } from './navigator.js';
 import { crypto, Crypto } from './crypto.js';
@@ -26,7 +25,7 @@ export const globals = {
   queueMicrotask, reportError, structuredClone, atob, btoa, setImmediate, clearImmediate,
   DOMException, QuotaExceededError, Event, EventTarget, CustomEvent, AbortController, AbortSignal,
   MessageEvent, ErrorEvent, CloseEvent, PromiseRejectionEvent, MessageChannel, MessagePort,
-  TextEncoder, TextDecoder, URL, URLSearchParams, URLPattern,
+  TextEncoder, TextDecoder, URL, URLSearchParams,
   performance, Performance, PerformanceEntry, PerformanceMark, PerformanceMeasure,
   navigator, Navigator, crypto, Crypto, process, require,
 };

@@ -4,7 +4,7 @@ import core from 'runjs:part/core';
 import { qs } from './querystring.js';
 
 const { op, nodeError, invalidArgType } = core.shared;
-const { URL, URLSearchParams, URLPattern } = core.globals;
+const { URL, URLSearchParams } = core.globals;
 const str = (v) => { if (typeof v === 'symbol') throw new TypeError('Cannot convert a Symbol value to a string'); return `${v}`; };
 
 export class Url {
@@ -133,7 +133,6 @@ function urlToHttpOptions(url) {
 export const url = {
   URL,
   URLSearchParams,
-  URLPattern,
   Url,
   parse,
   format,
