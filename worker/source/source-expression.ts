@@ -27,9 +27,15 @@ function normaliseColumn(line: string, column: number): number {
   return col;
 }
 
+/**
+ * Longest line tokenized. A failing assert in a loop asks once per failure: a bound keeps each ask
+ * cheap for the host however long a (minified) line is; past it the message shows the value.
+ */
+export const MAX_LINE = 10_000;
+
 /** The expression text starting at `column` (0-based) of `line`, or undefined when there is none. */
 export function sourceExpression(line: string, column: number): string | undefined {
-  if (column < 0 || column >= line.length) return undefined;
+  if (column < 0 || column >= line.length || line.length > MAX_LINE) return undefined;
   const startColumn = normaliseColumn(line, column);
   let lastToken: Token | undefined;
   let firstMember: Token | null | undefined;

@@ -3,7 +3,7 @@
 // `(`, or a keyword before the call).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { sourceExpression } from '../../../worker/source/source-expression.ts';
+import { MAX_LINE, sourceExpression } from '../../../worker/source/source-expression.ts';
 
 test('from V8 columns: member accesses before the name are kept; the text ends at the closing parenthesis', () => {
   const line = "m(() => assert.ok(x === 1, 'm')); other()";
@@ -23,6 +23,8 @@ test('from QuickJS columns: a `(` moves back to the name, a leading keyword is s
 test('no expression: out of range or blank; control characters are escaped as Node does', () => {
   assert.equal(sourceExpression('abc', 5), undefined);
   assert.equal(sourceExpression('   ', 1), undefined);
+  assert.equal(sourceExpression(`assert(0);${' '.repeat(MAX_LINE)}`, 0), undefined);
+  assert.equal(sourceExpression(`assert(0);${' '.repeat(MAX_LINE - 10)}`, 0), 'assert(0)');
   assert.equal(sourceExpression('assert("a\u0001b")', 0), 'assert("a\\u0001b")');
   assert.equal(sourceExpression('assert(`open', 0), 'assert(`open');
 });
