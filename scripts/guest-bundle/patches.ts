@@ -127,6 +127,8 @@ function fromString (string, encoding) {
   // MaxListenersExceededWarning through process.emitWarning (so process.on('warning') sees it)
   // with Node's text, and captureRejections (constructor option and the static default).
   'events/events.js': [
+    // EventTargets warn from the same default (web/event-target.js), as Node's do.
+    { find: '    defaultMaxListeners = arg;\n', replace: "    defaultMaxListeners = arg;\n    require('runjs:part/core').shared.setEventTargetDefaultMaxListeners(arg);\n" },
     {
       find: "function ProcessEmitWarning(warning) {\n  if (console && console.warn) console.warn(warning);\n}\n",
       replace: "function ProcessEmitWarning(warning) {\n  require('runjs:part/core').process.emitWarning(warning);\n}\nconst __runjs_shared = () => require('runjs:part/core').shared\nfunction __runjs_validateCount(n, name) {\n  if (typeof n !== 'number') throw __runjs_shared().invalidArgType(name, 'of type number', n)\n  if (n < 0 || NumberIsNaN(n)) throw __runjs_shared().outOfRange(name, '>= 0', n)\n}\nconst kCapture = Symbol('kCapture')\nconst kShapeMode = Symbol('shapeMode')\nconst kRejection = Symbol.for('nodejs.rejection')\nfunction __runjs_addCatch(that, promise, type, args) {\n  try {\n    const then = promise.then\n    if (typeof then === 'function') {\n      then.call(promise, undefined, function (err) {\n        require('runjs:part/core').process.nextTick(__runjs_emitRejection, that, err, type, args)\n      })\n    }\n  } catch (err) {\n    that.emit('error', err)\n  }\n}\nfunction __runjs_emitRejection(ee, err, type, args) {\n  if (typeof ee[kRejection] === 'function') {\n    ee[kRejection](err, type, ...args)\n  } else {\n    const prev = ee[kCapture]\n    try {\n      ee[kCapture] = false\n      ee.emit('error', err)\n    } finally {\n      ee[kCapture] = prev\n    }\n  }\n}\n",
@@ -178,6 +180,12 @@ function fromString (string, encoding) {
     {
       find: 'getOwnNonIndexProperties:function(t,e=2){const n=a(t),r=[];for(const[t,o]of s(n))if(!/^(0|[1-9][0-9]*)$/.test(t)||l(t,10)>=2**32-1){if(2===e&&!o.enumerable)continue;r.push(t)}',
       replace: 'getOwnNonIndexProperties:function(t,e=2){const r=[],g=n(683).ObjectGetOwnPropertyNames(t);for(let i=0;i<g.length;i++){const k=g[i],d=k.charCodeAt(0);if(d>=48&&d<=57&&/^(0|[1-9][0-9]*)$/.test(k)&&l(k,10)<2**32-1)continue;if(2===e&&!c(t,k).enumerable)continue;r.push(k)}',
+    },
+    // Node's getPromiseDetails is native; the stub always answered "pending". Ask the engine
+    // where it can tell (QuickJS, core.host.promiseDetails): 0 pending, 1 fulfilled, 2 rejected.
+    {
+      find: 'getPromiseDetails:()=>[g,void 0]',
+      replace: 'getPromiseDetails:t=>{const d=require("runjs:part/core").host.promiseDetails;if(d===void 0)return[g,void 0];const r=d(t);return r[0]===0?[g,void 0]:[r[0]===2?h:1,r[1]]}',
     },
   ],
 };

@@ -13,6 +13,9 @@
   const g = globalThis;
   const hostCall = g.__runjs_host;
   delete g.__runjs_host;
+  // QuickJS only (worker/engines/quickjs/bridge.js): a promise's [state, result]; absent on V8.
+  const promiseDetails = g.__runjs_promise_details;
+  delete g.__runjs_promise_details;
 
   // --- captured builtins: user code may overwrite the originals without breaking us ---
   const uncurry = (fn) => Function.prototype.call.bind(fn);
@@ -474,6 +477,7 @@
   };
   // Internal helpers the later preludes (web APIs, node: modules) build on.
   internal.op = op;
+  internal.promiseDetails = promiseDetails;
   internal.opAsync = opAsync;
   internal.formatArg = formatArg;
   internal.formatError = formatError;

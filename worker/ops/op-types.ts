@@ -40,6 +40,11 @@ export interface OpContext {
   readonly mount?: MountFs | undefined;
   /** Appends console text to the run's output stream. */
   writeOutput(text: string): void;
+  /**
+   * Line `line` (1-based) of the main module as it runs (the transpiled code; a plain script's own
+   * text) and main.js column `column` (1-based) on it, 0-based and without the wrapper's shifts.
+   */
+  mainSourceLine?(line: number, column: number): { readonly text: string; readonly column: number } | undefined;
   /** Records the main module's settlement (from the prelude). */
   settle(ok: boolean, value: string): void;
   /** Cancels a pending async op of this run (no settlement is delivered). */

@@ -109,6 +109,9 @@ export class RunLoop {
   #deadlineAt = Infinity;
   /** The wrapper's column shifts, to map main.js positions in error texts back to the source. */
   #shifts: WrapShifts | undefined;
+  /** The transpiled main module (a plain script as written), for assert's source expressions. */
+  #js: string | undefined;
+  #jsLines: string[] | undefined;
 
   readonly #resources = new RunResources();
   /** This run's uncancellable threadpool work: held past the resources' release, which it outlives. */
@@ -180,6 +183,14 @@ export class RunLoop {
       mcpCatalog: this.#spec.mcpCatalog,
       mount: this.#spec.mount,
       writeOutput: (text) => this.#hooks.output(text),
+      mainSourceLine: (line, column) => {
+        const js = this.#js;
+        const shifts = this.#shifts;
+        if (js === undefined || shifts === undefined) return undefined;
+        this.#jsLines ??= js.split('\n');
+        const text = this.#jsLines[line - 1];
+        return text === undefined ? undefined : { text, column: shifts.toTranspiled(line, column - 1) };
+      },
       settle: (ok, value) => {
         if (!ok) {
           // V8 reports an exhausted array-buffer allocator (our heap cap) as a catchable RangeError;
@@ -223,6 +234,7 @@ export class RunLoop {
         const { code: js } = await this.#transpiler.transpileModule(this.#spec.code, 'main.ts', false, this.#ended.signal);
         wrapped = wrapMain(js, { persistTopLevel: this.#spec.persistTopLevel === true, externalImports: this.#spec.externalModules === true });
         this.#shifts = wrapped.shifts;
+        this.#js = js;
         if (this.#spec.externalModules === true) {
           external = await loadExternalModules(wrapped.imports, wrapped.importNames, this.#ctx.supervisor, this.#policy, this.#ended.signal);
         }

@@ -17,4 +17,21 @@ const corpus = {
   'EventEmitterAsyncResource': () => { const { EventEmitterAsyncResource } = E(); const e = new EventEmitterAsyncResource({ name: 'X' }); const out = []; e.on('a', function (v) { out.push(v, this === e); }); e.emit('a', 1); return [out, typeof e.asyncId, e.asyncResource.eventEmitter === e, e instanceof E()]; },
   'EventEmitterAsyncResource bad options': () => new (E().EventEmitterAsyncResource)(5),
   'module keys': () => Object.keys(E()).sort(),
+  'EventTarget max listeners warning': () => warnings((target) => { for (let i = 0; i < 12; i++) target.addEventListener('x', () => {}); for (let i = 0; i < 12; i++) target.addEventListener('y', () => {}); }),
+  'EventTarget same listener counted once': () => warnings((target) => { const f = () => {}; for (let i = 0; i < 12; i++) target.addEventListener('x', f); }),
+  'EventTarget setMaxListeners': () => warnings((target) => { E().setMaxListeners(1, target); target.addEventListener('x', () => {}); target.addEventListener('x', () => {}); return E().getMaxListeners(target); }),
+  'EventTarget defaultMaxListeners': () => warnings((target) => { const d = E().defaultMaxListeners; E().defaultMaxListeners = 2; try { const t2 = new EventTarget(); for (let i = 0; i < 3; i++) t2.addEventListener('z', () => {}); return E().getMaxListeners(t2); } finally { E().defaultMaxListeners = d; } }),
+  'AbortSignal has no listener maximum': () => warnings(() => { const s = new AbortController().signal; for (let i = 0; i < 12; i++) s.addEventListener('abort', () => {}); return E().getMaxListeners(s); }),
 };
+
+/** What process 'warning' listeners see while `fn(target)` adds listeners to a fresh EventTarget. */
+function warnings(fn) {
+  return new Promise((resolve) => {
+    const got = [];
+    const target = new EventTarget();
+    const h = (w) => got.push([w.name, w.message, w.type, w.count, w.target === target]);
+    process.on('warning', h);
+    const value = fn(target);
+    setTimeout(() => { process.off('warning', h); resolve([value, got]); }, 5);
+  });
+}

@@ -15,18 +15,20 @@ const BUFFER: Known = {
 const UTIL: Known = {
   'inspect: function with props': 'the script transform (esbuild) renames a named function expression whose name an outer binding shares (`const f = function f() {}` is named f2)',
   'inspect: map iterator': "iterator entries cannot be previewed without the engine (Node's previewEntries is native)",
-  'inspect: promise': 'promise state cannot be read without the engine (shown as <pending>)',
   'inspect: long-running structure': "Node's inspect stops a 1000-deep structure at its native stack limit; the engines' limits differ",
-  'module keys': 'not provided: diff, getCallSites, parseEnv, setTraceSigInt, transferableAbortController/Signal, convertProcessSignalToExitCode, _errnoException, _exceptionWithHostPort',
+};
+
+// QuickJS tells the platform a promise's state (quickjs-realm.ts); isolated-vm has no such call.
+const NO_STATE = 'isolated-vm gives the platform no way to read a promise\'s state: every promise shows as <pending>';
+const V8_PROMISE_STATE: Known = {
+  'inspect: promise': NO_STATE,
+  'inspect: promise rejected': NO_STATE,
+  'inspect: promise rejected primitive': NO_STATE,
+  'inspect: async function result': NO_STATE,
+  'inspect: promise settled later': NO_STATE,
 };
 
 export const KNOWN: Record<string, Partial<Record<EngineName, Known>>> = {
-  assert: both({
-    'module keys': 'no CallTracker (deprecated in Node 20)',
-    'strict keys': 'no CallTracker (deprecated in Node 20)',
-    'ok(false)': "Node quotes the call's source text (`ok(false)`); the platform cannot read the script's source and shows the value",
-    'CallTracker': 'no CallTracker (deprecated in Node 20)',
-  }),
   buffer: {
     v8: BUFFER,
     quickjs: { ...BUFFER, 'writeBigInt64LE not bigint': "QuickJS's own TypeError text for mixing BigInt and Number" },
@@ -40,11 +42,11 @@ export const KNOWN: Record<string, Partial<Record<EngineName, Known>>> = {
     'order: immediate vs timeout 0 inside timer': 'runjs runs immediates after the pending timers of delay 0 (one run loop for both engines); Node runs them first when called from a timer',
   }),
   util: {
-    v8: UTIL,
+    v8: { ...UTIL, ...V8_PROMISE_STATE },
     quickjs: { ...UTIL, 'deprecate: not a function': "QuickJS's own TypeError text where Node shows V8's (`Object prototype may only be an Object or null: 1`)" },
   },
   url: both({
-    'module keys': 'no URLPattern (not implemented; the global is absent too)',
+    'module keys': 'no URLPattern: its regular-expression matching would run on the host, outside the run\'s limits (docs/script-environment.md)',
   }),
 };
 

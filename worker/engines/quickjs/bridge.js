@@ -63,6 +63,16 @@
     for (let i = 0; i < 8; i++) next32();
   }
 
+  // --- promise state, for util.inspect (`Promise { 1 }`, `<rejected>`, `<pending>`) ---
+  // A call of the raw function with four arguments asks the host for a promise's state (third
+  // argument 0: 0 pending, 1 fulfilled, 2 rejected) or its result (1); hostCall never passes four.
+  // The prelude captures and deletes the global, as it does `__runjs_host`.
+  function promiseDetails(p) {
+    const state = raw('', p, 0, 0);
+    return state === 1 || state === 2 ? [state, raw('', p, 1, 0)] : [0, undefined];
+  }
+  ObjectDefineProperty(g, '__runjs_promise_details', { __proto__: null, value: promiseDetails, writable: true, enumerable: false, configurable: true });
+
   // --- gaps of this QuickJS build that V8 fills ---
   const InternalErrorCtor = g.InternalError;
   if (typeof InternalErrorCtor === 'function') {

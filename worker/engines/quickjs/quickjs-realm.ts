@@ -228,6 +228,11 @@ export class QuickJSRealm implements GuestRealm {
     }
     try {
       // argv is an array of 8-byte JSValues (NaN-boxed on wasm32).
+      // Four arguments: the bridge's promiseDetails (bridge.js) — the state of argv[1], or its result.
+      if (argc === 4) {
+        const wantResult = vm.i32[(argv + 16) >> 2] === 1;
+        return wantResult ? vm.ffi.QTS_PromiseResult(ctx, argv + 8) : vm.ffi.QTS_NewFloat64(ctx, vm.ffi.QTS_PromiseState(ctx, argv + 8));
+      }
       const op = vm.getString(ctx, argv);
       const argsJson = argc > 1 ? vm.getString(ctx, argv + 8) : 'null';
       const bytes = argc > 2 ? vm.getArrayBuffer(ctx, argv + 16) : undefined;

@@ -544,6 +544,7 @@ return installDispatchers(P, {
   "replace": [StringProto, StringProto?.replace],
   "replaceAll": [StringProto, StringProto?.replaceAll],
   "return": [GeneratorProto, GeneratorProto?.return, AsyncGeneratorProto, AsyncGeneratorProto?.return],
+  "reverse": [ArrayProto, ArrayProto?.reverse, TypedArrayProto, TypedArrayProto?.reverse],
   "search": [StringProto, StringProto?.search],
   "set": [TypedArrayProto, TypedArrayProto?.set, MapProto, MapProto?.set, WeakMapProto, WeakMapProto?.set],
   "shift": [ArrayProto, ArrayProto?.shift],
@@ -654,6 +655,7 @@ var __runjs_part = (() => {
     setImmediate: "web",
     clearImmediate: "web",
     DOMException: "web",
+    QuotaExceededError: "web",
     Event: "web",
     EventTarget: "web",
     CustomEvent: "web",
@@ -721,6 +723,7 @@ var __runjs_part = (() => {
   var formatError = internal.formatError;
   var compilePart = internal.compilePart;
   var formatArg = internal.formatArg;
+  var promiseDetails = internal.promiseDetails;
   var runStartHooks = [];
   function onRunStart(fn) {
     __runjs_P.$push(runStartHooks, fn);
@@ -741,6 +744,71 @@ var __runjs_part = (() => {
   }
   function exposeToEngine(name, fn) {
     internal[name] = fn;
+  }
+
+  // worker/guest/platform/core/webidl-shape.js
+  var INTERFACES = {
+    Event: null,
+    CustomEvent: null,
+    EventTarget: null,
+    AbortSignal: 0,
+    AbortController: null,
+    DOMException: null,
+    QuotaExceededError: null,
+    Performance: 0,
+    PerformanceEntry: 0,
+    PerformanceMark: null,
+    PerformanceMeasure: 0,
+    Crypto: 0,
+    SubtleCrypto: 0,
+    CryptoKey: 0,
+    MessageEvent: null,
+    ErrorEvent: null,
+    CloseEvent: null,
+    PromiseRejectionEvent: null,
+    MessagePort: null,
+    MessageChannel: null,
+    TextEncoder: null,
+    TextDecoder: null,
+    URL: null,
+    URLSearchParams: null,
+    Navigator: 0,
+    Headers: null,
+    Request: null,
+    Response: null,
+    Blob: null,
+    File: null,
+    FormData: null,
+    CompressionStream: null,
+    DecompressionStream: null,
+    TextEncoderStream: null,
+    TextDecoderStream: null,
+    WebSocket: null
+  };
+  function enumerableMembers(target2, skip) {
+    const keys = __runjs_P.Object_getOwnPropertyNames(target2);
+    for (let i = 0; i < keys.length; i++) {
+      const key = keys[i];
+      if (__runjs_P.$includes(skip, key)) continue;
+      const d = __runjs_P.Object_getOwnPropertyDescriptor(target2, key);
+      if (d.enumerable || !d.configurable) continue;
+      d.enumerable = true;
+      __runjs_P.Object_defineProperty(target2, key, d);
+    }
+  }
+  var PROTO_SKIP = ["constructor"];
+  var STATIC_SKIP = ["length", "name", "prototype"];
+  function shapeInterfaces(globals) {
+    if (globals === void 0 || globals === null) return;
+    for (const name of __runjs_P.forIn( INTERFACES)) {
+      if (!__runjs_P.Object_hasOwn(globals, name)) continue;
+      const C = globals[name];
+      if (typeof C !== "function" || C.prototype === void 0) continue;
+      enumerableMembers(C.prototype, PROTO_SKIP);
+      enumerableMembers(C, STATIC_SKIP);
+      const length = INTERFACES[name];
+      if (length !== null) __runjs_P.Object_defineProperty(C, "length", { value: length, configurable: true });
+    }
   }
 
   // worker/guest/platform/core/parts.js
@@ -772,6 +840,7 @@ var __runjs_part = (() => {
         __runjs_P.$set(failed, name, e);
         throw e;
       }
+      shapeInterfaces(exports?.globals);
       __runjs_P.$set(loaded, name, exports);
       return exports;
     } finally {
@@ -880,7 +949,7 @@ var __runjs_part = (() => {
   installConsoleExtras(fromPrelude.console);
   var web = () => requirePart("web");
   var coreExports = {
-    host: { op, opAsync, formatError, formatArg, onRunStart, failRun, now, timeOrigin, requirePart, require: require2 },
+    host: { op, opAsync, formatError, formatArg, onRunStart, failRun, now, timeOrigin, requirePart, require: require2, promiseDetails },
     globals: new Proxy(fromPrelude, { get: (t, name) => __runjs_P.Object_hasOwn(t, name) ? t[name] : web().globals[name] })
   };
   __runjs_P.Object_defineProperties(coreExports, {

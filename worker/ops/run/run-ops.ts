@@ -1,5 +1,7 @@
-// The run's lifecycle as the prelude reports it: the main module settled (result or error).
+// The run's lifecycle as the prelude reports it: the main module settled (result or error); and
+// the source text of a main-module call, for assert.ok's message (Node quotes the expression).
 import { OpError, type OpFactory } from '../op-types.ts';
+import { sourceExpression } from '../../source/source-expression.ts';
 
 /** The capability's ops; they need no settings. */
 export const createRunOps: OpFactory = () => ({
@@ -11,6 +13,14 @@ export const createRunOps: OpFactory = () => ({
       if (a.ok === true && typeof a.result === 'string') ctx.settle(true, a.result);
       else if (a.ok === false && typeof a.error === 'string') ctx.settle(false, a.error);
       else throw new OpError('run.settle: malformed settlement', 'TypeError');
+    },
+  },
+  'run.sourceExpression': {
+    kind: 'sync',
+    run(args, _bytes, ctx) {
+      if (!Array.isArray(args) || !Number.isInteger(args[0]) || !Number.isInteger(args[1])) throw new OpError('run.sourceExpression expects [line, column]', 'TypeError');
+      const at = ctx.mainSourceLine?.(args[0] as number, args[1] as number);
+      return at === undefined ? null : sourceExpression(at.text, at.column) ?? null;
     },
   },
 });

@@ -161,7 +161,7 @@ ${__runjs_P.$trimEnd(message)}`, skipped };
     return target;
   }
   __name(copyError, "copyError");
-  function makeAssertionError(inspect2, invalidArgType2) {
+  function makeAssertionError(inspect2, invalidArgType3) {
     const inspectValue = /* @__PURE__ */ __name((v) => inspect2(v, { compact: false, customInspect: false, depth: 1e3, maxArrayLength: Infinity, showHidden: false, showProxy: false, sorted: true, getters: true }), "inspectValue");
     function simpleDiff(originalActual, actual, originalExpected, expected) {
       let length = actual.length + expected.length;
@@ -268,8 +268,8 @@ should not loosely deep-equal
         __name(this, "AssertionError");
       }
       constructor(options) {
-        if (typeof options !== "object" || options === null || __runjs_P.Array_isArray(options)) throw invalidArgType2("options", "of type object", options);
-        const { message, operator, stackStartFn, stackStartFunction, diff = "simple" } = options;
+        if (typeof options !== "object" || options === null || __runjs_P.Array_isArray(options)) throw invalidArgType3("options", "of type object", options);
+        const { message, operator, stackStartFn, stackStartFunction, details, diff = "simple" } = options;
         let { actual, expected } = options;
         let text;
         if (message != null) {
@@ -284,9 +284,22 @@ should not loosely deep-equal
         super(text);
         this.generatedMessage = !message;
         this.code = "ERR_ASSERTION";
-        this.actual = actual;
-        this.expected = expected;
-        this.operator = operator;
+        if (details) {
+          this.actual = void 0;
+          this.expected = void 0;
+          this.operator = void 0;
+          for (let i = 0; i < details.length; i++) {
+            this[`message ${i}`] = details[i].message;
+            this[`actual ${i}`] = details[i].actual;
+            this[`expected ${i}`] = details[i].expected;
+            this[`operator ${i}`] = details[i].operator;
+            this[`stack trace ${i}`] = details[i].stack;
+          }
+        } else {
+          this.actual = actual;
+          this.expected = expected;
+          this.operator = operator;
+        }
         this.diff = diff;
         __runjs_P.Object_defineProperty(this, "name", { value: "AssertionError", enumerable: false, writable: true, configurable: true });
         const start = stackStartFn ?? stackStartFunction;
@@ -348,11 +361,111 @@ should not loosely deep-equal
   }
   __name(partialDeepStrictEqual, "partialDeepStrictEqual");
 
+  // worker/guest/platform/parts/assert/call-tracker.js
+  var { invalidArgType, nodeError, outOfRange } = core_default.shared;
+  var noop = Function.prototype;
+  var CallContext = class {
+    static {
+      __name(this, "CallContext");
+    }
+    #expected;
+    #name;
+    #stack;
+    #calls = [];
+    constructor(expected, name, stack) {
+      this.#expected = expected;
+      this.#name = name;
+      this.#stack = stack;
+    }
+    track(thisArg, args) {
+      __runjs_P.$push(this.#calls, __runjs_P.Object_freeze({ thisArg, arguments: __runjs_P.Object_freeze(__runjs_P.$call(__runjs_P.ArrayProto_slice, args)) }));
+    }
+    reset() {
+      this.#calls = [];
+    }
+    getCalls() {
+      return __runjs_P.$slice(this.#calls);
+    }
+    report() {
+      const actual = this.#calls.length;
+      if (actual === this.#expected) return void 0;
+      return {
+        message: `Expected the ${this.#name} function to be executed ${this.#expected} time(s) but was executed ${actual} time(s).`,
+        actual,
+        expected: this.#expected,
+        operator: this.#name,
+        stack: this.#stack
+      };
+    }
+  };
+  function makeCallTracker(AssertionError2, inspect2) {
+    return class CallTracker {
+      static {
+        __name(this, "CallTracker");
+      }
+      #contexts = /* @__PURE__ */ new Set();
+      #tracked = /* @__PURE__ */ new WeakMap();
+      #context(tracked) {
+        const context = __runjs_P.$get(this.#tracked, tracked);
+        if (context === void 0) {
+          throw nodeError(TypeError, "ERR_INVALID_ARG_VALUE", `The argument 'tracked' is not a tracked function. Received ${inspect2(tracked)}`);
+        }
+        return context;
+      }
+      reset(tracked) {
+        if (tracked === void 0) {
+          for (const context of __runjs_P.iter(this.#contexts)) context.reset();
+          return;
+        }
+        this.#context(tracked).reset();
+      }
+      getCalls(tracked) {
+        return this.#context(tracked).getCalls();
+      }
+      calls(fn, expected = 1) {
+        if (typeof fn === "number") {
+          expected = fn;
+          fn = noop;
+        } else if (fn === void 0) {
+          fn = noop;
+        }
+        if (typeof expected !== "number") throw invalidArgType("expected", "of type number", expected);
+        if (!__runjs_P.Number_isInteger(expected)) throw outOfRange("expected", "an integer", expected);
+        if (expected < 1 || expected > 4294967295) throw outOfRange("expected", ">= 1 && <= 4294967295", expected);
+        const context = new CallContext(expected, fn.name || "calls", new Error());
+        const tracked = new Proxy(fn, {
+          apply(target, thisArg, args) {
+            context.track(thisArg, args);
+            return __runjs_P.Reflect_apply(target, thisArg, args);
+          }
+        });
+        __runjs_P.$add(this.#contexts, context);
+        __runjs_P.$set(this.#tracked, tracked, context);
+        return tracked;
+      }
+      report() {
+        const errors = [];
+        for (const context of __runjs_P.iter(this.#contexts)) {
+          const r = context.report();
+          if (r !== void 0) __runjs_P.$push(errors, r);
+        }
+        return errors;
+      }
+      verify() {
+        const errors = this.report();
+        if (errors.length === 0) return;
+        const message = errors.length === 1 ? errors[0].message : "Functions were not called the expected number of times";
+        throw new AssertionError2({ message, details: errors });
+      }
+    };
+  }
+  __name(makeCallTracker, "makeCallTracker");
+
   // worker/guest/platform/parts/assert.js
-  var { invalidArgType, nodeError } = core_default.shared;
-  var { inspect, deepEqual: deepEqual2 } = util_default;
+  var { invalidArgType: invalidArgType2, nodeError: nodeError2 } = core_default.shared;
+  var { inspect, deepEqual: deepEqual2, deprecate } = util_default;
   var showShort = /* @__PURE__ */ __name((v) => inspect(v), "showShort");
-  var AssertionError = makeAssertionError(inspect, invalidArgType);
+  var AssertionError = makeAssertionError(inspect, invalidArgType2);
   function fail(actual, expected, message, operator, stackStartFn, generated = void 0) {
     if (message instanceof Error) throw message;
     const err = new AssertionError({ actual, expected, message: message ?? generated, operator, stackStartFn });
@@ -360,6 +473,32 @@ should not loosely deep-equal
     throw err;
   }
   __name(fail, "fail");
+  var MAIN_FRAME = /^\s*at (?:.*?\()?file:\/\/\/main\.js:(\d+):(\d+)\)?$/;
+  function callSource(fn) {
+    const holder = {};
+    const limit = Error.stackTraceLimit;
+    try {
+      Error.stackTraceLimit = 10;
+      __runjs_P.Error_captureStackTrace(holder, fn);
+    } catch {
+      return void 0;
+    } finally {
+      Error.stackTraceLimit = limit;
+    }
+    const lines = __runjs_P.$split(String(holder.stack ?? ""), "\n");
+    for (let i = 0; i < lines.length; i++) {
+      if (!__runjs_P.$includes(lines[i], "file:///")) continue;
+      const m = __runjs_P.$exec(MAIN_FRAME, lines[i]);
+      if (m === null) return void 0;
+      try {
+        return core_default.shared.op("run.sourceExpression", [Number(m[1]), Number(m[2])]) ?? void 0;
+      } catch {
+        return void 0;
+      }
+    }
+    return void 0;
+  }
+  __name(callSource, "callSource");
   function innerOk(fn, args) {
     const {0: value, 1: message} = args;
     if (args.length > 0 && value) return;
@@ -370,9 +509,10 @@ should not loosely deep-equal
       text = "No value argument passed to `assert.ok()`";
     } else if (message == null) {
       generated = true;
+      const source = callSource(fn);
       text = `The expression evaluated to a falsy value:
 
-  assert.ok(${showShort(value)})
+  ${source ?? `assert.ok(${showShort(value)})`}
 `;
     } else if (message instanceof Error) throw message;
     const err = new AssertionError({ actual: value, expected: true, message: text, operator: "==", stackStartFn: fn });
@@ -443,21 +583,21 @@ ${showShort(got)}
       }
       return;
     }
-    throw invalidArgType("expected", "of type function or an instance of Error, RegExp, or Object", expected);
+    throw invalidArgType2("expected", "of type function or an instance of Error, RegExp, or Object", expected);
   }
   __name(checkThrown, "checkThrown");
   function expectsError(stackStartFn, actual, threw, error, message, argCount) {
     if (typeof error === "string") {
-      if (argCount === 3) throw invalidArgType("error", "of type function or an instance of Error, RegExp, or Object", error);
+      if (argCount === 3) throw invalidArgType2("error", "of type function or an instance of Error, RegExp, or Object", error);
       if (threw && typeof actual === "object" && actual !== null) {
-        if (actual.message === error) throw nodeError(TypeError, "ERR_AMBIGUOUS_ARGUMENT", `The "error/message" argument is ambiguous. The error message "${actual.message}" is identical to the message.`);
+        if (actual.message === error) throw nodeError2(TypeError, "ERR_AMBIGUOUS_ARGUMENT", `The "error/message" argument is ambiguous. The error message "${actual.message}" is identical to the message.`);
       } else if (threw && actual === error) {
-        throw nodeError(TypeError, "ERR_AMBIGUOUS_ARGUMENT", `The "error/message" argument is ambiguous. The error "${actual}" is identical to the message.`);
+        throw nodeError2(TypeError, "ERR_AMBIGUOUS_ARGUMENT", `The "error/message" argument is ambiguous. The error "${actual}" is identical to the message.`);
       }
       message = error;
       error = void 0;
     } else if (error != null && typeof error !== "object" && typeof error !== "function") {
-      throw invalidArgType("error", "of type function or an instance of Error, RegExp, or Object", error);
+      throw invalidArgType2("error", "of type function or an instance of Error, RegExp, or Object", error);
     }
     const operator = stackStartFn === rejects ? "rejects" : "throws";
     if (!threw) {
@@ -470,7 +610,7 @@ ${showShort(got)}
   }
   __name(expectsError, "expectsError");
   function throws(fn, ...args) {
-    if (typeof fn !== "function") throw invalidArgType("fn", "of type function", fn);
+    if (typeof fn !== "function") throw invalidArgType2("fn", "of type function", fn);
     let thrown;
     let threw = false;
     try {
@@ -486,9 +626,9 @@ ${showShort(got)}
     let promise;
     if (typeof promiseFn === "function") {
       promise = promiseFn();
-      if (!isPromiseLike(promise)) throw nodeError(TypeError, "ERR_INVALID_RETURN_VALUE", `Expected instance of Promise to be returned from the "promiseFn" function but got ${describeReturn(promise)}.`);
+      if (!isPromiseLike(promise)) throw nodeError2(TypeError, "ERR_INVALID_RETURN_VALUE", `Expected instance of Promise to be returned from the "promiseFn" function but got ${describeReturn(promise)}.`);
     } else if (isPromiseLike(promiseFn)) promise = promiseFn;
-    else throw invalidArgType("promiseFn", "of type function or an instance of Promise", promiseFn);
+    else throw invalidArgType2("promiseFn", "of type function or an instance of Promise", promiseFn);
     let thrown;
     let threw = false;
     try {
@@ -536,7 +676,7 @@ Actual message: "${e?.message}"`, "doesNotReject", doesNotReject);
   }
   __name(doesNotReject, "doesNotReject");
   function match(string, regexp, message) {
-    if (!(regexp instanceof RegExp)) throw invalidArgType("regexp", "an instance of RegExp", regexp);
+    if (!(regexp instanceof RegExp)) throw invalidArgType2("regexp", "an instance of RegExp", regexp);
     if (typeof string !== "string" || !__runjs_P.$test(regexp, string)) {
       fail(string, regexp, message, "match", match, typeof string !== "string" ? `The "string" argument must be of type string. Received type ${typeof string} (${showShort(string)})` : `The input did not match the regular expression ${String(regexp)}. Input:
 
@@ -546,7 +686,7 @@ ${showShort(string)}
   }
   __name(match, "match");
   function doesNotMatch(string, regexp, message) {
-    if (!(regexp instanceof RegExp)) throw invalidArgType("regexp", "an instance of RegExp", regexp);
+    if (!(regexp instanceof RegExp)) throw invalidArgType2("regexp", "an instance of RegExp", regexp);
     if (typeof string !== "string" || __runjs_P.$test(regexp, string)) {
       fail(string, regexp, message, "doesNotMatch", doesNotMatch, typeof string !== "string" ? `The "string" argument must be of type string. Received type ${typeof string} (${showShort(string)})` : `The input was expected to not match the regular expression ${String(regexp)}. Input:
 
@@ -586,7 +726,7 @@ ${showShort(string)}
       if (deepEqual2(a, b, false)) fail(a, b, message, "notDeepEqual", looseNotDeepEqual);
     }, "looseNotDeepEqual");
     const partialDeepStrictEqual2 = /* @__PURE__ */ __name(function partialDeepStrictEqual3(a, b, message) {
-      if (arguments.length < 2) throw nodeError(TypeError, "ERR_MISSING_ARGS", 'The "actual" and "expected" arguments must be specified');
+      if (arguments.length < 2) throw nodeError2(TypeError, "ERR_MISSING_ARGS", 'The "actual" and "expected" arguments must be specified');
       if (!partialDeepStrictEqual(a, b)) fail(a, b, message, "partialDeepStrictEqual", partialDeepStrictEqual3);
     }, "partialDeepStrictEqual");
     __runjs_P.Object_assign(assert2, {
@@ -654,7 +794,7 @@ ${showShort(string)}
       __name(this, "Assert");
     }
     constructor(options = {}) {
-      if (typeof options !== "object" || options === null || __runjs_P.Array_isArray(options)) throw invalidArgType("options", "of type object", options);
+      if (typeof options !== "object" || options === null || __runjs_P.Array_isArray(options)) throw invalidArgType2("options", "of type object", options);
       __runjs_P.$set(assertOf, this, options.strict === false ? assert : strict);
       this.AssertionError = AssertionError;
     }
@@ -671,6 +811,8 @@ ${showShort(string)}
   __runjs_P.Object_defineProperty(Assert, "name", { value: "Assert" });
   assert.Assert = Assert;
   strict.Assert = Assert;
+  assert.CallTracker = deprecate(makeCallTracker(AssertionError, inspect), "assert.CallTracker is deprecated.", "DEP0173");
+  strict.CallTracker = assert.CallTracker;
   var modules = { assert, "assert/strict": strict };
   var globals = {};
   return __toCommonJS(assert_exports);

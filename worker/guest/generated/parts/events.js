@@ -134,6 +134,7 @@ var __runjs_part = (() => {
         set: /* @__PURE__ */ __name(function(arg) {
           __runjs_validateCount(arg, "defaultMaxListeners");
           defaultMaxListeners = arg;
+          require_core().shared.setEventTargetDefaultMaxListeners(arg);
         }, "set")
       });
       __runjs_P.Object_defineProperty(EventEmitter2.prototype, kCapture, { value: false, writable: true, enumerable: false, configurable: true });
@@ -633,10 +634,10 @@ var __runjs_part = (() => {
     if (target instanceof core_default.globals.EventTarget) return core_default.shared.eventTargetListeners(target, name);
     return [];
   }, "getEventListeners");
-  var targetMaxListeners = /* @__PURE__ */ new WeakMap();
   import_events.default.getMaxListeners = /* @__PURE__ */ __name(function getMaxListeners(target) {
     if (typeof target?.getMaxListeners === "function") return target.getMaxListeners();
-    return __runjs_P.$get(targetMaxListeners, target) ?? import_events.default.defaultMaxListeners;
+    if (target instanceof core_default.globals.EventTarget) return core_default.shared.getEventTargetMaxListeners(target);
+    return import_events.default.defaultMaxListeners;
   }, "getMaxListeners");
   import_events.default.setMaxListeners = /* @__PURE__ */ __name(function setMaxListeners(n = import_events.default.defaultMaxListeners, ...targets) {
     if (typeof n !== "number") throw invalidArgType("setMaxListeners", "of type number", n);
@@ -644,7 +645,7 @@ var __runjs_part = (() => {
     if (targets.length === 0) import_events.default.defaultMaxListeners = n;
     for (const t of __runjs_P.iter(targets)) {
       if (t instanceof import_events.default || typeof t?.setMaxListeners === "function") t.setMaxListeners(n);
-      else if (t instanceof core_default.globals.EventTarget) __runjs_P.$set(targetMaxListeners, t, n);
+      else if (t instanceof core_default.globals.EventTarget) core_default.shared.setEventTargetMaxListeners(t, n);
       else throw invalidArgType("eventTargets", "an instance of EventEmitter or EventTarget", t);
     }
   }, "setMaxListeners");

@@ -49,6 +49,7 @@ var __runjs_part = (() => {
     SIGALRM: 14,
     SIGTERM: 15,
     SIGCHLD: 17,
+    SIGSTKFLT: 16,
     SIGCONT: 18,
     SIGSTOP: 19,
     SIGTSTP: 20,

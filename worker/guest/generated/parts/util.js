@@ -373,6 +373,13 @@ var __runjs_part = (() => {
     }
   });
 
+  // runjs:runjs:part/core
+  var require_core = __commonJS({
+    "runjs:runjs:part/core"(exports, module) {
+      module.exports = __runjs_require("core");
+    }
+  });
+
   // node_modules/node-inspect-extracted/dist/inspect.js
   var require_inspect = __commonJS({
     "node_modules/node-inspect-extracted/dist/inspect.js"(exports, module) {
@@ -1945,7 +1952,12 @@ ${e3}`;
               (2 !== e3 || o2.enumerable) && __runjs_P.$push(r2, n2);
             }
             return r2;
-          }, "getOwnNonIndexProperties"), getPromiseDetails: /* @__PURE__ */ __name(() => [g, void 0], "getPromiseDetails"), getProxyDetails: y.getProxyDetails, Proxy: y.Proxy, previewEntries: /* @__PURE__ */ __name((t3) => [[], false], "previewEntries"), getConstructorName(t3) {
+          }, "getOwnNonIndexProperties"), getPromiseDetails: /* @__PURE__ */ __name((t3) => {
+            const d = require_core().host.promiseDetails;
+            if (d === void 0) return [g, void 0];
+            const r2 = d(t3);
+            return r2[0] === 0 ? [g, void 0] : [r2[0] === 2 ? h : 1, r2[1]];
+          }, "getPromiseDetails"), getProxyDetails: y.getProxyDetails, Proxy: y.Proxy, previewEntries: /* @__PURE__ */ __name((t3) => [[], false], "previewEntries"), getConstructorName(t3) {
             if (!t3 || "object" != typeof t3) throw new i("Invalid object");
             if (t3.constructor?.name) return t3.constructor.name;
             const e3 = __runjs_P.$match(f(t3), /^\[object ([^\]]+)\]/);
@@ -1967,6 +1979,7 @@ ${e3}`;
   var util_exports = {};
   __export(util_exports, {
     deepEqual: () => deepEqual,
+    deprecate: () => deprecate,
     format: () => format2,
     globals: () => globals,
     inspect: () => inspect2,
@@ -2446,19 +2459,247 @@ ${e3}`;
     [-4095, "EOF", "end of file"]
   ];
 
+  // worker/guest/platform/parts/assert/myers-diff.js
+  var NOP = 0;
+  var INSERT = 1;
+  var DELETE = -1;
+  function linesEqual(a, b, checkCommaDisparity) {
+    if (a === b) return true;
+    return checkCommaDisparity && (`${a},` === b || a === `${b},`);
+  }
+  __name(linesEqual, "linesEqual");
+  function myersDiff(actual, expected, checkCommaDisparity = false) {
+    const n = actual.length;
+    const m = expected.length;
+    const max = n + m;
+    const v = new Int32Array(2 * max + 1);
+    const trace = [];
+    for (let d = 0; d <= max; d++) {
+      __runjs_P.$push(trace, new Int32Array(v));
+      for (let k = -d; k <= d; k += 2) {
+        const offset = k + max;
+        let x = k === -d || k !== d && v[offset - 1] < v[offset + 1] ? v[offset + 1] : v[offset - 1] + 1;
+        let y = x - k;
+        while (x < n && y < m && linesEqual(actual[x], expected[y], checkCommaDisparity)) {
+          x++;
+          y++;
+        }
+        v[offset] = x;
+        if (x >= n && y >= m) return backtrack(trace, actual, expected, checkCommaDisparity);
+      }
+    }
+    return [];
+  }
+  __name(myersDiff, "myersDiff");
+  function backtrack(trace, actual, expected, checkCommaDisparity) {
+    const max = actual.length + expected.length;
+    let x = actual.length;
+    let y = expected.length;
+    const result = [];
+    for (let d = trace.length - 1; d >= 0; d--) {
+      const v = trace[d];
+      const k = x - y;
+      const prevK = k === -d || k !== d && v[k + max - 1] < v[k + max + 1] ? k + 1 : k - 1;
+      const prevX = v[prevK + max];
+      const prevY = prevX - prevK;
+      while (x > prevX && y > prevY) {
+        const line = actual[x - 1];
+        __runjs_P.$push(result, [NOP, checkCommaDisparity && !__runjs_P.$endsWith(line, ",") ? expected[y - 1] : line]);
+        x--;
+        y--;
+      }
+      if (d > 0) {
+        if (x > prevX) __runjs_P.$push(result, [INSERT, actual[--x]]);
+        else __runjs_P.$push(result, [DELETE, expected[--y]]);
+      }
+    }
+    return result;
+  }
+  __name(backtrack, "backtrack");
+
+  // worker/guest/platform/parts/util/extras.js
+  var { invalidArgType, nodeError: nodeError2, outOfRange } = core_default.shared;
+  function checkDiffSide(v, name) {
+    if (typeof v === "string") return __runjs_P.$split(v, "");
+    if (!__runjs_P.Array_isArray(v)) throw invalidArgType(name, "of type string", v);
+    for (let i = 0; i < v.length; i++) if (typeof v[i] !== "string") throw invalidArgType(`${name}[${i}]`, "of type string", v[i]);
+    return v;
+  }
+  __name(checkDiffSide, "checkDiffSide");
+  function diff(actual, expected) {
+    if (actual === expected) return [];
+    const a = checkDiffSide(actual, "actual");
+    const e = checkDiffSide(expected, "expected");
+    return __runjs_P.$reverse(myersDiff(a, e));
+  }
+  __name(diff, "diff");
+  var SPACE = " 	\n\r\f\v";
+  function trim(s) {
+    let i = 0;
+    let j = s.length;
+    while (i < j && __runjs_P.$includes(SPACE, s[i])) i++;
+    while (j > i && __runjs_P.$includes(SPACE, s[j - 1])) j--;
+    return __runjs_P.$slice(s, i, j);
+  }
+  __name(trim, "trim");
+  function parseEnv(content) {
+    if (typeof content !== "string") throw invalidArgType("content", "of type string", content);
+    const store = /* @__PURE__ */ new Map();
+    let rest = trim(__runjs_P.$replaceAll(content, "\r", ""));
+    const skipLine = /* @__PURE__ */ __name((from = 0) => {
+      const nl = __runjs_P.$indexOf(rest, "\n", from);
+      rest = nl === -1 ? "" : __runjs_P.$slice(rest, nl + 1);
+    }, "skipLine");
+    while (rest !== "") {
+      if (rest[0] === "\n" || rest[0] === "#") {
+        skipLine();
+        continue;
+      }
+      const eq = __runjs_P.$search(rest, /[=\n]/);
+      if (eq === -1 || rest[eq] === "\n") {
+        skipLine();
+        rest = trim(rest);
+        continue;
+      }
+      let key = trim(__runjs_P.$slice(rest, 0, eq));
+      rest = __runjs_P.$slice(rest, eq + 1);
+      if (rest === "" || rest[0] === "\n") {
+        __runjs_P.$set(store, key, "");
+        continue;
+      }
+      rest = trim(rest);
+      if (key === "") {
+        skipLine();
+        rest = trim(rest);
+        continue;
+      }
+      if (__runjs_P.$startsWith(key, "export ")) key = trim(__runjs_P.$slice(key, 7));
+      if (rest === "") {
+        __runjs_P.$set(store, key, "");
+        continue;
+      }
+      const q = rest[0];
+      if (q === '"' || q === "'" || q === "`") {
+        const close = __runjs_P.$indexOf(rest, q, 1);
+        if (close !== -1) {
+          const value2 = __runjs_P.$slice(rest, 1, close);
+          __runjs_P.$set(store, key, q === '"' ? __runjs_P.$replaceAll(value2, "\\n", "\n") : value2);
+          skipLine(close + 1);
+          continue;
+        }
+      }
+      const nl = __runjs_P.$indexOf(rest, "\n");
+      let value = nl === -1 ? rest : __runjs_P.$slice(rest, 0, nl);
+      const hash = __runjs_P.$indexOf(value, "#");
+      if (hash !== -1) value = __runjs_P.$slice(value, 0, hash);
+      __runjs_P.$set(store, key, trim(value));
+      rest = nl === -1 ? "" : trim(__runjs_P.$slice(rest, nl + 1));
+    }
+    const out = {};
+    for (const k of __runjs_P.iter(__runjs_P.$sort([...__runjs_P.iter(__runjs_P.$keys(store))]))) out[k] = __runjs_P.$get(store, k);
+    return out;
+  }
+  __name(parseEnv, "parseEnv");
+  var FRAME = /^\s*at (?:(.*?) \()?(.*?):(\d+):(\d+)\)?$/;
+  function getCallSites(frameCount = 10, options = void 0) {
+    if (typeof frameCount === "object" && frameCount !== null && options === void 0) {
+      options = frameCount;
+      frameCount = 10;
+    }
+    if (options !== void 0) {
+      if (typeof options !== "object" || options === null) throw invalidArgType("options", "of type object", options);
+      if (options.sourceMap !== void 0 && typeof options.sourceMap !== "boolean") throw invalidArgType("options.sourceMap", "of type boolean", options.sourceMap);
+    }
+    if (typeof frameCount !== "number") throw invalidArgType("frameCount", "of type number", frameCount);
+    if (!__runjs_P.Number_isInteger(frameCount)) throw outOfRange("frameCount", "an integer", frameCount);
+    if (frameCount < 1 || frameCount > 200) throw outOfRange("frameCount", ">= 1 && <= 200", frameCount);
+    const holder = {};
+    const limit = Error.stackTraceLimit;
+    Error.stackTraceLimit = frameCount + 1;
+    try {
+      if (typeof __runjs_P.Error_captureStackTrace === "function") __runjs_P.Error_captureStackTrace(holder, getCallSites);
+      else holder.stack = new Error().stack;
+    } finally {
+      Error.stackTraceLimit = limit;
+    }
+    const ids = [];
+    const sites = [];
+    for (const line of __runjs_P.iter(__runjs_P.$split(String(holder.stack ?? ""), "\n"))) {
+      const m = __runjs_P.$exec(FRAME, line);
+      if (m === null) continue;
+      const scriptName = m[2];
+      if (!__runjs_P.$includes(ids, scriptName)) __runjs_P.$push(ids, scriptName);
+      const lineNumber = Number(m[3]);
+      const column = Number(m[4]);
+      __runjs_P.$push(sites, { functionName: m[1] ?? "", scriptId: String(__runjs_P.$indexOf(ids, scriptName)), scriptName, lineNumber, columnNumber: column, column });
+      if (sites.length === frameCount) break;
+    }
+    return sites;
+  }
+  __name(getCallSites, "getCallSites");
+  function transferableAbortSignal(signal) {
+    if (!(signal instanceof core_default.globals.AbortSignal)) throw invalidArgType("signal", "an instance of AbortSignal", signal);
+    return signal;
+  }
+  __name(transferableAbortSignal, "transferableAbortSignal");
+  function transferableAbortController() {
+    return new core_default.globals.AbortController();
+  }
+  __name(transferableAbortController, "transferableAbortController");
+  function setTraceSigInt() {
+  }
+  __name(setTraceSigInt, "setTraceSigInt");
+  function convertProcessSignalToExitCode(signalCode) {
+    const { signals } = core_default.host.require("os").constants;
+    if (typeof signalCode !== "string" || !__runjs_P.Object_hasOwn(signals, signalCode)) {
+      const shown = typeof signalCode === "string" ? `'${signalCode}'` : String(signalCode);
+      throw nodeError2(TypeError, "ERR_INVALID_ARG_VALUE", `The argument 'signalCode' must be one of: ${__runjs_P.$join(__runjs_P.$map(__runjs_P.Object_keys(signals), (s) => `'${s}'`), ", ")}. Received ${shown}`);
+    }
+    return 128 + signals[signalCode];
+  }
+  __name(convertProcessSignalToExitCode, "convertProcessSignalToExitCode");
+  function makeErrnoHelpers(getSystemErrorName2) {
+    function _errnoException(err, syscall, original) {
+      const code = getSystemErrorName2(err);
+      const e = new Error(original ? `${syscall} ${code} ${original}` : `${syscall} ${code}`);
+      e.errno = err;
+      e.code = code;
+      e.syscall = syscall;
+      return e;
+    }
+    __name(_errnoException, "_errnoException");
+    function _exceptionWithHostPort(err, syscall, address, port, additional) {
+      const code = getSystemErrorName2(err);
+      let details = "";
+      if (port && port > 0) details = ` ${address}:${port}`;
+      else if (address) details = ` ${address}`;
+      if (additional) details += ` - Local (${additional})`;
+      const e = new Error(`${syscall} ${code}${details}`);
+      e.errno = err;
+      e.code = code;
+      e.syscall = syscall;
+      e.address = address;
+      if (port) e.port = port;
+      return e;
+    }
+    __name(_exceptionWithHostPort, "_exceptionWithHostPort");
+    return { _errnoException, _exceptionWithHostPort };
+  }
+  __name(makeErrnoHelpers, "makeErrnoHelpers");
+
   // worker/guest/platform/parts/util.js
-  var { nodeError: nodeError2, invalidArgType, outOfRange } = core_default.shared;
+  var { nodeError: nodeError3, invalidArgType: invalidArgType2, outOfRange: outOfRange2 } = core_default.shared;
   var { inspect: inspect2, format: format2, formatWithOptions: formatWithOptions2, stripVTControlCharacters: stripVTControlCharacters2 } = node_inspect_extracted_default;
   var kCustomPromisify = /* @__PURE__ */ __runjs_P.Symbol_for("nodejs.util.promisify.custom");
   function promisify(original) {
-    if (typeof original !== "function") throw invalidArgType("original", "of type function", original);
+    if (typeof original !== "function") throw invalidArgType2("original", "of type function", original);
     if (original === core_default.globals.setTimeout || original === core_default.globals.setImmediate) {
       const promises = core_default.host.require("timers/promises");
       return original === core_default.globals.setTimeout ? promises.setTimeout : promises.setImmediate;
     }
     const custom = original[kCustomPromisify];
     if (custom !== void 0) {
-      if (typeof custom !== "function") throw invalidArgType("util.promisify.custom", "of type function", custom);
+      if (typeof custom !== "function") throw invalidArgType2("util.promisify.custom", "of type function", custom);
       return __runjs_P.Object_defineProperty(custom, kCustomPromisify, { value: custom, enumerable: false, writable: false, configurable: true });
     }
     function fn(...args) {
@@ -2477,16 +2718,16 @@ ${e3}`;
   __name(promisify, "promisify");
   promisify.custom = kCustomPromisify;
   function callbackify(original) {
-    if (typeof original !== "function") throw invalidArgType("original", "of type function", original);
+    if (typeof original !== "function") throw invalidArgType2("original", "of type function", original);
     function callbackified(...args) {
       const cb = __runjs_P.$pop(args);
-      if (typeof cb !== "function") throw invalidArgType("last argument", "of type function", cb);
+      if (typeof cb !== "function") throw invalidArgType2("last argument", "of type function", cb);
       __runjs_P.$then(__runjs_P.Promise_resolve(__runjs_P.$apply(original, this, args)), 
         (value) => queueMicrotask(() => cb(null, value)),
         (reason) => {
           let err = reason;
           if (!reason) {
-            err = nodeError2(Error, "ERR_FALSY_VALUE_REJECTION", "Promise was rejected with falsy value");
+            err = nodeError3(Error, "ERR_FALSY_VALUE_REJECTION", "Promise was rejected with falsy value");
             err.reason = reason;
           }
           queueMicrotask(() => cb(err));
@@ -2499,16 +2740,16 @@ ${e3}`;
   }
   __name(callbackify, "callbackify");
   function inherits(ctor, superCtor) {
-    if (ctor === void 0 || ctor === null) throw invalidArgType("ctor", "of type function", ctor);
-    if (superCtor === void 0 || superCtor === null) throw invalidArgType("superCtor", "of type function", superCtor);
-    if (superCtor.prototype === void 0) throw invalidArgType("superCtor.prototype", "of type object", superCtor.prototype);
+    if (ctor === void 0 || ctor === null) throw invalidArgType2("ctor", "of type function", ctor);
+    if (superCtor === void 0 || superCtor === null) throw invalidArgType2("superCtor", "of type function", superCtor);
+    if (superCtor.prototype === void 0) throw invalidArgType2("superCtor.prototype", "of type object", superCtor.prototype);
     __runjs_P.Object_defineProperty(ctor, "super_", { value: superCtor, writable: true, configurable: true });
     __runjs_P.Object_setPrototypeOf(ctor.prototype, superCtor.prototype);
   }
   __name(inherits, "inherits");
   var warned = /* @__PURE__ */ new Set();
   function deprecate(fn, msg, code = void 0) {
-    if (code !== void 0 && typeof code !== "string") throw invalidArgType("code", "of type string", code);
+    if (code !== void 0 && typeof code !== "string") throw invalidArgType2("code", "of type string", code);
     function deprecated(...args) {
       const key = code ?? msg;
       if (!__runjs_P.$has(warned, key)) {
@@ -2519,6 +2760,7 @@ ${e3}`;
     }
     __name(deprecated, "deprecated");
     __runjs_P.Object_setPrototypeOf(deprecated, fn);
+    if (fn.prototype) deprecated.prototype = fn.prototype;
     return deprecated;
   }
   __name(deprecate, "deprecate");
@@ -2531,7 +2773,7 @@ ${e3}`;
   __name(debuglog, "debuglog");
   var STYLES = inspect2.colors;
   function parseArgs(config = {}) {
-    if (config === null || typeof config !== "object") throw invalidArgType("config", "of type object", config);
+    if (config === null || typeof config !== "object") throw invalidArgType2("config", "of type object", config);
     const sent = { ...config, args: config.args ?? __runjs_P.$slice(core_default.process.argv, 2) };
     const result = core_default.host.op("util.parseArgs", sent);
     const out = { values: __runjs_P.Object_assign(/* @__PURE__ */ __runjs_P.Object_create(null), result.values), positionals: result.positionals };
@@ -2542,13 +2784,13 @@ ${e3}`;
   }
   __name(parseArgs, "parseArgs");
   function styleText(format3, text) {
-    if (typeof text !== "string") throw invalidArgType("text", "of type string", text);
+    if (typeof text !== "string") throw invalidArgType2("text", "of type string", text);
     const list = __runjs_P.Array_isArray(format3) ? format3 : [format3];
     let left = "";
     let right = "";
     for (const f of __runjs_P.iter(list)) {
       const codes = STYLES[f];
-      if (codes === void 0) throw nodeError2(TypeError, "ERR_INVALID_ARG_VALUE", `The argument 'format' must be one of: ${__runjs_P.$join(__runjs_P.$map(__runjs_P.Object_getOwnPropertyNames(STYLES), (k) => `'${k}'`), ", ")}. Received ${inspect2(f)}`);
+      if (codes === void 0) throw nodeError3(TypeError, "ERR_INVALID_ARG_VALUE", `The argument 'format' must be one of: ${__runjs_P.$join(__runjs_P.$map(__runjs_P.Object_getOwnPropertyNames(STYLES), (k) => `'${k}'`), ", ")}. Received ${inspect2(f)}`);
       left += `\x1B[${codes[0]}m`;
       right = `\x1B[${codes[1]}m${right}`;
     }
@@ -2566,8 +2808,8 @@ ${e3}`;
   }
   __name(aborted, "aborted");
   function checkErrno(err) {
-    if (typeof err !== "number") throw invalidArgType("err", "of type number", err);
-    if (err >= 0 || !__runjs_P.Number_isSafeInteger(err)) throw outOfRange("err", "a negative integer", err);
+    if (typeof err !== "number") throw invalidArgType2("err", "of type number", err);
+    if (err >= 0 || !__runjs_P.Number_isSafeInteger(err)) throw outOfRange2("err", "a negative integer", err);
   }
   __name(checkErrno, "checkErrno");
   var systemErrors;
@@ -2615,6 +2857,14 @@ ${e3}`;
     getSystemErrorMap,
     getSystemErrorMessage,
     _extend: extend,
+    diff,
+    parseEnv,
+    getCallSites,
+    transferableAbortController,
+    transferableAbortSignal,
+    setTraceSigInt,
+    convertProcessSignalToExitCode,
+    ...makeErrnoHelpers(getSystemErrorName),
     TextEncoder: core_default.globals.TextEncoder,
     TextDecoder: core_default.globals.TextDecoder,
     // Node 23 removed the other legacy is* helpers (DEP0044–DEP0058 reached end of life).

@@ -129,6 +129,47 @@ var __runjs_part = (() => {
   __runjs_P.Object_defineProperties(DOMException, constants);
   __runjs_P.Object_defineProperties(DOMException.prototype, constants);
   __runjs_P.Object_defineProperty(DOMException.prototype, Symbol.toStringTag, { value: "DOMException", configurable: true });
+  function quotaOption(options, key) {
+    const v = options[key];
+    if (v === void 0) return null;
+    const n = Number(v);
+    if (!__runjs_P.Number_isFinite(n)) throw new TypeError(`Failed to construct 'QuotaExceededError': The provided double value for '${key}' is non-finite.`);
+    if (n < 0) throw new RangeError(`Failed to construct 'QuotaExceededError': The '${key}' option must be non-negative.`);
+    return n;
+  }
+  __name(quotaOption, "quotaOption");
+  var quotas = /* @__PURE__ */ new WeakMap();
+  var QuotaExceededError = class extends DOMException {
+    static {
+      __name(this, "QuotaExceededError");
+    }
+    constructor(message = "", options = void 0) {
+      super(message, "QuotaExceededError");
+      if (options !== void 0 && options !== null && typeof options !== "object" && typeof options !== "function") {
+        throw new TypeError("Failed to construct 'QuotaExceededError': The provided value is not of type 'QuotaExceededErrorOptions'.");
+      }
+      const o = options ?? {};
+      const quota = quotaOption(o, "quota");
+      const requested = quotaOption(o, "requested");
+      if (quota !== null && requested !== null && requested < quota) {
+        throw new RangeError("Failed to construct 'QuotaExceededError': The 'requested' option must be at least the 'quota' option.");
+      }
+      __runjs_P.$set(quotas, this, { quota, requested });
+    }
+    get quota() {
+      return quotaState(this).quota;
+    }
+    get requested() {
+      return quotaState(this).requested;
+    }
+  };
+  function quotaState(e) {
+    const s = __runjs_P.$get(quotas, e);
+    if (s === void 0) throw new TypeError("Illegal invocation");
+    return s;
+  }
+  __name(quotaState, "quotaState");
+  __runjs_P.Object_defineProperty(QuotaExceededError.prototype, Symbol.toStringTag, { value: "QuotaExceededError", configurable: true });
 
   // runjs-esm:runjs:part/core
   var core_default = __runjs_require("core");
@@ -173,6 +214,794 @@ var __runjs_part = (() => {
 
   // worker/guest/platform/web/clock.js
   var { now, timeOrigin } = core_default.host;
+
+  // worker/guest/platform/web/errors.js
+  function nodeError(Ctor, code, message) {
+    const e = new Ctor(message);
+    __runjs_P.Object_defineProperty(e, "code", { value: code, writable: true, enumerable: true, configurable: true });
+    return e;
+  }
+  __name(nodeError, "nodeError");
+  function invalidArgType(name, expected, actual) {
+    const subject = __runjs_P.$endsWith(name, " argument") ? name : `"${name}" ${__runjs_P.$includes(name, ".") ? "property" : "argument"}`;
+    return nodeError(TypeError, "ERR_INVALID_ARG_TYPE", `The ${subject} must be ${expected}. Received ${describeType(actual)}`);
+  }
+  __name(invalidArgType, "invalidArgType");
+  function outOfRange(name, range, actual) {
+    return nodeError(RangeError, "ERR_OUT_OF_RANGE", `The value of "${name}" is out of range. It must be ${range}. Received ${describeReceived(actual)}`);
+  }
+  __name(outOfRange, "outOfRange");
+  function describeReceived(v) {
+    if (typeof v === "bigint") {
+      const s = String(v);
+      return `${v > 2n ** 32n || v < -(2n ** 32n) ? addNumericalSeparator(s) : s}n`;
+    }
+    if (typeof v === "number") {
+      if (__runjs_P.Number_isInteger(v) && __runjs_P.Math_abs(v) > 2 ** 32) return addNumericalSeparator(String(v));
+      return __runjs_P.Object_is(v, -0) ? "-0" : String(v);
+    }
+    if (typeof v === "string") return `'${v}'`;
+    return String(v);
+  }
+  __name(describeReceived, "describeReceived");
+  function addNumericalSeparator(s) {
+    let res = "";
+    let i = s.length;
+    const start2 = s[0] === "-" ? 1 : 0;
+    for (; i >= start2 + 4; i -= 3) res = `_${__runjs_P.$slice(s, i - 3, i)}${res}`;
+    return `${__runjs_P.$slice(s, 0, i)}${res}`;
+  }
+  __name(addNumericalSeparator, "addNumericalSeparator");
+
+  // worker/guest/platform/web/navigator.js
+  var CREATE = /* @__PURE__ */ Symbol("create");
+  var Navigator = class {
+    static {
+      __name(this, "Navigator");
+    }
+    constructor(token) {
+      if (token !== CREATE) throw new TypeError("Illegal constructor");
+    }
+    get userAgent() {
+      return `runjs/${"0.1.0"}`;
+    }
+    get language() {
+      return "en-US";
+    }
+    get languages() {
+      return ["en-US"];
+    }
+    get hardwareConcurrency() {
+      return 1;
+    }
+    get platform() {
+      return "linux";
+    }
+    get onLine() {
+      return false;
+    }
+  };
+  __runjs_P.Object_defineProperty(Navigator.prototype, Symbol.toStringTag, { value: "Navigator", configurable: true });
+  var navigator = new Navigator(CREATE);
+  var VERSION = "0.1.0";
+
+  // worker/guest/platform/web/encoding-labels.js
+  var ENCODINGS = {
+    "utf-8": "unicode-1-1-utf-8 unicode11utf8 unicode20utf8 utf-8 utf8 x-unicode20utf8",
+    ibm866: "866 cp866 csibm866 ibm866",
+    "iso-8859-2": "csisolatin2 iso-8859-2 iso-ir-101 iso8859-2 iso88592 iso_8859-2 iso_8859-2:1987 l2 latin2",
+    "iso-8859-3": "csisolatin3 iso-8859-3 iso-ir-109 iso8859-3 iso88593 iso_8859-3 iso_8859-3:1988 l3 latin3",
+    "iso-8859-4": "csisolatin4 iso-8859-4 iso-ir-110 iso8859-4 iso88594 iso_8859-4 iso_8859-4:1988 l4 latin4",
+    "iso-8859-5": "csisolatincyrillic cyrillic iso-8859-5 iso-ir-144 iso8859-5 iso88595 iso_8859-5 iso_8859-5:1988",
+    "iso-8859-6": "arabic asmo-708 csiso88596e csiso88596i csisolatinarabic ecma-114 iso-8859-6 iso-8859-6-e iso-8859-6-i iso-ir-127 iso8859-6 iso88596 iso_8859-6 iso_8859-6:1987",
+    "iso-8859-7": "csisolatingreek ecma-118 elot_928 greek greek8 iso-8859-7 iso-ir-126 iso8859-7 iso88597 iso_8859-7 iso_8859-7:1987 sun_eu_greek",
+    "iso-8859-8": "csiso88598e csisolatinhebrew hebrew iso-8859-8 iso-8859-8-e iso-ir-138 iso8859-8 iso88598 iso_8859-8 iso_8859-8:1988 visual",
+    "iso-8859-8-i": "csiso88598i iso-8859-8-i logical",
+    "iso-8859-10": "csisolatin6 iso-8859-10 iso-ir-157 iso8859-10 iso885910 l6 latin6",
+    "iso-8859-13": "iso-8859-13 iso8859-13 iso885913",
+    "iso-8859-14": "iso-8859-14 iso8859-14 iso885914",
+    "iso-8859-15": "csisolatin9 iso-8859-15 iso8859-15 iso885915 iso_8859-15 l9",
+    "iso-8859-16": "iso-8859-16",
+    "koi8-r": "cskoi8r koi koi8 koi8-r koi8_r",
+    "koi8-u": "koi8-ru koi8-u",
+    macintosh: "csmacintosh mac macintosh x-mac-roman",
+    "windows-874": "dos-874 iso-8859-11 iso8859-11 iso885911 tis-620 windows-874",
+    "windows-1250": "cp1250 windows-1250 x-cp1250",
+    "windows-1251": "cp1251 windows-1251 x-cp1251",
+    "windows-1252": "ansi_x3.4-1968 ascii cp1252 cp819 csisolatin1 ibm819 iso-8859-1 iso-ir-100 iso8859-1 iso88591 iso_8859-1 iso_8859-1:1987 l1 latin1 us-ascii windows-1252 x-cp1252",
+    "windows-1253": "cp1253 windows-1253 x-cp1253",
+    "windows-1254": "cp1254 csisolatin5 iso-8859-9 iso-ir-148 iso8859-9 iso88599 iso_8859-9 iso_8859-9:1989 l5 latin5 windows-1254 x-cp1254",
+    "windows-1255": "cp1255 windows-1255 x-cp1255",
+    "windows-1256": "cp1256 windows-1256 x-cp1256",
+    "windows-1257": "cp1257 windows-1257 x-cp1257",
+    "windows-1258": "cp1258 windows-1258 x-cp1258",
+    "x-mac-cyrillic": "x-mac-cyrillic x-mac-ukrainian",
+    gbk: "chinese csgb2312 csiso58gb231280 gb2312 gb_2312 gb_2312-80 gbk iso-ir-58 x-gbk",
+    gb18030: "gb18030",
+    big5: "big5 big5-hkscs cn-big5 csbig5 x-x-big5",
+    "euc-jp": "cseucpkdfmtjapanese euc-jp x-euc-jp",
+    "iso-2022-jp": "csiso2022jp iso-2022-jp",
+    shift_jis: "csshiftjis ms932 ms_kanji shift-jis shift_jis sjis windows-31j x-sjis",
+    "euc-kr": "cseuckr csksc56011987 euc-kr iso-ir-149 korean ks_c_5601-1987 ks_c_5601-1989 ksc5601 ksc_5601 windows-949",
+    replacement: "csiso2022kr hz-gb-2312 iso-2022-cn iso-2022-cn-ext iso-2022-kr replacement",
+    "utf-16be": "unicodefffe utf-16be",
+    "utf-16le": "csunicode iso-10646-ucs-2 ucs-2 unicode unicodefeff utf-16 utf-16le",
+    "x-user-defined": "x-user-defined"
+  };
+  var byLabel;
+  function encodingForLabel(label) {
+    if (byLabel === void 0) {
+      byLabel = /* @__PURE__ */ new Map();
+      for (const name of __runjs_P.iter(__runjs_P.Object_keys(ENCODINGS))) for (const l2 of __runjs_P.iter(__runjs_P.$split(ENCODINGS[name], " "))) __runjs_P.$set(byLabel, l2, name);
+    }
+    return __runjs_P.$get(byLabel, __runjs_P.$replace(__runjs_P.$replace(String(label), /^[\t\n\f\r ]+|[\t\n\f\r ]+$/g, ""), /[A-Z]+/g, (c) => __runjs_P.$toLowerCase(c)));
+  }
+  __name(encodingForLabel, "encodingForLabel");
+
+  // worker/guest/platform/web/bulk-codec.js
+  var BULK_MIN = 1024;
+  function hostToBytes(text, encoding) {
+    return op("encoding.toBytes", { encoding, text });
+  }
+  __name(hostToBytes, "hostToBytes");
+  function hostByteLength(text, encoding) {
+    return op("encoding.toBytes", { encoding, text, count: true });
+  }
+  __name(hostByteLength, "hostByteLength");
+  function hostToText(bytes, encoding) {
+    return op("encoding.toText", { encoding }, bytes);
+  }
+  __name(hostToText, "hostToText");
+
+  // worker/guest/platform/web/encoding.js
+  var CHUNK = 8192;
+  function utf8Encode(input) {
+    const s = String(input);
+    const n = s.length;
+    if (n > BULK_MIN) return hostToBytes(s, "utf8");
+    let out = new Uint8Array(n + (n >> 1) + 8);
+    let o = 0;
+    for (let i = 0; i < n; i++) {
+      let c = __runjs_P.$charCodeAt(s, i);
+      if (o + 4 > out.length) {
+        const bigger = new Uint8Array(out.length * 2 + 8);
+        __runjs_P.$set(bigger, out);
+        out = bigger;
+      }
+      if (c < 128) {
+        out[o++] = c;
+        continue;
+      }
+      if (c < 2048) {
+        out[o++] = 192 | c >> 6;
+        out[o++] = 128 | c & 63;
+        continue;
+      }
+      if (c >= 55296 && c <= 57343) {
+        const d = i + 1 < n ? __runjs_P.$charCodeAt(s, i + 1) : 0;
+        if (c <= 56319 && d >= 56320 && d <= 57343) {
+          c = 65536 + (c - 55296 << 10) + (d - 56320);
+          i++;
+          out[o++] = 240 | c >> 18;
+          out[o++] = 128 | c >> 12 & 63;
+          out[o++] = 128 | c >> 6 & 63;
+          out[o++] = 128 | c & 63;
+          continue;
+        }
+        c = 65533;
+      }
+      out[o++] = 224 | c >> 12;
+      out[o++] = 128 | c >> 6 & 63;
+      out[o++] = 128 | c & 63;
+    }
+    return __runjs_P.$slice(out, 0, o);
+  }
+  __name(utf8Encode, "utf8Encode");
+  var StringSink = class {
+    static {
+      __name(this, "StringSink");
+    }
+    constructor() {
+      this.parts = [];
+      this.units = new Uint16Array(CHUNK);
+      this.n = 0;
+    }
+    unit(u2) {
+      if (this.n === CHUNK) this.flush();
+      this.units[this.n++] = u2;
+    }
+    codePoint(cp) {
+      if (cp < 65536) this.unit(cp);
+      else {
+        cp -= 65536;
+        this.unit(55296 + (cp >> 10));
+        this.unit(56320 + (cp & 1023));
+      }
+    }
+    flush() {
+      if (this.n > 0) __runjs_P.$push(this.parts, __runjs_P.$apply(__runjs_P.String_fromCharCode, null, __runjs_P.$subarray(this.units, 0, this.n)));
+      this.n = 0;
+    }
+    text() {
+      this.flush();
+      return this.parts.length === 1 ? this.parts[0] : __runjs_P.$join(this.parts, "");
+    }
+  };
+  function invalidData(encoding) {
+    return nodeError(TypeError, "ERR_ENCODING_INVALID_ENCODED_DATA", `The encoded data was not valid for encoding ${encoding}`);
+  }
+  __name(invalidData, "invalidData");
+  var Utf8Decoder = class {
+    static {
+      __name(this, "Utf8Decoder");
+    }
+    constructor(fatal) {
+      this.fatal = fatal;
+      this.needed = 0;
+      this.seen = 0;
+      this.cp = 0;
+      this.lower = 128;
+      this.upper = 191;
+    }
+    error(sink) {
+      if (this.fatal) throw invalidData("utf-8");
+      sink.unit(65533);
+    }
+    decode(bytes, sink, flush2) {
+      const n = bytes.length;
+      let i = 0;
+      while (i < n) {
+        const b = bytes[i];
+        if (this.needed === 0) {
+          if (b < 128) {
+            let j = i + 1;
+            while (j < n && bytes[j] < 128 && j - i < CHUNK) j++;
+            if (j - i > 16) {
+              sink.flush();
+              __runjs_P.$push(sink.parts, __runjs_P.$apply(__runjs_P.String_fromCharCode, null, __runjs_P.$subarray(bytes, i, j)));
+            } else {
+              for (let k = i; k < j; k++) sink.unit(bytes[k]);
+            }
+            i = j;
+            continue;
+          }
+          i++;
+          if (b >= 194 && b <= 223) {
+            this.needed = 1;
+            this.cp = b & 31;
+          } else if (b >= 224 && b <= 239) {
+            if (b === 224) this.lower = 160;
+            if (b === 237) this.upper = 159;
+            this.needed = 2;
+            this.cp = b & 15;
+          } else if (b >= 240 && b <= 244) {
+            if (b === 240) this.lower = 144;
+            if (b === 244) this.upper = 143;
+            this.needed = 3;
+            this.cp = b & 7;
+          } else this.error(sink);
+          continue;
+        }
+        if (b < this.lower || b > this.upper) {
+          this.cp = this.needed = this.seen = 0;
+          this.lower = 128;
+          this.upper = 191;
+          this.error(sink);
+          continue;
+        }
+        i++;
+        this.lower = 128;
+        this.upper = 191;
+        this.cp = this.cp << 6 | b & 63;
+        if (++this.seen === this.needed) {
+          sink.codePoint(this.cp);
+          this.cp = this.needed = this.seen = 0;
+        }
+      }
+      if (flush2 && this.needed !== 0) {
+        this.cp = this.needed = this.seen = 0;
+        this.lower = 128;
+        this.upper = 191;
+        this.error(sink);
+      }
+    }
+  };
+  var Utf16Decoder = class {
+    static {
+      __name(this, "Utf16Decoder");
+    }
+    constructor(fatal, bigEndian) {
+      this.fatal = fatal;
+      this.be = bigEndian;
+      this.leadByte = -1;
+      this.leadSurrogate = -1;
+      this.name = bigEndian ? "utf-16be" : "utf-16le";
+    }
+    error(sink) {
+      if (this.fatal) throw invalidData(this.name);
+      sink.unit(65533);
+    }
+    decode(bytes, sink, flush2) {
+      for (let i = 0; i < bytes.length; i++) {
+        const b = bytes[i];
+        if (this.leadByte < 0) {
+          this.leadByte = b;
+          continue;
+        }
+        const unit = this.be ? this.leadByte << 8 | b : b << 8 | this.leadByte;
+        this.leadByte = -1;
+        if (this.leadSurrogate >= 0) {
+          const lead = this.leadSurrogate;
+          this.leadSurrogate = -1;
+          if (unit >= 56320 && unit <= 57343) {
+            sink.unit(lead);
+            sink.unit(unit);
+            continue;
+          }
+          this.error(sink);
+        }
+        if (unit >= 55296 && unit <= 56319) {
+          this.leadSurrogate = unit;
+          continue;
+        }
+        if (unit >= 56320 && unit <= 57343) {
+          this.error(sink);
+          continue;
+        }
+        sink.unit(unit);
+      }
+      if (flush2 && (this.leadByte >= 0 || this.leadSurrogate >= 0)) {
+        this.leadByte = -1;
+        this.leadSurrogate = -1;
+        this.error(sink);
+      }
+    }
+  };
+  var UserDefinedDecoder = class {
+    static {
+      __name(this, "UserDefinedDecoder");
+    }
+    decode(bytes, sink) {
+      for (let i = 0; i < bytes.length; i++) {
+        const b = bytes[i];
+        sink.unit(b < 128 ? b : 63360 + b - 128);
+      }
+    }
+  };
+  var HostDecoder = class {
+    static {
+      __name(this, "HostDecoder");
+    }
+    constructor(encoding, fatal) {
+      this.encoding = encoding;
+      this.fatal = fatal;
+      this.pending = new Uint8Array(0);
+    }
+    decode(bytes, sink, flush2) {
+      let input = bytes;
+      if (this.pending.length > 0) {
+        input = new Uint8Array(this.pending.length + bytes.length);
+        __runjs_P.$set(input, this.pending);
+        __runjs_P.$set(input, bytes, this.pending.length);
+      }
+      const r = op("encoding.decode", { encoding: this.encoding, fatal: this.fatal, stream: !flush2 }, input);
+      this.pending = r.rest > 0 ? __runjs_P.$slice(input, input.length - r.rest) : new Uint8Array(0);
+      sink.flush();
+      __runjs_P.$push(sink.parts, r.text);
+    }
+  };
+  function toBytes(input) {
+    if (input === void 0) return new Uint8Array(0);
+    if (__runjs_P.ArrayBuffer_isView(input)) return new Uint8Array(input.buffer, input.byteOffset, input.byteLength);
+    if (input instanceof ArrayBuffer || typeof SharedArrayBuffer === "function" && input instanceof SharedArrayBuffer) return new Uint8Array(input);
+    throw nodeError(TypeError, "ERR_INVALID_ARG_TYPE", `The "input" argument must be an instance of ArrayBuffer or ArrayBufferView. Received ${describeType(input)}`);
+  }
+  __name(toBytes, "toBytes");
+  function makeDecoder(encoding, fatal) {
+    switch (encoding) {
+      case "utf-8":
+        return new Utf8Decoder(fatal);
+      case "utf-16le":
+        return new Utf16Decoder(fatal, false);
+      case "utf-16be":
+        return new Utf16Decoder(fatal, true);
+      case "x-user-defined":
+        return new UserDefinedDecoder();
+      default:
+        return new HostDecoder(encoding, fatal);
+    }
+  }
+  __name(makeDecoder, "makeDecoder");
+  var decoders = /* @__PURE__ */ new WeakMap();
+  function dec(d) {
+    const s = __runjs_P.$get(decoders, d);
+    if (s === void 0) throw new TypeError("Illegal invocation");
+    return s;
+  }
+  __name(dec, "dec");
+  var TextDecoder = class {
+    static {
+      __name(this, "TextDecoder");
+    }
+    constructor(label = "utf-8", options = void 0) {
+      const encoding = encodingForLabel(label);
+      if (encoding === void 0 || encoding === "replacement") {
+        throw nodeError(RangeError, "ERR_ENCODING_NOT_SUPPORTED", `The "${String(label)}" encoding is not supported`);
+      }
+      if (options !== void 0 && options !== null && typeof options !== "object") {
+        throw nodeError(TypeError, "ERR_INVALID_ARG_TYPE", `The "options" argument must be of type object. Received ${describeType(options)}`);
+      }
+      const fatal = !!options?.fatal;
+      const ignoreBOM = !!options?.ignoreBOM;
+      if (encoding !== "utf-8" && encoding !== "utf-16le" && encoding !== "utf-16be" && encoding !== "x-user-defined") {
+        if (!op("encoding.supported", encoding)) throw nodeError(RangeError, "ERR_ENCODING_NOT_SUPPORTED", `The "${String(label)}" encoding is not supported`);
+      }
+      __runjs_P.$set(decoders, this, { encoding, fatal, ignoreBOM, decoder: void 0, bomSeen: false });
+    }
+    get encoding() {
+      return dec(this).encoding;
+    }
+    get fatal() {
+      return dec(this).fatal;
+    }
+    get ignoreBOM() {
+      return dec(this).ignoreBOM;
+    }
+    decode(input = void 0, options = void 0) {
+      const s = dec(this);
+      const bytes = toBytes(input);
+      const stream = !!options?.stream;
+      if (!stream && s.decoder === void 0 && s.encoding === "utf-8" && !s.fatal && bytes.length > BULK_MIN) {
+        let text2 = hostToText(bytes, "utf8");
+        if (!s.ignoreBOM && __runjs_P.$charCodeAt(text2, 0) === 65279) text2 = __runjs_P.$slice(text2, 1);
+        return text2;
+      }
+      if (s.decoder === void 0) {
+        s.decoder = makeDecoder(s.encoding, s.fatal);
+        s.bomSeen = false;
+      }
+      const sink = new StringSink();
+      try {
+        s.decoder.decode(bytes, sink, !stream);
+      } catch (e) {
+        s.decoder = void 0;
+        throw e;
+      }
+      let text = sink.text();
+      if (!s.bomSeen && text.length > 0) {
+        s.bomSeen = true;
+        const bomAware = s.encoding === "utf-8" || s.encoding === "utf-16le" || s.encoding === "utf-16be";
+        if (bomAware && !s.ignoreBOM && __runjs_P.$charCodeAt(text, 0) === 65279) text = __runjs_P.$slice(text, 1);
+      }
+      if (!stream) s.decoder = void 0;
+      return text;
+    }
+  };
+  __runjs_P.Object_defineProperty(TextDecoder.prototype, Symbol.toStringTag, { value: "TextDecoder", configurable: true });
+  var TextEncoder = class {
+    static {
+      __name(this, "TextEncoder");
+    }
+    get encoding() {
+      return "utf-8";
+    }
+    encode(input = "") {
+      return utf8Encode(input);
+    }
+    encodeInto(source, destination) {
+      if (!(destination instanceof Uint8Array)) {
+        throw nodeError(TypeError, "ERR_INVALID_ARG_TYPE", `The "dest" argument must be an instance of Uint8Array. Received ${describeType(destination)}`);
+      }
+      const s = String(source);
+      let read = 0;
+      let written = 0;
+      const cap = destination.length;
+      for (let i = 0; i < s.length; i++) {
+        let c = __runjs_P.$charCodeAt(s, i);
+        let units = 1;
+        if (c >= 55296 && c <= 56319 && i + 1 < s.length) {
+          const d = __runjs_P.$charCodeAt(s, i + 1);
+          if (d >= 56320 && d <= 57343) {
+            c = 65536 + (c - 55296 << 10) + (d - 56320);
+            units = 2;
+          }
+        }
+        if (c >= 55296 && c <= 57343) c = 65533;
+        const size = c < 128 ? 1 : c < 2048 ? 2 : c < 65536 ? 3 : 4;
+        if (written + size > cap) break;
+        if (size === 1) destination[written] = c;
+        else if (size === 2) {
+          destination[written] = 192 | c >> 6;
+          destination[written + 1] = 128 | c & 63;
+        } else if (size === 3) {
+          destination[written] = 224 | c >> 12;
+          destination[written + 1] = 128 | c >> 6 & 63;
+          destination[written + 2] = 128 | c & 63;
+        } else {
+          destination[written] = 240 | c >> 18;
+          destination[written + 1] = 128 | c >> 12 & 63;
+          destination[written + 2] = 128 | c >> 6 & 63;
+          destination[written + 3] = 128 | c & 63;
+        }
+        written += size;
+        read += units;
+        i += units - 1;
+      }
+      return { read, written };
+    }
+  };
+  __runjs_P.Object_defineProperty(TextEncoder.prototype, Symbol.toStringTag, { value: "TextEncoder", configurable: true });
+  function utf8Decode(bytes) {
+    if (bytes.length > BULK_MIN) return hostToText(bytes, "utf8");
+    const sink = new StringSink();
+    new Utf8Decoder(false).decode(bytes, sink, true);
+    return sink.text();
+  }
+  __name(utf8Decode, "utf8Decode");
+
+  // worker/guest/platform/web/process.js
+  var NODE_VERSION = "24.0.0";
+  function hostNow() {
+    return op("clock.now");
+  }
+  __name(hostNow, "hostNow");
+  function writer(fd) {
+    return {
+      fd,
+      isTTY: false,
+      columns: 80,
+      rows: 24,
+      writable: true,
+      write(chunk, encoding, callback) {
+        const text = typeof chunk === "string" ? chunk : chunkText(chunk);
+        op("console.write", text);
+        const cb = typeof encoding === "function" ? encoding : callback;
+        if (typeof cb === "function") queueMicrotask(() => cb(null));
+        return true;
+      },
+      end(chunk, encoding, callback) {
+        if (chunk !== void 0 && chunk !== null && typeof chunk !== "function") this.write(chunk, encoding);
+        const cb = __runjs_P.$find([chunk, encoding, callback], (x) => typeof x === "function");
+        if (cb !== void 0) queueMicrotask(() => cb());
+      },
+      on() {
+        return this;
+      },
+      once() {
+        return this;
+      },
+      off() {
+        return this;
+      },
+      removeListener() {
+        return this;
+      },
+      emit() {
+        return false;
+      },
+      getWindowSize() {
+        return [80, 24];
+      },
+      hasColors() {
+        return false;
+      },
+      getColorDepth() {
+        return 1;
+      }
+    };
+  }
+  __name(writer, "writer");
+  var decoder;
+  function chunkText(chunk) {
+    if (__runjs_P.ArrayBuffer_isView(chunk)) {
+      decoder ??= new TextDecoder();
+      return decoder.decode(chunk);
+    }
+    return String(chunk);
+  }
+  __name(chunkText, "chunkText");
+  function unsupported(what) {
+    return nodeError(Error, "ERR_UNSUPPORTED_OPERATION", `${what} is not supported in runjs`);
+  }
+  __name(unsupported, "unsupported");
+  var listeners = /* @__PURE__ */ new Map();
+  function hrtime(previous = void 0) {
+    const ms = hostNow();
+    let sec = __runjs_P.Math_floor(ms / 1e3);
+    let nsec = __runjs_P.Math_round((ms - sec * 1e3) * 1e6);
+    if (nsec >= 1e9) {
+      sec += 1;
+      nsec -= 1e9;
+    }
+    if (previous !== void 0) {
+      if (!__runjs_P.Array_isArray(previous) || previous.length !== 2) {
+        throw nodeError(TypeError, "ERR_INVALID_ARG_TYPE", 'The "time" argument must be an instance of Array.');
+      }
+      sec -= previous[0];
+      nsec -= previous[1];
+      if (nsec < 0) {
+        sec -= 1;
+        nsec += 1e9;
+      }
+    }
+    return [sec, nsec];
+  }
+  __name(hrtime, "hrtime");
+  hrtime.bigint = /* @__PURE__ */ __name(function bigint() {
+    const ms = hostNow();
+    return BigInt(__runjs_P.Math_floor(ms)) * 1000000n + BigInt(__runjs_P.Math_round(ms % 1 * 1e6));
+  }, "bigint");
+  function newEnv() {
+    return new Proxy({}, {
+      set(target, key, value) {
+        target[key] = typeof key === "symbol" ? value : String(value);
+        return true;
+      },
+      defineProperty(target, key, descriptor) {
+        if (typeof key !== "symbol" && "value" in descriptor) {
+          return __runjs_P.Reflect_defineProperty(target, key, { value: String(descriptor.value), writable: true, enumerable: true, configurable: true });
+        }
+        return __runjs_P.Reflect_defineProperty(target, key, descriptor);
+      }
+    });
+  }
+  __name(newEnv, "newEnv");
+  var process = {
+    title: "runjs",
+    version: `v${NODE_VERSION}`,
+    versions: { node: NODE_VERSION, runjs: VERSION },
+    arch: "x64",
+    platform: "linux",
+    release: { name: "node" },
+    argv: ["/usr/local/bin/node", "/main.js"],
+    argv0: "node",
+    execArgv: [],
+    execPath: "/usr/local/bin/node",
+    env: newEnv(),
+    pid: 1,
+    ppid: 0,
+    exitCode: void 0,
+    config: { variables: {} },
+    features: {},
+    stdout: writer(1),
+    stderr: writer(2),
+    cwd() {
+      return "/";
+    },
+    chdir() {
+      throw unsupported("process.chdir()");
+    },
+    umask() {
+      return 18;
+    },
+    getuid() {
+      return 1e3;
+    },
+    getgid() {
+      return 1e3;
+    },
+    geteuid() {
+      return 1e3;
+    },
+    getegid() {
+      return 1e3;
+    },
+    exit(code = void 0) {
+      throw nodeError(Error, "ERR_UNSUPPORTED_OPERATION", `process.exit(${code === void 0 ? "" : String(code)}) is not supported in runjs: a run ends when its work is done; throw an error to fail it`);
+    },
+    abort() {
+      throw unsupported("process.abort()");
+    },
+    kill() {
+      throw unsupported("process.kill()");
+    },
+    nextTick(callback, ...args) {
+      if (typeof callback !== "function") throw nodeError(TypeError, "ERR_INVALID_ARG_TYPE", 'The "callback" argument must be of type function');
+      queueMicrotask(() => callback(...__runjs_P.iter(args)));
+    },
+    hrtime,
+    uptime() {
+      return (hostNow() - timeOrigin()) / 1e3;
+    },
+    memoryUsage() {
+      return { rss: 0, heapTotal: 0, heapUsed: 0, external: 0, arrayBuffers: 0 };
+    },
+    cpuUsage() {
+      return { user: 0, system: 0 };
+    },
+    resourceUsage() {
+      return {};
+    },
+    /** Node's emitWarning: 'warning' listeners get the Error in a later tick; the run's output shows it too. */
+    emitWarning(warning, type = void 0, code = void 0, ctor = void 0) {
+      let detail;
+      if (type !== null && typeof type === "object" && !__runjs_P.Array_isArray(type)) {
+        ctor = type.ctor;
+        code = type.code;
+        if (typeof type.detail === "string") detail = type.detail;
+        type = type.type || "Warning";
+      } else if (typeof type === "function") {
+        ctor = type;
+        code = void 0;
+        type = "Warning";
+      }
+      if (type !== void 0 && typeof type !== "string") throw invalidArgType("type", "of type string", type);
+      if (typeof code === "function") code = void 0;
+      else if (code !== void 0 && typeof code !== "string") throw invalidArgType("code", "of type string", code);
+      if (typeof warning === "string") {
+        const message = warning;
+        warning = new Error(message);
+        warning.name = String(type || "Warning");
+        if (code !== void 0) warning.code = code;
+        if (detail !== void 0) warning.detail = detail;
+      } else if (!(warning instanceof Error)) {
+        throw invalidArgType("warning", "of type string or an instance of Error", warning);
+      }
+      void ctor;
+      queueMicrotask(() => {
+        process.emit("warning", warning);
+        const prefix = warning.code ? `[${warning.code}] ` : "";
+        const more = typeof warning.detail === "string" ? `
+${warning.detail}` : "";
+        op("console.write", `[WARN] (runjs) ${prefix}${warning.name}: ${warning.message}${more}
+`);
+      });
+    },
+    on(event, fn) {
+      addListener(event, fn);
+      return process;
+    },
+    addListener(event, fn) {
+      addListener(event, fn);
+      return process;
+    },
+    once(event, fn) {
+      addListener(event, fn);
+      return process;
+    },
+    off(event, fn) {
+      removeListener(event, fn);
+      return process;
+    },
+    removeListener(event, fn) {
+      removeListener(event, fn);
+      return process;
+    },
+    removeAllListeners(event = void 0) {
+      if (event === void 0) __runjs_P.$clear(listeners);
+      else __runjs_P.$delete(listeners, event);
+      return process;
+    },
+    listeners(event) {
+      return __runjs_P.$slice((__runjs_P.$get(listeners, event) ?? []));
+    },
+    listenerCount(event) {
+      return (__runjs_P.$get(listeners, event) ?? []).length;
+    },
+    emit(event, ...args) {
+      const list = __runjs_P.$get(listeners, event);
+      if (list === void 0) return false;
+      for (const fn of __runjs_P.iter(__runjs_P.$slice(list))) __runjs_P.$apply(fn, process, args);
+      return true;
+    }
+  };
+  function addListener(event, fn) {
+    let list = __runjs_P.$get(listeners, event);
+    if (list === void 0) {
+      list = [];
+      __runjs_P.$set(listeners, event, list);
+    }
+    __runjs_P.$push(list, fn);
+  }
+  __name(addListener, "addListener");
+  function removeListener(event, fn) {
+    const list = __runjs_P.$get(listeners, event);
+    if (list === void 0) return;
+    const i = __runjs_P.$indexOf(list, fn);
+    if (i >= 0) __runjs_P.$splice(list, i, 1);
+  }
+  __name(removeListener, "removeListener");
+  __runjs_P.Object_defineProperty(process, Symbol.toStringTag, { value: "process", configurable: true });
 
   // worker/guest/platform/web/event-target.js
   var events = /* @__PURE__ */ new WeakMap();
@@ -353,6 +1182,7 @@ var __runjs_part = (() => {
       const rec = { callback, capture: o.capture, once: o.once, passive: o.passive, removed: false };
       __runjs_P.$push(list, rec);
       notify(this, t, list.length);
+      if (list.length > 1) checkMaxListeners(this, t, list.length);
       if (o.signal !== void 0) {
         o.signal.addEventListener("abort", () => this.removeEventListener(t, callback, { capture: o.capture }));
       }
@@ -421,6 +1251,39 @@ var __runjs_part = (() => {
     __runjs_P.$set(watchers, target, watcher);
   }
   __name(watchListeners, "watchListeners");
+  var maxListeners = /* @__PURE__ */ new WeakMap();
+  var warnedTargets = /* @__PURE__ */ new WeakSet();
+  var defaultMaxListeners = 10;
+  function setEventTargetMaxListeners(target, n) {
+    __runjs_P.$set(maxListeners, target, n);
+  }
+  __name(setEventTargetMaxListeners, "setEventTargetMaxListeners");
+  function getEventTargetMaxListeners(target) {
+    return __runjs_P.$get(maxListeners, target) ?? (isAbortSignal(target) ? 0 : defaultMaxListeners);
+  }
+  __name(getEventTargetMaxListeners, "getEventTargetMaxListeners");
+  function setEventTargetDefaultMaxListeners(n) {
+    defaultMaxListeners = n;
+  }
+  __name(setEventTargetDefaultMaxListeners, "setEventTargetDefaultMaxListeners");
+  function isAbortSignal(target) {
+    const AbortSignal2 = globalThis.AbortSignal;
+    return typeof AbortSignal2 === "function" && target instanceof AbortSignal2;
+  }
+  __name(isAbortSignal, "isAbortSignal");
+  function checkMaxListeners(target, type, count) {
+    if (__runjs_P.$has(warnedTargets, target)) return;
+    const max = getEventTargetMaxListeners(target);
+    if (!(max > 0) || count <= max) return;
+    __runjs_P.$add(warnedTargets, target);
+    const w = new Error(`Possible EventTarget memory leak detected. ${count} ${type} listeners added to ${target.constructor?.name ?? "EventTarget"}. MaxListeners is ${max}. Use events.setMaxListeners() to increase limit`);
+    w.name = "MaxListenersExceededWarning";
+    w.target = target;
+    w.type = type;
+    w.count = count;
+    process.emitWarning(w);
+  }
+  __name(checkMaxListeners, "checkMaxListeners");
   function notify(target, type, count) {
     const w = __runjs_P.$get(watchers, target);
     if (w !== void 0) w(type, count);
@@ -598,7 +1461,7 @@ var __runjs_part = (() => {
 
   // worker/guest/platform/web/abort.js
   var signals = /* @__PURE__ */ new WeakMap();
-  var CREATE = /* @__PURE__ */ Symbol("create");
+  var CREATE2 = /* @__PURE__ */ Symbol("create");
   function st(s) {
     const v = __runjs_P.$get(signals, s);
     if (v === void 0) throw new TypeError("Illegal invocation");
@@ -610,7 +1473,7 @@ var __runjs_part = (() => {
       __name(this, "AbortSignal");
     }
     constructor(token) {
-      if (token !== CREATE) throw new TypeError("Illegal constructor");
+      if (token !== CREATE2) throw new TypeError("Illegal constructor");
       super();
       __runjs_P.$set(signals, this, { aborted: false, reason: void 0, onabort: null, followers: [], dependent: false, sources: [] });
     }
@@ -682,7 +1545,7 @@ var __runjs_part = (() => {
   };
   __runjs_P.Object_defineProperty(AbortSignal.prototype, Symbol.toStringTag, { value: "AbortSignal", configurable: true });
   function newSignal() {
-    return new AbortSignal(CREATE);
+    return new AbortSignal(CREATE2);
   }
   __name(newSignal, "newSignal");
   function abortError() {
@@ -720,44 +1583,6 @@ var __runjs_part = (() => {
     }
   };
   __runjs_P.Object_defineProperty(AbortController.prototype, Symbol.toStringTag, { value: "AbortController", configurable: true });
-
-  // worker/guest/platform/web/errors.js
-  function nodeError(Ctor, code, message) {
-    const e = new Ctor(message);
-    __runjs_P.Object_defineProperty(e, "code", { value: code, writable: true, enumerable: true, configurable: true });
-    return e;
-  }
-  __name(nodeError, "nodeError");
-  function invalidArgType(name, expected, actual) {
-    const subject = __runjs_P.$endsWith(name, " argument") ? name : `"${name}" ${__runjs_P.$includes(name, ".") ? "property" : "argument"}`;
-    return nodeError(TypeError, "ERR_INVALID_ARG_TYPE", `The ${subject} must be ${expected}. Received ${describeType(actual)}`);
-  }
-  __name(invalidArgType, "invalidArgType");
-  function outOfRange(name, range, actual) {
-    return nodeError(RangeError, "ERR_OUT_OF_RANGE", `The value of "${name}" is out of range. It must be ${range}. Received ${describeReceived(actual)}`);
-  }
-  __name(outOfRange, "outOfRange");
-  function describeReceived(v) {
-    if (typeof v === "bigint") {
-      const s = String(v);
-      return `${v > 2n ** 32n || v < -(2n ** 32n) ? addNumericalSeparator(s) : s}n`;
-    }
-    if (typeof v === "number") {
-      if (__runjs_P.Number_isInteger(v) && __runjs_P.Math_abs(v) > 2 ** 32) return addNumericalSeparator(String(v));
-      return __runjs_P.Object_is(v, -0) ? "-0" : String(v);
-    }
-    if (typeof v === "string") return `'${v}'`;
-    return String(v);
-  }
-  __name(describeReceived, "describeReceived");
-  function addNumericalSeparator(s) {
-    let res = "";
-    let i = s.length;
-    const start2 = s[0] === "-" ? 1 : 0;
-    for (; i >= start2 + 4; i -= 3) res = `_${__runjs_P.$slice(s, i - 3, i)}${res}`;
-    return `${__runjs_P.$slice(s, 0, i)}${res}`;
-  }
-  __name(addNumericalSeparator, "addNumericalSeparator");
 
   // worker/guest/platform/web/structured-clone.js
   var ERROR_TYPES = {
@@ -1162,21 +1987,6 @@ var __runjs_part = (() => {
   };
   __runjs_P.Object_defineProperty(MessageChannel.prototype, Symbol.toStringTag, { value: "MessageChannel", configurable: true });
 
-  // worker/guest/platform/web/bulk-codec.js
-  var BULK_MIN = 1024;
-  function hostToBytes(text, encoding) {
-    return op("encoding.toBytes", { encoding, text });
-  }
-  __name(hostToBytes, "hostToBytes");
-  function hostByteLength(text, encoding) {
-    return op("encoding.toBytes", { encoding, text, count: true });
-  }
-  __name(hostByteLength, "hostByteLength");
-  function hostToText(bytes, encoding) {
-    return op("encoding.toText", { encoding }, bytes);
-  }
-  __name(hostToText, "hostToText");
-
   // worker/guest/platform/web/base64.js
   var ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
   var DECODE = __runjs_P.$fill(new Int16Array(256), -1);
@@ -1281,450 +2091,11 @@ var __runjs_part = (() => {
   }
   __name(latin1, "latin1");
 
-  // worker/guest/platform/web/encoding-labels.js
-  var ENCODINGS = {
-    "utf-8": "unicode-1-1-utf-8 unicode11utf8 unicode20utf8 utf-8 utf8 x-unicode20utf8",
-    ibm866: "866 cp866 csibm866 ibm866",
-    "iso-8859-2": "csisolatin2 iso-8859-2 iso-ir-101 iso8859-2 iso88592 iso_8859-2 iso_8859-2:1987 l2 latin2",
-    "iso-8859-3": "csisolatin3 iso-8859-3 iso-ir-109 iso8859-3 iso88593 iso_8859-3 iso_8859-3:1988 l3 latin3",
-    "iso-8859-4": "csisolatin4 iso-8859-4 iso-ir-110 iso8859-4 iso88594 iso_8859-4 iso_8859-4:1988 l4 latin4",
-    "iso-8859-5": "csisolatincyrillic cyrillic iso-8859-5 iso-ir-144 iso8859-5 iso88595 iso_8859-5 iso_8859-5:1988",
-    "iso-8859-6": "arabic asmo-708 csiso88596e csiso88596i csisolatinarabic ecma-114 iso-8859-6 iso-8859-6-e iso-8859-6-i iso-ir-127 iso8859-6 iso88596 iso_8859-6 iso_8859-6:1987",
-    "iso-8859-7": "csisolatingreek ecma-118 elot_928 greek greek8 iso-8859-7 iso-ir-126 iso8859-7 iso88597 iso_8859-7 iso_8859-7:1987 sun_eu_greek",
-    "iso-8859-8": "csiso88598e csisolatinhebrew hebrew iso-8859-8 iso-8859-8-e iso-ir-138 iso8859-8 iso88598 iso_8859-8 iso_8859-8:1988 visual",
-    "iso-8859-8-i": "csiso88598i iso-8859-8-i logical",
-    "iso-8859-10": "csisolatin6 iso-8859-10 iso-ir-157 iso8859-10 iso885910 l6 latin6",
-    "iso-8859-13": "iso-8859-13 iso8859-13 iso885913",
-    "iso-8859-14": "iso-8859-14 iso8859-14 iso885914",
-    "iso-8859-15": "csisolatin9 iso-8859-15 iso8859-15 iso885915 iso_8859-15 l9",
-    "iso-8859-16": "iso-8859-16",
-    "koi8-r": "cskoi8r koi koi8 koi8-r koi8_r",
-    "koi8-u": "koi8-ru koi8-u",
-    macintosh: "csmacintosh mac macintosh x-mac-roman",
-    "windows-874": "dos-874 iso-8859-11 iso8859-11 iso885911 tis-620 windows-874",
-    "windows-1250": "cp1250 windows-1250 x-cp1250",
-    "windows-1251": "cp1251 windows-1251 x-cp1251",
-    "windows-1252": "ansi_x3.4-1968 ascii cp1252 cp819 csisolatin1 ibm819 iso-8859-1 iso-ir-100 iso8859-1 iso88591 iso_8859-1 iso_8859-1:1987 l1 latin1 us-ascii windows-1252 x-cp1252",
-    "windows-1253": "cp1253 windows-1253 x-cp1253",
-    "windows-1254": "cp1254 csisolatin5 iso-8859-9 iso-ir-148 iso8859-9 iso88599 iso_8859-9 iso_8859-9:1989 l5 latin5 windows-1254 x-cp1254",
-    "windows-1255": "cp1255 windows-1255 x-cp1255",
-    "windows-1256": "cp1256 windows-1256 x-cp1256",
-    "windows-1257": "cp1257 windows-1257 x-cp1257",
-    "windows-1258": "cp1258 windows-1258 x-cp1258",
-    "x-mac-cyrillic": "x-mac-cyrillic x-mac-ukrainian",
-    gbk: "chinese csgb2312 csiso58gb231280 gb2312 gb_2312 gb_2312-80 gbk iso-ir-58 x-gbk",
-    gb18030: "gb18030",
-    big5: "big5 big5-hkscs cn-big5 csbig5 x-x-big5",
-    "euc-jp": "cseucpkdfmtjapanese euc-jp x-euc-jp",
-    "iso-2022-jp": "csiso2022jp iso-2022-jp",
-    shift_jis: "csshiftjis ms932 ms_kanji shift-jis shift_jis sjis windows-31j x-sjis",
-    "euc-kr": "cseuckr csksc56011987 euc-kr iso-ir-149 korean ks_c_5601-1987 ks_c_5601-1989 ksc5601 ksc_5601 windows-949",
-    replacement: "csiso2022kr hz-gb-2312 iso-2022-cn iso-2022-cn-ext iso-2022-kr replacement",
-    "utf-16be": "unicodefffe utf-16be",
-    "utf-16le": "csunicode iso-10646-ucs-2 ucs-2 unicode unicodefeff utf-16 utf-16le",
-    "x-user-defined": "x-user-defined"
-  };
-  var byLabel;
-  function encodingForLabel(label) {
-    if (byLabel === void 0) {
-      byLabel = /* @__PURE__ */ new Map();
-      for (const name of __runjs_P.iter(__runjs_P.Object_keys(ENCODINGS))) for (const l2 of __runjs_P.iter(__runjs_P.$split(ENCODINGS[name], " "))) __runjs_P.$set(byLabel, l2, name);
-    }
-    return __runjs_P.$get(byLabel, __runjs_P.$replace(__runjs_P.$replace(String(label), /^[\t\n\f\r ]+|[\t\n\f\r ]+$/g, ""), /[A-Z]+/g, (c) => __runjs_P.$toLowerCase(c)));
-  }
-  __name(encodingForLabel, "encodingForLabel");
-
-  // worker/guest/platform/web/encoding.js
-  var CHUNK = 8192;
-  function utf8Encode(input) {
-    const s = String(input);
-    const n = s.length;
-    if (n > BULK_MIN) return hostToBytes(s, "utf8");
-    let out = new Uint8Array(n + (n >> 1) + 8);
-    let o = 0;
-    for (let i = 0; i < n; i++) {
-      let c = __runjs_P.$charCodeAt(s, i);
-      if (o + 4 > out.length) {
-        const bigger = new Uint8Array(out.length * 2 + 8);
-        __runjs_P.$set(bigger, out);
-        out = bigger;
-      }
-      if (c < 128) {
-        out[o++] = c;
-        continue;
-      }
-      if (c < 2048) {
-        out[o++] = 192 | c >> 6;
-        out[o++] = 128 | c & 63;
-        continue;
-      }
-      if (c >= 55296 && c <= 57343) {
-        const d = i + 1 < n ? __runjs_P.$charCodeAt(s, i + 1) : 0;
-        if (c <= 56319 && d >= 56320 && d <= 57343) {
-          c = 65536 + (c - 55296 << 10) + (d - 56320);
-          i++;
-          out[o++] = 240 | c >> 18;
-          out[o++] = 128 | c >> 12 & 63;
-          out[o++] = 128 | c >> 6 & 63;
-          out[o++] = 128 | c & 63;
-          continue;
-        }
-        c = 65533;
-      }
-      out[o++] = 224 | c >> 12;
-      out[o++] = 128 | c >> 6 & 63;
-      out[o++] = 128 | c & 63;
-    }
-    return __runjs_P.$slice(out, 0, o);
-  }
-  __name(utf8Encode, "utf8Encode");
-  var StringSink = class {
-    static {
-      __name(this, "StringSink");
-    }
-    constructor() {
-      this.parts = [];
-      this.units = new Uint16Array(CHUNK);
-      this.n = 0;
-    }
-    unit(u2) {
-      if (this.n === CHUNK) this.flush();
-      this.units[this.n++] = u2;
-    }
-    codePoint(cp) {
-      if (cp < 65536) this.unit(cp);
-      else {
-        cp -= 65536;
-        this.unit(55296 + (cp >> 10));
-        this.unit(56320 + (cp & 1023));
-      }
-    }
-    flush() {
-      if (this.n > 0) __runjs_P.$push(this.parts, __runjs_P.$apply(__runjs_P.String_fromCharCode, null, __runjs_P.$subarray(this.units, 0, this.n)));
-      this.n = 0;
-    }
-    text() {
-      this.flush();
-      return this.parts.length === 1 ? this.parts[0] : __runjs_P.$join(this.parts, "");
-    }
-  };
-  function invalidData(encoding) {
-    return nodeError(TypeError, "ERR_ENCODING_INVALID_ENCODED_DATA", `The encoded data was not valid for encoding ${encoding}`);
-  }
-  __name(invalidData, "invalidData");
-  var Utf8Decoder = class {
-    static {
-      __name(this, "Utf8Decoder");
-    }
-    constructor(fatal) {
-      this.fatal = fatal;
-      this.needed = 0;
-      this.seen = 0;
-      this.cp = 0;
-      this.lower = 128;
-      this.upper = 191;
-    }
-    error(sink) {
-      if (this.fatal) throw invalidData("utf-8");
-      sink.unit(65533);
-    }
-    decode(bytes, sink, flush2) {
-      const n = bytes.length;
-      let i = 0;
-      while (i < n) {
-        const b = bytes[i];
-        if (this.needed === 0) {
-          if (b < 128) {
-            let j = i + 1;
-            while (j < n && bytes[j] < 128 && j - i < CHUNK) j++;
-            if (j - i > 16) {
-              sink.flush();
-              __runjs_P.$push(sink.parts, __runjs_P.$apply(__runjs_P.String_fromCharCode, null, __runjs_P.$subarray(bytes, i, j)));
-            } else {
-              for (let k = i; k < j; k++) sink.unit(bytes[k]);
-            }
-            i = j;
-            continue;
-          }
-          i++;
-          if (b >= 194 && b <= 223) {
-            this.needed = 1;
-            this.cp = b & 31;
-          } else if (b >= 224 && b <= 239) {
-            if (b === 224) this.lower = 160;
-            if (b === 237) this.upper = 159;
-            this.needed = 2;
-            this.cp = b & 15;
-          } else if (b >= 240 && b <= 244) {
-            if (b === 240) this.lower = 144;
-            if (b === 244) this.upper = 143;
-            this.needed = 3;
-            this.cp = b & 7;
-          } else this.error(sink);
-          continue;
-        }
-        if (b < this.lower || b > this.upper) {
-          this.cp = this.needed = this.seen = 0;
-          this.lower = 128;
-          this.upper = 191;
-          this.error(sink);
-          continue;
-        }
-        i++;
-        this.lower = 128;
-        this.upper = 191;
-        this.cp = this.cp << 6 | b & 63;
-        if (++this.seen === this.needed) {
-          sink.codePoint(this.cp);
-          this.cp = this.needed = this.seen = 0;
-        }
-      }
-      if (flush2 && this.needed !== 0) {
-        this.cp = this.needed = this.seen = 0;
-        this.lower = 128;
-        this.upper = 191;
-        this.error(sink);
-      }
-    }
-  };
-  var Utf16Decoder = class {
-    static {
-      __name(this, "Utf16Decoder");
-    }
-    constructor(fatal, bigEndian) {
-      this.fatal = fatal;
-      this.be = bigEndian;
-      this.leadByte = -1;
-      this.leadSurrogate = -1;
-      this.name = bigEndian ? "utf-16be" : "utf-16le";
-    }
-    error(sink) {
-      if (this.fatal) throw invalidData(this.name);
-      sink.unit(65533);
-    }
-    decode(bytes, sink, flush2) {
-      for (let i = 0; i < bytes.length; i++) {
-        const b = bytes[i];
-        if (this.leadByte < 0) {
-          this.leadByte = b;
-          continue;
-        }
-        const unit = this.be ? this.leadByte << 8 | b : b << 8 | this.leadByte;
-        this.leadByte = -1;
-        if (this.leadSurrogate >= 0) {
-          const lead = this.leadSurrogate;
-          this.leadSurrogate = -1;
-          if (unit >= 56320 && unit <= 57343) {
-            sink.unit(lead);
-            sink.unit(unit);
-            continue;
-          }
-          this.error(sink);
-        }
-        if (unit >= 55296 && unit <= 56319) {
-          this.leadSurrogate = unit;
-          continue;
-        }
-        if (unit >= 56320 && unit <= 57343) {
-          this.error(sink);
-          continue;
-        }
-        sink.unit(unit);
-      }
-      if (flush2 && (this.leadByte >= 0 || this.leadSurrogate >= 0)) {
-        this.leadByte = -1;
-        this.leadSurrogate = -1;
-        this.error(sink);
-      }
-    }
-  };
-  var UserDefinedDecoder = class {
-    static {
-      __name(this, "UserDefinedDecoder");
-    }
-    decode(bytes, sink) {
-      for (let i = 0; i < bytes.length; i++) {
-        const b = bytes[i];
-        sink.unit(b < 128 ? b : 63360 + b - 128);
-      }
-    }
-  };
-  var HostDecoder = class {
-    static {
-      __name(this, "HostDecoder");
-    }
-    constructor(encoding, fatal) {
-      this.encoding = encoding;
-      this.fatal = fatal;
-      this.pending = new Uint8Array(0);
-    }
-    decode(bytes, sink, flush2) {
-      let input = bytes;
-      if (this.pending.length > 0) {
-        input = new Uint8Array(this.pending.length + bytes.length);
-        __runjs_P.$set(input, this.pending);
-        __runjs_P.$set(input, bytes, this.pending.length);
-      }
-      const r = op("encoding.decode", { encoding: this.encoding, fatal: this.fatal, stream: !flush2 }, input);
-      this.pending = r.rest > 0 ? __runjs_P.$slice(input, input.length - r.rest) : new Uint8Array(0);
-      sink.flush();
-      __runjs_P.$push(sink.parts, r.text);
-    }
-  };
-  function toBytes(input) {
-    if (input === void 0) return new Uint8Array(0);
-    if (__runjs_P.ArrayBuffer_isView(input)) return new Uint8Array(input.buffer, input.byteOffset, input.byteLength);
-    if (input instanceof ArrayBuffer || typeof SharedArrayBuffer === "function" && input instanceof SharedArrayBuffer) return new Uint8Array(input);
-    throw nodeError(TypeError, "ERR_INVALID_ARG_TYPE", `The "input" argument must be an instance of ArrayBuffer or ArrayBufferView. Received ${describeType(input)}`);
-  }
-  __name(toBytes, "toBytes");
-  function makeDecoder(encoding, fatal) {
-    switch (encoding) {
-      case "utf-8":
-        return new Utf8Decoder(fatal);
-      case "utf-16le":
-        return new Utf16Decoder(fatal, false);
-      case "utf-16be":
-        return new Utf16Decoder(fatal, true);
-      case "x-user-defined":
-        return new UserDefinedDecoder();
-      default:
-        return new HostDecoder(encoding, fatal);
-    }
-  }
-  __name(makeDecoder, "makeDecoder");
-  var decoders = /* @__PURE__ */ new WeakMap();
-  function dec(d) {
-    const s = __runjs_P.$get(decoders, d);
-    if (s === void 0) throw new TypeError("Illegal invocation");
-    return s;
-  }
-  __name(dec, "dec");
-  var TextDecoder = class {
-    static {
-      __name(this, "TextDecoder");
-    }
-    constructor(label = "utf-8", options = void 0) {
-      const encoding = encodingForLabel(label);
-      if (encoding === void 0 || encoding === "replacement") {
-        throw nodeError(RangeError, "ERR_ENCODING_NOT_SUPPORTED", `The "${String(label)}" encoding is not supported`);
-      }
-      if (options !== void 0 && options !== null && typeof options !== "object") {
-        throw nodeError(TypeError, "ERR_INVALID_ARG_TYPE", `The "options" argument must be of type object. Received ${describeType(options)}`);
-      }
-      const fatal = !!options?.fatal;
-      const ignoreBOM = !!options?.ignoreBOM;
-      if (encoding !== "utf-8" && encoding !== "utf-16le" && encoding !== "utf-16be" && encoding !== "x-user-defined") {
-        if (!op("encoding.supported", encoding)) throw nodeError(RangeError, "ERR_ENCODING_NOT_SUPPORTED", `The "${String(label)}" encoding is not supported`);
-      }
-      __runjs_P.$set(decoders, this, { encoding, fatal, ignoreBOM, decoder: void 0, bomSeen: false });
-    }
-    get encoding() {
-      return dec(this).encoding;
-    }
-    get fatal() {
-      return dec(this).fatal;
-    }
-    get ignoreBOM() {
-      return dec(this).ignoreBOM;
-    }
-    decode(input = void 0, options = void 0) {
-      const s = dec(this);
-      const bytes = toBytes(input);
-      const stream = !!options?.stream;
-      if (!stream && s.decoder === void 0 && s.encoding === "utf-8" && !s.fatal && bytes.length > BULK_MIN) {
-        let text2 = hostToText(bytes, "utf8");
-        if (!s.ignoreBOM && __runjs_P.$charCodeAt(text2, 0) === 65279) text2 = __runjs_P.$slice(text2, 1);
-        return text2;
-      }
-      if (s.decoder === void 0) {
-        s.decoder = makeDecoder(s.encoding, s.fatal);
-        s.bomSeen = false;
-      }
-      const sink = new StringSink();
-      try {
-        s.decoder.decode(bytes, sink, !stream);
-      } catch (e) {
-        s.decoder = void 0;
-        throw e;
-      }
-      let text = sink.text();
-      if (!s.bomSeen && text.length > 0) {
-        s.bomSeen = true;
-        const bomAware = s.encoding === "utf-8" || s.encoding === "utf-16le" || s.encoding === "utf-16be";
-        if (bomAware && !s.ignoreBOM && __runjs_P.$charCodeAt(text, 0) === 65279) text = __runjs_P.$slice(text, 1);
-      }
-      if (!stream) s.decoder = void 0;
-      return text;
-    }
-  };
-  __runjs_P.Object_defineProperty(TextDecoder.prototype, Symbol.toStringTag, { value: "TextDecoder", configurable: true });
-  var TextEncoder = class {
-    static {
-      __name(this, "TextEncoder");
-    }
-    get encoding() {
-      return "utf-8";
-    }
-    encode(input = "") {
-      return utf8Encode(input);
-    }
-    encodeInto(source, destination) {
-      if (!(destination instanceof Uint8Array)) {
-        throw nodeError(TypeError, "ERR_INVALID_ARG_TYPE", `The "dest" argument must be an instance of Uint8Array. Received ${describeType(destination)}`);
-      }
-      const s = String(source);
-      let read = 0;
-      let written = 0;
-      const cap = destination.length;
-      for (let i = 0; i < s.length; i++) {
-        let c = __runjs_P.$charCodeAt(s, i);
-        let units = 1;
-        if (c >= 55296 && c <= 56319 && i + 1 < s.length) {
-          const d = __runjs_P.$charCodeAt(s, i + 1);
-          if (d >= 56320 && d <= 57343) {
-            c = 65536 + (c - 55296 << 10) + (d - 56320);
-            units = 2;
-          }
-        }
-        if (c >= 55296 && c <= 57343) c = 65533;
-        const size = c < 128 ? 1 : c < 2048 ? 2 : c < 65536 ? 3 : 4;
-        if (written + size > cap) break;
-        if (size === 1) destination[written] = c;
-        else if (size === 2) {
-          destination[written] = 192 | c >> 6;
-          destination[written + 1] = 128 | c & 63;
-        } else if (size === 3) {
-          destination[written] = 224 | c >> 12;
-          destination[written + 1] = 128 | c >> 6 & 63;
-          destination[written + 2] = 128 | c & 63;
-        } else {
-          destination[written] = 240 | c >> 18;
-          destination[written + 1] = 128 | c >> 12 & 63;
-          destination[written + 2] = 128 | c >> 6 & 63;
-          destination[written + 3] = 128 | c & 63;
-        }
-        written += size;
-        read += units;
-        i += units - 1;
-      }
-      return { read, written };
-    }
-  };
-  __runjs_P.Object_defineProperty(TextEncoder.prototype, Symbol.toStringTag, { value: "TextEncoder", configurable: true });
-  function utf8Decode(bytes) {
-    if (bytes.length > BULK_MIN) return hostToText(bytes, "utf8");
-    const sink = new StringSink();
-    new Utf8Decoder(false).decode(bytes, sink, true);
-    return sink.text();
-  }
-  __name(utf8Decode, "utf8Decode");
-
   // worker/guest/platform/web/parts.js
   var { requirePart: requirePart2 } = core_default.host;
 
   // worker/guest/platform/web/crypto.js
-  var CREATE2 = /* @__PURE__ */ Symbol("create");
+  var CREATE3 = /* @__PURE__ */ Symbol("create");
   var INTEGER_ARRAYS = [
     "[object Int8Array]",
     "[object Uint8Array]",
@@ -1745,7 +2116,7 @@ var __runjs_part = (() => {
       throw new DOMException("The data argument must be an integer-type TypedArray", "TypeMismatchError");
     }
     if (view.byteLength > 65536) {
-      throw new DOMException(`The ArrayBufferView's byte length (${view.byteLength}) exceeds the number of bytes of entropy available via this API (65536)`, "QuotaExceededError");
+      throw new QuotaExceededError(`The ArrayBufferView's byte length (${view.byteLength}) exceeds the number of bytes of entropy available via this API (65536)`);
     }
     __runjs_P.$set(new Uint8Array(view.buffer, view.byteOffset, view.byteLength), randomBytes(view.byteLength));
     return view;
@@ -1768,7 +2139,7 @@ var __runjs_part = (() => {
       __name(this, "Crypto");
     }
     constructor(token) {
-      if (token !== CREATE2) throw new TypeError("Illegal constructor");
+      if (token !== CREATE3) throw new TypeError("Illegal constructor");
     }
     getRandomValues(view) {
       if (this !== crypto) throw new TypeError("Illegal invocation");
@@ -1783,7 +2154,7 @@ var __runjs_part = (() => {
     }
   };
   __runjs_P.Object_defineProperty(Crypto.prototype, Symbol.toStringTag, { value: "Crypto", configurable: true });
-  var crypto = new Crypto(CREATE2);
+  var crypto = new Crypto(CREATE3);
 
   // worker/guest/platform/web/object-urls.js
   var registry = /* @__PURE__ */ new Map();
@@ -2389,302 +2760,6 @@ var __runjs_part = (() => {
   __runjs_P.Object_defineProperty(Performance.prototype, Symbol.toStringTag, { value: "Performance", configurable: true });
   var performance = new Performance(ENTRY);
 
-  // worker/guest/platform/web/navigator.js
-  var CREATE3 = /* @__PURE__ */ Symbol("create");
-  var Navigator = class {
-    static {
-      __name(this, "Navigator");
-    }
-    constructor(token) {
-      if (token !== CREATE3) throw new TypeError("Illegal constructor");
-    }
-    get userAgent() {
-      return `runjs/${"0.1.0"}`;
-    }
-    get language() {
-      return "en-US";
-    }
-    get languages() {
-      return ["en-US"];
-    }
-    get hardwareConcurrency() {
-      return 1;
-    }
-    get platform() {
-      return "linux";
-    }
-    get onLine() {
-      return false;
-    }
-  };
-  __runjs_P.Object_defineProperty(Navigator.prototype, Symbol.toStringTag, { value: "Navigator", configurable: true });
-  var navigator = new Navigator(CREATE3);
-  var VERSION = "0.1.0";
-
-  // worker/guest/platform/web/process.js
-  var NODE_VERSION = "24.0.0";
-  function hostNow() {
-    return op("clock.now");
-  }
-  __name(hostNow, "hostNow");
-  function writer(fd) {
-    return {
-      fd,
-      isTTY: false,
-      columns: 80,
-      rows: 24,
-      writable: true,
-      write(chunk, encoding, callback) {
-        const text = typeof chunk === "string" ? chunk : chunkText(chunk);
-        op("console.write", text);
-        const cb = typeof encoding === "function" ? encoding : callback;
-        if (typeof cb === "function") queueMicrotask(() => cb(null));
-        return true;
-      },
-      end(chunk, encoding, callback) {
-        if (chunk !== void 0 && chunk !== null && typeof chunk !== "function") this.write(chunk, encoding);
-        const cb = __runjs_P.$find([chunk, encoding, callback], (x) => typeof x === "function");
-        if (cb !== void 0) queueMicrotask(() => cb());
-      },
-      on() {
-        return this;
-      },
-      once() {
-        return this;
-      },
-      off() {
-        return this;
-      },
-      removeListener() {
-        return this;
-      },
-      emit() {
-        return false;
-      },
-      getWindowSize() {
-        return [80, 24];
-      },
-      hasColors() {
-        return false;
-      },
-      getColorDepth() {
-        return 1;
-      }
-    };
-  }
-  __name(writer, "writer");
-  var decoder;
-  function chunkText(chunk) {
-    if (__runjs_P.ArrayBuffer_isView(chunk)) {
-      decoder ??= new TextDecoder();
-      return decoder.decode(chunk);
-    }
-    return String(chunk);
-  }
-  __name(chunkText, "chunkText");
-  function unsupported(what) {
-    return nodeError(Error, "ERR_UNSUPPORTED_OPERATION", `${what} is not supported in runjs`);
-  }
-  __name(unsupported, "unsupported");
-  var listeners = /* @__PURE__ */ new Map();
-  function hrtime(previous = void 0) {
-    const ms = hostNow();
-    let sec = __runjs_P.Math_floor(ms / 1e3);
-    let nsec = __runjs_P.Math_round((ms - sec * 1e3) * 1e6);
-    if (nsec >= 1e9) {
-      sec += 1;
-      nsec -= 1e9;
-    }
-    if (previous !== void 0) {
-      if (!__runjs_P.Array_isArray(previous) || previous.length !== 2) {
-        throw nodeError(TypeError, "ERR_INVALID_ARG_TYPE", 'The "time" argument must be an instance of Array.');
-      }
-      sec -= previous[0];
-      nsec -= previous[1];
-      if (nsec < 0) {
-        sec -= 1;
-        nsec += 1e9;
-      }
-    }
-    return [sec, nsec];
-  }
-  __name(hrtime, "hrtime");
-  hrtime.bigint = /* @__PURE__ */ __name(function bigint() {
-    const ms = hostNow();
-    return BigInt(__runjs_P.Math_floor(ms)) * 1000000n + BigInt(__runjs_P.Math_round(ms % 1 * 1e6));
-  }, "bigint");
-  function newEnv() {
-    return new Proxy({}, {
-      set(target, key, value) {
-        target[key] = typeof key === "symbol" ? value : String(value);
-        return true;
-      },
-      defineProperty(target, key, descriptor) {
-        if (typeof key !== "symbol" && "value" in descriptor) {
-          return __runjs_P.Reflect_defineProperty(target, key, { value: String(descriptor.value), writable: true, enumerable: true, configurable: true });
-        }
-        return __runjs_P.Reflect_defineProperty(target, key, descriptor);
-      }
-    });
-  }
-  __name(newEnv, "newEnv");
-  var process = {
-    title: "runjs",
-    version: `v${NODE_VERSION}`,
-    versions: { node: NODE_VERSION, runjs: VERSION },
-    arch: "x64",
-    platform: "linux",
-    release: { name: "node" },
-    argv: ["/usr/local/bin/node", "/main.js"],
-    argv0: "node",
-    execArgv: [],
-    execPath: "/usr/local/bin/node",
-    env: newEnv(),
-    pid: 1,
-    ppid: 0,
-    exitCode: void 0,
-    config: { variables: {} },
-    features: {},
-    stdout: writer(1),
-    stderr: writer(2),
-    cwd() {
-      return "/";
-    },
-    chdir() {
-      throw unsupported("process.chdir()");
-    },
-    umask() {
-      return 18;
-    },
-    getuid() {
-      return 1e3;
-    },
-    getgid() {
-      return 1e3;
-    },
-    geteuid() {
-      return 1e3;
-    },
-    getegid() {
-      return 1e3;
-    },
-    exit(code = void 0) {
-      throw nodeError(Error, "ERR_UNSUPPORTED_OPERATION", `process.exit(${code === void 0 ? "" : String(code)}) is not supported in runjs: a run ends when its work is done; throw an error to fail it`);
-    },
-    abort() {
-      throw unsupported("process.abort()");
-    },
-    kill() {
-      throw unsupported("process.kill()");
-    },
-    nextTick(callback, ...args) {
-      if (typeof callback !== "function") throw nodeError(TypeError, "ERR_INVALID_ARG_TYPE", 'The "callback" argument must be of type function');
-      queueMicrotask(() => callback(...__runjs_P.iter(args)));
-    },
-    hrtime,
-    uptime() {
-      return (hostNow() - timeOrigin()) / 1e3;
-    },
-    memoryUsage() {
-      return { rss: 0, heapTotal: 0, heapUsed: 0, external: 0, arrayBuffers: 0 };
-    },
-    cpuUsage() {
-      return { user: 0, system: 0 };
-    },
-    resourceUsage() {
-      return {};
-    },
-    /** Node's emitWarning: 'warning' listeners get the Error in a later tick; the run's output shows it too. */
-    emitWarning(warning, type = void 0, code = void 0, ctor = void 0) {
-      let detail;
-      if (type !== null && typeof type === "object" && !__runjs_P.Array_isArray(type)) {
-        ctor = type.ctor;
-        code = type.code;
-        if (typeof type.detail === "string") detail = type.detail;
-        type = type.type || "Warning";
-      } else if (typeof type === "function") {
-        ctor = type;
-        code = void 0;
-        type = "Warning";
-      }
-      if (type !== void 0 && typeof type !== "string") throw invalidArgType("type", "of type string", type);
-      if (typeof code === "function") code = void 0;
-      else if (code !== void 0 && typeof code !== "string") throw invalidArgType("code", "of type string", code);
-      if (typeof warning === "string") {
-        const message = warning;
-        warning = new Error(message);
-        warning.name = String(type || "Warning");
-        if (code !== void 0) warning.code = code;
-        if (detail !== void 0) warning.detail = detail;
-      } else if (!(warning instanceof Error)) {
-        throw invalidArgType("warning", "of type string or an instance of Error", warning);
-      }
-      void ctor;
-      queueMicrotask(() => {
-        process.emit("warning", warning);
-        const prefix = warning.code ? `[${warning.code}] ` : "";
-        const more = typeof warning.detail === "string" ? `
-${warning.detail}` : "";
-        op("console.write", `[WARN] (runjs) ${prefix}${warning.name}: ${warning.message}${more}
-`);
-      });
-    },
-    on(event, fn) {
-      addListener(event, fn);
-      return process;
-    },
-    addListener(event, fn) {
-      addListener(event, fn);
-      return process;
-    },
-    once(event, fn) {
-      addListener(event, fn);
-      return process;
-    },
-    off(event, fn) {
-      removeListener(event, fn);
-      return process;
-    },
-    removeListener(event, fn) {
-      removeListener(event, fn);
-      return process;
-    },
-    removeAllListeners(event = void 0) {
-      if (event === void 0) __runjs_P.$clear(listeners);
-      else __runjs_P.$delete(listeners, event);
-      return process;
-    },
-    listeners(event) {
-      return __runjs_P.$slice((__runjs_P.$get(listeners, event) ?? []));
-    },
-    listenerCount(event) {
-      return (__runjs_P.$get(listeners, event) ?? []).length;
-    },
-    emit(event, ...args) {
-      const list = __runjs_P.$get(listeners, event);
-      if (list === void 0) return false;
-      for (const fn of __runjs_P.iter(__runjs_P.$slice(list))) __runjs_P.$apply(fn, process, args);
-      return true;
-    }
-  };
-  function addListener(event, fn) {
-    let list = __runjs_P.$get(listeners, event);
-    if (list === void 0) {
-      list = [];
-      __runjs_P.$set(listeners, event, list);
-    }
-    __runjs_P.$push(list, fn);
-  }
-  __name(addListener, "addListener");
-  function removeListener(event, fn) {
-    const list = __runjs_P.$get(listeners, event);
-    if (list === void 0) return;
-    const i = __runjs_P.$indexOf(list, fn);
-    if (i >= 0) __runjs_P.$splice(list, i, 1);
-  }
-  __name(removeListener, "removeListener");
-  __runjs_P.Object_defineProperty(process, Symbol.toStringTag, { value: "process", configurable: true });
-
   // worker/guest/platform/web/registry-require.js
   var require2 = core_default.host.require;
 
@@ -2702,6 +2777,7 @@ ${warning.detail}` : "";
     failRun: () => failRun,
     formatArg: () => formatArg,
     formatError: () => formatError,
+    getEventTargetMaxListeners: () => getEventTargetMaxListeners,
     getRandomValues: () => getRandomValues,
     hostByteLength: () => hostByteLength,
     hostToBytes: () => hostToBytes,
@@ -2722,6 +2798,8 @@ ${warning.detail}` : "";
     requirePart: () => requirePart2,
     resolveObjectURL: () => resolveObjectURL,
     serializeUrlencoded: () => serializeUrlencoded,
+    setEventTargetDefaultMaxListeners: () => setEventTargetDefaultMaxListeners,
+    setEventTargetMaxListeners: () => setEventTargetMaxListeners,
     signalAbort: () => signalAbort,
     sleepUnref: () => sleepUnref,
     trusted: () => trusted,
@@ -2864,6 +2942,7 @@ ${warning.detail}` : "";
     setImmediate,
     clearImmediate,
     DOMException,
+    QuotaExceededError,
     Event,
     EventTarget,
     CustomEvent,

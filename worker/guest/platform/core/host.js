@@ -11,6 +11,8 @@ export const formatError = internal.formatError;
 /** The factory function of platform part `name` compiled by the engine, or undefined (see prelude.js). */
 export const compilePart = internal.compilePart;
 export const formatArg = internal.formatArg;
+/** `[state, result]` of a promise (0 pending, 1 fulfilled, 2 rejected) where the engine can tell (QuickJS), else undefined. */
+export const promiseDetails = internal.promiseDetails;
 
 const runStartHooks = [];
 /** `fn` runs at the start of every run in this realm (a realm may serve many runs in heap mode). */

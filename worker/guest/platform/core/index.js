@@ -9,7 +9,7 @@ import { GLOBAL_PARTS } from './lazy-table.js';
 import { preloadParts, registerPart, requirePart } from './parts.js';
 import { builtin, require } from './registry.js';
 import { installConsoleExtras } from './console-extras.js';
-import { op, opAsync, formatError, formatArg, onRunStart, failRun, exposeToEngine } from './host.js';
+import { op, opAsync, formatError, formatArg, onRunStart, failRun, exposeToEngine, promiseDetails } from './host.js';
 import { now, timeOrigin } from './clock.js';
 
 const g = globalThis;
@@ -35,7 +35,7 @@ installConsoleExtras(fromPrelude.console);
 /** What the lazy parts see of core (`runjs:part/core`). */
 const web = () => requirePart('web');
 const coreExports = {
-  host: { op, opAsync, formatError, formatArg, onRunStart, failRun, now, timeOrigin, requirePart, require },
+  host: { op, opAsync, formatError, formatArg, onRunStart, failRun, now, timeOrigin, requirePart, require, promiseDetails },
   globals: new Proxy(fromPrelude, { get: (t, name) => (Object.hasOwn(t, name) ? t[name] : web().globals[name]) }),
 };
 Object.defineProperties(coreExports, {

@@ -52,6 +52,7 @@ export const GLOBAL_PARTS = {
   setImmediate: 'web',
   clearImmediate: 'web',
   DOMException: 'web',
+  QuotaExceededError: 'web',
   Event: 'web',
   EventTarget: 'web',
   CustomEvent: 'web',

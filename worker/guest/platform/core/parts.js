@@ -2,6 +2,7 @@
 // and evaluated in a realm the first time something needs it, so a run pays only for what it uses.
 /* global __runjs_P */ // the captured primordials (a parameter of the generated wrapper)
 import { op, compilePart } from './host.js';
+import { shapeInterfaces } from './webidl-shape.js';
 
 const loaded = new Map();
 const loading = new Set();
@@ -42,6 +43,7 @@ export function requirePart(name) {
       failed.set(name, e);
       throw e;
     }
+    shapeInterfaces(exports?.globals);
     loaded.set(name, exports);
     return exports;
   } finally {

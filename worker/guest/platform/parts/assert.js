@@ -5,9 +5,10 @@ import core from 'runjs:part/core';
 import utilPart from 'runjs:part/util';
 import { makeAssertionError } from './assert/assertion-error.js';
 import { partialDeepStrictEqual as isPartialDeepStrictEqual } from './assert/partial-deep-equal.js';
+import { makeCallTracker } from './assert/call-tracker.js';
 
 const { invalidArgType, nodeError } = core.shared;
-const { inspect, deepEqual } = utilPart;
+const { inspect, deepEqual, deprecate } = utilPart;
 
 const showShort = (v) => inspect(v);
 
@@ -19,6 +20,38 @@ function fail(actual, expected, message, operator, stackStartFn, generated = und
   const err = new AssertionError({ actual, expected, message: message ?? generated, operator, stackStartFn });
   if (message === undefined) err.generatedMessage = true;
   throw err;
+}
+
+const MAIN_FRAME = /^\s*at (?:.*?\()?file:\/\/\/main\.js:(\d+):(\d+)\)?$/;
+
+/**
+ * The source text of the call of `fn` when the main module made it. The first stack frame in
+ * main.js is the caller: on V8 `fn` and the frames above it are left out; QuickJS lists the
+ * platform's own frames (never main.js) first.
+ */
+function callSource(fn) {
+  const holder = {};
+  const limit = Error.stackTraceLimit;
+  try {
+    Error.stackTraceLimit = 10;
+    Error.captureStackTrace(holder, fn);
+  } catch {
+    return undefined;
+  } finally {
+    Error.stackTraceLimit = limit;
+  }
+  const lines = String(holder.stack ?? '').split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    if (!lines[i].includes('file:///')) continue;
+    const m = MAIN_FRAME.exec(lines[i]);
+    if (m === null) return undefined;
+    try {
+      return core.shared.op('run.sourceExpression', [Number(m[1]), Number(m[2])]) ?? undefined;
+    } catch {
+      return undefined;
+    }
+  }
+  return undefined;
 }
 
 function ok(...args) {
@@ -33,10 +66,11 @@ function innerOk(fn, args) {
     generated = true;
     text = 'No value argument passed to `assert.ok()`';
   } else if (message == null) {
-    // Node quotes the call's source text here; a sandboxed script's source is not at hand, so
-    // the value stands in for the expression.
+    // Node quotes the call's source text; the host reads it from the main module (op
+    // run.sourceExpression). A call from elsewhere (a module, eval) shows the value instead.
     generated = true;
-    text = `The expression evaluated to a falsy value:\n\n  assert.ok(${showShort(value)})\n`;
+    const source = callSource(fn);
+    text = `The expression evaluated to a falsy value:\n\n  ${source ?? `assert.ok(${showShort(value)})`}\n`;
   } else if (message instanceof Error) throw message;
   const err = new AssertionError({ actual: value, expected: true, message: text, operator: '==', stackStartFn: fn });
   err.generatedMessage = generated;
@@ -274,6 +308,8 @@ for (const name of METHODS) {
 Object.defineProperty(Assert, 'name', { value: 'Assert' });
 assert.Assert = Assert;
 strict.Assert = Assert;
+assert.CallTracker = deprecate(makeCallTracker(AssertionError, inspect), 'assert.CallTracker is deprecated.', 'DEP0173');
+strict.CallTracker = assert.CallTracker;
 
 export const modules = { assert, 'assert/strict': strict };
 export const globals = {};

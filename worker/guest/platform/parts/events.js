@@ -136,19 +136,22 @@ EventEmitter.getEventListeners = function getEventListeners(target, name) {
   if (target instanceof core.globals.EventTarget) return core.shared.eventTargetListeners(target, name);
   return [];
 };
-// EventTargets' maximum, set by events.setMaxListeners(n, target) (Node keeps it on the target).
-const targetMaxListeners = new WeakMap();
+// EventTargets' maximum, set by events.setMaxListeners(n, target), lives with the EventTarget
+// (web/event-target.js warns from it); so does the default, which follows defaultMaxListeners
+// (its setter is patched to tell it: scripts/guest-bundle/patches.ts).
 EventEmitter.getMaxListeners = function getMaxListeners(target) {
   if (typeof target?.getMaxListeners === 'function') return target.getMaxListeners();
-  return targetMaxListeners.get(target) ?? EventEmitter.defaultMaxListeners;
+  if (target instanceof core.globals.EventTarget) return core.shared.getEventTargetMaxListeners(target);
+  return EventEmitter.defaultMaxListeners;
 };
+
 EventEmitter.setMaxListeners = function setMaxListeners(n = EventEmitter.defaultMaxListeners, ...targets) {
   if (typeof n !== 'number') throw invalidArgType('setMaxListeners', 'of type number', n);
   if (n < 0 || Number.isNaN(n)) throw outOfRange('setMaxListeners', '>= 0', n);
   if (targets.length === 0) EventEmitter.defaultMaxListeners = n;
   for (const t of targets) {
     if (t instanceof EventEmitter || typeof t?.setMaxListeners === 'function') t.setMaxListeners(n);
-    else if (t instanceof core.globals.EventTarget) targetMaxListeners.set(t, n);
+    else if (t instanceof core.globals.EventTarget) core.shared.setEventTargetMaxListeners(t, n);
     else throw invalidArgType('eventTargets', 'an instance of EventEmitter or EventTarget', t);
   }
 };

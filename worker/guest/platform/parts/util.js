@@ -6,6 +6,7 @@ import { types } from './util/types.js';
 import { isDeepStrictEqual, deepEqual } from './util/deep-equal.js';
 import { MIMEType, MIMEParams } from './util/mime.js';
 import { SYSTEM_ERRORS } from './util/system-errors.js';
+import * as extras from './util/extras.js';
 
 const { nodeError, invalidArgType, outOfRange } = core.shared;
 const { inspect, format, formatWithOptions, stripVTControlCharacters } = inspectLib;
@@ -79,6 +80,8 @@ function deprecate(fn, msg, code = undefined) {
     return new.target ? Reflect.construct(fn, args, new.target) : fn.apply(this, args);
   }
   Object.setPrototypeOf(deprecated, fn);
+  // As Node: a deprecated class keeps its prototype, so `new` makes instances of the original.
+  if (fn.prototype) deprecated.prototype = fn.prototype;
   return deprecated;
 }
 
@@ -180,6 +183,14 @@ const util = {
   getSystemErrorMap,
   getSystemErrorMessage,
   _extend: extend,
+  diff: extras.diff,
+  parseEnv: extras.parseEnv,
+  getCallSites: extras.getCallSites,
+  transferableAbortController: extras.transferableAbortController,
+  transferableAbortSignal: extras.transferableAbortSignal,
+  setTraceSigInt: extras.setTraceSigInt,
+  convertProcessSignalToExitCode: extras.convertProcessSignalToExitCode,
+  ...extras.makeErrnoHelpers(getSystemErrorName),
   TextEncoder: core.globals.TextEncoder,
   TextDecoder: core.globals.TextDecoder,
   // Node 23 removed the other legacy is* helpers (DEP0044–DEP0058 reached end of life).
@@ -188,4 +199,4 @@ const util = {
 
 export const modules = { util, 'util/types': types };
 export const globals = {};
-export { inspect, format, isDeepStrictEqual, deepEqual };
+export { inspect, format, isDeepStrictEqual, deepEqual, deprecate };

@@ -1,7 +1,7 @@
 // The `crypto` global: getRandomValues and randomUUID here (random bytes from the host's CSPRNG,
 // never pooled in the guest, so two realms forked from one heap image never share randomness);
 // `crypto.subtle` loads the webcrypto part on first use.
-import { DOMException } from './dom-exception.js';
+import { DOMException, QuotaExceededError } from './dom-exception.js';
 import { op } from './host.js';
 import { requirePart } from './parts.js';
 
@@ -18,7 +18,7 @@ export function getRandomValues(view) {
     throw new DOMException("The data argument must be an integer-type TypedArray", 'TypeMismatchError');
   }
   if (view.byteLength > 65536) {
-    throw new DOMException(`The ArrayBufferView's byte length (${view.byteLength}) exceeds the number of bytes of entropy available via this API (65536)`, 'QuotaExceededError');
+    throw new QuotaExceededError(`The ArrayBufferView's byte length (${view.byteLength}) exceeds the number of bytes of entropy available via this API (65536)`);
   }
   new Uint8Array(view.buffer, view.byteOffset, view.byteLength).set(randomBytes(view.byteLength));
   return view;

@@ -54,3 +54,44 @@ Object.defineProperty(DOMException.prototype, Symbol.toStringTag, { value: 'DOME
 export function domException(message, name) {
   return new DOMException(message, name);
 }
+
+/** WebIDL `double?` option: absent → null; otherwise a finite number. */
+function quotaOption(options, key) {
+  const v = options[key];
+  if (v === undefined) return null;
+  const n = Number(v);
+  if (!Number.isFinite(n)) throw new TypeError(`Failed to construct 'QuotaExceededError': The provided double value for '${key}' is non-finite.`);
+  if (n < 0) throw new RangeError(`Failed to construct 'QuotaExceededError': The '${key}' option must be non-negative.`);
+  return n;
+}
+
+const quotas = new WeakMap();
+
+/**
+ * WebIDL's QuotaExceededError (a DOMException subclass since 2025, with `quota` and `requested`,
+ * each null when not given). Its name is QuotaExceededError and its legacy code 22.
+ */
+export class QuotaExceededError extends DOMException {
+  constructor(message = '', options = undefined) {
+    super(message, 'QuotaExceededError');
+    if (options !== undefined && options !== null && typeof options !== 'object' && typeof options !== 'function') {
+      throw new TypeError("Failed to construct 'QuotaExceededError': The provided value is not of type 'QuotaExceededErrorOptions'.");
+    }
+    const o = options ?? {};
+    const quota = quotaOption(o, 'quota');
+    const requested = quotaOption(o, 'requested');
+    if (quota !== null && requested !== null && requested < quota) {
+      throw new RangeError("Failed to construct 'QuotaExceededError': The 'requested' option must be at least the 'quota' option.");
+    }
+    quotas.set(this, { quota, requested });
+  }
+  get quota() { return quotaState(this).quota; }
+  get requested() { return quotaState(this).requested; }
+}
+
+function quotaState(e) {
+  const s = quotas.get(e);
+  if (s === undefined) throw new TypeError('Illegal invocation');
+  return s;
+}
+Object.defineProperty(QuotaExceededError.prototype, Symbol.toStringTag, { value: 'QuotaExceededError', configurable: true });

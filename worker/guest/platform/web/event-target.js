@@ -4,6 +4,7 @@
 import { reportError } from './microtask.js';
 import { now } from './clock.js';
 import { DOMException } from './dom-exception.js';
+import { process } from './process.js';
 
 const events = new WeakMap(); // Event → its state
 
@@ -143,6 +144,7 @@ export class EventTarget {
     const rec = { callback, capture: o.capture, once: o.once, passive: o.passive, removed: false };
     list.push(rec);
     notify(this, t, list.length);
+    if (list.length > 1) checkMaxListeners(this, t, list.length);
     if (o.signal !== undefined) {
       o.signal.addEventListener('abort', () => this.removeEventListener(t, callback, { capture: o.capture }));
     }
@@ -212,6 +214,39 @@ const watchers = new WeakMap(); // EventTarget → (type, listenerCount) => void
 /** Calls `watcher(type, count)` whenever `target` gains or loses a listener. */
 export function watchListeners(target, watcher) {
   watchers.set(target, watcher);
+}
+
+// Node's MaxListenersExceededWarning for EventTargets: once per target, when one type's listeners
+// outnumber the target's maximum (events.setMaxListeners(n, target), else events'
+// defaultMaxListeners; an AbortSignal has none unless given one, as in Node).
+const maxListeners = new WeakMap();
+const warnedTargets = new WeakSet();
+let defaultMaxListeners = 10;
+
+/** events.setMaxListeners(n, target) and getMaxListeners(target). */
+export function setEventTargetMaxListeners(target, n) { maxListeners.set(target, n); }
+export function getEventTargetMaxListeners(target) {
+  return maxListeners.get(target) ?? (isAbortSignal(target) ? 0 : defaultMaxListeners);
+}
+/** Follows node:events' `EventEmitter.defaultMaxListeners`. */
+export function setEventTargetDefaultMaxListeners(n) { defaultMaxListeners = n; }
+
+function isAbortSignal(target) {
+  const AbortSignal = globalThis.AbortSignal;
+  return typeof AbortSignal === 'function' && target instanceof AbortSignal;
+}
+
+function checkMaxListeners(target, type, count) {
+  if (warnedTargets.has(target)) return;
+  const max = getEventTargetMaxListeners(target);
+  if (!(max > 0) || count <= max) return;
+  warnedTargets.add(target);
+  const w = new Error(`Possible EventTarget memory leak detected. ${count} ${type} listeners added to ${target.constructor?.name ?? 'EventTarget'}. MaxListeners is ${max}. Use events.setMaxListeners() to increase limit`);
+  w.name = 'MaxListenersExceededWarning';
+  w.target = target;
+  w.type = type;
+  w.count = count;
+  process.emitWarning(w);
 }
 
 function notify(target, type, count) {

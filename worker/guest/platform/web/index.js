@@ -1,7 +1,7 @@
 // The `web` part: the web globals every runtime has (events, abort, URL, encoding, crypto,
 // structuredClone, performance, navigator, process, …). Core installs each of them as a lazy
 // global; the first one a script touches evaluates this part.
-import { DOMException } from './dom-exception.js';
+import { DOMException, QuotaExceededError } from './dom-exception.js';
 import { Event, EventTarget, CustomEvent } from './event-target.js';
 import { MessageEvent, ErrorEvent, CloseEvent, PromiseRejectionEvent } from './more-events.js';
 import { AbortController, AbortSignal } from './abort.js';
@@ -23,7 +23,7 @@ export { extendConsole } from './console-extras.js';
 
 export const globals = {
   queueMicrotask, reportError, structuredClone, atob, btoa, setImmediate, clearImmediate,
-  DOMException, Event, EventTarget, CustomEvent, AbortController, AbortSignal,
+  DOMException, QuotaExceededError, Event, EventTarget, CustomEvent, AbortController, AbortSignal,
   MessageEvent, ErrorEvent, CloseEvent, PromiseRejectionEvent, MessageChannel, MessagePort,
   TextEncoder, TextDecoder, URL, URLSearchParams,
   performance, Performance, PerformanceEntry, PerformanceMark, PerformanceMeasure,

@@ -119,7 +119,7 @@ export function makeAssertionError(inspect, invalidArgType) {
   return class AssertionError extends Error {
     constructor(options) {
       if (typeof options !== 'object' || options === null || Array.isArray(options)) throw invalidArgType('options', 'of type object', options);
-      const { message, operator, stackStartFn, stackStartFunction, diff = 'simple' } = options;
+      const { message, operator, stackStartFn, stackStartFunction, details, diff = 'simple' } = options;
       let { actual, expected } = options;
       let text;
       if (message != null) {
@@ -134,9 +134,23 @@ export function makeAssertionError(inspect, invalidArgType) {
       super(text);
       this.generatedMessage = !message;
       this.code = 'ERR_ASSERTION';
-      this.actual = actual;
-      this.expected = expected;
-      this.operator = operator;
+      if (details) {
+        // CallTracker's verify(): one numbered group of fields per function, as Node.
+        this.actual = undefined;
+        this.expected = undefined;
+        this.operator = undefined;
+        for (let i = 0; i < details.length; i++) {
+          this[`message ${i}`] = details[i].message;
+          this[`actual ${i}`] = details[i].actual;
+          this[`expected ${i}`] = details[i].expected;
+          this[`operator ${i}`] = details[i].operator;
+          this[`stack trace ${i}`] = details[i].stack;
+        }
+      } else {
+        this.actual = actual;
+        this.expected = expected;
+        this.operator = operator;
+      }
       this.diff = diff;
       Object.defineProperty(this, 'name', { value: 'AssertionError', enumerable: false, writable: true, configurable: true });
       const start = stackStartFn ?? stackStartFunction;
