@@ -39,7 +39,6 @@ export const KNOWN: Record<string, Partial<Record<EngineName, Known>>> = {
     'setInterval': 'no setInterval (interface spec)',
     'promises.setInterval': 'no setInterval (interface spec)',
     'promises.setInterval bad options': 'no setInterval (interface spec)',
-    'order: immediate vs timeout 0 inside timer': 'runjs runs immediates after the pending timers of delay 0 (one run loop for both engines); Node runs them first when called from a timer',
   }),
   util: {
     v8: { ...UTIL, ...V8_PROMISE_STATE },
@@ -50,9 +49,23 @@ export const KNOWN: Record<string, Partial<Record<EngineName, Known>>> = {
   }),
 };
 
+/**
+ * Cases whose runjs result depends on how the host's event loop and the engine's thread
+ * interleave, so a run may agree with Node or not: each lists the only other result it may give
+ * (the harness still fails on anything else) and counts as differing in the pass rates.
+ */
+export const VARIES: Record<string, Record<string, { readonly reason: string; readonly otherwise: string }>> = {
+  timers: {
+    'order: immediate vs timeout 0 inside timer': {
+      reason: 'an immediate and a 1 ms timer set in a timer callback are both host timers: which the host fires first depends on the machine\'s load (Node runs the immediate first)',
+      otherwise: '["timeout", "immediate"]',
+    },
+  },
+};
+
 /** `passed/total (percent)` for one module on one engine. */
 export function passRateRow(module: string, engine: EngineName, total: number): string {
-  const failed = Object.keys(KNOWN[module]?.[engine] ?? {}).length;
+  const failed = Object.keys(KNOWN[module]?.[engine] ?? {}).length + Object.keys(VARIES[module] ?? {}).length;
   const passed = total - failed;
   return `${passed}/${total} (${Math.floor((passed / total) * 100)} %)`;
 }

@@ -1440,6 +1440,7 @@ ${warning.detail}` : "";
     let live = true;
     let refd = false;
     const id = op("timers.sleep", __runjs_P.Math_max(0, __runjs_P.Math_floor(ms)), void 0, () => {
+      if (!live) return;
       live = false;
       callback();
     });

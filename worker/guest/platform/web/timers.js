@@ -28,6 +28,9 @@ export function sleepUnref(ms, callback) {
   let live = true;
   let refd = false;
   const id = op('timers.sleep', Math.max(0, Math.floor(ms)), undefined, () => {
+    // A firing the host sent before it processed our cancel (the engine's thread and the host's
+    // event loop run side by side) must not call back: a cleared timer never fires.
+    if (!live) return;
     live = false;
     callback();
   });
