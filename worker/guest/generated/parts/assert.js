@@ -36,102 +36,6 @@ var __runjs_part = (() => {
   // runjs-esm:runjs:part/util
   var util_default = __runjs_require("util");
 
-  // worker/guest/platform/parts/assert/myers-diff.js
-  var NOP = 0;
-  var INSERT = 1;
-  var DELETE = -1;
-  var NOP_LINES_TO_COLLAPSE = 5;
-  function linesEqual(a, b, checkCommaDisparity) {
-    if (a === b) return true;
-    return checkCommaDisparity && (`${a},` === b || a === `${b},`);
-  }
-  __name(linesEqual, "linesEqual");
-  function myersDiff(actual, expected, checkCommaDisparity = false) {
-    const n = actual.length;
-    const m = expected.length;
-    const max = n + m;
-    const v = new Int32Array(2 * max + 1);
-    const trace = [];
-    for (let d = 0; d <= max; d++) {
-      __runjs_P.$push(trace, new Int32Array(v));
-      for (let k = -d; k <= d; k += 2) {
-        const offset = k + max;
-        let x = k === -d || k !== d && v[offset - 1] < v[offset + 1] ? v[offset + 1] : v[offset - 1] + 1;
-        let y = x - k;
-        while (x < n && y < m && linesEqual(actual[x], expected[y], checkCommaDisparity)) {
-          x++;
-          y++;
-        }
-        v[offset] = x;
-        if (x >= n && y >= m) return backtrack(trace, actual, expected, checkCommaDisparity);
-      }
-    }
-    return [];
-  }
-  __name(myersDiff, "myersDiff");
-  function backtrack(trace, actual, expected, checkCommaDisparity) {
-    const max = actual.length + expected.length;
-    let x = actual.length;
-    let y = expected.length;
-    const result = [];
-    for (let d = trace.length - 1; d >= 0; d--) {
-      const v = trace[d];
-      const k = x - y;
-      const prevK = k === -d || k !== d && v[k + max - 1] < v[k + max + 1] ? k + 1 : k - 1;
-      const prevX = v[prevK + max];
-      const prevY = prevX - prevK;
-      while (x > prevX && y > prevY) {
-        const line = actual[x - 1];
-        __runjs_P.$push(result, [NOP, checkCommaDisparity && !__runjs_P.$endsWith(line, ",") ? expected[y - 1] : line]);
-        x--;
-        y--;
-      }
-      if (d > 0) {
-        if (x > prevX) __runjs_P.$push(result, [INSERT, actual[--x]]);
-        else __runjs_P.$push(result, [DELETE, expected[--y]]);
-      }
-    }
-    return result;
-  }
-  __name(backtrack, "backtrack");
-  function printMyersDiff(diff) {
-    let message = "";
-    let skipped = false;
-    let nopCount = 0;
-    for (let i = diff.length - 1; i >= 0; i--) {
-      const {0: operation, 1: value} = diff[i];
-      const previous = i < diff.length - 1 ? diff[i + 1][0] : null;
-      if (previous === NOP && operation !== previous) {
-        if (nopCount === NOP_LINES_TO_COLLAPSE + 1) {
-          message += `  ${diff[i + 1][1]}
-`;
-        } else if (nopCount === NOP_LINES_TO_COLLAPSE + 2) {
-          message += `  ${diff[i + 2][1]}
-  ${diff[i + 1][1]}
-`;
-        } else if (nopCount >= NOP_LINES_TO_COLLAPSE + 3) {
-          message += `...
-  ${diff[i + 1][1]}
-`;
-          skipped = true;
-        }
-        nopCount = 0;
-      }
-      if (operation === INSERT) message += `+ ${value}
-`;
-      else if (operation === DELETE) message += `- ${value}
-`;
-      else {
-        if (nopCount < NOP_LINES_TO_COLLAPSE) message += `  ${value}
-`;
-        nopCount++;
-      }
-    }
-    return { message: `
-${__runjs_P.$trimEnd(message)}`, skipped };
-  }
-  __name(printMyersDiff, "printMyersDiff");
-
   // worker/guest/platform/parts/assert/assertion-error.js
   var READABLE = {
     deepStrictEqual: "Expected values to be strictly deep-equal:",
@@ -161,7 +65,7 @@ ${__runjs_P.$trimEnd(message)}`, skipped };
     return target;
   }
   __name(copyError, "copyError");
-  function makeAssertionError(inspect2, invalidArgType3) {
+  function makeAssertionError(inspect2, invalidArgType3, { myersDiff: myersDiff2, printMyersDiff: printMyersDiff2 }) {
     const inspectValue = /* @__PURE__ */ __name((v) => inspect2(v, { compact: false, customInspect: false, depth: 1e3, maxArrayLength: Infinity, showHidden: false, showProxy: false, sorted: true, getters: true }), "inspectValue");
     function simpleDiff(originalActual, actual, originalExpected, expected) {
       let length = actual.length + expected.length;
@@ -208,7 +112,7 @@ ${__runjs_P.$repeat(" ", i + 2)}^`;
         } else message = __runjs_P.$join(linesActual, "\n");
         header = "";
       } else {
-        const printed = printMyersDiff(myersDiff(linesActual, linesExpected, actual != null && typeof actual === "object"));
+        const printed = printMyersDiff2(myersDiff2(linesActual, linesExpected, actual != null && typeof actual === "object"));
         message = printed.message;
         if (operator === "partialDeepStrictEqual") header = "+ actual - expected";
         skipped = printed.skipped;
@@ -463,9 +367,9 @@ should not loosely deep-equal
 
   // worker/guest/platform/parts/assert.js
   var { invalidArgType: invalidArgType2, nodeError: nodeError2 } = core_default.shared;
-  var { inspect, deepEqual: deepEqual2, deprecate } = util_default;
+  var { inspect, deepEqual: deepEqual2, deprecate, myersDiff, printMyersDiff } = util_default;
   var showShort = /* @__PURE__ */ __name((v) => inspect(v), "showShort");
-  var AssertionError = makeAssertionError(inspect, invalidArgType2);
+  var AssertionError = makeAssertionError(inspect, invalidArgType2, { myersDiff, printMyersDiff });
   function fail(actual, expected, message, operator, stackStartFn, generated = void 0) {
     if (message instanceof Error) throw message;
     const err = new AssertionError({ actual, expected, message: message ?? generated, operator, stackStartFn });

@@ -1984,7 +1984,9 @@ ${e3}`;
     globals: () => globals,
     inspect: () => inspect2,
     isDeepStrictEqual: () => isDeepStrictEqual,
-    modules: () => modules
+    modules: () => modules,
+    myersDiff: () => myersDiff,
+    printMyersDiff: () => printMyersDiff
   });
 
   // node_modules/node-inspect-extracted/index.mjs
@@ -2459,10 +2461,11 @@ ${e3}`;
     [-4095, "EOF", "end of file"]
   ];
 
-  // worker/guest/platform/parts/assert/myers-diff.js
+  // worker/guest/platform/parts/util/myers-diff.js
   var NOP = 0;
   var INSERT = 1;
   var DELETE = -1;
+  var NOP_LINES_TO_COLLAPSE = 5;
   function linesEqual(a, b, checkCommaDisparity) {
     if (a === b) return true;
     return checkCommaDisparity && (`${a},` === b || a === `${b},`);
@@ -2516,6 +2519,43 @@ ${e3}`;
     return result;
   }
   __name(backtrack, "backtrack");
+  function printMyersDiff(diff2) {
+    let message = "";
+    let skipped = false;
+    let nopCount = 0;
+    for (let i = diff2.length - 1; i >= 0; i--) {
+      const {0: operation, 1: value} = diff2[i];
+      const previous = i < diff2.length - 1 ? diff2[i + 1][0] : null;
+      if (previous === NOP && operation !== previous) {
+        if (nopCount === NOP_LINES_TO_COLLAPSE + 1) {
+          message += `  ${diff2[i + 1][1]}
+`;
+        } else if (nopCount === NOP_LINES_TO_COLLAPSE + 2) {
+          message += `  ${diff2[i + 2][1]}
+  ${diff2[i + 1][1]}
+`;
+        } else if (nopCount >= NOP_LINES_TO_COLLAPSE + 3) {
+          message += `...
+  ${diff2[i + 1][1]}
+`;
+          skipped = true;
+        }
+        nopCount = 0;
+      }
+      if (operation === INSERT) message += `+ ${value}
+`;
+      else if (operation === DELETE) message += `- ${value}
+`;
+      else {
+        if (nopCount < NOP_LINES_TO_COLLAPSE) message += `  ${value}
+`;
+        nopCount++;
+      }
+    }
+    return { message: `
+${__runjs_P.$trimEnd(message)}`, skipped };
+  }
+  __name(printMyersDiff, "printMyersDiff");
 
   // worker/guest/platform/parts/util/extras.js
   var { invalidArgType, nodeError: nodeError2, outOfRange } = core_default.shared;

@@ -8,11 +8,11 @@ import { partialDeepStrictEqual as isPartialDeepStrictEqual } from './assert/par
 import { makeCallTracker } from './assert/call-tracker.js';
 
 const { invalidArgType, nodeError } = core.shared;
-const { inspect, deepEqual, deprecate } = utilPart;
+const { inspect, deepEqual, deprecate, myersDiff, printMyersDiff } = utilPart;
 
 const showShort = (v) => inspect(v);
 
-export const AssertionError = makeAssertionError(inspect, invalidArgType);
+export const AssertionError = makeAssertionError(inspect, invalidArgType, { myersDiff, printMyersDiff });
 
 /** Throws an AssertionError; `generated` is the message Node would generate when none is given. */
 function fail(actual, expected, message, operator, stackStartFn, generated = undefined) {

@@ -7,6 +7,7 @@ import { isDeepStrictEqual, deepEqual } from './util/deep-equal.js';
 import { MIMEType, MIMEParams } from './util/mime.js';
 import { SYSTEM_ERRORS } from './util/system-errors.js';
 import * as extras from './util/extras.js';
+import { myersDiff, printMyersDiff } from './util/myers-diff.js';
 
 const { nodeError, invalidArgType, outOfRange } = core.shared;
 const { inspect, format, formatWithOptions, stripVTControlCharacters } = inspectLib;
@@ -199,4 +200,5 @@ const util = {
 
 export const modules = { util, 'util/types': types };
 export const globals = {};
-export { inspect, format, isDeepStrictEqual, deepEqual, deprecate };
+// myersDiff/printMyersDiff: for the assert part's failure messages (one copy of the diff in the bundle).
+export { inspect, format, isDeepStrictEqual, deepEqual, deprecate, myersDiff, printMyersDiff };

@@ -2,7 +2,6 @@
 // `+ actual - expected` form for one-line values (with a ^ under the first difference of short
 // strings), Myers' line diff for the rest, errors shown without their stacks — written after
 // Node's lib/internal/assert/assertion_error.js, without colours (a run's output is not a TTY).
-import { myersDiff, printMyersDiff } from './myers-diff.js';
 
 const READABLE = {
   deepStrictEqual: 'Expected values to be strictly deep-equal:',
@@ -35,7 +34,7 @@ function copyError(source) {
   return target;
 }
 
-export function makeAssertionError(inspect, invalidArgType) {
+export function makeAssertionError(inspect, invalidArgType, { myersDiff, printMyersDiff }) {
   const inspectValue = (v) => inspect(v, { compact: false, customInspect: false, depth: 1000, maxArrayLength: Infinity, showHidden: false, showProxy: false, sorted: true, getters: true });
 
   function simpleDiff(originalActual, actual, originalExpected, expected) {

@@ -3,7 +3,7 @@
 // transferableAbortController/Signal, setTraceSigInt, convertProcessSignalToExitCode and the
 // errno helpers _errnoException/_exceptionWithHostPort.
 import core from 'runjs:part/core';
-import { myersDiff } from '../assert/myers-diff.js';
+import { myersDiff } from './myers-diff.js';
 
 const { invalidArgType, nodeError, outOfRange } = core.shared;
 

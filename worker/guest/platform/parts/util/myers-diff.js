@@ -1,4 +1,4 @@
-// The line diff of assert's failure messages, computed as Node 24 computes it (Myers' O(ND)
+// The line diff of assert's failure messages and util.diff (the assert part takes it from the util part), computed as Node 24 computes it (Myers' O(ND)
 // algorithm with the same tie-breaking, so the same lines are marked), printed without colours.
 const NOP = 0;
 const INSERT = 1;
