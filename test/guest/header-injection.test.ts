@@ -232,6 +232,8 @@ guestSuite('header injection: OAuth client credentials', (g) => {
     assert.match(log, /"x-ok-auth":"\[redacted\]"/);
   });
 }, {
+  // Each engine's suite counts token requests from a fresh token cache (one per worker).
+  poolPerEngine: true,
   pool: {
     network: { fetchDefault: 'allow' as const },
     get headerRules() {

@@ -20,14 +20,30 @@ export interface GuestSuiteOptions {
   readonly ops?: PoolOptions['ops'];
   /** More pool options (the network settings, host-op limits). */
   readonly pool?: Partial<PoolOptions>;
+  /**
+   * A pool of its own per engine. By default both engines' suites share one pool (one worker,
+   * which runs either engine): a worker's start is most of a small suite's CPU. Suites that count
+   * what a worker keeps between runs (pooled connections, caches) ask for their own.
+   */
+  readonly poolPerEngine?: boolean;
 }
 
 export function guestSuite(name: string, body: (g: { test(title: string, fn: (ctx: GuestContext) => Promise<void>): void }) => void, opts: GuestSuiteOptions = {}): void {
+  let shared: PoolRunner | undefined;
+  // The last engine's suite closes the shared pool; this hook (registered where guestSuite is
+  // called, the file's top level) closes it when that suite never ran (a --test-name-pattern).
+  if (opts.poolPerEngine !== true) after(() => shared?.close());
   for (const engine of ENGINES) {
     describe(`${name} [${engine}]`, () => {
       let runner: PoolRunner;
-      before(async () => { runner = new PoolRunner(1, 100, 200, opts.ops, opts.pool); await runner.pool.ready(); });
-      after(() => runner.close());
+      before(async () => {
+        runner = opts.poolPerEngine === true ? new PoolRunner(1, 100, 200, opts.ops, opts.pool) : (shared ??= new PoolRunner(1, 100, 200, opts.ops, opts.pool));
+        await runner.pool.ready();
+      });
+      after(async () => {
+        if (runner !== shared) await runner.close();
+        else if (engine === ENGINES.at(-1)) { shared = undefined; await runner.close(); }
+      });
       const ctx: GuestContext = {
         engine,
         run: (code, opts = {}) => runner.run(code, { ...opts, engine }),
