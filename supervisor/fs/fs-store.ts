@@ -12,6 +12,7 @@ import {
   TreeFormatError, type ChunkRef, type DirEntry, type FileEntry, type TreeEntry, type TreeNode,
 } from './tree-format.ts';
 import { splitPath } from './tree-paths.ts';
+import { StructureCache } from './tree-structure.ts';
 
 export const DEFAULT_FILE_MODE = 0o644;
 const NODE_CACHE_ENTRIES = 4096;
@@ -49,6 +50,8 @@ export class FsStore {
   readonly #pin: ((id: string) => void) | undefined;
   /** Decoded nodes, least recently used first. */
   readonly #nodes = new Map<string, TreeNode>();
+  /** Mount structures by directory id (tree-structure.ts). */
+  readonly structures = new StructureCache(this);
 
   constructor(opts: FsStoreOptions) {
     this.#blobs = opts.blobs;
