@@ -125,11 +125,18 @@ export class DirBlobStore implements SweepableBlobStore {
         }));
         // Every temp file is durable: give each its name, then make the names durable.
         await settleAll(pending.map(({ key, replace }, i) => this.#place(temps[i]!, key, replace)));
-        if (this.#durable) {
-          const dirs = new Set(pending.map(({ key }) => dirname(this.objectPath(key))));
-          const syncs = new Set<string>();
-          for (const d of dirs) for (const s of this.#dirsToSync(d, shards.get(d))) syncs.add(s);
-          await settleAll([...syncs].map((d) => this.#syncDir(d)));
+        // The temp names go while the directories sync: nothing depends on their removal.
+        const removing = Promise.all(temps.map((tmp) => removeTemp(this.#fs, tmp)));
+        temps = [];
+        try {
+          if (this.#durable) {
+            const dirs = new Set(pending.map(({ key }) => dirname(this.objectPath(key))));
+            const syncs = new Set<string>();
+            for (const d of dirs) for (const s of this.#dirsToSync(d, shards.get(d))) syncs.add(s);
+            await settleAll([...syncs].map((d) => this.#syncDir(d)));
+          }
+        } finally {
+          await removing;
         }
         // Only now is each shard's own entry durable (the syncs covered the directories this batch created).
         for (const d of shards.keys()) this.#shards.add(d);
