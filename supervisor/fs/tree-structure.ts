@@ -9,8 +9,8 @@ import { MAX_MOUNT_BYTES, type MountEntry } from '../../shared/fs-mount.ts';
 import { compareNames, type FileEntry } from './tree-format.ts';
 import type { FsStore } from './fs-store.ts';
 
-/** Entries (over all cached structures) the cache holds at most; a larger structure is not cached. */
-const MAX_CACHED_ENTRIES = 200_000;
+/** Entries (over all cached structures) the cache holds at most (the default mount entry cap, so the largest mountable tree fits; ≈ 20 MB); a larger structure is not cached. */
+const MAX_CACHED_ENTRIES = 100_000;
 
 /** Why a snapshot cannot be mounted: too large for the worker. */
 export class MountTooLargeError extends Error {}
