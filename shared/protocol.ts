@@ -4,7 +4,8 @@ import type { HeapImage } from './heap-image.ts';
 import type { HeapBlobs } from './heap-encode.ts';
 import { isDecisionLog, type DecisionLog } from './decision-log.ts';
 import { isWorkerSettings, type WorkerSettings } from './worker-settings.ts';
-import { isMountChanges, isMountImage, type MountChange, type MountImage } from './fs-mount.ts';
+import { isMountChanges, type MountChange } from './fs-mount.ts';
+import { isPackedMountImage, type PackedMountImage } from './fs-mount-wire.ts';
 
 /** Which engine runs an execution: V8 (isolated-vm) unless heap persistence needs QuickJS images. */
 export type EngineName = 'v8' | 'quickjs';
@@ -43,8 +44,8 @@ export interface RunRequest {
    * the image under its heap key.
    */
   readonly encodeHeap?: HeapEncodeRequest;
-  /** The filesystem snapshot mounted at /work (shared/fs-mount.ts); absent: /work starts empty and is discarded. */
-  readonly mount?: MountImage;
+  /** The filesystem snapshot mounted at /work (shared/fs-mount.ts, packed: fs-mount-wire.ts); absent: /work starts empty and is discarded. */
+  readonly mount?: PackedMountImage;
 }
 
 /** What a run's heap may be encoded against (docs/heap-snapshots.md, "Storage layout"). */
@@ -199,7 +200,7 @@ export function isSupervisorMessage(v: unknown): v is SupervisorMessage {
         && (v['imageToken'] === undefined || typeof v['imageToken'] === 'string') && (v['captureToken'] === undefined || typeof v['captureToken'] === 'string')
         && (v['encodeHeap'] === undefined || isEncodeRequest(v['encodeHeap']))
         && (v['mcpCatalog'] === undefined || typeof v['mcpCatalog'] === 'string')
-        && (v['mount'] === undefined || isMountImage(v['mount']));
+        && (v['mount'] === undefined || isPackedMountImage(v['mount']));
     case 'cancel': return typeof v['runId'] === 'string' && (v['reason'] === 'cancel' || v['reason'] === 'timeout');
     case 'op-response': return typeof v['reqId'] === 'number' && typeof v['ok'] === 'boolean' && (v['error'] === undefined || isGuestErrorShape(v['error']));
     case 'init': return isWorkerSettings(v['settings']);

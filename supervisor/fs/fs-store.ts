@@ -5,16 +5,18 @@
 import { RunjsError } from '../../shared/errors.ts';
 import { isBlobKey, type BlobStore } from '../stores/blob/index.ts';
 import { chunkBoundaries } from './fs-chunker.ts';
-import { decodeObject, guarded, putObject } from './fs-objects.ts';
+import { decodeObject, guarded } from './fs-objects.ts';
+import { ObjectBatch } from './object-batch.ts';
 import {
   bucketOf, CHUNKED_FILE_BYTES, decodeChunkList, decodeTree, encodeChunkList, encodeIndex, encodeLeaf, MAX_LEAF_ENTRIES,
   TreeFormatError, type ChunkRef, type DirEntry, type FileEntry, type TreeEntry, type TreeNode,
 } from './tree-format.ts';
 import { splitPath } from './tree-paths.ts';
+import { StructureCache } from './tree-structure.ts';
 
 export const DEFAULT_FILE_MODE = 0o644;
 const NODE_CACHE_ENTRIES = 4096;
-const PUT_CONCURRENCY = 16;
+const READ_CONCURRENCY = 16;
 /** Deepest bucket split: beyond it a leaf may be large (only reachable with sha256 collisions). */
 const MAX_SPLIT_DEPTH = 63;
 
@@ -48,6 +50,8 @@ export class FsStore {
   readonly #pin: ((id: string) => void) | undefined;
   /** Decoded nodes, least recently used first. */
   readonly #nodes = new Map<string, TreeNode>();
+  /** Mount structures by directory id (tree-structure.ts). */
+  readonly structures = new StructureCache(this);
 
   constructor(opts: FsStoreOptions) {
     this.#blobs = opts.blobs;
@@ -114,10 +118,6 @@ export class FsStore {
     return stored === undefined ? undefined : decodeObject(key, stored);
   }
 
-  async #put(payload: Uint8Array): Promise<string> {
-    return (await guarded(this.#log, 'writing an object', () => putObject(this.#blobs, payload))).key;
-  }
-
   /** The tree node under `key`; FS_SNAPSHOT_NOT_FOUND when absent, FS_SNAPSHOT_CORRUPT when it does not parse. */
   async node(key: string): Promise<TreeNode> {
     const hit = this.#nodes.get(key);
@@ -128,9 +128,14 @@ export class FsStore {
     }
     if (!isBlobKey(key)) throw new RunjsError('FS_INVALID_ID', key);
     const node = await this.#readNode(key);
+    this.#remember(key, node);
+    return node;
+  }
+
+  #remember(key: string, node: TreeNode): void {
+    this.#nodes.delete(key);
     this.#nodes.set(key, node);
     if (this.#nodes.size > NODE_CACHE_ENTRIES) this.#nodes.delete(this.#nodes.keys().next().value!);
-    return node;
   }
 
   /** Whether `id` names a stored tree (a readable root node). */
@@ -181,10 +186,25 @@ export class FsStore {
 
   /** Stores file content (chunked above CHUNKED_FILE_BYTES) and returns its entry. */
   async putFile(bytes: Uint8Array, mode = DEFAULT_FILE_MODE): Promise<FileEntry> {
-    if (bytes.length <= CHUNKED_FILE_BYTES) return { kind: 'file', mode, size: bytes.length, id: await this.#put(bytes), chunked: false };
+    const batch = this.#batch();
+    const entry = await this.#addFile(batch, bytes, mode);
+    await batch.flush();
+    return entry;
+  }
+
+  /** A batch whose tree nodes join the node cache once they are durable (no read back after a commit). */
+  #batch(): ObjectBatch {
+    return new ObjectBatch(this.#blobs, this.#log, (nodes) => { for (const [key, node] of nodes) this.#remember(key, node); });
+  }
+
+  async #addFile(batch: ObjectBatch, bytes: Uint8Array, mode: number): Promise<FileEntry> {
+    if (bytes.length <= CHUNKED_FILE_BYTES) return { kind: 'file', mode, size: bytes.length, id: batch.add(bytes), chunked: false };
     const chunks: ChunkRef[] = [];
-    for (const [start, end] of chunkBoundaries(bytes)) chunks.push({ length: end - start, id: await this.#put(bytes.subarray(start, end)) });
-    return { kind: 'file', mode, size: bytes.length, id: await this.#put(encodeChunkList(chunks)), chunked: true };
+    for (const [start, end] of chunkBoundaries(bytes)) {
+      chunks.push({ length: end - start, id: batch.add(bytes.subarray(start, end)) });
+      if (batch.full) await batch.flush();
+    }
+    return { kind: 'file', mode, size: bytes.length, id: batch.add(encodeChunkList(chunks)), chunked: true };
   }
 
   /** A file's bytes, checked against the entry's size. */
@@ -213,15 +233,20 @@ export class FsStore {
   }
 
   /** Writes a directory with these entries in canonical form and returns its id. */
-  async writeDir(entries: ReadonlyMap<string, TreeEntry>, depth = 0): Promise<string> {
-    if (entries.size <= MAX_LEAF_ENTRIES || depth > MAX_SPLIT_DEPTH) return this.#put(encodeLeaf(entries));
+  async writeDir(entries: ReadonlyMap<string, TreeEntry>): Promise<string> {
+    const batch = this.#batch();
+    const id = this.#addDir(batch, entries);
+    await batch.flush();
+    return id;
+  }
+
+  /** Adds a directory (split into buckets above MAX_LEAF_ENTRIES) to `batch`; returns its id. */
+  #addDir(batch: ObjectBatch, entries: ReadonlyMap<string, TreeEntry>, depth = 0): string {
+    if (entries.size <= MAX_LEAF_ENTRIES || depth > MAX_SPLIT_DEPTH) return batch.add(encodeLeaf(entries), { type: 'leaf', entries: new Map(entries) });
     const groups = Array.from({ length: 16 }, () => new Map<string, TreeEntry>());
     for (const [name, e] of entries) groups[bucketOf(name, depth)]!.set(name, e);
-    const buckets: (string | undefined)[] = new Array<string | undefined>(16).fill(undefined);
-    await eachLimited(groups.map((g, i) => [g, i] as const), PUT_CONCURRENCY, async ([g, i]) => {
-      buckets[i] = g.size === 0 ? undefined : await this.writeDir(g, depth + 1);
-    });
-    return this.#put(encodeIndex(depth, buckets));
+    const buckets = groups.map((g) => (g.size === 0 ? undefined : this.#addDir(batch, g, depth + 1)));
+    return batch.add(encodeIndex(depth, buckets), { type: 'index', depth, buckets });
   }
 
   /** The id of the empty snapshot (stored on first use). */
@@ -251,21 +276,24 @@ export class FsStore {
       if (at.children.size > 0 && change.kind !== 'delete') throw new RunjsError('FS_INVALID_PATH', path, 'written as a file and as a directory in one commit');
       at.change = change;
     }
-    const root = (await this.#apply(base, trie, '')) ?? (await this.emptyTree());
+    // Every new object goes into one batch, stored with one durability barrier at the end: the
+    // new root is returned (and may be reported) only once all of it is durable.
+    const batch = this.#batch();
+    const root = (await this.#apply(base, trie, '', batch)) ?? this.#addDir(batch, new Map());
+    await batch.flush();
     this.pin(root);
     return root;
   }
 
   /** The new id of directory `id` with `trie` applied, or undefined when it ends up empty. */
-  async #apply(id: string | undefined, trie: ChangeTrie, at: string): Promise<string | undefined> {
+  async #apply(id: string | undefined, trie: ChangeTrie, at: string, batch: ObjectBatch): Promise<string | undefined> {
     const entries = id === undefined ? new Map<string, TreeEntry>() : await this.listDir(id);
-    // Children are independent: store them concurrently (each durable put waits on an fsync or a
-    // round trip), a bounded number at a time.
-    await eachLimited([...trie.children], PUT_CONCURRENCY, async ([name, sub]) => {
+    // Children are independent: read their directories concurrently, a bounded number at a time.
+    await eachLimited([...trie.children], READ_CONCURRENCY, async ([name, sub]) => {
       const path = at === '' ? name : `${at}/${name}`;
       const c = sub.change;
       if (c?.kind === 'delete' && sub.children.size > 0) {
-        const child = await this.#apply(undefined, { children: sub.children }, path);
+        const child = await this.#apply(undefined, { children: sub.children }, path, batch);
         if (child === undefined) entries.delete(name);
         else entries.set(name, { kind: 'dir', id: child });
         return;
@@ -273,16 +301,16 @@ export class FsStore {
       if (c !== undefined) {
         if (c.kind === 'delete') entries.delete(name);
         else if (c.kind === 'symlink') entries.set(name, { kind: 'symlink', target: c.target });
-        else entries.set(name, await this.putFile(c.bytes, c.mode ?? DEFAULT_FILE_MODE));
+        else entries.set(name, await this.#addFile(batch, c.bytes, c.mode ?? DEFAULT_FILE_MODE));
         return;
       }
       const existing = entries.get(name);
       if (existing !== undefined && existing.kind !== 'dir') throw new RunjsError('FS_INVALID_PATH', path, `'${path}' is a ${existing.kind}, not a directory`);
-      const child = await this.#apply((existing as DirEntry | undefined)?.id, sub, path);
+      const child = await this.#apply((existing as DirEntry | undefined)?.id, sub, path, batch);
       if (child === undefined) entries.delete(name);
       else entries.set(name, { kind: 'dir', id: child });
     });
-    return entries.size === 0 && at !== '' ? undefined : this.writeDir(entries);
+    return entries.size === 0 && at !== '' ? undefined : this.#addDir(batch, entries);
   }
 
   /** Every file, symlink and directory under `id`, depth first in name order, with paths. */

@@ -5,10 +5,12 @@
 // object pipe's route: only ids this run's tree references), and the run's changes committed
 // into a new snapshot. Reading a 1,000-file tree's structure reads its ~20 directory nodes.
 import { RunjsError } from '../../shared/errors.ts';
-import { MAX_FETCH_BYTES, MAX_MOUNT_BYTES, type MountChange, type MountEntry, type MountImage, type MountLimits } from '../../shared/fs-mount.ts';
+import { MAX_FETCH_BYTES, type MountChange, type MountEntry, type MountImage, type MountLimits } from '../../shared/fs-mount.ts';
 import { checkId, checkLabel, type FsService } from './fs-service.ts';
 import type { FsChange, FsStore } from './fs-store.ts';
 import type { FileEntry } from './tree-format.ts';
+
+export { MountTooLargeError } from './tree-structure.ts';
 
 const ID_PATTERN = /^[0-9a-fA-F]{64}$/;
 const READ_CONCURRENCY = 16;
@@ -30,9 +32,6 @@ export function resolveMount(fs: FsService, spec: string): MountSource {
   }
 }
 
-/** Why a snapshot cannot be mounted: too large for the worker. */
-export class MountTooLargeError extends Error {}
-
 /** What the worker is sent, and the contents it may fetch: exactly the files of the run's tree. */
 export interface LoadedMount {
   readonly image: MountImage;
@@ -47,22 +46,12 @@ export class MountReadRefused extends Error {}
 
 /** The snapshot's structure for the worker; file contents stay in the store until `read`. */
 export async function loadMount(store: FsStore, base: string | undefined, limits: MountLimits): Promise<LoadedMount> {
-  const files = new Map<string, FileEntry>();
-  const entries: MountEntry[] = [];
+  let files: ReadonlyMap<string, FileEntry> = new Map();
+  let entries: readonly MountEntry[] = [];
   if (base !== undefined) {
     if (!(await store.isTree(base))) throw new RunjsError('FS_SNAPSHOT_NOT_FOUND', base);
-    let count = 0;
-    let bytes = 0;
-    for await (const [path, e] of store.walk(base)) {
-      if (++count > limits.maxEntries) throw new MountTooLargeError(`it holds more than ${limits.maxEntries} entries`);
-      if (e.kind === 'symlink') entries.push({ path, kind: 'symlink', target: e.target });
-      else if (e.kind === 'file') {
-        bytes += e.size;
-        if (bytes > MAX_MOUNT_BYTES) throw new MountTooLargeError(`its files hold more than ${MAX_MOUNT_BYTES} bytes`);
-        files.set(e.id, e);
-        entries.push({ path, kind: 'file', mode: e.mode, size: e.size, id: e.id });
-      }
-    }
+    // Shared with other runs of the same tree (immutable; nothing downstream changes it).
+    ({ files, entries } = await store.structures.get(base, limits.maxEntries));
   }
   return {
     image: { entries, limits },

@@ -3,6 +3,7 @@
 // its isolate; a worker that has not answered within the grace period is killed outright and
 // replaced. A worker that dies fails only the execution it was running.
 import type { MountChange, MountImage } from '../../shared/fs-mount.ts';
+import { packMountImage } from '../../shared/fs-mount-wire.ts';
 import { randomUUID } from 'node:crypto';
 import type { EngineName, GuestErrorShape, HeapEncodeRequest, Outcome, WorkerMessage } from '../../shared/protocol.ts';
 import type { HeapImage } from '../../shared/heap-image.ts';
@@ -337,7 +338,7 @@ export class WorkerPool {
       ...(job.captureImage ? { captureImage: true, captureToken: active.runId } : {}),
       ...(mcpCatalog !== undefined ? { mcpCatalog } : {}),
       ...(job.encodeHeap ? { encodeHeap: job.encodeHeap } : {}),
-      ...(job.mount ? { mount: job.mount } : {}),
+      ...(job.mount ? { mount: packMountImage(job.mount) } : {}),
     });
   }
 

@@ -163,6 +163,18 @@ export function blobStoreContract(label: string, open: () => Promise<BlobStoreHa
       for (const content of contents) assert.ok(same(await cold.get(sha256(content)), content));
     });
 
+    it('putAll stores a batch: keys in order, duplicates and stored objects once', async () => {
+      const stored = await h.store.put(text('hello'));
+      const batch = [text('one'), text('hello'), text('two'), text('one'), new Uint8Array(0)];
+      const keys = await h.store.putAll(batch);
+      assert.deepEqual(keys, batch.map(sha256));
+      assert.equal(keys[1], stored);
+      assert.deepEqual(await h.listKeys(), [...new Set(keys)].sort());
+      const cold = await reopen();
+      for (const bytes of batch) assert.ok(same(await cold.get(sha256(bytes)), bytes));
+      assert.deepEqual(await h.store.putAll([]), []);
+    });
+
     it('stores a 20 MiB blob', async () => {
       const big = randomBytes(20 * 1024 * 1024);
       const key = await h.store.put(big);

@@ -176,6 +176,47 @@ describe('dir blob store', () => {
     assert.deepEqual(await listFiles(root), [HELLO_KEY]);
   });
 
+  it('putAll makes a batch durable with one barrier: every temp file is synced before any gets a name, every name before the directories are synced', async () => {
+    const steps: string[] = [];
+    const recording: DirFs = {
+      ...nodeDirFs,
+      open: async (path, flags, mode) => {
+        const handle = await nodeDirFs.open(path, flags, mode);
+        const what = flags === 'wx' ? 'file' : 'dir';
+        return { writeFile: (d) => handle.writeFile(d), sync: async () => { await handle.sync(); steps.push(`sync ${what}`); }, close: () => handle.close() };
+      },
+      link: async (a, b) => { await nodeDirFs.link(a, b); steps.push('link'); },
+    };
+    const store = new DirBlobStore({ root, fs: recording });
+    const objects = Array.from({ length: 6 }, (_, i) => new TextEncoder().encode(`object ${i}`));
+    const keys = await store.putAll(objects);
+    const shards = new Set(keys.map((k) => k.slice(0, 2))).size;
+    // The first batch also creates the root: it is synced once, with the shards.
+    assert.deepEqual(steps, [...Array(6).fill('sync file'), ...Array(6).fill('link'), ...Array(shards + 1).fill('sync dir')]);
+    assert.deepEqual(await listFiles(root), [...keys].sort());
+    steps.length = 0;
+    assert.deepEqual(await store.putAll(objects), keys);
+    assert.deepEqual(steps, [], 'stored objects are not written again');
+  });
+
+  it('putAll: a failing sync of one object leaves no object of the batch with a name', async () => {
+    let syncs = 0;
+    const fs: DirFs = {
+      ...nodeDirFs,
+      open: async (path, flags, mode) => {
+        const handle = await nodeDirFs.open(path, flags, mode);
+        if (flags !== 'wx') return handle;
+        return { writeFile: (d) => handle.writeFile(d), sync: () => (++syncs === 3 ? Promise.reject(errno('EIO')) : handle.sync()), close: () => handle.close() };
+      },
+    };
+    const store = new DirBlobStore({ root, fs });
+    const objects = Array.from({ length: 5 }, (_, i) => new TextEncoder().encode(`object ${i}`));
+    await assert.rejects(store.putAll(objects), {
+      message: `blob store I/O error: writing 5 blobs in dir:${root}: input/output error (EIO)`,
+    });
+    assert.deepEqual(await listFiles(root), [], 'no object and no temp file');
+  });
+
   it('treats a non-file at an object path as absent', async () => {
     const store = new DirBlobStore({ root });
     await writeFile(join(root, '2c'), 'not a directory');

@@ -19,6 +19,7 @@ import type { DecisionLog } from '../../shared/decision-log.ts';
 import { BUILTIN_MODULES } from '../guest/builtin-modules.ts';
 import { internalError, RunLoop } from './execute-run.ts';
 import { MountFs } from '../ops/fs/mount-fs.ts';
+import { unpackMountImage } from '../../shared/fs-mount-wire.ts';
 import type { ObjectChannel } from './object-channel.ts';
 import { Transpiler } from '../source/transpile.ts';
 import { OutputBuffer } from './output-buffer.ts';
@@ -202,7 +203,12 @@ export class WorkerHost {
     let watchdog: MemoryWatchdog | undefined;
     const objects = this.#objects;
     if (req.mount) objects?.start();
-    const mount = req.mount ? new MountFs(req.mount, req.mount.limits, objects ? (id) => objects.fetch(req.runId, id) : undefined) : undefined;
+    const image = req.mount ? unpackMountImage(req.mount) : undefined;
+    if (req.mount && image === undefined) {
+      send({ type: 'result', runId: req.runId, outcome: { status: 'failed', error: 'runjs internal error: the mounted snapshot is malformed' } });
+      return;
+    }
+    const mount = image ? new MountFs(image, image.limits, objects ? (id) => objects.fetch(req.runId, id) : undefined) : undefined;
     const loop = new RunLoop({ runId: req.runId, code: req.code, timeoutMs: req.timeoutMs, heapMemoryMaxMb: heapMb, persistTopLevel: req.captureImage === true || req.encodeHeap !== undefined, ...(req.mcpCatalog !== undefined ? { mcpCatalog: req.mcpCatalog } : {}), ...(this.#settings.externalModules === true ? { externalModules: true } : {}), ...(mount ? { mount } : {}) }, this.#ops, BUILTIN_MODULES, {
       output: (text) => output.write(text),
       // Polled from QuickJS's interrupt handler while guest code blocks this thread: stream the

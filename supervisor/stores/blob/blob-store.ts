@@ -15,6 +15,13 @@ export interface BlobStore {
    */
   put(bytes: Uint8Array): Promise<BlobKey>;
 
+  /**
+   * As `put` for every object (keys in the same order), resolving once all of them are durable.
+   * A backend may share one durability barrier among them (the dir store fsyncs them together);
+   * a caller that needs objects durable together, such as a snapshot commit, uses this.
+   */
+  putAll(objects: readonly Uint8Array[]): Promise<BlobKey[]>;
+
   /** As `put`, for content that arrives in chunks; the key is known only at the end. */
   putStream(chunks: AsyncIterable<Uint8Array>): Promise<BlobKey>;
 

@@ -74,32 +74,77 @@ export class DirBlobStore implements SweepableBlobStore {
   }
 
   async put(bytes: Uint8Array): Promise<BlobKey> {
-    const key = blobKeyOf(bytes);
+    return (await this.putAll([bytes]))[0]!;
+  }
+
+  /**
+   * Every object with one durability barrier for the batch: each missing object is written to a
+   * temp file beside its destination and all of them are fsynced together; only then is each
+   * hard-linked into place, and then every shard directory that gained a name is fsynced
+   * together. A crash at any point leaves each object whole at its key or absent (a torn temp
+   * file never gets a name), and nothing resolves before all are durable. Two rounds of
+   * concurrent fsyncs instead of two per object: the journal commits them together.
+   */
+  async putAll(objects: readonly Uint8Array[]): Promise<BlobKey[]> {
+    const keys = objects.map((bytes) => blobKeyOf(bytes));
+    const unique = new Map<BlobKey, Uint8Array>();
+    objects.forEach((bytes, i) => unique.set(keys[i]!, bytes));
     // Content addressing makes the common "already stored" case free: no write, no fsync. An
     // object of the wrong size (truncated or damaged behind our back) is replaced, not trusted.
-    const found = await this.#stat(key);
-    if (found?.size === bytes.byteLength && await this.#fresh(key, found.mtimeMs)) return key;
-    const existing = found?.size === bytes.byteLength ? undefined : found?.size;
-    const replace = existing !== undefined;
-    await this.#io(`writing blob ${key}`, async () => {
-      const shardDir = dirname(this.objectPath(key));
-      const known = this.#shards.has(shardDir);
-      const created = known ? undefined : await this.#fs.mkdir(shardDir, { recursive: true });
-      const tmp = join(shardDir, tempName());
+    const pending: { key: BlobKey; bytes: Uint8Array; replace: boolean }[] = [];
+    await Promise.all([...unique].map(async ([key, bytes]) => {
+      const found = await this.#stat(key);
+      if (found?.size === bytes.byteLength && await this.#fresh(key, found.mtimeMs)) return;
+      pending.push({ key, bytes, replace: found !== undefined && found.size !== bytes.byteLength });
+    }));
+    if (pending.length === 0) return keys;
+    await this.#io(pending.length === 1 ? `writing blob ${pending[0]!.key}` : `writing ${pending.length} blobs`, async () => {
+      const shards = new Map<string, string | undefined>();
+      let temps: readonly string[] = [];
       try {
-        await this.#writeTemp(tmp, (handle) => handle.writeFile(bytes));
-      } catch (e) {
-        // The shard directory went away behind our back: forget it and take the long way.
-        if (!known || !ABSENT.has(errnoCode(e) ?? '')) throw e;
-        this.#shards.delete(shardDir);
-        const again = await this.#fs.mkdir(shardDir, { recursive: true });
-        await this.#writeTemp(tmp, (handle) => handle.writeFile(bytes));
-        await this.#commit(tmp, key, again, false, replace);
-        return;
+        // Shard directories first (most exist already and are remembered), then the temp files.
+        for (const { key } of pending) {
+          const shardDir = dirname(this.objectPath(key));
+          if (!this.#shards.has(shardDir) && !shards.has(shardDir)) shards.set(shardDir, await this.#fs.mkdir(shardDir, { recursive: true }));
+        }
+        temps = pending.map(({ key }) => join(dirname(this.objectPath(key)), tempName()));
+        // Settled, not raced: the finally below must not unlink a temp file before its open.
+        await settleAll(pending.map(async ({ key, bytes }, i) => {
+          const shardDir = dirname(this.objectPath(key));
+          const known = !shards.has(shardDir);
+          try {
+            await this.#writeTemp(temps[i]!, (handle) => handle.writeFile(bytes));
+          } catch (e) {
+            // A remembered shard directory went away behind our back: forget it and make it again.
+            if (!known || !ABSENT.has(errnoCode(e) ?? '')) throw e;
+            this.#shards.delete(shardDir);
+            const made = await this.#fs.mkdir(shardDir, { recursive: true });
+            if (shards.get(shardDir) === undefined) shards.set(shardDir, made);
+            await this.#writeTemp(temps[i]!, (handle) => handle.writeFile(bytes));
+          }
+        }));
+        // Every temp file is durable: give each its name, then make the names durable.
+        await settleAll(pending.map(({ key, replace }, i) => this.#place(temps[i]!, key, replace)));
+        // The temp names go while the directories sync: nothing depends on their removal.
+        const removing = Promise.all(temps.map((tmp) => removeTemp(this.#fs, tmp)));
+        temps = [];
+        try {
+          if (this.#durable) {
+            const dirs = new Set(pending.map(({ key }) => dirname(this.objectPath(key))));
+            const syncs = new Set<string>();
+            for (const d of dirs) for (const s of this.#dirsToSync(d, shards.get(d))) syncs.add(s);
+            await settleAll([...syncs].map((d) => this.#syncDir(d)));
+          }
+        } finally {
+          await removing;
+        }
+        // Only now is each shard's own entry durable (the syncs covered the directories this batch created).
+        for (const d of shards.keys()) this.#shards.add(d);
+      } finally {
+        await Promise.all(temps.map((tmp) => removeTemp(this.#fs, tmp)));
       }
-      await this.#commit(tmp, key, created, known, replace);
     });
-    return key;
+    return keys;
   }
 
   async putStream(chunks: AsyncIterable<Uint8Array>): Promise<BlobKey> {
@@ -121,7 +166,7 @@ export class DirBlobStore implements SweepableBlobStore {
         }
       });
       key = hash.digest('hex');
-      await this.#commit(tmp, key, created, false);
+      await this.#commit(tmp, key, created);
     });
     return key;
   }
@@ -269,39 +314,48 @@ export class DirBlobStore implements SweepableBlobStore {
 
   /** Moves a complete temp file to the object path without ever replacing an existing object. */
   /** `replace`: an object of the wrong size sits at the key; rename over it (atomic) instead of linking. */
-  async #commit(tmp: string, key: BlobKey, createdEarlier: string | undefined, shardKnown: boolean, replace = false): Promise<void> {
+  async #place(tmp: string, key: BlobKey, replace: boolean): Promise<void> {
     const finalPath = this.objectPath(key);
-    const shardDir = dirname(finalPath);
     try {
-      const created = (shardKnown ? undefined : await this.#fs.mkdir(shardDir, { recursive: true })) ?? createdEarlier;
-      try {
-        if (replace) await this.#fs.rename(tmp, finalPath);
-        else await this.#fs.link(tmp, finalPath);
-      } catch (e) {
-        const code = errnoCode(e) ?? '';
-        // EEXIST: a concurrent writer stored the same content first; its object stands.
-        if (code !== 'EEXIST') {
-          if (!LINK_UNSUPPORTED.has(code)) throw e;
-          // No hard links here: rename is still atomic, and whatever it might replace holds the same bytes.
-          await this.#fs.rename(tmp, finalPath);
-        }
-      }
-      if (this.#durable) await this.#syncDirs(shardDir, created);
-      // Only now is the shard's own entry durable (syncDirs covered the directories this put created).
+      if (replace) await this.#fs.rename(tmp, finalPath);
+      else await this.#fs.link(tmp, finalPath);
+    } catch (e) {
+      const code = errnoCode(e) ?? '';
+      // EEXIST: a concurrent writer stored the same content first; its object stands.
+      if (code === 'EEXIST') return;
+      if (!LINK_UNSUPPORTED.has(code)) throw e;
+      // No hard links here: rename is still atomic, and whatever it might replace holds the same bytes.
+      await this.#fs.rename(tmp, finalPath);
+    }
+  }
+
+  /** putStream's last step: place one temp file (its shard made first) and make its name durable. */
+  async #commit(tmp: string, key: BlobKey, createdEarlier: string | undefined): Promise<void> {
+    const shardDir = dirname(this.objectPath(key));
+    try {
+      const created = (this.#shards.has(shardDir) ? undefined : await this.#fs.mkdir(shardDir, { recursive: true })) ?? createdEarlier;
+      await this.#place(tmp, key, false);
+      if (this.#durable) for (const d of this.#dirsToSync(shardDir, created)) await this.#syncDir(d);
       this.#shards.add(shardDir);
     } finally {
       await removeTemp(this.#fs, tmp);
     }
   }
 
-  /** fsyncs `dir`, and each parent up to the one holding the first directory this put created. */
-  async #syncDirs(dir: string, created: string | undefined): Promise<void> {
+  /** `dir`, and each parent up to the one holding the first directory a put created. */
+  #dirsToSync(dir: string, created: string | undefined): string[] {
     const stop = created === undefined ? dir : dirname(created);
+    const out: string[] = [];
     for (let d = dir; ; d = dirname(d)) {
-      const handle = await this.#fs.open(d, 'r');
-      try { await handle.sync(); } finally { await handle.close(); }
+      out.push(d);
       if (d === stop || d === dirname(d)) break;
     }
+    return out;
+  }
+
+  async #syncDir(dir: string): Promise<void> {
+    const handle = await this.#fs.open(dir, 'r');
+    try { await handle.sync(); } finally { await handle.close(); }
   }
 
   async #io(operation: string, body: () => Promise<void>): Promise<void> {
@@ -313,6 +367,12 @@ export class DirBlobStore implements SweepableBlobStore {
       throw new BlobStoreIoError(operation, this.location, e);
     }
   }
+}
+
+/** Waits for every promise, then throws the first failure (no operation is left running behind a throw). */
+async function settleAll(promises: readonly Promise<unknown>[]): Promise<void> {
+  const failed = (await Promise.allSettled(promises)).find((r) => r.status === 'rejected');
+  if (failed !== undefined) throw failed.reason;
 }
 
 function tempName(): string {

@@ -68,6 +68,7 @@ test('a write of the same content during a deletion pass waits for it, then stor
     location: store.location,
     put: (b) => store.put(b),
     putStream: (c) => store.putStream(c),
+    putAll: (bs) => store.putAll(bs),
     get: (k) => store.get(k),
     has: (k) => store.has(k),
     size: (k) => store.size(k),

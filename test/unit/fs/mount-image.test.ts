@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DirBlobStore } from '../../../supervisor/stores/blob/index.ts';
+import { DirBlobStore, type BlobStore } from '../../../supervisor/stores/blob/index.ts';
 import { FsStore } from '../../../supervisor/fs/fs-store.ts';
 import { commitMount, loadMount, loadMountImage, MountTooLargeError } from '../../../supervisor/fs/mount-image.ts';
 import { MountFs } from '../../../worker/ops/fs/mount-fs.ts';
@@ -126,4 +126,46 @@ test('a change by id commits only ids of the mounted tree: a worker cannot copy 
     const id = await commitMount(store, base, [{ path: 'copy.txt', kind: 'file', mode: 0o600, id: mine.id }], mount);
     assert.deepEqual(await tree(store, id), { 'copy.txt': '600:mine', 'mine.txt': '644:mine' });
   });
+});
+
+test('mount structures are cached by directory id: a commit\'s output mounts without reading the store, and equals a cold read', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'runjs-mount-image-'));
+  try {
+    const blobs = new DirBlobStore({ root: dir });
+    let gets = 0;
+    const counting: BlobStore = {
+      location: blobs.location,
+      put: (b) => blobs.put(b),
+      putAll: (bs) => blobs.putAll(bs),
+      putStream: (c) => blobs.putStream(c),
+      get: (key) => { gets++; return blobs.get(key); },
+      has: (k) => blobs.has(k),
+      size: (k) => blobs.size(k),
+      delete: (k) => blobs.delete(k),
+      close: () => blobs.close(),
+    };
+    const store = new FsStore({ blobs: counting, log: () => {} });
+    const files = new Map(Array.from({ length: 60 }, (_, i) => [`d${i % 3}/sub${i % 2}/f${i}`, { kind: 'file' as const, bytes: enc(`file ${i}`) }]));
+    const base = await store.commit(undefined, files);
+    const first = await loadMount(store, base, DEFAULT_MOUNT_LIMITS);
+    const fs = new MountFs(first.image, first.image.limits, (id) => enc(`file ${first.image.entries.findIndex((e) => e.kind === 'file' && e.id === id)}`));
+    fs.writeFile('/work/d1/sub0/f4', enc('changed'), 'w', undefined);
+    fs.writeFile('/work/d2/new', enc('new'), 'w', undefined);
+    gets = 0;
+    const next = await commitMount(store, base, fs.changes(), first);
+    const warm = await loadMount(store, next, DEFAULT_MOUNT_LIMITS);
+    assert.equal(gets, 0, 'the commit read nothing back, and the mount found every node and structure cached');
+    const cold = await loadMount(new FsStore({ blobs, log: () => {} }), next, DEFAULT_MOUNT_LIMITS);
+    assert.deepEqual(warm.image, cold.image);
+    assert.equal(warm.image.entries.length, 61);
+    assert.deepEqual(warm.image.entries.slice(0, 3).map((e) => e.path), ['d0/sub0/f0', 'd0/sub0/f12', 'd0/sub0/f18']);
+    const changed = warm.image.entries.find((e) => e.path === 'd1/sub0/f4');
+    assert.ok(changed?.kind === 'file');
+    assert.equal(Buffer.from(await warm.read(changed.id)).toString(), 'changed');
+    // A cached structure still answers to each mount's own limits.
+    await assert.rejects(loadMount(store, next, { maxEntries: 60, maxWriteBytes: 1 }), (e) => e instanceof MountTooLargeError && e.message === 'it holds more than 60 entries');
+    await store.close();
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });

@@ -103,24 +103,35 @@ export class MountFs {
     this.#root = this.#dir(0o755);
     this.#work = this.#dir(0o755);
     this.#root.entries.set('work', this.#work);
+    // Every entry of the image has the mount time. Entries come depth first, so consecutive ones
+    // share their directory: it is looked up by its path once, not walked per entry.
+    const at = this.#now();
+    const dirs = new Map<string, DirNode>([['', this.#work]]);
     for (const e of image?.entries ?? []) {
-      const parts = e.path.split('/');
-      let dir = this.#work;
-      for (const name of parts.slice(0, -1)) {
-        let next = dir.entries.get(name);
-        if (next === undefined) { next = this.#dir(0o755); dir.entries.set(name, next); this.#entries++; }
-        if (next.kind !== 'dir') throw new OpError(`runjs: the mounted snapshot is malformed at '${e.path}'`);
-        dir = next;
-      }
-      const name = parts[parts.length - 1]!;
-      const t = this.#times();
+      const slash = e.path.lastIndexOf('/');
+      const dir = this.#imageDir(dirs, slash < 0 ? '' : e.path.slice(0, slash), e.path);
+      const name = e.path.slice(slash + 1);
       const node: Node = e.kind === 'file'
-        ? { kind: 'file', mode: e.mode & 0o7777, data: e.bytes, content: e.id, size: e.size, origin: e.path, dirty: false, ...t }
-        : { kind: 'symlink', mode: 0o777, target: e.target, origin: e.path, dirty: false, ...t };
+        ? { kind: 'file', mode: e.mode & 0o7777, data: e.bytes, content: e.id, size: e.size, origin: e.path, dirty: false, mtimeMs: at, ctimeMs: at, atimeMs: at, birthtimeMs: at, ino: this.#ino++ }
+        : { kind: 'symlink', mode: 0o777, target: e.target, origin: e.path, dirty: false, mtimeMs: at, ctimeMs: at, atimeMs: at, birthtimeMs: at, ino: this.#ino++ };
       dir.entries.set(name, node);
       this.#entries++;
       this.#baseLeaves.add(e.path);
     }
+  }
+
+  /** The image's directory at `path` (relative to /work), made on first use; `entry` names the entry for errors. */
+  #imageDir(dirs: Map<string, DirNode>, path: string, entry: string): DirNode {
+    const known = dirs.get(path);
+    if (known !== undefined) return known;
+    const slash = path.lastIndexOf('/');
+    const parent = this.#imageDir(dirs, slash < 0 ? '' : path.slice(0, slash), entry);
+    const name = path.slice(slash + 1);
+    let next = parent.entries.get(name);
+    if (next === undefined) { next = this.#dir(0o755); parent.entries.set(name, next); this.#entries++; }
+    if (next.kind !== 'dir') throw new OpError(`runjs: the mounted snapshot is malformed at '${entry}'`);
+    dirs.set(path, next);
+    return next;
   }
 
   #times(): Times {
