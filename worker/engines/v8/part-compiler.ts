@@ -109,19 +109,16 @@ export class PartCompiler {
   }
 
   /**
-   * The same off this thread (isolated-vm compiles and runs on the isolate's thread): for a spare
-   * realm booted ahead of its run (part-preload.ts), which must not hold up the run going on. Rejects
-   * for an unknown part or a failed compile.
+   * The part compiled off this thread (isolated-vm compiles on the isolate's thread), with the same
+   * code cache: for a spare realm booted ahead of its run (part-preload.ts), which must not hold up
+   * the run going on. Running the script gives the part's factory (it runs none of the part).
+   * Rejects for an unknown part or a failed compile.
    */
-  async compileAhead(isolate: ivm.Isolate, context: ivm.Context, name: string): Promise<ivm.Reference<unknown>> {
+  async compileAhead(isolate: ivm.Isolate, name: string): Promise<ivm.Script> {
     const body = this.#body(name);
     if (body === undefined) throw new Error(`runjs: '${name}' is not a platform part`);
     const script = await isolate.compileScript(body, this.#options(name));
     this.#compiled(isolate, name, script);
-    try {
-      return await script.run(context, { reference: true }) as ivm.Reference<unknown>;
-    } finally {
-      script.release();
-    }
+    return script;
   }
 }

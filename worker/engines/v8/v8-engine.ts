@@ -325,11 +325,16 @@ export class V8Engine implements Engine {
   async #preload(isolate: ivm.Isolate, context: ivm.Context, parts: PartCompiler, internal: ivm.Reference<Record<string, unknown>>): Promise<string[]> {
     const names = this.#usage.wanted();
     if (names.length === 0) return names;
-    const load = internal.getSync('preloadCompiled', { reference: true }) as ivm.Reference<(name: string, fn: unknown) => void>;
-    for (const name of names) {
-      const fn = await parts.compileAhead(isolate, context, name);
-      await load.apply(undefined, [name, fn.derefInto({ release: true })]);
-    }
+    // Every part is compiled at once (each compile is a task on the isolate's thread: one wait for
+    // all), their factories made here (no guest code runs), and all evaluated by one guest call.
+    const scripts = await Promise.all(names.map((name) => parts.compileAhead(isolate, name)));
+    const load = internal.getSync('preloadCompiled', { reference: true }) as ivm.Reference<(...pairs: unknown[]) => void>;
+    const pairs: NonNullable<Parameters<typeof load.apply>[1]> = [];
+    scripts.forEach((script, i) => {
+      pairs.push(names[i], (script.runSync(context, { reference: true }) as ivm.Reference<unknown>).derefInto({ release: true }));
+      script.release();
+    });
+    await load.apply(undefined, pairs);
     load.release();
     return names;
   }

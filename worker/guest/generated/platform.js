@@ -789,12 +789,14 @@ var __runjs_part = (() => {
       given = void 0;
     }
   }
-  function preloadCompiled(name, fn) {
-    givenFactory = { name, fn };
-    try {
-      requirePart(name);
-    } finally {
-      givenFactory = void 0;
+  function preloadCompiled(...pairs) {
+    for (let i = 0; i + 1 < pairs.length; i += 2) {
+      givenFactory = { name: pairs[i], fn: pairs[i + 1] };
+      try {
+        requirePart(pairs[i]);
+      } finally {
+        givenFactory = void 0;
+      }
     }
   }
   function usedParts() {

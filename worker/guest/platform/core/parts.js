@@ -74,17 +74,19 @@ export function preloadParts(json) {
 }
 
 /**
- * Evaluates part `name` from `fn`, its factory the engine compiled ahead of time (V8's spare
- * realm, before any run: worker/engines/v8/part-preload.ts). Like preloadParts it runs no op, and
- * the part's globals stay lazy accessors. A part that throws here leaves the realm unusable: the
- * engine discards it.
+ * Evaluates parts from their factories the engine compiled ahead of time (V8's spare realm, before
+ * any run: worker/engines/v8/part-preload.ts), given as name, factory, name, factory… in load order
+ * (one call for all). Like preloadParts it runs no op, and the parts' globals stay lazy accessors.
+ * A part that throws here leaves the realm unusable: the engine discards it.
  */
-export function preloadCompiled(name, fn) {
-  givenFactory = { name, fn };
-  try {
-    requirePart(name);
-  } finally {
-    givenFactory = undefined;
+export function preloadCompiled(...pairs) {
+  for (let i = 0; i + 1 < pairs.length; i += 2) {
+    givenFactory = { name: pairs[i], fn: pairs[i + 1] };
+    try {
+      requirePart(pairs[i]);
+    } finally {
+      givenFactory = undefined;
+    }
   }
 }
 
