@@ -58,12 +58,7 @@ export class PartCompiler {
     return this.#cache.get(name);
   }
 
-  /**
-   * The part's factory in `context`, as a value the host callback hands back (derefInto), or
-   * undefined (unknown part, or a compile that failed: the guest then evaluates the source).
-   */
-  compile(isolate: ivm.Isolate, context: ivm.Context, name: unknown): unknown {
-    if (typeof name !== 'string') return undefined;
+  #body(name: string): string | undefined {
     let body = this.#sources.get(name);
     if (body === undefined) {
       const source = this.#source(name);
@@ -71,29 +66,59 @@ export class PartCompiler {
       body = `(function (__runjs_P, __runjs_require) {\n${source}\n})`;
       this.#sources.set(name, body);
     }
+    return body;
+  }
+
+  /** Keeps the cache V8 made (if it made one) and notes `isolate` as cold for `name` unless the cache is warm. */
+  #compiled(isolate: ivm.Isolate, name: string, script: ivm.Script): void {
+    // A cache made in an isolate without the prelude snapshot (a realm booted before the snapshot
+    // was built) is rejected by every isolate booted from it: V8 then makes a new one, kept instead.
+    const produced = (script as ivm.Script & ivm.CachedDataResult).cachedData;
+    if (produced !== undefined) { this.#cache.set(name, produced); this.#warmed.delete(name); }
+    if (!this.#warmed.has(name)) {
+      const cold = this.#cold.get(isolate);
+      if (cold === undefined) this.#cold.set(isolate, [name]);
+      else cold.push(name);
+    }
+  }
+
+  #options(name: string): ivm.ScriptOrigin & ivm.CachedDataOptions {
     const cachedData = this.#cache.get(name);
+    // The file name keeps the part's frames out of user-facing stacks (they contain "runjs:prelude").
+    // Both cache options set: isolated-vm produces a new cache only when there was none or V8 rejected it.
+    return { filename: `runjs:prelude/${name}`, ...(cachedData ? { cachedData } : {}), produceCachedData: true };
+  }
+
+  /**
+   * The part's factory in `context`, as a value the host callback hands back (derefInto), or
+   * undefined (unknown part, or a compile that failed: the guest then evaluates the source).
+   */
+  compile(isolate: ivm.Isolate, context: ivm.Context, name: unknown): unknown {
+    if (typeof name !== 'string') return undefined;
+    const body = this.#body(name);
+    if (body === undefined) return undefined;
     try {
-      const script = isolate.compileScriptSync(body, {
-        // The file name keeps the part's frames out of user-facing stacks (they contain "runjs:prelude").
-        filename: `runjs:prelude/${name}`,
-        // Both set: isolated-vm produces a new cache only when there was none or V8 rejected it.
-        ...(cachedData ? { cachedData } : {}),
-        produceCachedData: true,
-      });
-      // A cache made in an isolate without the prelude snapshot (a realm booted before the snapshot
-      // was built) is rejected by every isolate booted from it: V8 then makes a new one, kept instead.
-      const produced = (script as ivm.Script & ivm.CachedDataResult).cachedData;
-      if (produced !== undefined) { this.#cache.set(name, produced); this.#warmed.delete(name); }
-      if (!this.#warmed.has(name)) {
-        const cold = this.#cold.get(isolate);
-        if (cold === undefined) this.#cold.set(isolate, [name]);
-        else cold.push(name);
-      }
+      const script = isolate.compileScriptSync(body, this.#options(name));
+      this.#compiled(isolate, name, script);
       const fn = script.runSync(context, { reference: true }) as ivm.Reference<unknown>;
       script.release();
       return fn.derefInto({ release: true });
     } catch {
       return undefined;
     }
+  }
+
+  /**
+   * The part compiled off this thread (isolated-vm compiles on the isolate's thread), with the same
+   * code cache: for a spare realm booted ahead of its run (part-preload.ts), which must not hold up
+   * the run going on. Running the script gives the part's factory (it runs none of the part).
+   * Rejects for an unknown part or a failed compile.
+   */
+  async compileAhead(isolate: ivm.Isolate, name: string): Promise<ivm.Script> {
+    const body = this.#body(name);
+    if (body === undefined) throw new Error(`runjs: '${name}' is not a platform part`);
+    const script = await isolate.compileScript(body, this.#options(name));
+    this.#compiled(isolate, name, script);
+    return script;
   }
 }

@@ -17,6 +17,7 @@ import v8 from 'node:v8';
 import { EngineError, type Engine, type GuestRealm, type HostCall, type ModuleSourceLoader, type RealmOptions } from '../../engine.ts';
 import { PRELUDE_FILENAME, PRELUDE_SOURCE } from '../../guest/prelude-source.ts';
 import { PartCompiler, type PartSource } from './part-compiler.ts';
+import { PartUsage } from './part-preload.ts';
 import { MAIN_EXPORT } from '../../source/wrap-main.ts';
 import { unhandledRejectionText } from './unhandled-rejection.ts';
 
@@ -83,8 +84,11 @@ const SNAPSHOT_MAX_POSTPONE = 10;
 /** What a realm tells its engine: a run started in it, it is ending, and it was disposed. */
 interface RealmUse {
   started(): void;
-  /** The realm's isolate is idle (no guest code runs or is queued) and about to be disposed. */
-  ending(isolate: ivm.Isolate): void;
+  /**
+   * The realm's isolate is idle (no guest code runs or is queued) and about to be disposed, after
+   * a run; `usedParts` are the platform parts the run's code asked for.
+   */
+  ending(isolate: ivm.Isolate, usedParts: readonly unknown[]): void;
   disposed(): void;
 }
 
@@ -124,17 +128,22 @@ class V8Realm implements GuestRealm {
   readonly #context: ivm.Context;
   readonly #complete: ivm.Reference<(...args: unknown[]) => void>;
   readonly #track: ivm.Reference<(p: unknown) => void>;
+  readonly #usedParts: ivm.Reference<() => string[]>;
   readonly #use: RealmUse;
+  /** The platform parts loaded into this realm before its run (part-preload.ts), in load order. */
+  readonly preloaded: readonly string[];
   #interrupted = false;
   #started = false;
   /** Guest calls running on the isolate's thread (runMain, complete): while any is, the isolate is not idle. */
   #busy = 0;
 
-  constructor(isolate: ivm.Isolate, context: ivm.Context, complete: ivm.Reference<(...args: unknown[]) => void>, track: ivm.Reference<(p: unknown) => void>, use: RealmUse) {
+  constructor(isolate: ivm.Isolate, context: ivm.Context, internal: ivm.Reference<Record<string, unknown>>, use: RealmUse, preloaded: readonly string[]) {
     this.#isolate = isolate;
+    this.preloaded = preloaded;
     this.#context = context;
-    this.#complete = complete;
-    this.#track = track;
+    this.#complete = internal.getSync('complete', { reference: true }) as ivm.Reference<(...args: unknown[]) => void>;
+    this.#track = internal.getSync('track', { reference: true }) as ivm.Reference<(p: unknown) => void>;
+    this.#usedParts = internal.getSync('usedParts', { reference: true }) as ivm.Reference<() => string[]>;
     this.#use = use;
   }
 
@@ -215,6 +224,15 @@ class V8Realm implements GuestRealm {
     }
   }
 
+  #partsUsed(): readonly unknown[] {
+    try {
+      const names: unknown = this.#usedParts.applySync(undefined, [], { result: { copy: true } });
+      return Array.isArray(names) ? names : [];
+    } catch {
+      return []; // an isolate at its memory limit: the run counts as one that used no part
+    }
+  }
+
   interrupt(): void {
     this.#interrupted = true;
     if (!this.#isolate.isDisposed) this.#isolate.dispose();
@@ -222,7 +240,7 @@ class V8Realm implements GuestRealm {
 
   dispose(): void {
     // Only an idle isolate is handed on: a synchronous call into a busy one would wait for it.
-    if (!this.#isolate.isDisposed && !this.#interrupted && this.#busy === 0) this.#use.ending(this.#isolate);
+    if (!this.#isolate.isDisposed && !this.#interrupted && this.#busy === 0 && this.#started) this.#use.ending(this.#isolate, this.#partsUsed());
     if (!this.#isolate.isDisposed) this.#isolate.dispose();
     if (this.#started) { this.#started = false; this.#use.disposed(); }
   }
@@ -242,6 +260,8 @@ export class V8Engine implements Engine {
   /** The modules installWasm gets (JSON), or undefined when the worker has none. */
   readonly #wasmJson: string | undefined;
   readonly #parts: PartCompiler | undefined;
+  /** Which parts the spare realm loads ahead of its run (part-preload.ts). */
+  readonly #usage = new PartUsage();
 
   constructor(options: V8EngineOptions = {}) {
     this.#parts = options.partSource !== undefined ? new PartCompiler(options.partSource) : undefined;
@@ -279,7 +299,10 @@ export class V8Engine implements Engine {
   #running = 0;
   readonly #use: RealmUse = {
     started: () => { this.#running++; },
-    ending: (isolate) => { this.#parts?.warm(isolate); },
+    ending: (isolate, usedParts) => {
+      this.#parts?.warm(isolate);
+      this.#usage.record(usedParts);
+    },
     disposed: () => { this.#running--; },
   };
 
@@ -292,6 +315,28 @@ export class V8Engine implements Engine {
       this.#snapshot = buildSnapshot() ?? null;
     }, SNAPSHOT_DELAY_MS);
     this.#snapshotTimer.unref();
+  }
+
+  /**
+   * Loads the parts recent runs used into a realm no run has started in: compiled and evaluated on
+   * the isolate's thread, so the run going on meanwhile keeps this thread. A failure rejects (the
+   * caller boots another realm): a part left half loaded would fail every later use of it.
+   */
+  async #preload(isolate: ivm.Isolate, context: ivm.Context, parts: PartCompiler, internal: ivm.Reference<Record<string, unknown>>): Promise<string[]> {
+    const names = this.#usage.wanted();
+    if (names.length === 0) return names;
+    // Every part is compiled at once (each compile is a task on the isolate's thread: one wait for
+    // all), their factories made here (no guest code runs), and all evaluated by one guest call.
+    const scripts = await Promise.all(names.map((name) => parts.compileAhead(isolate, name)));
+    const load = internal.getSync('preloadCompiled', { reference: true }) as ivm.Reference<(...pairs: unknown[]) => void>;
+    const pairs: NonNullable<Parameters<typeof load.apply>[1]> = [];
+    scripts.forEach((script, i) => {
+      pairs.push(names[i], (script.runSync(context, { reference: true }) as ivm.Reference<unknown>).derefInto({ release: true }));
+      script.release();
+    });
+    await load.apply(undefined, pairs);
+    load.release();
+    return names;
   }
 
   /**
@@ -325,9 +370,9 @@ export class V8Engine implements Engine {
         internal = (sync ? script.runSync(context, { reference: true }) : await script.run(context, { reference: true })) as ivm.Reference<Record<string, unknown>>;
       }
       if (this.#wasmJson !== undefined) (internal.getSync('installWasm', { reference: true }) as ivm.Reference<(json: string) => void>).applySync(undefined, [this.#wasmJson]);
-      const complete = internal.getSync('complete', { reference: true }) as ivm.Reference<(...args: unknown[]) => void>;
-      const track = internal.getSync('track', { reference: true }) as ivm.Reference<(p: unknown) => void>;
-      return new V8Realm(isolate, context, complete, track, this.#use);
+      // A spare (booted while the worker serves or awaits a run) loads the parts recent runs used.
+      const preloaded = !sync && parts !== undefined ? await this.#preload(isolate, context, parts, internal) : [];
+      return new V8Realm(isolate, context, internal, this.#use, preloaded);
     } catch (e) {
       isolate.dispose();
       throw e;

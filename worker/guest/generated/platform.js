@@ -816,17 +816,20 @@ var __runjs_part = (() => {
   var loading = /* @__PURE__ */ new Set();
   var failed = /* @__PURE__ */ new Map();
   var given;
+  var givenFactory;
+  var used = /* @__PURE__ */ new Set();
   function registerPart(name, exports) {
     __runjs_P.$set(loaded, name, exports);
   }
   function requirePart(name) {
+    if (given === void 0 && givenFactory === void 0) __runjs_P.$add(used, name);
     const done = __runjs_P.$get(loaded, name);
     if (done !== void 0) return done;
     if (__runjs_P.$has(failed, name)) throw __runjs_P.$get(failed, name);
     if (__runjs_P.$has(loading, name)) throw new Error(`runjs: platform part '${name}' requires itself`);
     __runjs_P.$add(loading, name);
     try {
-      const compiled = given === void 0 ? compilePart(name) : void 0;
+      const compiled = givenFactory !== void 0 && givenFactory.name === name ? givenFactory.fn : given === void 0 ? compilePart(name) : void 0;
       let fn = compiled;
       if (fn === void 0) {
         const body = given !== void 0 && given[name] !== void 0 ? given[name] : op("platform.part", name);
@@ -854,6 +857,19 @@ var __runjs_part = (() => {
     } finally {
       given = void 0;
     }
+  }
+  function preloadCompiled(...pairs) {
+    for (let i = 0; i + 1 < pairs.length; i += 2) {
+      givenFactory = { name: pairs[i], fn: pairs[i + 1] };
+      try {
+        requirePart(pairs[i]);
+      } finally {
+        givenFactory = void 0;
+      }
+    }
+  }
+  function usedParts() {
+    return [...__runjs_P.iter(used)];
   }
 
   // worker/guest/platform/core/registry.js
@@ -960,6 +976,8 @@ var __runjs_part = (() => {
   });
   registerPart("core", coreExports);
   exposeToEngine("preloadParts", preloadParts);
+  exposeToEngine("preloadCompiled", preloadCompiled);
+  exposeToEngine("usedParts", usedParts);
 })();
 return __runjs_part;
 })(__runjs_P, undefined);

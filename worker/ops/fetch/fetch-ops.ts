@@ -1,9 +1,11 @@
 // fetch: the guest's `fetch()` (worker/guest/platform/parts/fetch/fetch.js) driven on the host by
 // undici, the library Node's own fetch is built on. One exchange per call, held in the run's
-// resources: `fetch.open` starts it (policy first, then the request; redirects are followed here,
-// hop by hop, so every hop is decided again), `fetch.write`/`fetch.end` stream a request body,
-// `fetch.response` answers the status line and headers, `fetch.read` streams the response body,
-// `fetch.abort` stops it. No cookies are kept.
+// resources under an id the guest chose: `fetch.open` starts it (policy first, then the request;
+// redirects are followed here, hop by hop, so every hop is decided again), `fetch.write`/`fetch.end`
+// stream a request body, `fetch.response` answers the status line and headers, `fetch.read`
+// streams the response body, `fetch.abort` stops it. A request whose body is not a stream (nearly
+// all) is started and answered by one op, `fetch.request` (open + response): each op is a round
+// trip between the isolate's thread and this one. No cookies are kept.
 //
 // One undici Agent per worker, shared by its runs: a run's fetch reuses a keep-alive connection an
 // earlier run left (a new connection per run cost a few ms of every run's first fetch). A
@@ -18,7 +20,7 @@ import { OpError, WithBytes, type OpContext, type OpTable } from '../op-types.ts
 import type { WorkerSettings } from '../../../shared/worker-settings.ts';
 import type { FetchLimits } from '../../../shared/worker-settings.ts';
 import { checkRequest, type FetchRequest } from './fetch-request.ts';
-import { Exchange } from './exchange.ts';
+import { Exchange, type ResponseHead } from './exchange.ts';
 import { fetchGate } from './fetch-policy.ts';
 import { applyOutput, fetchOutput } from './fetch-post.ts';
 import type { HeaderInjector } from '../../network/header-injection.ts';
@@ -28,10 +30,9 @@ import { trustedCa } from '../../network/trusted-ca.ts';
 
 interface RunFetches {
   readonly open: Map<number, Exchange>;
-  next: number;
 }
 
-const FETCHES = resourceKey<RunFetches>('fetches', () => ({ open: new Map(), next: 1 }), (r) => {
+const FETCHES = resourceKey<RunFetches>('fetches', () => ({ open: new Map() }), (r) => {
   // Aborting destroys the socket of every request still in flight: none is left to a later run.
   for (const ex of r.open.values()) ex.abort(new OpError('runjs: the run has ended', 'AbortError'));
   r.open.clear();
@@ -66,54 +67,76 @@ export function createFetchOps(settings: WorkerSettings, injector: HeaderInjecto
     return ex;
   }
 
+  /** Starts the exchange `a` describes under the guest's id (a positive integer no open exchange of the run has). */
+  function open(a: Record<string, unknown>, bytes: Uint8Array | undefined, ctx: OpContext): Exchange {
+    const id = a['id'];
+    const runs = ctx.resources.get(FETCHES);
+    if (typeof id !== 'number' || !Number.isSafeInteger(id) || id <= 0 || runs.open.has(id)) throw new OpError('fetch.open: malformed or duplicate exchange id', 'TypeError');
+    const req: FetchRequest = checkRequest(a, bytes);
+    if (runs.open.size >= limits.maxConcurrent) {
+      throw new OpError(`fetch failed: more than ${limits.maxConcurrent} requests of this execution are open at once; read or cancel earlier responses first`, 'TypeError', 'ERR_RUNJS_FETCH_LIMIT');
+    }
+    const traffic = ctx.resources.get(TRAFFIC);
+    const ex = new Exchange(req, {
+      fetch: undiciFetch,
+      dispatcher: dispatcher(),
+      limits,
+      decide: (input, signal) => decide(input, ctx, signal),
+      ...(ctx.policy.hasPost('fetch') ? {
+        post: async (head, body, input, signal) => {
+          const before = fetchOutput(head, body);
+          const after = await ctx.policy.enforcePost('fetch', before, input, { defaultReason: `the response of ${input.method} ${input.url} is not allowed`, signal });
+          return applyOutput(head, body, after, before);
+        },
+      } : {}),
+      inject: async (url, method, headers, signal) => {
+        try {
+          return await injector.apply(url, method, headers, ctx.policy.redactor, signal);
+        } catch (e) {
+          if (e instanceof TokenAcquisitionError) throw new OpError(e.message, 'TypeError', 'ERR_RUNJS_CREDENTIAL_INJECTION');
+          if (signal.aborted) throw new OpError('This operation was aborted', 'AbortError');
+          throw e;
+        }
+      },
+      countRequest: () => { ctx.policy.countEgress('fetch', { requests: 1 }); },
+      countRequestBytes: (n) => {
+        traffic.sentBytes += n;
+        ctx.policy.countEgress('fetch', { sent_bytes: n });
+      },
+      countResponseBytes: (n) => {
+        ctx.policy.countEgress('fetch', { received_bytes: n });
+        if (!countReceived(traffic, n, limits.maxResponseBytesPerRun)) {
+          throw new OpError(`fetch failed: the execution read more than ${limits.maxResponseBytesPerRun} bytes of response bodies (the per-execution limit)`, 'TypeError', 'ERR_RUNJS_FETCH_LIMIT');
+        }
+      },
+      onDone: () => { runs.open.delete(id); },
+    });
+    runs.open.set(id, ex);
+    return ex;
+  }
+
+  /** The final response's head, with the body bytes that came with it (and `done` when that was all). */
+  async function answer(ex: Exchange, signal: AbortSignal): Promise<ResponseHead | WithBytes> {
+    const head = await ex.response(signal);
+    const early = await ex.earlyBody();
+    return early === undefined ? head : new WithBytes({ ...head, done: early.done }, early.bytes);
+  }
+
   return {
-    /** {url, method, headers: [name, value][], redirect, body: 'none'|'bytes'|'stream'} (+ bytes) → exchange id. */
+    /** {id, url, method, headers: [name, value][], redirect, body: 'none'|'bytes'|'stream'} (+ bytes): starts exchange `id`. */
     'fetch.open': {
       kind: 'sync',
       run(args, bytes, ctx) {
-        const req: FetchRequest = checkRequest(record(args, 'fetch.open'), bytes);
-        const runs = ctx.resources.get(FETCHES);
-        if (runs.open.size >= limits.maxConcurrent) {
-          throw new OpError(`fetch failed: more than ${limits.maxConcurrent} requests of this execution are open at once; read or cancel earlier responses first`, 'TypeError', 'ERR_RUNJS_FETCH_LIMIT');
-        }
-        const traffic = ctx.resources.get(TRAFFIC);
-        const id = runs.next++;
-        const ex = new Exchange(req, {
-          fetch: undiciFetch,
-          dispatcher: dispatcher(),
-          limits,
-          decide: (input, signal) => decide(input, ctx, signal),
-          ...(ctx.policy.hasPost('fetch') ? {
-            post: async (head, body, input, signal) => {
-              const before = fetchOutput(head, body);
-              const after = await ctx.policy.enforcePost('fetch', before, input, { defaultReason: `the response of ${input.method} ${input.url} is not allowed`, signal });
-              return applyOutput(head, body, after, before);
-            },
-          } : {}),
-          inject: async (url, method, headers, signal) => {
-            try {
-              return await injector.apply(url, method, headers, ctx.policy.redactor, signal);
-            } catch (e) {
-              if (e instanceof TokenAcquisitionError) throw new OpError(e.message, 'TypeError', 'ERR_RUNJS_CREDENTIAL_INJECTION');
-              if (signal.aborted) throw new OpError('This operation was aborted', 'AbortError');
-              throw e;
-            }
-          },
-          countRequest: () => { ctx.policy.countEgress('fetch', { requests: 1 }); },
-          countRequestBytes: (n) => {
-            traffic.sentBytes += n;
-            ctx.policy.countEgress('fetch', { sent_bytes: n });
-          },
-          countResponseBytes: (n) => {
-            ctx.policy.countEgress('fetch', { received_bytes: n });
-            if (!countReceived(traffic, n, limits.maxResponseBytesPerRun)) {
-              throw new OpError(`fetch failed: the execution read more than ${limits.maxResponseBytesPerRun} bytes of response bodies (the per-execution limit)`, 'TypeError', 'ERR_RUNJS_FETCH_LIMIT');
-            }
-          },
-          onDone: () => { runs.open.delete(id); },
-        });
-        runs.open.set(id, ex);
-        return id;
+        open(record(args, 'fetch.open'), bytes, ctx);
+      },
+    },
+    /** fetch.open and fetch.response in one op, for a body that is not streamed (none, or the bytes). */
+    'fetch.request': {
+      kind: 'async',
+      async run(args, bytes, ctx, signal) {
+        const a = record(args, 'fetch.request');
+        if (a['body'] === 'stream') throw new OpError('fetch.request: a streamed body needs fetch.open', 'TypeError');
+        return await answer(open(a, bytes, ctx), signal);
       },
     },
     'fetch.write': {
@@ -135,10 +158,7 @@ export function createFetchOps(settings: WorkerSettings, injector: HeaderInjecto
     'fetch.response': {
       kind: 'async',
       async run(args, _bytes, ctx, signal) {
-        const ex = exchange(ctx, args, 'fetch.response');
-        const head = await ex.response(signal);
-        const early = await ex.earlyBody();
-        return early === undefined ? head : new WithBytes({ ...head, done: early.done }, early.bytes);
+        return await answer(exchange(ctx, args, 'fetch.response'), signal);
       },
     },
     /** → the next chunk of the response body, or null at its end. */

@@ -940,6 +940,7 @@ Content-Type: ${value.type || "application/octet-stream"}\r
   // worker/guest/platform/parts/fetch/fetch.js
   var { op, opAsync, requirePart: requirePart3 } = core_default.shared;
   var NULL_BODY2 = [101, 103, 204, 205, 304];
+  var nextId = 1;
   function guestError(e) {
     if (e !== null && typeof e === "object" && e.name === "FetchFailed") {
       const cause = new Error(e.message);
@@ -972,8 +973,11 @@ Content-Type: ${value.type || "application/octet-stream"}\r
     if (body.used) throw new TypeError("fetch failed: the request body has already been read");
     const kind = body.stream !== null ? "stream" : body.bytes !== null ? "bytes" : "none";
     body.used = kind !== "none";
-    const args = { url: request.url, method: request.method, headers: [...__runjs_P.iter(request.headers)], redirect: request.redirect, body: kind };
-    const id = kind === "bytes" ? op("fetch.open", args, body.bytes) : op("fetch.open", args);
+    const id = nextId++;
+    const args = { id, url: request.url, method: request.method, headers: [...__runjs_P.iter(request.headers)], redirect: request.redirect, body: kind };
+    let answer;
+    if (kind === "stream") op("fetch.open", args);
+    else answer = opAsync("fetch.request", args, kind === "bytes" ? body.bytes : void 0);
     let settled = false;
     let onAbort;
     const aborted = new Promise((_, reject) => {
@@ -985,12 +989,15 @@ Content-Type: ${value.type || "application/octet-stream"}\r
     });
     __runjs_P.$catch(aborted, () => {
     });
-    if (kind === "stream") __runjs_P.$catch(pump(id, body.stream), (e) => {
-      if (!settled) op("fetch.abort", { id, reason: String(e?.message ?? e) });
-    });
+    if (kind === "stream") {
+      __runjs_P.$catch(pump(id, body.stream), (e) => {
+        if (!settled) op("fetch.abort", { id, reason: String(e?.message ?? e) });
+      });
+      answer = opAsync("fetch.response", { id });
+    }
     let head;
     try {
-      head = await __runjs_P.Promise_race([opAsync("fetch.response", { id }), aborted]);
+      head = await __runjs_P.Promise_race([answer, aborted]);
     } catch (e) {
       signal.removeEventListener("abort", onAbort);
       throw guestError(e);

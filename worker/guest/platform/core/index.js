@@ -6,7 +6,7 @@
 // Nothing here may call a host op while booting: a realm is booted before its run exists.
 import { defineGlobals, defineHidden } from './install.js';
 import { GLOBAL_PARTS } from './lazy-table.js';
-import { preloadParts, registerPart, requirePart } from './parts.js';
+import { preloadCompiled, preloadParts, registerPart, requirePart, usedParts } from './parts.js';
 import { builtin, require } from './registry.js';
 import { installConsoleExtras } from './console-extras.js';
 import { op, opAsync, formatError, formatArg, onRunStart, failRun, exposeToEngine, promiseDetails } from './host.js';
@@ -46,3 +46,5 @@ Object.defineProperties(coreExports, {
 });
 registerPart('core', coreExports);
 exposeToEngine('preloadParts', preloadParts);
+exposeToEngine('preloadCompiled', preloadCompiled);
+exposeToEngine('usedParts', usedParts);

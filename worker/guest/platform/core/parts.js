@@ -14,6 +14,14 @@ const loading = new Set();
 const failed = new Map();
 /** Part sources handed over by preloadParts (while it runs), so no op is needed. */
 let given;
+/** A part's factory compiled by the engine ahead of time, handed over by preloadCompiled (while it runs). */
+let givenFactory;
+/**
+ * Parts the realm's own code asked for (loaded by then or not), not counting preloading: the
+ * V8 engine reads this when the run is over, to learn which parts to load into its spare realm
+ * ahead of the next run (worker/engines/v8/part-preload.ts).
+ */
+const used = new Set();
 
 export function registerPart(name, exports) {
   loaded.set(name, exports);
@@ -21,6 +29,7 @@ export function registerPart(name, exports) {
 
 /** The exports of platform part `name`, evaluating it on first use. */
 export function requirePart(name) {
+  if (given === undefined && givenFactory === undefined) used.add(name);
   const done = loaded.get(name);
   if (done !== undefined) return done;
   if (failed.has(name)) throw failed.get(name);
@@ -29,7 +38,7 @@ export function requirePart(name) {
   try {
     // V8 compiles a part on the host from its code cache (no parse, no lazy compile per run);
     // elsewhere, or when that is not possible, the part's source is evaluated here.
-    const compiled = given === undefined ? compilePart(name) : undefined;
+    const compiled = givenFactory !== undefined && givenFactory.name === name ? givenFactory.fn : given === undefined ? compilePart(name) : undefined;
     let fn = compiled;
     if (fn === undefined) {
       const body = given !== undefined && given[name] !== undefined ? given[name] : op('platform.part', name);
@@ -64,4 +73,26 @@ export function preloadParts(json) {
   } finally {
     given = undefined;
   }
+}
+
+/**
+ * Evaluates parts from their factories the engine compiled ahead of time (V8's spare realm, before
+ * any run: worker/engines/v8/part-preload.ts), given as name, factory, name, factory… in load order
+ * (one call for all). Like preloadParts it runs no op, and the parts' globals stay lazy accessors.
+ * A part that throws here leaves the realm unusable: the engine discards it.
+ */
+export function preloadCompiled(...pairs) {
+  for (let i = 0; i + 1 < pairs.length; i += 2) {
+    givenFactory = { name: pairs[i], fn: pairs[i + 1] };
+    try {
+      requirePart(pairs[i]);
+    } finally {
+      givenFactory = undefined;
+    }
+  }
+}
+
+/** The parts this realm's code asked for (see `used`). */
+export function usedParts() {
+  return [...used];
 }

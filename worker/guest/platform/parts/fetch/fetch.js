@@ -10,6 +10,8 @@ import { bodyOf } from './body.js';
 
 const { op, opAsync, requirePart } = core.shared;
 const NULL_BODY = [101, 103, 204, 205, 304];
+/** The realm's next exchange id: the guest names its exchanges, so one op can start and answer one. */
+let nextId = 1;
 
 /** An op failure as the script should see it. */
 function guestError(e) {
@@ -45,8 +47,13 @@ export async function fetch(input, init = undefined) {
   if (body.used) throw new TypeError('fetch failed: the request body has already been read');
   const kind = body.stream !== null ? 'stream' : body.bytes !== null ? 'bytes' : 'none';
   body.used = kind !== 'none';
-  const args = { url: request.url, method: request.method, headers: [...request.headers], redirect: request.redirect, body: kind };
-  const id = kind === 'bytes' ? op('fetch.open', args, body.bytes) : op('fetch.open', args);
+  const id = nextId++;
+  const args = { id, url: request.url, method: request.method, headers: [...request.headers], redirect: request.redirect, body: kind };
+  // A body that is not a stream goes with the request, and one op starts the exchange and answers
+  // its head (one round trip to the host); a streamed body is pumped between the two.
+  let answer;
+  if (kind === 'stream') op('fetch.open', args);
+  else answer = opAsync('fetch.request', args, kind === 'bytes' ? body.bytes : undefined);
   let settled = false;
   let onAbort;
   const aborted = new Promise((_, reject) => {
@@ -57,10 +64,13 @@ export async function fetch(input, init = undefined) {
     signal.addEventListener('abort', onAbort, { once: true });
   });
   aborted.catch(() => {});
-  if (kind === 'stream') pump(id, body.stream).catch((e) => { if (!settled) op('fetch.abort', { id, reason: String(e?.message ?? e) }); });
+  if (kind === 'stream') {
+    pump(id, body.stream).catch((e) => { if (!settled) op('fetch.abort', { id, reason: String(e?.message ?? e) }); });
+    answer = opAsync('fetch.response', { id });
+  }
   let head;
   try {
-    head = await Promise.race([opAsync('fetch.response', { id }), aborted]);
+    head = await Promise.race([answer, aborted]);
   } catch (e) {
     signal.removeEventListener('abort', onAbort);
     throw guestError(e);
