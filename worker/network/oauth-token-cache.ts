@@ -4,7 +4,8 @@
 // (configured with the rule), so the request goes out from the worker with undici directly, not
 // through the script's fetch policy. Nothing about the endpoint's answer or the client secret ever
 // reaches a script: a failure is the one sanitised message below.
-import { fetch as undiciFetch } from 'undici';
+import type { fetch as undiciFetch } from 'undici';
+import { lazyFetch } from './undici.ts';
 import type { OAuthHeaderRule } from '../../shared/header-rules.ts';
 
 /** The only thing a script learns when a token cannot be had (the reference's text). */
@@ -64,7 +65,7 @@ export class OAuthTokenCache {
 
   constructor(rule: OAuthHeaderRule, deps: TokenCacheDeps) {
     this.#rule = rule;
-    this.#fetch = deps.fetch ?? undiciFetch;
+    this.#fetch = deps.fetch ?? lazyFetch;
     this.#now = deps.now ?? Date.now;
     this.#timeoutMs = deps.timeoutMs;
     this.#log = deps.log ?? ((line) => process.stderr.write(`runjs: ${line}\n`));

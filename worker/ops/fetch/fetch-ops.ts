@@ -14,7 +14,8 @@
 // its unfinished exchanges are aborted, and undici destroys the socket of an aborted request (it
 // never goes back to the pool half read); only sockets whose response was complete are kept
 // (docs/network.md, "Connections").
-import { Agent, fetch as undiciFetch } from 'undici';
+import type { Agent } from 'undici';
+import { lazyFetch, undici } from '../../network/undici.ts';
 import { resourceKey } from '../../runtime/run-resources.ts';
 import { OpError, WithBytes, type OpContext, type OpTable } from '../op-types.ts';
 import type { WorkerSettings } from '../../../shared/worker-settings.ts';
@@ -52,7 +53,7 @@ export function createFetchOps(settings: WorkerSettings, injector: HeaderInjecto
   // The worker's dispatcher (made at the first fetch): its options come from the worker's settings
   // alone, so every run's connections are made alike.
   let agent: Agent | undefined;
-  const dispatcher = (): Agent => agent ??= new Agent({
+  const dispatcher = (): Agent => agent ??= new (undici().Agent)({
     connect: { timeout: limits.connectTimeoutMs, ...(ca !== undefined ? { ca } : {}) },
     headersTimeout: limits.requestTimeoutMs,
     bodyTimeout: limits.requestTimeoutMs,
@@ -78,7 +79,7 @@ export function createFetchOps(settings: WorkerSettings, injector: HeaderInjecto
     }
     const traffic = ctx.resources.get(TRAFFIC);
     const ex = new Exchange(req, {
-      fetch: undiciFetch,
+      fetch: lazyFetch,
       dispatcher: dispatcher(),
       limits,
       decide: (input, signal) => decide(input, ctx, signal),

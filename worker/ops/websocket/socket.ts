@@ -4,7 +4,8 @@
 // the run's receive budget, a socket over the per-run cap) ends the socket as the standard ends a
 // failed connection: an `error` event (with runjs's message), then `close` with code 1006; undici's
 // own events for it are dropped.
-import { WebSocket as UndiciWebSocket, type Dispatcher } from 'undici';
+import type { WebSocket as UndiciWebSocket, Dispatcher } from 'undici';
+import { undici } from '../../network/undici.ts';
 import type { WebSocketLimits } from '../../../shared/worker-settings.ts';
 import { OpError } from '../op-types.ts';
 import { EventQueue } from '../event-queue.ts';
@@ -108,7 +109,7 @@ export class Socket {
     if (this.#events.ended || this.#phase !== 'connecting') return;
     let ws: UndiciWebSocket;
     try {
-      ws = new UndiciWebSocket(target.url, { protocols: [...req.protocols], dispatcher: this.#deps.dispatcher(), headers: { ...target.headers } });
+      ws = new (undici().WebSocket)(target.url, { protocols: [...req.protocols], dispatcher: this.#deps.dispatcher(), headers: { ...target.headers } });
     } catch (e) {
       this.#fail(new OpError(e instanceof Error ? e.message : String(e), 'Error'));
       return;

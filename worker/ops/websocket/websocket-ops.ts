@@ -8,7 +8,8 @@
 // connection is known: it is paused while the guest is behind, and destroyed shortly after the run
 // ends, once the closing handshake has been started).
 import type { Socket as NetSocket } from 'node:net';
-import { Agent, buildConnector } from 'undici';
+import type { Agent } from 'undici';
+import { undici } from '../../network/undici.ts';
 import { resourceKey } from '../../runtime/run-resources.ts';
 import { OpError, type OpContext, type OpTable } from '../op-types.ts';
 import type { WorkerSettings } from '../../../shared/worker-settings.ts';
@@ -66,8 +67,8 @@ export function createWebSocketOps(settings: WorkerSettings, injector: HeaderInj
     return {
       dispatcher() {
         if (agent !== undefined) return agent;
-        const connector = buildConnector({ timeout: fetchLimits.connectTimeoutMs, ...(ca !== undefined ? { ca } : {}) });
-        agent = new Agent({
+        const connector = undici().buildConnector({ timeout: fetchLimits.connectTimeoutMs, ...(ca !== undefined ? { ca } : {}) });
+        agent = new (undici().Agent)({
           connect: (opts, callback) => connector(opts, (err, socket) => {
             // A failed connect (a TLS error among them) passes no socket — undefined, not null, in
             // undici's TLS path: anything thrown here would end the worker process.
