@@ -10,7 +10,7 @@ import { zstdCompress, zstdCompressSync, constants as zc, type ZstdOptions } fro
 import { HeapImageError, IMAGE_PAGE_BYTES, storedPages, type HeapImage } from './heap-image.ts';
 import { heapImageKey, heapImageKeyAsync } from './image-store.ts';
 import { HEAP_RECORD_TYPE, HEAP_RECORD_VERSION, parseHeapRecord, type HeapRecord } from './heap-record.ts';
-import { xorDelta, xorDeltaAsync } from './heap-delta.ts';
+import { xorDelta, xorDeltaAsync, type DeltaScratch } from './heap-delta.ts';
 
 const ZSTD_LEVEL = 3;
 const ZSTD_OPTIONS: ZstdOptions = { params: { [zc.ZSTD_c_compressionLevel]: ZSTD_LEVEL } };
@@ -20,7 +20,7 @@ const compress = promisify(zstdCompress) as (data: Uint8Array, opts: ZstdOptions
  * slices, zstd and sha256 run on the libuv pool. Small images (the common step) are done inline,
  * where a thread-pool round trip would cost more than the work.
  */
-const LARGE_IMAGE_BYTES = 8 * 1024 * 1024;
+export const LARGE_IMAGE_BYTES = 8 * 1024 * 1024;
 /** A record is a few hundred bytes plus the manifest's page ranges (at most 32768 of them). */
 export const MAX_RECORD_BYTES = 1024 * 1024;
 
@@ -54,12 +54,24 @@ export async function sha256HexAsync(bytes: Uint8Array): Promise<string> {
   return Buffer.from(await crypto.subtle.digest('SHA-256', bytes)).toString('hex');
 }
 
-/** `image` whole (no parent) or as a delta against `parent`: the payload, the record and the key. */
-export async function encodeHeap(image: HeapImage, parent: DeltaParent | undefined): Promise<EncodedHeap> {
+/**
+ * `image` whole (no parent) or as a delta against `parent`: the payload, the record and the key.
+ * `scratch`: a buffer the delta of a small image is written into (the worker keeps one; see DeltaScratch).
+ */
+export async function encodeHeap(image: HeapImage, parent: DeltaParent | undefined, scratch?: DeltaScratch): Promise<EncodedHeap> {
   const full = parent === undefined;
   const large = image.bytes.byteLength > LARGE_IMAGE_BYTES;
-  const raw = full ? image.bytes : large ? await xorDeltaAsync(image, parent.image) : xorDelta(image, parent.image);
-  const payload = large ? await compress(raw, ZSTD_OPTIONS) : zstdCompressSync(raw, ZSTD_OPTIONS);
+  let payload: Uint8Array;
+  if (full) payload = large ? await compress(image.bytes, ZSTD_OPTIONS) : zstdCompressSync(image.bytes, ZSTD_OPTIONS);
+  else if (large) payload = await compress(await xorDeltaAsync(image, parent.image), ZSTD_OPTIONS);
+  else {
+    const raw = xorDelta(image, parent.image, scratch);
+    try {
+      payload = zstdCompressSync(raw, ZSTD_OPTIONS);
+    } finally {
+      scratch?.release(raw);
+    }
+  }
   const [payloadKey, imageKey] = large
     ? await Promise.all([sha256HexAsync(payload), heapImageKeyAsync(image)])
     : [sha256Hex(payload), heapImageKey(image)];

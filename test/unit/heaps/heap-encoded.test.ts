@@ -12,6 +12,7 @@ import { createBlobStore } from '../../../supervisor/stores/blob/index.ts';
 import { checkHeapBlobs, encodeHeap, MAX_RECORD_BYTES, type CheckedHeap, type DeltaParent } from '../../../shared/heap-encode.ts';
 import { HEAP_IMAGE_FORMAT, IMAGE_PAGE_BYTES, type HeapImage } from '../../../shared/heap-image.ts';
 import { heapImageKey } from '../../../shared/image-store.ts';
+import { DeltaScratch } from '../../../shared/heap-delta.ts';
 
 const MAX_IMAGE = 64 * IMAGE_PAGE_BYTES;
 
@@ -74,6 +75,21 @@ test('the worker\'s encoding and the store\'s own give the same key for the same
   const viaWorker = await encodeHeap(next, { key: p1.key, image: first, depth: 0 });
   assert.equal(viaWorker.key, viaStore.key);
 }));
+
+test('a delta written into a reused scratch buffer is byte-identical to a fresh one, step after step', async () => {
+  const scratch = new DeltaScratch(MAX_IMAGE);
+  // Each step changes a different page (and the third grows a page), so a page left dirty by an
+  // earlier step would show up in a later payload.
+  let parent = image(1, 4, 5);
+  for (const [i, next] of [image(2, 4, 5, { 10: 1 }), image(3, 4, 5, { [2 * IMAGE_PAGE_BYTES + 7]: 2 }), image(4, 5, 5, { 3: 3 })].entries()) {
+    const offer: DeltaParent = { key: String(i).repeat(64), image: parent, depth: 1 };
+    const reused = await encodeHeap(next, offer, scratch);
+    const fresh = await encodeHeap(next, offer);
+    assert.equal(reused.key, fresh.key);
+    assert.deepEqual(reused.payload, fresh.payload);
+    parent = next;
+  }
+});
 
 test('a step continues from its offered parent, the chain anchor at the depth limit, or a stored base; anything else is refused', () => withStore(async (s) => {
   const base = await checked(BASE);
