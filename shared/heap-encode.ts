@@ -62,19 +62,28 @@ export async function encodeHeap(image: HeapImage, parent: DeltaParent | undefin
   const full = parent === undefined;
   const large = image.bytes.byteLength > LARGE_IMAGE_BYTES;
   let payload: Uint8Array;
-  if (full) payload = large ? await compress(image.bytes, ZSTD_OPTIONS) : zstdCompressSync(image.bytes, ZSTD_OPTIONS);
-  else if (large) payload = await compress(await xorDeltaAsync(image, parent.image), ZSTD_OPTIONS);
-  else {
+  let imageKey: string;
+  if (large) {
+    const raw = full ? image.bytes : await xorDeltaAsync(image, parent.image);
+    [payload, imageKey] = await Promise.all([compress(raw, ZSTD_OPTIONS), heapImageKeyAsync(image)]);
+  } else if (full) {
+    payload = zstdCompressSync(image.bytes, ZSTD_OPTIONS);
+    imageKey = heapImageKey(image);
+  } else {
+    // zstd on the thread pool while this thread hashes the image: the two largest parts of a
+    // step's encoding (≈ 1.4 and ≈ 2.7 ms for a 2.8 MB image) overlap when a second core is free.
+    // The compression reads the delta until it settles, so the scratch is released only then.
     const raw = xorDelta(image, parent.image, scratch);
+    const compressing = compress(raw, ZSTD_OPTIONS).finally(() => scratch?.release(raw));
     try {
-      payload = zstdCompressSync(raw, ZSTD_OPTIONS);
-    } finally {
-      scratch?.release(raw);
+      imageKey = heapImageKey(image);
+    } catch (e) {
+      await compressing.catch(() => undefined);
+      throw e;
     }
+    payload = await compressing;
   }
-  const [payloadKey, imageKey] = large
-    ? await Promise.all([sha256HexAsync(payload), heapImageKeyAsync(image)])
-    : [sha256Hex(payload), heapImageKey(image)];
+  const payloadKey = large ? await sha256HexAsync(payload) : sha256Hex(payload);
   const parsed: HeapRecord = {
     type: HEAP_RECORD_TYPE,
     version: HEAP_RECORD_VERSION,
