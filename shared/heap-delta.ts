@@ -34,9 +34,18 @@ function xorInto(out: Uint8Array, oo: number, a: Uint8Array, ao: number, b: Uint
  * without an XOR pass (a memcmp is far cheaper), which is most of them.
  */
 export function xorDelta(child: HeapImage, parent: HeapImage, scratch?: DeltaScratch): Uint8Array {
+  return xorDeltaMatching(child, parent, scratch).delta;
+}
+
+/**
+ * xorDelta, and for each of the child's stored pages (in order) the stored index of the parent's
+ * page it equals byte for byte, or -1: what heap-image-hash.ts needs to reuse the parent's page hashes.
+ */
+export function xorDeltaMatching(child: HeapImage, parent: HeapImage, scratch?: DeltaScratch): { readonly delta: Uint8Array; readonly same: Int32Array } {
   const d = deltaWriter(child, parent, scratch);
-  for (const [page, at] of pageOffsets(child.manifest)) d.page(page, at);
-  return d.out;
+  const same = new Int32Array(child.bytes.byteLength / IMAGE_PAGE_BYTES);
+  for (const [page, at] of pageOffsets(child.manifest)) same[at / IMAGE_PAGE_BYTES] = d.page(page, at);
+  return { delta: d.out, same };
 }
 
 /**
@@ -78,7 +87,7 @@ export class DeltaScratch {
 }
 
 /** The per-page step of xorDelta and xorDeltaAsync: a new page verbatim, a changed one XORed, an equal one left zero. */
-function deltaWriter(child: HeapImage, parent: HeapImage, scratch?: DeltaScratch): { readonly out: Uint8Array; page(page: number, at: number): void } {
+function deltaWriter(child: HeapImage, parent: HeapImage, scratch?: DeltaScratch): { readonly out: Uint8Array; page(page: number, at: number): number } {
   const taken = scratch?.take(child.bytes.byteLength);
   const out = taken?.out ?? new Uint8Array(child.bytes.byteLength);
   const parentAt = pageOffsets(parent.manifest);
@@ -94,7 +103,10 @@ function deltaWriter(child: HeapImage, parent: HeapImage, scratch?: DeltaScratch
       } else if (!cb.subarray(at, at + IMAGE_PAGE_BYTES).equals(pb.subarray(from, from + IMAGE_PAGE_BYTES))) {
         xorInto(out, at, child.bytes, at, parent.bytes, from, IMAGE_PAGE_BYTES);
         taken?.wrote(at);
+      } else {
+        return from / IMAGE_PAGE_BYTES;
       }
+      return -1;
     },
   };
 }

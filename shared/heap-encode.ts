@@ -8,9 +8,9 @@ import { createHash } from 'node:crypto';
 import { promisify } from 'node:util';
 import { zstdCompress, zstdCompressSync, constants as zc, type ZstdOptions } from 'node:zlib';
 import { HeapImageError, IMAGE_PAGE_BYTES, storedPages, type HeapImage } from './heap-image.ts';
-import { heapImageKey, heapImageKeyAsync } from './image-store.ts';
+import { heapImageHash, heapImageHashAsync } from './heap-image-hash.ts';
 import { HEAP_RECORD_TYPE, HEAP_RECORD_VERSION, parseHeapRecord, type HeapRecord } from './heap-record.ts';
-import { xorDelta, xorDeltaAsync, type DeltaScratch } from './heap-delta.ts';
+import { xorDeltaAsync, xorDeltaMatching, type DeltaScratch } from './heap-delta.ts';
 
 const ZSTD_LEVEL = 3;
 const ZSTD_OPTIONS: ZstdOptions = { params: { [zc.ZSTD_c_compressionLevel]: ZSTD_LEVEL } };
@@ -30,6 +30,8 @@ export interface DeltaParent {
   readonly image: HeapImage;
   /** The parent record's depth: the new heap sits one deeper. */
   readonly depth: number;
+  /** The parent image's page hashes (EncodedHeap.pageHashes of its own encoding), when the caller kept them. */
+  readonly pageHashes?: Uint8Array | undefined;
 }
 
 /** The two blobs of a stored heap, as they travel from a worker to the supervisor. */
@@ -42,6 +44,8 @@ export interface EncodedHeap extends HeapBlobs {
   /** The heap key: sha256 of `record`. */
   readonly key: string;
   readonly parsed: HeapRecord;
+  /** The image's page hashes (heap-image-hash.ts), for encoding its child against it cheaply; absent for large images. */
+  readonly pageHashes?: Uint8Array;
 }
 
 /** sha256 (hex) of bytes: a blob key. */
@@ -63,20 +67,23 @@ export async function encodeHeap(image: HeapImage, parent: DeltaParent | undefin
   const large = image.bytes.byteLength > LARGE_IMAGE_BYTES;
   let payload: Uint8Array;
   let imageKey: string;
+  let pageHashes: Uint8Array | undefined;
   if (large) {
     const raw = full ? image.bytes : await xorDeltaAsync(image, parent.image);
-    [payload, imageKey] = await Promise.all([compress(raw, ZSTD_OPTIONS), heapImageKeyAsync(image)]);
+    [payload, imageKey] = await Promise.all([compress(raw, ZSTD_OPTIONS), heapImageHashAsync(image)]);
   } else if (full) {
     payload = zstdCompressSync(image.bytes, ZSTD_OPTIONS);
-    imageKey = heapImageKey(image);
+    ({ key: imageKey, pageHashes } = heapImageHash(image));
   } else {
-    // zstd on the thread pool while this thread hashes the image: the two largest parts of a
-    // step's encoding (≈ 1.4 and ≈ 2.7 ms for a 2.8 MB image) overlap when a second core is free.
-    // The compression reads the delta until it settles, so the scratch is released only then.
-    const raw = xorDelta(image, parent.image, scratch);
-    const compressing = compress(raw, ZSTD_OPTIONS).finally(() => scratch?.release(raw));
+    // zstd on the thread pool while this thread hashes the pages that differ from the parent's
+    // (the others' hashes are the parent's, when the caller kept them): the two largest parts of
+    // a step's encoding overlap when a second core is free. The compression reads the delta until
+    // it settles, so the scratch is released only then.
+    const { delta, same } = xorDeltaMatching(image, parent.image, scratch);
+    const compressing = compress(delta, ZSTD_OPTIONS).finally(() => scratch?.release(delta));
     try {
-      imageKey = heapImageKey(image);
+      const from = parent.pageHashes;
+      ({ key: imageKey, pageHashes } = heapImageHash(image, from && { from, same: (i) => same[i]! }));
     } catch (e) {
       await compressing.catch(() => undefined);
       throw e;
@@ -95,7 +102,7 @@ export async function encodeHeap(image: HeapImage, parent: DeltaParent | undefin
     depth: full ? 0 : parent.depth + 1,
   };
   const record = Buffer.from(JSON.stringify(parsed), 'utf8');
-  return { key: sha256Hex(record), record, payload, parsed };
+  return { key: sha256Hex(record), record, payload, parsed, ...(pageHashes ? { pageHashes } : {}) };
 }
 
 /** A heap's blobs from an untrusted sender, checked: the record parses; sizes are within `maxImageBytes`. */

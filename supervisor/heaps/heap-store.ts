@@ -9,6 +9,7 @@ import { promisify } from 'node:util';
 import { zstdDecompress, type ZstdOptions } from 'node:zlib';
 import { HeapImageError, IMAGE_PAGE_BYTES, parseHeapImage, type HeapImage, type HeapImageManifest } from '../../shared/heap-image.ts';
 import { heapImageKeyAsync } from '../../shared/image-store.ts';
+import { heapImageHashAsync } from '../../shared/heap-image-hash.ts';
 import { BlobCorruptError, isBlobKey, type BlobStore } from '../stores/blob/index.ts';
 import { HeapCorruptError, HeapNotFoundError } from './heap-errors.ts';
 import { parseHeapRecord, type HeapRecord } from '../../shared/heap-record.ts';
@@ -150,7 +151,7 @@ export class HeapStore {
     } catch (e) {
       throw new HeapCorruptError(key, e instanceof HeapImageError ? e.message : String(e));
     }
-    const actual = await heapImageKeyAsync(image);
+    const actual = record.version === 1 ? await heapImageKeyAsync(image) : await heapImageHashAsync(image);
     if (actual !== record.image) throw new HeapCorruptError(key, `the rebuilt image hashes to ${actual}, its record says ${record.image}`);
     const heap = { key, image, record };
     this.#remember(heap);

@@ -81,6 +81,8 @@ export class WorkerHost {
   #base: Promise<EncodedHeap & { readonly image: HeapImage }> | undefined;
   /** The zeroed buffer each step's delta is written into (no 2.8 MB allocation per step; shared/heap-delta.ts). */
   readonly #deltaScratch = new DeltaScratch(LARGE_IMAGE_BYTES);
+  /** Page hashes of the images this worker encoded (shared/heap-image-hash.ts): the next step from one hashes only its changed pages. */
+  readonly #pageHashes = new WeakMap<HeapImage, Uint8Array>();
   #active: { runId: string; loop: RunLoop } | undefined;
   readonly #onQuickJSLoaded: () => void;
 
@@ -176,14 +178,15 @@ export class WorkerHost {
     const { parent, anchor } = req;
     let against: DeltaParent | undefined;
     if (parent !== null && input !== undefined && parent.depth < req.maxDepth) {
-      against = { key: parent.key, image: input, depth: parent.depth };
+      against = { key: parent.key, image: input, depth: parent.depth, pageHashes: this.#pageHashes.get(input) };
     } else if (parent !== null && anchor !== undefined) {
       const held = this.#imageCache.get(anchor);
-      if (held) against = { key: anchor, image: held, depth: 1 };
+      if (held) against = { key: anchor, image: held, depth: 1, pageHashes: this.#pageHashes.get(held) };
     }
     const base = against === undefined ? await this.#storedBase() : undefined;
-    if (base) against = { key: base.key, image: base.image, depth: 0 };
+    if (base) against = { key: base.key, image: base.image, depth: 0, pageHashes: base.pageHashes };
     const encoded = await encodeHeap(image, against, this.#deltaScratch);
+    if (encoded.pageHashes) this.#pageHashes.set(image, encoded.pageHashes);
     this.#imageCache.set(encoded.key, image, image.bytes.byteLength);
     const sendBase = base !== undefined && !req.storedBases.includes(base.key);
     return { record: encoded.record, payload: encoded.payload, ...(sendBase ? { base: { record: base.record, payload: base.payload } } : {}) };
