@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { promisify } from 'node:util';
 import { zstdCompress, zstdCompressSync, constants as zc, type ZstdOptions } from 'node:zlib';
 import { HeapImageError, IMAGE_PAGE_BYTES, storedPages, type HeapImage } from './heap-image.ts';
-import { heapImageHash, heapImageHashAsync } from './heap-image-hash.ts';
+import { heapImageHash, heapImageHashAsync, parentPageHashes } from './heap-image-hash.ts';
 import { HEAP_RECORD_TYPE, HEAP_RECORD_VERSION, parseHeapRecord, type HeapRecord } from './heap-record.ts';
 import { xorDeltaAsync, xorDeltaMatching, type DeltaScratch } from './heap-delta.ts';
 
@@ -46,6 +46,8 @@ export interface EncodedHeap extends HeapBlobs {
   readonly parsed: HeapRecord;
   /** The image's page hashes (heap-image-hash.ts), for encoding its child against it cheaply; absent for large images. */
   readonly pageHashes?: Uint8Array;
+  /** The parent's page hashes, derived when the caller had none (DeltaParent.pageHashes), for its next child. */
+  readonly parentPageHashes?: Uint8Array;
 }
 
 /** sha256 (hex) of bytes: a blob key. */
@@ -68,6 +70,7 @@ export async function encodeHeap(image: HeapImage, parent: DeltaParent | undefin
   let payload: Uint8Array;
   let imageKey: string;
   let pageHashes: Uint8Array | undefined;
+  let parentHashes: Uint8Array | undefined;
   if (large) {
     const raw = full ? image.bytes : await xorDeltaAsync(image, parent.image);
     [payload, imageKey] = await Promise.all([compress(raw, ZSTD_OPTIONS), heapImageHashAsync(image)]);
@@ -84,6 +87,7 @@ export async function encodeHeap(image: HeapImage, parent: DeltaParent | undefin
     try {
       const from = parent.pageHashes;
       ({ key: imageKey, pageHashes } = heapImageHash(image, from && { from, same: (i) => same[i]! }));
+      if (from === undefined) parentHashes = parentPageHashes(parent.image, pageHashes, (i) => same[i]!);
     } catch (e) {
       await compressing.catch(() => undefined);
       throw e;
@@ -102,7 +106,7 @@ export async function encodeHeap(image: HeapImage, parent: DeltaParent | undefin
     depth: full ? 0 : parent.depth + 1,
   };
   const record = Buffer.from(JSON.stringify(parsed), 'utf8');
-  return { key: sha256Hex(record), record, payload, parsed, ...(pageHashes ? { pageHashes } : {}) };
+  return { key: sha256Hex(record), record, payload, parsed, ...(pageHashes ? { pageHashes } : {}), ...(parentHashes ? { parentPageHashes: parentHashes } : {}) };
 }
 
 /** A heap's blobs from an untrusted sender, checked: the record parses; sizes are within `maxImageBytes`. */

@@ -33,6 +33,28 @@ export function heapImageHash(image: HeapImage, reuse?: { readonly from: Uint8Ar
   return { key: combine(image, hashes), pageHashes: hashes };
 }
 
+/**
+ * The page hashes of a step's parent image, derived from its child's: a parent page equal to a
+ * child page (`same`, as for heapImageHash) has that page's hash; only the others are hashed. For
+ * a worker that received the parent whole (no hashes of its own), so its next step from the same
+ * parent (a fan-out) hashes only the changed pages.
+ */
+export function parentPageHashes(parent: HeapImage, childHashes: Uint8Array, same: (i: number) => number): Uint8Array {
+  const pages = parent.bytes.byteLength / IMAGE_PAGE_BYTES;
+  const hashes = new Uint8Array(pages * DIGEST_BYTES);
+  const known = new Uint8Array(pages);
+  for (let i = 0; i < childHashes.byteLength / DIGEST_BYTES; i++) {
+    const j = same(i);
+    if (j < 0 || j >= pages || known[j]) continue;
+    hashes.set(childHashes.subarray(i * DIGEST_BYTES, (i + 1) * DIGEST_BYTES), j * DIGEST_BYTES);
+    known[j] = 1;
+  }
+  for (let j = 0; j < pages; j++) {
+    if (!known[j]) hashes.set(createHash('sha256').update(parent.bytes.subarray(j * IMAGE_PAGE_BYTES, (j + 1) * IMAGE_PAGE_BYTES)).digest(), j * DIGEST_BYTES);
+  }
+  return hashes;
+}
+
 /** heapImageHash with every page hashed on the libuv thread pool (WebCrypto), for readers verifying an image off their event loop. */
 export async function heapImageHashAsync(image: HeapImage): Promise<string> {
   const pages = image.bytes.byteLength / IMAGE_PAGE_BYTES;

@@ -187,6 +187,7 @@ export class WorkerHost {
     if (base) against = { key: base.key, image: base.image, depth: 0, pageHashes: base.pageHashes };
     const encoded = await encodeHeap(image, against, this.#deltaScratch);
     if (encoded.pageHashes) this.#pageHashes.set(image, encoded.pageHashes);
+    if (encoded.parentPageHashes && against) this.#pageHashes.set(against.image, encoded.parentPageHashes);
     this.#imageCache.set(encoded.key, image, image.bytes.byteLength);
     const sendBase = base !== undefined && !req.storedBases.includes(base.key);
     return { record: encoded.record, payload: encoded.payload, ...(sendBase ? { base: { record: base.record, payload: base.payload } } : {}) };

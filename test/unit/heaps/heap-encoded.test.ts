@@ -76,7 +76,7 @@ test('the worker\'s encoding and the store\'s own give the same key for the same
   assert.equal(viaWorker.key, viaStore.key);
 }));
 
-test('a step encoded with a reused scratch buffer and its parent\'s page hashes is byte-identical to one encoded from nothing, step after step', async () => {
+test('a step encoded with a reused scratch buffer and its parent\'s page hashes is byte-identical to one encoded from nothing, step after step; without them it derives the parent\'s', async () => {
   const scratch = new DeltaScratch(MAX_IMAGE);
   // Each step changes a different page (and the third grows a page), so a page left dirty by an
   // earlier step, or a stale page hash, would show up in a later payload or key.
@@ -89,6 +89,9 @@ test('a step encoded with a reused scratch buffer and its parent\'s page hashes 
     assert.equal(reused.key, fresh.key);
     assert.deepEqual(reused.payload, fresh.payload);
     assert.deepEqual(reused.pageHashes, fresh.pageHashes);
+    // Encoded without the parent's page hashes, the step derives them (for the parent's next child).
+    assert.deepEqual(fresh.parentPageHashes, hashes);
+    assert.equal(reused.parentPageHashes, undefined);
     parent = next;
     hashes = reused.pageHashes;
   }
