@@ -55,13 +55,18 @@ export function parentPageHashes(parent: HeapImage, childHashes: Uint8Array, sam
   return hashes;
 }
 
+/** Pages hashed concurrently by heapImageHashAsync: WebCrypto copies each input, so this bounds the copies in flight (16 MiB). */
+const ASYNC_BATCH_PAGES = 256;
+
 /** heapImageHash with every page hashed on the libuv thread pool (WebCrypto), for readers verifying an image off their event loop. */
 export async function heapImageHashAsync(image: HeapImage): Promise<string> {
   const pages = image.bytes.byteLength / IMAGE_PAGE_BYTES;
-  const digests = await Promise.all(Array.from({ length: pages }, (_, i) =>
-    crypto.subtle.digest('SHA-256', image.bytes.subarray(i * IMAGE_PAGE_BYTES, (i + 1) * IMAGE_PAGE_BYTES))));
   const hashes = new Uint8Array(pages * DIGEST_BYTES);
-  digests.forEach((d, i) => hashes.set(new Uint8Array(d), i * DIGEST_BYTES));
+  for (let first = 0; first < pages; first += ASYNC_BATCH_PAGES) {
+    const batch = Array.from({ length: Math.min(ASYNC_BATCH_PAGES, pages - first) }, (_, k) => first + k);
+    const digests = await Promise.all(batch.map((i) => crypto.subtle.digest('SHA-256', image.bytes.subarray(i * IMAGE_PAGE_BYTES, (i + 1) * IMAGE_PAGE_BYTES))));
+    digests.forEach((d, k) => hashes.set(new Uint8Array(d), batch[k]! * DIGEST_BYTES));
+  }
   return combine(image, hashes);
 }
 

@@ -13,6 +13,7 @@ import { checkHeapBlobs, encodeHeap, MAX_RECORD_BYTES, type CheckedHeap, type De
 import { HEAP_IMAGE_FORMAT, IMAGE_PAGE_BYTES, type HeapImage } from '../../../shared/heap-image.ts';
 import { heapImageKey } from '../../../shared/image-store.ts';
 import { DeltaScratch } from '../../../shared/heap-delta.ts';
+import { heapImageHash, heapImageHashAsync } from '../../../shared/heap-image-hash.ts';
 
 const MAX_IMAGE = 64 * IMAGE_PAGE_BYTES;
 
@@ -160,4 +161,10 @@ test('checkHeapBlobs: size caps and the record\'s shape', async () => {
   assert.match(String(checkHeapBlobs({ record: badManifest, payload: e.payload }, MAX_IMAGE)), /page count is malformed/);
   const ok = checkHeapBlobs(e, MAX_IMAGE);
   assert.ok(typeof ok !== 'string' && ok.imageBytes === 4 * IMAGE_PAGE_BYTES && ok.key === e.key);
+});
+
+test('the version 2 image hash is the same computed inline and on the thread pool (across its batches of pages)', async () => {
+  const img = image(1, 257, 3, { [256 * IMAGE_PAGE_BYTES + 1]: 7 });
+  assert.equal(await heapImageHashAsync(img), heapImageHash(img).key);
+  assert.notEqual(heapImageHash(img).key, heapImageHash(image(1, 257, 3)).key);
 });
