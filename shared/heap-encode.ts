@@ -8,9 +8,9 @@ import { createHash } from 'node:crypto';
 import { promisify } from 'node:util';
 import { zstdCompress, zstdCompressSync, constants as zc, type ZstdOptions } from 'node:zlib';
 import { HeapImageError, IMAGE_PAGE_BYTES, storedPages, type HeapImage } from './heap-image.ts';
-import { heapImageKey, heapImageKeyAsync } from './image-store.ts';
+import { heapImageHash, heapImageHashAsync, parentPageHashes } from './heap-image-hash.ts';
 import { HEAP_RECORD_TYPE, HEAP_RECORD_VERSION, parseHeapRecord, type HeapRecord } from './heap-record.ts';
-import { xorDelta, xorDeltaAsync } from './heap-delta.ts';
+import { xorDeltaAsync, xorDeltaMatching, type DeltaScratch } from './heap-delta.ts';
 
 const ZSTD_LEVEL = 3;
 const ZSTD_OPTIONS: ZstdOptions = { params: { [zc.ZSTD_c_compressionLevel]: ZSTD_LEVEL } };
@@ -20,7 +20,7 @@ const compress = promisify(zstdCompress) as (data: Uint8Array, opts: ZstdOptions
  * slices, zstd and sha256 run on the libuv pool. Small images (the common step) are done inline,
  * where a thread-pool round trip would cost more than the work.
  */
-const LARGE_IMAGE_BYTES = 8 * 1024 * 1024;
+export const LARGE_IMAGE_BYTES = 8 * 1024 * 1024;
 /** A record is a few hundred bytes plus the manifest's page ranges (at most 32768 of them). */
 export const MAX_RECORD_BYTES = 1024 * 1024;
 
@@ -30,6 +30,8 @@ export interface DeltaParent {
   readonly image: HeapImage;
   /** The parent record's depth: the new heap sits one deeper. */
   readonly depth: number;
+  /** The parent image's page hashes (EncodedHeap.pageHashes of its own encoding), when the caller kept them. */
+  readonly pageHashes?: Uint8Array | undefined;
 }
 
 /** The two blobs of a stored heap, as they travel from a worker to the supervisor. */
@@ -42,6 +44,10 @@ export interface EncodedHeap extends HeapBlobs {
   /** The heap key: sha256 of `record`. */
   readonly key: string;
   readonly parsed: HeapRecord;
+  /** The image's page hashes (heap-image-hash.ts), for encoding its child against it cheaply; absent for large images. */
+  readonly pageHashes?: Uint8Array;
+  /** The parent's page hashes, derived when the caller had none (DeltaParent.pageHashes), for its next child. */
+  readonly parentPageHashes?: Uint8Array;
 }
 
 /** sha256 (hex) of bytes: a blob key. */
@@ -54,15 +60,41 @@ export async function sha256HexAsync(bytes: Uint8Array): Promise<string> {
   return Buffer.from(await crypto.subtle.digest('SHA-256', bytes)).toString('hex');
 }
 
-/** `image` whole (no parent) or as a delta against `parent`: the payload, the record and the key. */
-export async function encodeHeap(image: HeapImage, parent: DeltaParent | undefined): Promise<EncodedHeap> {
+/**
+ * `image` whole (no parent) or as a delta against `parent`: the payload, the record and the key.
+ * `scratch`: a buffer the delta of a small image is written into (the worker keeps one; see DeltaScratch).
+ */
+export async function encodeHeap(image: HeapImage, parent: DeltaParent | undefined, scratch?: DeltaScratch): Promise<EncodedHeap> {
   const full = parent === undefined;
   const large = image.bytes.byteLength > LARGE_IMAGE_BYTES;
-  const raw = full ? image.bytes : large ? await xorDeltaAsync(image, parent.image) : xorDelta(image, parent.image);
-  const payload = large ? await compress(raw, ZSTD_OPTIONS) : zstdCompressSync(raw, ZSTD_OPTIONS);
-  const [payloadKey, imageKey] = large
-    ? await Promise.all([sha256HexAsync(payload), heapImageKeyAsync(image)])
-    : [sha256Hex(payload), heapImageKey(image)];
+  let payload: Uint8Array;
+  let imageKey: string;
+  let pageHashes: Uint8Array | undefined;
+  let parentHashes: Uint8Array | undefined;
+  if (large) {
+    const raw = full ? image.bytes : await xorDeltaAsync(image, parent.image);
+    [payload, imageKey] = await Promise.all([compress(raw, ZSTD_OPTIONS), heapImageHashAsync(image)]);
+  } else if (full) {
+    payload = zstdCompressSync(image.bytes, ZSTD_OPTIONS);
+    ({ key: imageKey, pageHashes } = heapImageHash(image));
+  } else {
+    // zstd on the thread pool while this thread hashes the pages that differ from the parent's
+    // (the others' hashes are the parent's, when the caller kept them): the two largest parts of
+    // a step's encoding overlap when a second core is free. The compression reads the delta until
+    // it settles, so the scratch is released only then.
+    const { delta, same } = xorDeltaMatching(image, parent.image, scratch);
+    const compressing = compress(delta, ZSTD_OPTIONS).finally(() => scratch?.release(delta));
+    try {
+      const from = parent.pageHashes;
+      ({ key: imageKey, pageHashes } = heapImageHash(image, from && { from, same: (i) => same[i]! }));
+      if (from === undefined) parentHashes = parentPageHashes(parent.image, pageHashes, (i) => same[i]!);
+    } catch (e) {
+      await compressing.catch(() => undefined);
+      throw e;
+    }
+    payload = await compressing;
+  }
+  const payloadKey = large ? await sha256HexAsync(payload) : sha256Hex(payload);
   const parsed: HeapRecord = {
     type: HEAP_RECORD_TYPE,
     version: HEAP_RECORD_VERSION,
@@ -74,7 +106,7 @@ export async function encodeHeap(image: HeapImage, parent: DeltaParent | undefin
     depth: full ? 0 : parent.depth + 1,
   };
   const record = Buffer.from(JSON.stringify(parsed), 'utf8');
-  return { key: sha256Hex(record), record, payload, parsed };
+  return { key: sha256Hex(record), record, payload, parsed, ...(pageHashes ? { pageHashes } : {}), ...(parentHashes ? { parentPageHashes: parentHashes } : {}) };
 }
 
 /** A heap's blobs from an untrusted sender, checked: the record parses; sizes are within `maxImageBytes`. */

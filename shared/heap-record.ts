@@ -6,12 +6,17 @@
 import type { HeapImageManifest } from './heap-image.ts';
 
 export const HEAP_RECORD_TYPE = 'runjs-heap';
-export const HEAP_RECORD_VERSION = 1;
+/**
+ * The version new records are written with. Version 2 (2026-11-24) changed only what `image`
+ * hashes: version 1 hashes the whole image (image-store.ts heapImageKey), version 2 its page
+ * hashes (heap-image-hash.ts), which a step's worker mostly reuses from its parent. Both are read.
+ */
+export const HEAP_RECORD_VERSION = 2;
 
 export interface HeapRecord {
   readonly type: typeof HEAP_RECORD_TYPE;
-  readonly version: typeof HEAP_RECORD_VERSION;
-  /** heapImageKey of the reconstructed image (checked after every restore). */
+  readonly version: 1 | 2;
+  /** The reconstructed image's hash, checked after every restore: heapImageKey (version 1) or heapImageHash (version 2). */
   readonly image: string;
   readonly manifest: HeapImageManifest;
   readonly encoding: 'full' | 'delta';
@@ -36,7 +41,7 @@ export function parseHeapRecord(bytes: Uint8Array): HeapRecord | string {
   if (typeof v !== 'object' || v === null) return 'the heap record is not an object';
   const r = v as Record<string, unknown>;
   if (r['type'] !== HEAP_RECORD_TYPE) return 'the stored object is not a heap record (is the key a heap key?)';
-  if (r['version'] !== HEAP_RECORD_VERSION) return `heap record version ${String(r['version'])} is not supported`;
+  if (r['version'] !== 1 && r['version'] !== HEAP_RECORD_VERSION) return `heap record version ${String(r['version'])} is not supported`;
   if (typeof r['image'] !== 'string' || !HEX64.test(r['image'])) return 'the record\'s image hash is malformed';
   if (typeof r['payload'] !== 'string' || !HEX64.test(r['payload'])) return 'the record\'s payload key is malformed';
   if (r['encoding'] !== 'full' && r['encoding'] !== 'delta') return 'the record\'s encoding is unknown';

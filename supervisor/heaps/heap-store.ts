@@ -9,6 +9,7 @@ import { promisify } from 'node:util';
 import { zstdDecompress, type ZstdOptions } from 'node:zlib';
 import { HeapImageError, IMAGE_PAGE_BYTES, parseHeapImage, type HeapImage, type HeapImageManifest } from '../../shared/heap-image.ts';
 import { heapImageKeyAsync } from '../../shared/image-store.ts';
+import { heapImageHashAsync } from '../../shared/heap-image-hash.ts';
 import { BlobCorruptError, isBlobKey, type BlobStore } from '../stores/blob/index.ts';
 import { HeapCorruptError, HeapNotFoundError } from './heap-errors.ts';
 import { parseHeapRecord, type HeapRecord } from '../../shared/heap-record.ts';
@@ -150,7 +151,7 @@ export class HeapStore {
     } catch (e) {
       throw new HeapCorruptError(key, e instanceof HeapImageError ? e.message : String(e));
     }
-    const actual = await heapImageKeyAsync(image);
+    const actual = record.version === 1 ? await heapImageKeyAsync(image) : await heapImageHashAsync(image);
     if (actual !== record.image) throw new HeapCorruptError(key, `the rebuilt image hashes to ${actual}, its record says ${record.image}`);
     const heap = { key, image, record };
     this.#remember(heap);
@@ -215,13 +216,14 @@ export class HeapStore {
   }
 
   /**
-   * Writes a heap's two blobs in parallel (each is an fsync): a crash between them can leave a
-   * record without its payload, but its key was never handed out, and storing the same heap again
-   * writes the payload again (put-if-absent skips only what exists). With `verify` (blobs from a
-   * worker) the payload must be the one the record names: a small one is hashed first; a large one
-   * is hashed once, by the blob store's put, and its record written only after that matched (so a
-   * wrong payload leaves an unreferenced blob, never a record naming a missing one, and the
-   * supervisor holds no second copy of it for a hash on the thread pool).
+   * Writes a heap's two blobs together, one durability barrier for both where the blob store
+   * offers one (putTogether): a crash before it completes can leave either without the other, but
+   * the key was never handed out, and storing the same heap again writes what is missing
+   * (put-if-absent skips only what exists). With `verify` (blobs from a worker) the payload must be
+   * the one the record names: a small one is hashed first; a large one is hashed once, by the blob
+   * store's put, and its record written only after that matched (so a wrong payload leaves an
+   * unreferenced blob, never a record naming a missing one, and the supervisor holds no second
+   * copy of it for a hash on the thread pool).
    */
   async #writeBlobs(encoded: EncodedHeap, verify = false): Promise<void> {
     const expected = encoded.parsed.payload;
@@ -231,12 +233,15 @@ export class HeapStore {
       const actual = sha256Hex(encoded.payload);
       if (actual !== expected) throw mismatch(actual);
     }
-    const storingPayload = this.#blobs.put(encoded.payload);
+    let payloadKey: string;
+    let recordKey: string;
     if (verify && large) {
-      const actual = await storingPayload;
-      if (actual !== expected) throw mismatch(actual);
+      payloadKey = await this.#blobs.put(encoded.payload);
+      if (payloadKey !== expected) throw mismatch(payloadKey);
+      recordKey = await this.#blobs.put(encoded.record);
+    } else {
+      [payloadKey, recordKey] = await putTogether(this.#blobs, [encoded.payload, encoded.record]) as [string, string];
     }
-    const [payloadKey, recordKey] = await Promise.all([storingPayload, this.#blobs.put(encoded.record)]);
     if (payloadKey !== expected) throw new Error(`the blob store keyed the payload ${payloadKey}, expected ${expected}`);
     if (recordKey !== encoded.key) throw new Error(`the blob store keyed the record ${recordKey}, expected ${encoded.key}`);
     this.#rememberRecord(encoded.key, encoded.parsed);
@@ -368,4 +373,20 @@ export class HeapStore {
     this.clearCache();
     return this.#blobs.close();
   }
+}
+
+/** A blob store that can make several objects durable with one barrier (BlobStore.putAll, branch `fsfast`). */
+interface BatchBlobStore {
+  putAll(objects: readonly Uint8Array[]): Promise<string[]>;
+}
+
+/**
+ * Puts `objects` and resolves once all are durable: with the store's putAll where it has one (the
+ * dir store fsyncs the temp files together, then the directories together: one barrier per heap
+ * instead of one per blob), else with concurrent puts. Once every BlobStore has putAll this is
+ * `blobs.putAll(objects)`.
+ */
+function putTogether(blobs: BlobStore, objects: readonly Uint8Array[]): Promise<string[]> {
+  const batch = blobs as Partial<BatchBlobStore>;
+  return typeof batch.putAll === 'function' ? batch.putAll.call(blobs, objects) : Promise.all(objects.map((o) => blobs.put(o)));
 }

@@ -9,7 +9,8 @@ import type { WorkerSettings } from '../../shared/worker-settings.ts';
 import { EngineError, type Engine, type GuestRealm, type HostCall } from '../engine.ts';
 import { V8Engine } from '../engines/v8/v8-engine.ts';
 import { HeapImageError, type HeapImage } from '../../shared/heap-image.ts';
-import { encodeHeap, type DeltaParent, type EncodedHeap } from '../../shared/heap-encode.ts';
+import { encodeHeap, LARGE_IMAGE_BYTES, type DeltaParent, type EncodedHeap } from '../../shared/heap-encode.ts';
+import { DeltaScratch } from '../../shared/heap-delta.ts';
 import { ByteLru, WORKER_IMAGE_CACHE_BYTES, WORKER_IMAGE_CACHE_ENTRIES } from '../../shared/image-lru.ts';
 import { EXECUTION_ERRORS } from '../../shared/errors.ts';
 import { createOps } from '../ops/capabilities.ts';
@@ -79,6 +80,10 @@ export class WorkerHost {
   readonly #imageCache = new ByteLru<HeapImage>(WORKER_IMAGE_CACHE_BYTES, WORKER_IMAGE_CACHE_ENTRIES);
   /** The QuickJS base image encoded as a full heap (its key is every fresh run's delta parent), made on first use. */
   #base: Promise<EncodedHeap & { readonly image: HeapImage }> | undefined;
+  /** The zeroed buffer each step's delta is written into (no 2.8 MB allocation per step; shared/heap-delta.ts). */
+  readonly #deltaScratch = new DeltaScratch(LARGE_IMAGE_BYTES);
+  /** Page hashes of the images this worker encoded (shared/heap-image-hash.ts): the next step from one hashes only its changed pages. */
+  readonly #pageHashes = new WeakMap<HeapImage, Uint8Array>();
   #active: { runId: string; loop: RunLoop } | undefined;
   readonly #onQuickJSLoaded: () => void;
 
@@ -174,14 +179,16 @@ export class WorkerHost {
     const { parent, anchor } = req;
     let against: DeltaParent | undefined;
     if (parent !== null && input !== undefined && parent.depth < req.maxDepth) {
-      against = { key: parent.key, image: input, depth: parent.depth };
+      against = { key: parent.key, image: input, depth: parent.depth, pageHashes: this.#pageHashes.get(input) };
     } else if (parent !== null && anchor !== undefined) {
       const held = this.#imageCache.get(anchor);
-      if (held) against = { key: anchor, image: held, depth: 1 };
+      if (held) against = { key: anchor, image: held, depth: 1, pageHashes: this.#pageHashes.get(held) };
     }
     const base = against === undefined ? await this.#storedBase() : undefined;
-    if (base) against = { key: base.key, image: base.image, depth: 0 };
-    const encoded = await encodeHeap(image, against);
+    if (base) against = { key: base.key, image: base.image, depth: 0, pageHashes: base.pageHashes };
+    const encoded = await encodeHeap(image, against, this.#deltaScratch);
+    if (encoded.pageHashes) this.#pageHashes.set(image, encoded.pageHashes);
+    if (encoded.parentPageHashes && against) this.#pageHashes.set(against.image, encoded.parentPageHashes);
     this.#imageCache.set(encoded.key, image, image.bytes.byteLength);
     const sendBase = base !== undefined && !req.storedBases.includes(base.key);
     return { record: encoded.record, payload: encoded.payload, ...(sendBase ? { base: { record: base.record, payload: base.payload } } : {}) };

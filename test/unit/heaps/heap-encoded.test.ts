@@ -12,6 +12,8 @@ import { createBlobStore } from '../../../supervisor/stores/blob/index.ts';
 import { checkHeapBlobs, encodeHeap, MAX_RECORD_BYTES, type CheckedHeap, type DeltaParent } from '../../../shared/heap-encode.ts';
 import { HEAP_IMAGE_FORMAT, IMAGE_PAGE_BYTES, type HeapImage } from '../../../shared/heap-image.ts';
 import { heapImageKey } from '../../../shared/image-store.ts';
+import { DeltaScratch } from '../../../shared/heap-delta.ts';
+import { heapImageHash, heapImageHashAsync } from '../../../shared/heap-image-hash.ts';
 
 const MAX_IMAGE = 64 * IMAGE_PAGE_BYTES;
 
@@ -75,6 +77,41 @@ test('the worker\'s encoding and the store\'s own give the same key for the same
   assert.equal(viaWorker.key, viaStore.key);
 }));
 
+test('a step encoded with a reused scratch buffer and its parent\'s page hashes is byte-identical to one encoded from nothing, step after step; without them it derives the parent\'s', async () => {
+  const scratch = new DeltaScratch(MAX_IMAGE);
+  // Each step changes a different page (and the third grows a page), so a page left dirty by an
+  // earlier step, or a stale page hash, would show up in a later payload or key.
+  let parent = image(1, 4, 5);
+  let hashes = (await encodeHeap(parent, undefined)).pageHashes;
+  for (const [i, next] of [image(2, 4, 5, { 10: 1 }), image(3, 4, 5, { [2 * IMAGE_PAGE_BYTES + 7]: 2 }), image(4, 5, 5, { 3: 3 })].entries()) {
+    const offer: DeltaParent = { key: String(i).repeat(64), image: parent, depth: 1 };
+    const reused = await encodeHeap(next, { ...offer, pageHashes: hashes }, scratch);
+    const fresh = await encodeHeap(next, offer);
+    assert.equal(reused.key, fresh.key);
+    assert.deepEqual(reused.payload, fresh.payload);
+    assert.deepEqual(reused.pageHashes, fresh.pageHashes);
+    // Encoded without the parent's page hashes, the step derives them (for the parent's next child).
+    assert.deepEqual(fresh.parentPageHashes, hashes);
+    assert.equal(reused.parentPageHashes, undefined);
+    parent = next;
+    hashes = reused.pageHashes;
+  }
+});
+
+test('a heap stored with a version 1 record (whole-image hash) still restores, verified; new records are version 2', () => withStore(async (s, dir) => {
+  const img = image(1, 3, 7, { 5: 9 });
+  const v2 = await encodeHeap(img, undefined);
+  assert.equal(v2.parsed.version, 2);
+  const blobs = createBlobStore({ backend: 'dir', dir });
+  const v1 = Buffer.from(JSON.stringify({ ...v2.parsed, version: 1, image: heapImageKey(img) }));
+  const key = await blobs.put(v1);
+  await blobs.put(v2.payload);
+  assert.equal(heapImageKey((await s.get(key)).image), heapImageKey(img));
+  // A version 1 record whose hash does not match its image is corrupt, as before.
+  const wrong = await blobs.put(Buffer.from(JSON.stringify({ ...v2.parsed, version: 1 })));
+  await assert.rejects(s.get(wrong), /is corrupt and was not restored: the rebuilt image hashes to/);
+}));
+
 test('a step continues from its offered parent, the chain anchor at the depth limit, or a stored base; anything else is refused', () => withStore(async (s) => {
   const base = await checked(BASE);
   let img = image(1, 3, 1, { 1: 1 });
@@ -124,4 +161,10 @@ test('checkHeapBlobs: size caps and the record\'s shape', async () => {
   assert.match(String(checkHeapBlobs({ record: badManifest, payload: e.payload }, MAX_IMAGE)), /page count is malformed/);
   const ok = checkHeapBlobs(e, MAX_IMAGE);
   assert.ok(typeof ok !== 'string' && ok.imageBytes === 4 * IMAGE_PAGE_BYTES && ok.key === e.key);
+});
+
+test('the version 2 image hash is the same computed inline and on the thread pool (across its batches of pages)', async () => {
+  const img = image(1, 257, 3, { [256 * IMAGE_PAGE_BYTES + 1]: 7 });
+  assert.equal(await heapImageHashAsync(img), heapImageHash(img).key);
+  assert.notEqual(heapImageHash(img).key, heapImageHash(image(1, 257, 3)).key);
 });
