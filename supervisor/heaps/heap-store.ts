@@ -217,7 +217,7 @@ export class HeapStore {
 
   /**
    * Writes a heap's two blobs together, one durability barrier for both where the blob store
-   * offers one (putTogether): a crash before it completes can leave either without the other, but
+   * offers one (BlobStore.putAll): a crash before it completes can leave either without the other, but
    * the key was never handed out, and storing the same heap again writes what is missing
    * (put-if-absent skips only what exists). With `verify` (blobs from a worker) the payload must be
    * the one the record names: a small one is hashed first; a large one is hashed once, by the blob
@@ -240,7 +240,7 @@ export class HeapStore {
       if (payloadKey !== expected) throw mismatch(payloadKey);
       recordKey = await this.#blobs.put(encoded.record);
     } else {
-      [payloadKey, recordKey] = await putTogether(this.#blobs, [encoded.payload, encoded.record]) as [string, string];
+      [payloadKey, recordKey] = await this.#blobs.putAll([encoded.payload, encoded.record]) as [string, string];
     }
     if (payloadKey !== expected) throw new Error(`the blob store keyed the payload ${payloadKey}, expected ${expected}`);
     if (recordKey !== encoded.key) throw new Error(`the blob store keyed the record ${recordKey}, expected ${encoded.key}`);
@@ -373,20 +373,4 @@ export class HeapStore {
     this.clearCache();
     return this.#blobs.close();
   }
-}
-
-/** A blob store that can make several objects durable with one barrier (BlobStore.putAll, branch `fsfast`). */
-interface BatchBlobStore {
-  putAll(objects: readonly Uint8Array[]): Promise<string[]>;
-}
-
-/**
- * Puts `objects` and resolves once all are durable: with the store's putAll where it has one (the
- * dir store fsyncs the temp files together, then the directories together: one barrier per heap
- * instead of one per blob), else with concurrent puts. Once every BlobStore has putAll this is
- * `blobs.putAll(objects)`.
- */
-function putTogether(blobs: BlobStore, objects: readonly Uint8Array[]): Promise<string[]> {
-  const batch = blobs as Partial<BatchBlobStore>;
-  return typeof batch.putAll === 'function' ? batch.putAll.call(blobs, objects) : Promise.all(objects.map((o) => blobs.put(o)));
 }
