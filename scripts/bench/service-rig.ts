@@ -17,6 +17,21 @@ const MAIN = join(ROOT, 'supervisor/main.ts');
 const START_TIMEOUT_MS = 60_000;
 const STOP_GRACE_MS = 15_000;
 
+/**
+ * The servers running now. A bench process ended by a signal (a harness's timeout) stops them
+ * before it exits: otherwise they would outlive it, orphaned, with their workers.
+ */
+const running = new Set<() => Promise<void>>();
+
+function stopAllOnSignal(): void {
+  if (running.size !== 1) return; // installed with the first server
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    process.once(signal, () => {
+      void Promise.allSettled([...running].map((stop) => stop())).then(() => process.exit(signal === 'SIGTERM' ? 143 : 130));
+    });
+  }
+}
+
 /** A port nobody listens on right now (the server's config does not accept port 0). */
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -68,6 +83,7 @@ async function startOn(port: number, workers: number, extraArgs: readonly string
   proc.stderr?.on('data', (chunk: string) => { stderr = (stderr + chunk).slice(-8192); });
   const exited = new Promise<void>((resolve) => proc.once('exit', () => resolve()));
   const cleanup = async (): Promise<void> => {
+    running.delete(stop);
     const children = proc.pid === undefined ? [] : descendants(proc.pid);
     if (proc.exitCode === null && proc.signalCode === null) {
       proc.kill('SIGTERM');
@@ -80,6 +96,10 @@ async function startOn(port: number, workers: number, extraArgs: readonly string
     for (const pid of children) { try { process.kill(pid, 'SIGKILL'); } catch { /* already gone */ } }
     rmSync(dbDir, { recursive: true, force: true });
   };
+  let stopped: Promise<void> | undefined;
+  const stop = (): Promise<void> => (stopped ??= cleanup());
+  running.add(stop);
+  stopAllOnSignal();
   try {
     await new Promise<void>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`server did not start within ${START_TIMEOUT_MS / 1000} s:\n${stderr}`)), START_TIMEOUT_MS);
@@ -87,16 +107,15 @@ async function startOn(port: number, workers: number, extraArgs: readonly string
       void exited.then(() => { clearTimeout(timer); reject(new Error(`server exited with ${proc.exitCode ?? proc.signalCode} before listening:\n${stderr}`)); });
     });
   } catch (e) {
-    await cleanup();
+    await stop();
     throw e;
   }
-  let stopped: Promise<void> | undefined;
   return {
     pid: proc.pid!,
     port,
     base: `http://127.0.0.1:${port}`,
     stderrTail: () => stderr,
-    stop: () => (stopped ??= cleanup()),
+    stop,
   };
 }
 

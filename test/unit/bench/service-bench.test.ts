@@ -3,7 +3,7 @@
 // also leaves no server or worker process behind.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { metricProblem, type Metric } from '../../../scripts/bench/bench-kit.ts';
@@ -58,4 +58,21 @@ test('run.ts --json --only rest.,mcp.stateless,server. --quick reports the servi
   assert.match(stderr, /worker\/main\.ts .*worker\/main\.ts/, 'the memory breakdown names both workers');
   // Every server the bench started is gone (their --session-db-path dirs are named runjs-service-bench-).
   assert.deepEqual(processesWith('runjs-service-bench-'), [], 'no bench server left running');
+});
+
+test('a bench ended by SIGTERM (a harness timeout) stops its servers before it exits', { timeout: 90_000 }, async () => {
+  const bench = spawn(process.execPath, [RUN, '--json', '--only', 'rest.trivial_run_p50', '--quick'], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const exited = new Promise<number | null>((resolve) => bench.once('exit', (code) => resolve(code)));
+  let stderr = '';
+  bench.stderr.setEncoding('utf8');
+  // The server is up once the bench names it; then the harness gives up on the bench.
+  await new Promise<void>((resolve, reject) => {
+    bench.stderr.on('data', (chunk: string) => { stderr += chunk; if (/server pid \d+/.test(stderr)) resolve(); });
+    void exited.then((code) => reject(new Error(`the bench exited (${code}) before it started a server:\n${stderr}`)));
+  });
+  const server = Number(/server pid (\d+)/.exec(stderr)![1]);
+  bench.kill('SIGTERM');
+  assert.equal(await exited, 143);
+  assert.deepEqual(processesWith('runjs-service-bench-'), [], 'no bench server left running');
+  assert.throws(() => process.kill(server, 0), { code: 'ESRCH' }, 'the server process is gone');
 });
