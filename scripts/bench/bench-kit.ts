@@ -7,6 +7,9 @@
 //
 // Benchmarks measure and report; they never assert a figure and never fail a test run.
 
+import { readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+
 /** One reported figure. `median` is in `unit`; `peer` is the same quantity measured on a reference. */
 export interface Metric {
   readonly name: string;
@@ -182,4 +185,20 @@ export function metricProblem(m: unknown): string | undefined {
   }
   if (r['ratio'] !== undefined && (typeof r['ratio'] !== 'number' || !Number.isFinite(r['ratio']))) return 'ratio must be a finite number';
   return undefined;
+}
+
+/** Bytes of the files under `dir` (a store's growth between two readings); 0 for a directory not created yet. */
+export function dirBytes(dir: string): number {
+  let entries: string[];
+  try {
+    entries = readdirSync(dir, { recursive: true }) as string[];
+  } catch {
+    return 0;
+  }
+  let n = 0;
+  for (const name of entries) {
+    const s = statSync(join(dir, name));
+    if (s.isFile()) n += s.size;
+  }
+  return n;
 }

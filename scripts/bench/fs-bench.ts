@@ -16,7 +16,7 @@
 // repository (`git commit -qam`, loose objects), time and bytes added under .git/objects. git does
 // not fsync; its step is followed (untimed) by a `sync`, so neither side pays for the other's writes.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DirBlobStore } from '../../supervisor/stores/blob/index.ts';
@@ -24,7 +24,7 @@ import { FsStore, type FsChange } from '../../supervisor/fs/fs-store.ts';
 import { commitMount, loadMount } from '../../supervisor/fs/mount-image.ts';
 import { MountFs } from '../../worker/ops/fs/mount-fs.ts';
 import { DEFAULT_MOUNT_LIMITS } from '../../shared/fs-mount.ts';
-import { comparedMetric, median, metric, roundFigure, type BenchOptions, type Metric } from './bench-kit.ts';
+import { comparedMetric, dirBytes, median, metric, roundFigure, type BenchOptions, type Metric } from './bench-kit.ts';
 
 export const metricPrefixes = ['fs.'];
 
@@ -38,15 +38,6 @@ function treeFiles(): Map<string, string> {
     out.set(`src/d${String(i % 20).padStart(2, '0')}/f${String(i).padStart(4, '0')}.ts`, `${lines.join('\n')}\n`);
   }
   return out;
-}
-
-function duBytes(dir: string): number {
-  let n = 0;
-  for (const name of readdirSync(dir, { recursive: true }) as string[]) {
-    const s = statSync(join(dir, name));
-    if (s.isFile()) n += s.size;
-  }
-  return n;
 }
 
 function hasGit(): boolean {
@@ -80,7 +71,7 @@ async function fsSubject(files: Map<string, string>): Promise<Subject> {
   return {
     parts,
     async step(round) {
-      const before = duBytes(dir);
+      const before = dirBytes(dir);
       const readPath = paths[(round * 7) % paths.length]!;
       const writePath = paths[(round * 13 + 1) % paths.length]!;
       const t0 = performance.now();
@@ -96,7 +87,7 @@ async function fsSubject(files: Map<string, string>): Promise<Subject> {
       head = await commitMount(store, head, mount.changes(), loaded);
       const ms = performance.now() - t0;
       parts.push([t1 - t0, ms - (t1 - t0)]);
-      return { ms, bytes: duBytes(dir) - before };
+      return { ms, bytes: dirBytes(dir) - before };
     },
     close: () => rmSync(dir, { recursive: true, force: true }),
   };
@@ -116,7 +107,7 @@ function gitSubject(files: Map<string, string>): Subject {
   const current = new Map(files);
   return {
     async step(round) {
-      const before = duBytes(join(dir, '.git', 'objects'));
+      const before = dirBytes(join(dir, '.git', 'objects'));
       const writePath = paths[(round * 13 + 1) % paths.length]!;
       const next = edit(current.get(writePath)!, round);
       current.set(writePath, next);
@@ -127,7 +118,7 @@ function gitSubject(files: Map<string, string>): Subject {
       // git leaves its writes in the page cache; flushed here (untimed), so the next subject step's
       // fsync does not write git's dirty pages too (the steps alternate on one disk).
       execFileSync('sync', [], { stdio: 'ignore' });
-      return { ms, bytes: duBytes(join(dir, '.git', 'objects')) - before };
+      return { ms, bytes: dirBytes(join(dir, '.git', 'objects')) - before };
     },
     close: () => rmSync(dir, { recursive: true, force: true }),
   };

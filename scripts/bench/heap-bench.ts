@@ -4,10 +4,10 @@
 // and counts only when it `completed` with a new heap key. Metrics: a stateful step, the bytes a
 // small step adds to the store, a 100-way fork fan-out from one key, and the speedup of 2
 // workers over 1 on distinct heaps.
-import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { median, metric, roundFigure, sampleLoop, timeLoop, type BenchOptions, type Metric } from './bench-kit.ts';
+import { dirBytes, median, metric, roundFigure, sampleLoop, timeLoop, type BenchOptions, type Metric } from './bench-kit.ts';
 import { HttpClient, startServer, type BenchServer } from './service-rig.ts';
 
 export const metricPrefixes = ['heap.'];
@@ -61,20 +61,6 @@ async function step(http: HttpClient, req: { code: string; heap?: string }): Pro
     }
     if (performance.now() - t0 > RUN_DEADLINE_MS) throw new Error(`heap bench step ${id} still running after ${RUN_DEADLINE_MS} ms`);
   }
-}
-
-function dirBytes(dir: string): number {
-  let n = 0;
-  const walk = (d: string): void => {
-    for (const name of readdirSync(d)) {
-      const p = join(d, name);
-      const s = statSync(p);
-      if (s.isDirectory()) walk(p);
-      else n += s.size;
-    }
-  };
-  try { walk(dir); } catch { /* not created yet */ }
-  return n;
 }
 
 /** A few hundred KB of live state, then `counter++` steps. */

@@ -22,9 +22,11 @@ const STOP_GRACE_MS = 15_000;
  * before it exits: otherwise they would outlive it, orphaned, with their workers.
  */
 const running = new Set<() => Promise<void>>();
+let signalsHandled = false;
 
 function stopAllOnSignal(): void {
-  if (running.size !== 1) return; // installed with the first server
+  if (signalsHandled) return;
+  signalsHandled = true;
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     process.once(signal, () => {
       void Promise.allSettled([...running].map((stop) => stop())).then(() => process.exit(signal === 'SIGTERM' ? 143 : 130));

@@ -2,7 +2,7 @@
 // commits, chunked large files with dedup, verification on read and hostile names.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -10,6 +10,7 @@ import { DirBlobStore } from '../../../supervisor/stores/blob/index.ts';
 import { FsStore, type FsChange } from '../../../supervisor/fs/fs-store.ts';
 import { encodeLeaf, MAX_LEAF_ENTRIES } from '../../../supervisor/fs/tree-format.ts';
 import { encodeObject } from '../../../supervisor/fs/fs-objects.ts';
+import { dirBytes } from '../../../scripts/bench/bench-kit.ts';
 import { RunjsError } from '../../../shared/errors.ts';
 
 function open(): { store: FsStore; dir: string; blobs: DirBlobStore } {
@@ -23,14 +24,6 @@ const text = async (store: FsStore, root: string, path: string): Promise<string 
   const e = await store.lookup(root, path);
   return e?.kind === 'file' ? Buffer.from(await store.readFile(e)).toString() : undefined;
 };
-function duBytes(dir: string): number {
-  let n = 0;
-  for (const name of readdirSync(dir, { recursive: true }) as string[]) {
-    const s = statSync(join(dir, name));
-    if (s.isFile()) n += s.size;
-  }
-  return n;
-}
 
 test('equal trees have equal ids whatever the order they were written in', async () => {
   const { store } = open();
@@ -66,11 +59,11 @@ test('a one-line edit in a 1,000-file tree stores only a few KiB (flat and neste
       init[path] = Array.from({ length: 30 }, (_, l) => `export const v${l} = ${i * 100 + l}; // line ${l}\n`).join('');
     }
     const root = await store.commit(undefined, files(init));
-    const before = duBytes(dir);
+    const before = dirBytes(dir);
     const path = layout === 'flat' ? 'file-500.ts' : 'dir-0/file-500.ts';
     const edited = init[path]!.replace('line 7', 'line seven');
     const next = await store.commit(root, files({ [path]: edited }));
-    const added = duBytes(dir) - before;
+    const added = dirBytes(dir) - before;
     assert.ok(added <= 8 * 1024, `${layout}: ${added} bytes for a one-line edit`);
     assert.equal(await text(store, next, path), edited);
     assert.equal(await text(store, next, layout === 'flat' ? 'file-501.ts' : 'dir-1/file-501.ts'), init[layout === 'flat' ? 'file-501.ts' : 'dir-1/file-501.ts']);
@@ -101,12 +94,12 @@ test('large files are chunked, compressed, and an edit re-stores only the chunks
   const e = await store.lookup(root, 'big.bin');
   assert.ok(e?.kind === 'file' && e.chunked && e.size === big.length);
   assert.deepEqual(Buffer.from(await store.readFile(e)), big);
-  const before = duBytes(dir);
+  const before = dirBytes(dir);
   assert.ok(before < big.length + 256 * 1024, `zeros compress: ${before}`);
   const edited = Buffer.from(big);
   edited.writeUInt8(edited[2 * 1024 * 1024]! ^ 0xff, 2 * 1024 * 1024);
   const next = await store.commit(root, files({ 'big.bin': edited }));
-  assert.ok(duBytes(dir) - before < 1.5 * 1024 * 1024, `one chunk rewritten: ${duBytes(dir) - before}`);
+  assert.ok(dirBytes(dir) - before < 1.5 * 1024 * 1024, `one chunk rewritten: ${dirBytes(dir) - before}`);
   const e2 = await store.lookup(next, 'big.bin');
   assert.ok(e2?.kind === 'file');
   assert.deepEqual(Buffer.from(await store.readFile(e2)), edited);
