@@ -1,4 +1,5 @@
-// A least-recently-used map bounded by entries and bytes. Workers keep recent heap images in one
+// A least-recently-used map bounded by entries and bytes (a size the caller assigns: the fs
+// structure cache sizes its values in entries). Workers keep recent heap images in one
 // (by a name the supervisor chooses) so a run resuming a heap the worker just produced or restored
 // needs no 1+ MB image over IPC; the worker pool keeps a mirror per worker to know what to omit.
 // A mirror that drifts is harmless: a worker asked for an image it no longer holds answers

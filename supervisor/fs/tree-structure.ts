@@ -8,6 +8,7 @@
 import { MAX_MOUNT_BYTES, type MountEntry } from '../../shared/fs-mount.ts';
 import { compareNames, type FileEntry } from './tree-format.ts';
 import type { FsStore } from './fs-store.ts';
+import { ByteLru } from '../../shared/image-lru.ts';
 
 /** Entries (over all cached structures) the cache holds at most (the default mount entry cap, so the largest mountable tree fits; ≈ 20 MB); a larger structure is not cached. */
 const MAX_CACHED_ENTRIES = 100_000;
@@ -28,9 +29,8 @@ export interface TreeStructure {
 
 export class StructureCache {
   readonly #store: FsStore;
-  /** Least recently used first. */
-  readonly #cache = new Map<string, TreeStructure>();
-  #held = 0;
+  /** Sized by entries (a structure's entries plus its directory), bounded by MAX_CACHED_ENTRIES. */
+  readonly #cache = new ByteLru<TreeStructure>(MAX_CACHED_ENTRIES, Number.POSITIVE_INFINITY);
 
   constructor(store: FsStore) {
     this.#store = store;
@@ -40,8 +40,6 @@ export class StructureCache {
   async get(id: string, maxEntries: number): Promise<TreeStructure> {
     const hit = this.#cache.get(id);
     if (hit !== undefined) {
-      this.#cache.delete(id);
-      this.#cache.set(id, hit);
       check(hit.count, hit.bytes, maxEntries);
       return hit;
     }
@@ -70,20 +68,8 @@ export class StructureCache {
       check(count, bytes, maxEntries);
     }
     const structure: TreeStructure = { entries, files, count, bytes };
-    this.#keep(id, structure);
+    this.#cache.set(id, structure, structure.entries.length + 1);
     return structure;
-  }
-
-  #keep(id: string, structure: TreeStructure): void {
-    const size = structure.entries.length + 1;
-    if (size > MAX_CACHED_ENTRIES) return;
-    this.#cache.set(id, structure);
-    this.#held += size;
-    for (const [key, s] of this.#cache) {
-      if (this.#held <= MAX_CACHED_ENTRIES) break;
-      this.#cache.delete(key);
-      this.#held -= s.entries.length + 1;
-    }
   }
 }
 
