@@ -5,13 +5,15 @@ import { guestSuite } from '../helpers/both-engines.ts';
 
 guestSuite('timers', (g) => {
   g.test('microtasks run before timers; timers run by delay, then in order of creation', async (ctx) => {
+    // 200 ms: the script is not paused that long between two statements, even on a loaded machine
+    // (a timer is due from when it is set, as in Node, so a long pause would reorder them there too).
     assert.equal(await ctx.output([
-      'setTimeout(() => console.log("t20"), 20);',
+      'setTimeout(() => console.log("t200"), 200);',
       'setTimeout((a, b) => console.log("t0", a, b), 0, "x", 2);',
       'setTimeout(() => console.log("t0 second"), 0);',
       'Promise.resolve().then(() => console.log("micro"));',
       'console.log("sync");',
-    ].join('\n')), 'sync\nmicro\nt0 x 2\nt0 second\nt20\n');
+    ].join('\n')), 'sync\nmicro\nt0 x 2\nt0 second\nt200\n');
   });
 
   g.test('clearTimeout cancels; nested timers and awaited sleeps complete before the run ends', async (ctx) => {
@@ -22,6 +24,21 @@ guestSuite('timers', (g) => {
       'const nested = new Promise((ok) => setTimeout(() => setTimeout(() => { console.log("nested"); ok(); }, 5), 5));',
       'const t0 = Date.now(); await sleep(30); const slept = Date.now() - t0 >= 25; await nested; console.log("slept", slept);',
     ].join('\n')), 'nested\nslept true\n');
+  });
+
+  g.test('Node\'s order: an immediate runs before timeouts set beside it, a 0 ms timeout is a 1 ms one, expired timers run by due time', async (ctx) => {
+    assert.equal(await ctx.output([
+      'const spin = (ms: number) => { const end = Date.now() + ms; while (Date.now() < end); };',
+      // Set in a timer callback, with the timeout first and a slow stretch between: Node's check
+      // phase runs the immediate before the next timers phase runs the timeout.
+      'setTimeout(() => { setTimeout(() => console.log("timeout"), 0); spin(5); setImmediate(() => console.log("immediate")); }, 1);',
+      'await new Promise((ok) => setTimeout(ok, 30));',
+      // 0 and 1 ms are one duration: creation order.
+      'setTimeout(() => console.log("one"), 1); setTimeout(() => console.log("zero"), 0);',
+      'await new Promise((ok) => setTimeout(ok, 30));',
+      // Both expired by the time the script yields: the earlier due runs first.
+      'setTimeout(() => console.log("t100"), 100); spin(10); setTimeout(() => console.log("t2"), 2); spin(110);',
+    ].join('\n')), 'immediate\ntimeout\none\nzero\nt2\nt100\n');
   });
 
   g.test('setInterval is absent; timer ids are positive integers', async (ctx) => {

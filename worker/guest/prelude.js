@@ -300,11 +300,11 @@
   function setTimeout_(callback, delay, ...args) {
     if (typeof callback !== 'function') throw new TypeErrorCtor('setTimeout: callback must be a function');
     let ms = Number_(delay);
-    // Node: a delay that is not a positive number runs at once; one over 2^31-1 ms (~24.8 days,
-    // Infinity too) overflows and runs after 1 ms.
-    if (!(ms > 0)) ms = 0;
-    else if (ms > 2147483647) ms = 1;
+    // Node: a delay below 1 ms (or not a number) is 1 ms; one over 2^31-1 ms (~24.8 days,
+    // Infinity too) overflows to 1 ms.
+    if (!(ms >= 1 && ms <= 2147483647)) ms = 1;
     const id = nextTimerId++;
+    // Expired timers are delivered in order of due time, then of creation (worker/runtime/timer-queue.ts).
     const opId = op('timers.sleep', MathFloor(ms), undefined, () => {
       MapDelete(timers, id);
       ReflectApply(callback, g, args);

@@ -22,6 +22,14 @@ export interface RunSupervisor {
   request(op: string, args: unknown, signal?: AbortSignal): Promise<unknown>;
 }
 
+/** The run's timers, as the timer ops use them. */
+export interface RunTimers {
+  /** Settles `ms` from now; `signal` cancels. */
+  sleep(ms: number, signal: AbortSignal): Promise<void>;
+  /** Settles as Node's setImmediate would: before timers set since the current guest turn began; `signal` cancels. */
+  immediate(signal: AbortSignal): Promise<void>;
+}
+
 /** What an op may touch of the run it serves. */
 export interface OpContext {
   readonly runId: string;
@@ -38,6 +46,8 @@ export interface OpContext {
   readonly mcpCatalog: string | undefined;
   /** The run's filesystem when it mounts a snapshot at /work (worker/ops/fs/); absent: an empty, discarded /work. */
   readonly mount?: MountFs | undefined;
+  /** The run's timers and immediates (worker/runtime/timer-queue.ts): delivered in Node's order. */
+  readonly timers: RunTimers;
   /** Appends console text to the run's output stream. */
   writeOutput(text: string): void;
   /**

@@ -6,6 +6,7 @@ import type { GuestRealm, HostCall, InterruptPoll, InterruptReason } from '../en
 import { EngineError } from '../engine.ts';
 import { OpError, WithBytes, type OpContext, type OpTable, type RunSupervisor } from '../ops/op-types.ts';
 import { RunResources } from './run-resources.ts';
+import { TimerQueue } from './timer-queue.ts';
 import { HOST_WORK, type HostWork } from './host-work.ts';
 import type { Outcome } from '../../shared/protocol.ts';
 import type { DecisionLog } from '../../shared/decision-log.ts';
@@ -101,7 +102,10 @@ export class RunLoop {
   #settled: { ok: boolean; value: string } | undefined;
   #stopReason: StopReason | undefined;
   #mainEvaluated = false;
+  /** The main body's turn is running: completions wait for it (see #drain). */
+  #mainRunning = false;
   #draining = false;
+  readonly #timers = new TimerQueue();
   /** Engine calls (main evaluation, deliveries) that have not returned yet. */
   #inFlight = 0;
   #finish: ((o: Outcome) => void) | undefined;
@@ -164,6 +168,7 @@ export class RunLoop {
     } catch (e) {
       started = Promise.reject(e);
     }
+    this.#timers.bind(controller.signal, id);
     started.then(
       (value) => this.#enqueue({ id, ok: true, value }),
       (error: unknown) => this.#enqueue({ id, ok: false, value: error }),
@@ -182,6 +187,7 @@ export class RunLoop {
       policy: this.#policy,
       mcpCatalog: this.#spec.mcpCatalog,
       mount: this.#spec.mount,
+      timers: this.#timers,
       writeOutput: (text) => this.#hooks.output(text),
       mainSourceLine: (line, column) => {
         const js = this.#js;
@@ -256,9 +262,11 @@ export class RunLoop {
         // Not awaited: an interrupted isolate may never return (engine-study Q7), and the
         // outcome must not wait for it. `busy` tells the worker whether the realm came back.
         this.#inFlight++;
+        this.#mainRunning = true;
+        this.#timers.turn(performance.now(), true);
         realm.runMain(wrapped.source, 'file:///main.js', (s) => external.get(s) ?? resolveImport(s, this.#builtins)).then(
-          () => { this.#inFlight--; this.#mainEvaluated = true; this.#check(); },
-          (e: unknown) => { this.#inFlight--; this.#fromEngineError(e); },
+          () => { this.#inFlight--; this.#mainRunning = false; this.#mainEvaluated = true; void this.#drain(); },
+          (e: unknown) => { this.#inFlight--; this.#mainRunning = false; this.#fromEngineError(e); },
         );
       }
       return await done;
@@ -331,15 +339,30 @@ export class RunLoop {
     void this.#drain();
   }
 
+  /**
+   * Delivers queued completions one guest turn at a time, in arrival order — except that a timer
+   * gives way to an earlier-due timer that has expired too (timer-queue.ts). Nothing is delivered
+   * while the main body runs: the engine would queue the delivery behind it anyway, and the turn's
+   * start, which orders the immediates it sets, is only known once it begins.
+   */
   async #drain(): Promise<void> {
-    if (this.#draining) return;
+    if (this.#draining || this.#mainRunning) return;
     this.#draining = true;
     try {
       while (this.#queue.length > 0 && this.#outcome === undefined) {
-        const c = this.#queue.shift()!;
+        let c = this.#queue.shift()!;
+        let early: AbortController | undefined;
+        const earlier = this.#pending.has(c.id) ? this.#timers.earlierThan(c.id) : undefined;
+        if (earlier !== undefined && (early = this.#pending.get(earlier)) !== undefined) {
+          this.#queue.unshift(c);
+          c = { id: earlier, ok: true, value: undefined };
+        }
         if (!this.#pending.delete(c.id)) continue; // cancelled meanwhile
         this.#unref.delete(c.id);
+        this.#timers.done(c.id);
+        early?.abort(); // its host timeout has not fired: it never will
         const realm = this.#realm!;
+        this.#timers.turn(performance.now());
         this.#inFlight++;
         try {
           if (c.ok) {

@@ -54,14 +54,7 @@ export const KNOWN: Record<string, Partial<Record<EngineName, Known>>> = {
  * interleave, so a run may agree with Node or not: each lists the only other result it may give
  * (the harness still fails on anything else) and counts as differing in the pass rates.
  */
-export const VARIES: Record<string, Record<string, { readonly reason: string; readonly otherwise: string }>> = {
-  timers: {
-    'order: immediate vs timeout 0 inside timer': {
-      reason: 'an immediate and a 1 ms timer set in a timer callback are both host timers: which the host fires first depends on the machine\'s load (Node runs the immediate first)',
-      otherwise: '["timeout", "immediate"]',
-    },
-  },
-};
+export const VARIES: Record<string, Record<string, { readonly reason: string; readonly otherwise: string }>> = {};
 
 /** `passed/total (percent)` for one module on one engine. */
 export function passRateRow(module: string, engine: EngineName, total: number): string {

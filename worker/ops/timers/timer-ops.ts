@@ -1,5 +1,6 @@
 // setTimeout/clearTimeout: the guest keeps the timer table (ids ≥ 1, callbacks); the host only
-// sleeps. A cleared timer aborts its sleep so a pending host timer never keeps a run alive.
+// sleeps; expired timers reach the guest in the order Node's loop runs them (worker/runtime/timer-queue.ts).
+// A cleared timer aborts its sleep so a pending host timer never keeps a run alive.
 import { OpError, type OpFactory } from '../op-types.ts';
 
 /** Node's own ceiling for timer delays (2^31 - 1 ms). */
@@ -9,12 +10,15 @@ const MAX_DELAY_MS = 2_147_483_647;
 export const createTimerOps: OpFactory = () => ({
   'timers.sleep': {
     kind: 'async',
-    run(args, _bytes, _ctx, signal) {
+    run(args, _bytes, ctx, signal) {
       const ms = typeof args === 'number' && Number.isFinite(args) ? Math.min(Math.max(0, Math.floor(args)), MAX_DELAY_MS) : 0;
-      return new Promise((resolve) => {
-        const t = setTimeout(resolve, ms);
-        signal.addEventListener('abort', () => clearTimeout(t), { once: true });
-      });
+      return ctx.timers.sleep(ms, signal);
+    },
+  },
+  'timers.immediate': {
+    kind: 'async',
+    run(_args, _bytes, ctx, signal) {
+      return ctx.timers.immediate(signal);
     },
   },
   'timers.ref': {

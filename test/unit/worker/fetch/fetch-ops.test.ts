@@ -2,6 +2,7 @@
 // real server on 127.0.0.1: `fetch.request` starts an exchange and answers its head with a small
 // body in one op; exchange ids are the guest's and must be fresh positive integers; a streamed
 // body must go through fetch.open.
+import { TimerQueue } from '../../../../worker/runtime/timer-queue.ts';
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
@@ -34,7 +35,7 @@ function context(resources: RunResources): OpContext {
   return {
     runId: 'r', limits: { heapBytes: 8 << 20, timeoutMs: 10_000 },
     supervisor: { request: () => Promise.reject(new Error('no supervisor')) },
-    resources, policy: new PolicyEngine({}).forRun(), mcpCatalog: undefined,
+    resources, policy: new PolicyEngine({}).forRun(), mcpCatalog: undefined, timers: new TimerQueue(),
     writeOutput: () => {}, settle: () => {}, cancelOp: () => {}, refOp: () => {},
   };
 }

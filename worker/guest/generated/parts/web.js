@@ -1425,10 +1425,10 @@ ${warning.detail}` : "";
     if (typeof callback !== "function") throw new TypeError('The "callback" argument must be of type function');
     const id = nextImmediate++;
     __runjs_P.$set(immediates, id, true);
-    setTimeout(() => {
+    op("timers.immediate", null, void 0, () => {
       if (!__runjs_P.$delete(immediates, id)) return;
       callback(...__runjs_P.iter(args));
-    }, 0);
+    });
     return id;
   }
   __name(setImmediate, "setImmediate");

@@ -9,10 +9,12 @@ export function setImmediate(callback, ...args) {
   if (typeof callback !== 'function') throw new TypeError('The "callback" argument must be of type function');
   const id = nextImmediate++;
   immediates.set(id, true);
-  setTimeout(() => {
+  // Ordered before any timeout set since this turn began (worker/runtime/timer-queue.ts), as
+  // Node's check phase comes before its next timers phase.
+  op('timers.immediate', null, undefined, () => {
     if (!immediates.delete(id)) return;
     callback(...args);
-  }, 0);
+  });
   return id;
 }
 
