@@ -8,16 +8,9 @@
 // never see the 413 this route answers while the body is still coming.
 import type { IncomingMessage } from 'node:http';
 import { RunjsError } from '../../shared/errors.ts';
+import { checkDeclaredLength, listenBody } from './read-body.ts';
 
 export const UPLOAD_IDLE_MS = 30_000;
-
-/** Fails with 413 at once when the declared Content-Length is over `limit` (before any body is read). */
-export function checkDeclaredLength(req: IncomingMessage, limit: number): void {
-  // A body parser mounted before this router would have consumed the stream: fail loudly, not hang.
-  if (req.readableEnded) throw new Error('the request body was already consumed by an earlier middleware');
-  const declared = Number(req.headers['content-length'] ?? Number.NaN);
-  if (declared > limit) throw new RunjsError('BODY_TOO_LARGE', limit);
-}
 
 /**
  * The body's chunks. Throws RunjsError BODY_TOO_LARGE (413) past `limit` bytes (the rest of the body is then
@@ -34,26 +27,21 @@ export async function* bodyChunks(req: IncomingMessage, limit: number, idleMs = 
     wake = undefined;
     w?.();
   };
-  const onData = (chunk: Buffer): void => {
-    queue.push(chunk);
-    req.pause();
-    notify();
-  };
-  const onEnd = (): void => {
-    ended = true;
-    notify();
-  };
-  const onAbort = (): void => {
-    failure ??= new RunjsError('BODY_INCOMPLETE');
-    notify();
-  };
-  const onClose = (): void => {
-    if (!req.complete) onAbort();
-  };
-  req.on('data', onData);
-  req.on('end', onEnd);
-  req.on('error', onAbort);
-  req.on('close', onClose);
+  const stop = listenBody(req, {
+    data(chunk) {
+      queue.push(chunk);
+      req.pause();
+      notify();
+    },
+    end() {
+      ended = true;
+      notify();
+    },
+    abort() {
+      failure ??= new RunjsError('BODY_INCOMPLETE');
+      notify();
+    },
+  });
   let size = 0;
   try {
     for (;;) {
@@ -79,10 +67,7 @@ export async function* bodyChunks(req: IncomingMessage, limit: number, idleMs = 
       });
     }
   } finally {
-    req.off('data', onData);
-    req.off('end', onEnd);
-    req.off('error', onAbort);
-    req.off('close', onClose);
+    stop();
     // Whatever is left unread (over the cap, a failed store write) flows on and is dropped; the
     // router cuts a client that keeps sending after the error reply (drainThenClose).
     if (!ended) req.resume();

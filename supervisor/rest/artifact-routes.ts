@@ -7,7 +7,8 @@ import type { ArtifactMeta } from '../executions/execution-types.ts';
 import type { ArtifactService } from '../artifacts/artifact-service.ts';
 import { errorMessage, RunjsError } from '../../shared/errors.ts';
 import { checkKey, checkMime, MAX_ARTIFACT_BYTES } from '../artifacts/artifact-rules.ts';
-import { bodyChunks, checkDeclaredLength } from './artifact-body.ts';
+import { bodyChunks } from './artifact-body.ts';
+import { checkDeclaredLength } from './read-body.ts';
 import type { RouteContext, RouteSpec } from './route-types.ts';
 
 const TAG = 'artifacts';
