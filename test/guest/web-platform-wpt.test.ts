@@ -203,4 +203,49 @@ guestSuite('web platform (WPT groups)', (g) => {
       'console.log(Object.getPrototypeOf(p) === AsyncIteratorPrototype, Object.getOwnPropertyNames(p).join(), got.join());',
     ].join('\n')), 'true next,return 1,2\n');
   });
+  g.test('structuredClone: resizable buffers and length-tracking views, out-of-bounds views, DOMException, Float16Array, platform objects', async (ctx) => {
+    assert.equal(await ctx.output([
+      PROBE,
+      'const rab = new ArrayBuffer(4, { maxByteLength: 16 }); const c1 = structuredClone(rab);',
+      'const t = new ArrayBuffer(4, { maxByteLength: 16 }); const c2 = structuredClone(t, { transfer: [t] });',
+      'console.log(c1.resizable, c1.maxByteLength, c2.resizable, c2.maxByteLength, t.detached);',
+      'const lt = structuredClone(new Uint16Array(new ArrayBuffer(4, { maxByteLength: 16 }))); lt.buffer.resize(8);',
+      'const fixed = structuredClone(new Uint16Array(new ArrayBuffer(4, { maxByteLength: 16 }), 0, 2)); fixed.buffer.resize(8);',
+      'const full = new ArrayBuffer(4, { maxByteLength: 4 }); new Uint8Array(full).set([1, 2, 3, 4]); const atMax = structuredClone(new Uint8Array(full));',
+      'console.log(lt.length, fixed.length, atMax.buffer.maxByteLength, [...new Uint8Array(full)].join(), [...atMax].join());',
+      'const oob = new ArrayBuffer(8, { maxByteLength: 16 }); const view = new Uint8Array(oob, 4, 4); const dv = new DataView(oob, 4, 4); oob.resize(4);',
+      'console.log(r(() => structuredClone(view)), r(() => structuredClone(dv)));',
+      'const d = structuredClone(new DOMException("boom", "AbortError"));',
+      'console.log(d instanceof DOMException, d.name, d.message, d.code, structuredClone(new Float16Array([1.5, -2]))[1]);',
+      'console.log(r(() => structuredClone(new Response())), r(() => structuredClone(new URL("http://a/"))), r(() => structuredClone({ h: new Headers() })), r(() => structuredClone(new (class extends EventTarget {})())));',
+      'class Mine { constructor() { this.x = 1 } } console.log(r(() => structuredClone(new Mine())));',
+    ].join('\n')), [
+      'true 16 true 16 true',
+      '4 2 4 1,2,3,4 1,2,3,4',
+      'DOMException:DataCloneError DOMException:DataCloneError',
+      'true AbortError boom 20 -2',
+      'DOMException:DataCloneError DOMException:DataCloneError DOMException:DataCloneError DOMException:DataCloneError',
+      '{"x":1}',
+      '',
+    ].join('\n'));
+  });
+
+  g.test('structuredClone: ReadableStream, WritableStream and TransformStream are transferable', async (ctx) => {
+    assert.equal(await ctx.output([
+      PROBE,
+      'const out = [];',
+      'const rs = new ReadableStream({ start(c) { c.enqueue("a"); c.enqueue({ x: 1 }); c.close(); } });',
+      'const rt = structuredClone(rs, { transfer: [rs] }); const got = []; for await (const x of rt) got.push(x);',
+      'out.push(rs.locked, Object.getPrototypeOf(rt) === ReadableStream.prototype, JSON.stringify(got));',
+      'class Sub extends ReadableStream {} const sub = new Sub(); out.push(Object.getPrototypeOf(structuredClone(sub, { transfer: [sub] })) === ReadableStream.prototype);',
+      'const locked = new ReadableStream(); locked.getReader(); out.push(r(() => structuredClone(locked, { transfer: [locked] })), r(() => structuredClone(new ReadableStream())));',
+      'const written = []; const ws = new WritableStream({ write(c) { written.push(c) } }); const wt = structuredClone(ws, { transfer: [ws] });',
+      'const w = wt.getWriter(); await w.write("x"); await w.write([1]); await w.close(); out.push(ws.locked, JSON.stringify(written));',
+      'const ts = new TransformStream({ transform(c, ctl) { ctl.enqueue(c + "!") } }); const tt = structuredClone(ts, { transfer: [ts] });',
+      'const tw = tt.writable.getWriter(); tw.write("a"); tw.close(); const tgot = []; for await (const x of tt.readable) tgot.push(x); out.push(tgot.join());',
+      'let reason; const cs = new ReadableStream({ cancel(x) { reason = x } }); await structuredClone(cs, { transfer: [cs] }).cancel("why"); out.push(reason);',
+      'const bad = new ReadableStream({ start(c) { c.enqueue(() => 1) } }); try { await structuredClone(bad, { transfer: [bad] }).getReader().read() } catch (e) { out.push(e.name) }',
+      'console.log(out.join(" "));',
+    ].join('\n')), 'true true ["a",{"x":1}] true DOMException:DataCloneError DOMException:DataCloneError true ["x",[1]] a! why DataCloneError\n');
+  });
 });

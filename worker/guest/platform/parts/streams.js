@@ -8,6 +8,7 @@ import {
   CountQueuingStrategy,
 } from 'web-streams-polyfill';
 import core from 'runjs:part/core';
+import { registerStreamTransfers } from './streams-transfer.js';
 
 const { op, opAsync } = core.shared;
 const { TextEncoder, TextDecoder } = core.globals;
@@ -129,6 +130,8 @@ export class DecompressionStream {
   get writable() { return compressionStreams.get(this).writable; }
 }
 Object.defineProperty(DecompressionStream.prototype, Symbol.toStringTag, { value: 'DecompressionStream', configurable: true });
+
+registerStreamTransfers({ ReadableStream, WritableStream, TransformStream });
 
 export const globals = {
   ReadableStream, ReadableStreamDefaultReader, ReadableStreamBYOBReader, ReadableStreamBYOBRequest,
