@@ -248,4 +248,18 @@ guestSuite('web platform (WPT groups)', (g) => {
       'console.log(out.join(" "));',
     ].join('\n')), 'true true ["a",{"x":1}] true DOMException:DataCloneError DOMException:DataCloneError true ["x",[1]] a! why DataCloneError\n');
   });
+  g.test('Headers from a Headers with an @@iterator of its own iterates it; TextDecoderStream takes shared and detached chunks; compression refuses shared ones', async (ctx) => {
+    assert.equal(await ctx.output([
+      'const h = new Headers({ a: "1" }); h[Symbol.iterator] = function* () { yield ["test", "x"] };',
+      'const copy = new Headers(h); console.log(copy.get("test"), copy.get("a"), new Headers(new Headers({ b: "2" })).get("b"));',
+      'const dec = async (chunks) => { const out = []; const rs = new ReadableStream({ start(c) { for (const x of chunks) c.enqueue(x); c.close() } }).pipeThrough(new TextDecoderStream()); for await (const x of rs) out.push(x); return out.join("|") };',
+      'const sab = new Uint8Array(new SharedArrayBuffer(3)); sab.set([0x41, 0x42, 0x43]);',
+      'const b1 = new ArrayBuffer(3); const v1 = new Uint8Array(b1, 1, 1); b1.transfer(); const b2 = new ArrayBuffer(1); b2.transfer();',
+      'console.log(await dec([sab]), await dec([sab.buffer]), JSON.stringify(await dec([v1, b2])), new TextDecoder().decode(sab.buffer));',
+      'try { await dec([{}]) } catch (e) { console.log(e.name) }',
+      'const cs = new CompressionStream("gzip"); const w = cs.writable.getWriter();',
+      'const results = await Promise.allSettled([w.write(new Uint8Array(new SharedArrayBuffer(1))), cs.readable.getReader().read()]);',
+      'console.log(results.map((x) => x.status + ":" + x.reason.name).join());',
+    ].join('\n')), 'x null 2\nABC ABC "" ABC\nTypeError\nrejected:TypeError,rejected:TypeError\n');
+  });
 });

@@ -407,12 +407,12 @@ Content-Type: ${value.type || "application/octet-stream"}\r
   function fill(headers, init3) {
     if (init3 === void 0) return;
     if (init3 === null) throw new TypeError("Failed to construct 'Headers': The provided value is not of type '(record<ByteString, ByteString> or sequence<sequence<ByteString>>)'.");
-    if (init3 instanceof Headers) {
+    if (typeof init3 !== "object" && typeof init3 !== "function") throw new TypeError("Failed to construct 'Headers': The provided value is not of type '(record<ByteString, ByteString> or sequence<sequence<ByteString>>)'.");
+    const method = init3[Symbol.iterator];
+    if (init3 instanceof Headers && method === Headers.prototype[Symbol.iterator]) {
       for (const {0: k, 1: v} of __runjs_P.iter(h(init3).list)) headers.append(k, v);
       return;
     }
-    if (typeof init3 !== "object" && typeof init3 !== "function") throw new TypeError("Failed to construct 'Headers': The provided value is not of type '(record<ByteString, ByteString> or sequence<sequence<ByteString>>)'.");
-    const method = init3[Symbol.iterator];
     if (method !== void 0 && method !== null) {
       if (typeof method !== "function") throw new TypeError("Failed to construct 'Headers': @@iterator is not callable.");
       for (const pair of __runjs_P.iter({ [Symbol.iterator]: () => __runjs_P.$call(method, init3) })) {

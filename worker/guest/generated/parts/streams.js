@@ -2488,9 +2488,13 @@ var __runjs_part = (() => {
     __runjs_P.Object_getPrototypeOf(__runjs_P.Object_getPrototypeOf(async function* () {
     }).prototype)
   );
-  function bytesOf(chunk, what) {
-    if (__runjs_P.ArrayBuffer_isView(chunk)) return new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength);
-    if (chunk instanceof ArrayBuffer) return new Uint8Array(chunk);
+  var isShared = /* @__PURE__ */ __name((buffer) => __runjs_P.$call(__runjs_P.ObjectProto_toString, buffer) === "[object SharedArrayBuffer]", "isShared");
+  var isDetached = /* @__PURE__ */ __name((buffer) => buffer.detached === true, "isDetached");
+  function bytesOf(chunk, what, allowShared = false) {
+    if (__runjs_P.ArrayBuffer_isView(chunk) && (allowShared || !isShared(chunk.buffer))) {
+      return isDetached(chunk.buffer) ? new Uint8Array(0) : new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+    }
+    if (chunk instanceof ArrayBuffer || allowShared && isShared(chunk)) return isDetached(chunk) ? new Uint8Array(0) : new Uint8Array(chunk);
     throw new TypeError(`The "chunk" argument of ${what} must be an ArrayBuffer or ArrayBufferView`);
   }
   __name(bytesOf, "bytesOf");
@@ -2539,7 +2543,7 @@ var __runjs_part = (() => {
       const decoder = new TextDecoder(label, options);
       const transform = new TransformStream({
         transform(chunk, controller) {
-          const text = decoder.decode(bytesOf(chunk, "TextDecoderStream"), { stream: true });
+          const text = decoder.decode(bytesOf(chunk, "TextDecoderStream", true), { stream: true });
           if (text !== "") controller.enqueue(text);
         },
         flush(controller) {

@@ -593,7 +593,7 @@ var __runjs_part = (() => {
   function toBytes(input) {
     if (input === void 0) return new Uint8Array(0);
     if (__runjs_P.ArrayBuffer_isView(input)) return new Uint8Array(input.buffer, input.byteOffset, input.byteLength);
-    if (input instanceof ArrayBuffer || typeof SharedArrayBuffer === "function" && input instanceof SharedArrayBuffer) return new Uint8Array(input);
+    if (input instanceof ArrayBuffer || __runjs_P.$call(__runjs_P.ObjectProto_toString, input) === "[object SharedArrayBuffer]") return new Uint8Array(input);
     throw nodeError(TypeError, "ERR_INVALID_ARG_TYPE", `The "input" argument must be an instance of ArrayBuffer or ArrayBufferView. Received ${describeType(input)}`);
   }
   __name(toBytes, "toBytes");

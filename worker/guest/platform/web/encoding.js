@@ -232,7 +232,8 @@ class HostDecoder {
 function toBytes(input) {
   if (input === undefined) return new Uint8Array(0);
   if (ArrayBuffer.isView(input)) return new Uint8Array(input.buffer, input.byteOffset, input.byteLength);
-  if (input instanceof ArrayBuffer || (typeof SharedArrayBuffer === 'function' && input instanceof SharedArrayBuffer)) return new Uint8Array(input);
+  // A brand check: the platform's captured SharedArrayBuffer is not the script's on every engine.
+  if (input instanceof ArrayBuffer || Object.prototype.toString.call(input) === '[object SharedArrayBuffer]') return new Uint8Array(input);
   throw nodeError(TypeError, 'ERR_INVALID_ARG_TYPE', `The "input" argument must be an instance of ArrayBuffer or ArrayBufferView. Received ${describeType(input)}`);
 }
 
