@@ -262,4 +262,14 @@ guestSuite('web platform (WPT groups)', (g) => {
       'console.log(results.map((x) => x.status + ":" + x.reason.name).join());',
     ].join('\n')), 'x null 2\nABC ABC "" ABC\nTypeError\nrejected:TypeError,rejected:TypeError\n');
   });
+  g.test('URL: a query starting with a second "?" keeps it in searchParams; URLSearchParams iterates a script\'s own @@iterator; URL and URLSearchParams are not cloneable', async (ctx) => {
+    assert.equal(await ctx.output([
+      PROBE,
+      'const u = new URL("http://example.org/file??a=b&c=d"); console.log(u.search, u.searchParams.toString(), u.searchParams.get("?a"));',
+      'u.href = "http://example.org/file??x=1"; console.log(u.searchParams.toString());',
+      'const p = new URLSearchParams("z=1"); p[Symbol.iterator] = function* () { yield ["a", "b"] }; const copy = new URLSearchParams(p);',
+      'console.log(copy.toString(), new URLSearchParams(new URLSearchParams("q=1")).toString(), new URLSearchParams("?w=1").toString());',
+      'console.log(r(() => structuredClone(new URL("about:blank"))), r(() => structuredClone(new URLSearchParams())));',
+    ].join('\n')), '??a=b&c=d %3Fa=b&c=d b\n%3Fx=1\na=b q=1 w=1\nDOMException:DataCloneError DOMException:DataCloneError\n');
+  });
 });

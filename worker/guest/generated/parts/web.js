@@ -2387,7 +2387,8 @@ ${warning.detail}` : "";
     get searchParams() {
       const s = u(this);
       if (s.params === void 0) {
-        s.params = new URLSearchParams(__runjs_P.$slice(s.parts[SEARCH], 1));
+        s.params = new URLSearchParams();
+        replaceList(s.params, parseUrlencoded(__runjs_P.$slice(s.parts[SEARCH], 1)));
         __runjs_P.$set(paramsOwner, s.params, this);
       }
       return s.params;
@@ -2523,9 +2524,10 @@ ${warning.detail}` : "";
       let list = [];
       if (init === void 0 || init === null) list = [];
       else if (typeof init === "object" || typeof init === "function") {
-        if (init instanceof _URLSearchParams) list = __runjs_P.$map(l(init), ({0: k, 1: v}) => [k, v]);
-        else if (typeof init[Symbol.iterator] === "function") {
-          for (const pair of __runjs_P.iter(init)) {
+        const method = init[Symbol.iterator];
+        if (init instanceof _URLSearchParams && method === _URLSearchParams.prototype[Symbol.iterator]) list = __runjs_P.$map(l(init), ({0: k, 1: v}) => [k, v]);
+        else if (typeof method === "function") {
+          for (const pair of __runjs_P.iter({ [Symbol.iterator]: () => __runjs_P.$call(method, init) })) {
             if (typeof pair !== "object" && typeof pair !== "function" || pair === null || typeof pair[Symbol.iterator] !== "function") {
               throw nodeError(TypeError, "ERR_INVALID_TUPLE", "Each query pair must be an iterable [name, value] tuple");
             }
