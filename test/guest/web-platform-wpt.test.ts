@@ -73,7 +73,7 @@ guestSuite('web platform (WPT groups)', (g) => {
       '1 1 1 TypeError:TypeError',
       '["","a","a",""," image/gif ","","",""]',
       '6 4 4 3',
-      '["ef","abcd","","bc","","abc","abc"] text/x ""',
+      '["ef","abcd","","c","abcdef","abc","abc"] text/x ""',
       '100000 {"done":true} null',
       '',
     ].join('\n'));
@@ -271,5 +271,13 @@ guestSuite('web platform (WPT groups)', (g) => {
       'console.log(copy.toString(), new URLSearchParams(new URLSearchParams("q=1")).toString(), new URLSearchParams("?w=1").toString());',
       'console.log(r(() => structuredClone(new URL("about:blank"))), r(() => structuredClone(new URLSearchParams())));',
     ].join('\n')), '??a=b&c=d %3Fa=b&c=d b\n%3Fx=1\na=b q=1 w=1\nDOMException:DataCloneError DOMException:DataCloneError\n');
+  });
+  g.test('Blob.slice bounds are [Clamp] long longs; Blob and Body text() drop a UTF-8 byte order mark', async (ctx) => {
+    assert.equal(await ctx.output([
+      'const s = new Blob(["abcdef"]);',
+      'console.log(await s.slice(2.5, 4.5).text(), await s.slice(3.5, 5.5).text(), await s.slice(-Infinity, -1.5).text(), await s.slice(1, 2 ** 70).text());',
+      'const bom = new Uint8Array([0xef, 0xbb, 0xbf, 0x7b, 0x7d]);',
+      'console.log(JSON.stringify(await new Blob([bom]).text()), JSON.stringify(await new Response(bom).text()), JSON.stringify(await new Response(bom).json()), new TextDecoder().decode(bom).length, (await new Blob([bom]).arrayBuffer()).byteLength);',
+    ].join('\n')), 'cd ef abcd bcdef\n"{}" "{}" {} 2 5\n');
   });
 });

@@ -731,6 +731,11 @@ var __runjs_part = (() => {
     }
   };
   __runjs_P.Object_defineProperty(TextEncoder.prototype, Symbol.toStringTag, { value: "TextEncoder", configurable: true });
+  function utf8DecodeBom(bytes) {
+    const bom = bytes.length >= 3 && bytes[0] === 239 && bytes[1] === 187 && bytes[2] === 191;
+    return utf8Decode(bom ? __runjs_P.$subarray(bytes, 3) : bytes);
+  }
+  __name(utf8DecodeBom, "utf8DecodeBom");
   function utf8Decode(bytes) {
     if (bytes.length > BULK_MIN) return hostToText(bytes, "utf8");
     const sink = new StringSink();
@@ -2857,6 +2862,7 @@ ${warning.detail}` : "";
     sleepUnref: () => sleepUnref,
     trusted: () => trusted,
     utf8Decode: () => utf8Decode,
+    utf8DecodeBom: () => utf8DecodeBom,
     utf8Encode: () => utf8Encode
   });
 
