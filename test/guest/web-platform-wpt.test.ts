@@ -280,4 +280,11 @@ guestSuite('web platform (WPT groups)', (g) => {
       'console.log(JSON.stringify(await new Blob([bom]).text()), JSON.stringify(await new Response(bom).text()), JSON.stringify(await new Response(bom).json()), new TextDecoder().decode(bom).length, (await new Blob([bom]).arrayBuffer()).byteLength);',
     ].join('\n')), 'cd ef abcd bcdef\n"{}" "{}" {} 2 5\n');
   });
+  g.test('crypto.subtle: data over a SharedArrayBuffer and a receiver that is not SubtleCrypto reject with TypeError', async (ctx) => {
+    assert.equal(await ctx.output([
+      'const st = async (p) => { try { const v = await p; return "AB" + v.byteLength } catch (e) { return e.constructor.name + ":" + e.name } };',
+      'const d = new Uint8Array([1, 2, 3]);',
+      'console.log(await st(crypto.subtle.digest("SHA-256", new Uint8Array(new SharedArrayBuffer(2)))), await st(SubtleCrypto.prototype.digest.call({}, "SHA-256", d)), await st(crypto.subtle.digest.call(crypto.subtle, "sha-1", d)));',
+    ].join('\n')), 'TypeError:TypeError TypeError:TypeError AB20\n');
+  });
 });
