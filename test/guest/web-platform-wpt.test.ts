@@ -287,4 +287,18 @@ guestSuite('web platform (WPT groups)', (g) => {
       'console.log(await st(crypto.subtle.digest("SHA-256", new Uint8Array(new SharedArrayBuffer(2)))), await st(SubtleCrypto.prototype.digest.call({}, "SHA-256", d)), await st(crypto.subtle.digest.call(crypto.subtle, "sha-1", d)));',
     ].join('\n')), 'TypeError:TypeError TypeError:TypeError AB20\n');
   });
+  g.test('Event: isTrusted is an own unforgeable accessor shared by every event; initEvent needs its type; util.inspect shows an event as Node does', async (ctx) => {
+    assert.equal(await ctx.output([
+      PROBE,
+      'const d1 = Object.getOwnPropertyDescriptor(new Event("x"), "isTrusted"); const d2 = Object.getOwnPropertyDescriptor(new CustomEvent("y"), "isTrusted");',
+      'console.log(typeof d1.get, d1.get === d2.get, d1.enumerable, d1.configurable, "isTrusted" in Event.prototype, JSON.stringify(new Event("x")));',
+      'console.log(r(() => new Event("x").initEvent()));',
+      'const e = new Event("x", { cancelable: true }); console.log(require("util").inspect(e).replace(/timeStamp: [0-9.]+/, "timeStamp: T"));',
+    ].join('\n')), [
+      'function true true false false {"isTrusted":false}',
+      'TypeError:TypeError',
+      "Event {\n  type: 'x',\n  defaultPrevented: false,\n  cancelable: true,\n  timeStamp: T\n}",
+      '',
+    ].join('\n'));
+  });
 });

@@ -1016,6 +1016,14 @@ ${warning.detail}` : "";
     return s;
   }
   __name(ev, "ev");
+  var IS_TRUSTED = {
+    __proto__: null,
+    get: __runjs_P.Object_getOwnPropertyDescriptor({ get isTrusted() {
+      return ev(this).trusted;
+    } }, "isTrusted").get,
+    enumerable: true,
+    configurable: false
+  };
   var Event = class {
     static {
       __name(this, "Event");
@@ -1040,6 +1048,7 @@ ${warning.detail}` : "";
         timeStamp: now(),
         trusted: false
       });
+      __runjs_P.Object_defineProperty(this, "isTrusted", IS_TRUSTED);
     }
     get type() {
       return ev(this).type;
@@ -1067,9 +1076,6 @@ ${warning.detail}` : "";
     }
     get defaultPrevented() {
       return ev(this).defaultPrevented;
-    }
-    get isTrusted() {
-      return ev(this).trusted;
     }
     get timeStamp() {
       return ev(this).timeStamp;
@@ -1102,8 +1108,17 @@ ${warning.detail}` : "";
       s.stop = true;
       s.stopImmediate = true;
     }
+    // util.inspect shows an event as Node does (its own isTrusted accessor would show otherwise).
+    [/* @__PURE__ */ __runjs_P.Symbol_for("nodejs.util.inspect.custom")](depth, options, inspect) {
+      const name = this.constructor.name;
+      if (depth < 0) return name;
+      const s = ev(this);
+      const opts = { ...options, depth: __runjs_P.Number_isInteger(options.depth) ? options.depth - 1 : options.depth };
+      return `${name} ${inspect({ type: s.type, defaultPrevented: s.defaultPrevented, cancelable: s.cancelable, timeStamp: s.timeStamp }, opts)}`;
+    }
     initEvent(type, bubbles = false, cancelable = false) {
       const s = ev(this);
+      if (arguments.length === 0) throw new TypeError("Failed to execute 'initEvent' on 'Event': 1 argument required, but only 0 present.");
       if (s.dispatching) return;
       s.type = String(type);
       s.bubbles = !!bubbles;
