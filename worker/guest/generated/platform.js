@@ -543,6 +543,7 @@ return installDispatchers(P, {
   "repeat": [StringProto, StringProto?.repeat],
   "replace": [StringProto, StringProto?.replace],
   "replaceAll": [StringProto, StringProto?.replaceAll],
+  "resize": [ArrayBufferProto, ArrayBufferProto?.resize],
   "return": [GeneratorProto, GeneratorProto?.return, AsyncGeneratorProto, AsyncGeneratorProto?.return],
   "reverse": [ArrayProto, ArrayProto?.reverse, TypedArrayProto, TypedArrayProto?.reverse],
   "search": [StringProto, StringProto?.search],
@@ -798,8 +799,20 @@ var __runjs_part = (() => {
   }
   var PROTO_SKIP = ["constructor"];
   var STATIC_SKIP = ["length", "name", "prototype"];
+  var platformPrototypes = /* @__PURE__ */ new WeakSet();
+  function isPlatformInstance(v) {
+    for (let p = __runjs_P.Object_getPrototypeOf(v); p !== null; p = __runjs_P.Object_getPrototypeOf(p)) {
+      if (__runjs_P.$has(platformPrototypes, p)) return true;
+    }
+    return false;
+  }
   function shapeInterfaces(globals) {
     if (globals === void 0 || globals === null) return;
+    const names2 = __runjs_P.Object_keys(globals);
+    for (let i = 0; i < names2.length; i++) {
+      const C = globals[names2[i]];
+      if (typeof C === "function" && C.prototype !== null && typeof C.prototype === "object" && C.prototype !== Object.prototype) __runjs_P.$add(platformPrototypes, C.prototype);
+    }
     for (const name of __runjs_P.forIn( INTERFACES)) {
       if (!__runjs_P.Object_hasOwn(globals, name)) continue;
       const C = globals[name];
@@ -965,7 +978,7 @@ var __runjs_part = (() => {
   installConsoleExtras(fromPrelude.console);
   var web = () => requirePart("web");
   var coreExports = {
-    host: { op, opAsync, formatError, formatArg, onRunStart, failRun, now, timeOrigin, requirePart, require: require2, promiseDetails },
+    host: { op, opAsync, formatError, formatArg, onRunStart, failRun, now, timeOrigin, requirePart, require: require2, promiseDetails, isPlatformInstance },
     globals: new Proxy(fromPrelude, { get: (t, name) => __runjs_P.Object_hasOwn(t, name) ? t[name] : web().globals[name] })
   };
   __runjs_P.Object_defineProperties(coreExports, {

@@ -33,7 +33,7 @@ var __runjs_part = (() => {
   var core_default = __runjs_require("core");
 
   // worker/guest/platform/parts/fetch/blob.js
-  var { utf8Encode, utf8Decode, registerCloneable, requirePart } = core_default.shared;
+  var { utf8Encode, utf8DecodeBom, registerCloneable, requirePart } = core_default.shared;
   var blobs = /* @__PURE__ */ new WeakMap();
   var FILE = /* @__PURE__ */ Symbol("file");
   function b(blob) {
@@ -109,6 +109,15 @@ var __runjs_part = (() => {
     return b(blob).bytes;
   }
   __name(blobBytes, "blobBytes");
+  function clampLongLong(x) {
+    if (__runjs_P.Number_isNaN(x)) return 0;
+    const c = __runjs_P.Math_min(__runjs_P.Math_max(x, -(2 ** 63)), 2 ** 63 - 1);
+    const f = __runjs_P.Math_floor(c);
+    const diff = c - f;
+    if (diff > 0.5 || diff === 0.5 && f % 2 !== 0) return f + 1 === 0 ? 0 : f + 1;
+    return f === 0 ? 0 : f;
+  }
+  __name(clampLongLong, "clampLongLong");
   var Blob = class _Blob {
     static {
       __name(this, "Blob");
@@ -129,8 +138,7 @@ var __runjs_part = (() => {
       const n = bytes.length;
       const rel = /* @__PURE__ */ __name((v, d) => {
         if (v === void 0) return d;
-        const x = Number(v);
-        const i = __runjs_P.Number_isFinite(x) ? __runjs_P.Math_trunc(x) : 0;
+        const i = clampLongLong(Number(v));
         return i < 0 ? __runjs_P.Math_max(n + i, 0) : __runjs_P.Math_min(i, n);
       }, "rel");
       const from = rel(start, 0);
@@ -140,7 +148,7 @@ var __runjs_part = (() => {
       return out;
     }
     async text() {
-      return utf8Decode(b(this).bytes);
+      return utf8DecodeBom(b(this).bytes);
     }
     async arrayBuffer() {
       return __runjs_P.$slice(b(this).bytes).buffer;
@@ -208,7 +216,7 @@ var __runjs_part = (() => {
   registerCloneable(Blob, (v) => v instanceof File ? new File([v], v.name, { type: v.type, lastModified: v.lastModified }) : new Blob([v], { type: v.type }));
 
   // worker/guest/platform/parts/fetch/form-data.js
-  var { utf8Encode: utf8Encode2, utf8Decode: utf8Decode2, randomBytes } = core_default.shared;
+  var { utf8Encode: utf8Encode2, utf8Decode, randomBytes } = core_default.shared;
   var lists = /* @__PURE__ */ new WeakMap();
   function l(fd) {
     const v = __runjs_P.$get(lists, fd);
@@ -350,7 +358,7 @@ Content-Type: ${value.type || "application/octet-stream"}\r
       if (bytes[pos] === 13 && bytes[pos + 1] === 10) pos += 2;
       const headerEnd = indexOf(bytes, utf8Encode2("\r\n\r\n"), pos);
       if (headerEnd < 0) throw new TypeError("Failed to parse body as FormData");
-      const headers = __runjs_P.$split(utf8Decode2(__runjs_P.$subarray(bytes, pos, headerEnd)), "\r\n");
+      const headers = __runjs_P.$split(utf8Decode(__runjs_P.$subarray(bytes, pos, headerEnd)), "\r\n");
       const next2 = indexOf(bytes, delimiter, headerEnd + 4);
       if (next2 < 0) throw new TypeError("Failed to parse body as FormData");
       const body = __runjs_P.$subarray(bytes, headerEnd + 4, next2 - 2);
@@ -366,7 +374,7 @@ Content-Type: ${value.type || "application/octet-stream"}\r
       if (name === void 0) throw new TypeError("Failed to parse body as FormData: a part has no name");
       const filename = param(disposition, "filename");
       if (filename !== void 0) fd.append(name, new File([__runjs_P.$slice(body)], filename, { type }));
-      else fd.append(name, utf8Decode2(body));
+      else fd.append(name, utf8Decode(body));
       pos = next2;
     }
   }
@@ -407,12 +415,12 @@ Content-Type: ${value.type || "application/octet-stream"}\r
   function fill(headers, init3) {
     if (init3 === void 0) return;
     if (init3 === null) throw new TypeError("Failed to construct 'Headers': The provided value is not of type '(record<ByteString, ByteString> or sequence<sequence<ByteString>>)'.");
-    if (init3 instanceof Headers) {
+    if (typeof init3 !== "object" && typeof init3 !== "function") throw new TypeError("Failed to construct 'Headers': The provided value is not of type '(record<ByteString, ByteString> or sequence<sequence<ByteString>>)'.");
+    const method = init3[Symbol.iterator];
+    if (init3 instanceof Headers && method === Headers.prototype[Symbol.iterator]) {
       for (const {0: k, 1: v} of __runjs_P.iter(h(init3).list)) headers.append(k, v);
       return;
     }
-    if (typeof init3 !== "object" && typeof init3 !== "function") throw new TypeError("Failed to construct 'Headers': The provided value is not of type '(record<ByteString, ByteString> or sequence<sequence<ByteString>>)'.");
-    const method = init3[Symbol.iterator];
     if (method !== void 0 && method !== null) {
       if (typeof method !== "function") throw new TypeError("Failed to construct 'Headers': @@iterator is not callable.");
       for (const pair of __runjs_P.iter({ [Symbol.iterator]: () => __runjs_P.$call(method, init3) })) {
@@ -552,7 +560,7 @@ Content-Type: ${value.type || "application/octet-stream"}\r
   __name(iterator, "iterator");
 
   // worker/guest/platform/parts/fetch/body.js
-  var { utf8Encode: utf8Encode3, utf8Decode: utf8Decode3, parseUrlencoded, requirePart: requirePart2 } = core_default.shared;
+  var { utf8Encode: utf8Encode3, utf8Decode: utf8Decode2, utf8DecodeBom: utf8DecodeBom2, parseUrlencoded, requirePart: requirePart2 } = core_default.shared;
   var { URLSearchParams } = core_default.globals;
   function streams() {
     return requirePart2("streams").globals;
@@ -656,10 +664,10 @@ Content-Type: ${value.type || "application/octet-stream"}\r
         return __runjs_P.$slice((await consume(this)));
       },
       async text() {
-        return utf8Decode3(await consume(this));
+        return utf8DecodeBom2(await consume(this));
       },
       async json() {
-        return __runjs_P.JSON_parse(utf8Decode3(await consume(this)));
+        return __runjs_P.JSON_parse(utf8DecodeBom2(await consume(this)));
       },
       async blob() {
         const bytes = await consume(this);
@@ -671,7 +679,7 @@ Content-Type: ${value.type || "application/octet-stream"}\r
         if (__runjs_P.$test(/^multipart\/form-data/i, type)) return parseMultipart(bytes, type);
         if (__runjs_P.$test(/^application\/x-www-form-urlencoded/i, type)) {
           const fd = new FormData();
-          for (const {0: k, 1: v} of __runjs_P.iter(parseUrlencoded(utf8Decode3(bytes)))) fd.append(k, v);
+          for (const {0: k, 1: v} of __runjs_P.iter(parseUrlencoded(utf8Decode2(bytes)))) fd.append(k, v);
           return fd;
         }
         throw new TypeError(`Failed to parse body as FormData: unsupported content type '${type}'`);

@@ -2393,6 +2393,93 @@ var __runjs_part = (() => {
   // runjs-esm:runjs:part/core
   var core_default = __runjs_require("core");
 
+  // worker/guest/platform/parts/streams-transfer.js
+  var { registerTransferable, serializeWithTransfer } = core_default.shared;
+  function lockedError(what) {
+    return new core_default.globals.DOMException(`Cannot transfer a locked ${what}`, "DataCloneError");
+  }
+  __name(lockedError, "lockedError");
+  function registerStreamTransfers({ ReadableStream: ReadableStream2, WritableStream: WritableStream2, TransformStream: TransformStream2 }) {
+    const readers = /* @__PURE__ */ new WeakMap();
+    const writers = /* @__PURE__ */ new WeakMap();
+    const receiveReadable = /* @__PURE__ */ __name(() => {
+      const link = { reader: void 0 };
+      const copy = new ReadableStream2({
+        async pull(controller) {
+          const { value, done } = await link.reader.read();
+          if (done) {
+            controller.close();
+            return;
+          }
+          let chunk;
+          try {
+            chunk = serializeWithTransfer(value, []);
+          } catch (e2) {
+            __runjs_P.$catch(link.reader.cancel(e2), () => {
+            });
+            throw e2;
+          }
+          controller.enqueue(chunk);
+        },
+        cancel: /* @__PURE__ */ __name((reason) => link.reader.cancel(reason), "cancel")
+      }, { highWaterMark: 0 });
+      __runjs_P.$set(readers, copy, link);
+      return copy;
+    }, "receiveReadable");
+    const receiveWritable = /* @__PURE__ */ __name(() => {
+      const link = { writer: void 0 };
+      const copy = new WritableStream2({
+        async write(chunk) {
+          await link.writer.ready;
+          let value;
+          try {
+            value = serializeWithTransfer(chunk, []);
+          } catch (e2) {
+            __runjs_P.$catch(link.writer.abort(e2), () => {
+            });
+            throw e2;
+          }
+          await link.writer.write(value);
+        },
+        close: /* @__PURE__ */ __name(() => link.writer.close(), "close"),
+        abort: /* @__PURE__ */ __name((reason) => link.writer.abort(reason), "abort")
+      }, { highWaterMark: 1 });
+      __runjs_P.$set(writers, copy, link);
+      return copy;
+    }, "receiveWritable");
+    registerTransferable(ReadableStream2, {
+      detached: /* @__PURE__ */ __name((rs) => rs.locked, "detached"),
+      lockedError: /* @__PURE__ */ __name(() => lockedError("ReadableStream"), "lockedError"),
+      receive: receiveReadable,
+      transfer(rs, copy) {
+        __runjs_P.$get(readers, copy).reader = rs.getReader();
+      }
+    });
+    registerTransferable(WritableStream2, {
+      detached: /* @__PURE__ */ __name((ws) => ws.locked, "detached"),
+      lockedError: /* @__PURE__ */ __name(() => lockedError("WritableStream"), "lockedError"),
+      receive: receiveWritable,
+      transfer(ws, copy) {
+        __runjs_P.$get(writers, copy).writer = ws.getWriter();
+      }
+    });
+    registerTransferable(TransformStream2, {
+      detached: /* @__PURE__ */ __name((ts) => ts.readable.locked || ts.writable.locked, "detached"),
+      lockedError: /* @__PURE__ */ __name(() => lockedError("TransformStream"), "lockedError"),
+      receive() {
+        const copy = new TransformStream2();
+        copy._readable = receiveReadable();
+        copy._writable = receiveWritable();
+        return copy;
+      },
+      transfer(ts, copy) {
+        __runjs_P.$get(readers, copy._readable).reader = ts.readable.getReader();
+        __runjs_P.$get(writers, copy._writable).writer = ts.writable.getWriter();
+      }
+    });
+  }
+  __name(registerStreamTransfers, "registerStreamTransfers");
+
   // worker/guest/platform/parts/streams.js
   var { op, opAsync } = core_default.shared;
   var { TextEncoder, TextDecoder } = core_default.globals;
@@ -2401,9 +2488,13 @@ var __runjs_part = (() => {
     __runjs_P.Object_getPrototypeOf(__runjs_P.Object_getPrototypeOf(async function* () {
     }).prototype)
   );
-  function bytesOf(chunk, what) {
-    if (__runjs_P.ArrayBuffer_isView(chunk)) return new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength);
-    if (chunk instanceof ArrayBuffer) return new Uint8Array(chunk);
+  var isShared = /* @__PURE__ */ __name((buffer) => __runjs_P.$call(__runjs_P.ObjectProto_toString, buffer) === "[object SharedArrayBuffer]", "isShared");
+  var isDetached = /* @__PURE__ */ __name((buffer) => buffer.detached === true, "isDetached");
+  function bytesOf(chunk, what, allowShared = false) {
+    if (__runjs_P.ArrayBuffer_isView(chunk) && (allowShared || !isShared(chunk.buffer))) {
+      return isDetached(chunk.buffer) ? new Uint8Array(0) : new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+    }
+    if (chunk instanceof ArrayBuffer || allowShared && isShared(chunk)) return isDetached(chunk) ? new Uint8Array(0) : new Uint8Array(chunk);
     throw new TypeError(`The "chunk" argument of ${what} must be an ArrayBuffer or ArrayBufferView`);
   }
   __name(bytesOf, "bytesOf");
@@ -2452,7 +2543,7 @@ var __runjs_part = (() => {
       const decoder = new TextDecoder(label, options);
       const transform = new TransformStream({
         transform(chunk, controller) {
-          const text = decoder.decode(bytesOf(chunk, "TextDecoderStream"), { stream: true });
+          const text = decoder.decode(bytesOf(chunk, "TextDecoderStream", true), { stream: true });
           if (text !== "") controller.enqueue(text);
         },
         flush(controller) {
@@ -2538,6 +2629,7 @@ var __runjs_part = (() => {
     }
   };
   __runjs_P.Object_defineProperty(DecompressionStream.prototype, Symbol.toStringTag, { value: "DecompressionStream", configurable: true });
+  registerStreamTransfers({ ReadableStream, WritableStream, TransformStream });
   var globals = {
     ReadableStream,
     ReadableStreamDefaultReader,

@@ -593,7 +593,7 @@ var __runjs_part = (() => {
   function toBytes(input) {
     if (input === void 0) return new Uint8Array(0);
     if (__runjs_P.ArrayBuffer_isView(input)) return new Uint8Array(input.buffer, input.byteOffset, input.byteLength);
-    if (input instanceof ArrayBuffer || typeof SharedArrayBuffer === "function" && input instanceof SharedArrayBuffer) return new Uint8Array(input);
+    if (input instanceof ArrayBuffer || __runjs_P.$call(__runjs_P.ObjectProto_toString, input) === "[object SharedArrayBuffer]") return new Uint8Array(input);
     throw nodeError(TypeError, "ERR_INVALID_ARG_TYPE", `The "input" argument must be an instance of ArrayBuffer or ArrayBufferView. Received ${describeType(input)}`);
   }
   __name(toBytes, "toBytes");
@@ -731,6 +731,11 @@ var __runjs_part = (() => {
     }
   };
   __runjs_P.Object_defineProperty(TextEncoder.prototype, Symbol.toStringTag, { value: "TextEncoder", configurable: true });
+  function utf8DecodeBom(bytes) {
+    const bom = bytes.length >= 3 && bytes[0] === 239 && bytes[1] === 187 && bytes[2] === 191;
+    return utf8Decode(bom ? __runjs_P.$subarray(bytes, 3) : bytes);
+  }
+  __name(utf8DecodeBom, "utf8DecodeBom");
   function utf8Decode(bytes) {
     if (bytes.length > BULK_MIN) return hostToText(bytes, "utf8");
     const sink = new StringSink();
@@ -1011,6 +1016,14 @@ ${warning.detail}` : "";
     return s;
   }
   __name(ev, "ev");
+  var IS_TRUSTED = {
+    __proto__: null,
+    get: __runjs_P.Object_getOwnPropertyDescriptor({ get isTrusted() {
+      return ev(this).trusted;
+    } }, "isTrusted").get,
+    enumerable: true,
+    configurable: false
+  };
   var Event = class {
     static {
       __name(this, "Event");
@@ -1035,6 +1048,7 @@ ${warning.detail}` : "";
         timeStamp: now(),
         trusted: false
       });
+      __runjs_P.Object_defineProperty(this, "isTrusted", IS_TRUSTED);
     }
     get type() {
       return ev(this).type;
@@ -1062,9 +1076,6 @@ ${warning.detail}` : "";
     }
     get defaultPrevented() {
       return ev(this).defaultPrevented;
-    }
-    get isTrusted() {
-      return ev(this).trusted;
     }
     get timeStamp() {
       return ev(this).timeStamp;
@@ -1097,8 +1108,17 @@ ${warning.detail}` : "";
       s.stop = true;
       s.stopImmediate = true;
     }
+    // util.inspect shows an event as Node does (its own isTrusted accessor would show otherwise).
+    [/* @__PURE__ */ __runjs_P.Symbol_for("nodejs.util.inspect.custom")](depth, options, inspect) {
+      const name = this.constructor.name;
+      if (depth < 0) return name;
+      const s = ev(this);
+      const opts = { ...options, depth: __runjs_P.Number_isInteger(options.depth) ? options.depth - 1 : options.depth };
+      return `${name} ${inspect({ type: s.type, defaultPrevented: s.defaultPrevented, cancelable: s.cancelable, timeStamp: s.timeStamp }, opts)}`;
+    }
     initEvent(type, bubbles = false, cancelable = false) {
       const s = ev(this);
+      if (arguments.length === 0) throw new TypeError("Failed to execute 'initEvent' on 'Event': 1 argument required, but only 0 present.");
       if (s.dispatching) return;
       s.type = String(type);
       s.bubbles = !!bubbles;
@@ -1586,6 +1606,7 @@ ${warning.detail}` : "";
   __runjs_P.Object_defineProperty(AbortController.prototype, Symbol.toStringTag, { value: "AbortController", configurable: true });
 
   // worker/guest/platform/web/structured-clone.js
+  var { isPlatformInstance } = core_default.host;
   var ERROR_TYPES = {
     __proto__: null,
     Error,
@@ -1642,6 +1663,44 @@ ${warning.detail}` : "";
     }
   }
   __name(isDetached, "isDetached");
+  function copyBuffer(buffer) {
+    if (buffer.resizable !== true) return __runjs_P.$slice(buffer, 0);
+    const copy = new ArrayBuffer(buffer.byteLength, { maxByteLength: buffer.maxByteLength });
+    __runjs_P.$set(new Uint8Array(copy), new Uint8Array(buffer));
+    return copy;
+  }
+  __name(copyBuffer, "copyBuffer");
+  function tracksLength(view) {
+    const buffer = view.buffer;
+    if (buffer.resizable !== true || view.byteOffset + view.byteLength !== buffer.byteLength) return false;
+    const size = buffer.byteLength;
+    const step = view.BYTES_PER_ELEMENT;
+    if (size + step <= buffer.maxByteLength) {
+      const before = view.byteLength;
+      __runjs_P.$resize(buffer, size + step);
+      const tracks2 = view.byteLength !== before;
+      __runjs_P.$resize(buffer, size);
+      return tracks2;
+    }
+    if (size === 0) return false;
+    const last = new Uint8Array(buffer)[size - 1];
+    __runjs_P.$resize(buffer, size - 1);
+    const tracks = view.byteLength !== 0;
+    __runjs_P.$resize(buffer, size);
+    new Uint8Array(buffer)[size - 1] = last;
+    return tracks;
+  }
+  __name(tracksLength, "tracksLength");
+  function checkInBounds(view) {
+    try {
+      if (view instanceof DataView) void view.byteLength;
+      else __runjs_P.$call(TypedArrayAt, view, 0);
+    } catch {
+      throw new DOMException("An ArrayBuffer is detached or a view is out of bounds and could not be cloned.", "DataCloneError");
+    }
+  }
+  __name(checkInBounds, "checkInBounds");
+  var TypedArrayAt = __runjs_P.Object_getPrototypeOf(Uint8Array.prototype).at;
   function optionsError(message) {
     return nodeError(TypeError, "ERR_INVALID_ARG_TYPE", `Failed to execute 'structuredClone': ${message}`);
   }
@@ -1671,7 +1730,7 @@ ${warning.detail}` : "";
       if (t instanceof ArrayBuffer) {
         if (__runjs_P.$has(memory, t)) throw new DOMException("Transfer list contains duplicate ArrayBuffer", "DataCloneError");
         if (isDetached(t)) throw new DOMException("Cannot transfer object of unsupported type.", "DataCloneError");
-        __runjs_P.$set(memory, t, __runjs_P.$slice(t, 0));
+        __runjs_P.$set(memory, t, copyBuffer(t));
         __runjs_P.$push(moves, () => {
           if (typeof t.transfer === "function") __runjs_P.$transfer(t);
         });
@@ -1681,7 +1740,7 @@ ${warning.detail}` : "";
       if (found === void 0) throw new DOMException("Found invalid value in transferList.", "DataCloneError");
       const {0: Ctor, 1: steps} = found;
       if (__runjs_P.$has(memory, t)) throw new DOMException(`Transfer list contains duplicate ${Ctor.name}`, "DataCloneError");
-      if (steps.detached(t)) throw new DOMException(`${Ctor.name} in transfer list is already detached`, "DataCloneError");
+      if (steps.detached(t)) throw steps.lockedError?.() ?? new DOMException(`${Ctor.name} in transfer list is already detached`, "DataCloneError");
       const received = steps.receive(t);
       __runjs_P.$set(memory, t, received);
       __runjs_P.$push(moves, () => __runjs_P.$transfer(steps, t, received));
@@ -1703,13 +1762,16 @@ ${warning.detail}` : "";
     if (v instanceof Date) out = new Date(__runjs_P.$getTime(v));
     else if (v instanceof RegExp) out = new RegExp(v.source, v.flags);
     else if (v instanceof ArrayBuffer) {
-      out = __runjs_P.$slice(v, 0);
+      if (isDetached(v)) throw new DOMException("An ArrayBuffer is detached and could not be cloned.", "DataCloneError");
+      out = copyBuffer(v);
     } else if (__runjs_P.ArrayBuffer_isView(v)) {
+      checkInBounds(v);
+      const tracks = !(v instanceof DataView) && tracksLength(v);
       const buffer = clone(v.buffer, memory);
       if (v instanceof DataView) out = new DataView(buffer, v.byteOffset, v.byteLength);
       else {
         const Ctor = typedArrayCtor(v);
-        out = new Ctor(buffer, v.byteOffset, v.length);
+        out = tracks ? new Ctor(buffer, v.byteOffset) : new Ctor(buffer, v.byteOffset, v.length);
       }
     } else if (v instanceof Map) {
       out = /* @__PURE__ */ new Map();
@@ -1727,7 +1789,10 @@ ${warning.detail}` : "";
     else if (tag2 === "[object Number]") out = Object(__runjs_P.$call(__runjs_P.NumberProto_valueOf, v));
     else if (tag2 === "[object String]") out = Object(__runjs_P.$call(__runjs_P.StringProto_valueOf, v));
     else if (tag2 === "[object BigInt]") out = Object(__runjs_P.$call(__runjs_P.BigIntProto_valueOf, v));
-    else if (v instanceof Error) {
+    else if (v instanceof DOMException) {
+      out = new DOMException(v.message, v.name);
+      if (typeof v.stack === "string") __runjs_P.Object_defineProperty(out, "stack", { value: v.stack, writable: true, configurable: true });
+    } else if (v instanceof Error) {
       const name = v.name;
       const Ctor = ERROR_TYPES[name] ?? Error;
       out = __runjs_P.Object_create(Ctor.prototype);
@@ -1753,6 +1818,7 @@ ${warning.detail}` : "";
       }
       if (transferStepsOf(v) !== void 0) throw new DOMException("Object that needs transfer was found in message but not listed in transferList", "DataCloneError");
       if (isPlatformObject(v)) throw cannotClone(v);
+      if (isPlatformInstance(v)) throw new DOMException("Cannot clone object of unsupported type.", "DataCloneError");
       out = {};
       __runjs_P.$set(memory, v, out);
       for (const key of __runjs_P.iter(__runjs_P.Object_keys(v))) out[key] = clone(v[key], memory);
@@ -1784,6 +1850,8 @@ ${warning.detail}` : "";
         return BigInt64Array;
       case "[object BigUint64Array]":
         return BigUint64Array;
+      case "[object Float16Array]":
+        return Float16Array;
       default:
         return Uint8Array;
     }
@@ -2339,7 +2407,8 @@ ${warning.detail}` : "";
     get searchParams() {
       const s = u(this);
       if (s.params === void 0) {
-        s.params = new URLSearchParams(__runjs_P.$slice(s.parts[SEARCH], 1));
+        s.params = new URLSearchParams();
+        replaceList(s.params, parseUrlencoded(__runjs_P.$slice(s.parts[SEARCH], 1)));
         __runjs_P.$set(paramsOwner, s.params, this);
       }
       return s.params;
@@ -2475,9 +2544,10 @@ ${warning.detail}` : "";
       let list = [];
       if (init === void 0 || init === null) list = [];
       else if (typeof init === "object" || typeof init === "function") {
-        if (init instanceof _URLSearchParams) list = __runjs_P.$map(l(init), ({0: k, 1: v}) => [k, v]);
-        else if (typeof init[Symbol.iterator] === "function") {
-          for (const pair of __runjs_P.iter(init)) {
+        const method = init[Symbol.iterator];
+        if (init instanceof _URLSearchParams && method === _URLSearchParams.prototype[Symbol.iterator]) list = __runjs_P.$map(l(init), ({0: k, 1: v}) => [k, v]);
+        else if (typeof method === "function") {
+          for (const pair of __runjs_P.iter({ [Symbol.iterator]: () => __runjs_P.$call(method, init) })) {
             if (typeof pair !== "object" && typeof pair !== "function" || pair === null || typeof pair[Symbol.iterator] !== "function") {
               throw nodeError(TypeError, "ERR_INVALID_TUPLE", "Each query pair must be an iterable [name, value] tuple");
             }
@@ -2796,15 +2866,18 @@ ${warning.detail}` : "";
     randomBytes: () => randomBytes,
     randomUUID: () => randomUUID,
     registerCloneable: () => registerCloneable,
+    registerTransferable: () => registerTransferable,
     requirePart: () => requirePart2,
     resolveObjectURL: () => resolveObjectURL,
     serializeUrlencoded: () => serializeUrlencoded,
+    serializeWithTransfer: () => serializeWithTransfer,
     setEventTargetDefaultMaxListeners: () => setEventTargetDefaultMaxListeners,
     setEventTargetMaxListeners: () => setEventTargetMaxListeners,
     signalAbort: () => signalAbort,
     sleepUnref: () => sleepUnref,
     trusted: () => trusted,
     utf8Decode: () => utf8Decode,
+    utf8DecodeBom: () => utf8DecodeBom,
     utf8Encode: () => utf8Encode
   });
 

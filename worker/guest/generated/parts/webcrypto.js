@@ -68,8 +68,9 @@ var __runjs_part = (() => {
     return s;
   }
   __name(k, "k");
+  var isShared = /* @__PURE__ */ __name((buffer) => __runjs_P.$call(__runjs_P.ObjectProto_toString, buffer) === "[object SharedArrayBuffer]", "isShared");
   function bufferSource(v, name) {
-    if (__runjs_P.ArrayBuffer_isView(v)) return new Uint8Array(v.buffer, v.byteOffset, v.byteLength);
+    if (__runjs_P.ArrayBuffer_isView(v) && !isShared(v.buffer)) return new Uint8Array(v.buffer, v.byteOffset, v.byteLength);
     if (v instanceof ArrayBuffer) return new Uint8Array(v);
     throw new TypeError(`Failed to execute '${name}' on 'SubtleCrypto': The provided value is not of type '(ArrayBuffer or ArrayBufferView)'.`);
   }
@@ -132,18 +133,25 @@ var __runjs_part = (() => {
     if (!(key instanceof CryptoKey)) throw new TypeError(`Failed to execute '${method}' on 'SubtleCrypto': parameter is not of type 'CryptoKey'.`);
   }
   __name(checkKey, "checkKey");
-  var SubtleCrypto = class {
+  var SubtleCrypto = class _SubtleCrypto {
     static {
       __name(this, "SubtleCrypto");
+    }
+    // Operations called on anything but the platform's SubtleCrypto reject (WebIDL's brand check).
+    #brand = true;
+    static #check(self) {
+      if (self === null || typeof self !== "object" || !(#brand in self)) throw new TypeError("Illegal invocation");
     }
     constructor(token) {
       if (token !== CREATE) throw new TypeError("Illegal constructor");
     }
     async digest(algorithm, data) {
+      _SubtleCrypto.#check(this);
       const bytes = await call({ method: "digest", algorithm: toJson(normalize(algorithm)) }, bufferSource(data, "digest"));
       return toArrayBuffer(bytes);
     }
     async importKey(format, keyData, algorithm, extractable, usages) {
+      _SubtleCrypto.#check(this);
       const args = { method: "importKey", format, algorithm: toJson(normalize(algorithm)), usages: [...__runjs_P.iter(usages)] };
       let material;
       if (format === "jwk") material = await call({ ...args, jwk: keyData });
@@ -151,6 +159,7 @@ var __runjs_part = (() => {
       return makeKey(material, !!extractable);
     }
     async exportKey(format, key) {
+      _SubtleCrypto.#check(this);
       checkKey(key, "exportKey");
       if (!k(key).extractable) throw new DOMException("key is not extractable", "InvalidAccessError");
       const result = await call({ method: "exportKey", format, key: k(key).material });
@@ -158,30 +167,37 @@ var __runjs_part = (() => {
       return toArrayBuffer(result);
     }
     async generateKey(algorithm, extractable, usages) {
+      _SubtleCrypto.#check(this);
       const result = await call({ method: "generateKey", algorithm: toJson(normalize(algorithm)), usages: [...__runjs_P.iter(usages)] });
       return wrapKeys(result, !!extractable);
     }
     async sign(algorithm, key, data) {
+      _SubtleCrypto.#check(this);
       checkKey(key, "sign");
       return toArrayBuffer(await call({ method: "sign", algorithm: toJson(normalize(algorithm)), key: k(key).material }, bufferSource(data, "sign")));
     }
     async verify(algorithm, key, signature, data) {
+      _SubtleCrypto.#check(this);
       checkKey(key, "verify");
       return call({ method: "verify", algorithm: toJson(normalize(algorithm)), key: k(key).material, signature: bytesToBase64(bufferSource(signature, "verify")) }, bufferSource(data, "verify"));
     }
     async encrypt(algorithm, key, data) {
+      _SubtleCrypto.#check(this);
       checkKey(key, "encrypt");
       return toArrayBuffer(await call({ method: "encrypt", algorithm: toJson(normalize(algorithm)), key: k(key).material }, bufferSource(data, "encrypt")));
     }
     async decrypt(algorithm, key, data) {
+      _SubtleCrypto.#check(this);
       checkKey(key, "decrypt");
       return toArrayBuffer(await call({ method: "decrypt", algorithm: toJson(normalize(algorithm)), key: k(key).material }, bufferSource(data, "decrypt")));
     }
     async deriveBits(algorithm, baseKey, length = null) {
+      _SubtleCrypto.#check(this);
       checkKey(baseKey, "deriveBits");
       return toArrayBuffer(await call({ method: "deriveBits", algorithm: toJson(normalize(algorithm)), key: k(baseKey).material, length }));
     }
     async deriveKey(algorithm, baseKey, derivedKeyType, extractable, usages) {
+      _SubtleCrypto.#check(this);
       const type = normalize(derivedKeyType);
       let length = type.length;
       if (length === void 0) {
@@ -195,12 +211,14 @@ var __runjs_part = (() => {
       return this.importKey("raw", bits, derivedKeyType, extractable, usages);
     }
     async wrapKey(format, key, wrappingKey, wrapAlgorithm) {
+      _SubtleCrypto.#check(this);
       checkKey(key, "wrapKey");
       checkKey(wrappingKey, "wrapKey");
       if (!k(key).extractable) throw new DOMException("key is not extractable", "InvalidAccessError");
       return toArrayBuffer(await call({ method: "wrapKey", format, key: k(key).material, wrappingKey: k(wrappingKey).material, algorithm: toJson(normalize(wrapAlgorithm)) }));
     }
     async unwrapKey(format, wrappedKey, unwrappingKey, unwrapAlgorithm, unwrappedKeyAlgorithm, extractable, usages) {
+      _SubtleCrypto.#check(this);
       checkKey(unwrappingKey, "unwrapKey");
       const material = await call({
         method: "unwrapKey",

@@ -31,9 +31,30 @@ function enumerableMembers(target, skip) {
 const PROTO_SKIP = ['constructor'];
 const STATIC_SKIP = ['length', 'name', 'prototype'];
 
+/**
+ * The prototypes of the classes the parts install as globals: their instances are platform
+ * objects, which structuredClone must refuse unless the class has clone or transfer steps of its
+ * own (HTML: a platform object that is not serializable throws DataCloneError; a class instance
+ * of the script's own is an ordinary object and is cloned as one).
+ */
+const platformPrototypes = new WeakSet();
+
+/** Whether v is an instance of a platform class (or of a script's subclass of one). */
+export function isPlatformInstance(v) {
+  for (let p = Object.getPrototypeOf(v); p !== null; p = Object.getPrototypeOf(p)) {
+    if (platformPrototypes.has(p)) return true;
+  }
+  return false;
+}
+
 /** Gives the interfaces among a part's `globals` their WebIDL shape. */
 export function shapeInterfaces(globals) {
   if (globals === undefined || globals === null) return;
+  const names = Object.keys(globals);
+  for (let i = 0; i < names.length; i++) {
+    const C = globals[names[i]];
+    if (typeof C === 'function' && C.prototype !== null && typeof C.prototype === 'object' && C.prototype !== Object.prototype) platformPrototypes.add(C.prototype);
+  }
   for (const name in INTERFACES) {
     if (!Object.hasOwn(globals, name)) continue;
     const C = globals[name];

@@ -8,6 +8,7 @@ import {
   CountQueuingStrategy,
 } from 'web-streams-polyfill';
 import core from 'runjs:part/core';
+import { registerStreamTransfers } from './streams-transfer.js';
 
 const { op, opAsync } = core.shared;
 const { TextEncoder, TextDecoder } = core.globals;
@@ -19,9 +20,20 @@ Object.setPrototypeOf(
   Object.getPrototypeOf(Object.getPrototypeOf(async function* () {}).prototype),
 );
 
-function bytesOf(chunk, what) {
-  if (ArrayBuffer.isView(chunk)) return new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength);
-  if (chunk instanceof ArrayBuffer) return new Uint8Array(chunk);
+// A brand check: the platform's captured SharedArrayBuffer is not the script's on every engine.
+const isShared = (buffer) => Object.prototype.toString.call(buffer) === '[object SharedArrayBuffer]';
+const isDetached = (buffer) => buffer.detached === true;
+
+/**
+ * The bytes of a BufferSource chunk. `allowShared` is WebIDL's [AllowShared] (TextDecoderStream
+ * decodes views over a SharedArrayBuffer; the compression streams refuse them). A detached buffer
+ * holds no bytes.
+ */
+function bytesOf(chunk, what, allowShared = false) {
+  if (ArrayBuffer.isView(chunk) && (allowShared || !isShared(chunk.buffer))) {
+    return isDetached(chunk.buffer) ? new Uint8Array(0) : new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+  }
+  if (chunk instanceof ArrayBuffer || (allowShared && isShared(chunk))) return isDetached(chunk) ? new Uint8Array(0) : new Uint8Array(chunk);
   throw new TypeError(`The "chunk" argument of ${what} must be an ArrayBuffer or ArrayBufferView`);
 }
 
@@ -59,7 +71,7 @@ export class TextDecoderStream {
     const decoder = new TextDecoder(label, options);
     const transform = new TransformStream({
       transform(chunk, controller) {
-        const text = decoder.decode(bytesOf(chunk, 'TextDecoderStream'), { stream: true });
+        const text = decoder.decode(bytesOf(chunk, 'TextDecoderStream', true), { stream: true });
         if (text !== '') controller.enqueue(text);
       },
       flush(controller) {
@@ -129,6 +141,8 @@ export class DecompressionStream {
   get writable() { return compressionStreams.get(this).writable; }
 }
 Object.defineProperty(DecompressionStream.prototype, Symbol.toStringTag, { value: 'DecompressionStream', configurable: true });
+
+registerStreamTransfers({ ReadableStream, WritableStream, TransformStream });
 
 export const globals = {
   ReadableStream, ReadableStreamDefaultReader, ReadableStreamBYOBReader, ReadableStreamBYOBRequest,

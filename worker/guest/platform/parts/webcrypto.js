@@ -27,8 +27,12 @@ function k(key) {
   return s;
 }
 
+// A brand check: the platform's captured SharedArrayBuffer is not the script's on every engine.
+const isShared = (buffer) => Object.prototype.toString.call(buffer) === '[object SharedArrayBuffer]';
+
+/** A BufferSource (not [AllowShared]: a view over a SharedArrayBuffer is a TypeError too). */
 function bufferSource(v, name) {
-  if (ArrayBuffer.isView(v)) return new Uint8Array(v.buffer, v.byteOffset, v.byteLength);
+  if (ArrayBuffer.isView(v) && !isShared(v.buffer)) return new Uint8Array(v.buffer, v.byteOffset, v.byteLength);
   if (v instanceof ArrayBuffer) return new Uint8Array(v);
   throw new TypeError(`Failed to execute '${name}' on 'SubtleCrypto': The provided value is not of type '(ArrayBuffer or ArrayBufferView)'.`);
 }
@@ -95,14 +99,21 @@ function checkKey(key, method) {
 }
 
 export class SubtleCrypto {
+  // Operations called on anything but the platform's SubtleCrypto reject (WebIDL's brand check).
+  #brand = true;
+  static #check(self) {
+    if (self === null || typeof self !== 'object' || !(#brand in self)) throw new TypeError('Illegal invocation');
+  }
   constructor(token) {
     if (token !== CREATE) throw new TypeError('Illegal constructor');
   }
   async digest(algorithm, data) {
+    SubtleCrypto.#check(this);
     const bytes = await call({ method: 'digest', algorithm: toJson(normalize(algorithm)) }, bufferSource(data, 'digest'));
     return toArrayBuffer(bytes);
   }
   async importKey(format, keyData, algorithm, extractable, usages) {
+    SubtleCrypto.#check(this);
     const args = { method: 'importKey', format, algorithm: toJson(normalize(algorithm)), usages: [...usages] };
     let material;
     if (format === 'jwk') material = await call({ ...args, jwk: keyData });
@@ -110,6 +121,7 @@ export class SubtleCrypto {
     return makeKey(material, !!extractable);
   }
   async exportKey(format, key) {
+    SubtleCrypto.#check(this);
     checkKey(key, 'exportKey');
     if (!k(key).extractable) throw new DOMException('key is not extractable', 'InvalidAccessError');
     const result = await call({ method: 'exportKey', format, key: k(key).material });
@@ -117,30 +129,37 @@ export class SubtleCrypto {
     return toArrayBuffer(result);
   }
   async generateKey(algorithm, extractable, usages) {
+    SubtleCrypto.#check(this);
     const result = await call({ method: 'generateKey', algorithm: toJson(normalize(algorithm)), usages: [...usages] });
     return wrapKeys(result, !!extractable);
   }
   async sign(algorithm, key, data) {
+    SubtleCrypto.#check(this);
     checkKey(key, 'sign');
     return toArrayBuffer(await call({ method: 'sign', algorithm: toJson(normalize(algorithm)), key: k(key).material }, bufferSource(data, 'sign')));
   }
   async verify(algorithm, key, signature, data) {
+    SubtleCrypto.#check(this);
     checkKey(key, 'verify');
     return call({ method: 'verify', algorithm: toJson(normalize(algorithm)), key: k(key).material, signature: bytesToBase64(bufferSource(signature, 'verify')) }, bufferSource(data, 'verify'));
   }
   async encrypt(algorithm, key, data) {
+    SubtleCrypto.#check(this);
     checkKey(key, 'encrypt');
     return toArrayBuffer(await call({ method: 'encrypt', algorithm: toJson(normalize(algorithm)), key: k(key).material }, bufferSource(data, 'encrypt')));
   }
   async decrypt(algorithm, key, data) {
+    SubtleCrypto.#check(this);
     checkKey(key, 'decrypt');
     return toArrayBuffer(await call({ method: 'decrypt', algorithm: toJson(normalize(algorithm)), key: k(key).material }, bufferSource(data, 'decrypt')));
   }
   async deriveBits(algorithm, baseKey, length = null) {
+    SubtleCrypto.#check(this);
     checkKey(baseKey, 'deriveBits');
     return toArrayBuffer(await call({ method: 'deriveBits', algorithm: toJson(normalize(algorithm)), key: k(baseKey).material, length }));
   }
   async deriveKey(algorithm, baseKey, derivedKeyType, extractable, usages) {
+    SubtleCrypto.#check(this);
     const type = normalize(derivedKeyType);
     let length = type.length;
     if (length === undefined) {
@@ -155,12 +174,14 @@ export class SubtleCrypto {
     return this.importKey('raw', bits, derivedKeyType, extractable, usages);
   }
   async wrapKey(format, key, wrappingKey, wrapAlgorithm) {
+    SubtleCrypto.#check(this);
     checkKey(key, 'wrapKey');
     checkKey(wrappingKey, 'wrapKey');
     if (!k(key).extractable) throw new DOMException('key is not extractable', 'InvalidAccessError');
     return toArrayBuffer(await call({ method: 'wrapKey', format, key: k(key).material, wrappingKey: k(wrappingKey).material, algorithm: toJson(normalize(wrapAlgorithm)) }));
   }
   async unwrapKey(format, wrappedKey, unwrappingKey, unwrapAlgorithm, unwrappedKeyAlgorithm, extractable, usages) {
+    SubtleCrypto.#check(this);
     checkKey(unwrappingKey, 'unwrapKey');
     const material = await call({
       method: 'unwrapKey', format, unwrappingKey: k(unwrappingKey).material, algorithm: toJson(normalize(unwrapAlgorithm)),

@@ -232,7 +232,8 @@ class HostDecoder {
 function toBytes(input) {
   if (input === undefined) return new Uint8Array(0);
   if (ArrayBuffer.isView(input)) return new Uint8Array(input.buffer, input.byteOffset, input.byteLength);
-  if (input instanceof ArrayBuffer || (typeof SharedArrayBuffer === 'function' && input instanceof SharedArrayBuffer)) return new Uint8Array(input);
+  // A brand check: the platform's captured SharedArrayBuffer is not the script's on every engine.
+  if (input instanceof ArrayBuffer || Object.prototype.toString.call(input) === '[object SharedArrayBuffer]') return new Uint8Array(input);
   throw nodeError(TypeError, 'ERR_INVALID_ARG_TYPE', `The "input" argument must be an instance of ArrayBuffer or ArrayBufferView. Received ${describeType(input)}`);
 }
 
@@ -352,6 +353,12 @@ export class TextEncoder {
 Object.defineProperty(TextEncoder.prototype, Symbol.toStringTag, { value: 'TextEncoder', configurable: true });
 
 /** UTF-8 decode with replacement (what URL, Blob.text() and friends use). */
+/** The Encoding Standard's "UTF-8 decode": a leading byte order mark is dropped (Body and Blob text). */
+export function utf8DecodeBom(bytes) {
+  const bom = bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
+  return utf8Decode(bom ? bytes.subarray(3) : bytes);
+}
+
 export function utf8Decode(bytes) {
   if (bytes.length > BULK_MIN) return hostToText(bytes, 'utf8');
   const sink = new StringSink();

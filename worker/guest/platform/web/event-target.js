@@ -14,6 +14,13 @@ function ev(e) {
   return s;
 }
 
+const IS_TRUSTED = {
+  __proto__: null,
+  get: Object.getOwnPropertyDescriptor({ get isTrusted() { return ev(this).trusted; } }, 'isTrusted').get,
+  enumerable: true,
+  configurable: false,
+};
+
 export class Event {
   constructor(type, init = undefined) {
     if (arguments.length === 0) throw new TypeError("Failed to construct 'Event': 1 argument required, but only 0 present.");
@@ -35,6 +42,8 @@ export class Event {
       timeStamp: now(),
       trusted: false,
     });
+    // [LegacyUnforgeable]: an own accessor of every event, the same getter for all of them.
+    Object.defineProperty(this, 'isTrusted', IS_TRUSTED);
   }
   get type() { return ev(this).type; }
   get target() { return ev(this).target; }
@@ -45,7 +54,6 @@ export class Event {
   get cancelable() { return ev(this).cancelable; }
   get composed() { return ev(this).composed; }
   get defaultPrevented() { return ev(this).defaultPrevented; }
-  get isTrusted() { return ev(this).trusted; }
   get timeStamp() { return ev(this).timeStamp; }
   get returnValue() { return !ev(this).defaultPrevented; }
   set returnValue(v) { if (!v) this.preventDefault(); }
@@ -65,8 +73,17 @@ export class Event {
     s.stop = true;
     s.stopImmediate = true;
   }
+  // util.inspect shows an event as Node does (its own isTrusted accessor would show otherwise).
+  [Symbol.for('nodejs.util.inspect.custom')](depth, options, inspect) {
+    const name = this.constructor.name;
+    if (depth < 0) return name;
+    const s = ev(this);
+    const opts = { ...options, depth: Number.isInteger(options.depth) ? options.depth - 1 : options.depth };
+    return `${name} ${inspect({ type: s.type, defaultPrevented: s.defaultPrevented, cancelable: s.cancelable, timeStamp: s.timeStamp }, opts)}`;
+  }
   initEvent(type, bubbles = false, cancelable = false) {
     const s = ev(this);
+    if (arguments.length === 0) throw new TypeError("Failed to execute 'initEvent' on 'Event': 1 argument required, but only 0 present.");
     if (s.dispatching) return;
     s.type = String(type);
     s.bubbles = !!bubbles;

@@ -5,6 +5,9 @@
 // and the platform types that register as such (MessagePort).
 import { DOMException } from './dom-exception.js';
 import { nodeError } from './errors.js';
+import core from 'runjs:part/core';
+
+const { isPlatformInstance } = core.host;
 
 const ERROR_TYPES = {
   __proto__: null,
@@ -64,6 +67,52 @@ function isDetached(buffer) {
   }
 }
 
+/** A copy of an ArrayBuffer; a resizable one stays resizable with the same maximum. */
+function copyBuffer(buffer) {
+  if (buffer.resizable !== true) return buffer.slice(0);
+  const copy = new ArrayBuffer(buffer.byteLength, { maxByteLength: buffer.maxByteLength });
+  new Uint8Array(copy).set(new Uint8Array(buffer));
+  return copy;
+}
+
+/**
+ * Whether a typed array over a resizable buffer tracks the buffer's length (made without a
+ * length). Nothing exposes this, so the buffer is grown by one byte and shrunk back: the bytes
+ * it held are kept, and nothing else runs in between.
+ */
+function tracksLength(view) {
+  const buffer = view.buffer;
+  if (buffer.resizable !== true || view.byteOffset + view.byteLength !== buffer.byteLength) return false;
+  const size = buffer.byteLength;
+  const step = view.BYTES_PER_ELEMENT;
+  if (size + step <= buffer.maxByteLength) {
+    const before = view.byteLength;
+    buffer.resize(size + step);
+    const tracks = view.byteLength !== before;
+    buffer.resize(size);
+    return tracks;
+  }
+  if (size === 0) return false;
+  // At its maximum: shrink by a byte, where a fixed-length view goes out of bounds (length 0).
+  const last = new Uint8Array(buffer)[size - 1];
+  buffer.resize(size - 1);
+  const tracks = view.byteLength !== 0;
+  buffer.resize(size);
+  new Uint8Array(buffer)[size - 1] = last;
+  return tracks;
+}
+
+/** A view whose buffer is detached or that lies outside its resized buffer cannot be cloned. */
+function checkInBounds(view) {
+  try {
+    if (view instanceof DataView) void view.byteLength;
+    else TypedArrayAt.call(view, 0);
+  } catch {
+    throw new DOMException('An ArrayBuffer is detached or a view is out of bounds and could not be cloned.', 'DataCloneError');
+  }
+}
+const TypedArrayAt = Object.getPrototypeOf(Uint8Array.prototype).at;
+
 function optionsError(message) {
   return nodeError(TypeError, 'ERR_INVALID_ARG_TYPE', `Failed to execute 'structuredClone': ${message}`);
 }
@@ -100,7 +149,7 @@ export function serializeWithTransfer(value, transfer) {
     if (t instanceof ArrayBuffer) {
       if (memory.has(t)) throw new DOMException('Transfer list contains duplicate ArrayBuffer', 'DataCloneError');
       if (isDetached(t)) throw new DOMException('Cannot transfer object of unsupported type.', 'DataCloneError');
-      memory.set(t, t.slice(0));
+      memory.set(t, copyBuffer(t));
       moves.push(() => { if (typeof t.transfer === 'function') t.transfer(); });
       continue;
     }
@@ -108,7 +157,7 @@ export function serializeWithTransfer(value, transfer) {
     if (found === undefined) throw new DOMException('Found invalid value in transferList.', 'DataCloneError');
     const [Ctor, steps] = found;
     if (memory.has(t)) throw new DOMException(`Transfer list contains duplicate ${Ctor.name}`, 'DataCloneError');
-    if (steps.detached(t)) throw new DOMException(`${Ctor.name} in transfer list is already detached`, 'DataCloneError');
+    if (steps.detached(t)) throw steps.lockedError?.() ?? new DOMException(`${Ctor.name} in transfer list is already detached`, 'DataCloneError');
     const received = steps.receive(t);
     memory.set(t, received);
     moves.push(() => steps.transfer(t, received));
@@ -130,13 +179,16 @@ function clone(v, memory) {
   if (v instanceof Date) out = new Date(v.getTime());
   else if (v instanceof RegExp) out = new RegExp(v.source, v.flags);
   else if (v instanceof ArrayBuffer) {
-    out = v.slice(0);
+    if (isDetached(v)) throw new DOMException('An ArrayBuffer is detached and could not be cloned.', 'DataCloneError');
+    out = copyBuffer(v);
   } else if (ArrayBuffer.isView(v)) {
+    checkInBounds(v);
+    const tracks = !(v instanceof DataView) && tracksLength(v);
     const buffer = clone(v.buffer, memory);
     if (v instanceof DataView) out = new DataView(buffer, v.byteOffset, v.byteLength);
     else {
       const Ctor = typedArrayCtor(v);
-      out = new Ctor(buffer, v.byteOffset, v.length);
+      out = tracks ? new Ctor(buffer, v.byteOffset) : new Ctor(buffer, v.byteOffset, v.length);
     }
   } else if (v instanceof Map) {
     out = new Map();
@@ -154,7 +206,11 @@ function clone(v, memory) {
   else if (tag === '[object Number]') out = Object(Number.prototype.valueOf.call(v));
   else if (tag === '[object String]') out = Object(String.prototype.valueOf.call(v));
   else if (tag === '[object BigInt]') out = Object(BigInt.prototype.valueOf.call(v));
-  else if (v instanceof Error) {
+  else if (v instanceof DOMException) {
+    // Serializable (WebIDL): its name and message travel, its code follows from the name.
+    out = new DOMException(v.message, v.name);
+    if (typeof v.stack === 'string') Object.defineProperty(out, 'stack', { value: v.stack, writable: true, configurable: true });
+  } else if (v instanceof Error) {
     const name = v.name;
     const Ctor = ERROR_TYPES[name] ?? Error;
     out = Object.create(Ctor.prototype);
@@ -180,6 +236,7 @@ function clone(v, memory) {
     }
     if (transferStepsOf(v) !== undefined) throw new DOMException('Object that needs transfer was found in message but not listed in transferList', 'DataCloneError');
     if (isPlatformObject(v)) throw cannotClone(v);
+    if (isPlatformInstance(v)) throw new DOMException('Cannot clone object of unsupported type.', 'DataCloneError');
     out = {};
     memory.set(v, out);
     for (const key of Object.keys(v)) out[key] = clone(v[key], memory);
@@ -201,6 +258,7 @@ function typedArrayCtor(v) {
     case '[object Float64Array]': return Float64Array;
     case '[object BigInt64Array]': return BigInt64Array;
     case '[object BigUint64Array]': return BigUint64Array;
+    case '[object Float16Array]': return Float16Array;
     default: return Uint8Array;
   }
 }

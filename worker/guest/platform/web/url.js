@@ -106,7 +106,10 @@ export class URL {
   get searchParams() {
     const s = u(this);
     if (s.params === undefined) {
-      s.params = new URLSearchParams(s.parts[SEARCH].slice(1));
+      // The URL's query is parsed as it is: a second "?" (a URL "??a=b") is part of the first
+      // name, not a prefix the URLSearchParams constructor would strip from a string.
+      s.params = new URLSearchParams();
+      replaceList(s.params, parseUrlencoded(s.parts[SEARCH].slice(1)));
       paramsOwner.set(s.params, this);
     }
     return s.params;
@@ -230,9 +233,12 @@ export class URLSearchParams {
     let list = [];
     if (init === undefined || init === null) list = [];
     else if (typeof init === 'object' || typeof init === 'function') {
-      if (init instanceof URLSearchParams) list = l(init).map(([k, v]) => [k, v]);
-      else if (typeof init[Symbol.iterator] === 'function') {
-        for (const pair of init) {
+      const method = init[Symbol.iterator]; // read once (WebIDL union conversion)
+      // Another URLSearchParams is a sequence like any other: its list is copied directly unless
+      // a script gave it an @@iterator of its own, which is then what is iterated.
+      if (init instanceof URLSearchParams && method === URLSearchParams.prototype[Symbol.iterator]) list = l(init).map(([k, v]) => [k, v]);
+      else if (typeof method === 'function') {
+        for (const pair of { [Symbol.iterator]: () => method.call(init) }) {
           if ((typeof pair !== 'object' && typeof pair !== 'function') || pair === null || typeof pair[Symbol.iterator] !== 'function') {
             throw nodeError(TypeError, 'ERR_INVALID_TUPLE', 'Each query pair must be an iterable [name, value] tuple');
           }

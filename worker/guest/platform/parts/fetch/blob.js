@@ -1,7 +1,7 @@
 // Blob and File (File API). The bytes live in the guest; stream() loads the streams part.
 import core from 'runjs:part/core';
 
-const { utf8Encode, utf8Decode, registerCloneable, requirePart } = core.shared;
+const { utf8Encode, utf8DecodeBom, registerCloneable, requirePart } = core.shared;
 const blobs = new WeakMap(); // Blob → { bytes, type }
 const FILE = Symbol('file'); // File's call of the Blob constructor
 
@@ -82,6 +82,16 @@ export function blobBytes(blob) {
   return b(blob).bytes;
 }
 
+/** WebIDL's [Clamp] long long conversion of a number. */
+function clampLongLong(x) {
+  if (Number.isNaN(x)) return 0;
+  const c = Math.min(Math.max(x, -(2 ** 63)), 2 ** 63 - 1);
+  const f = Math.floor(c);
+  const diff = c - f;
+  if (diff > 0.5 || (diff === 0.5 && f % 2 !== 0)) return f + 1 === 0 ? 0 : f + 1;
+  return f === 0 ? 0 : f;
+}
+
 export class Blob {
   constructor(blobParts = undefined, options = undefined) {
     if (blobParts === FILE) return; // File converts its own arguments, then fills the Blob in
@@ -93,11 +103,11 @@ export class Blob {
   slice(start = undefined, end = undefined, contentType = undefined) {
     const { bytes } = b(this);
     const n = bytes.length;
-    // start and end are long longs (NaN and infinities are 0), relative to the end when negative.
+    // start and end are [Clamp] long longs (NaN is 0, infinities clamp to the range, fractions
+    // round to the nearest integer, ties to even), relative to the end when negative.
     const rel = (v, d) => {
       if (v === undefined) return d;
-      const x = Number(v);
-      const i = Number.isFinite(x) ? Math.trunc(x) : 0;
+      const i = clampLongLong(Number(v));
       return i < 0 ? Math.max(n + i, 0) : Math.min(i, n);
     };
     const from = rel(start, 0);
@@ -106,7 +116,7 @@ export class Blob {
     b(out).bytes = bytes.slice(from, Math.max(from, to));
     return out;
   }
-  async text() { return utf8Decode(b(this).bytes); }
+  async text() { return utf8DecodeBom(b(this).bytes); }
   async arrayBuffer() { return b(this).bytes.slice().buffer; }
   async bytes() { return b(this).bytes.slice(); }
   stream() {

@@ -4,7 +4,7 @@ import core from 'runjs:part/core';
 import { Blob, blobBytes } from './blob.js';
 import { FormData, encodeMultipart, parseMultipart } from './form-data.js';
 
-const { utf8Encode, utf8Decode, parseUrlencoded, requirePart } = core.shared;
+const { utf8Encode, utf8Decode, utf8DecodeBom, parseUrlencoded, requirePart } = core.shared;
 const { URLSearchParams } = core.globals;
 
 function streams() {
@@ -104,8 +104,8 @@ export function mixinBody(Cls) {
     },
     async arrayBuffer() { return (await consume(this)).slice().buffer; },
     async bytes() { return (await consume(this)).slice(); },
-    async text() { return utf8Decode(await consume(this)); },
-    async json() { return JSON.parse(utf8Decode(await consume(this))); },
+    async text() { return utf8DecodeBom(await consume(this)); },
+    async json() { return JSON.parse(utf8DecodeBom(await consume(this))); },
     async blob() {
       const bytes = await consume(this);
       return new Blob([bytes], { type: this.headers.get('content-type') ?? '' });

@@ -36,12 +36,14 @@ export function setGuard(headers, guard) {
 export function fill(headers, init) {
   if (init === undefined) return;
   if (init === null) throw new TypeError("Failed to construct 'Headers': The provided value is not of type '(record<ByteString, ByteString> or sequence<sequence<ByteString>>)'.");
-  if (init instanceof Headers) {
+  if (typeof init !== 'object' && typeof init !== 'function') throw new TypeError("Failed to construct 'Headers': The provided value is not of type '(record<ByteString, ByteString> or sequence<sequence<ByteString>>)'.");
+  const method = init[Symbol.iterator]; // read once (WebIDL union conversion)
+  // Another Headers is a sequence like any other; its list is copied directly unless a script
+  // gave it an @@iterator of its own, which is then what is iterated.
+  if (init instanceof Headers && method === Headers.prototype[Symbol.iterator]) {
     for (const [k, v] of h(init).list) headers.append(k, v);
     return;
   }
-  if (typeof init !== 'object' && typeof init !== 'function') throw new TypeError("Failed to construct 'Headers': The provided value is not of type '(record<ByteString, ByteString> or sequence<sequence<ByteString>>)'.");
-  const method = init[Symbol.iterator]; // read once (WebIDL union conversion)
   if (method !== undefined && method !== null) {
     if (typeof method !== 'function') throw new TypeError("Failed to construct 'Headers': @@iterator is not callable.");
     for (const pair of { [Symbol.iterator]: () => method.call(init) }) {
