@@ -66,6 +66,24 @@ const corpus = {
   'inspect long': () => require('node:util').inspect(B().alloc(60, 1)),
   'inspect with props': () => { const b = B().from('ab'); b.x = 1; return require('node:util').inspect(b); },
   'INSPECT_MAX_BYTES': () => require('node:buffer').INSPECT_MAX_BYTES,
+  'INSPECT_MAX_BYTES setter': () => {
+    const buffer = require('node:buffer');
+    const util = require('node:util');
+    const out = [];
+    for (const v of [NaN, -1, 'x', null]) {
+      try { buffer.INSPECT_MAX_BYTES = v; out.push('set'); } catch (e) { out.push(`${e.code} ${e.message}`); }
+    }
+    buffer.INSPECT_MAX_BYTES = 2;
+    out.push(util.inspect(B().from('1234')), util.inspect(B().from('12')), util.inspect(B().from('123')));
+    buffer.INSPECT_MAX_BYTES = Infinity;
+    out.push(util.inspect(B().alloc(60, 1)));
+    buffer.INSPECT_MAX_BYTES = 50;
+    return out;
+  },
+  'inspect props of an empty buffer': () => { const b = B().alloc(0); b.prop = 123; b[Symbol('s')] = 'v'; return require('node:util').inspect(b); },
+  'inspect props showHidden': () => { const b = B().from('ab'); Object.defineProperty(b, 'hidden', { value: 1 }); b.inspect = undefined; return [require('node:util').inspect(b), require('node:util').inspect(b, { showHidden: true })]; },
+  'from a fake ArrayBuffer': () => { function AB() {} Object.setPrototypeOf(AB.prototype, ArrayBuffer.prototype); return B().from(new AB()); },
+  'from an object with a buffer': () => [B().from({ buffer: new ArrayBuffer(4) }), B().from({ buffer: new SharedArrayBuffer(4) }), B().from({ buffer: new ArrayBuffer(4), length: 2 })],
   'kMaxLength and constants': () => [typeof require('node:buffer').kMaxLength, Object.keys(require('node:buffer').constants).sort()],
   'isEncoding': () => ['utf8', 'UTF-8', 'ucs2', 'binary', 'base64url', 'nope', '', null].map((e) => B().isEncoding(e)),
   'transcode': () => require('node:buffer').transcode(B().from('é'), 'utf8', 'latin1'),

@@ -352,9 +352,9 @@ var __runjs_part = (() => {
       }
       __name(__runjs_unknownEncoding, "__runjs_unknownEncoding");
       function assertSize(size) {
-        const { invalidArgType: invalidArgType3, outOfRange: outOfRange2 } = require_core().shared;
-        if (typeof size !== "number") throw invalidArgType3("size", "of type number", size);
-        if (!(size >= 0 && size <= 9007199254740991)) throw outOfRange2("size", ">= 0 && <= 9007199254740991", size);
+        const { invalidArgType: invalidArgType4, outOfRange: outOfRange3 } = require_core().shared;
+        if (typeof size !== "number") throw invalidArgType4("size", "of type number", size);
+        if (!(size >= 0 && size <= 9007199254740991)) throw outOfRange3("size", ">= 0 && <= 9007199254740991", size);
       }
       __name(assertSize, "assertSize");
       function alloc(size, fill, encoding) {
@@ -2308,6 +2308,8 @@ var __runjs_part = (() => {
     define(Buffer3, "from", function(value, encodingOrOffset, length) {
       if (typeof value !== "string" && (typeof value !== "object" || value === null)) throw firstArgument(value);
       if (isAnyArrayBuffer(value) && !(value instanceof ArrayBuffer)) return fromSharedArrayBuffer(Buffer3, value, encodingOrOffset, length);
+      if (value instanceof ArrayBuffer && !isAnyArrayBuffer(value)) throw firstArgument(value);
+      if (typeof value === "object" && value.length === void 0 && isAnyArrayBuffer(value.buffer)) return Buffer3.alloc(0);
       try {
         return __runjs_P.$call(from, this, value, encodingOrOffset, length);
       } catch (e) {
@@ -2425,9 +2427,18 @@ var __runjs_part = (() => {
     return buf;
   }
   __name(fromSharedArrayBuffer, "fromSharedArrayBuffer");
+  var arrayBufferByteLength = __runjs_P.Object_getOwnPropertyDescriptor(ArrayBuffer.prototype, "byteLength").get;
   function isAnyArrayBuffer(v) {
-    if (v instanceof ArrayBuffer) return true;
-    return v !== null && typeof v === "object" && __runjs_P.$call(__runjs_P.ObjectProto_toString, v) === "[object SharedArrayBuffer]";
+    if (v === null || typeof v !== "object") return false;
+    if (v instanceof ArrayBuffer) {
+      try {
+        __runjs_P.$call(arrayBufferByteLength, v);
+        return true;
+      } catch {
+        return false;
+      }
+    }
+    return __runjs_P.$call(__runjs_P.ObjectProto_toString, v) === "[object SharedArrayBuffer]";
   }
   __name(isAnyArrayBuffer, "isAnyArrayBuffer");
   function compareBytes(a, aStart, aEnd, b, bStart, bEnd) {
@@ -2451,12 +2462,61 @@ var __runjs_part = (() => {
   }
   __name(validatedBytes, "validatedBytes");
 
+  // worker/guest/platform/parts/buffer-inspect.js
+  var { invalidArgType: invalidArgType3, outOfRange: outOfRange2, requirePart } = core_default.shared;
+  var customInspect = /* @__PURE__ */ __runjs_P.Symbol_for("nodejs.util.inspect.custom");
+  var PROPERTIES_MAX_BYTES = 1 << 16;
+  function installBufferInspect(Buffer3, limits) {
+    __runjs_P.Object_defineProperty(Buffer3.prototype, customInspect, {
+      value: /* @__PURE__ */ __name(function inspect(recurseTimes, ctx) {
+        const max = limits.INSPECT_MAX_BYTES;
+        const shown = __runjs_P.Math_min(max, this.length);
+        const remaining = this.length - max;
+        let str = __runjs_P.$trim(__runjs_P.$replace(__runjs_P.$toString(this, "hex", 0, shown), /(.{2})/g, "$1 "));
+        if (remaining > 0) str += ` ... ${remaining} more byte${remaining > 1 ? "s" : ""}`;
+        if (ctx && this.length <= PROPERTIES_MAX_BYTES) {
+          const extras = { __proto__: null };
+          let any = false;
+          for (const key of __runjs_P.iter(__runjs_P.Reflect_ownKeys(this))) {
+            if (typeof key === "string" && __runjs_P.$test(/^(?:0|[1-9][0-9]*)$/, key) && +key < this.length) continue;
+            if (!ctx.showHidden && !__runjs_P.$call(__runjs_P.ObjectProto_propertyIsEnumerable, this, key)) continue;
+            any = true;
+            extras[key] = this[key];
+          }
+          if (any) {
+            if (this.length !== 0) str += ", ";
+            str += __runjs_P.$slice(requirePart("util").inspect(extras, { ...ctx, breakLength: Infinity, compact: true }), 27, -2);
+          }
+        }
+        return `<${this.constructor.name} ${str}>`;
+      }, "inspect"),
+      writable: true,
+      configurable: true
+    });
+    Buffer3.prototype.inspect = Buffer3.prototype[customInspect];
+  }
+  __name(installBufferInspect, "installBufferInspect");
+  function defineInspectMaxBytes(target, limits) {
+    __runjs_P.Object_defineProperty(target, "INSPECT_MAX_BYTES", {
+      enumerable: true,
+      configurable: true,
+      get: /* @__PURE__ */ __name(() => limits.INSPECT_MAX_BYTES, "get"),
+      set: /* @__PURE__ */ __name((value) => {
+        if (typeof value !== "number") throw invalidArgType3("INSPECT_MAX_BYTES", "of type number", value);
+        if (!(value >= 0)) throw outOfRange2("INSPECT_MAX_BYTES", ">= 0", value);
+        limits.INSPECT_MAX_BYTES = value;
+      }, "set")
+    });
+  }
+  __name(defineInspectMaxBytes, "defineInspectMaxBytes");
+
   // worker/guest/platform/parts/buffer.js
   var { Buffer: Buffer2 } = import_buffer.default;
   var { atob, btoa } = core_default.globals;
-  var { requirePart } = core_default.shared;
+  var { requirePart: requirePart2 } = core_default.shared;
   installBufferChecks(Buffer2);
   installArgumentChecks(Buffer2);
+  installBufferInspect(Buffer2, import_buffer.default);
   for (const name of __runjs_P.iter(["readBigUInt64LE", "readBigUInt64BE", "writeBigUInt64LE", "writeBigUInt64BE"])) {
     Buffer2.prototype[__runjs_P.$replace(name, "UInt", "Uint")] ??= Buffer2.prototype[name];
   }
@@ -2505,7 +2565,6 @@ var __runjs_part = (() => {
   var buffer = {
     Buffer: Buffer2,
     SlowBuffer: import_buffer.default.SlowBuffer,
-    INSPECT_MAX_BYTES: import_buffer.default.INSPECT_MAX_BYTES,
     kMaxLength: import_buffer.default.kMaxLength,
     kStringMaxLength: constants.MAX_STRING_LENGTH,
     constants,
@@ -2520,8 +2579,9 @@ var __runjs_part = (() => {
       return Buffer2.from(__runjs_P.$toString(Buffer2.from(source), fromEnc), toEnc);
     }
   };
+  defineInspectMaxBytes(buffer, import_buffer.default);
   for (const name of __runjs_P.iter(["Blob", "File"])) {
-    __runjs_P.Object_defineProperty(buffer, name, { enumerable: true, configurable: true, get: /* @__PURE__ */ __name(() => requirePart("fetch").globals[name], "get") });
+    __runjs_P.Object_defineProperty(buffer, name, { enumerable: true, configurable: true, get: /* @__PURE__ */ __name(() => requirePart2("fetch").globals[name], "get") });
   }
   var modules = { buffer, string_decoder: stringDecoderModule(Buffer2) };
   var globals = { Buffer: Buffer2 };

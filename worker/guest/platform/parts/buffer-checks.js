@@ -172,6 +172,11 @@ export function installArgumentChecks(Buffer) {
     // feross recognises a SharedArrayBuffer by the platform's captured constructor, which is not
     // the script's on V8: Node's fromArrayBuffer, shared memory and all.
     if (isAnyArrayBuffer(value) && !(value instanceof ArrayBuffer)) return fromSharedArrayBuffer(Buffer, value, encodingOrOffset, length);
+    // feross takes anything that inherits from ArrayBuffer.prototype for one (and then fails on it).
+    if (value instanceof ArrayBuffer && !isAnyArrayBuffer(value)) throw firstArgument(value);
+    // Node's fromObject: an object whose `buffer` is an (Shared)ArrayBuffer and that has no
+    // length gives an empty Buffer.
+    if (typeof value === 'object' && value.length === undefined && isAnyArrayBuffer(value.buffer)) return Buffer.alloc(0);
     try {
       return from.call(this, value, encodingOrOffset, length);
     } catch (e) {
@@ -291,10 +296,22 @@ function fromSharedArrayBuffer(Buffer, sab, byteOffset, length) {
   return buf;
 }
 
+const arrayBufferByteLength = Object.getOwnPropertyDescriptor(ArrayBuffer.prototype, 'byteLength').get;
+
 function isAnyArrayBuffer(v) {
-  if (v instanceof ArrayBuffer) return true;
-  // A brand check: the platform's captured SharedArrayBuffer is not the script's on every engine.
-  return v !== null && typeof v === 'object' && Object.prototype.toString.call(v) === '[object SharedArrayBuffer]';
+  if (v === null || typeof v !== 'object') return false;
+  // Brand checks, as Node's isAnyArrayBuffer: an object that only inherits from
+  // ArrayBuffer.prototype is not one (its byteLength getter throws on it).
+  if (v instanceof ArrayBuffer) {
+    try {
+      arrayBufferByteLength.call(v);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+  // The platform's captured SharedArrayBuffer is not the script's on every engine.
+  return Object.prototype.toString.call(v) === '[object SharedArrayBuffer]';
 }
 
 function compareBytes(a, aStart, aEnd, b, bStart, bEnd) {

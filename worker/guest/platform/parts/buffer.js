@@ -3,6 +3,7 @@
 import bufferModule from 'buffer';
 import { stringDecoderModule } from './string-decoder.js';
 import { installArgumentChecks, installBufferChecks, validatedBytes } from './buffer-checks.js';
+import { defineInspectMaxBytes, installBufferInspect } from './buffer-inspect.js';
 import core from 'runjs:part/core';
 
 const { Buffer } = bufferModule;
@@ -11,6 +12,8 @@ const { requirePart } = core.shared;
 
 installBufferChecks(Buffer);
 installArgumentChecks(Buffer);
+// feross's module object holds the realm's INSPECT_MAX_BYTES (its own inspect reads it too).
+installBufferInspect(Buffer, bufferModule);
 // Node's lower-case aliases of the BigInt methods (feross has those of the others only).
 for (const name of ['readBigUInt64LE', 'readBigUInt64BE', 'writeBigUInt64LE', 'writeBigUInt64BE']) {
   Buffer.prototype[name.replace('UInt', 'Uint')] ??= Buffer.prototype[name];
@@ -60,7 +63,6 @@ const constants = { MAX_LENGTH: bufferModule.kMaxLength, MAX_STRING_LENGTH: 2 **
 const buffer = {
   Buffer,
   SlowBuffer: bufferModule.SlowBuffer,
-  INSPECT_MAX_BYTES: bufferModule.INSPECT_MAX_BYTES,
   kMaxLength: bufferModule.kMaxLength,
   kStringMaxLength: constants.MAX_STRING_LENGTH,
   constants,
@@ -73,6 +75,7 @@ const buffer = {
     return Buffer.from(Buffer.from(source).toString(fromEnc), toEnc);
   },
 };
+defineInspectMaxBytes(buffer, bufferModule);
 // Blob and File live in the fetch part: evaluated only if a script reaches for them.
 for (const name of ['Blob', 'File']) {
   Object.defineProperty(buffer, name, { enumerable: true, configurable: true, get: () => requirePart('fetch').globals[name] });
