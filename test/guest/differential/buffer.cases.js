@@ -83,6 +83,15 @@ const corpus = {
   'inspect props of an empty buffer': () => { const b = B().alloc(0); b.prop = 123; b[Symbol('s')] = 'v'; return require('node:util').inspect(b); },
   'inspect props showHidden': () => { const b = B().from('ab'); Object.defineProperty(b, 'hidden', { value: 1 }); b.inspect = undefined; return [require('node:util').inspect(b), require('node:util').inspect(b, { showHidden: true })]; },
   'from a fake ArrayBuffer': () => { function AB() {} Object.setPrototypeOf(AB.prototype, ArrayBuffer.prototype); return B().from(new AB()); },
+  'from objects in Node\'s order': () => [new String('ab'), new Boolean(true), { valueOf() { return null; } }, { valueOf: null }, { __proto__: null }, { __proto__: null, a: 1 }, new Number(1), { [Symbol.toPrimitive]: () => 'xy' }, { [Symbol.toPrimitive]: () => 1 }, { valueOf: () => [1, 2] }, { type: 'Buffer', data: [3, 4] }, { length: 'x' }, Object.assign(Object.create(Array.prototype, { constructor: { value: undefined } }), { 0: 1 })].map((v) => {
+    try { return B().from(v); } catch (e) { return `${e.code} ${e.message}`; }
+  }),
+  'argument type texts': () => [-0, 'a'.repeat(27), 'a'.repeat(29), "it's", Symbol('s'), 5n, Object.create(null)].map((v) => {
+    try { return B().concat(v); } catch (e) { return e.message; }
+  }),
+  'copyBytesFrom arguments': () => [[new Uint16Array([1, 0xffff]), 1, 5], [new Uint8Array(0)], [new Uint8Array(3), 5], [new Uint8Array(3), '1'], [new Uint8Array(3), 1.5], [new Uint8Array(3), -1], [new Uint8Array(3), 0, NaN], [new Uint8Array(3), 0, 1n], ['nope'], [new DataView(new ArrayBuffer(2))]].map((args) => {
+    try { return B().copyBytesFrom(...args); } catch (e) { return `${e.code} ${e.message}`; }
+  }),
   'from an object with a buffer': () => [B().from({ buffer: new ArrayBuffer(4) }), B().from({ buffer: new SharedArrayBuffer(4) }), B().from({ buffer: new ArrayBuffer(4), length: 2 })],
   'kMaxLength and constants': () => [typeof require('node:buffer').kMaxLength, Object.keys(require('node:buffer').constants).sort()],
   'isEncoding': () => ['utf8', 'UTF-8', 'ucs2', 'binary', 'base64url', 'nope', '', null].map((e) => B().isEncoding(e)),

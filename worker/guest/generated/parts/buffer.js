@@ -2309,7 +2309,19 @@ var __runjs_part = (() => {
       if (typeof value !== "string" && (typeof value !== "object" || value === null)) throw firstArgument(value);
       if (isAnyArrayBuffer(value) && !(value instanceof ArrayBuffer)) return fromSharedArrayBuffer(Buffer3, value, encodingOrOffset, length);
       if (value instanceof ArrayBuffer && !isAnyArrayBuffer(value)) throw firstArgument(value);
-      if (typeof value === "object" && value.length === void 0 && isAnyArrayBuffer(value.buffer)) return Buffer3.alloc(0);
+      if (typeof value === "object" && !__runjs_P.ArrayBuffer_isView(value) && !isAnyArrayBuffer(value)) {
+        const valueOf = value.valueOf && __runjs_P.$valueOf(value);
+        if (valueOf != null && valueOf !== value && (typeof valueOf === "string" || typeof valueOf === "object")) return Buffer3.from(valueOf, encodingOrOffset, length);
+        if (value.length !== void 0 || isAnyArrayBuffer(value.buffer)) {
+          if (typeof value.length !== "number") return Buffer3.alloc(0);
+        } else if (!(value.type === "Buffer" && __runjs_P.Array_isArray(value.data))) {
+          if (typeof value[Symbol.toPrimitive] === "function") {
+            const primitive = value[Symbol.toPrimitive]("string");
+            if (typeof primitive === "string") return Buffer3.from(primitive, encodingOrOffset);
+          }
+          throw firstArgument(value);
+        }
+      }
       try {
         return __runjs_P.$call(from, this, value, encodingOrOffset, length);
       } catch (e) {
@@ -2536,15 +2548,29 @@ var __runjs_part = (() => {
     return true;
   }
   __name(isAscii, "isAscii");
-  if (typeof Buffer2.copyBytesFrom !== "function") {
-    Buffer2.copyBytesFrom = /* @__PURE__ */ __name(function copyBytesFrom(view, offset = 0, length = void 0) {
-      if (!__runjs_P.ArrayBuffer_isView(view) || view instanceof DataView) throw core_default.shared.invalidArgType("view", "an instance of TypedArray", view);
-      const bytes = new Uint8Array(view.buffer, view.byteOffset, view.byteLength);
-      const size = view.BYTES_PER_ELEMENT ?? 1;
-      const end2 = length === void 0 ? view.length : __runjs_P.Math_min(view.length, offset + length);
-      return Buffer2.from(__runjs_P.$slice(bytes, offset * size, end2 * size));
-    }, "copyBytesFrom");
+  function validateInteger(value, name) {
+    if (typeof value !== "number") throw core_default.shared.invalidArgType(name, "of type number", value);
+    if (!__runjs_P.Number_isInteger(value)) throw core_default.shared.outOfRange(name, "an integer", value);
+    if (value < 0 || value > Number.MAX_SAFE_INTEGER) throw core_default.shared.outOfRange(name, `>= 0 && <= ${Number.MAX_SAFE_INTEGER}`, value);
   }
+  __name(validateInteger, "validateInteger");
+  Buffer2.copyBytesFrom = /* @__PURE__ */ __name(function copyBytesFrom(view, offset = void 0, length = void 0) {
+    if (!__runjs_P.ArrayBuffer_isView(view) || view instanceof DataView) throw core_default.shared.invalidArgType("view", "an instance of TypedArray", view);
+    if (view.length === 0) return Buffer2.alloc(0);
+    if (offset !== void 0 || length !== void 0) {
+      if (offset !== void 0) {
+        validateInteger(offset, "offset");
+        if (offset >= view.length) return Buffer2.alloc(0);
+      } else offset = 0;
+      let end2 = view.length;
+      if (length !== void 0) {
+        validateInteger(length, "length");
+        end2 = offset + length;
+      }
+      view = __runjs_P.$slice(view, offset, end2);
+    }
+    return Buffer2.from(new Uint8Array(view.buffer, view.byteOffset, view.byteLength));
+  }, "copyBytesFrom");
   for (const {0: prefix, 1: encoding} of __runjs_P.iter([["utf8", "utf8"], ["latin1", "latin1"], ["ascii", "ascii"], ["hex", "hex"], ["base64", "base64"], ["base64url", "base64url"], ["ucs2", "ucs2"]])) {
     __runjs_P.Object_defineProperty(Buffer2.prototype, `${prefix}Write`, {
       value(string, offset = 0, length = this.length - offset) {

@@ -174,9 +174,22 @@ export function installArgumentChecks(Buffer) {
     if (isAnyArrayBuffer(value) && !(value instanceof ArrayBuffer)) return fromSharedArrayBuffer(Buffer, value, encodingOrOffset, length);
     // feross takes anything that inherits from ArrayBuffer.prototype for one (and then fails on it).
     if (value instanceof ArrayBuffer && !isAnyArrayBuffer(value)) throw firstArgument(value);
-    // Node's fromObject: an object whose `buffer` is an (Shared)ArrayBuffer and that has no
-    // length gives an empty Buffer.
-    if (typeof value === 'object' && value.length === undefined && isAnyArrayBuffer(value.buffer)) return Buffer.alloc(0);
+    if (typeof value === 'object' && !ArrayBuffer.isView(value) && !isAnyArrayBuffer(value)) {
+      // Node's order for other objects: a string or object from valueOf() is converted instead
+      // (feross also follows a number or boolean, and then fails on it); then array-likes and
+      // {type: 'Buffer', data}; then a string from Symbol.toPrimitive; else the type error.
+      const valueOf = value.valueOf && value.valueOf();
+      if (valueOf != null && valueOf !== value && (typeof valueOf === 'string' || typeof valueOf === 'object')) return Buffer.from(valueOf, encodingOrOffset, length);
+      if (value.length !== undefined || isAnyArrayBuffer(value.buffer)) {
+        if (typeof value.length !== 'number') return Buffer.alloc(0);
+      } else if (!(value.type === 'Buffer' && Array.isArray(value.data))) {
+        if (typeof value[Symbol.toPrimitive] === 'function') {
+          const primitive = value[Symbol.toPrimitive]('string');
+          if (typeof primitive === 'string') return Buffer.from(primitive, encodingOrOffset);
+        }
+        throw firstArgument(value);
+      }
+    }
     try {
       return from.call(this, value, encodingOrOffset, length);
     } catch (e) {

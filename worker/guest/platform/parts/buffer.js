@@ -35,15 +35,30 @@ function isAscii(input) {
   return true;
 }
 
-if (typeof Buffer.copyBytesFrom !== 'function') {
-  Buffer.copyBytesFrom = function copyBytesFrom(view, offset = 0, length = undefined) {
-    if (!ArrayBuffer.isView(view) || view instanceof DataView) throw core.shared.invalidArgType('view', 'an instance of TypedArray', view);
-    const bytes = new Uint8Array(view.buffer, view.byteOffset, view.byteLength);
-    const size = view.BYTES_PER_ELEMENT ?? 1;
-    const end = length === undefined ? view.length : Math.min(view.length, offset + length);
-    return Buffer.from(bytes.slice(offset * size, end * size));
-  };
+function validateInteger(value, name) {
+  if (typeof value !== 'number') throw core.shared.invalidArgType(name, 'of type number', value);
+  if (!Number.isInteger(value)) throw core.shared.outOfRange(name, 'an integer', value);
+  if (value < 0 || value > Number.MAX_SAFE_INTEGER) throw core.shared.outOfRange(name, `>= 0 && <= ${Number.MAX_SAFE_INTEGER}`, value);
 }
+
+// Node's Buffer.copyBytesFrom: offset and length count elements of the view, and are integers.
+Buffer.copyBytesFrom = function copyBytesFrom(view, offset = undefined, length = undefined) {
+  if (!ArrayBuffer.isView(view) || view instanceof DataView) throw core.shared.invalidArgType('view', 'an instance of TypedArray', view);
+  if (view.length === 0) return Buffer.alloc(0);
+  if (offset !== undefined || length !== undefined) {
+    if (offset !== undefined) {
+      validateInteger(offset, 'offset');
+      if (offset >= view.length) return Buffer.alloc(0);
+    } else offset = 0;
+    let end = view.length;
+    if (length !== undefined) {
+      validateInteger(length, 'length');
+      end = offset + length;
+    }
+    view = view.slice(offset, end);
+  }
+  return Buffer.from(new Uint8Array(view.buffer, view.byteOffset, view.byteLength));
+};
 
 // Node's Buffer carries per-encoding `<enc>Write(string, offset, length)` / `<enc>Slice(start, end)`
 // methods; libraries probe for them (protobufjs takes Buffer only when `utf8Write` exists).
