@@ -92,6 +92,12 @@ const corpus = {
   'copyBytesFrom arguments': () => [[new Uint16Array([1, 0xffff]), 1, 5], [new Uint8Array(0)], [new Uint8Array(3), 5], [new Uint8Array(3), '1'], [new Uint8Array(3), 1.5], [new Uint8Array(3), -1], [new Uint8Array(3), 0, NaN], [new Uint8Array(3), 0, 1n], ['nope'], [new DataView(new ArrayBuffer(2))]].map((args) => {
     try { return B().copyBytesFrom(...args); } catch (e) { return `${e.code} ${e.message}`; }
   }),
+  'size checks': () => {
+    const { SlowBuffer, kMaxLength, constants } = require('node:buffer');
+    return [kMaxLength, constants.MAX_LENGTH, ...[() => new (B())(42, 'utf8'), () => SlowBuffer(NaN), () => SlowBuffer(-1), () => SlowBuffer('1'), () => SlowBuffer(2).length, () => B()(kMaxLength + 1), () => B().alloc(kMaxLength + 1), () => B().allocUnsafeSlow(NaN)].map((f) => {
+      try { return f(); } catch (e) { return `${e.name} ${e.code} ${e.message}`; }
+    })];
+  },
   'from an object with a buffer': () => [B().from({ buffer: new ArrayBuffer(4) }), B().from({ buffer: new SharedArrayBuffer(4) }), B().from({ buffer: new ArrayBuffer(4), length: 2 })],
   'kMaxLength and constants': () => [typeof require('node:buffer').kMaxLength, Object.keys(require('node:buffer').constants).sort()],
   'isEncoding': () => ['utf8', 'UTF-8', 'ucs2', 'binary', 'base64url', 'nope', '', null].map((e) => B().isEncoding(e)),

@@ -245,10 +245,10 @@ var __runjs_part = (() => {
       var ieee754 = require_ieee754();
       var customInspectSymbol = typeof Symbol === "function" && typeof Symbol["for"] === "function" ? Symbol["for"]("nodejs.util.inspect.custom") : null;
       exports.Buffer = Buffer3;
-      exports.SlowBuffer = SlowBuffer;
+      exports.SlowBuffer = SlowBuffer2;
       exports.INSPECT_MAX_BYTES = 50;
       var K_MAX_LENGTH = 2147483647;
-      exports.kMaxLength = K_MAX_LENGTH;
+      exports.kMaxLength = 9007199254740991;
       Buffer3.TYPED_ARRAY_SUPPORT = typedArraySupport();
       if (!Buffer3.TYPED_ARRAY_SUPPORT && typeof console !== "undefined" && typeof console.error === "function") {
         console.error(
@@ -295,9 +295,7 @@ var __runjs_part = (() => {
       function Buffer3(arg, encodingOrOffset, length) {
         if (typeof arg === "number") {
           if (typeof encodingOrOffset === "string") {
-            throw new TypeError(
-              'The "string" argument must be of type string. Received type number'
-            );
+            throw require_core().shared.invalidArgType("string", "of type string", arg);
           }
           return allocUnsafe(arg);
         }
@@ -494,13 +492,13 @@ var __runjs_part = (() => {
         return length | 0;
       }
       __name(checked, "checked");
-      function SlowBuffer(length) {
+      function SlowBuffer2(length) {
         if (+length != length) {
           length = 0;
         }
         return Buffer3.alloc(+length);
       }
-      __name(SlowBuffer, "SlowBuffer");
+      __name(SlowBuffer2, "SlowBuffer");
       Buffer3.isBuffer = /* @__PURE__ */ __name(function isBuffer(b) {
         return b != null && b._isBuffer === true && b !== Buffer3.prototype;
       }, "isBuffer");
@@ -2587,10 +2585,18 @@ var __runjs_part = (() => {
       configurable: true
     });
   }
+  function SlowBuffer(size) {
+    if (typeof size !== "number") throw core_default.shared.invalidArgType("size", "of type number", size);
+    if (!(size >= 0 && size <= import_buffer.default.kMaxLength)) throw core_default.shared.outOfRange("size", `>= 0 && <= ${import_buffer.default.kMaxLength}`, size);
+    return Buffer2.allocUnsafeSlow(size);
+  }
+  __name(SlowBuffer, "SlowBuffer");
+  __runjs_P.Object_setPrototypeOf(SlowBuffer.prototype, Uint8Array.prototype);
+  __runjs_P.Object_setPrototypeOf(SlowBuffer, Uint8Array);
   var constants = { MAX_LENGTH: import_buffer.default.kMaxLength, MAX_STRING_LENGTH: 2 ** 29 - 24 };
   var buffer = {
     Buffer: Buffer2,
-    SlowBuffer: import_buffer.default.SlowBuffer,
+    SlowBuffer,
     kMaxLength: import_buffer.default.kMaxLength,
     kStringMaxLength: constants.MAX_STRING_LENGTH,
     constants,

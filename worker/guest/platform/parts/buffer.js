@@ -73,11 +73,20 @@ for (const [prefix, encoding] of [['utf8', 'utf8'], ['latin1', 'latin1'], ['asci
   });
 }
 
+// Node's SlowBuffer: a size that is not a number in 0..kMaxLength throws (feross makes NaN 0).
+function SlowBuffer(size) {
+  if (typeof size !== 'number') throw core.shared.invalidArgType('size', 'of type number', size);
+  if (!(size >= 0 && size <= bufferModule.kMaxLength)) throw core.shared.outOfRange('size', `>= 0 && <= ${bufferModule.kMaxLength}`, size);
+  return Buffer.allocUnsafeSlow(size);
+}
+Object.setPrototypeOf(SlowBuffer.prototype, Uint8Array.prototype);
+Object.setPrototypeOf(SlowBuffer, Uint8Array);
+
 const constants = { MAX_LENGTH: bufferModule.kMaxLength, MAX_STRING_LENGTH: 2 ** 29 - 24 };
 
 const buffer = {
   Buffer,
-  SlowBuffer: bufferModule.SlowBuffer,
+  SlowBuffer,
   kMaxLength: bufferModule.kMaxLength,
   kStringMaxLength: constants.MAX_STRING_LENGTH,
   constants,
