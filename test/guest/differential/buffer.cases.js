@@ -98,6 +98,9 @@ const corpus = {
       try { return f(); } catch (e) { return `${e.name} ${e.code} ${e.message}`; }
     })];
   },
+  'toString encodings and ranges': () => [[0, 1, 2], ['bogus', 2, 1], ['bogus', 5], [{ toString() { return 'hex'; } }], [undefined, 1], [null], [''], ['UTF8', '1'], [NaN], [false, 0, 3], ['ascii', '-1.99', '2.5'], ['ascii', true, {}], ['latin1', 'x', 'Infinity']].map((args) => {
+    try { return B().from('abc').toString(...args); } catch (e) { return `${e.code} ${e.message}`; }
+  }),
   'from an object with a buffer': () => [B().from({ buffer: new ArrayBuffer(4) }), B().from({ buffer: new SharedArrayBuffer(4) }), B().from({ buffer: new ArrayBuffer(4), length: 2 })],
   'kMaxLength and constants': () => [typeof require('node:buffer').kMaxLength, Object.keys(require('node:buffer').constants).sort()],
   'isEncoding': () => ['utf8', 'UTF-8', 'ucs2', 'binary', 'base64url', 'nope', '', null].map((e) => B().isEncoding(e)),

@@ -2376,8 +2376,18 @@ var __runjs_part = (() => {
     });
     const { fill, write: write2, toString } = proto;
     define(proto, "toString", function(encoding, start, end2) {
-      if (encoding === null || encoding === "") throw nodeError2(TypeError, "ERR_UNKNOWN_ENCODING", `Unknown encoding: ${encoding}`);
-      return arguments.length === 0 ? __runjs_P.$call(toString, this) : __runjs_P.$call(toString, this, encoding, start, end2);
+      if (arguments.length === 0) return __runjs_P.$call(toString, this);
+      const len = this.length;
+      if (start <= 0) start = 0;
+      else if (start >= len) return "";
+      else start = __runjs_P.Math_trunc(start) || 0;
+      if (end2 === void 0 || end2 > len) end2 = len;
+      else end2 = __runjs_P.Math_trunc(end2) || 0;
+      if (end2 <= start) return "";
+      if (encoding === void 0) return __runjs_P.$call(toString, this, "utf8", start, end2);
+      const name = `${encoding}`;
+      if (!Buffer3.isEncoding(name)) throw nodeError2(TypeError, "ERR_UNKNOWN_ENCODING", `Unknown encoding: ${name}`);
+      return __runjs_P.$call(toString, this, name, start, end2);
     });
     proto.toLocaleString = proto.toString;
     define(proto, "fill", function(value, offset, end2, encoding) {

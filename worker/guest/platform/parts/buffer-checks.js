@@ -246,10 +246,22 @@ export function installArgumentChecks(Buffer) {
     return n;
   });
   const { fill, write, toString } = proto;
-  // Only a missing encoding means UTF-8 (null and '' are unknown encodings).
+  // Node's order: the range is clamped first (an empty one is '' whatever the encoding), then
+  // only a missing encoding means UTF-8 — any other value is converted to a string and must name
+  // an encoding (0, null, '' and false are unknown encodings; feross takes a falsy one for UTF-8).
   define(proto, 'toString', function (encoding, start, end) {
-    if (encoding === null || encoding === '') throw nodeError(TypeError, 'ERR_UNKNOWN_ENCODING', `Unknown encoding: ${encoding}`);
-    return arguments.length === 0 ? toString.call(this) : toString.call(this, encoding, start, end);
+    if (arguments.length === 0) return toString.call(this);
+    const len = this.length;
+    if (start <= 0) start = 0;
+    else if (start >= len) return '';
+    else start = Math.trunc(start) || 0;
+    if (end === undefined || end > len) end = len;
+    else end = Math.trunc(end) || 0;
+    if (end <= start) return '';
+    if (encoding === undefined) return toString.call(this, 'utf8', start, end);
+    const name = `${encoding}`;
+    if (!Buffer.isEncoding(name)) throw nodeError(TypeError, 'ERR_UNKNOWN_ENCODING', `Unknown encoding: ${name}`);
+    return toString.call(this, name, start, end);
   });
   proto.toLocaleString = proto.toString;
   define(proto, 'fill', function (value, offset, end, encoding) {
