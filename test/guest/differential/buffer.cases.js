@@ -101,6 +101,20 @@ const corpus = {
   'toString encodings and ranges': () => [[0, 1, 2], ['bogus', 2, 1], ['bogus', 5], [{ toString() { return 'hex'; } }], [undefined, 1], [null], [''], ['UTF8', '1'], [NaN], [false, 0, 3], ['ascii', '-1.99', '2.5'], ['ascii', true, {}], ['latin1', 'x', 'Infinity']].map((args) => {
     try { return B().from('abc').toString(...args); } catch (e) { return `${e.code} ${e.message}`; }
   }),
+  'indexOf offsets and encodings': () => {
+    const b = B().from('abcdef');
+    const out = [];
+    for (const n of ['a', 'bc', '', B().from('bc'), new Uint8Array([0x63]), 0x161])
+      for (const o of [undefined, -1, -7, NaN, Infinity, [2], 'hex', 'ucs2', 7]) out.push([b.indexOf(n, o), b.lastIndexOf(n, o), b.includes(n, o)]);
+    return out;
+  },
+  'indexOf errors': () => [() => B().from('ab').indexOf('', '2'), () => B().from('ab').indexOf({}), () => B().prototype.indexOf.call({}, 1), () => B().from('ab').lastIndexOf(Symbol('s'))].map((f) => {
+    try { return f(); } catch (e) { return `${e.code} ${e.message}`; }
+  }),
+  'indexOf utf16': () => {
+    const s = B().from('\u039a\u0391abc\u03a3\u03a3\u0395', 'ucs2');
+    return [s.indexOf('bc', 0, 'ucs2'), s.indexOf('\u03a3', -4, 'ucs2'), s.lastIndexOf('\u03a3', undefined, 'utf16le'), s.indexOf(B().from('\u03a3', 'ucs2'), 0, 'ucs2'), B().from('aaaaa').indexOf('b', 'ucs2'), B().from('aaaa').indexOf('aaaa', 'ucs2'), B().from('abab').lastIndexOf(B().from('ba'), 3, 'ucs2')];
+  },
   'from an object with a buffer': () => [B().from({ buffer: new ArrayBuffer(4) }), B().from({ buffer: new SharedArrayBuffer(4) }), B().from({ buffer: new ArrayBuffer(4), length: 2 })],
   'kMaxLength and constants': () => [typeof require('node:buffer').kMaxLength, Object.keys(require('node:buffer').constants).sort()],
   'isEncoding': () => ['utf8', 'UTF-8', 'ucs2', 'binary', 'base64url', 'nope', '', null].map((e) => B().isEncoding(e)),

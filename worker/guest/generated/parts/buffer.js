@@ -350,8 +350,8 @@ var __runjs_part = (() => {
       }
       __name(__runjs_unknownEncoding, "__runjs_unknownEncoding");
       function assertSize(size) {
-        const { invalidArgType: invalidArgType4, outOfRange: outOfRange3 } = require_core().shared;
-        if (typeof size !== "number") throw invalidArgType4("size", "of type number", size);
+        const { invalidArgType: invalidArgType5, outOfRange: outOfRange3 } = require_core().shared;
+        if (typeof size !== "number") throw invalidArgType5("size", "of type number", size);
         if (!(size >= 0 && size <= 9007199254740991)) throw outOfRange3("size", ">= 0 && <= 9007199254740991", size);
       }
       __name(assertSize, "assertSize");
@@ -798,7 +798,7 @@ var __runjs_part = (() => {
         if (y < x) return 1;
         return 0;
       }, "compare");
-      function bidirectionalIndexOf(buffer2, val, byteOffset, encoding, dir) {
+      function bidirectionalIndexOf2(buffer2, val, byteOffset, encoding, dir) {
         if ((typeof val === "string" || isInstance(val, Uint8Array)) && val.length === 0) {
           let o = typeof byteOffset === "string" ? NaN : +byteOffset;
           if (numberIsNaN(o)) o = dir ? 0 : buffer2.length;
@@ -847,7 +847,7 @@ var __runjs_part = (() => {
         }
         throw require_core().shared.invalidArgType("value", "one of type number or string or an instance of Buffer or Uint8Array", val);
       }
-      __name(bidirectionalIndexOf, "bidirectionalIndexOf");
+      __name(bidirectionalIndexOf2, "bidirectionalIndexOf");
       function arrayIndexOf(arr, val, byteOffset, encoding, dir) {
         let indexSize = 1;
         let arrLength = arr.length;
@@ -904,10 +904,10 @@ var __runjs_part = (() => {
         return __runjs_P.$indexOf(this, val, byteOffset, encoding) !== -1;
       }, "includes");
       Buffer3.prototype.indexOf = /* @__PURE__ */ __name(function indexOf(val, byteOffset, encoding) {
-        return bidirectionalIndexOf(this, val, byteOffset, encoding, true);
+        return bidirectionalIndexOf2(this, val, byteOffset, encoding, true);
       }, "indexOf");
       Buffer3.prototype.lastIndexOf = /* @__PURE__ */ __name(function lastIndexOf(val, byteOffset, encoding) {
-        return bidirectionalIndexOf(this, val, byteOffset, encoding, false);
+        return bidirectionalIndexOf2(this, val, byteOffset, encoding, false);
       }, "lastIndexOf");
       function hexWrite(buf, string, offset, length) {
         offset = Number(offset) || 0;
@@ -2530,6 +2530,98 @@ var __runjs_part = (() => {
   }
   __name(defineInspectMaxBytes, "defineInspectMaxBytes");
 
+  // worker/guest/platform/parts/buffer-indexof.js
+  var { nodeError: nodeError3, invalidArgType: invalidArgType4 } = core_default.shared;
+  var ENCODINGS2 = {
+    utf8: "utf8",
+    "utf-8": "utf8",
+    ucs2: "utf16le",
+    "ucs-2": "utf16le",
+    utf16le: "utf16le",
+    "utf-16le": "utf16le",
+    latin1: "latin1",
+    binary: "latin1",
+    base64: "base64",
+    base64url: "base64url",
+    hex: "hex",
+    ascii: "ascii"
+  };
+  function startOffset(length, offset, needleLength, forward) {
+    if (offset < 0) {
+      if (offset + length >= 0) return length + offset;
+      return forward || needleLength === 0 ? 0 : -1;
+    }
+    if (offset + needleLength <= length) return offset;
+    if (needleLength === 0) return length;
+    return forward ? -1 : length - 1;
+  }
+  __name(startOffset, "startOffset");
+  function search(hay, hayLength, needle, start, forward, step) {
+    const units = __runjs_P.Math_floor(hayLength / step);
+    const n = needle.length / step;
+    const at = /* @__PURE__ */ __name((i2) => {
+      for (let j = 0; j < needle.length; j++) if (hay[i2 * step + j] !== needle[j]) return false;
+      return true;
+    }, "at");
+    let i = __runjs_P.Math_floor(start / step);
+    if (forward) {
+      for (; i + n <= units; i++) if (at(i)) return i * step;
+    } else {
+      if (i > units - n) i = units - n;
+      for (; i >= 0; i--) if (at(i)) return i * step;
+    }
+    return -1;
+  }
+  __name(search, "search");
+  function indexOfBytes(buffer2, needle, offset, forward, step) {
+    const length = buffer2.length;
+    const start = startOffset(length, offset, needle.length, forward);
+    if (needle.length === 0) return start;
+    if (length === 0 || start <= -1) return -1;
+    if (forward && needle.length + start > length || needle.length > length) return -1;
+    if (step === 2 && (length < 2 || needle.length < 2)) return -1;
+    return search(buffer2, length, needle, start, forward, step);
+  }
+  __name(indexOfBytes, "indexOfBytes");
+  function bidirectionalIndexOf(Buffer3, buffer2, value, byteOffset, encoding, forward) {
+    if (!(buffer2 instanceof Uint8Array)) throw invalidArgType4("buffer", "an instance of Buffer, TypedArray, or DataView", buffer2);
+    if (typeof byteOffset === "string") {
+      encoding = byteOffset;
+      byteOffset = void 0;
+    } else if (byteOffset > 2147483647) byteOffset = 2147483647;
+    else if (byteOffset < -2147483648) byteOffset = -2147483648;
+    byteOffset = +byteOffset;
+    if (__runjs_P.Number_isNaN(byteOffset)) byteOffset = forward ? 0 : buffer2.length;
+    byteOffset = __runjs_P.Math_trunc(byteOffset);
+    if (typeof value === "number") {
+      const byte = value >>> 0 & 255;
+      const start = startOffset(buffer2.length, byteOffset, 1, forward);
+      if (start <= -1 || buffer2.length === 0) return -1;
+      return forward ? __runjs_P.$call(__runjs_P.Uint8ArrayProto_indexOf, buffer2, byte, start) : __runjs_P.$call(__runjs_P.Uint8ArrayProto_lastIndexOf, buffer2, byte, start);
+    }
+    const enc = encoding === void 0 ? "utf8" : ENCODINGS2[__runjs_P.$toLowerCase(`${encoding}`)];
+    if (typeof value === "string") {
+      if (enc === void 0) throw nodeError3(TypeError, "ERR_UNKNOWN_ENCODING", `Unknown encoding: ${encoding}`);
+      return indexOfBytes(buffer2, Buffer3.from(value, enc), byteOffset, forward, enc === "utf16le" ? 2 : 1);
+    }
+    if (value instanceof Uint8Array) return indexOfBytes(buffer2, value, byteOffset, forward, enc === "utf16le" ? 2 : 1);
+    throw invalidArgType4("value", "one of type number or string or an instance of Buffer or Uint8Array", value);
+  }
+  __name(bidirectionalIndexOf, "bidirectionalIndexOf");
+  function installIndexOf(Buffer3) {
+    const define = /* @__PURE__ */ __name((name, value) => __runjs_P.Object_defineProperty(Buffer3.prototype, name, { value, writable: true, configurable: true, enumerable: true }), "define");
+    define("indexOf", /* @__PURE__ */ __name(function indexOf(value, byteOffset, encoding) {
+      return bidirectionalIndexOf(Buffer3, this, value, byteOffset, encoding, true);
+    }, "indexOf"));
+    define("lastIndexOf", /* @__PURE__ */ __name(function lastIndexOf(value, byteOffset, encoding) {
+      return bidirectionalIndexOf(Buffer3, this, value, byteOffset, encoding, false);
+    }, "lastIndexOf"));
+    define("includes", /* @__PURE__ */ __name(function includes(value, byteOffset, encoding) {
+      return __runjs_P.$indexOf(this, value, byteOffset, encoding) !== -1;
+    }, "includes"));
+  }
+  __name(installIndexOf, "installIndexOf");
+
   // worker/guest/platform/parts/buffer.js
   var { Buffer: Buffer2 } = import_buffer.default;
   var { atob, btoa } = core_default.globals;
@@ -2537,6 +2629,7 @@ var __runjs_part = (() => {
   installBufferChecks(Buffer2);
   installArgumentChecks(Buffer2);
   installBufferInspect(Buffer2, import_buffer.default);
+  installIndexOf(Buffer2);
   for (const name of __runjs_P.iter(["readBigUInt64LE", "readBigUInt64BE", "writeBigUInt64LE", "writeBigUInt64BE"])) {
     Buffer2.prototype[__runjs_P.$replace(name, "UInt", "Uint")] ??= Buffer2.prototype[name];
   }

@@ -4,6 +4,7 @@ import bufferModule from 'buffer';
 import { stringDecoderModule } from './string-decoder.js';
 import { installArgumentChecks, installBufferChecks, validatedBytes } from './buffer-checks.js';
 import { defineInspectMaxBytes, installBufferInspect } from './buffer-inspect.js';
+import { installIndexOf } from './buffer-indexof.js';
 import core from 'runjs:part/core';
 
 const { Buffer } = bufferModule;
@@ -14,6 +15,7 @@ installBufferChecks(Buffer);
 installArgumentChecks(Buffer);
 // feross's module object holds the realm's INSPECT_MAX_BYTES (its own inspect reads it too).
 installBufferInspect(Buffer, bufferModule);
+installIndexOf(Buffer);
 // Node's lower-case aliases of the BigInt methods (feross has those of the others only).
 for (const name of ['readBigUInt64LE', 'readBigUInt64BE', 'writeBigUInt64LE', 'writeBigUInt64BE']) {
   Buffer.prototype[name.replace('UInt', 'Uint')] ??= Buffer.prototype[name];
