@@ -37,6 +37,12 @@ export const PATCHES: Readonly<Record<string, readonly Patch[]>> = {
       find: "      throw new TypeError(\n        'The \"string\" argument must be of type string. Received type number'\n      )\n",
       replace: "      throw require('runjs:part/core').shared.invalidArgType('string', 'of type string', arg)\n",
     },
+    // Node's DEP0005: calling Buffer() itself (with or without `new`) warns, once per process
+    // (here per realm; the platform's own code never calls it).
+    {
+      find: 'function Buffer (arg, encodingOrOffset, length) {\n',
+      replace: "let __runjs_bufferWarned = false\nfunction Buffer (arg, encodingOrOffset, length) {\n  if (!__runjs_bufferWarned) {\n    __runjs_bufferWarned = true\n    require('runjs:part/core').process.emitWarning('Buffer() is deprecated due to security and usability issues. Please use the Buffer.alloc(), Buffer.allocUnsafe(), or Buffer.from() methods instead.', 'DeprecationWarning', 'DEP0005')\n  }\n",
+    },
     // Node says how many bytes it left out.
     { find: "  if (this.length > max) str += ' ... '\n", replace: "  if (this.length > max) str += ' ... ' + (this.length - max) + ' more byte' + (this.length - max > 1 ? 's' : '')\n" },
     // Node stops at the first pair that is not two hex digits ('0g' is not 0).

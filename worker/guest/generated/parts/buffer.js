@@ -292,7 +292,12 @@ var __runjs_part = (() => {
         return buf;
       }
       __name(createBuffer, "createBuffer");
+      var __runjs_bufferWarned = false;
       function Buffer3(arg, encodingOrOffset, length) {
+        if (!__runjs_bufferWarned) {
+          __runjs_bufferWarned = true;
+          require_core().process.emitWarning("Buffer() is deprecated due to security and usability issues. Please use the Buffer.alloc(), Buffer.allocUnsafe(), or Buffer.from() methods instead.", "DeprecationWarning", "DEP0005");
+        }
         if (typeof arg === "number") {
           if (typeof encodingOrOffset === "string") {
             throw require_core().shared.invalidArgType("string", "of type string", arg);
@@ -2688,7 +2693,12 @@ var __runjs_part = (() => {
       configurable: true
     });
   }
+  var slowBufferWarned = false;
   function SlowBuffer(size) {
+    if (!slowBufferWarned) {
+      slowBufferWarned = true;
+      core_default.process.emitWarning("SlowBuffer() is deprecated. Please use Buffer.allocUnsafeSlow()", "DeprecationWarning", "DEP0030");
+    }
     if (typeof size !== "number") throw core_default.shared.invalidArgType("size", "of type number", size);
     if (!(size >= 0 && size <= import_buffer.default.kMaxLength)) throw core_default.shared.outOfRange("size", `>= 0 && <= ${import_buffer.default.kMaxLength}`, size);
     return Buffer2.allocUnsafeSlow(size);

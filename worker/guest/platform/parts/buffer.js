@@ -75,8 +75,14 @@ for (const [prefix, encoding] of [['utf8', 'utf8'], ['latin1', 'latin1'], ['asci
   });
 }
 
-// Node's SlowBuffer: a size that is not a number in 0..kMaxLength throws (feross makes NaN 0).
+// Node's SlowBuffer: a size that is not a number in 0..kMaxLength throws (feross makes NaN 0);
+// the first call warns DEP0030, as Node's util.deprecate wrapper does.
+let slowBufferWarned = false;
 function SlowBuffer(size) {
+  if (!slowBufferWarned) {
+    slowBufferWarned = true;
+    core.process.emitWarning('SlowBuffer() is deprecated. Please use Buffer.allocUnsafeSlow()', 'DeprecationWarning', 'DEP0030');
+  }
   if (typeof size !== 'number') throw core.shared.invalidArgType('size', 'of type number', size);
   if (!(size >= 0 && size <= bufferModule.kMaxLength)) throw core.shared.outOfRange('size', `>= 0 && <= ${bufferModule.kMaxLength}`, size);
   return Buffer.allocUnsafeSlow(size);
