@@ -270,11 +270,14 @@ guestSuite('node core modules against Node 24', (g) => {
   g.test('buffer: Buffer() warns DEP0005 and SlowBuffer() DEP0030, once each, through process.emitWarning', async (ctx) => {
     const output = await ctx.output(`const seen = [];
 process.on('warning', (w) => seen.push([w.name, w.code, w.message]));
+Buffer.of(1, 2);
 Buffer(1);
 new Buffer('x');
 const { SlowBuffer } = require('node:buffer');
 SlowBuffer(1);
 SlowBuffer(2);
+// Uint8Array methods make buffers through Buffer[Symbol.species] (FastBuffer): no further warning.
+Buffer.of(1).map((x) => x).subarray(0);
 await new Promise((resolve) => setTimeout(resolve, 10));
 console.log(JSON.stringify(seen));`);
     const lines = output.trimEnd().split('\n');

@@ -115,6 +115,11 @@ const corpus = {
     const s = B().from('\u039a\u0391abc\u03a3\u03a3\u0395', 'ucs2');
     return [s.indexOf('bc', 0, 'ucs2'), s.indexOf('\u03a3', -4, 'ucs2'), s.lastIndexOf('\u03a3', undefined, 'utf16le'), s.indexOf(B().from('\u03a3', 'ucs2'), 0, 'ucs2'), B().from('aaaaa').indexOf('b', 'ucs2'), B().from('aaaa').indexOf('aaaa', 'ucs2'), B().from('abab').lastIndexOf(B().from('ba'), 3, 'ucs2')];
   },
+  'species and Buffer.of': () => {
+    const b = B().from([1, 2, 3, 4]);
+    const show = (v) => [v.constructor.name, Object.getPrototypeOf(v) === B().prototype, B().isBuffer(v), [...v]];
+    return [show(B().of(1, 2)), show(b.map((x) => x * 2)), show(b.filter((x) => x > 2)), show(b.subarray(1, 3)), show(Uint8Array.prototype.slice.call(b, 1)), B()[Symbol.species] === B(), B().of.name, B().of.length];
+  },
   'from an object with a buffer': () => [B().from({ buffer: new ArrayBuffer(4) }), B().from({ buffer: new SharedArrayBuffer(4) }), B().from({ buffer: new ArrayBuffer(4), length: 2 })],
   'kMaxLength and constants': () => [typeof require('node:buffer').kMaxLength, Object.keys(require('node:buffer').constants).sort()],
   'isEncoding': () => ['utf8', 'UTF-8', 'ucs2', 'binary', 'base64url', 'nope', '', null].map((e) => B().isEncoding(e)),

@@ -2638,6 +2638,18 @@ var __runjs_part = (() => {
   for (const name of __runjs_P.iter(["readBigUInt64LE", "readBigUInt64BE", "writeBigUInt64LE", "writeBigUInt64BE"])) {
     Buffer2.prototype[__runjs_P.$replace(name, "UInt", "Uint")] ??= Buffer2.prototype[name];
   }
+  function FastBuffer(bufferOrLength, byteOffset, length) {
+    return __runjs_P.Reflect_construct(Uint8Array, [bufferOrLength, byteOffset, length], FastBuffer);
+  }
+  __name(FastBuffer, "FastBuffer");
+  FastBuffer.prototype = Buffer2.prototype;
+  __runjs_P.Object_setPrototypeOf(FastBuffer, Uint8Array);
+  __runjs_P.Object_defineProperty(Buffer2, Symbol.species, { get: /* @__PURE__ */ __name(() => FastBuffer, "get"), enumerable: false, configurable: true });
+  Buffer2.of = /* @__PURE__ */ __name(function of(...items) {
+    const buf = new FastBuffer(items.length);
+    for (let i = 0; i < items.length; i++) buf[i] = items[i];
+    return buf;
+  }, "of");
   function isUtf8(input) {
     const bytes = validatedBytes(input);
     try {

@@ -21,6 +21,20 @@ for (const name of ['readBigUInt64LE', 'readBigUInt64BE', 'writeBigUInt64LE', 'w
   Buffer.prototype[name.replace('UInt', 'Uint')] ??= Buffer.prototype[name];
 }
 
+// Node's Buffer.of and Buffer[Symbol.species]: buffers made by Uint8Array methods (of, map,
+// filter, subarray…) come from FastBuffer, not from Buffer() itself, so they do not warn DEP0005.
+function FastBuffer(bufferOrLength, byteOffset, length) {
+  return Reflect.construct(Uint8Array, [bufferOrLength, byteOffset, length], FastBuffer);
+}
+FastBuffer.prototype = Buffer.prototype;
+Object.setPrototypeOf(FastBuffer, Uint8Array);
+Object.defineProperty(Buffer, Symbol.species, { get: () => FastBuffer, enumerable: false, configurable: true });
+Buffer.of = function of(...items) {
+  const buf = new FastBuffer(items.length);
+  for (let i = 0; i < items.length; i++) buf[i] = items[i];
+  return buf;
+};
+
 function isUtf8(input) {
   const bytes = validatedBytes(input);
   try {
