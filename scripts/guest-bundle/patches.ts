@@ -30,6 +30,19 @@ export const PATCHES: Readonly<Record<string, readonly Patch[]>> = {
       find: "  if (!Buffer.isBuffer(b)) throw new TypeError('Argument must be a Buffer')\n  if (this === b) return true",
       replace: "  if (!isInstance(b, Uint8Array)) throw new TypeError('The \"otherBuffer\" argument must be an instance of Buffer or Uint8Array.' + ' Received ' + (b === null ? 'null' : typeof b))\n  if (this === b) return true",
     },
+    // Node 24's kMaxLength (64-bit): sizes up to it pass the size check and fail, if at all, when
+    // allocated; feross's 2 ** 31 - 1 stays its internal limit.
+    { find: 'exports.kMaxLength = K_MAX_LENGTH\n', replace: 'exports.kMaxLength = 9007199254740991\n' },
+    {
+      find: "      throw new TypeError(\n        'The \"string\" argument must be of type string. Received type number'\n      )\n",
+      replace: "      throw require('runjs:part/core').shared.invalidArgType('string', 'of type string', arg)\n",
+    },
+    // Node's DEP0005: calling Buffer() itself (with or without `new`) warns, once per process
+    // (here per realm; the platform's own code never calls it).
+    {
+      find: 'function Buffer (arg, encodingOrOffset, length) {\n',
+      replace: "let __runjs_bufferWarned = false\nfunction Buffer (arg, encodingOrOffset, length) {\n  if (!__runjs_bufferWarned) {\n    __runjs_bufferWarned = true\n    require('runjs:part/core').process.emitWarning('Buffer() is deprecated due to security and usability issues. Please use the Buffer.alloc(), Buffer.allocUnsafe(), or Buffer.from() methods instead.', 'DeprecationWarning', 'DEP0005')\n  }\n",
+    },
     // Node says how many bytes it left out.
     { find: "  if (this.length > max) str += ' ... '\n", replace: "  if (this.length > max) str += ' ... ' + (this.length - max) + ' more byte' + (this.length - max > 1 ? 's' : '')\n" },
     // Node stops at the first pair that is not two hex digits ('0g' is not 0).

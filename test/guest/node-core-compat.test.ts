@@ -266,6 +266,31 @@ guestSuite('node core modules against Node 24', (g) => {
     await sameAsNode(ctx, bufferConversionCases);
   });
 
+  // Node warns once per process, so the host (this test process) cannot be the oracle here.
+  g.test('buffer: Buffer() warns DEP0005 and SlowBuffer() DEP0030, once each, through process.emitWarning', async (ctx) => {
+    const output = await ctx.output(`const seen = [];
+process.on('warning', (w) => seen.push([w.name, w.code, w.message]));
+Buffer.of(1, 2);
+Buffer(1);
+new Buffer('x');
+const { SlowBuffer } = require('node:buffer');
+SlowBuffer(1);
+SlowBuffer(2);
+// Uint8Array methods make buffers through Buffer[Symbol.species] (FastBuffer): no further warning.
+Buffer.of(1).map((x) => x).subarray(0);
+await new Promise((resolve) => setTimeout(resolve, 10));
+console.log(JSON.stringify(seen));`);
+    const lines = output.trimEnd().split('\n');
+    assert.deepEqual(JSON.parse(lines.at(-1)!), [
+      ['DeprecationWarning', 'DEP0005', 'Buffer() is deprecated due to security and usability issues. Please use the Buffer.alloc(), Buffer.allocUnsafe(), or Buffer.from() methods instead.'],
+      ['DeprecationWarning', 'DEP0030', 'SlowBuffer() is deprecated. Please use Buffer.allocUnsafeSlow()'],
+    ]);
+    assert.deepEqual(lines.slice(0, -1), [
+      '[WARN] (runjs) [DEP0005] DeprecationWarning: Buffer() is deprecated due to security and usability issues. Please use the Buffer.alloc(), Buffer.allocUnsafe(), or Buffer.from() methods instead.',
+      '[WARN] (runjs) [DEP0030] DeprecationWarning: SlowBuffer() is deprecated. Please use Buffer.allocUnsafeSlow()',
+    ]);
+  });
+
   g.test('events: Node\'s argument errors, MaxListenersExceededWarning through process.emitWarning, captureRejections, addAbortListener, once with options', async (ctx) => {
     await sameAsNode(ctx, eventsCases);
   });

@@ -66,6 +66,61 @@ const corpus = {
   'inspect long': () => require('node:util').inspect(B().alloc(60, 1)),
   'inspect with props': () => { const b = B().from('ab'); b.x = 1; return require('node:util').inspect(b); },
   'INSPECT_MAX_BYTES': () => require('node:buffer').INSPECT_MAX_BYTES,
+  'INSPECT_MAX_BYTES setter': () => {
+    const buffer = require('node:buffer');
+    const util = require('node:util');
+    const out = [];
+    for (const v of [NaN, -1, 'x', null]) {
+      try { buffer.INSPECT_MAX_BYTES = v; out.push('set'); } catch (e) { out.push(`${e.code} ${e.message}`); }
+    }
+    buffer.INSPECT_MAX_BYTES = 2;
+    out.push(util.inspect(B().from('1234')), util.inspect(B().from('12')), util.inspect(B().from('123')));
+    buffer.INSPECT_MAX_BYTES = Infinity;
+    out.push(util.inspect(B().alloc(60, 1)));
+    buffer.INSPECT_MAX_BYTES = 50;
+    return out;
+  },
+  'inspect props of an empty buffer': () => { const b = B().alloc(0); b.prop = 123; b[Symbol('s')] = 'v'; return require('node:util').inspect(b); },
+  'inspect props showHidden': () => { const b = B().from('ab'); Object.defineProperty(b, 'hidden', { value: 1 }); b.inspect = undefined; return [require('node:util').inspect(b), require('node:util').inspect(b, { showHidden: true })]; },
+  'from a fake ArrayBuffer': () => { function AB() {} Object.setPrototypeOf(AB.prototype, ArrayBuffer.prototype); return B().from(new AB()); },
+  'from objects in Node\'s order': () => [new String('ab'), new Boolean(true), { valueOf() { return null; } }, { valueOf: null }, { __proto__: null }, { __proto__: null, a: 1 }, new Number(1), { [Symbol.toPrimitive]: () => 'xy' }, { [Symbol.toPrimitive]: () => 1 }, { valueOf: () => [1, 2] }, { type: 'Buffer', data: [3, 4] }, { length: 'x' }, Object.assign(Object.create(Array.prototype, { constructor: { value: undefined } }), { 0: 1 })].map((v) => {
+    try { return B().from(v); } catch (e) { return `${e.code} ${e.message}`; }
+  }),
+  'argument type texts': () => [-0, 'a'.repeat(27), 'a'.repeat(29), "it's", Symbol('s'), 5n, Object.create(null)].map((v) => {
+    try { return B().concat(v); } catch (e) { return e.message; }
+  }),
+  'copyBytesFrom arguments': () => [[new Uint16Array([1, 0xffff]), 1, 5], [new Uint8Array(0)], [new Uint8Array(3), 5], [new Uint8Array(3), '1'], [new Uint8Array(3), 1.5], [new Uint8Array(3), -1], [new Uint8Array(3), 0, NaN], [new Uint8Array(3), 0, 1n], ['nope'], [new DataView(new ArrayBuffer(2))]].map((args) => {
+    try { return B().copyBytesFrom(...args); } catch (e) { return `${e.code} ${e.message}`; }
+  }),
+  'size checks': () => {
+    const { SlowBuffer, kMaxLength, constants } = require('node:buffer');
+    return [kMaxLength, constants.MAX_LENGTH, ...[() => new (B())(42, 'utf8'), () => SlowBuffer(NaN), () => SlowBuffer(-1), () => SlowBuffer('1'), () => SlowBuffer(2).length, () => B()(kMaxLength + 1), () => B().alloc(kMaxLength + 1), () => B().allocUnsafeSlow(NaN)].map((f) => {
+      try { return f(); } catch (e) { return `${e.name} ${e.code} ${e.message}`; }
+    })];
+  },
+  'toString encodings and ranges': () => [[0, 1, 2], ['bogus', 2, 1], ['bogus', 5], [{ toString() { return 'hex'; } }], [undefined, 1], [null], [''], ['UTF8', '1'], [NaN], [false, 0, 3], ['ascii', '-1.99', '2.5'], ['ascii', true, {}], ['latin1', 'x', 'Infinity']].map((args) => {
+    try { return B().from('abc').toString(...args); } catch (e) { return `${e.code} ${e.message}`; }
+  }),
+  'indexOf offsets and encodings': () => {
+    const b = B().from('abcdef');
+    const out = [];
+    for (const n of ['a', 'bc', '', B().from('bc'), new Uint8Array([0x63]), 0x161])
+      for (const o of [undefined, -1, -7, NaN, Infinity, [2], 'hex', 'ucs2', 7]) out.push([b.indexOf(n, o), b.lastIndexOf(n, o), b.includes(n, o)]);
+    return out;
+  },
+  'indexOf errors': () => [() => B().from('ab').indexOf('', '2'), () => B().from('ab').indexOf({}), () => B().prototype.indexOf.call({}, 1), () => B().from('ab').lastIndexOf(Symbol('s'))].map((f) => {
+    try { return f(); } catch (e) { return `${e.code} ${e.message}`; }
+  }),
+  'indexOf utf16': () => {
+    const s = B().from('\u039a\u0391abc\u03a3\u03a3\u0395', 'ucs2');
+    return [s.indexOf('bc', 0, 'ucs2'), s.indexOf('\u03a3', -4, 'ucs2'), s.lastIndexOf('\u03a3', undefined, 'utf16le'), s.indexOf(B().from('\u03a3', 'ucs2'), 0, 'ucs2'), B().from('aaaaa').indexOf('b', 'ucs2'), B().from('aaaa').indexOf('aaaa', 'ucs2'), B().from('abab').lastIndexOf(B().from('ba'), 3, 'ucs2')];
+  },
+  'species and Buffer.of': () => {
+    const b = B().from([1, 2, 3, 4]);
+    const show = (v) => [v.constructor.name, Object.getPrototypeOf(v) === B().prototype, B().isBuffer(v), [...v]];
+    return [show(B().of(1, 2)), show(b.map((x) => x * 2)), show(b.filter((x) => x > 2)), show(b.subarray(1, 3)), show(Uint8Array.prototype.slice.call(b, 1)), B()[Symbol.species] === B(), B().of.name, B().of.length];
+  },
+  'from an object with a buffer': () => [B().from({ buffer: new ArrayBuffer(4) }), B().from({ buffer: new SharedArrayBuffer(4) }), B().from({ buffer: new ArrayBuffer(4), length: 2 })],
   'kMaxLength and constants': () => [typeof require('node:buffer').kMaxLength, Object.keys(require('node:buffer').constants).sort()],
   'isEncoding': () => ['utf8', 'UTF-8', 'ucs2', 'binary', 'base64url', 'nope', '', null].map((e) => B().isEncoding(e)),
   'transcode': () => require('node:buffer').transcode(B().from('é'), 'utf8', 'latin1'),

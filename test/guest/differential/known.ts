@@ -8,7 +8,6 @@ type Known = Record<string, string>; // case name → why it differs
 const both = (k: Known): Record<EngineName, Known> => ({ v8: k, quickjs: k });
 
 const BUFFER: Known = {
-  'inspect with props': "a Buffer's own non-index properties are not shown (listing them costs one string per byte without the engine's help)",
   'transcode bad encoding': "transcode goes through strings: an unknown encoding is ERR_UNKNOWN_ENCODING, not ICU's U_ILLEGAL_ARGUMENT_ERROR",
 };
 

@@ -25,4 +25,14 @@ const corpus = {
   'win32 join/resolve': () => [p().win32.join('C:\\a', '..\\b', 'c'), p().win32.normalize('C:/a//b'), p().win32.isAbsolute('C:\\x'), p().win32.parse('C:\\p\\f.txt')],
   'win32 relative': () => p().win32.relative('C:\\a\\b', 'C:\\a\\c'),
   'module keys': () => Object.keys(p()).sort(),
+  'win32 argument errors': () => [undefined, null, 7, {}].flatMap((v) => ['join', 'resolve', 'normalize', 'isAbsolute', 'dirname', 'basename', 'extname', 'parse'].map((fn) => {
+    try { return p().win32[fn](v); } catch (e) { return `${fn}: ${e.code} ${e.message}`; }
+  })),
+  'win32 more argument errors': () => [() => p().win32.relative('a', 1), () => p().win32.basename('a', 1), () => p().win32.format('x'), () => p().win32.format(null), () => p().win32.join('a', undefined)].map((f) => {
+    try { return f(); } catch (e) { return `${e.code} ${e.message}`; }
+  }),
+  'win32 toNamespacedPath non-strings': () => {
+    const o = {};
+    return [p().win32.toNamespacedPath(o) === o, p().win32.toNamespacedPath(p()) === p(), p().win32.toNamespacedPath(''), p().win32.toNamespacedPath(null), p().win32.toNamespacedPath(), p().win32.toNamespacedPath('C:/foo')];
+  },
 };

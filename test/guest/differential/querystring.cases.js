@@ -13,4 +13,13 @@ const corpus = {
   'escape lone surrogate': () => q().escape('\uD800'),
   'unescape': () => [q().unescape('%41%zz%'), q().unescape('a+b')],
   'module keys': () => Object.keys(q()).sort(),
+  'parse maxKeys counts pairs': () => [
+    q().parse('&a', null, null, { maxKeys: 1 }), q().parse('a=1&a=2&b=3', null, null, { maxKeys: 2 }),
+    q().parse('a&&b&', null, null, { maxKeys: 3 }), q().parse('a&b&c', null, null, { maxKeys: 1.5 }),
+    Object.keys(q().parse('a&b&c', null, null, { maxKeys: 'x' })).length,
+  ],
+  'unescapeBuffer is a Buffer': () => {
+    const b = q().unescapeBuffer('a+b%20%zz', true);
+    return [Buffer.isBuffer(b), b.toString(), q().unescapeBuffer('a+b').toString()];
+  },
 };

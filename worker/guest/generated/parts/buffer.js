@@ -245,10 +245,10 @@ var __runjs_part = (() => {
       var ieee754 = require_ieee754();
       var customInspectSymbol = typeof Symbol === "function" && typeof Symbol["for"] === "function" ? Symbol["for"]("nodejs.util.inspect.custom") : null;
       exports.Buffer = Buffer3;
-      exports.SlowBuffer = SlowBuffer;
+      exports.SlowBuffer = SlowBuffer2;
       exports.INSPECT_MAX_BYTES = 50;
       var K_MAX_LENGTH = 2147483647;
-      exports.kMaxLength = K_MAX_LENGTH;
+      exports.kMaxLength = 9007199254740991;
       Buffer3.TYPED_ARRAY_SUPPORT = typedArraySupport();
       if (!Buffer3.TYPED_ARRAY_SUPPORT && typeof console !== "undefined" && typeof console.error === "function") {
         console.error(
@@ -292,12 +292,15 @@ var __runjs_part = (() => {
         return buf;
       }
       __name(createBuffer, "createBuffer");
+      var __runjs_bufferWarned = false;
       function Buffer3(arg, encodingOrOffset, length) {
+        if (!__runjs_bufferWarned) {
+          __runjs_bufferWarned = true;
+          require_core().process.emitWarning("Buffer() is deprecated due to security and usability issues. Please use the Buffer.alloc(), Buffer.allocUnsafe(), or Buffer.from() methods instead.", "DeprecationWarning", "DEP0005");
+        }
         if (typeof arg === "number") {
           if (typeof encodingOrOffset === "string") {
-            throw new TypeError(
-              'The "string" argument must be of type string. Received type number'
-            );
+            throw require_core().shared.invalidArgType("string", "of type string", arg);
           }
           return allocUnsafe(arg);
         }
@@ -352,9 +355,9 @@ var __runjs_part = (() => {
       }
       __name(__runjs_unknownEncoding, "__runjs_unknownEncoding");
       function assertSize(size) {
-        const { invalidArgType: invalidArgType3, outOfRange: outOfRange2 } = require_core().shared;
-        if (typeof size !== "number") throw invalidArgType3("size", "of type number", size);
-        if (!(size >= 0 && size <= 9007199254740991)) throw outOfRange2("size", ">= 0 && <= 9007199254740991", size);
+        const { invalidArgType: invalidArgType5, outOfRange: outOfRange3 } = require_core().shared;
+        if (typeof size !== "number") throw invalidArgType5("size", "of type number", size);
+        if (!(size >= 0 && size <= 9007199254740991)) throw outOfRange3("size", ">= 0 && <= 9007199254740991", size);
       }
       __name(assertSize, "assertSize");
       function alloc(size, fill, encoding) {
@@ -494,13 +497,13 @@ var __runjs_part = (() => {
         return length | 0;
       }
       __name(checked, "checked");
-      function SlowBuffer(length) {
+      function SlowBuffer2(length) {
         if (+length != length) {
           length = 0;
         }
         return Buffer3.alloc(+length);
       }
-      __name(SlowBuffer, "SlowBuffer");
+      __name(SlowBuffer2, "SlowBuffer");
       Buffer3.isBuffer = /* @__PURE__ */ __name(function isBuffer(b) {
         return b != null && b._isBuffer === true && b !== Buffer3.prototype;
       }, "isBuffer");
@@ -800,7 +803,7 @@ var __runjs_part = (() => {
         if (y < x) return 1;
         return 0;
       }, "compare");
-      function bidirectionalIndexOf(buffer2, val, byteOffset, encoding, dir) {
+      function bidirectionalIndexOf2(buffer2, val, byteOffset, encoding, dir) {
         if ((typeof val === "string" || isInstance(val, Uint8Array)) && val.length === 0) {
           let o = typeof byteOffset === "string" ? NaN : +byteOffset;
           if (numberIsNaN(o)) o = dir ? 0 : buffer2.length;
@@ -849,7 +852,7 @@ var __runjs_part = (() => {
         }
         throw require_core().shared.invalidArgType("value", "one of type number or string or an instance of Buffer or Uint8Array", val);
       }
-      __name(bidirectionalIndexOf, "bidirectionalIndexOf");
+      __name(bidirectionalIndexOf2, "bidirectionalIndexOf");
       function arrayIndexOf(arr, val, byteOffset, encoding, dir) {
         let indexSize = 1;
         let arrLength = arr.length;
@@ -906,10 +909,10 @@ var __runjs_part = (() => {
         return __runjs_P.$indexOf(this, val, byteOffset, encoding) !== -1;
       }, "includes");
       Buffer3.prototype.indexOf = /* @__PURE__ */ __name(function indexOf(val, byteOffset, encoding) {
-        return bidirectionalIndexOf(this, val, byteOffset, encoding, true);
+        return bidirectionalIndexOf2(this, val, byteOffset, encoding, true);
       }, "indexOf");
       Buffer3.prototype.lastIndexOf = /* @__PURE__ */ __name(function lastIndexOf(val, byteOffset, encoding) {
-        return bidirectionalIndexOf(this, val, byteOffset, encoding, false);
+        return bidirectionalIndexOf2(this, val, byteOffset, encoding, false);
       }, "lastIndexOf");
       function hexWrite(buf, string, offset, length) {
         offset = Number(offset) || 0;
@@ -2308,6 +2311,20 @@ var __runjs_part = (() => {
     define(Buffer3, "from", function(value, encodingOrOffset, length) {
       if (typeof value !== "string" && (typeof value !== "object" || value === null)) throw firstArgument(value);
       if (isAnyArrayBuffer(value) && !(value instanceof ArrayBuffer)) return fromSharedArrayBuffer(Buffer3, value, encodingOrOffset, length);
+      if (value instanceof ArrayBuffer && !isAnyArrayBuffer(value)) throw firstArgument(value);
+      if (typeof value === "object" && !__runjs_P.ArrayBuffer_isView(value) && !isAnyArrayBuffer(value)) {
+        const valueOf = value.valueOf && __runjs_P.$valueOf(value);
+        if (valueOf != null && valueOf !== value && (typeof valueOf === "string" || typeof valueOf === "object")) return Buffer3.from(valueOf, encodingOrOffset, length);
+        if (value.length !== void 0 || isAnyArrayBuffer(value.buffer)) {
+          if (typeof value.length !== "number") return Buffer3.alloc(0);
+        } else if (!(value.type === "Buffer" && __runjs_P.Array_isArray(value.data))) {
+          if (typeof value[Symbol.toPrimitive] === "function") {
+            const primitive = value[Symbol.toPrimitive]("string");
+            if (typeof primitive === "string") return Buffer3.from(primitive, encodingOrOffset);
+          }
+          throw firstArgument(value);
+        }
+      }
       try {
         return __runjs_P.$call(from, this, value, encodingOrOffset, length);
       } catch (e) {
@@ -2364,8 +2381,18 @@ var __runjs_part = (() => {
     });
     const { fill, write: write2, toString } = proto;
     define(proto, "toString", function(encoding, start, end2) {
-      if (encoding === null || encoding === "") throw nodeError2(TypeError, "ERR_UNKNOWN_ENCODING", `Unknown encoding: ${encoding}`);
-      return arguments.length === 0 ? __runjs_P.$call(toString, this) : __runjs_P.$call(toString, this, encoding, start, end2);
+      if (arguments.length === 0) return __runjs_P.$call(toString, this);
+      const len = this.length;
+      if (start <= 0) start = 0;
+      else if (start >= len) return "";
+      else start = __runjs_P.Math_trunc(start) || 0;
+      if (end2 === void 0 || end2 > len) end2 = len;
+      else end2 = __runjs_P.Math_trunc(end2) || 0;
+      if (end2 <= start) return "";
+      if (encoding === void 0) return __runjs_P.$call(toString, this, "utf8", start, end2);
+      const name = `${encoding}`;
+      if (!Buffer3.isEncoding(name)) throw nodeError2(TypeError, "ERR_UNKNOWN_ENCODING", `Unknown encoding: ${name}`);
+      return __runjs_P.$call(toString, this, name, start, end2);
     });
     proto.toLocaleString = proto.toString;
     define(proto, "fill", function(value, offset, end2, encoding) {
@@ -2425,9 +2452,18 @@ var __runjs_part = (() => {
     return buf;
   }
   __name(fromSharedArrayBuffer, "fromSharedArrayBuffer");
+  var arrayBufferByteLength = __runjs_P.Object_getOwnPropertyDescriptor(ArrayBuffer.prototype, "byteLength").get;
   function isAnyArrayBuffer(v) {
-    if (v instanceof ArrayBuffer) return true;
-    return v !== null && typeof v === "object" && __runjs_P.$call(__runjs_P.ObjectProto_toString, v) === "[object SharedArrayBuffer]";
+    if (v === null || typeof v !== "object") return false;
+    if (v instanceof ArrayBuffer) {
+      try {
+        __runjs_P.$call(arrayBufferByteLength, v);
+        return true;
+      } catch {
+        return false;
+      }
+    }
+    return __runjs_P.$call(__runjs_P.ObjectProto_toString, v) === "[object SharedArrayBuffer]";
   }
   __name(isAnyArrayBuffer, "isAnyArrayBuffer");
   function compareBytes(a, aStart, aEnd, b, bStart, bEnd) {
@@ -2451,15 +2487,169 @@ var __runjs_part = (() => {
   }
   __name(validatedBytes, "validatedBytes");
 
+  // worker/guest/platform/parts/buffer-inspect.js
+  var { invalidArgType: invalidArgType3, outOfRange: outOfRange2, requirePart } = core_default.shared;
+  var customInspect = /* @__PURE__ */ __runjs_P.Symbol_for("nodejs.util.inspect.custom");
+  var PROPERTIES_MAX_BYTES = 1 << 16;
+  function installBufferInspect(Buffer3, limits) {
+    __runjs_P.Object_defineProperty(Buffer3.prototype, customInspect, {
+      value: /* @__PURE__ */ __name(function inspect(recurseTimes, ctx) {
+        const max = limits.INSPECT_MAX_BYTES;
+        const shown = __runjs_P.Math_min(max, this.length);
+        const remaining = this.length - max;
+        let str = __runjs_P.$trim(__runjs_P.$replace(__runjs_P.$toString(this, "hex", 0, shown), /(.{2})/g, "$1 "));
+        if (remaining > 0) str += ` ... ${remaining} more byte${remaining > 1 ? "s" : ""}`;
+        if (ctx && this.length <= PROPERTIES_MAX_BYTES) {
+          const extras = { __proto__: null };
+          let any = false;
+          for (const key of __runjs_P.iter(__runjs_P.Reflect_ownKeys(this))) {
+            if (typeof key === "string" && __runjs_P.$test(/^(?:0|[1-9][0-9]*)$/, key) && +key < this.length) continue;
+            if (!ctx.showHidden && !__runjs_P.$call(__runjs_P.ObjectProto_propertyIsEnumerable, this, key)) continue;
+            any = true;
+            extras[key] = this[key];
+          }
+          if (any) {
+            if (this.length !== 0) str += ", ";
+            str += __runjs_P.$slice(requirePart("util").inspect(extras, { ...ctx, breakLength: Infinity, compact: true }), 27, -2);
+          }
+        }
+        return `<${this.constructor.name} ${str}>`;
+      }, "inspect"),
+      writable: true,
+      configurable: true
+    });
+    Buffer3.prototype.inspect = Buffer3.prototype[customInspect];
+  }
+  __name(installBufferInspect, "installBufferInspect");
+  function defineInspectMaxBytes(target, limits) {
+    __runjs_P.Object_defineProperty(target, "INSPECT_MAX_BYTES", {
+      enumerable: true,
+      configurable: true,
+      get: /* @__PURE__ */ __name(() => limits.INSPECT_MAX_BYTES, "get"),
+      set: /* @__PURE__ */ __name((value) => {
+        if (typeof value !== "number") throw invalidArgType3("INSPECT_MAX_BYTES", "of type number", value);
+        if (!(value >= 0)) throw outOfRange2("INSPECT_MAX_BYTES", ">= 0", value);
+        limits.INSPECT_MAX_BYTES = value;
+      }, "set")
+    });
+  }
+  __name(defineInspectMaxBytes, "defineInspectMaxBytes");
+
+  // worker/guest/platform/parts/buffer-indexof.js
+  var { nodeError: nodeError3, invalidArgType: invalidArgType4 } = core_default.shared;
+  var ENCODINGS2 = {
+    utf8: "utf8",
+    "utf-8": "utf8",
+    ucs2: "utf16le",
+    "ucs-2": "utf16le",
+    utf16le: "utf16le",
+    "utf-16le": "utf16le",
+    latin1: "latin1",
+    binary: "latin1",
+    base64: "base64",
+    base64url: "base64url",
+    hex: "hex",
+    ascii: "ascii"
+  };
+  function startOffset(length, offset, needleLength, forward) {
+    if (offset < 0) {
+      if (offset + length >= 0) return length + offset;
+      return forward || needleLength === 0 ? 0 : -1;
+    }
+    if (offset + needleLength <= length) return offset;
+    if (needleLength === 0) return length;
+    return forward ? -1 : length - 1;
+  }
+  __name(startOffset, "startOffset");
+  function search(hay, hayLength, needle, start, forward, step) {
+    const units = __runjs_P.Math_floor(hayLength / step);
+    const n = needle.length / step;
+    const at = /* @__PURE__ */ __name((i2) => {
+      for (let j = 0; j < needle.length; j++) if (hay[i2 * step + j] !== needle[j]) return false;
+      return true;
+    }, "at");
+    let i = __runjs_P.Math_floor(start / step);
+    if (forward) {
+      for (; i + n <= units; i++) if (at(i)) return i * step;
+    } else {
+      if (i > units - n) i = units - n;
+      for (; i >= 0; i--) if (at(i)) return i * step;
+    }
+    return -1;
+  }
+  __name(search, "search");
+  function indexOfBytes(buffer2, needle, offset, forward, step) {
+    const length = buffer2.length;
+    const start = startOffset(length, offset, needle.length, forward);
+    if (needle.length === 0) return start;
+    if (length === 0 || start <= -1) return -1;
+    if (forward && needle.length + start > length || needle.length > length) return -1;
+    if (step === 2 && (length < 2 || needle.length < 2)) return -1;
+    return search(buffer2, length, needle, start, forward, step);
+  }
+  __name(indexOfBytes, "indexOfBytes");
+  function bidirectionalIndexOf(Buffer3, buffer2, value, byteOffset, encoding, forward) {
+    if (!(buffer2 instanceof Uint8Array)) throw invalidArgType4("buffer", "an instance of Buffer, TypedArray, or DataView", buffer2);
+    if (typeof byteOffset === "string") {
+      encoding = byteOffset;
+      byteOffset = void 0;
+    } else if (byteOffset > 2147483647) byteOffset = 2147483647;
+    else if (byteOffset < -2147483648) byteOffset = -2147483648;
+    byteOffset = +byteOffset;
+    if (__runjs_P.Number_isNaN(byteOffset)) byteOffset = forward ? 0 : buffer2.length;
+    byteOffset = __runjs_P.Math_trunc(byteOffset);
+    if (typeof value === "number") {
+      const byte = value >>> 0 & 255;
+      const start = startOffset(buffer2.length, byteOffset, 1, forward);
+      if (start <= -1 || buffer2.length === 0) return -1;
+      return forward ? __runjs_P.$call(__runjs_P.Uint8ArrayProto_indexOf, buffer2, byte, start) : __runjs_P.$call(__runjs_P.Uint8ArrayProto_lastIndexOf, buffer2, byte, start);
+    }
+    const enc = encoding === void 0 ? "utf8" : ENCODINGS2[__runjs_P.$toLowerCase(`${encoding}`)];
+    if (typeof value === "string") {
+      if (enc === void 0) throw nodeError3(TypeError, "ERR_UNKNOWN_ENCODING", `Unknown encoding: ${encoding}`);
+      return indexOfBytes(buffer2, Buffer3.from(value, enc), byteOffset, forward, enc === "utf16le" ? 2 : 1);
+    }
+    if (value instanceof Uint8Array) return indexOfBytes(buffer2, value, byteOffset, forward, enc === "utf16le" ? 2 : 1);
+    throw invalidArgType4("value", "one of type number or string or an instance of Buffer or Uint8Array", value);
+  }
+  __name(bidirectionalIndexOf, "bidirectionalIndexOf");
+  function installIndexOf(Buffer3) {
+    const define = /* @__PURE__ */ __name((name, value) => __runjs_P.Object_defineProperty(Buffer3.prototype, name, { value, writable: true, configurable: true, enumerable: true }), "define");
+    define("indexOf", /* @__PURE__ */ __name(function indexOf(value, byteOffset, encoding) {
+      return bidirectionalIndexOf(Buffer3, this, value, byteOffset, encoding, true);
+    }, "indexOf"));
+    define("lastIndexOf", /* @__PURE__ */ __name(function lastIndexOf(value, byteOffset, encoding) {
+      return bidirectionalIndexOf(Buffer3, this, value, byteOffset, encoding, false);
+    }, "lastIndexOf"));
+    define("includes", /* @__PURE__ */ __name(function includes(value, byteOffset, encoding) {
+      return __runjs_P.$indexOf(this, value, byteOffset, encoding) !== -1;
+    }, "includes"));
+  }
+  __name(installIndexOf, "installIndexOf");
+
   // worker/guest/platform/parts/buffer.js
   var { Buffer: Buffer2 } = import_buffer.default;
   var { atob, btoa } = core_default.globals;
-  var { requirePart } = core_default.shared;
+  var { requirePart: requirePart2 } = core_default.shared;
   installBufferChecks(Buffer2);
   installArgumentChecks(Buffer2);
+  installBufferInspect(Buffer2, import_buffer.default);
+  installIndexOf(Buffer2);
   for (const name of __runjs_P.iter(["readBigUInt64LE", "readBigUInt64BE", "writeBigUInt64LE", "writeBigUInt64BE"])) {
     Buffer2.prototype[__runjs_P.$replace(name, "UInt", "Uint")] ??= Buffer2.prototype[name];
   }
+  function FastBuffer(bufferOrLength, byteOffset, length) {
+    return __runjs_P.Reflect_construct(Uint8Array, [bufferOrLength, byteOffset, length], FastBuffer);
+  }
+  __name(FastBuffer, "FastBuffer");
+  FastBuffer.prototype = Buffer2.prototype;
+  __runjs_P.Object_setPrototypeOf(FastBuffer, Uint8Array);
+  __runjs_P.Object_defineProperty(Buffer2, Symbol.species, { get: /* @__PURE__ */ __name(() => FastBuffer, "get"), enumerable: false, configurable: true });
+  Buffer2.of = /* @__PURE__ */ __name(function of(...items) {
+    const buf = new FastBuffer(items.length);
+    for (let i = 0; i < items.length; i++) buf[i] = items[i];
+    return buf;
+  }, "of");
   function isUtf8(input) {
     const bytes = validatedBytes(input);
     try {
@@ -2476,15 +2666,29 @@ var __runjs_part = (() => {
     return true;
   }
   __name(isAscii, "isAscii");
-  if (typeof Buffer2.copyBytesFrom !== "function") {
-    Buffer2.copyBytesFrom = /* @__PURE__ */ __name(function copyBytesFrom(view, offset = 0, length = void 0) {
-      if (!__runjs_P.ArrayBuffer_isView(view) || view instanceof DataView) throw core_default.shared.invalidArgType("view", "an instance of TypedArray", view);
-      const bytes = new Uint8Array(view.buffer, view.byteOffset, view.byteLength);
-      const size = view.BYTES_PER_ELEMENT ?? 1;
-      const end2 = length === void 0 ? view.length : __runjs_P.Math_min(view.length, offset + length);
-      return Buffer2.from(__runjs_P.$slice(bytes, offset * size, end2 * size));
-    }, "copyBytesFrom");
+  function validateInteger(value, name) {
+    if (typeof value !== "number") throw core_default.shared.invalidArgType(name, "of type number", value);
+    if (!__runjs_P.Number_isInteger(value)) throw core_default.shared.outOfRange(name, "an integer", value);
+    if (value < 0 || value > Number.MAX_SAFE_INTEGER) throw core_default.shared.outOfRange(name, `>= 0 && <= ${Number.MAX_SAFE_INTEGER}`, value);
   }
+  __name(validateInteger, "validateInteger");
+  Buffer2.copyBytesFrom = /* @__PURE__ */ __name(function copyBytesFrom(view, offset = void 0, length = void 0) {
+    if (!__runjs_P.ArrayBuffer_isView(view) || view instanceof DataView) throw core_default.shared.invalidArgType("view", "an instance of TypedArray", view);
+    if (view.length === 0) return Buffer2.alloc(0);
+    if (offset !== void 0 || length !== void 0) {
+      if (offset !== void 0) {
+        validateInteger(offset, "offset");
+        if (offset >= view.length) return Buffer2.alloc(0);
+      } else offset = 0;
+      let end2 = view.length;
+      if (length !== void 0) {
+        validateInteger(length, "length");
+        end2 = offset + length;
+      }
+      view = __runjs_P.$slice(view, offset, end2);
+    }
+    return Buffer2.from(new Uint8Array(view.buffer, view.byteOffset, view.byteLength));
+  }, "copyBytesFrom");
   for (const {0: prefix, 1: encoding} of __runjs_P.iter([["utf8", "utf8"], ["latin1", "latin1"], ["ascii", "ascii"], ["hex", "hex"], ["base64", "base64"], ["base64url", "base64url"], ["ucs2", "ucs2"]])) {
     __runjs_P.Object_defineProperty(Buffer2.prototype, `${prefix}Write`, {
       value(string, offset = 0, length = this.length - offset) {
@@ -2501,11 +2705,23 @@ var __runjs_part = (() => {
       configurable: true
     });
   }
+  var slowBufferWarned = false;
+  function SlowBuffer(size) {
+    if (!slowBufferWarned) {
+      slowBufferWarned = true;
+      core_default.process.emitWarning("SlowBuffer() is deprecated. Please use Buffer.allocUnsafeSlow()", "DeprecationWarning", "DEP0030");
+    }
+    if (typeof size !== "number") throw core_default.shared.invalidArgType("size", "of type number", size);
+    if (!(size >= 0 && size <= import_buffer.default.kMaxLength)) throw core_default.shared.outOfRange("size", `>= 0 && <= ${import_buffer.default.kMaxLength}`, size);
+    return Buffer2.allocUnsafeSlow(size);
+  }
+  __name(SlowBuffer, "SlowBuffer");
+  __runjs_P.Object_setPrototypeOf(SlowBuffer.prototype, Uint8Array.prototype);
+  __runjs_P.Object_setPrototypeOf(SlowBuffer, Uint8Array);
   var constants = { MAX_LENGTH: import_buffer.default.kMaxLength, MAX_STRING_LENGTH: 2 ** 29 - 24 };
   var buffer = {
     Buffer: Buffer2,
-    SlowBuffer: import_buffer.default.SlowBuffer,
-    INSPECT_MAX_BYTES: import_buffer.default.INSPECT_MAX_BYTES,
+    SlowBuffer,
     kMaxLength: import_buffer.default.kMaxLength,
     kStringMaxLength: constants.MAX_STRING_LENGTH,
     constants,
@@ -2520,8 +2736,9 @@ var __runjs_part = (() => {
       return Buffer2.from(__runjs_P.$toString(Buffer2.from(source), fromEnc), toEnc);
     }
   };
+  defineInspectMaxBytes(buffer, import_buffer.default);
   for (const name of __runjs_P.iter(["Blob", "File"])) {
-    __runjs_P.Object_defineProperty(buffer, name, { enumerable: true, configurable: true, get: /* @__PURE__ */ __name(() => requirePart("fetch").globals[name], "get") });
+    __runjs_P.Object_defineProperty(buffer, name, { enumerable: true, configurable: true, get: /* @__PURE__ */ __name(() => requirePart2("fetch").globals[name], "get") });
   }
   var modules = { buffer, string_decoder: stringDecoderModule(Buffer2) };
   var globals = { Buffer: Buffer2 };

@@ -146,7 +146,8 @@ var __runjs_part = (() => {
       }
       out[o++] = b;
     }
-    return __runjs_P.$subarray(out, 0, o);
+    const { Buffer: Buffer2 } = core_default.shared.requirePart("buffer").globals;
+    return Buffer2.from(out.buffer, 0, o);
   }
   __name(unescapeBuffer, "unescapeBuffer");
   function unescape(s, decodeSpaces = false) {
@@ -194,20 +195,22 @@ var __runjs_part = (() => {
       return decodeStr(__runjs_P.$replace(raw, /\+/g, "%20"), decode);
     }, "decodePart");
     const pieces = __runjs_P.$split(qsInput, separator);
-    let keys = 0;
-    for (const piece of __runjs_P.iter(pieces)) {
-      if (piece.length === 0) continue;
-      if (keys >= maxKeys) break;
+    let pairs = maxKeys;
+    for (let i = 0; i < pieces.length; i++) {
+      const piece = pieces[i];
+      if (piece.length === 0) {
+        if (i < pieces.length - 1 && --pairs === 0) break;
+        continue;
+      }
       const idx = __runjs_P.$indexOf(piece, equals);
       let k = idx >= 0 ? __runjs_P.$slice(piece, 0, idx) : piece;
       let v = idx >= 0 ? __runjs_P.$slice(piece, idx + equals.length) : "";
       k = decodePart(k);
       v = decodePart(v);
-      if (!(k in obj)) {
-        obj[k] = v;
-        keys++;
-      } else if (__runjs_P.Array_isArray(obj[k])) __runjs_P.$push(obj[k], v);
+      if (!(k in obj)) obj[k] = v;
+      else if (__runjs_P.Array_isArray(obj[k])) __runjs_P.$push(obj[k], v);
       else obj[k] = [obj[k], v];
+      if (--pairs === 0) break;
     }
     return obj;
   }

@@ -509,10 +509,44 @@ var __runjs_part = (() => {
   __name(hostCall, "hostCall");
   import_path_browserify.default.toNamespacedPath = (p) => p;
   import_path_browserify.default.matchesGlob = hostCall("posix", "matchesGlob");
+  var win32Checks = {
+    basename: /* @__PURE__ */ __name((p, suffix) => {
+      if (suffix !== void 0) checkString(suffix, "suffix");
+      checkString(p, "path");
+    }, "basename"),
+    dirname: /* @__PURE__ */ __name((p) => checkString(p, "path"), "dirname"),
+    extname: /* @__PURE__ */ __name((p) => checkString(p, "path"), "extname"),
+    isAbsolute: /* @__PURE__ */ __name((p) => checkString(p, "path"), "isAbsolute"),
+    normalize: /* @__PURE__ */ __name((p) => checkString(p, "path"), "normalize"),
+    parse: /* @__PURE__ */ __name((p) => checkString(p, "path"), "parse"),
+    join: /* @__PURE__ */ __name((...parts) => {
+      for (const p of __runjs_P.iter(parts)) checkString(p, "path");
+    }, "join"),
+    resolve: /* @__PURE__ */ __name((...parts) => {
+      for (let i = parts.length - 1; i >= 0; i--) checkString(parts[i], `paths[${i}]`);
+    }, "resolve"),
+    relative: /* @__PURE__ */ __name((from, to) => {
+      checkString(from, "from");
+      checkString(to, "to");
+    }, "relative"),
+    format: /* @__PURE__ */ __name((o) => {
+      if (typeof o !== "object" || o === null) throw invalidArgType("pathObject", "of type object", o);
+    }, "format"),
+    matchesGlob: /* @__PURE__ */ __name((p, pattern) => {
+      checkString(p, "path");
+      checkString(pattern, "pattern");
+    }, "matchesGlob")
+  };
   var win32 = { sep: "\\", delimiter: ";" };
-  for (const fn of __runjs_P.iter(["basename", "dirname", "extname", "format", "isAbsolute", "join", "normalize", "parse", "relative", "resolve", "toNamespacedPath", "matchesGlob"])) {
-    win32[fn] = hostCall("win32", fn);
+  for (const fn of __runjs_P.iter(__runjs_P.Object_keys(win32Checks))) {
+    const call = hostCall("win32", fn);
+    win32[fn] = (...args) => {
+      win32Checks[fn](...__runjs_P.iter(args));
+      return call(...__runjs_P.iter(args));
+    };
   }
+  var win32NamespacedPath = hostCall("win32", "toNamespacedPath");
+  win32.toNamespacedPath = (p) => typeof p === "string" && p.length > 0 ? win32NamespacedPath(p) : p;
   win32.win32 = win32;
   win32.posix = import_path_browserify.default;
   import_path_browserify.default.win32 = win32;

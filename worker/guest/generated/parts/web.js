@@ -203,14 +203,25 @@ var __runjs_part = (() => {
     if (v === void 0) return "undefined";
     if (typeof v === "function") return `function ${v.name}`;
     if (typeof v === "object") {
-      const name = v.constructor?.name;
-      return name ? `an instance of ${name}` : "an instance of Object";
+      if (v.constructor && "name" in v.constructor) return `an instance of ${v.constructor.name}`;
+      return shallowInspect(v);
     }
-    let shown = typeof v === "string" ? `'${v.length > 25 ? `${__runjs_P.$slice(v, 0, 25)}...` : v}'` : String(v);
+    if (typeof v === "string") {
+      const cut = v.length > 28 ? `${__runjs_P.$slice(v, 0, 25)}...` : v;
+      return `type string (${__runjs_P.$includes(cut, "'") ? __runjs_P.JSON_stringify(cut) : `'${cut}'`})`;
+    }
+    let shown = __runjs_P.Object_is(v, -0) ? "-0" : String(v);
     if (typeof v === "bigint") shown += "n";
     return `type ${typeof v} (${shown})`;
   }
   __name(describeType, "describeType");
+  function shallowInspect(v) {
+    const empty = __runjs_P.Object_keys(v).length === 0;
+    if (__runjs_P.Object_getPrototypeOf(v) === null) return empty ? "[Object: null prototype] {}" : "[Object: null prototype]";
+    if (__runjs_P.Array_isArray(v)) return empty ? "[]" : "[Array]";
+    return empty ? "{}" : "[Object]";
+  }
+  __name(shallowInspect, "shallowInspect");
 
   // worker/guest/platform/web/clock.js
   var { now, timeOrigin } = core_default.host;

@@ -172,6 +172,24 @@ export function installArgumentChecks(Buffer) {
     // feross recognises a SharedArrayBuffer by the platform's captured constructor, which is not
     // the script's on V8: Node's fromArrayBuffer, shared memory and all.
     if (isAnyArrayBuffer(value) && !(value instanceof ArrayBuffer)) return fromSharedArrayBuffer(Buffer, value, encodingOrOffset, length);
+    // feross takes anything that inherits from ArrayBuffer.prototype for one (and then fails on it).
+    if (value instanceof ArrayBuffer && !isAnyArrayBuffer(value)) throw firstArgument(value);
+    if (typeof value === 'object' && !ArrayBuffer.isView(value) && !isAnyArrayBuffer(value)) {
+      // Node's order for other objects: a string or object from valueOf() is converted instead
+      // (feross also follows a number or boolean, and then fails on it); then array-likes and
+      // {type: 'Buffer', data}; then a string from Symbol.toPrimitive; else the type error.
+      const valueOf = value.valueOf && value.valueOf();
+      if (valueOf != null && valueOf !== value && (typeof valueOf === 'string' || typeof valueOf === 'object')) return Buffer.from(valueOf, encodingOrOffset, length);
+      if (value.length !== undefined || isAnyArrayBuffer(value.buffer)) {
+        if (typeof value.length !== 'number') return Buffer.alloc(0);
+      } else if (!(value.type === 'Buffer' && Array.isArray(value.data))) {
+        if (typeof value[Symbol.toPrimitive] === 'function') {
+          const primitive = value[Symbol.toPrimitive]('string');
+          if (typeof primitive === 'string') return Buffer.from(primitive, encodingOrOffset);
+        }
+        throw firstArgument(value);
+      }
+    }
     try {
       return from.call(this, value, encodingOrOffset, length);
     } catch (e) {
@@ -228,10 +246,22 @@ export function installArgumentChecks(Buffer) {
     return n;
   });
   const { fill, write, toString } = proto;
-  // Only a missing encoding means UTF-8 (null and '' are unknown encodings).
+  // Node's order: the range is clamped first (an empty one is '' whatever the encoding), then
+  // only a missing encoding means UTF-8 — any other value is converted to a string and must name
+  // an encoding (0, null, '' and false are unknown encodings; feross takes a falsy one for UTF-8).
   define(proto, 'toString', function (encoding, start, end) {
-    if (encoding === null || encoding === '') throw nodeError(TypeError, 'ERR_UNKNOWN_ENCODING', `Unknown encoding: ${encoding}`);
-    return arguments.length === 0 ? toString.call(this) : toString.call(this, encoding, start, end);
+    if (arguments.length === 0) return toString.call(this);
+    const len = this.length;
+    if (start <= 0) start = 0;
+    else if (start >= len) return '';
+    else start = Math.trunc(start) || 0;
+    if (end === undefined || end > len) end = len;
+    else end = Math.trunc(end) || 0;
+    if (end <= start) return '';
+    if (encoding === undefined) return toString.call(this, 'utf8', start, end);
+    const name = `${encoding}`;
+    if (!Buffer.isEncoding(name)) throw nodeError(TypeError, 'ERR_UNKNOWN_ENCODING', `Unknown encoding: ${name}`);
+    return toString.call(this, name, start, end);
   });
   proto.toLocaleString = proto.toString;
   define(proto, 'fill', function (value, offset, end, encoding) {
@@ -291,10 +321,22 @@ function fromSharedArrayBuffer(Buffer, sab, byteOffset, length) {
   return buf;
 }
 
+const arrayBufferByteLength = Object.getOwnPropertyDescriptor(ArrayBuffer.prototype, 'byteLength').get;
+
 function isAnyArrayBuffer(v) {
-  if (v instanceof ArrayBuffer) return true;
-  // A brand check: the platform's captured SharedArrayBuffer is not the script's on every engine.
-  return v !== null && typeof v === 'object' && Object.prototype.toString.call(v) === '[object SharedArrayBuffer]';
+  if (v === null || typeof v !== 'object') return false;
+  // Brand checks, as Node's isAnyArrayBuffer: an object that only inherits from
+  // ArrayBuffer.prototype is not one (its byteLength getter throws on it).
+  if (v instanceof ArrayBuffer) {
+    try {
+      arrayBufferByteLength.call(v);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+  // The platform's captured SharedArrayBuffer is not the script's on every engine.
+  return Object.prototype.toString.call(v) === '[object SharedArrayBuffer]';
 }
 
 function compareBytes(a, aStart, aEnd, b, bStart, bEnd) {

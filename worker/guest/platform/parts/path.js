@@ -44,10 +44,29 @@ function hostCall(flavour, fn) {
 path.toNamespacedPath = (p) => p;
 path.matchesGlob = hostCall('posix', 'matchesGlob');
 
+// path.win32's arguments are checked here, as Node checks them, before the host call: JSON would
+// drop a trailing undefined (join(undefined) must throw) and copy an object (toNamespacedPath(x)
+// returns x itself when it is not a non-empty string).
+const win32Checks = {
+  basename: (p, suffix) => { if (suffix !== undefined) checkString(suffix, 'suffix'); checkString(p, 'path'); },
+  dirname: (p) => checkString(p, 'path'),
+  extname: (p) => checkString(p, 'path'),
+  isAbsolute: (p) => checkString(p, 'path'),
+  normalize: (p) => checkString(p, 'path'),
+  parse: (p) => checkString(p, 'path'),
+  join: (...parts) => { for (const p of parts) checkString(p, 'path'); },
+  resolve: (...parts) => { for (let i = parts.length - 1; i >= 0; i--) checkString(parts[i], `paths[${i}]`); },
+  relative: (from, to) => { checkString(from, 'from'); checkString(to, 'to'); },
+  format: (o) => { if (typeof o !== 'object' || o === null) throw invalidArgType('pathObject', 'of type object', o); },
+  matchesGlob: (p, pattern) => { checkString(p, 'path'); checkString(pattern, 'pattern'); },
+};
 const win32 = { sep: '\\', delimiter: ';' };
-for (const fn of ['basename', 'dirname', 'extname', 'format', 'isAbsolute', 'join', 'normalize', 'parse', 'relative', 'resolve', 'toNamespacedPath', 'matchesGlob']) {
-  win32[fn] = hostCall('win32', fn);
+for (const fn of Object.keys(win32Checks)) {
+  const call = hostCall('win32', fn);
+  win32[fn] = (...args) => { win32Checks[fn](...args); return call(...args); };
 }
+const win32NamespacedPath = hostCall('win32', 'toNamespacedPath');
+win32.toNamespacedPath = (p) => (typeof p === 'string' && p.length > 0 ? win32NamespacedPath(p) : p);
 win32.win32 = win32;
 win32.posix = path;
 path.win32 = win32;

@@ -29,10 +29,24 @@ export function describeType(v) {
   if (v === undefined) return 'undefined';
   if (typeof v === 'function') return `function ${v.name}`;
   if (typeof v === 'object') {
-    const name = v.constructor?.name;
-    return name ? `an instance of ${name}` : 'an instance of Object';
+    if (v.constructor && 'name' in v.constructor) return `an instance of ${v.constructor.name}`;
+    return shallowInspect(v);
   }
-  let shown = typeof v === 'string' ? `'${v.length > 25 ? `${v.slice(0, 25)}...` : v}'` : String(v);
+  // As Node's determineSpecificType: long strings cut to 25 characters, JSON quotes for one
+  // with an apostrophe, -0 as -0.
+  if (typeof v === 'string') {
+    const cut = v.length > 28 ? `${v.slice(0, 25)}...` : v;
+    return `type string (${cut.includes("'") ? JSON.stringify(cut) : `'${cut}'`})`;
+  }
+  let shown = Object.is(v, -0) ? '-0' : String(v);
   if (typeof v === 'bigint') shown += 'n';
   return `type ${typeof v} (${shown})`;
+}
+
+/** util.inspect(v, { depth: -1 }) of an object with no constructor name, the shapes Node shows. */
+function shallowInspect(v) {
+  const empty = Object.keys(v).length === 0;
+  if (Object.getPrototypeOf(v) === null) return empty ? '[Object: null prototype] {}' : '[Object: null prototype]';
+  if (Array.isArray(v)) return empty ? '[]' : '[Array]';
+  return empty ? '{}' : '[Object]';
 }

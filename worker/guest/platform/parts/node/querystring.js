@@ -44,7 +44,9 @@ function unescapeBuffer(s, decodeSpaces = false) {
     }
     out[o++] = b;
   }
-  return out.subarray(0, o);
+  // A Buffer, as Node's (its callers call toString() on it); node:buffer loads on first use.
+  const { Buffer } = core.shared.requirePart('buffer').globals;
+  return Buffer.from(out.buffer, 0, o);
 }
 
 function unescape(s, decodeSpaces = false) {
@@ -95,17 +97,24 @@ function parse(qsInput, sep = '&', eq = '=', options = undefined) {
     return decodeStr(raw.replace(/\+/g, '%20'), decode);
   };
   const pieces = qsInput.split(separator);
-  let keys = 0;
-  for (const piece of pieces) {
-    if (piece.length === 0) continue;
-    if (keys >= maxKeys) break;
+  // As Node: maxKeys counts pairs, not distinct keys — a repeated key and an empty piece between
+  // two separators use one up each ('&a' with maxKeys 1 is {}); a trailing empty piece does not.
+  let pairs = maxKeys;
+  for (let i = 0; i < pieces.length; i++) {
+    const piece = pieces[i];
+    if (piece.length === 0) {
+      if (i < pieces.length - 1 && --pairs === 0) break;
+      continue;
+    }
     const idx = piece.indexOf(equals);
     let k = idx >= 0 ? piece.slice(0, idx) : piece;
     let v = idx >= 0 ? piece.slice(idx + equals.length) : '';
     k = decodePart(k);
     v = decodePart(v);
-    if (!(k in obj)) { obj[k] = v; keys++; } else if (Array.isArray(obj[k])) obj[k].push(v);
+    if (!(k in obj)) obj[k] = v;
+    else if (Array.isArray(obj[k])) obj[k].push(v);
     else obj[k] = [obj[k], v];
+    if (--pairs === 0) break;
   }
   return obj;
 }
