@@ -658,7 +658,8 @@ ${showShort(string)}
       ifError(value) {
         if (value === null || value === void 0) return;
         let message = "ifError got unwanted exception: ";
-        message += typeof value?.message === "string" && value.message.length > 0 ? value.message : showShort(value);
+        if (typeof value === "object" && typeof value.message === "string") message += value.message.length === 0 && value.constructor ? value.constructor.name : value.message;
+        else message += showShort(value);
         const err = new AssertionError({ actual: value, expected: null, operator: "ifError", message, stackStartFn: assert2.ifError });
         err.generatedMessage = false;
         throw err;

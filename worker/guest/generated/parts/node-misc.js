@@ -324,20 +324,33 @@ var __runjs_part = (() => {
     return core_default.shared.requirePart("buffer").globals.Buffer.from(fileURLToPath(u, options));
   }
   __name(fileURLToPathBuffer, "fileURLToPathBuffer");
+  var escapePathChars = /* @__PURE__ */ __name((path) => __runjs_P.$replace(__runjs_P.$replace(__runjs_P.$replace(__runjs_P.$replace(__runjs_P.$replace(__runjs_P.$replace(__runjs_P.$replace(__runjs_P.$replace(path, /%/g, "%25"), /\n/g, "%0A"), /\r/g, "%0D"), /\t/g, "%09"), /\[/g, "%5B"), /\]/g, "%5D"), /\|/g, "%7C"), /~/g, "%7E"), "escapePathChars");
+  var shownPath = /* @__PURE__ */ __name((p) => `'${__runjs_P.$replace(__runjs_P.$replace(p, /\\/g, "\\\\"), /'/g, "\\'")}'`, "shownPath");
   function pathToFileURL(path, options = void 0) {
     if (typeof path !== "string") throw invalidArgType("path", "of type string", path);
     if (options?.windows) {
-      let resolved2 = core_default.shared.requirePart("path").modules.path.win32.resolve(path);
+      const extended = __runjs_P.$startsWith(path, "\\\\?\\") && !__runjs_P.$startsWith(path, "\\\\?\\UNC\\");
+      const unc = !extended && __runjs_P.$startsWith(path, "\\\\");
+      let resolved2 = unc ? path : core_default.shared.requirePart("path").modules.path.win32.resolve(extended ? __runjs_P.$slice(path, 4) : path);
+      if (unc) {
+        const prefix = __runjs_P.$startsWith(resolved2, "\\\\?\\UNC\\") ? 8 : 2;
+        const hostEnd = __runjs_P.$indexOf(resolved2, "\\", prefix);
+        if (hostEnd === -1) throw nodeError(TypeError, "ERR_INVALID_ARG_VALUE", `The argument 'path' Missing UNC resource path. Received ${shownPath(resolved2)}`);
+        if (hostEnd === 2) throw nodeError(TypeError, "ERR_INVALID_ARG_VALUE", `The argument 'path' Empty UNC servername. Received ${shownPath(resolved2)}`);
+        const u3 = new URL("file://");
+        u3.hostname = __runjs_P.$slice(resolved2, prefix, hostEnd);
+        u3.pathname = __runjs_P.$replace(escapePathChars(__runjs_P.$slice(resolved2, hostEnd)), /\\/g, "/");
+        return u3;
+      }
       if ((__runjs_P.$endsWith(path, "\\") || __runjs_P.$endsWith(path, "/")) && !__runjs_P.$endsWith(resolved2, "\\")) resolved2 += "/";
       const u2 = new URL("file://");
-      u2.pathname = __runjs_P.$replace(__runjs_P.$replace(__runjs_P.$replace(__runjs_P.$replace(__runjs_P.$replace(resolved2, /%/g, "%25"), /\\/g, "/"), /\n/g, "%0A"), /\r/g, "%0D"), /\t/g, "%09");
+      u2.pathname = __runjs_P.$replace(escapePathChars(resolved2), /\\/g, "/");
       return u2;
     }
     let resolved = core_default.shared.requirePart("path").modules.path.resolve(path);
     if (__runjs_P.$endsWith(path, "/") && !__runjs_P.$endsWith(resolved, "/")) resolved += "/";
-    const encoded = __runjs_P.$replace(__runjs_P.$replace(__runjs_P.$replace(__runjs_P.$replace(__runjs_P.$replace(resolved, /%/g, "%25"), /\\/g, "%5C"), /\n/g, "%0A"), /\r/g, "%0D"), /\t/g, "%09");
     const u = new URL("file://");
-    u.pathname = encoded;
+    u.pathname = __runjs_P.$replace(escapePathChars(resolved), /\\/g, "%5C");
     return u;
   }
   __name(pathToFileURL, "pathToFileURL");

@@ -269,7 +269,11 @@ function makeAssert(strict) {
     ifError(value) {
       if (value === null || value === undefined) return;
       let message = 'ifError got unwanted exception: ';
-      message += typeof value?.message === 'string' && value.message.length > 0 ? value.message : showShort(value);
+      // Node 24: an object's string message, or its constructor's name when that message is empty
+      // (`new TypeError()` reads `TypeError`, `{ constructor: null, message: '' }` nothing), else
+      // the value inspected.
+      if (typeof value === 'object' && typeof value.message === 'string') message += value.message.length === 0 && value.constructor ? value.constructor.name : value.message;
+      else message += showShort(value);
       const err = new AssertionError({ actual: value, expected: null, operator: 'ifError', message, stackStartFn: assert.ifError });
       err.generatedMessage = false;
       throw err;
