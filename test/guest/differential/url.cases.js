@@ -51,6 +51,19 @@ const corpus = {
   'URLSearchParams: inspect empty': () => require('node:util').inspect(new URLSearchParams()),
   'URLSearchParams: inspect iterator': () => { const it = new URLSearchParams('a=1&b=2').entries(); it.next(); return require('node:util').inspect(it); },
   'URLSearchParams: encoding of specials': () => new URLSearchParams({ k: ' !"#$%&\'()*+,-./:;<=>?@[\\]^_`{|}~é' }).toString(),
+  // The corpus's first url.parse: Node warns once (DEP0169); format/resolve do not warn.
+  'url.parse: DEP0169 on the first call only': () => new Promise((resolve) => {
+    const got = [];
+    const h = (w) => got.push([w.name, w.code, w.message]);
+    process.on('warning', h);
+    const url = require('node:url');
+    url.format('http://a/b');
+    url.resolve('http://a/b', 'c');
+    url.parse('http://a/');
+    url.parse('http://b/');
+    setTimeout(() => { process.off('warning', h); resolve(got); }, 5);
+  }),
+  'url.parse: a malformed escape is a URIError': () => require('node:url').parse('http://%E0%A4%A@fail'),
   'url.parse: full': () => require('node:url').parse('http://user:pw@Host.com:8080/p/a/t/h?query=string#hash'),
   'url.parse: query object': () => require('node:url').parse('/a?x=1&x=2&y', true).query,
   'url.parse: slashesDenoteHost': () => require('node:url').parse('//foo/bar', false, true).host,

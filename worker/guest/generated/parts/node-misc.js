@@ -254,10 +254,19 @@ var __runjs_part = (() => {
       return resolve(this.format(), relative);
     }
     resolveObject(relative) {
-      return parse2(resolve(this.format(), typeof relative === "string" ? relative : format(relative)));
+      return parseUrl(resolve(this.format(), typeof relative === "string" ? relative : format(relative)));
     }
   };
+  var parseWarned = false;
   function parse2(input, parseQueryString = false, slashesDenoteHost = false) {
+    if (!parseWarned) {
+      parseWarned = true;
+      process.emitWarning("`url.parse()` behavior is not standardized and prone to errors that have security implications. Use the WHATWG URL API instead. CVEs are not issued for `url.parse()` vulnerabilities.", "DeprecationWarning", "DEP0169");
+    }
+    return parseUrl(input, parseQueryString, slashesDenoteHost);
+  }
+  __name(parse2, "parse");
+  function parseUrl(input, parseQueryString = false, slashesDenoteHost = false) {
     if (input instanceof Url) return input;
     if (typeof input !== "string") throw invalidArgType("url", "of type string", input);
     const fields = op("url.legacy", { fn: "parse", input, slashesDenoteHost: !!slashesDenoteHost });
@@ -266,9 +275,9 @@ var __runjs_part = (() => {
     if (parseQueryString) u.query = qs.parse(typeof u.query === "string" ? u.query : "");
     return u;
   }
-  __name(parse2, "parse");
+  __name(parseUrl, "parseUrl");
   function format(obj, options = void 0) {
-    if (typeof obj === "string") obj = parse2(obj);
+    if (typeof obj === "string") obj = parseUrl(obj);
     else if (typeof obj !== "object" || obj === null) throw invalidArgType("urlObject", "one of type object or string", obj);
     if (obj instanceof URL) {
       if (options) validateObject(options, "options");
@@ -379,7 +388,7 @@ var __runjs_part = (() => {
     parse: parse2,
     format,
     resolve,
-    resolveObject: /* @__PURE__ */ __name((from, to) => parse2(resolve(from, to)), "resolveObject"),
+    resolveObject: /* @__PURE__ */ __name((from, to) => parseUrl(resolve(from, to)), "resolveObject"),
     fileURLToPath,
     fileURLToPathBuffer,
     pathToFileURL,

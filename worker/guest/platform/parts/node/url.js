@@ -24,10 +24,22 @@ export class Url {
   }
   format() { return format(this); }
   resolve(relative) { return resolve(this.format(), relative); }
-  resolveObject(relative) { return parse(resolve(this.format(), typeof relative === 'string' ? relative : format(relative))); }
+  resolveObject(relative) { return parseUrl(resolve(this.format(), typeof relative === 'string' ? relative : format(relative))); }
 }
 
+/** Node 24 warns on the first url.parse() of a process (DEP0169); runjs once per realm. */
+let parseWarned = false;
+
 function parse(input, parseQueryString = false, slashesDenoteHost = false) {
+  if (!parseWarned) {
+    parseWarned = true;
+    process.emitWarning('`url.parse()` behavior is not standardized and prone to errors that have security implications. Use the WHATWG URL API instead. CVEs are not issued for `url.parse()` vulnerabilities.', 'DeprecationWarning', 'DEP0169');
+  }
+  return parseUrl(input, parseQueryString, slashesDenoteHost);
+}
+
+/** url.parse without the warning: what format, resolve and resolveObject use, as Node's do. */
+function parseUrl(input, parseQueryString = false, slashesDenoteHost = false) {
   if (input instanceof Url) return input;
   if (typeof input !== 'string') throw invalidArgType('url', 'of type string', input);
   const fields = op('url.legacy', { fn: 'parse', input, slashesDenoteHost: !!slashesDenoteHost });
@@ -38,7 +50,7 @@ function parse(input, parseQueryString = false, slashesDenoteHost = false) {
 }
 
 function format(obj, options = undefined) {
-  if (typeof obj === 'string') obj = parse(obj);
+  if (typeof obj === 'string') obj = parseUrl(obj);
   else if (typeof obj !== 'object' || obj === null) throw invalidArgType('urlObject', 'one of type object or string', obj);
   if (obj instanceof URL) {
     if (options) validateObject(options, 'options');
@@ -160,7 +172,7 @@ export const url = {
   parse,
   format,
   resolve,
-  resolveObject: (from, to) => parse(resolve(from, to)),
+  resolveObject: (from, to) => parseUrl(resolve(from, to)),
   fileURLToPath,
   fileURLToPathBuffer,
   pathToFileURL,
