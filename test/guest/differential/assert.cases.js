@@ -86,4 +86,12 @@ const corpus = {
   'CallTracker bad expected': () => new (a().CallTracker)().calls(() => {}, 0),
   'CallTracker expected not integer': () => new (a().CallTracker)().calls(() => {}, 1.5),
   'CallTracker expected string': () => new (a().CallTracker)().calls(() => {}, '2'),
+  'Assert: methods are the module\'s, strict instances own the strict aliases': () => { const { Assert } = a(); const x = new Assert(); const y = new Assert({ strict: false }); return [Object.keys(x), Object.keys(y), x.strictEqual === a().strictEqual, x.equal === a().strictEqual, y.equal === a().equal, Object.getOwnPropertyNames(Assert.prototype).sort()]; },
+  'Assert: options are read, not type-checked; diff checked': () => [1, null, 'x', { diff: 'full' }, { diff: 'x' }].map((o) => { try { return Object.keys(new (a().Assert)(o)); } catch (e) { return [e.name, e.code, e.message]; } }),
+  'Assert: skipPrototype': () => { const { Assert } = a(); class A { constructor() { this.x = 1; } } return [fields(() => new Assert({ skipPrototype: true }).deepStrictEqual({ a: [new A()] }, { a: [{ x: 1 }] })), fields(() => new Assert().deepStrictEqual(new A(), { x: 1 }))[2]]; },
+  'Assert: destructured methods work': () => { const { strictEqual, deepEqual } = new (a().Assert)(); return [fields(() => strictEqual(1, 1)), fields(() => deepEqual(1, '1'))[4]]; },
+  'strict module shares assert\'s functions': () => [a().strict.strictEqual === a().strictEqual, a().strict.equal === a().strictEqual, require('node:assert/strict').deepEqual === a().deepStrictEqual],
+  'fail with two arguments: != and DEP0094 once': () => new Promise((resolve) => { const got = []; const h = (w) => { if (w.code === 'DEP0094') got.push([w.name, w.code]); }; process.on('warning', h); const r = [fields(() => a().fail('x', 'y')), fields(() => a().fail('x', 'y', 'm')), fields(() => a().fail('x', 'y', undefined, 'op'))]; setTimeout(() => { process.off('warning', h); resolve([r, got]); }, 5); }),
+  'rejects: non-promise return values described as Node does': () => Promise.all([1, 's', null, {}, () => 1, true].map((v) => a().rejects(() => v).catch((e) => [e.code, e.message]))),
+  'deepStrictEqual: weak collections and URLs': () => [fields(() => a().deepStrictEqual(new WeakMap(), new WeakMap()))[0], fields(() => a().deepEqual(new WeakSet(), new WeakSet()))[0], fields(() => a().deepStrictEqual(new URL('http://a'), new URL('http://b')))[0], fields(() => a().deepStrictEqual(new URL('http://a/'), new URL('http://a')))],
 };

@@ -2110,7 +2110,9 @@ ${e3}`;
     isAnyArrayBuffer,
     isArrayBufferView,
     isMap,
-    isSet
+    isSet,
+    isWeakMap,
+    isWeakSet
   } = types;
   function isObjectLike(v) {
     return typeof v === "object" && v !== null;
@@ -2140,14 +2142,14 @@ ${e3}`;
     return strict ? __runjs_P.Object_is(a, b) : a == b || __runjs_P.Number_isNaN(a) && __runjs_P.Number_isNaN(b);
   }
   __name(primitiveEqual, "primitiveEqual");
-  function deepEqual(a, b, strict, memo = void 0) {
+  function deepEqual(a, b, strict, memo = void 0, skipProto = false) {
     if (a === b) return a !== 0 || !strict || __runjs_P.Object_is(a, b);
     if (!isObjectLike(a) || !isObjectLike(b)) {
       if (typeof a === "function" || typeof b === "function") return false;
       if (isObjectLike(a) || isObjectLike(b)) return strict ? false : !isObjectLike(a) && !isObjectLike(b) ? primitiveEqual(a, b, strict) : false;
       return primitiveEqual(a, b, strict);
     }
-    if (strict && __runjs_P.Object_getPrototypeOf(a) !== __runjs_P.Object_getPrototypeOf(b)) return false;
+    if (strict && !skipProto && __runjs_P.Object_getPrototypeOf(a) !== __runjs_P.Object_getPrototypeOf(b)) return false;
     const tagA = __runjs_P.$call(__runjs_P.ObjectProto_toString, a);
     if (tagA !== __runjs_P.$call(__runjs_P.ObjectProto_toString, b)) return false;
     if (__runjs_P.Array_isArray(a)) {
@@ -2164,7 +2166,7 @@ ${e3}`;
         if (enumerable) continue;
         const has = __runjs_P.$call(__runjs_P.ObjectProto_hasOwnProperty, a, key);
         if (has !== __runjs_P.$call(__runjs_P.ObjectProto_hasOwnProperty, b, key)) return false;
-        if (has && !deepEqual(a[key], b[key], strict, memo)) return false;
+        if (has && !deepEqual(a[key], b[key], strict, memo, skipProto)) return false;
       }
     } else if (isArrayBufferView(a)) {
       if (!isArrayBufferView(b) || a.byteLength !== b.byteLength) return false;
@@ -2178,7 +2180,11 @@ ${e3}`;
       const ka2 = __runjs_P.$filter(ownKeys(a, strict), (k) => typeof k !== "string" || !__runjs_P.$test(/^\d+$/, k));
       const kb2 = __runjs_P.$filter(ownKeys(b, strict), (k) => typeof k !== "string" || !__runjs_P.$test(/^\d+$/, k));
       if (ka2.length !== kb2.length) return false;
-      return keysEqual(a, b, strict, memo, ka2);
+      return keysEqual(a, b, strict, memo, ka2, skipProto);
+    } else if (isWeakMap(a) || isWeakSet(a)) {
+      return false;
+    } else if (tagA === "[object URL]" && a instanceof URL) {
+      if (!(b instanceof URL) || a.href !== b.href) return false;
     } else if (isAnyArrayBuffer(a)) {
       if (!isAnyArrayBuffer(b) || a.byteLength !== b.byteLength) return false;
       const x = new Uint8Array(a);
@@ -2204,20 +2210,20 @@ ${e3}`;
     }
     __runjs_P.$set(memo.a, a, memo.position);
     __runjs_P.$set(memo.b, b, memo.position);
-    let ok = keysEqual(a, b, strict, memo, ka);
-    if (ok && isSet(a)) ok = setEqual(a, b, strict, memo);
-    else if (ok && isMap(a)) ok = mapEqual(a, b, strict, memo);
+    let ok = keysEqual(a, b, strict, memo, ka, skipProto);
+    if (ok && isSet(a)) ok = setEqual(a, b, strict, memo, skipProto);
+    else if (ok && isMap(a)) ok = mapEqual(a, b, strict, memo, skipProto);
     __runjs_P.$delete(memo.a, a);
     __runjs_P.$delete(memo.b, b);
     return ok;
   }
   __name(deepEqual, "deepEqual");
-  function keysEqual(a, b, strict, memo, keys) {
-    for (const k of __runjs_P.iter(keys)) if (!deepEqual(a[k], b[k], strict, memo)) return false;
+  function keysEqual(a, b, strict, memo, keys, skipProto) {
+    for (const k of __runjs_P.iter(keys)) if (!deepEqual(a[k], b[k], strict, memo, skipProto)) return false;
     return true;
   }
   __name(keysEqual, "keysEqual");
-  function setEqual(a, b, strict, memo) {
+  function setEqual(a, b, strict, memo, skipProto) {
     if (a.size !== b.size) return false;
     const pending = [];
     for (const v of __runjs_P.iter(a)) {
@@ -2229,19 +2235,19 @@ ${e3}`;
     for (const v of __runjs_P.iter(b)) if (isObjectLike(v) || !strict && !__runjs_P.$has(a, v)) __runjs_P.$push(candidates, v);
     for (const v of __runjs_P.iter(pending)) {
       if (!strict && !isObjectLike(v) && __runjs_P.$has(b, v)) continue;
-      const i = __runjs_P.$findIndex(candidates, (c) => deepEqual(v, c, strict, memo));
+      const i = __runjs_P.$findIndex(candidates, (c) => deepEqual(v, c, strict, memo, skipProto));
       if (i < 0) return false;
       __runjs_P.$splice(candidates, i, 1);
     }
     return true;
   }
   __name(setEqual, "setEqual");
-  function mapEqual(a, b, strict, memo) {
+  function mapEqual(a, b, strict, memo, skipProto) {
     if (a.size !== b.size) return false;
     const pending = [];
     for (const {0: k, 1: v} of __runjs_P.iter(a)) {
       if (isObjectLike(k)) __runjs_P.$push(pending, [k, v]);
-      else if (!__runjs_P.$has(b, k) || !deepEqual(v, __runjs_P.$get(b, k), strict, memo)) {
+      else if (!__runjs_P.$has(b, k) || !deepEqual(v, __runjs_P.$get(b, k), strict, memo, skipProto)) {
         if (strict) return false;
         __runjs_P.$push(pending, [k, v]);
       }
@@ -2250,7 +2256,7 @@ ${e3}`;
     const candidates = [];
     for (const {0: k, 1: v} of __runjs_P.iter(b)) if (isObjectLike(k) || !strict) __runjs_P.$push(candidates, [k, v]);
     for (const {0: k, 1: v} of __runjs_P.iter(pending)) {
-      const i = __runjs_P.$findIndex(candidates, ({0: ck, 1: cv}) => deepEqual(k, ck, strict, memo) && deepEqual(v, cv, strict, memo));
+      const i = __runjs_P.$findIndex(candidates, ({0: ck, 1: cv}) => deepEqual(k, ck, strict, memo, skipProto) && deepEqual(v, cv, strict, memo, skipProto));
       if (i < 0) return false;
       __runjs_P.$splice(candidates, i, 1);
     }
