@@ -491,7 +491,7 @@ var __runjs_part = (() => {
       this.#fire = () => {
         __runjs_P.$delete(live, this.#id);
         this.#sleep = void 0;
-        __runjs_P.Reflect_apply(callback, globalThis, args);
+        __runjs_P.Reflect_apply(callback, this, args);
       };
       this.#start();
     }
@@ -529,6 +529,10 @@ var __runjs_part = (() => {
     }
     [Symbol.toPrimitive]() {
       return this.#id;
+    }
+    /** As Node 24: `using t = setTimeout(…)` clears it at the end of the block. */
+    [Symbol.dispose ?? /* @__PURE__ */ __runjs_P.Symbol_for("Symbol.dispose")]() {
+      this.close();
     }
   };
   var TIMEOUT_MAX = 2 ** 31 - 1;
@@ -591,10 +595,16 @@ Timeout duration was set to 1.`, "TimeoutNaNWarning");
     hasRef() {
       return this.#ref;
     }
+    /** As Node 24: disposing an Immediate clears it. */
+    [Symbol.dispose ?? /* @__PURE__ */ __runjs_P.Symbol_for("Symbol.dispose")]() {
+      clearImmediate(this[kId]);
+    }
   };
   function immediate(callback, ...args) {
     if (typeof callback !== "function") throw invalidArgType2("callback", "of type function", callback);
-    return new Immediate(setImmediate(callback, ...__runjs_P.iter(args)));
+    let self;
+    self = new Immediate(setImmediate(() => __runjs_P.Reflect_apply(callback, self, args)));
+    return self;
   }
   __name(immediate, "immediate");
   __runjs_P.Object_defineProperty(immediate, kCustomPromisify, { value: promises.setImmediate, configurable: true });
