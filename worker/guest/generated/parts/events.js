@@ -539,7 +539,6 @@ var __runjs_part = (() => {
     return e;
   }
   __name(abortError, "abortError");
-  var onceBase = import_events.default.once;
   import_events.default.once = /* @__PURE__ */ __name(function once(emitter, name, options = {}) {
     if (options === null || typeof options !== "object" || __runjs_P.Array_isArray(options)) return __runjs_P.Promise_reject(invalidArgType("options", "of type object", options));
     const signal = options.signal;
@@ -548,22 +547,29 @@ var __runjs_part = (() => {
     } catch (e) {
       return __runjs_P.Promise_reject(e);
     }
-    if (signal === void 0) return onceBase(emitter, name);
-    if (signal.aborted) return __runjs_P.Promise_reject(abortError(signal));
+    if (signal?.aborted) return __runjs_P.Promise_reject(abortError(signal));
     return new Promise((resolve, reject) => {
-      const onAbort = /* @__PURE__ */ __name(() => {
-        if (typeof emitter.removeListener === "function") emitter.removeListener(name, onEvent);
-        reject(abortError(signal));
-      }, "onAbort");
+      const isEmitter = typeof emitter?.once === "function";
+      const onError = /* @__PURE__ */ __name((err) => {
+        unlisten(emitter, name, onEvent);
+        signal?.removeEventListener("abort", onAbort);
+        reject(err);
+      }, "onError");
       const onEvent = /* @__PURE__ */ __name((...args) => {
-        signal.removeEventListener("abort", onAbort);
+        if (isEmitter && name !== "error") emitter.removeListener("error", onError);
+        signal?.removeEventListener("abort", onAbort);
         resolve(args);
       }, "onEvent");
-      __runjs_P.$then(onceBase(emitter, name), (args) => onEvent(...__runjs_P.iter(args)), (e) => {
-        signal.removeEventListener("abort", onAbort);
-        reject(e);
-      });
-      signal.addEventListener("abort", onAbort, { once: true });
+      const onAbort = /* @__PURE__ */ __name(() => {
+        unlisten(emitter, name, onEvent);
+        if (isEmitter && name !== "error") emitter.removeListener("error", onError);
+        reject(abortError(signal));
+      }, "onAbort");
+      if (isEmitter) emitter.once(name, onEvent);
+      else if (typeof emitter?.addEventListener === "function") emitter.addEventListener(name, onEvent, { once: true });
+      else throw invalidArgType("emitter", "an instance of EventEmitter", emitter);
+      if (isEmitter && name !== "error") emitter.once("error", onError);
+      signal?.addEventListener("abort", onAbort, { once: true });
     });
   }, "once");
   function listen(emitter, name, listener) {

@@ -39,7 +39,11 @@ function abortError(signal) {
   return e;
 }
 
-const onceBase = EventEmitter.once;
+/**
+ * events.once(emitter, name, options), as Node 24's: resolves with the event's arguments (an
+ * EventTarget's event as `[event]`), rejects on an 'error' event (EventEmitters only) or when
+ * `options.signal` aborts — and then removes every listener it added; bad arguments reject.
+ */
 EventEmitter.once = function once(emitter, name, options = {}) {
   if (options === null || typeof options !== 'object' || Array.isArray(options)) return Promise.reject(invalidArgType('options', 'of type object', options));
   const signal = options.signal;
@@ -48,22 +52,29 @@ EventEmitter.once = function once(emitter, name, options = {}) {
   } catch (e) {
     return Promise.reject(e);
   }
-  if (signal === undefined) return onceBase(emitter, name);
-  if (signal.aborted) return Promise.reject(abortError(signal));
+  if (signal?.aborted) return Promise.reject(abortError(signal));
   return new Promise((resolve, reject) => {
-    const onAbort = () => {
-      if (typeof emitter.removeListener === 'function') emitter.removeListener(name, onEvent);
-      reject(abortError(signal));
+    const isEmitter = typeof emitter?.once === 'function';
+    const onError = (err) => {
+      unlisten(emitter, name, onEvent);
+      signal?.removeEventListener('abort', onAbort);
+      reject(err);
     };
     const onEvent = (...args) => {
-      signal.removeEventListener('abort', onAbort);
+      if (isEmitter && name !== 'error') emitter.removeListener('error', onError);
+      signal?.removeEventListener('abort', onAbort);
       resolve(args);
     };
-    onceBase(emitter, name).then((args) => onEvent(...args), (e) => {
-      signal.removeEventListener('abort', onAbort);
-      reject(e);
-    });
-    signal.addEventListener('abort', onAbort, { once: true });
+    const onAbort = () => {
+      unlisten(emitter, name, onEvent);
+      if (isEmitter && name !== 'error') emitter.removeListener('error', onError);
+      reject(abortError(signal));
+    };
+    if (isEmitter) emitter.once(name, onEvent);
+    else if (typeof emitter?.addEventListener === 'function') emitter.addEventListener(name, onEvent, { once: true });
+    else throw invalidArgType('emitter', 'an instance of EventEmitter', emitter);
+    if (isEmitter && name !== 'error') emitter.once('error', onError);
+    signal?.addEventListener('abort', onAbort, { once: true });
   });
 };
 
