@@ -57,4 +57,17 @@ guestSuite('errors', (g) => {
   g.test('deep recursion is a RangeError the script can catch', async (ctx) => {
     assert.equal(await ctx.output('function f(): number { return f() + 1 }\ntry { f() } catch (e) { console.log(e instanceof RangeError, (e as Error).name) }'), 'true RangeError\n');
   });
+
+  g.test('Error.captureStackTrace(target, fn) leaves out fn and the frames above it, as V8 does', async (ctx) => {
+    const code = [
+      'function outer() { return inner() }',
+      'function inner() { const o = {}; Error.captureStackTrace(o, inner); return o.stack }',
+      'const s = outer()',
+      "const assert = require('node:assert')",
+      'let t = \'\'',
+      'try { assert.throws(() => {}) } catch (e) { t = e.stack }',
+      "console.log(s.includes('inner'), s.includes('outer'), t.includes('throws'), t.includes('main.js'))",
+    ].join('\n');
+    assert.equal(await ctx.output(code), 'false true false true\n');
+  });
 });

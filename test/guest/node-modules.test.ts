@@ -114,6 +114,8 @@ guestSuite('node: modules', (g) => {
       "│ 0                 │ 'k' │ 1      │",
       '└───────────────────┴─────┴────────┘',
       'default: 1', 'default: 2', 'k: 1', '[ERROR] Assertion failed: math', '{"d":1}',
+      // Node warns once on url.parse() (DEP0169), after the script's synchronous part.
+      '[WARN] (runjs) [DEP0169] DeprecationWarning: `url.parse()` behavior is not standardized and prone to errors that have security implications. Use the WHATWG URL API instead. CVEs are not issued for `url.parse()` vulnerabilities.',
       '',
     ].join('\n'));
   });

@@ -22,6 +22,19 @@ const corpus = {
   'EventTarget setMaxListeners': () => warnings((target) => { E().setMaxListeners(1, target); target.addEventListener('x', () => {}); target.addEventListener('x', () => {}); return E().getMaxListeners(target); }),
   'EventTarget defaultMaxListeners': () => warnings((target) => { const d = E().defaultMaxListeners; E().defaultMaxListeners = 2; try { const t2 = new EventTarget(); for (let i = 0; i < 3; i++) t2.addEventListener('z', () => {}); return E().getMaxListeners(t2); } finally { E().defaultMaxListeners = d; } }),
   'AbortSignal has no listener maximum': () => warnings(() => { const s = new AbortController().signal; for (let i = 0; i < 12; i++) s.addEventListener('abort', () => {}); return E().getMaxListeners(s); }),
+  'once: an aborted signal removes every listener once added': async () => { const ee = new (E())(); const ac = new AbortController(); const p = E().once(ee, 'foo', { signal: ac.signal }); ac.abort(); try { await p; } catch (e) { return [e.name, e.code, ee.listenerCount('foo'), ee.listenerCount('error')]; } },
+  'once: an EventTarget resolves [event] and ignores its error events': async () => { const et = new EventTarget(); setTimeout(() => { et.dispatchEvent(new Event('error')); et.dispatchEvent(new Event('foo')); }, 1); const [e] = await E().once(et, 'foo'); return e.type; },
+  'once: not an emitter rejects': () => E().once({}, 'x'),
+  'on: an EventTarget yields [event]': async () => { const et = new EventTarget(); setTimeout(() => { et.dispatchEvent(new Event('tick')); et.dispatchEvent(new Event('tick')); }, 1); const got = []; for await (const [e] of E().on(et, 'tick')) { got.push(e.type); if (got.length === 2) break; } return got; },
+  'on: not an emitter': () => E().on({}, 'x'),
+  'on: options checked': () => [1, null, { signal: 1 }, { highWaterMark: 0 }, { lowWaterMark: 1.5 }, { highWaterMark: 'a' }].map((o) => { try { E().on(new (E())(), 'x', o); return 'ok'; } catch (e) { return [e.name, e.code, e.message]; } }),
+  'on: throw() without an Error': () => E().on(new (E())(), 'x').throw(),
+  'on: throw() ends after the queued events': async () => { const ee = new (E())(); const it = E().on(ee, 'x'); ee.emit('x', 1); it.throw(new Error('stop')); const got = []; try { for await (const v of it) got.push(v); } catch (e) { got.push(e.message); } return [got, ee.listenerCount('x'), ee.listenerCount('error')]; },
+  'on: close events end the iteration': async () => { const ee = new (E())(); const it = E().on(ee, 'x', { close: ['end'] }); setTimeout(() => { ee.emit('x', 1); ee.emit('end'); }, 1); const got = []; for await (const v of it) got.push(v); return [got, ee.listenerCount('x'), ee.listenerCount('end'), ee.listenerCount('error')]; },
+  'on: iterator shape': () => { const it = E().on(new (E())(), 'x'); return [Object.getPrototypeOf(it) === Object.getPrototypeOf(Object.getPrototypeOf(async function* () {}.prototype)), Object.keys(it)]; },
+  'getEventListeners: not an emitter': () => E().getEventListeners('x'),
+  'getMaxListeners: not an emitter': () => E().getMaxListeners({}),
+  'kMaxEventTargetListeners symbols': () => [String(E().kMaxEventTargetListeners), String(E().kMaxEventTargetListenersWarned)],
 };
 
 /** What process 'warning' listeners see while `fn(target)` adds listeners to a fresh EventTarget. */

@@ -42,4 +42,7 @@ const corpus = {
   'scheduler.wait on wrong this': async () => { try { await tp().scheduler.wait.call({}, 1); } catch (e) { return err(e); } },
   'promisified setTimeout': () => require('node:util').promisify(t().setTimeout)(1, 'p'),
   'timers.promises': () => t().promises === tp(),
+  'node:timers: callbacks run with the Timeout or Immediate as this': () => new Promise((resolve) => { const T = require('node:timers'); const out = []; const t = T.setTimeout(function () { out.push(this === t); if (out.length === 2) resolve(out); }, 1); const i = T.setImmediate(function () { out.push(this === i); if (out.length === 2) resolve(out); }); }),
+  'node:timers: Symbol.dispose clears a Timeout and an Immediate': () => new Promise((resolve) => { const T = require('node:timers'); let fired = 0; const t = T.setTimeout(() => { fired++; }, 1); const i = T.setImmediate(() => { fired++; }); t[Symbol.dispose](); i[Symbol.dispose](); T.setTimeout(() => resolve(fired), 20); }),
+  'node:timers: setImmediate passes its arguments': () => new Promise((resolve) => require('node:timers').setImmediate((a, b) => resolve([a, b]), 1, 'two')),
 };

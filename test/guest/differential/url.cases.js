@@ -51,6 +51,19 @@ const corpus = {
   'URLSearchParams: inspect empty': () => require('node:util').inspect(new URLSearchParams()),
   'URLSearchParams: inspect iterator': () => { const it = new URLSearchParams('a=1&b=2').entries(); it.next(); return require('node:util').inspect(it); },
   'URLSearchParams: encoding of specials': () => new URLSearchParams({ k: ' !"#$%&\'()*+,-./:;<=>?@[\\]^_`{|}~é' }).toString(),
+  // The corpus's first url.parse: Node warns once (DEP0169); format/resolve do not warn.
+  'url.parse: DEP0169 on the first call only': () => new Promise((resolve) => {
+    const got = [];
+    const h = (w) => got.push([w.name, w.code, w.message]);
+    process.on('warning', h);
+    const url = require('node:url');
+    url.format('http://a/b');
+    url.resolve('http://a/b', 'c');
+    url.parse('http://a/');
+    url.parse('http://b/');
+    setTimeout(() => { process.off('warning', h); resolve(got); }, 5);
+  }),
+  'url.parse: a malformed escape is a URIError': () => require('node:url').parse('http://%E0%A4%A@fail'),
   'url.parse: full': () => require('node:url').parse('http://user:pw@Host.com:8080/p/a/t/h?query=string#hash'),
   'url.parse: query object': () => require('node:url').parse('/a?x=1&x=2&y', true).query,
   'url.parse: slashesDenoteHost': () => require('node:url').parse('//foo/bar', false, true).host,
@@ -70,6 +83,10 @@ const corpus = {
   'Url#format': () => require('node:url').parse('http://a/b?c#d').format(),
   'pathToFileURL': () => { const { pathToFileURL } = require('node:url'); return [pathToFileURL('/a b/c#d?e%f').href, pathToFileURL('rel/x').href, pathToFileURL('/dir/').href, pathToFileURL('/dir/..').href]; },
   'pathToFileURL: not a string': () => require('node:url').pathToFileURL(1),
+  'pathToFileURL: brackets, bar and tilde escaped': () => { const { pathToFileURL } = require('node:url'); return [pathToFileURL('/a[b]c|d~e^f').href, pathToFileURL('C:\\a[b]|~', { windows: true }).href]; },
+  'pathToFileURL: windows UNC and extended paths': () => { const { pathToFileURL } = require('node:url'); return [pathToFileURL('\\\\nas\\My Docs\\F.doc', { windows: true }).href, pathToFileURL('\\\\?\\UNC\\srv\\share\\f.txt', { windows: true }).href, pathToFileURL('\\\\?\\C:\\p\\f.txt', { windows: true }).href]; },
+  'pathToFileURL: windows UNC without a share': () => require('node:url').pathToFileURL('\\\\host', { windows: true }),
+  'pathToFileURL: windows UNC without a server': () => require('node:url').pathToFileURL('\\\\\\x', { windows: true }),
   'pathToFileURL: windows option': () => require('node:url').pathToFileURL('C:\\a b\\c', { windows: true }).href,
   'fileURLToPath': () => { const { fileURLToPath } = require('node:url'); return [fileURLToPath('file:///a%20b/c'), fileURLToPath(new URL('file:///x/y'))]; },
   'fileURLToPath: non-file': () => require('node:url').fileURLToPath('http://a/'),

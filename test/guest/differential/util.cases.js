@@ -81,6 +81,30 @@ const corpus = {
   'stripVTControlCharacters: bad arg': () => u().stripVTControlCharacters(1),
   'styleText': () => u().styleText(['bold', 'red'], 'x', { validateStream: false }),
   'styleText: bad format': () => u().styleText('nope', 'x'),
+  'styleText: none, and no colours for a stream that is no TTY': () => [u().styleText('none', 'x'), u().styleText(['none', 'red'], 'x'), u().styleText('red', 'x'), u().styleText('red', 'x', { stream: { isTTY: true, write() {}, on() {} } })],
+  'styleText: nested styles reopen the outer one': () => { const o = { validateStream: false }; const s = (f, t) => u().styleText(f, t, o); return [s('red', `A${s('blue', 'B')}C`), s('red', `r${s('blue', 'b')}r${s('red', 'r')}r${s('blue', 'b')}`), s('red', `A${s(['bgRed', 'blue'], 'B')}C`), s('dim', `d${s('bold', 'b')}d`)]; },
+  'styleText: colour aliases': () => ['grey', 'bgGrey', 'blackBright', 'faint'].map((c) => u().styleText(c, 't', { validateStream: false })),
+  'styleText: options checked': () => [{ stream: {} }, { validateStream: 1 }, 1].map((o) => { try { return u().styleText('red', 'x', o); } catch (e) { return [e.name, e.code, e.message]; } }),
+  'deprecate: keeps length, warns once per function or per code': () => new Promise((resolve) => {
+    const got = [];
+    const h = (w) => got.push([w.message, w.code]);
+    process.on('warning', h);
+    const f = u().deprecate(function (a, b) {}, 'once');
+    f(); f();
+    const g1 = u().deprecate(() => {}, 'twice');
+    const g2 = u().deprecate(() => {}, 'twice');
+    g1(); g2();
+    const c1 = u().deprecate(() => {}, 'by code', 'DEP_X');
+    const c2 = u().deprecate(() => {}, 'by code', 'DEP_X');
+    c1(); c2();
+    process.noDeprecation = true;
+    u().deprecate(() => {}, 'silenced')();
+    process.noDeprecation = false;
+    setTimeout(() => { process.off('warning', h); resolve([f.length, got]); }, 5);
+  }),
+  'aborted: arguments checked': () => Promise.all([[1, {}], [undefined, {}], [new AbortController().signal, 1], [new AbortController().signal, null]].map(([s, r]) => u().aborted(s, r).then(() => 'ok', (e) => [e.name, e.code, e.message]))),
+  'aborted: resolves with the abort event': () => { const ac = new AbortController(); const p = u().aborted(ac.signal, {}); ac.abort(); return p.then((e) => [e.type, e.target === ac.signal]); },
+  'inspect.styles.regexp is red': () => [u().inspect.styles.regexp, u().inspect([/a+(b)/g], { colors: true })],
   'toUSVString': () => u().toUSVString('a\uD800b'),
   'getSystemErrorName': () => [u().getSystemErrorName(-2), u().getSystemErrorName(-13)],
   'getSystemErrorName: bad': () => u().getSystemErrorName(1),

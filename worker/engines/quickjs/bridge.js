@@ -25,6 +25,8 @@
   const ArrayBufferSlice = uncurry(ArrayBuffer.prototype.slice);
   const PromisePrototypeThen = uncurry(Promise.prototype.then);
   const ObjectDefineProperty = Object.defineProperty;
+  const StringIndexOf = uncurry(String.prototype.indexOf);
+  const StringSlice = uncurry(String.prototype.slice);
   const imul = Math.imul;
   const ErrorCtor = Error;
   const MAIN_EXPORT = '__runjs_main'; // worker/source/wrap-main.ts MAIN_EXPORT
@@ -83,10 +85,23 @@
   }
   if (typeof ErrorCtor.captureStackTrace !== 'function') {
     const captureStackTrace = {
-      captureStackTrace(target) {
+      captureStackTrace(target, fn) {
         if (typeof target !== 'object' || target === null) throw new TypeError('Invalid argument');
-        const stack = new ErrorCtor().stack;
-        ObjectDefineProperty(target, 'stack', { __proto__: null, value: typeof stack === 'string' ? stack : '', writable: true, enumerable: false, configurable: true });
+        let stack = new ErrorCtor().stack;
+        if (typeof stack !== 'string') stack = '';
+        // V8 leaves out `fn`'s frame and every frame above it (assert's AssertionError starts its
+        // stack at the caller of assert.throws this way). QuickJS names a frame by its function's
+        // name: drop through the first frame of that name, if there is one.
+        const name = typeof fn === 'function' ? fn.name : '';
+        if (typeof name === 'string' && name !== '') {
+          const marker = `    at ${name} (`;
+          const at = StringIndexOf(stack, marker) === 0 ? 0 : StringIndexOf(stack, `\n${marker}`);
+          if (at !== -1) {
+            const end = StringIndexOf(stack, '\n', at + 1);
+            stack = end === -1 ? '' : StringSlice(stack, end + 1);
+          }
+        }
+        ObjectDefineProperty(target, 'stack', { __proto__: null, value: stack, writable: true, enumerable: false, configurable: true });
       },
     }.captureStackTrace;
     ObjectDefineProperty(ErrorCtor, 'captureStackTrace', { __proto__: null, value: captureStackTrace, writable: true, enumerable: false, configurable: true });

@@ -53,7 +53,9 @@ export const createUrlOps: OpFactory = () => ({
             const u = legacyParse(a.input, false, a.slashesDenoteHost === true);
             return { ...u };
           } catch (e) {
-            throw new OpError(e instanceof Error ? e.message : String(e), 'TypeError', (e as { code?: string }).code);
+            // Node's legacy parser throws a URIError for a malformed escape (decodeURIComponent's).
+            const name = e instanceof URIError ? 'URIError' : 'TypeError';
+            throw new OpError(e instanceof Error ? e.message : String(e), name, (e as { code?: string }).code);
           }
         }
         case 'format': return legacyFormat(a.object as Parameters<typeof legacyFormat>[0]);

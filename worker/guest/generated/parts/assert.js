@@ -548,11 +548,7 @@ ${showShort(got)}
     return v instanceof Promise || v !== null && typeof v === "object" && typeof v.then === "function" && typeof v.catch === "function";
   }
   __name(isPromiseLike, "isPromiseLike");
-  function describeReturn(v) {
-    if (v === null || v === void 0) return String(v);
-    return typeof v === "object" && v.constructor?.name ? `instance of ${v.constructor.name}` : `type ${typeof v}`;
-  }
-  __name(describeReturn, "describeReturn");
+  var describeReturn = /* @__PURE__ */ __name((v) => core_default.shared.describeType(v), "describeReturn");
   function doesNotThrow(fn, expected, message) {
     if (typeof expected === "string") {
       message = expected;
@@ -599,6 +595,9 @@ ${showShort(string)}
     }
   }
   __name(doesNotMatch, "doesNotMatch");
+  var failWarned = { done: false };
+  var assertOptionsOf = /* @__PURE__ */ new WeakMap();
+  var skipsPrototype = /* @__PURE__ */ __name((self) => self !== null && typeof self === "object" && assertOptionsOf.get(self)?.skipPrototype === true, "skipsPrototype");
   function makeAssert(strict2) {
     const assert2 = strict2 ? /* @__PURE__ */ __name(function strict3(...args) {
       innerOk(assert2, args);
@@ -617,11 +616,11 @@ ${showShort(string)}
     const notStrictEqual = /* @__PURE__ */ __name((a, b, message) => {
       if (__runjs_P.Object_is(a, b)) fail(a, b, message, "notStrictEqual", notStrictEqual);
     }, "notStrictEqual");
-    const deepStrictEqual = /* @__PURE__ */ __name((a, b, message) => {
-      if (!deepEqual2(a, b, true)) fail(a, b, message, "deepStrictEqual", deepStrictEqual);
+    const deepStrictEqual = /* @__PURE__ */ __name(function deepStrictEqual2(a, b, message) {
+      if (!deepEqual2(a, b, true, void 0, skipsPrototype(this))) fail(a, b, message, "deepStrictEqual", deepStrictEqual2);
     }, "deepStrictEqual");
-    const notDeepStrictEqual = /* @__PURE__ */ __name((a, b, message) => {
-      if (deepEqual2(a, b, true)) fail(a, b, message, "notDeepStrictEqual", notDeepStrictEqual);
+    const notDeepStrictEqual = /* @__PURE__ */ __name(function notDeepStrictEqual2(a, b, message) {
+      if (deepEqual2(a, b, true, void 0, skipsPrototype(this))) fail(a, b, message, "notDeepStrictEqual", notDeepStrictEqual2);
     }, "notDeepStrictEqual");
     const looseDeepEqual = /* @__PURE__ */ __name((a, b, message) => {
       if (!deepEqual2(a, b, false)) fail(a, b, message, "deepEqual", looseDeepEqual);
@@ -653,12 +652,17 @@ ${showShort(string)}
       fail(actual = void 0, expected = void 0, message = void 0, operator = void 0) {
         if (arguments.length === 0 || arguments.length === 1 && actual == null) fail(void 0, void 0, void 0, "fail", assert2.fail, "Failed");
         if (arguments.length === 1) fail(void 0, void 0, actual, "fail", assert2.fail);
-        fail(actual, expected, message, operator ?? "fail", assert2.fail);
+        if (!failWarned.done) {
+          failWarned.done = true;
+          process.emitWarning("assert.fail() with more than one argument is deprecated. Please use assert.strictEqual() instead or only pass a message.", "DeprecationWarning", "DEP0094");
+        }
+        fail(actual, expected, message, operator ?? (arguments.length === 2 ? "!=" : "fail"), assert2.fail);
       },
       ifError(value) {
         if (value === null || value === void 0) return;
         let message = "ifError got unwanted exception: ";
-        message += typeof value?.message === "string" && value.message.length > 0 ? value.message : showShort(value);
+        if (typeof value === "object" && typeof value.message === "string") message += value.message.length === 0 && value.constructor ? value.constructor.name : value.message;
+        else message += showShort(value);
         const err = new AssertionError({ actual: value, expected: null, operator: "ifError", message, stackStartFn: assert2.ifError });
         err.generatedMessage = false;
         throw err;
@@ -672,47 +676,48 @@ ${showShort(string)}
   var strict = makeAssert(true);
   assert.strict = strict;
   strict.strict = strict;
-  var assertOf = /* @__PURE__ */ new WeakMap();
   var METHODS = [
+    "fail",
     "ok",
     "equal",
     "notEqual",
     "deepEqual",
     "notDeepEqual",
-    "strictEqual",
-    "notStrictEqual",
     "deepStrictEqual",
     "notDeepStrictEqual",
+    "strictEqual",
+    "notStrictEqual",
     "partialDeepStrictEqual",
     "throws",
     "rejects",
     "doesNotThrow",
     "doesNotReject",
+    "ifError",
     "match",
-    "doesNotMatch",
-    "fail",
-    "ifError"
+    "doesNotMatch"
   ];
   var Assert = class {
     static {
       __name(this, "Assert");
     }
     constructor(options = {}) {
-      if (typeof options !== "object" || options === null || __runjs_P.Array_isArray(options)) throw invalidArgType2("options", "of type object", options);
-      __runjs_P.$set(assertOf, this, options.strict === false ? assert : strict);
+      const opts = options ?? {};
+      const diff = opts.diff;
+      if (diff !== void 0 && diff !== "simple" && diff !== "full") throw nodeError2(TypeError, "ERR_INVALID_ARG_VALUE", `The property 'options.diff' must be one of: 'simple', 'full'. Received ${inspect(diff)}`);
+      __runjs_P.$set(assertOptionsOf, this, { skipPrototype: opts.skipPrototype === true, diff: diff ?? "simple" });
       this.AssertionError = AssertionError;
+      if (opts.strict !== false) {
+        this.equal = assert.strictEqual;
+        this.deepEqual = assert.deepStrictEqual;
+        this.notEqual = assert.notStrictEqual;
+        this.notDeepEqual = assert.notDeepStrictEqual;
+      }
     }
   };
-  for (const name of __runjs_P.iter(METHODS)) {
-    __runjs_P.Object_defineProperty(Assert.prototype, name, {
-      value: { [name](...args) {
-        return (__runjs_P.$get(assertOf, this) ?? strict)[name](...__runjs_P.iter(args));
-      } }[name],
-      writable: true,
-      configurable: true
-    });
-  }
+  for (const name of __runjs_P.iter(METHODS)) __runjs_P.Object_defineProperty(Assert.prototype, name, { value: assert[name], writable: true, configurable: true });
   __runjs_P.Object_defineProperty(Assert, "name", { value: "Assert" });
+  for (const name of __runjs_P.iter(METHODS)) if (name !== "ok") strict[name] = assert[name];
+  for (const {0: loose, 1: strictName} of __runjs_P.iter([["equal", "strictEqual"], ["notEqual", "notStrictEqual"], ["deepEqual", "deepStrictEqual"], ["notDeepEqual", "notDeepStrictEqual"]])) strict[loose] = assert[strictName];
   assert.Assert = Assert;
   strict.Assert = Assert;
   assert.CallTracker = deprecate(makeCallTracker(AssertionError, inspect), "assert.CallTracker is deprecated.", "DEP0173");

@@ -539,7 +539,6 @@ var __runjs_part = (() => {
     return e;
   }
   __name(abortError, "abortError");
-  var onceBase = import_events.default.once;
   import_events.default.once = /* @__PURE__ */ __name(function once(emitter, name, options = {}) {
     if (options === null || typeof options !== "object" || __runjs_P.Array_isArray(options)) return __runjs_P.Promise_reject(invalidArgType("options", "of type object", options));
     const signal = options.signal;
@@ -548,37 +547,67 @@ var __runjs_part = (() => {
     } catch (e) {
       return __runjs_P.Promise_reject(e);
     }
-    if (signal === void 0) return onceBase(emitter, name);
-    if (signal.aborted) return __runjs_P.Promise_reject(abortError(signal));
+    if (signal?.aborted) return __runjs_P.Promise_reject(abortError(signal));
     return new Promise((resolve, reject) => {
-      const onAbort = /* @__PURE__ */ __name(() => {
-        if (typeof emitter.removeListener === "function") emitter.removeListener(name, onEvent);
-        reject(abortError(signal));
-      }, "onAbort");
+      const isEmitter = typeof emitter?.once === "function";
+      const onError = /* @__PURE__ */ __name((err) => {
+        unlisten(emitter, name, onEvent);
+        signal?.removeEventListener("abort", onAbort);
+        reject(err);
+      }, "onError");
       const onEvent = /* @__PURE__ */ __name((...args) => {
-        signal.removeEventListener("abort", onAbort);
+        if (isEmitter && name !== "error") emitter.removeListener("error", onError);
+        signal?.removeEventListener("abort", onAbort);
         resolve(args);
       }, "onEvent");
-      __runjs_P.$then(onceBase(emitter, name), (args) => onEvent(...__runjs_P.iter(args)), (e) => {
-        signal.removeEventListener("abort", onAbort);
-        reject(e);
-      });
-      signal.addEventListener("abort", onAbort, { once: true });
+      const onAbort = /* @__PURE__ */ __name(() => {
+        unlisten(emitter, name, onEvent);
+        if (isEmitter && name !== "error") emitter.removeListener("error", onError);
+        reject(abortError(signal));
+      }, "onAbort");
+      if (isEmitter) emitter.once(name, onEvent);
+      else if (typeof emitter?.addEventListener === "function") emitter.addEventListener(name, onEvent, { once: true });
+      else throw invalidArgType("emitter", "an instance of EventEmitter", emitter);
+      if (isEmitter && name !== "error") emitter.once("error", onError);
+      signal?.addEventListener("abort", onAbort, { once: true });
     });
   }, "once");
-  import_events.default.on = /* @__PURE__ */ __name(function on(emitter, name, options = void 0) {
-    const signal = options?.signal;
+  function listen(emitter, name, listener) {
+    if (typeof emitter?.on === "function") emitter.on(name, listener);
+    else if (typeof emitter?.addEventListener === "function") emitter.addEventListener(name, listener);
+    else throw invalidArgType("emitter", "an instance of EventEmitter", emitter);
+  }
+  __name(listen, "listen");
+  function unlisten(emitter, name, listener) {
+    if (typeof emitter.removeListener === "function") emitter.removeListener(name, listener);
+    else if (typeof emitter.removeEventListener === "function") emitter.removeEventListener(name, listener);
+  }
+  __name(unlisten, "unlisten");
+  function validateWatermark(value, name) {
+    if (typeof value !== "number") throw invalidArgType(name, "of type number", value);
+    if (!__runjs_P.Number_isInteger(value)) throw outOfRange(name, "an integer", value);
+    if (value < 1 || value > Number.MAX_SAFE_INTEGER) throw outOfRange(name, `>= 1 && <= ${Number.MAX_SAFE_INTEGER}`, value);
+  }
+  __name(validateWatermark, "validateWatermark");
+  var AsyncIteratorPrototype = __runjs_P.Object_getPrototypeOf(__runjs_P.Object_getPrototypeOf(async function* () {
+  }).prototype);
+  import_events.default.on = /* @__PURE__ */ __name(function on(emitter, name, options = {}) {
+    if (options === null || typeof options !== "object" || __runjs_P.Array_isArray(options)) throw invalidArgType("options", "of type object", options);
+    const signal = options.signal;
+    validateAbortSignal(signal, "options.signal");
     if (signal?.aborted) throw abortError(signal);
+    validateWatermark(options.highWaterMark ?? options.highWatermark ?? Number.MAX_SAFE_INTEGER, "options.highWaterMark");
+    validateWatermark(options.lowWaterMark ?? options.lowWatermark ?? 1, "options.lowWaterMark");
+    const closeEvents = options.close;
     const queue = [];
     const waiting = [];
     let error;
     let done = false;
-    const push = /* @__PURE__ */ __name((item) => {
+    const onEvent = /* @__PURE__ */ __name(function(...args) {
       const w = __runjs_P.$shift(waiting);
-      if (w !== void 0) w.resolve({ value: item, done: false });
-      else __runjs_P.$push(queue, item);
-    }, "push");
-    const onEvent = /* @__PURE__ */ __name((...args) => push(args), "onEvent");
+      if (w !== void 0) w.resolve({ value: args, done: false });
+      else __runjs_P.$push(queue, args);
+    }, "onEvent");
     const onError = /* @__PURE__ */ __name((e) => {
       const w = __runjs_P.$shift(waiting);
       if (w !== void 0) w.reject(e);
@@ -586,17 +615,23 @@ var __runjs_part = (() => {
       cleanup();
     }, "onError");
     const onAbort = /* @__PURE__ */ __name(() => onError(abortError(signal)), "onAbort");
+    const onClose = /* @__PURE__ */ __name(() => {
+      done = true;
+      cleanup();
+    }, "onClose");
     const cleanup = /* @__PURE__ */ __name(() => {
       done = true;
-      emitter.removeListener(name, onEvent);
-      if (name !== "error") emitter.removeListener("error", onError);
+      unlisten(emitter, name, onEvent);
+      if (name !== "error" && typeof emitter.removeListener === "function") emitter.removeListener("error", onError);
+      if (closeEvents?.length) for (const c of __runjs_P.iter(closeEvents)) unlisten(emitter, c, onClose);
       signal?.removeEventListener("abort", onAbort);
       for (const w of __runjs_P.iter(__runjs_P.$splice(waiting, 0))) w.resolve({ value: void 0, done: true });
     }, "cleanup");
-    emitter.on(name, onEvent);
-    if (name !== "error") emitter.on("error", onError);
+    listen(emitter, name, onEvent);
+    if (name !== "error" && typeof emitter.on === "function") emitter.on("error", onError);
+    if (closeEvents?.length) for (const c of __runjs_P.iter(closeEvents)) listen(emitter, c, onClose);
     signal?.addEventListener("abort", onAbort, { once: true });
-    return {
+    return __runjs_P.Object_setPrototypeOf({
       next() {
         if (queue.length > 0) return __runjs_P.Promise_resolve({ value: __runjs_P.$shift(queue), done: false });
         if (error !== void 0) {
@@ -611,14 +646,15 @@ var __runjs_part = (() => {
         cleanup();
         return __runjs_P.Promise_resolve({ value: void 0, done: true });
       },
-      throw(e) {
-        cleanup();
-        return __runjs_P.Promise_reject(e);
+      throw(err) {
+        if (!err || !(err instanceof Error)) throw invalidArgType("EventEmitter.AsyncIterator", "an instance of Error", err);
+        onError(err);
+        return __runjs_P.Promise_resolve({ value: void 0, done: true });
       },
       [Symbol.asyncIterator]() {
         return this;
       }
-    };
+    }, AsyncIteratorPrototype);
   }, "on");
   import_events.default.errorMonitor = errorMonitor;
   var baseListenerCount = import_events.default.prototype.listenerCount;
@@ -632,13 +668,16 @@ var __runjs_part = (() => {
   import_events.default.getEventListeners = /* @__PURE__ */ __name(function getEventListeners(target, name) {
     if (typeof target?.listeners === "function") return target.listeners(name);
     if (target instanceof core_default.globals.EventTarget) return core_default.shared.eventTargetListeners(target, name);
-    return [];
+    throw invalidArgType("emitter", "an instance of EventEmitter or EventTarget", target);
   }, "getEventListeners");
   import_events.default.getMaxListeners = /* @__PURE__ */ __name(function getMaxListeners(target) {
     if (typeof target?.getMaxListeners === "function") return target.getMaxListeners();
     if (target instanceof core_default.globals.EventTarget) return core_default.shared.getEventTargetMaxListeners(target);
-    return import_events.default.defaultMaxListeners;
+    throw invalidArgType("emitter", "an instance of EventEmitter or EventTarget", target);
   }, "getMaxListeners");
+  for (const {0: key, 1: description} of __runjs_P.iter([["kMaxEventTargetListeners", "events.maxEventTargetListeners"], ["kMaxEventTargetListenersWarned", "events.maxEventTargetListenersWarned"]])) {
+    __runjs_P.Object_defineProperty(import_events.default, key, { value: Symbol(description), writable: false, enumerable: false, configurable: false });
+  }
   import_events.default.setMaxListeners = /* @__PURE__ */ __name(function setMaxListeners(n = import_events.default.defaultMaxListeners, ...targets) {
     if (typeof n !== "number") throw invalidArgType("setMaxListeners", "of type number", n);
     if (n < 0 || __runjs_P.Number_isNaN(n)) throw outOfRange("setMaxListeners", ">= 0", n);

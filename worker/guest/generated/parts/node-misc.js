@@ -257,10 +257,19 @@ var __runjs_part = (() => {
       return resolve(this.format(), relative);
     }
     resolveObject(relative) {
-      return parse2(resolve(this.format(), typeof relative === "string" ? relative : format(relative)));
+      return parseUrl(resolve(this.format(), typeof relative === "string" ? relative : format(relative)));
     }
   };
+  var parseWarned = false;
   function parse2(input, parseQueryString = false, slashesDenoteHost = false) {
+    if (!parseWarned) {
+      parseWarned = true;
+      process.emitWarning("`url.parse()` behavior is not standardized and prone to errors that have security implications. Use the WHATWG URL API instead. CVEs are not issued for `url.parse()` vulnerabilities.", "DeprecationWarning", "DEP0169");
+    }
+    return parseUrl(input, parseQueryString, slashesDenoteHost);
+  }
+  __name(parse2, "parse");
+  function parseUrl(input, parseQueryString = false, slashesDenoteHost = false) {
     if (input instanceof Url) return input;
     if (typeof input !== "string") throw invalidArgType("url", "of type string", input);
     const fields = op("url.legacy", { fn: "parse", input, slashesDenoteHost: !!slashesDenoteHost });
@@ -269,9 +278,9 @@ var __runjs_part = (() => {
     if (parseQueryString) u.query = qs.parse(typeof u.query === "string" ? u.query : "");
     return u;
   }
-  __name(parse2, "parse");
+  __name(parseUrl, "parseUrl");
   function format(obj, options = void 0) {
-    if (typeof obj === "string") obj = parse2(obj);
+    if (typeof obj === "string") obj = parseUrl(obj);
     else if (typeof obj !== "object" || obj === null) throw invalidArgType("urlObject", "one of type object or string", obj);
     if (obj instanceof URL) {
       if (options) validateObject(options, "options");
@@ -327,20 +336,33 @@ var __runjs_part = (() => {
     return core_default.shared.requirePart("buffer").globals.Buffer.from(fileURLToPath(u, options));
   }
   __name(fileURLToPathBuffer, "fileURLToPathBuffer");
+  var escapePathChars = /* @__PURE__ */ __name((path) => __runjs_P.$replace(__runjs_P.$replace(__runjs_P.$replace(__runjs_P.$replace(__runjs_P.$replace(__runjs_P.$replace(__runjs_P.$replace(__runjs_P.$replace(path, /%/g, "%25"), /\n/g, "%0A"), /\r/g, "%0D"), /\t/g, "%09"), /\[/g, "%5B"), /\]/g, "%5D"), /\|/g, "%7C"), /~/g, "%7E"), "escapePathChars");
+  var shownPath = /* @__PURE__ */ __name((p) => `'${__runjs_P.$replace(__runjs_P.$replace(p, /\\/g, "\\\\"), /'/g, "\\'")}'`, "shownPath");
   function pathToFileURL(path, options = void 0) {
     if (typeof path !== "string") throw invalidArgType("path", "of type string", path);
     if (options?.windows) {
-      let resolved2 = core_default.shared.requirePart("path").modules.path.win32.resolve(path);
+      const extended = __runjs_P.$startsWith(path, "\\\\?\\") && !__runjs_P.$startsWith(path, "\\\\?\\UNC\\");
+      const unc = !extended && __runjs_P.$startsWith(path, "\\\\");
+      let resolved2 = unc ? path : core_default.shared.requirePart("path").modules.path.win32.resolve(extended ? __runjs_P.$slice(path, 4) : path);
+      if (unc) {
+        const prefix = __runjs_P.$startsWith(resolved2, "\\\\?\\UNC\\") ? 8 : 2;
+        const hostEnd = __runjs_P.$indexOf(resolved2, "\\", prefix);
+        if (hostEnd === -1) throw nodeError(TypeError, "ERR_INVALID_ARG_VALUE", `The argument 'path' Missing UNC resource path. Received ${shownPath(resolved2)}`);
+        if (hostEnd === 2) throw nodeError(TypeError, "ERR_INVALID_ARG_VALUE", `The argument 'path' Empty UNC servername. Received ${shownPath(resolved2)}`);
+        const u3 = new URL("file://");
+        u3.hostname = __runjs_P.$slice(resolved2, prefix, hostEnd);
+        u3.pathname = __runjs_P.$replace(escapePathChars(__runjs_P.$slice(resolved2, hostEnd)), /\\/g, "/");
+        return u3;
+      }
       if ((__runjs_P.$endsWith(path, "\\") || __runjs_P.$endsWith(path, "/")) && !__runjs_P.$endsWith(resolved2, "\\")) resolved2 += "/";
       const u2 = new URL("file://");
-      u2.pathname = __runjs_P.$replace(__runjs_P.$replace(__runjs_P.$replace(__runjs_P.$replace(__runjs_P.$replace(resolved2, /%/g, "%25"), /\\/g, "/"), /\n/g, "%0A"), /\r/g, "%0D"), /\t/g, "%09");
+      u2.pathname = __runjs_P.$replace(escapePathChars(resolved2), /\\/g, "/");
       return u2;
     }
     let resolved = core_default.shared.requirePart("path").modules.path.resolve(path);
     if (__runjs_P.$endsWith(path, "/") && !__runjs_P.$endsWith(resolved, "/")) resolved += "/";
-    const encoded = __runjs_P.$replace(__runjs_P.$replace(__runjs_P.$replace(__runjs_P.$replace(__runjs_P.$replace(resolved, /%/g, "%25"), /\\/g, "%5C"), /\n/g, "%0A"), /\r/g, "%0D"), /\t/g, "%09");
     const u = new URL("file://");
-    u.pathname = encoded;
+    u.pathname = __runjs_P.$replace(escapePathChars(resolved), /\\/g, "%5C");
     return u;
   }
   __name(pathToFileURL, "pathToFileURL");
@@ -369,7 +391,7 @@ var __runjs_part = (() => {
     parse: parse2,
     format,
     resolve,
-    resolveObject: /* @__PURE__ */ __name((from, to) => parse2(resolve(from, to)), "resolveObject"),
+    resolveObject: /* @__PURE__ */ __name((from, to) => parseUrl(resolve(from, to)), "resolveObject"),
     fileURLToPath,
     fileURLToPathBuffer,
     pathToFileURL,
@@ -472,7 +494,7 @@ var __runjs_part = (() => {
       this.#fire = () => {
         __runjs_P.$delete(live, this.#id);
         this.#sleep = void 0;
-        __runjs_P.Reflect_apply(callback, globalThis, args);
+        __runjs_P.Reflect_apply(callback, this, args);
       };
       this.#start();
     }
@@ -510,6 +532,10 @@ var __runjs_part = (() => {
     }
     [Symbol.toPrimitive]() {
       return this.#id;
+    }
+    /** As Node 24: `using t = setTimeout(…)` clears it at the end of the block. */
+    [Symbol.dispose ?? /* @__PURE__ */ __runjs_P.Symbol_for("Symbol.dispose")]() {
+      this.close();
     }
   };
   var TIMEOUT_MAX = 2 ** 31 - 1;
@@ -572,10 +598,16 @@ Timeout duration was set to 1.`, "TimeoutNaNWarning");
     hasRef() {
       return this.#ref;
     }
+    /** As Node 24: disposing an Immediate clears it. */
+    [Symbol.dispose ?? /* @__PURE__ */ __runjs_P.Symbol_for("Symbol.dispose")]() {
+      clearImmediate(this[kId]);
+    }
   };
   function immediate(callback, ...args) {
     if (typeof callback !== "function") throw invalidArgType2("callback", "of type function", callback);
-    return new Immediate(setImmediate(callback, ...__runjs_P.iter(args)));
+    let self;
+    self = new Immediate(setImmediate(() => __runjs_P.Reflect_apply(callback, self, args)));
+    return self;
   }
   __name(immediate, "immediate");
   __runjs_P.Object_defineProperty(immediate, kCustomPromisify, { value: promises.setImmediate, configurable: true });

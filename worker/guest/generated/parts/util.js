@@ -2110,7 +2110,9 @@ ${e3}`;
     isAnyArrayBuffer,
     isArrayBufferView,
     isMap,
-    isSet
+    isSet,
+    isWeakMap,
+    isWeakSet
   } = types;
   function isObjectLike(v) {
     return typeof v === "object" && v !== null;
@@ -2140,14 +2142,14 @@ ${e3}`;
     return strict ? __runjs_P.Object_is(a, b) : a == b || __runjs_P.Number_isNaN(a) && __runjs_P.Number_isNaN(b);
   }
   __name(primitiveEqual, "primitiveEqual");
-  function deepEqual(a, b, strict, memo = void 0) {
+  function deepEqual(a, b, strict, memo = void 0, skipProto = false) {
     if (a === b) return a !== 0 || !strict || __runjs_P.Object_is(a, b);
     if (!isObjectLike(a) || !isObjectLike(b)) {
       if (typeof a === "function" || typeof b === "function") return false;
       if (isObjectLike(a) || isObjectLike(b)) return strict ? false : !isObjectLike(a) && !isObjectLike(b) ? primitiveEqual(a, b, strict) : false;
       return primitiveEqual(a, b, strict);
     }
-    if (strict && __runjs_P.Object_getPrototypeOf(a) !== __runjs_P.Object_getPrototypeOf(b)) return false;
+    if (strict && !skipProto && __runjs_P.Object_getPrototypeOf(a) !== __runjs_P.Object_getPrototypeOf(b)) return false;
     const tagA = __runjs_P.$call(__runjs_P.ObjectProto_toString, a);
     if (tagA !== __runjs_P.$call(__runjs_P.ObjectProto_toString, b)) return false;
     if (__runjs_P.Array_isArray(a)) {
@@ -2164,7 +2166,7 @@ ${e3}`;
         if (enumerable) continue;
         const has = __runjs_P.$call(__runjs_P.ObjectProto_hasOwnProperty, a, key);
         if (has !== __runjs_P.$call(__runjs_P.ObjectProto_hasOwnProperty, b, key)) return false;
-        if (has && !deepEqual(a[key], b[key], strict, memo)) return false;
+        if (has && !deepEqual(a[key], b[key], strict, memo, skipProto)) return false;
       }
     } else if (isArrayBufferView(a)) {
       if (!isArrayBufferView(b) || a.byteLength !== b.byteLength) return false;
@@ -2178,7 +2180,11 @@ ${e3}`;
       const ka2 = __runjs_P.$filter(ownKeys(a, strict), (k) => typeof k !== "string" || !__runjs_P.$test(/^\d+$/, k));
       const kb2 = __runjs_P.$filter(ownKeys(b, strict), (k) => typeof k !== "string" || !__runjs_P.$test(/^\d+$/, k));
       if (ka2.length !== kb2.length) return false;
-      return keysEqual(a, b, strict, memo, ka2);
+      return keysEqual(a, b, strict, memo, ka2, skipProto);
+    } else if (isWeakMap(a) || isWeakSet(a)) {
+      return false;
+    } else if (tagA === "[object URL]" && a instanceof URL) {
+      if (!(b instanceof URL) || a.href !== b.href) return false;
     } else if (isAnyArrayBuffer(a)) {
       if (!isAnyArrayBuffer(b) || a.byteLength !== b.byteLength) return false;
       const x = new Uint8Array(a);
@@ -2204,20 +2210,20 @@ ${e3}`;
     }
     __runjs_P.$set(memo.a, a, memo.position);
     __runjs_P.$set(memo.b, b, memo.position);
-    let ok = keysEqual(a, b, strict, memo, ka);
-    if (ok && isSet(a)) ok = setEqual(a, b, strict, memo);
-    else if (ok && isMap(a)) ok = mapEqual(a, b, strict, memo);
+    let ok = keysEqual(a, b, strict, memo, ka, skipProto);
+    if (ok && isSet(a)) ok = setEqual(a, b, strict, memo, skipProto);
+    else if (ok && isMap(a)) ok = mapEqual(a, b, strict, memo, skipProto);
     __runjs_P.$delete(memo.a, a);
     __runjs_P.$delete(memo.b, b);
     return ok;
   }
   __name(deepEqual, "deepEqual");
-  function keysEqual(a, b, strict, memo, keys) {
-    for (const k of __runjs_P.iter(keys)) if (!deepEqual(a[k], b[k], strict, memo)) return false;
+  function keysEqual(a, b, strict, memo, keys, skipProto) {
+    for (const k of __runjs_P.iter(keys)) if (!deepEqual(a[k], b[k], strict, memo, skipProto)) return false;
     return true;
   }
   __name(keysEqual, "keysEqual");
-  function setEqual(a, b, strict, memo) {
+  function setEqual(a, b, strict, memo, skipProto) {
     if (a.size !== b.size) return false;
     const pending = [];
     for (const v of __runjs_P.iter(a)) {
@@ -2229,19 +2235,19 @@ ${e3}`;
     for (const v of __runjs_P.iter(b)) if (isObjectLike(v) || !strict && !__runjs_P.$has(a, v)) __runjs_P.$push(candidates, v);
     for (const v of __runjs_P.iter(pending)) {
       if (!strict && !isObjectLike(v) && __runjs_P.$has(b, v)) continue;
-      const i = __runjs_P.$findIndex(candidates, (c) => deepEqual(v, c, strict, memo));
+      const i = __runjs_P.$findIndex(candidates, (c) => deepEqual(v, c, strict, memo, skipProto));
       if (i < 0) return false;
       __runjs_P.$splice(candidates, i, 1);
     }
     return true;
   }
   __name(setEqual, "setEqual");
-  function mapEqual(a, b, strict, memo) {
+  function mapEqual(a, b, strict, memo, skipProto) {
     if (a.size !== b.size) return false;
     const pending = [];
     for (const {0: k, 1: v} of __runjs_P.iter(a)) {
       if (isObjectLike(k)) __runjs_P.$push(pending, [k, v]);
-      else if (!__runjs_P.$has(b, k) || !deepEqual(v, __runjs_P.$get(b, k), strict, memo)) {
+      else if (!__runjs_P.$has(b, k) || !deepEqual(v, __runjs_P.$get(b, k), strict, memo, skipProto)) {
         if (strict) return false;
         __runjs_P.$push(pending, [k, v]);
       }
@@ -2250,7 +2256,7 @@ ${e3}`;
     const candidates = [];
     for (const {0: k, 1: v} of __runjs_P.iter(b)) if (isObjectLike(k) || !strict) __runjs_P.$push(candidates, [k, v]);
     for (const {0: k, 1: v} of __runjs_P.iter(pending)) {
-      const i = __runjs_P.$findIndex(candidates, ({0: ck, 1: cv}) => deepEqual(k, ck, strict, memo) && deepEqual(v, cv, strict, memo));
+      const i = __runjs_P.$findIndex(candidates, ({0: ck, 1: cv}) => deepEqual(k, ck, strict, memo, skipProto) && deepEqual(v, cv, strict, memo, skipProto));
       if (i < 0) return false;
       __runjs_P.$splice(candidates, i, 1);
     }
@@ -2730,6 +2736,7 @@ ${__runjs_P.$trimEnd(message)}`, skipped };
   // worker/guest/platform/parts/util.js
   var { nodeError: nodeError3, invalidArgType: invalidArgType2, outOfRange: outOfRange2 } = core_default.shared;
   var { inspect: inspect2, format: format2, formatWithOptions: formatWithOptions2, stripVTControlCharacters: stripVTControlCharacters2 } = node_inspect_extracted_default;
+  inspect2.styles.regexp = "red";
   var kCustomPromisify = /* @__PURE__ */ __runjs_P.Symbol_for("nodejs.util.promisify.custom");
   function promisify(original) {
     if (typeof original !== "function") throw invalidArgType2("original", "of type function", original);
@@ -2787,20 +2794,24 @@ ${__runjs_P.$trimEnd(message)}`, skipped };
     __runjs_P.Object_setPrototypeOf(ctor.prototype, superCtor.prototype);
   }
   __name(inherits, "inherits");
-  var warned = /* @__PURE__ */ new Set();
+  var codesWarned = /* @__PURE__ */ new Set();
   function deprecate(fn, msg, code = void 0) {
     if (code !== void 0 && typeof code !== "string") throw invalidArgType2("code", "of type string", code);
+    let warned = false;
     function deprecated(...args) {
-      const key = code ?? msg;
-      if (!__runjs_P.$has(warned, key)) {
-        __runjs_P.$add(warned, key);
-        process.emitWarning(msg, "DeprecationWarning", code, deprecated);
+      if (!warned && !process.noDeprecation) {
+        warned = true;
+        if (code === void 0 || !__runjs_P.$has(codesWarned, code)) {
+          if (code !== void 0) __runjs_P.$add(codesWarned, code);
+          process.emitWarning(msg, "DeprecationWarning", code, deprecated);
+        }
       }
       return new.target ? __runjs_P.Reflect_construct(fn, args, new.target) : __runjs_P.$apply(fn, this, args);
     }
     __name(deprecated, "deprecated");
     __runjs_P.Object_setPrototypeOf(deprecated, fn);
     if (fn.prototype) deprecated.prototype = fn.prototype;
+    __runjs_P.Object_defineProperty(deprecated, "length", { __proto__: null, ...__runjs_P.Object_getOwnPropertyDescriptor(fn, "length") });
     return deprecated;
   }
   __name(deprecate, "deprecate");
@@ -2823,28 +2834,71 @@ ${__runjs_P.$trimEnd(message)}`, skipped };
     return out;
   }
   __name(parseArgs, "parseArgs");
-  function styleText(format3, text) {
+  function isStreamLike(s) {
+    if (s === null || typeof s !== "object") return false;
+    if (s._readableState || s._writableState || typeof s.on === "function" && (typeof s.write === "function" || typeof s.pipe === "function")) return true;
+    return typeof s.getReader === "function" && typeof s.pipeThrough === "function" || typeof s.getWriter === "function" && typeof s.abort === "function";
+  }
+  __name(isStreamLike, "isStreamLike");
+  function shouldColorize(stream) {
+    const force = core_default.process.env.FORCE_COLOR;
+    if (force !== void 0) return __runjs_P.$includes(["", "1", "2", "3", "true"], force);
+    return stream?.isTTY === true && (typeof stream.getColorDepth === "function" ? stream.getColorDepth() > 2 : true);
+  }
+  __name(shouldColorize, "shouldColorize");
+  function reopenAfterClose(text, close, open, keepClose) {
+    let out = "";
+    let last = 0;
+    let i = __runjs_P.$indexOf(text, close);
+    while (i !== -1) {
+      const after = i + close.length;
+      if (after < text.length) {
+        out += __runjs_P.$slice(text, last, i) + (keepClose ? close + open : open);
+        last = after;
+      }
+      i = __runjs_P.$indexOf(text, close, after);
+    }
+    return out + __runjs_P.$slice(text, last);
+  }
+  __name(reopenAfterClose, "reopenAfterClose");
+  function styleText(format3, text, options = void 0) {
     if (typeof text !== "string") throw invalidArgType2("text", "of type string", text);
+    if (options !== void 0 && (options === null || typeof options !== "object" || __runjs_P.Array_isArray(options))) throw invalidArgType2("options", "of type object", options);
+    const validateStream = options?.validateStream ?? true;
+    const stream = options?.stream ?? core_default.process.stdout;
+    if (typeof validateStream !== "boolean") throw invalidArgType2("options.validateStream", "of type boolean", validateStream);
+    let skipColorize = false;
+    if (validateStream) {
+      if (!isStreamLike(stream)) throw invalidArgType2("stream", "an instance of ReadableStream, WritableStream, or Stream", stream);
+      skipColorize = !shouldColorize(stream);
+    }
     const list = __runjs_P.Array_isArray(format3) ? format3 : [format3];
     let left = "";
     let right = "";
+    let inner = text;
     for (const f of __runjs_P.iter(list)) {
+      if (f === "none") continue;
       const codes = STYLES[f];
-      if (codes === void 0) throw nodeError3(TypeError, "ERR_INVALID_ARG_VALUE", `The argument 'format' must be one of: ${__runjs_P.$join(__runjs_P.$map(__runjs_P.Object_getOwnPropertyNames(STYLES), (k) => `'${k}'`), ", ")}. Received ${inspect2(f)}`);
-      left += `\x1B[${codes[0]}m`;
-      right = `\x1B[${codes[1]}m${right}`;
+      if (codes == null) throw nodeError3(TypeError, "ERR_INVALID_ARG_VALUE", `The argument 'format' must be one of: ${__runjs_P.$join(__runjs_P.$map(__runjs_P.Object_getOwnPropertyNames(STYLES), (k) => `'${k}'`), ", ")}. Received ${inspect2(f)}`);
+      if (skipColorize) continue;
+      const open = `\x1B[${codes[0]}m`;
+      const close = `\x1B[${codes[1]}m`;
+      inner = reopenAfterClose(inner, close, open, codes[1] === 22);
+      left += open;
+      right = close + right;
     }
-    return `${left}${text}${right}`;
+    return skipColorize ? text : `${left}${inner}${right}`;
   }
   __name(styleText, "styleText");
   function toUSVString(s) {
     return String(s).toWellFormed?.() ?? String(s);
   }
   __name(toUSVString, "toUSVString");
-  function aborted(signal, resource) {
-    if (signal.aborted) return __runjs_P.Promise_resolve();
-    void resource;
-    return new Promise((resolve) => signal.addEventListener("abort", () => resolve(), { once: true }));
+  async function aborted(signal, resource) {
+    if (!(signal instanceof core_default.globals.AbortSignal)) throw nodeError3(TypeError, "ERR_INVALID_ARG_TYPE", "signal is not of type AbortSignal.");
+    if (resource === null || typeof resource !== "object" && typeof resource !== "function") throw invalidArgType2("resource", "of type object", resource);
+    if (signal.aborted) return void 0;
+    return new Promise((resolve) => signal.addEventListener("abort", (event) => resolve(event), { once: true }));
   }
   __name(aborted, "aborted");
   function checkErrno(err) {

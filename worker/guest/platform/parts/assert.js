@@ -183,10 +183,8 @@ async function rejects(promiseFn, ...args) {
 function isPromiseLike(v) {
   return v instanceof Promise || (v !== null && typeof v === 'object' && typeof v.then === 'function' && typeof v.catch === 'function');
 }
-function describeReturn(v) {
-  if (v === null || v === undefined) return String(v);
-  return typeof v === 'object' && v.constructor?.name ? `instance of ${v.constructor.name}` : `type ${typeof v}`;
-}
+/** As Node's ERR_INVALID_RETURN_VALUE shows the value: its ERR_INVALID_ARG_TYPE "Received …" text. */
+const describeReturn = (v) => core.shared.describeType(v);
 
 function doesNotThrow(fn, expected, message) {
   if (typeof expected === 'string') { message = expected; expected = undefined; }
@@ -224,6 +222,13 @@ function doesNotMatch(string, regexp, message) {
   }
 }
 
+/** assert.fail's DEP0094 warning is given once per realm (Node: per process). */
+const failWarned = { done: false };
+
+/** The options of each Assert instance (Node 24's Assert class, below). */
+const assertOptionsOf = new WeakMap();
+const skipsPrototype = (self) => (self !== null && typeof self === 'object' && assertOptionsOf.get(self)?.skipPrototype === true);
+
 function makeAssert(strict) {
   const assert = strict ? function strict(...args) { innerOk(assert, args); } : function ok(...args) { innerOk(assert, args); };
   const looseEqual = (a, b, message) => {
@@ -236,8 +241,9 @@ function makeAssert(strict) {
   };
   const strictEqual = (a, b, message) => { if (!Object.is(a, b)) fail(a, b, message, 'strictEqual', strictEqual); };
   const notStrictEqual = (a, b, message) => { if (Object.is(a, b)) fail(a, b, message, 'notStrictEqual', notStrictEqual); };
-  const deepStrictEqual = (a, b, message) => { if (!deepEqual(a, b, true)) fail(a, b, message, 'deepStrictEqual', deepStrictEqual); };
-  const notDeepStrictEqual = (a, b, message) => { if (deepEqual(a, b, true)) fail(a, b, message, 'notDeepStrictEqual', notDeepStrictEqual); };
+  // Called on an Assert instance, these honour its skipPrototype option (Node 24).
+  const deepStrictEqual = function deepStrictEqual(a, b, message) { if (!deepEqual(a, b, true, undefined, skipsPrototype(this))) fail(a, b, message, 'deepStrictEqual', deepStrictEqual); };
+  const notDeepStrictEqual = function notDeepStrictEqual(a, b, message) { if (deepEqual(a, b, true, undefined, skipsPrototype(this))) fail(a, b, message, 'notDeepStrictEqual', notDeepStrictEqual); };
   const looseDeepEqual = (a, b, message) => { if (!deepEqual(a, b, false)) fail(a, b, message, 'deepEqual', looseDeepEqual); };
   const looseNotDeepEqual = (a, b, message) => { if (deepEqual(a, b, false)) fail(a, b, message, 'notDeepEqual', looseNotDeepEqual); };
   const partialDeepStrictEqual = function partialDeepStrictEqual(a, b, message) {
@@ -264,12 +270,21 @@ function makeAssert(strict) {
     fail(actual = undefined, expected = undefined, message = undefined, operator = undefined) {
       if (arguments.length === 0 || (arguments.length === 1 && actual == null)) fail(undefined, undefined, undefined, 'fail', assert.fail, 'Failed');
       if (arguments.length === 1) fail(undefined, undefined, actual, 'fail', assert.fail);
-      fail(actual, expected, message, operator ?? 'fail', assert.fail);
+      // As Node 24: more than one argument is deprecated (DEP0094, once), and two mean `!=`.
+      if (!failWarned.done) {
+        failWarned.done = true;
+        process.emitWarning('assert.fail() with more than one argument is deprecated. Please use assert.strictEqual() instead or only pass a message.', 'DeprecationWarning', 'DEP0094');
+      }
+      fail(actual, expected, message, operator ?? (arguments.length === 2 ? '!=' : 'fail'), assert.fail);
     },
     ifError(value) {
       if (value === null || value === undefined) return;
       let message = 'ifError got unwanted exception: ';
-      message += typeof value?.message === 'string' && value.message.length > 0 ? value.message : showShort(value);
+      // Node 24: an object's string message, or its constructor's name when that message is empty
+      // (`new TypeError()` reads `TypeError`, `{ constructor: null, message: '' }` nothing), else
+      // the value inspected.
+      if (typeof value === 'object' && typeof value.message === 'string') message += value.message.length === 0 && value.constructor ? value.constructor.name : value.message;
+      else message += showShort(value);
       const err = new AssertionError({ actual: value, expected: null, operator: 'ifError', message, stackStartFn: assert.ifError });
       err.generatedMessage = false;
       throw err;
@@ -285,27 +300,34 @@ assert.strict = strict;
 strict.strict = strict;
 
 /**
- * Node 24's Assert class: an assert object of its own (strict unless `{ strict: false }`), its
- * methods on the prototype.
+ * Node 24's Assert class. As there, its methods are the module's own functions
+ * (`new Assert().strictEqual === assert.strictEqual`), a strict instance (the default) gets own
+ * `equal`/`deepEqual`/`notEqual`/`notDeepEqual` that are the strict ones, `options` is read, not
+ * type-checked (`diff` must be 'simple' or 'full'), and `skipPrototype` makes its deep strict
+ * comparisons ignore prototypes. runjs's diff is always the 'simple' one.
  */
-const assertOf = new WeakMap();
-const METHODS = ['ok', 'equal', 'notEqual', 'deepEqual', 'notDeepEqual', 'strictEqual', 'notStrictEqual', 'deepStrictEqual', 'notDeepStrictEqual',
-  'partialDeepStrictEqual', 'throws', 'rejects', 'doesNotThrow', 'doesNotReject', 'match', 'doesNotMatch', 'fail', 'ifError'];
+const METHODS = ['fail', 'ok', 'equal', 'notEqual', 'deepEqual', 'notDeepEqual', 'deepStrictEqual', 'notDeepStrictEqual', 'strictEqual', 'notStrictEqual',
+  'partialDeepStrictEqual', 'throws', 'rejects', 'doesNotThrow', 'doesNotReject', 'ifError', 'match', 'doesNotMatch'];
 class Assert {
   constructor(options = {}) {
-    if (typeof options !== 'object' || options === null || Array.isArray(options)) throw invalidArgType('options', 'of type object', options);
-    assertOf.set(this, options.strict === false ? assert : strict);
+    const opts = options ?? {};
+    const diff = opts.diff;
+    if (diff !== undefined && diff !== 'simple' && diff !== 'full') throw nodeError(TypeError, 'ERR_INVALID_ARG_VALUE', `The property 'options.diff' must be one of: 'simple', 'full'. Received ${inspect(diff)}`);
+    assertOptionsOf.set(this, { skipPrototype: opts.skipPrototype === true, diff: diff ?? 'simple' });
     this.AssertionError = AssertionError;
+    if (opts.strict !== false) {
+      this.equal = assert.strictEqual;
+      this.deepEqual = assert.deepStrictEqual;
+      this.notEqual = assert.notStrictEqual;
+      this.notDeepEqual = assert.notDeepStrictEqual;
+    }
   }
 }
-for (const name of METHODS) {
-  Object.defineProperty(Assert.prototype, name, {
-    value: { [name](...args) { return (assertOf.get(this) ?? strict)[name](...args); } }[name],
-    writable: true,
-    configurable: true,
-  });
-}
+for (const name of METHODS) Object.defineProperty(Assert.prototype, name, { value: assert[name], writable: true, configurable: true });
 Object.defineProperty(Assert, 'name', { value: 'Assert' });
+// As Node: assert/strict's methods are assert's (strict.equal is assert.strictEqual).
+for (const name of METHODS) if (name !== 'ok') strict[name] = assert[name];
+for (const [loose, strictName] of [['equal', 'strictEqual'], ['notEqual', 'notStrictEqual'], ['deepEqual', 'deepStrictEqual'], ['notDeepEqual', 'notDeepStrictEqual']]) strict[loose] = assert[strictName];
 assert.Assert = Assert;
 strict.Assert = Assert;
 assert.CallTracker = deprecate(makeCallTracker(AssertionError, inspect), 'assert.CallTracker is deprecated.', 'DEP0173');

@@ -39,7 +39,11 @@ function abortError(signal) {
   return e;
 }
 
-const onceBase = EventEmitter.once;
+/**
+ * events.once(emitter, name, options), as Node 24's: resolves with the event's arguments (an
+ * EventTarget's event as `[event]`), rejects on an 'error' event (EventEmitters only) or when
+ * `options.signal` aborts — and then removes every listener it added; bad arguments reject.
+ */
 EventEmitter.once = function once(emitter, name, options = {}) {
   if (options === null || typeof options !== 'object' || Array.isArray(options)) return Promise.reject(invalidArgType('options', 'of type object', options));
   const signal = options.signal;
@@ -48,39 +52,80 @@ EventEmitter.once = function once(emitter, name, options = {}) {
   } catch (e) {
     return Promise.reject(e);
   }
-  if (signal === undefined) return onceBase(emitter, name);
-  if (signal.aborted) return Promise.reject(abortError(signal));
+  if (signal?.aborted) return Promise.reject(abortError(signal));
   return new Promise((resolve, reject) => {
-    const onAbort = () => {
-      if (typeof emitter.removeListener === 'function') emitter.removeListener(name, onEvent);
-      reject(abortError(signal));
+    const isEmitter = typeof emitter?.once === 'function';
+    const onError = (err) => {
+      unlisten(emitter, name, onEvent);
+      signal?.removeEventListener('abort', onAbort);
+      reject(err);
     };
     const onEvent = (...args) => {
-      signal.removeEventListener('abort', onAbort);
+      if (isEmitter && name !== 'error') emitter.removeListener('error', onError);
+      signal?.removeEventListener('abort', onAbort);
       resolve(args);
     };
-    onceBase(emitter, name).then((args) => onEvent(...args), (e) => {
-      signal.removeEventListener('abort', onAbort);
-      reject(e);
-    });
-    signal.addEventListener('abort', onAbort, { once: true });
+    const onAbort = () => {
+      unlisten(emitter, name, onEvent);
+      if (isEmitter && name !== 'error') emitter.removeListener('error', onError);
+      reject(abortError(signal));
+    };
+    if (isEmitter) emitter.once(name, onEvent);
+    else if (typeof emitter?.addEventListener === 'function') emitter.addEventListener(name, onEvent, { once: true });
+    else throw invalidArgType('emitter', 'an instance of EventEmitter', emitter);
+    if (isEmitter && name !== 'error') emitter.once('error', onError);
+    signal?.addEventListener('abort', onAbort, { once: true });
   });
 };
 
-/** events.on(emitter, name): an async iterator of the event's argument arrays. */
-EventEmitter.on = function on(emitter, name, options = undefined) {
-  const signal = options?.signal;
+/**
+ * Node's listening helpers for events.on: an emitter's `on`/`removeListener`, else an
+ * EventTarget's `addEventListener`/`removeEventListener`, else ERR_INVALID_ARG_TYPE.
+ */
+function listen(emitter, name, listener) {
+  if (typeof emitter?.on === 'function') emitter.on(name, listener);
+  else if (typeof emitter?.addEventListener === 'function') emitter.addEventListener(name, listener);
+  else throw invalidArgType('emitter', 'an instance of EventEmitter', emitter);
+}
+function unlisten(emitter, name, listener) {
+  if (typeof emitter.removeListener === 'function') emitter.removeListener(name, listener);
+  else if (typeof emitter.removeEventListener === 'function') emitter.removeEventListener(name, listener);
+}
+
+/** Node's validateInteger for the watermark options: a number, an integer, from `min`. */
+function validateWatermark(value, name) {
+  if (typeof value !== 'number') throw invalidArgType(name, 'of type number', value);
+  if (!Number.isInteger(value)) throw outOfRange(name, 'an integer', value);
+  if (value < 1 || value > Number.MAX_SAFE_INTEGER) throw outOfRange(name, `>= 1 && <= ${Number.MAX_SAFE_INTEGER}`, value);
+}
+
+const AsyncIteratorPrototype = Object.getPrototypeOf(Object.getPrototypeOf(async function* () {}).prototype);
+
+/**
+ * events.on(emitter, name, options): an async iterator of the event's argument arrays (an
+ * EventTarget's events as `[event]`), as Node 24's: `options` checked (`signal`,
+ * `highWaterMark`/`lowWaterMark`, `close` — event names that end the iteration), an 'error'
+ * event rejects the next read, and the iterator's methods are its own properties over
+ * %AsyncIteratorPrototype%. runjs's emitters have no pause/resume, so the watermarks are only
+ * checked.
+ */
+EventEmitter.on = function on(emitter, name, options = {}) {
+  if (options === null || typeof options !== 'object' || Array.isArray(options)) throw invalidArgType('options', 'of type object', options);
+  const signal = options.signal;
+  validateAbortSignal(signal, 'options.signal');
   if (signal?.aborted) throw abortError(signal);
+  validateWatermark(options.highWaterMark ?? options.highWatermark ?? Number.MAX_SAFE_INTEGER, 'options.highWaterMark');
+  validateWatermark(options.lowWaterMark ?? options.lowWatermark ?? 1, 'options.lowWaterMark');
+  const closeEvents = options.close;
   const queue = [];
   const waiting = [];
   let error;
   let done = false;
-  const push = (item) => {
+  const onEvent = function(...args) {
     const w = waiting.shift();
-    if (w !== undefined) w.resolve({ value: item, done: false });
-    else queue.push(item);
+    if (w !== undefined) w.resolve({ value: args, done: false });
+    else queue.push(args);
   };
-  const onEvent = (...args) => push(args);
   const onError = (e) => {
     const w = waiting.shift();
     if (w !== undefined) w.reject(e);
@@ -88,17 +133,23 @@ EventEmitter.on = function on(emitter, name, options = undefined) {
     cleanup();
   };
   const onAbort = () => onError(abortError(signal));
+  const onClose = () => {
+    done = true;
+    cleanup();
+  };
   const cleanup = () => {
     done = true;
-    emitter.removeListener(name, onEvent);
-    if (name !== 'error') emitter.removeListener('error', onError);
+    unlisten(emitter, name, onEvent);
+    if (name !== 'error' && typeof emitter.removeListener === 'function') emitter.removeListener('error', onError);
+    if (closeEvents?.length) for (const c of closeEvents) unlisten(emitter, c, onClose);
     signal?.removeEventListener('abort', onAbort);
     for (const w of waiting.splice(0)) w.resolve({ value: undefined, done: true });
   };
-  emitter.on(name, onEvent);
-  if (name !== 'error') emitter.on('error', onError);
+  listen(emitter, name, onEvent);
+  if (name !== 'error' && typeof emitter.on === 'function') emitter.on('error', onError);
+  if (closeEvents?.length) for (const c of closeEvents) listen(emitter, c, onClose);
   signal?.addEventListener('abort', onAbort, { once: true });
-  return {
+  return Object.setPrototypeOf({
     next() {
       if (queue.length > 0) return Promise.resolve({ value: queue.shift(), done: false });
       if (error !== undefined) {
@@ -113,12 +164,13 @@ EventEmitter.on = function on(emitter, name, options = undefined) {
       cleanup();
       return Promise.resolve({ value: undefined, done: true });
     },
-    throw(e) {
-      cleanup();
-      return Promise.reject(e);
+    throw(err) {
+      if (!err || !(err instanceof Error)) throw invalidArgType('EventEmitter.AsyncIterator', 'an instance of Error', err);
+      onError(err);
+      return Promise.resolve({ value: undefined, done: true });
     },
     [Symbol.asyncIterator]() { return this; },
-  };
+  }, AsyncIteratorPrototype);
 };
 
 EventEmitter.errorMonitor = errorMonitor;
@@ -134,7 +186,7 @@ EventEmitter.usingDomains = false;
 EventEmitter.getEventListeners = function getEventListeners(target, name) {
   if (typeof target?.listeners === 'function') return target.listeners(name);
   if (target instanceof core.globals.EventTarget) return core.shared.eventTargetListeners(target, name);
-  return [];
+  throw invalidArgType('emitter', 'an instance of EventEmitter or EventTarget', target);
 };
 // EventTargets' maximum, set by events.setMaxListeners(n, target), lives with the EventTarget
 // (web/event-target.js warns from it); so does the default, which follows defaultMaxListeners
@@ -142,8 +194,13 @@ EventEmitter.getEventListeners = function getEventListeners(target, name) {
 EventEmitter.getMaxListeners = function getMaxListeners(target) {
   if (typeof target?.getMaxListeners === 'function') return target.getMaxListeners();
   if (target instanceof core.globals.EventTarget) return core.shared.getEventTargetMaxListeners(target);
-  return EventEmitter.defaultMaxListeners;
+  throw invalidArgType('emitter', 'an instance of EventEmitter or EventTarget', target);
 };
+// Node's keys for an EventTarget's maximum; exported for name parity (runjs keeps the maximum with
+// the target itself, web/event-target.js).
+for (const [key, description] of [['kMaxEventTargetListeners', 'events.maxEventTargetListeners'], ['kMaxEventTargetListenersWarned', 'events.maxEventTargetListenersWarned']]) {
+  Object.defineProperty(EventEmitter, key, { value: Symbol(description), writable: false, enumerable: false, configurable: false });
+}
 
 EventEmitter.setMaxListeners = function setMaxListeners(n = EventEmitter.defaultMaxListeners, ...targets) {
   if (typeof n !== 'number') throw invalidArgType('setMaxListeners', 'of type number', n);

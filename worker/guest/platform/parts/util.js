@@ -11,6 +11,9 @@ import { myersDiff, printMyersDiff } from './util/myers-diff.js';
 
 const { nodeError, invalidArgType, outOfRange } = core.shared;
 const { inspect, format, formatWithOptions, stripVTControlCharacters } = inspectLib;
+// node-inspect-extracted follows a newer Node that highlights a RegExp's parts; Node 24 shows it
+// in plain red (inspect.styles.regexp === 'red').
+inspect.styles.regexp = 'red';
 
 const kCustomPromisify = Symbol.for('nodejs.util.promisify.custom');
 
@@ -69,20 +72,30 @@ function inherits(ctor, superCtor) {
   Object.setPrototypeOf(ctor.prototype, superCtor.prototype);
 }
 
-const warned = new Set();
+/** Deprecation codes already warned about in this realm (Node: per process). */
+const codesWarned = new Set();
+/**
+ * As Node 24: a wrapper warns on its first call — once per function, or once per `code` across
+ * every function deprecated with it —, unless process.noDeprecation; it keeps fn's prototype
+ * chain, `prototype` and `length`.
+ */
 function deprecate(fn, msg, code = undefined) {
   if (code !== undefined && typeof code !== 'string') throw invalidArgType('code', 'of type string', code);
+  let warned = false;
   function deprecated(...args) {
-    const key = code ?? msg;
-    if (!warned.has(key)) {
-      warned.add(key);
-      process.emitWarning(msg, 'DeprecationWarning', code, deprecated);
+    if (!warned && !process.noDeprecation) {
+      warned = true;
+      if (code === undefined || !codesWarned.has(code)) {
+        if (code !== undefined) codesWarned.add(code);
+        process.emitWarning(msg, 'DeprecationWarning', code, deprecated);
+      }
     }
     return new.target ? Reflect.construct(fn, args, new.target) : fn.apply(this, args);
   }
   Object.setPrototypeOf(deprecated, fn);
   // As Node: a deprecated class keeps its prototype, so `new` makes instances of the original.
   if (fn.prototype) deprecated.prototype = fn.prototype;
+  Object.defineProperty(deprecated, 'length', { __proto__: null, ...Object.getOwnPropertyDescriptor(fn, 'length') });
   return deprecated;
 }
 
@@ -110,29 +123,86 @@ function parseArgs(config = {}) {
   return out;
 }
 
-/** As Node 24: the first format is the outermost; the text must be a string. */
-function styleText(format, text) {
+/** Node's isNodeStream, or a web ReadableStream/WritableStream: what styleText may check. */
+function isStreamLike(s) {
+  if (s === null || typeof s !== 'object') return false;
+  if (s._readableState || s._writableState || (typeof s.on === 'function' && (typeof s.write === 'function' || typeof s.pipe === 'function'))) return true;
+  return (typeof s.getReader === 'function' && typeof s.pipeThrough === 'function') || (typeof s.getWriter === 'function' && typeof s.abort === 'function');
+}
+
+/** Node's shouldColorize: FORCE_COLOR decides if set ('', '1', '2', '3', 'true' colour), else the stream's isTTY. */
+function shouldColorize(stream) {
+  const force = core.process.env.FORCE_COLOR;
+  if (force !== undefined) return ['', '1', '2', '3', 'true'].includes(force);
+  return stream?.isTTY === true && (typeof stream.getColorDepth === 'function' ? stream.getColorDepth() > 2 : true);
+}
+
+/**
+ * Inside styled text, a close code the outer style shares (an inner `red` ending `\x1b[39m` in a
+ * `blue` text) would end the outer style too: as Node 24, each such close code that is not at the
+ * text's end reopens the outer style — replaced by its open code, or followed by it for code 22,
+ * which closes both bold and dim.
+ */
+function reopenAfterClose(text, close, open, keepClose) {
+  let out = '';
+  let last = 0;
+  let i = text.indexOf(close);
+  while (i !== -1) {
+    const after = i + close.length;
+    if (after < text.length) {
+      out += text.slice(last, i) + (keepClose ? close + open : open);
+      last = after;
+    }
+    i = text.indexOf(close, after);
+  }
+  return out + text.slice(last);
+}
+
+/**
+ * As Node 24: formats apply outermost-first, 'none' adds nothing, and with `validateStream`
+ * (the default) the text is styled only when `stream` (default process.stdout, which in runjs is
+ * no TTY) would show colours — FORCE_COLOR overrides, as in Node.
+ */
+function styleText(format, text, options = undefined) {
   if (typeof text !== 'string') throw invalidArgType('text', 'of type string', text);
+  if (options !== undefined && (options === null || typeof options !== 'object' || Array.isArray(options))) throw invalidArgType('options', 'of type object', options);
+  const validateStream = options?.validateStream ?? true;
+  const stream = options?.stream ?? core.process.stdout;
+  if (typeof validateStream !== 'boolean') throw invalidArgType('options.validateStream', 'of type boolean', validateStream);
+  let skipColorize = false;
+  if (validateStream) {
+    if (!isStreamLike(stream)) throw invalidArgType('stream', 'an instance of ReadableStream, WritableStream, or Stream', stream);
+    skipColorize = !shouldColorize(stream);
+  }
   const list = Array.isArray(format) ? format : [format];
   let left = '';
   let right = '';
+  let inner = text;
   for (const f of list) {
+    if (f === 'none') continue;
     const codes = STYLES[f];
-    if (codes === undefined) throw nodeError(TypeError, 'ERR_INVALID_ARG_VALUE', `The argument 'format' must be one of: ${Object.getOwnPropertyNames(STYLES).map((k) => `'${k}'`).join(', ')}. Received ${inspect(f)}`);
-    left += `\u001b[${codes[0]}m`;
-    right = `\u001b[${codes[1]}m${right}`;
+    if (codes == null) throw nodeError(TypeError, 'ERR_INVALID_ARG_VALUE', `The argument 'format' must be one of: ${Object.getOwnPropertyNames(STYLES).map((k) => `'${k}'`).join(', ')}. Received ${inspect(f)}`);
+    if (skipColorize) continue;
+    const open = `\u001b[${codes[0]}m`;
+    const close = `\u001b[${codes[1]}m`;
+    inner = reopenAfterClose(inner, close, open, codes[1] === 22);
+    left += open;
+    right = close + right;
   }
-  return `${left}${text}${right}`;
+  return skipColorize ? text : `${left}${inner}${right}`;
 }
 
 function toUSVString(s) {
   return String(s).toWellFormed?.() ?? String(s);
 }
 
-function aborted(signal, resource) {
-  if (signal.aborted) return Promise.resolve();
-  void resource;
-  return new Promise((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
+/** As Node 24 (an async function: bad arguments reject), with its odd text for a non-signal. */
+async function aborted(signal, resource) {
+  if (!(signal instanceof core.globals.AbortSignal)) throw nodeError(TypeError, 'ERR_INVALID_ARG_TYPE', 'signal is not of type AbortSignal.');
+  if (resource === null || (typeof resource !== 'object' && typeof resource !== 'function')) throw invalidArgType('resource', 'of type object', resource);
+  if (signal.aborted) return undefined;
+  // As Node: resolves with the abort event (its addAbortListener hands the event on).
+  return new Promise((resolve) => signal.addEventListener('abort', (event) => resolve(event), { once: true }));
 }
 
 function checkErrno(err) {

@@ -90,7 +90,8 @@ class Timeout {
     this.#fire = () => {
       live.delete(this.#id);
       this.#sleep = undefined;
-      Reflect.apply(callback, globalThis, args);
+      // As Node: the callback's `this` is the Timeout.
+      Reflect.apply(callback, this, args);
     };
     this.#start();
   }
@@ -117,6 +118,8 @@ class Timeout {
     return this;
   }
   [Symbol.toPrimitive]() { return this.#id; }
+  /** As Node 24: `using t = setTimeout(…)` clears it at the end of the block. */
+  [Symbol.dispose ?? Symbol.for('Symbol.dispose')]() { this.close(); }
 }
 
 const TIMEOUT_MAX = 2 ** 31 - 1;
@@ -166,11 +169,16 @@ class Immediate {
   ref() { this.#ref = true; return this; }
   unref() { this.#ref = false; return this; }
   hasRef() { return this.#ref; }
+  /** As Node 24: disposing an Immediate clears it. */
+  [Symbol.dispose ?? Symbol.for('Symbol.dispose')]() { clearImmediate(this[kId]); }
 }
 
 function immediate(callback, ...args) {
   if (typeof callback !== 'function') throw invalidArgType('callback', 'of type function', callback);
-  return new Immediate(setImmediate(callback, ...args));
+  // As Node: the callback's `this` is the Immediate (made before it can run).
+  let self;
+  self = new Immediate(setImmediate(() => Reflect.apply(callback, self, args)));
+  return self;
 }
 Object.defineProperty(immediate, kCustomPromisify, { value: promises.setImmediate, configurable: true });
 Object.defineProperty(immediate, 'name', { value: 'setImmediate' });

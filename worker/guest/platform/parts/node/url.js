@@ -24,10 +24,22 @@ export class Url {
   }
   format() { return format(this); }
   resolve(relative) { return resolve(this.format(), relative); }
-  resolveObject(relative) { return parse(resolve(this.format(), typeof relative === 'string' ? relative : format(relative))); }
+  resolveObject(relative) { return parseUrl(resolve(this.format(), typeof relative === 'string' ? relative : format(relative))); }
 }
 
+/** Node 24 warns on the first url.parse() of a process (DEP0169); runjs once per realm. */
+let parseWarned = false;
+
 function parse(input, parseQueryString = false, slashesDenoteHost = false) {
+  if (!parseWarned) {
+    parseWarned = true;
+    process.emitWarning('`url.parse()` behavior is not standardized and prone to errors that have security implications. Use the WHATWG URL API instead. CVEs are not issued for `url.parse()` vulnerabilities.', 'DeprecationWarning', 'DEP0169');
+  }
+  return parseUrl(input, parseQueryString, slashesDenoteHost);
+}
+
+/** url.parse without the warning: what format, resolve and resolveObject use, as Node's do. */
+function parseUrl(input, parseQueryString = false, slashesDenoteHost = false) {
   if (input instanceof Url) return input;
   if (typeof input !== 'string') throw invalidArgType('url', 'of type string', input);
   const fields = op('url.legacy', { fn: 'parse', input, slashesDenoteHost: !!slashesDenoteHost });
@@ -38,7 +50,7 @@ function parse(input, parseQueryString = false, slashesDenoteHost = false) {
 }
 
 function format(obj, options = undefined) {
-  if (typeof obj === 'string') obj = parse(obj);
+  if (typeof obj === 'string') obj = parseUrl(obj);
   else if (typeof obj !== 'object' || obj === null) throw invalidArgType('urlObject', 'one of type object or string', obj);
   if (obj instanceof URL) {
     if (options) validateObject(options, 'options');
@@ -95,21 +107,44 @@ function fileURLToPathBuffer(u, options = undefined) {
   return core.shared.requirePart('buffer').globals.Buffer.from(fileURLToPath(u, options));
 }
 
+/**
+ * The characters Node 24's pathToFileURL escapes beyond what the pathname setter escapes (and `%`
+ * first, so a path's own `%` survives): ada's file-path conversion also escapes `[`, `]`, `|`
+ * and `~`, and newline, CR and tab (which the setter would drop).
+ */
+const escapePathChars = (path) => path.replace(/%/g, '%25').replace(/\n/g, '%0A').replace(/\r/g, '%0D').replace(/\t/g, '%09')
+  .replace(/\[/g, '%5B').replace(/\]/g, '%5D').replace(/\|/g, '%7C').replace(/~/g, '%7E');
+
+/** A path string as util.inspect shows it in ERR_INVALID_ARG_VALUE (single quotes, `\\` doubled). */
+const shownPath = (p) => `'${p.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
+
 function pathToFileURL(path, options = undefined) {
   if (typeof path !== 'string') throw invalidArgType('path', 'of type string', path);
   if (options?.windows) {
-    // A drive path (resolved by the host's path.win32 against runjs's working directory `\`).
-    let resolved = core.shared.requirePart('path').modules.path.win32.resolve(path);
+    // A UNC path (`\\server\share\…`, or the extended `\\?\UNC\server\…`) names its server as the
+    // URL's host, as in Node; `\\?\C:\…` is the extended form of a drive path.
+    const extended = path.startsWith('\\\\?\\') && !path.startsWith('\\\\?\\UNC\\');
+    const unc = !extended && path.startsWith('\\\\');
+    let resolved = unc ? path : core.shared.requirePart('path').modules.path.win32.resolve(extended ? path.slice(4) : path);
+    if (unc) {
+      const prefix = resolved.startsWith('\\\\?\\UNC\\') ? 8 : 2;
+      const hostEnd = resolved.indexOf('\\', prefix);
+      if (hostEnd === -1) throw nodeError(TypeError, 'ERR_INVALID_ARG_VALUE', `The argument 'path' Missing UNC resource path. Received ${shownPath(resolved)}`);
+      if (hostEnd === 2) throw nodeError(TypeError, 'ERR_INVALID_ARG_VALUE', `The argument 'path' Empty UNC servername. Received ${shownPath(resolved)}`);
+      const u = new URL('file://');
+      u.hostname = resolved.slice(prefix, hostEnd);
+      u.pathname = escapePathChars(resolved.slice(hostEnd)).replace(/\\/g, '/');
+      return u;
+    }
     if ((path.endsWith('\\') || path.endsWith('/')) && !resolved.endsWith('\\')) resolved += '/';
     const u = new URL('file://');
-    u.pathname = resolved.replace(/%/g, '%25').replace(/\\/g, '/').replace(/\n/g, '%0A').replace(/\r/g, '%0D').replace(/\t/g, '%09');
+    u.pathname = escapePathChars(resolved).replace(/\\/g, '/');
     return u;
   }
   let resolved = core.shared.requirePart('path').modules.path.resolve(path);
   if (path.endsWith('/') && !resolved.endsWith('/')) resolved += '/';
-  const encoded = resolved.replace(/%/g, '%25').replace(/\\/g, '%5C').replace(/\n/g, '%0A').replace(/\r/g, '%0D').replace(/\t/g, '%09');
   const u = new URL('file://');
-  u.pathname = encoded;
+  u.pathname = escapePathChars(resolved).replace(/\\/g, '%5C');
   return u;
 }
 
@@ -137,7 +172,7 @@ export const url = {
   parse,
   format,
   resolve,
-  resolveObject: (from, to) => parse(resolve(from, to)),
+  resolveObject: (from, to) => parseUrl(resolve(from, to)),
   fileURLToPath,
   fileURLToPathBuffer,
   pathToFileURL,

@@ -3,7 +3,7 @@
 import { types } from './types.js';
 
 const { isDate, isRegExp, isNativeError, isBoxedPrimitive, isNumberObject, isStringObject, isBooleanObject,
-  isBigIntObject, isSymbolObject, isAnyArrayBuffer, isArrayBufferView, isMap, isSet } = types;
+  isBigIntObject, isSymbolObject, isAnyArrayBuffer, isArrayBufferView, isMap, isSet, isWeakMap, isWeakSet } = types;
 
 function isObjectLike(v) {
   return typeof v === 'object' && v !== null;
@@ -34,14 +34,15 @@ function primitiveEqual(a, b, strict) {
   return strict ? Object.is(a, b) : a == b || (Number.isNaN(a) && Number.isNaN(b));
 }
 
-export function deepEqual(a, b, strict, memo = undefined) {
+/** `skipProto`: Node 24's Assert option skipPrototype — strict comparison without the prototype check. */
+export function deepEqual(a, b, strict, memo = undefined, skipProto = false) {
   if (a === b) return a !== 0 || !strict || Object.is(a, b);
   if (!isObjectLike(a) || !isObjectLike(b)) {
     if (typeof a === 'function' || typeof b === 'function') return false;
     if (isObjectLike(a) || isObjectLike(b)) return strict ? false : !isObjectLike(a) && !isObjectLike(b) ? primitiveEqual(a, b, strict) : false;
     return primitiveEqual(a, b, strict);
   }
-  if (strict && Object.getPrototypeOf(a) !== Object.getPrototypeOf(b)) return false;
+  if (strict && !skipProto && Object.getPrototypeOf(a) !== Object.getPrototypeOf(b)) return false;
   const tagA = Object.prototype.toString.call(a);
   if (tagA !== Object.prototype.toString.call(b)) return false;
   if (Array.isArray(a)) {
@@ -59,7 +60,7 @@ export function deepEqual(a, b, strict, memo = undefined) {
       if (enumerable) continue; // compared with the other keys
       const has = Object.prototype.hasOwnProperty.call(a, key);
       if (has !== Object.prototype.hasOwnProperty.call(b, key)) return false;
-      if (has && !deepEqual(a[key], b[key], strict, memo)) return false;
+      if (has && !deepEqual(a[key], b[key], strict, memo, skipProto)) return false;
     }
   } else if (isArrayBufferView(a)) {
     if (!isArrayBufferView(b) || a.byteLength !== b.byteLength) return false;
@@ -74,7 +75,13 @@ export function deepEqual(a, b, strict, memo = undefined) {
     const ka = ownKeys(a, strict).filter((k) => typeof k !== 'string' || !/^\d+$/.test(k));
     const kb = ownKeys(b, strict).filter((k) => typeof k !== 'string' || !/^\d+$/.test(k));
     if (ka.length !== kb.length) return false;
-    return keysEqual(a, b, strict, memo, ka);
+    return keysEqual(a, b, strict, memo, ka, skipProto);
+  } else if (isWeakMap(a) || isWeakSet(a)) {
+    // As Node: weak collections cannot be compared, so only the same one is equal (a === b above).
+    return false;
+  } else if (tagA === '[object URL]' && a instanceof URL) {
+    // As Node 24: URLs compare by href (their state is internal).
+    if (!(b instanceof URL) || a.href !== b.href) return false;
   } else if (isAnyArrayBuffer(a)) {
     if (!isAnyArrayBuffer(b) || a.byteLength !== b.byteLength) return false;
     const x = new Uint8Array(a);
@@ -102,20 +109,20 @@ export function deepEqual(a, b, strict, memo = undefined) {
   }
   memo.a.set(a, memo.position);
   memo.b.set(b, memo.position);
-  let ok = keysEqual(a, b, strict, memo, ka);
-  if (ok && isSet(a)) ok = setEqual(a, b, strict, memo);
-  else if (ok && isMap(a)) ok = mapEqual(a, b, strict, memo);
+  let ok = keysEqual(a, b, strict, memo, ka, skipProto);
+  if (ok && isSet(a)) ok = setEqual(a, b, strict, memo, skipProto);
+  else if (ok && isMap(a)) ok = mapEqual(a, b, strict, memo, skipProto);
   memo.a.delete(a);
   memo.b.delete(b);
   return ok;
 }
 
-function keysEqual(a, b, strict, memo, keys) {
-  for (const k of keys) if (!deepEqual(a[k], b[k], strict, memo)) return false;
+function keysEqual(a, b, strict, memo, keys, skipProto) {
+  for (const k of keys) if (!deepEqual(a[k], b[k], strict, memo, skipProto)) return false;
   return true;
 }
 
-function setEqual(a, b, strict, memo) {
+function setEqual(a, b, strict, memo, skipProto) {
   if (a.size !== b.size) return false;
   const pending = [];
   for (const v of a) {
@@ -127,19 +134,19 @@ function setEqual(a, b, strict, memo) {
   for (const v of b) if (isObjectLike(v) || (!strict && !a.has(v))) candidates.push(v);
   for (const v of pending) {
     if (!strict && !isObjectLike(v) && b.has(v)) continue;
-    const i = candidates.findIndex((c) => deepEqual(v, c, strict, memo));
+    const i = candidates.findIndex((c) => deepEqual(v, c, strict, memo, skipProto));
     if (i < 0) return false;
     candidates.splice(i, 1);
   }
   return true;
 }
 
-function mapEqual(a, b, strict, memo) {
+function mapEqual(a, b, strict, memo, skipProto) {
   if (a.size !== b.size) return false;
   const pending = [];
   for (const [k, v] of a) {
     if (isObjectLike(k)) pending.push([k, v]);
-    else if (!b.has(k) || !deepEqual(v, b.get(k), strict, memo)) {
+    else if (!b.has(k) || !deepEqual(v, b.get(k), strict, memo, skipProto)) {
       if (strict) return false;
       pending.push([k, v]);
     }
@@ -148,7 +155,7 @@ function mapEqual(a, b, strict, memo) {
   const candidates = [];
   for (const [k, v] of b) if (isObjectLike(k) || !strict) candidates.push([k, v]);
   for (const [k, v] of pending) {
-    const i = candidates.findIndex(([ck, cv]) => deepEqual(k, ck, strict, memo) && deepEqual(v, cv, strict, memo));
+    const i = candidates.findIndex(([ck, cv]) => deepEqual(k, ck, strict, memo, skipProto) && deepEqual(v, cv, strict, memo, skipProto));
     if (i < 0) return false;
     candidates.splice(i, 1);
   }
