@@ -6,10 +6,12 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { randomBytes } from 'node:crypto';
 import { brotliCompressSync, deflateRawSync, deflateSync, gzipSync, zstdCompressSync } from 'node:zlib';
 import { undici } from '../../../../worker/network/undici.ts';
 import { HopError, sendHop, withDefaultHeaders, type HopResponse } from '../../../../worker/ops/fetch/http-hop.ts';
 
+const BIG = Buffer.from(randomBytes(3 << 19).toString('base64'));
 const ENCODE: Record<string, (b: Buffer) => Buffer> = { gzip: gzipSync, 'x-gzip': gzipSync, deflate: deflateSync, br: brotliCompressSync, zstd: zstdCompressSync };
 
 let server: Server;
@@ -30,6 +32,14 @@ before(async () => {
     }
     if (url.pathname === '/status') {
       res.writeHead(Number(url.searchParams.get('s')), url.searchParams.get('text') ?? undefined, { 'x-a': '1' }).end();
+      return;
+    }
+    if (url.pathname === '/big-gzip') {
+      // 2 MiB of base64 text (it compresses only to ≈ 1.5 MiB), sent in 64 KiB writes: many chunks, decoded as they come.
+      const gz = gzipSync(BIG);
+      res.writeHead(200, { 'content-encoding': 'gzip' });
+      for (let i = 0; i < gz.length; i += 65536) res.write(gz.subarray(i, i + 65536));
+      res.end();
       return;
     }
     if (url.pathname === '/cookies') {
@@ -110,4 +120,22 @@ test('failures keep their cause: a refused connection its code, a blocked port i
     return err.code === 'ECONNREFUSED' && err.message === `connect ECONNREFUSED 127.0.0.1:${port}`;
   });
   await assert.rejects(sendHop(agent, new URL('http://127.0.0.1:6000/'), 'GET', new Map(), null, new AbortController().signal), (e: unknown) => e instanceof HopError && e.message === 'bad port');
+});
+
+test('a large gzip body is decoded whole, chunk by chunk; one cancelled or aborted mid-body stops without an uncaught error', async () => {
+  const whole = await bytes(await hop('/big-gzip'));
+  assert.equal(whole.length, 2 << 20);
+  assert.ok(whole.equals(BIG));
+  const cancelled = await hop('/big-gzip');
+  const first = await cancelled.body!.read();
+  assert.equal(first.done, false);
+  cancelled.body!.cancel();
+  const controller = new AbortController();
+  const aborted = await sendHop(agent, new URL(`${base}/big-gzip`), 'GET', new Map(), null, controller.signal);
+  assert.equal((await aborted.body!.read()).done, false);
+  const reason = new Error('the run has ended');
+  controller.abort(reason);
+  await assert.rejects(async () => { for (;;) if ((await aborted.body!.read()).done) break; }, (e: unknown) => e === reason);
+  // The agent still answers afterwards (nothing was left in a broken state).
+  assert.equal(await text(await hop('/')), 'hello');
 });
