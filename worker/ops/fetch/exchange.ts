@@ -2,19 +2,19 @@
 // followed here, never by undici, so every hop is decided again — a redirect to a host the policy
 // refuses is refused), a streamed request body, and the response body read chunk by chunk as the
 // guest asks for it (nothing is read ahead beyond undici's own buffer).
-import type { Agent, fetch as undiciFetch } from 'undici';
+import type { Agent } from 'undici';
 import type { FetchLimits } from '../../../shared/worker-settings.ts';
 import { OpError } from '../op-types.ts';
 import type { FetchRequest } from './fetch-request.ts';
 import { fetchInput, type DecidedRequest, type FetchInput } from './fetch-policy.ts';
 import { undoInjection, type Injected } from '../../network/header-injection.ts';
 import type { FilteredResponse } from './fetch-post.ts';
+import { HopError, sendHop, type HopResponse, type ReadResult } from './http-hop.ts';
 
-type UndiciResponse = Awaited<ReturnType<typeof undiciFetch>>;
-interface Outcome { readonly res: UndiciResponse; readonly redirected: boolean; readonly input: FetchInput }
+interface Outcome { readonly res: HopResponse; readonly redirected: boolean; readonly input: FetchInput }
 
 export interface ExchangeDeps {
-  readonly fetch: typeof undiciFetch;
+  /** The worker's connection pool (undici), shared by its runs (docs/network.md, Connections). */
   readonly dispatcher: Agent;
   readonly limits: FetchLimits;
   /** The policy's decision for one hop: the request to make (pre hooks may rewrite it); a denial rejects. */
@@ -56,7 +56,6 @@ export interface EarlyBody {
 /** At most this much of a body rides along with the head (the rest is read chunk by chunk). */
 const EARLY_BODY_BYTES = 256 * 1024;
 const NOT_READY = Symbol('not ready');
-type ReadResult = Awaited<ReturnType<ReadableStreamDefaultReader<Uint8Array>['read']>>;
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 
@@ -65,13 +64,16 @@ function fetchFailed(cause: string, code?: string): OpError {
   return new OpError(cause, 'FetchFailed', code);
 }
 
+/**
+ * A failure of undici's `request` (or of a body stream) as fetch reports it: the error itself is
+ * what Node's fetch gives as `cause` (`connect ECONNREFUSED …` with its `code`).
+ */
 function causeOf(e: unknown): OpError {
   if (e instanceof OpError) return e;
-  const err = e as { name?: unknown; message?: unknown; cause?: { message?: unknown; code?: unknown } };
+  if (e instanceof HopError) return fetchFailed(e.message, e.code);
+  const err = e as { name?: unknown; message?: unknown; code?: unknown };
   if (err?.name === 'AbortError') return new OpError('This operation was aborted', 'AbortError');
-  const cause = err?.cause;
-  if (cause && typeof cause.message === 'string') return fetchFailed(cause.message, typeof cause.code === 'string' ? cause.code : undefined);
-  return fetchFailed(typeof err?.message === 'string' ? err.message : String(e));
+  return fetchFailed(typeof err?.message === 'string' ? err.message : String(e), typeof err?.code === 'string' ? err.code : undefined);
 }
 
 export class Exchange {
@@ -83,7 +85,6 @@ export class Exchange {
   readonly #result: Promise<Outcome>;
   /** The whole body a post hook passed (or rewrote); served by read() instead of the network's. */
   #filtered: Uint8Array | null | undefined;
-  #reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
   /** A read started while looking for body bytes that came with the head, not yet settled. */
   #pendingRead: Promise<ReadResult> | undefined;
   #done = false;
@@ -123,19 +124,16 @@ export class Exchange {
       }
       this.#deps.countRequest();
       if (body instanceof Uint8Array) this.#deps.countRequestBytes(body.byteLength);
-      let res: UndiciResponse;
+      let res: HopResponse;
       try {
-        res = await this.#deps.fetch(url, {
-          method, headers: [...headers], body, redirect: 'manual', dispatcher: this.#deps.dispatcher, signal: this.#controller.signal,
-          ...(body instanceof ReadableStream ? { duplex: 'half' as const } : {}),
-        });
+        res = await sendHop(this.#deps.dispatcher, url, method, headers, body, this.#controller.signal);
       } catch (e) {
         throw causeOf(e);
       }
       if (!REDIRECTS.has(res.status) || req.redirect === 'manual') return { res, redirected, input: decided };
-      const location = res.headers.get('location');
-      if (location === null) return { res, redirected, input: decided };
-      await res.body?.cancel().catch(() => {});
+      const location = res.headers.find(([k]) => k === 'location')?.[1];
+      if (location === undefined) return { res, redirected, input: decided };
+      res.body?.cancel();
       // Injected headers were meant for this hop's host: the next hop gets its own host's rules.
       undoInjection(headers, injected);
       if (req.redirect === 'error') throw fetchFailed('unexpected redirect');
@@ -182,7 +180,7 @@ export class Exchange {
     signal.addEventListener('abort', onAbort, { once: true });
     try {
       const { res, redirected, input } = await this.#result;
-      const head: ResponseHead = { status: res.status, statusText: res.statusText, headers: [...res.headers], url: res.url || '', redirected };
+      const head: ResponseHead = { status: res.status, statusText: res.statusText, headers: res.headers, url: res.url, redirected };
       if (this.#deps.post !== undefined) return await this.#postProcess(head, input);
       if (res.body === null) this.#finish();
       return head;
@@ -208,13 +206,13 @@ export class Exchange {
       this.#finish();
       return { bytes: body ?? new Uint8Array(0), done: true };
     }
-    if (res.body === null || this.#done) return undefined;
-    this.#reader ??= res.body.getReader();
+    const reader = res.body;
+    if (reader === null || this.#done) return undefined;
     const chunks: Uint8Array[] = [];
     let size = 0;
     let done = false;
     while (size < EARLY_BODY_BYTES) {
-      const read = this.#pendingRead ?? this.#reader.read();
+      const read = this.#pendingRead ?? reader.read();
       this.#pendingRead = read;
       read.catch(() => {}); // a failure is reported by the read() that takes it
       const r = await Promise.race([read, new Promise<typeof NOT_READY>((ok) => setImmediate(() => ok(NOT_READY)))]);
@@ -264,14 +262,14 @@ export class Exchange {
   /** The next chunk from the network, counted against the run's budget; null at the end. */
   async #next(finishAtEnd = true): Promise<Uint8Array | null> {
     const { res } = await this.#result;
-    if (res.body === null || this.#done) return null;
+    const reader = res.body;
+    if (reader === null || this.#done) return null;
     if (this.#filtered !== undefined) return null; // post-processed: the network body was consumed
-    this.#reader ??= res.body.getReader();
     let chunk: ReadResult;
     try {
       const pending = this.#pendingRead;
       this.#pendingRead = undefined;
-      chunk = await (pending ?? this.#reader.read());
+      chunk = await (pending ?? reader.read());
     } catch (e) {
       this.#finish();
       throw causeOf(e);
@@ -289,7 +287,8 @@ export class Exchange {
     this.#controller.abort(reason);
     try { this.#upload?.error(reason); } catch { /* already closed */ }
     for (const w of this.#uploadWaiters.splice(0)) w();
-    void this.#reader?.cancel(reason).catch(() => {});
+    // The body (when the head came) is stopped with the request; undici destroys its socket.
+    void this.#result.then(({ res }) => res.body?.cancel(), () => {});
     this.#finish();
   }
 

@@ -1,5 +1,5 @@
 // fetch: the guest's `fetch()` (worker/guest/platform/parts/fetch/fetch.js) driven on the host by
-// undici, the library Node's own fetch is built on. One exchange per call, held in the run's
+// undici, the library Node's own fetch is built on (its `dispatcher.request`, http-hop.ts). One exchange per call, held in the run's
 // resources under an id the guest chose: `fetch.open` starts it (policy first, then the request;
 // redirects are followed here, hop by hop, so every hop is decided again), `fetch.write`/`fetch.end`
 // stream a request body, `fetch.response` answers the status line and headers, `fetch.read`
@@ -15,7 +15,7 @@
 // never goes back to the pool half read); only sockets whose response was complete are kept
 // (docs/network.md, "Connections").
 import type { Agent } from 'undici';
-import { lazyFetch, undici } from '../../network/undici.ts';
+import { undici } from '../../network/undici.ts';
 import { resourceKey } from '../../runtime/run-resources.ts';
 import { OpError, WithBytes, type OpContext, type OpTable } from '../op-types.ts';
 import type { WorkerSettings } from '../../../shared/worker-settings.ts';
@@ -79,7 +79,6 @@ export function createFetchOps(settings: WorkerSettings, injector: HeaderInjecto
     }
     const traffic = ctx.resources.get(TRAFFIC);
     const ex = new Exchange(req, {
-      fetch: lazyFetch,
       dispatcher: dispatcher(),
       limits,
       decide: (input, signal) => decide(input, ctx, signal),
