@@ -22,7 +22,8 @@ export interface DirFs {
   link(existingPath: string, newPath: string): Promise<void>;
   rename(oldPath: string, newPath: string): Promise<void>;
   unlink(path: string): Promise<void>;
-  stat(path: string): Promise<{ size: number; mtimeMs: number; isFile(): boolean }>;
+  /** Undefined when nothing is at `path` (a missing object is a put's common case: no error built for it). */
+  stat(path: string): Promise<{ size: number; mtimeMs: number; isFile(): boolean } | undefined>;
   readFile(path: string): Promise<Uint8Array>;
   readdir(path: string): Promise<string[]>;
   utimes(path: string, atime: Date, mtime: Date): Promise<void>;
@@ -74,7 +75,7 @@ export const nodeDirFs: DirFs = {
   link: async (a, b) => linkSync(a, b),
   rename: (a, b) => fsp.rename(a, b),
   unlink: async (path) => unlinkSync(path),
-  stat: async (path) => statSync(path),
+  stat: async (path) => statSync(path, { throwIfNoEntry: false }),
   readFile: readWhole,
   readdir: (path) => fsp.readdir(path),
   utimes: (path, atime, mtime) => fsp.utimes(path, atime, mtime),
