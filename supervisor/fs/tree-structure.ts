@@ -107,7 +107,10 @@ export class StructureCache {
 function flatten(dir: DirStructure, prefix: string, entries: MountEntry[], files: Map<string, FileEntry>): void {
   for (const it of dir.items) {
     if (it.kind === 'dir') flatten(it.sub, `${prefix}${it.name}/`, entries, files);
-    else entries.push(prefix === '' ? it : { ...it, path: prefix + it.path });
+    else if (prefix === '') entries.push(it);
+    // Literals of one shape (not spreads): this loop runs once per entry of every new root.
+    else if (it.kind === 'file') entries.push({ path: prefix + it.path, kind: 'file', mode: it.mode, size: it.size, id: it.id });
+    else entries.push({ path: prefix + it.path, kind: 'symlink', target: it.target });
   }
   for (const [k, f] of dir.files) files.set(k, f);
 }

@@ -124,9 +124,17 @@ export class MountFs {
     const at = this.#now();
     const dirs = new Map<string, DirNode>([['', this.#work]]);
     this.#image = image?.entries ?? [];
+    let dir = this.#work;
+    let dirEnd = -1;
+    let dirPath = '';
     for (const e of this.#image) {
       const slash = e.path.lastIndexOf('/');
-      const dir = this.#imageDir(dirs, slash < 0 ? '' : e.path.slice(0, slash), e.path);
+      // The previous entry's directory when this one's path starts with it (most do): no slice, no lookup.
+      if (slash !== dirEnd || (slash >= 0 && !e.path.startsWith(dirPath))) {
+        dirEnd = slash;
+        dirPath = slash < 0 ? '' : e.path.slice(0, slash + 1);
+        dir = this.#imageDir(dirs, slash < 0 ? '' : e.path.slice(0, slash), e.path);
+      }
       const name = e.path.slice(slash + 1);
       const node: Node = e.kind === 'file'
         ? { kind: 'file', mode: e.mode & 0o7777, data: e.bytes, content: e.id, size: e.size, origin: e.path, dirty: false, mtimeMs: at, ctimeMs: at, atimeMs: at, birthtimeMs: at, ino: this.#ino++ }
