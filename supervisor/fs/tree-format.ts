@@ -43,20 +43,34 @@ export class TreeFormatError extends Error {
   override readonly name = 'TreeFormatError';
 }
 
+/** Appends into one growing buffer (a directory node of 50 entries was ~300 tiny arrays and a concat). */
 class Writer {
-  readonly #parts: Uint8Array[] = [];
-  bytes(b: Uint8Array): void { this.#parts.push(b); }
+  #buf = Buffer.allocUnsafe(1024);
+  #at = 0;
+  #room(n: number): void {
+    if (this.#at + n <= this.#buf.length) return;
+    const next = Buffer.allocUnsafe(Math.max(this.#buf.length * 2, this.#at + n));
+    this.#buf.copy(next, 0, 0, this.#at);
+    this.#buf = next;
+  }
+  bytes(b: Uint8Array): void {
+    this.#room(b.length);
+    this.#buf.set(b, this.#at);
+    this.#at += b.length;
+  }
   text(s: string): void { this.bytes(Buffer.from(s, 'utf8')); }
-  byte(n: number): void { this.bytes(Uint8Array.of(n)); }
+  byte(n: number): void {
+    this.#room(1);
+    this.#buf[this.#at++] = n;
+  }
   varint(n: number): void {
-    const out: number[] = [];
+    this.#room(8);
     let v = n;
-    while (v >= 0x80) { out.push((v % 0x80) | 0x80); v = Math.floor(v / 0x80); }
-    out.push(v);
-    this.bytes(Uint8Array.from(out));
+    while (v >= 0x80) { this.#buf[this.#at++] = (v % 0x80) | 0x80; v = Math.floor(v / 0x80); }
+    this.#buf[this.#at++] = v;
   }
   key(hex: string): void { this.bytes(Buffer.from(hex, 'hex')); }
-  done(): Uint8Array { return Buffer.concat(this.#parts); }
+  done(): Uint8Array { return this.#buf.subarray(0, this.#at); }
 }
 
 class Reader {
@@ -91,7 +105,17 @@ class Reader {
 
 /** Byte order of UTF-8 names: the order entries are stored in, independent of locale. */
 export function compareNames(a: string, b: string): number {
-  return Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
+  // UTF-16 code units order like UTF-8 bytes up to the first difference, unless that difference
+  // involves a surrogate or a character above them (U+E000…): then the bytes decide.
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const x = a.charCodeAt(i);
+    const y = b.charCodeAt(i);
+    if (x === y) continue;
+    if (x < 0xd800 && y < 0xd800) return x < y ? -1 : 1;
+    return Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
+  }
+  return a.length === b.length ? 0 : a.length < b.length ? -1 : 1;
 }
 
 export function encodeLeaf(entries: ReadonlyMap<string, TreeEntry>): Uint8Array {

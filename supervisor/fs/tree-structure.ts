@@ -27,10 +27,31 @@ export interface TreeStructure {
   readonly bytes: number;
 }
 
+/**
+ * One directory as cached: its own entries and its subdirectories' structures, not flattened, so a
+ * new root (every commit makes one) costs a pass over its entries, not one per level. A structure
+ * mounted as a root keeps its flattened form (`flat`) until evicted.
+ */
+interface DirStructure {
+  /** The directory's entries in name order: files and symlinks (path = name), and subdirectories. */
+  readonly items: readonly (MountEntry | SubDir)[];
+  /** The directory's own files by content id. */
+  readonly files: ReadonlyMap<string, FileEntry>;
+  readonly count: number;
+  readonly bytes: number;
+  flat?: TreeStructure;
+}
+
+interface SubDir {
+  readonly kind: 'dir';
+  readonly name: string;
+  readonly sub: DirStructure;
+}
+
 export class StructureCache {
   readonly #store: FsStore;
-  /** Sized by entries (a structure's entries plus its directory), bounded by MAX_CACHED_ENTRIES. */
-  readonly #cache = new ByteLru<TreeStructure>(MAX_CACHED_ENTRIES, Number.POSITIVE_INFINITY);
+  /** Sized by entries (a directory's items plus one, plus its flattened entries once mounted), bounded by MAX_CACHED_ENTRIES. */
+  readonly #cache = new ByteLru<DirStructure>(MAX_CACHED_ENTRIES, Number.POSITIVE_INFINITY);
 
   constructor(store: FsStore) {
     this.#store = store;
@@ -38,13 +59,24 @@ export class StructureCache {
 
   /** The structure under directory `id`; MountTooLargeError beyond `maxEntries` entries or MAX_MOUNT_BYTES. */
   async get(id: string, maxEntries: number): Promise<TreeStructure> {
+    const dir = await this.#dir(id, maxEntries);
+    if (dir.flat !== undefined) return dir.flat;
+    const entries: MountEntry[] = [];
+    const files = new Map<string, FileEntry>();
+    flatten(dir, '', entries, files);
+    dir.flat = { entries, files, count: dir.count, bytes: dir.bytes };
+    this.#cache.set(id, dir, dir.items.length + 1 + entries.length);
+    return dir.flat;
+  }
+
+  async #dir(id: string, maxEntries: number): Promise<DirStructure> {
     const hit = this.#cache.get(id);
     if (hit !== undefined) {
       check(hit.count, hit.bytes, maxEntries);
       return hit;
     }
     const listed = [...(await this.#store.listDir(id))].sort(([a], [b]) => compareNames(a, b));
-    const entries: MountEntry[] = [];
+    const items: (MountEntry | SubDir)[] = [];
     const files = new Map<string, FileEntry>();
     let count = 0;
     let bytes = 0;
@@ -53,24 +85,34 @@ export class StructureCache {
       if (e.kind === 'file') {
         bytes += e.size;
         files.set(e.id, e);
-        entries.push({ path: name, kind: 'file', mode: e.mode, size: e.size, id: e.id });
+        items.push({ path: name, kind: 'file', mode: e.mode, size: e.size, id: e.id });
       } else if (e.kind === 'symlink') {
-        entries.push({ path: name, kind: 'symlink', target: e.target });
+        items.push({ path: name, kind: 'symlink', target: e.target });
       } else {
         // The budget left for this subtree: a hostile tree is refused without listing all of it.
-        const sub = await this.get(e.id, maxEntries - count);
+        const sub = await this.#dir(e.id, maxEntries - count);
         count += sub.count;
         bytes += sub.bytes;
-        const prefix = `${name}/`;
-        for (const s of sub.entries) entries.push({ ...s, path: prefix + s.path });
-        for (const [k, f] of sub.files) files.set(k, f);
+        items.push({ kind: 'dir', name, sub });
       }
       check(count, bytes, maxEntries);
     }
-    const structure: TreeStructure = { entries, files, count, bytes };
-    this.#cache.set(id, structure, structure.entries.length + 1);
-    return structure;
+    const dir: DirStructure = { items, files, count, bytes };
+    this.#cache.set(id, dir, items.length + 1);
+    return dir;
   }
+}
+
+/** The files and symlinks below `dir`, depth first in name order, paths prefixed with `prefix`. */
+function flatten(dir: DirStructure, prefix: string, entries: MountEntry[], files: Map<string, FileEntry>): void {
+  for (const it of dir.items) {
+    if (it.kind === 'dir') flatten(it.sub, `${prefix}${it.name}/`, entries, files);
+    else if (prefix === '') entries.push(it);
+    // Literals of one shape (not spreads): this loop runs once per entry of every new root.
+    else if (it.kind === 'file') entries.push({ path: prefix + it.path, kind: 'file', mode: it.mode, size: it.size, id: it.id });
+    else entries.push({ path: prefix + it.path, kind: 'symlink', target: it.target });
+  }
+  for (const [k, f] of dir.files) files.set(k, f);
 }
 
 function check(count: number, bytes: number, maxEntries: number): void {

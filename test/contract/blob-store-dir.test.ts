@@ -176,6 +176,14 @@ describe('dir blob store', () => {
     assert.deepEqual(await listFiles(root), [HELLO_KEY]);
   });
 
+  it('objects at the size read and written inline, and one byte past it (through the thread pool), round trip', async () => {
+    const store = new DirBlobStore({ root });
+    const objects = [64 * 1024, 64 * 1024 + 1, 0].map((n) => new Uint8Array(n).map((_, i) => (i * 7 + n) % 251));
+    const keys = await store.putAll(objects);
+    for (const [i, key] of keys.entries()) assert.deepEqual(await store.get(key), objects[i]);
+    assert.deepEqual(await listFiles(root), [...keys].sort());
+  });
+
   it('putAll makes a batch durable with one barrier: every temp file is synced before any gets a name, every name before the directories are synced', async () => {
     const steps: string[] = [];
     const recording: DirFs = {

@@ -152,7 +152,8 @@ export class BlobCache {
       const names = await this.#fs.readdir(join(this.root, shard));
       for (const rest of names.filter((name) => REST_OF_KEY.test(name))) {
         const stat = await this.#fs.stat(join(this.root, shard, rest));
-        if (stat.isFile()) found.push({ key: shard + rest, size: stat.size, mtimeMs: stat.mtimeMs });
+        // Gone since the listing (evicted meanwhile): nothing to index.
+        if (stat?.isFile()) found.push({ key: shard + rest, size: stat.size, mtimeMs: stat.mtimeMs });
       }
     }
     found.sort((a, b) => a.mtimeMs - b.mtimeMs);

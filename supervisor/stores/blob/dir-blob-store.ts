@@ -198,7 +198,7 @@ export class DirBlobStore implements SweepableBlobStore {
     const path = this.objectPath(key);
     try {
       const stat = await this.#fs.stat(path);
-      return stat.isFile() ? { size: stat.size, mtimeMs: stat.mtimeMs } : undefined;
+      return stat?.isFile() ? { size: stat.size, mtimeMs: stat.mtimeMs } : undefined;
     } catch (e) {
       if (ABSENT.has(errnoCode(e) ?? '')) return undefined;
       throw new BlobStoreIoError(`reading blob ${key}`, this.location, e);
@@ -252,6 +252,7 @@ export class DirBlobStore implements SweepableBlobStore {
     let stat;
     try {
       stat = await this.#fs.stat(aside);
+      if (stat === undefined) throw new Error(`${aside} vanished after the rename`);
     } catch (e) {
       await this.#fs.rename(aside, path).catch(() => {});
       throw new BlobStoreIoError(`deleting blob ${key}`, this.location, e);

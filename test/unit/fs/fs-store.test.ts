@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { DirBlobStore } from '../../../supervisor/stores/blob/index.ts';
 import { FsStore, type FsChange } from '../../../supervisor/fs/fs-store.ts';
-import { encodeLeaf, MAX_LEAF_ENTRIES } from '../../../supervisor/fs/tree-format.ts';
+import { compareNames, encodeLeaf, MAX_LEAF_ENTRIES } from '../../../supervisor/fs/tree-format.ts';
 import { encodeObject } from '../../../supervisor/fs/fs-objects.ts';
 import { dirBytes } from '../../../scripts/bench/bench-kit.ts';
 import { RunjsError } from '../../../shared/errors.ts';
@@ -136,4 +136,11 @@ test('stored trees are verified on read: tampered bytes and hostile stored names
   const key = await blobs.put(encodeObject(evil));
   await assert.rejects(fresh.node(key), /corrupt: entry name "\.\.": '\.\.' is not a name/);
   await assert.rejects(fresh.node('f'.repeat(64)), (e: unknown) => RunjsError.is(e, 'FS_SNAPSHOT_NOT_FOUND'));
+});
+
+test('names order by their UTF-8 bytes: ASCII, accents, CJK, private use and astral characters, prefixes', () => {
+  const names = ['a', 'ab', 'a.txt', 'B', 'é', 'e\u0301', '\u4e2d', '\uff21', '\ue000', '\u{1f600}', '\u{1f601}', 'x\u{1f600}', 'x\uffff', 'x', '', 'Z~', 'z'];
+  const byBytes = (a: string, b: string): number => Buffer.compare(Buffer.from(a), Buffer.from(b));
+  for (const a of names) for (const b of names) assert.equal(compareNames(a, b), byBytes(a, b), `${JSON.stringify(a)} vs ${JSON.stringify(b)}`);
+  assert.deepEqual([...names].sort(compareNames), ['', 'B', 'Z~', 'a', 'a.txt', 'ab', 'e\u0301', 'x', 'x\uffff', 'x\u{1f600}', 'z', '\u00e9', '\u4e2d', '\ue000', '\uff21', '\u{1f600}', '\u{1f601}']);
 });

@@ -169,3 +169,41 @@ test('mount structures are cached by directory id: a commit\'s output mounts wit
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('a run that edits in place lists its changes without a walk, in image order; a reshape (a create, a remove) lists them by the walk', async () => {
+  const image = {
+    entries: [
+      { path: 'a/x', kind: 'file' as const, mode: 0o644, size: 1, id: 'a'.repeat(64), bytes: enc('x') },
+      { path: 'a/y', kind: 'file' as const, mode: 0o644, size: 1, id: 'b'.repeat(64), bytes: enc('y') },
+      { path: 'b/z', kind: 'file' as const, mode: 0o644, size: 1, id: 'c'.repeat(64), bytes: enc('z') },
+      { path: 'l', kind: 'symlink' as const, target: 'a/x' },
+    ],
+    limits: DEFAULT_MOUNT_LIMITS,
+  };
+  const edited = (): MountFs => {
+    const fs = new MountFs(image, image.limits);
+    fs.writeFile('/work/b/z', enc('Z'), 'a', undefined);
+    fs.pwrite('/work/a/x', enc('X'), 0);
+    fs.chmod('/work/a/y', 0o600);
+    fs.truncate('/work/a/y', 0);
+    fs.chmod('/work/l', 0o755);
+    return fs;
+  };
+  const inPlace = [
+    { path: 'a/x', kind: 'file', mode: 0o755, bytes: enc('X') },
+    { path: 'a/y', kind: 'file', mode: 0o600, bytes: enc('') },
+    { path: 'b/z', kind: 'file', mode: 0o644, bytes: enc('zZ') },
+  ];
+  // chmod follows the symlink: a/x's mode changes, the link is unchanged.
+  assert.deepEqual(edited().changes(), inPlace);
+  const created = edited();
+  created.writeFile('/work/a/new', enc('n'), 'w', undefined);
+  assert.deepEqual(created.changes(), [inPlace[0], inPlace[1], { path: 'a/new', kind: 'file', mode: 0o644, bytes: enc('n') }, inPlace[2]]);
+  const removed = edited();
+  removed.remove('/work/b/z', {}, 'unlink');
+  assert.deepEqual(removed.changes(), [...inPlace.slice(0, 2), { path: 'b/z', kind: 'delete' }]);
+  const untouched = new MountFs(image, image.limits);
+  untouched.readFile('/work/l');
+  untouched.utimes('/work/a/x', 1, 2, true);
+  assert.deepEqual(untouched.changes(), [], 'reads and utimes change nothing');
+});

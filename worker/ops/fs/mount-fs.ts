@@ -10,7 +10,7 @@
 // stored content are kept up to MAX_RESIDENT_BYTES, least recently used dropped first (they are
 // immutable and fetched again when needed); written bytes stay until the run ends.
 import { OpError } from '../op-types.ts';
-import { MAX_FETCH_BYTES, MAX_NAME_BYTES, MAX_PATH_BYTES, MAX_RESIDENT_BYTES, MOUNT_POINT, type MountChange, type MountImage, type MountLimits } from '../../../shared/fs-mount.ts';
+import { MAX_FETCH_BYTES, MAX_NAME_BYTES, MAX_PATH_BYTES, MAX_RESIDENT_BYTES, MOUNT_POINT, type MountChange, type MountEntry, type MountImage, type MountLimits } from '../../../shared/fs-mount.ts';
 
 /** Fetches a file's bytes by content id for the run (worker/runtime/object-channel.ts); throws an OpError on failure. */
 export type ObjectFetcher = (id: string) => Uint8Array;
@@ -70,6 +70,14 @@ function isNameOk(name: string): boolean {
   return Buffer.byteLength(name) <= MAX_NAME_BYTES;
 }
 
+/** The change that puts leaf `n` at `path`. */
+function changeOf(path: string, n: FileNode | LinkNode): MountChange {
+  if (n.kind === 'symlink') return { path, kind: 'symlink', target: n.target };
+  // Moved or re-moded but never written: the content travels by id, not as bytes.
+  if (n.content !== undefined) return { path, kind: 'file', mode: n.mode, id: n.content };
+  return { path, kind: 'file', mode: n.mode, bytes: n.data ?? new Uint8Array(0) };
+}
+
 /** What walking a path found: the directory that holds (or would hold) its last component. */
 interface Found {
   readonly parent: DirNode;
@@ -85,8 +93,16 @@ export class MountFs {
   readonly #limits: MountLimits;
   readonly #root: DirNode;
   readonly #work: DirNode;
-  /** Paths (relative to /work) of the image's files and symlinks. */
-  readonly #baseLeaves = new Set<string>();
+  /** The mounted image's entries (changes() lists the deleted ones). */
+  readonly #image: readonly MountEntry[];
+  /**
+   * Whether any entry was added to or removed from a directory since the mount (a create, mkdir,
+   * symlink, remove or rename). Until then every node sits at its image path, so changes() lists
+   * the nodes marked dirty instead of walking the whole tree (a run that edits files in place).
+   */
+  #reshaped = false;
+  /** Image files and symlinks the run wrote or re-moded, at their image paths while not #reshaped. */
+  readonly #dirty = new Set<FileNode | LinkNode>();
   #entries = 0;
   #written = 0;
   #ino = 1;
@@ -107,16 +123,24 @@ export class MountFs {
     // share their directory: it is looked up by its path once, not walked per entry.
     const at = this.#now();
     const dirs = new Map<string, DirNode>([['', this.#work]]);
-    for (const e of image?.entries ?? []) {
+    this.#image = image?.entries ?? [];
+    let dir = this.#work;
+    let dirEnd = -1;
+    let dirPath = '';
+    for (const e of this.#image) {
       const slash = e.path.lastIndexOf('/');
-      const dir = this.#imageDir(dirs, slash < 0 ? '' : e.path.slice(0, slash), e.path);
+      // The previous entry's directory when this one's path starts with it (most do): no slice, no lookup.
+      if (slash !== dirEnd || (slash >= 0 && !e.path.startsWith(dirPath))) {
+        dirEnd = slash;
+        dirPath = slash < 0 ? '' : e.path.slice(0, slash + 1);
+        dir = this.#imageDir(dirs, slash < 0 ? '' : e.path.slice(0, slash), e.path);
+      }
       const name = e.path.slice(slash + 1);
       const node: Node = e.kind === 'file'
         ? { kind: 'file', mode: e.mode & 0o7777, data: e.bytes, content: e.id, size: e.size, origin: e.path, dirty: false, mtimeMs: at, ctimeMs: at, atimeMs: at, birthtimeMs: at, ino: this.#ino++ }
         : { kind: 'symlink', mode: 0o777, target: e.target, origin: e.path, dirty: false, mtimeMs: at, ctimeMs: at, atimeMs: at, birthtimeMs: at, ino: this.#ino++ };
       dir.entries.set(name, node);
       this.#entries++;
-      this.#baseLeaves.add(e.path);
     }
   }
 
@@ -175,6 +199,7 @@ export class MountFs {
     node.content = undefined;
     node.size = data.byteLength;
     node.dirty = true;
+    this.#dirty.add(node);
   }
 
   /** The path's components from "/", `.` and `..` resolved; `p` is a guest path (absolute, or relative to "/"). */
@@ -307,6 +332,7 @@ export class MountFs {
     this.#writable(f, 'open', shown);
     this.#addWritten(bytes.byteLength, 'write', shown);
     this.#addEntries(1, 'open', shown);
+    this.#reshaped = true;
     f.parent.entries.set(f.name, { kind: 'file', mode: (mode ?? 0o644) & 0o7777, data: new Uint8Array(bytes), content: undefined, size: bytes.byteLength, origin: undefined, dirty: true, ...this.#times() });
     f.parent.mtimeMs = this.#now();
   }
@@ -359,6 +385,7 @@ export class MountFs {
       if (f.node !== undefined) throw fsError('EEXIST', 'mkdir', shown);
       this.#writable(f, 'mkdir', shown);
       this.#addEntries(1, 'mkdir', shown);
+      this.#reshaped = true;
       f.parent.entries.set(f.name, this.#dir((mode ?? 0o755) & 0o7777));
       return undefined;
     }
@@ -373,6 +400,7 @@ export class MountFs {
       }
       this.#writable(f, 'mkdir', shown);
       this.#addEntries(1, 'mkdir', shown);
+      this.#reshaped = true;
       f.parent.entries.set(f.name, this.#dir((mode ?? 0o755) & 0o7777));
       first ??= sub;
     }
@@ -415,6 +443,7 @@ export class MountFs {
       throw new OpError(`Path is a directory: ${syscall} returned EISDIR (is a directory) ${shown}`, 'Error', 'ERR_FS_EISDIR');
     }
     if (node.kind === 'dir' && node.entries.size > 0 && how.recursive !== true) throw fsError('ENOTEMPTY', syscall, shown);
+    this.#reshaped = true;
     f.parent.entries.delete(f.name);
     f.parent.mtimeMs = this.#now();
     this.#entries -= this.#count(node);
@@ -434,6 +463,7 @@ export class MountFs {
       if (dst.node.kind === 'dir' && dst.node.entries.size > 0) throw fsError('ENOTEMPTY', 'rename', shown);
       this.#entries -= this.#count(dst.node);
     }
+    this.#reshaped = true;
     src.parent.entries.delete(src.name);
     dst.parent.entries.set(dst.name, src.node);
     src.node.ctimeMs = src.parent.mtimeMs = dst.parent.mtimeMs = this.#now();
@@ -456,6 +486,7 @@ export class MountFs {
     if (f.node !== undefined) throw fsError('EEXIST', 'symlink', `${target}' -> '${shown}`);
     this.#writable(f, 'symlink', shown);
     this.#addEntries(1, 'symlink', shown);
+    this.#reshaped = true;
     f.parent.entries.set(f.name, { kind: 'symlink', mode: 0o777, target, origin: undefined, dirty: true, ...this.#times() });
   }
 
@@ -474,7 +505,7 @@ export class MountFs {
     if (atRoot) throw fsError('EROFS', 'chmod', String(p));
     node.mode = mode & 0o7777;
     node.ctimeMs = this.#now();
-    if (node.kind !== 'dir') node.dirty = true;
+    if (node.kind !== 'dir') { node.dirty = true; this.#dirty.add(node); }
   }
 
   utimes(p: unknown, atimeMs: number, mtimeMs: number, follow: boolean): void {
@@ -485,6 +516,7 @@ export class MountFs {
 
   /** What differs from the mounted image, as store changes (paths relative to /work); empty when nothing was written. */
   changes(): MountChange[] {
+    if (!this.#reshaped) return this.#changedInPlace();
     const out: MountChange[] = [];
     const leaves = new Map<string, FileNode | LinkNode>();
     const dirs = new Set<string>();
@@ -499,12 +531,9 @@ export class MountFs {
     for (const [path, n] of leaves) {
       if (n.origin === path && !n.dirty) continue;
       written.add(path);
-      if (n.kind === 'symlink') out.push({ path, kind: 'symlink', target: n.target });
-      // Moved or re-moded but never written: the content travels by id, not as bytes.
-      else if (n.content !== undefined) out.push({ path, kind: 'file', mode: n.mode, id: n.content });
-      else out.push({ path, kind: 'file', mode: n.mode, bytes: n.data ?? new Uint8Array(0) });
+      out.push(changeOf(path, n));
     }
-    for (const path of this.#baseLeaves) {
+    for (const { path } of this.#image) {
       if (leaves.has(path)) continue;
       const parts = path.split('/');
       let underWritten = false;
@@ -512,6 +541,15 @@ export class MountFs {
       if (!underWritten) out.push({ path, kind: 'delete' });
     }
     return out;
+  }
+
+  /**
+   * changes() of a run that never reshaped the tree: its dirty nodes, each at its image path. In
+   * image order (nodes are numbered as the image is read), as a walk of an image in depth-first
+   * name order, which loadMount sends, lists them; nothing can be deleted.
+   */
+  #changedInPlace(): MountChange[] {
+    return [...this.#dirty].sort((a, b) => a.ino - b.ino).map((n) => changeOf(n.origin!, n));
   }
 
   static mountPoint = MOUNT_POINT;
