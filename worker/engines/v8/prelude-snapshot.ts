@@ -1,20 +1,17 @@
 // The V8 startup snapshot of the booted prelude (see v8-engine.ts): what goes into it and how.
 //
 // Every run deserialises this snapshot twice over (isolated-vm makes a default context in each new
-// isolate besides the one the run gets), so its size is paid by every run. Three choices keep it
+// isolate besides the one the run gets), so its size is paid by every run. Two choices keep it
 // small and its code ready (docs/benchmarks.md, "Changes of 2026-11-24, branch `workercpu`"):
 // - the prelude is compiled as a script of the snapshot, not evaluated from a string: a boot
 //   script that evals the source keeps the source twice (its string literal and the evaluated
 //   script), and eval'd code shares no compiled functions with the warm-up below;
-// - characters beyond Latin-1 in the prelude's comments become one ASCII character each, so V8
-//   stores the source one byte per character instead of two (positions stay the same);
 // - after the boot, a warm-up runs a trivial run's path (track, run.settle, the result's
 //   serialisation) in a second, throw-away context of the snapshot isolate: the functions it
 //   calls are compiled there, and the snapshot keeps their bytecode (isolated-vm keeps compiled
 //   code), so a run no longer compiles them lazily in every fresh isolate. The snapshot's own
 //   context never runs them: no state of the warm-up (its clock origin, op ids) is baked in.
 import ivm from 'isolated-vm';
-import { parse } from 'acorn';
 import { PRELUDE_FILENAME, PRELUDE_SOURCE } from '../../guest/prelude-source.ts';
 
 /** Globals that exist only between snapshot restore and the realm's hand-over (deleted before). */
@@ -46,35 +43,20 @@ const WARM_UP = `(function () {
   internal.usedParts();
 })();`;
 
-/** Stands in for a character beyond Latin-1 in a comment (one character, so no position moves). */
-function latin1(c: string): string {
-  if (c === '\u2014' || c === '\u2013') return '-';
-  if (c === '\u2026') return '.';
-  if (c === '\u2192') return '>';
-  return '?';
-}
-
 /**
  * The prelude as a snapshot script that stores its completion value (the internal object) in
  * INTERNAL_GLOBAL: its statements become the body of a function that returns the last one's
  * value (the prelude declares nothing at its top level: every file is one function expression
  * called at once), on the same lines and, but for the first and the last statement's line, the
- * same columns. Undefined when the prelude does not end with an expression statement.
+ * same columns. The last statement is prelude-end.js's, the last line that opens with
+ * `(function`: found by text, not by parsing (acorn's tokenizer over the whole prelude grew a
+ * worker's memory by ≈ 13 MB for good, its optimised code), so buildPreludeSnapshot checks the
+ * result. Undefined when no line opens so.
  */
 export function preludeScript(source: string): string | undefined {
-  const chars = [...source].length === source.length ? source.split('') : undefined;
-  const program = parse(source, {
-    ecmaVersion: 'latest',
-    sourceType: 'script',
-    onComment: (_block, _text, start, end) => {
-      if (chars === undefined) return; // astral characters: positions would not map one to one
-      for (let i = start; i < end; i++) if (source.charCodeAt(i) > 0xff) chars[i] = latin1(source[i]!);
-    },
-  });
-  const last = program.body.at(-1);
-  if (last?.type !== 'ExpressionStatement') return undefined;
-  const text = chars === undefined ? source : chars.join('');
-  return `globalThis.${INTERNAL_GLOBAL} = (function () {${text.slice(0, last.start)}return ${text.slice(last.start)}\n})();`;
+  const last = source.lastIndexOf('\n(function') + 1;
+  if (last === 0) return undefined;
+  return `globalThis.${INTERNAL_GLOBAL} = (function () {${source.slice(0, last)}return ${source.slice(last)}\n})();`;
 }
 
 /** What the snapshot runs, in order: HOST_STUB, then the prelude (undefined: see preludeScript). */
@@ -87,23 +69,40 @@ export function preludeSnapshotScripts(): ivm.SnapshotScriptInfo[] | undefined {
   ];
 }
 
+/** The prelude evaluated from a string: no warm-up can reach its functions (see above); the fallback. */
+const EVAL_BOOT = `globalThis.${INTERNAL_GLOBAL} = (0, eval)(${JSON.stringify(`${PRELUDE_SOURCE}\n//# sourceURL=${PRELUDE_FILENAME}`)});`;
+
+/** Whether a realm restored from `snapshot` finds the prelude's internal object where the engine looks for it. */
+function boots(snapshot: ivm.ExternalCopy<ArrayBuffer>): boolean {
+  const isolate = new ivm.Isolate({ memoryLimit: 8, snapshot });
+  try {
+    return isolate.createContextSync().evalSync(`typeof globalThis.${INTERNAL_GLOBAL}?.track`) === 'function';
+  } catch {
+    return false;
+  } finally {
+    isolate.dispose();
+  }
+}
+
 /**
- * The snapshot of preludeSnapshotScripts, warmed up with WARM_UP; without the warm-up should it
- * fail. Undefined when no snapshot can be made (realms then boot the prelude from source).
+ * The snapshot of preludeSnapshotScripts warmed up with WARM_UP, checked by booting a realm from
+ * it; else (a prelude whose last statement was not found, a failed warm-up) the prelude
+ * evaluated from a string, unwarmed. Undefined when no snapshot can be made (realms then boot the
+ * prelude from source).
  */
 export function buildPreludeSnapshot(): ivm.ExternalCopy<ArrayBuffer> | undefined {
   const scripts = preludeSnapshotScripts();
-  if (scripts === undefined) {
-    process.stderr.write('runjs: the prelude does not end with an expression; booting realms from source\n');
-    return undefined;
+  if (scripts !== undefined) {
+    try {
+      const snapshot = ivm.Isolate.createSnapshot(scripts, WARM_UP);
+      if (boots(snapshot)) return snapshot;
+      process.stderr.write('runjs: the warmed V8 startup snapshot does not boot the prelude; building it from an eval\n');
+    } catch (e) {
+      process.stderr.write(`runjs: warming up the V8 startup snapshot failed, building it from an eval: ${e instanceof Error ? e.message : String(e)}\n`);
+    }
   }
   try {
-    return ivm.Isolate.createSnapshot(scripts, WARM_UP);
-  } catch (e) {
-    process.stderr.write(`runjs: warming up the V8 startup snapshot failed, building it cold: ${e instanceof Error ? e.message : String(e)}\n`);
-  }
-  try {
-    return ivm.Isolate.createSnapshot(scripts);
+    return ivm.Isolate.createSnapshot([{ code: HOST_STUB, filename: `${PRELUDE_FILENAME}-host` }, { code: EVAL_BOOT, filename: `${PRELUDE_FILENAME}-boot` }]);
   } catch (e) {
     process.stderr.write(`runjs: V8 startup snapshot of the prelude failed, booting realms from source: ${e instanceof Error ? e.message : String(e)}\n`);
     return undefined;
