@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import ivm from 'isolated-vm';
-import { buildPreludeSnapshot, preludeScript, preludeSnapshotScripts } from '../../../worker/engines/v8/prelude-snapshot.ts';
+import { buildPreludeSnapshot, oneByte, preludeScript, preludeSnapshotScripts } from '../../../worker/engines/v8/prelude-snapshot.ts';
 import { PRELUDE_SOURCE } from '../../../worker/guest/prelude-source.ts';
 import { V8Engine } from '../../../worker/engines/v8/v8-engine.ts';
 import { readPartSource } from '../../../worker/ops/platform/platform-ops.ts';
@@ -32,6 +32,15 @@ test('the prelude as a snapshot script: every line where it was but the first an
   assert.equal(changed.length, 2);
   assert.equal(changed[0], 0);
   assert.equal(lines[changed[1]!], `return ${original[changed[1]!]}`);
+});
+
+test('oneByte: a Latin-1 text held two bytes per character is stored one byte per character in a snapshot; other text is left as it is', () => {
+  // A slice of a two-byte string stays two-byte in V8, though every character left is Latin-1.
+  const twoByte = `\u2014// ${'x\u00e9'.repeat(20_000)}\nglobalThis.f = function () { return 1; };`.slice(1);
+  const size = (code: string): number => ivm.Isolate.createSnapshot([{ code, filename: 'test' }]).copy().byteLength;
+  assert.equal(oneByte(twoByte), twoByte);
+  assert.ok(size(twoByte) - size(oneByte(twoByte)) > 30_000, `${size(twoByte)} against ${size(oneByte(twoByte))} bytes`);
+  assert.equal(oneByte('a\u2014b'), 'a\u2014b');
 });
 
 test('the warm-up compiles functions into the snapshot: it is larger than the same scripts unwarmed', () => {
