@@ -11,6 +11,7 @@
 //   calls are compiled there, and the snapshot keeps their bytecode (isolated-vm keeps compiled
 //   code), so a run no longer compiles them lazily in every fresh isolate. The snapshot's own
 //   context never runs them: no state of the warm-up (its clock origin, op ids) is baked in.
+// The source is kept one byte per character when it is all Latin-1 (oneByte).
 import ivm from 'isolated-vm';
 import { PRELUDE_FILENAME, PRELUDE_SOURCE } from '../../guest/prelude-source.ts';
 
