@@ -7,9 +7,9 @@
 //
 // Realms start from a V8 startup snapshot of the booted prelude, made once per process, so a new
 // realm deserialises the prelude's heap instead of running it (the prelude performs no op while it
-// boots, so nothing of a run is baked in). The host-call primitive cannot live in a snapshot: the
-// prelude captures a guest-side stub that the engine binds to the real callback when it creates
-// the realm. The snapshot is built once the worker is idle (not at start, where it would delay
+// boots, so nothing of a run is baked in; what the snapshot holds: prelude-snapshot.ts). The
+// host-call primitive cannot live in a snapshot: the prelude captures a guest-side stub that the
+// engine binds to the real callback when it creates the realm. The snapshot is built once the worker is idle (not at start, where it would delay
 // the worker's first `ready`); until then, and should it fail, realms boot the prelude from
 // source (with V8's code cache).
 import ivm from 'isolated-vm';
@@ -20,6 +20,7 @@ import { PartCompiler, type PartSource } from './part-compiler.ts';
 import { PartUsage } from './part-preload.ts';
 import { MAIN_EXPORT } from '../../source/wrap-main.ts';
 import { unhandledRejectionText } from './unhandled-rejection.ts';
+import { BIND_GLOBAL, buildPreludeSnapshot, INTERNAL_GLOBAL } from './prelude-snapshot.ts';
 
 const MEMORY_LIMIT_TEXT = 'memory limit';
 /** The engine's minimum (and the default) heap_memory_max_mb. */
@@ -59,23 +60,6 @@ function newIsolate(memoryLimitMb: number, snapshot: ivm.ExternalCopy<ArrayBuffe
   }
 }
 
-/** Globals that exist only between snapshot restore and the realm's hand-over (deleted before). */
-const BIND_GLOBAL = '__runjs_bind_host';
-const INTERNAL_GLOBAL = '__runjs_boot_internal';
-/**
- * Installs `__runjs_host` for the prelude to capture: a stub that forwards to the host callback
- * bound after restore. Its file name contains PRELUDE_FILENAME, so guest stacks drop its frame.
- */
-const HOST_STUB = `(function () {
-  'use strict';
-  const g = globalThis;
-  let target;
-  g.__runjs_host = function (op, argsJson, bytes) { return target(op, argsJson, bytes); };
-  g.${BIND_GLOBAL} = function (fn) { target = fn; delete g.${BIND_GLOBAL}; };
-})();`;
-/** Boots the prelude by indirect eval (same strictness and file name as a script) and keeps its completion value. */
-const SNAPSHOT_BOOT = `globalThis.${INTERNAL_GLOBAL} = (0, eval)(${JSON.stringify(`${PRELUDE_SOURCE}\n//# sourceURL=${PRELUDE_FILENAME}`)});`;
-
 /** How long after the first realm boot the snapshot is built, if no run is going on then. */
 const SNAPSHOT_DELAY_MS = 200;
 /** After this many postponements (runs kept going), the snapshot is built anyway (one ~50 ms stall). */
@@ -90,18 +74,6 @@ interface RealmUse {
    */
   ending(isolate: ivm.Isolate, usedParts: readonly unknown[]): void;
   disposed(): void;
-}
-
-function buildSnapshot(): ivm.ExternalCopy<ArrayBuffer> | undefined {
-  try {
-    return ivm.Isolate.createSnapshot([
-      { code: HOST_STUB, filename: `${PRELUDE_FILENAME}-host` },
-      { code: SNAPSHOT_BOOT, filename: `${PRELUDE_FILENAME}-boot` },
-    ]);
-  } catch (e) {
-    process.stderr.write(`runjs: V8 startup snapshot of the prelude failed, booting realms from source: ${e instanceof Error ? e.message : String(e)}\n`);
-    return undefined;
-  }
 }
 
 function classify(e: unknown, interrupted: boolean): EngineError {
@@ -132,14 +104,17 @@ class V8Realm implements GuestRealm {
   readonly #use: RealmUse;
   /** The platform parts loaded into this realm before its run (part-preload.ts), in load order. */
   readonly preloaded: readonly string[];
+  /** Whether the realm was restored from the prelude's startup snapshot (else booted from source). */
+  readonly fromSnapshot: boolean;
   #interrupted = false;
   #started = false;
   /** Guest calls running on the isolate's thread (runMain, complete): while any is, the isolate is not idle. */
   #busy = 0;
 
-  constructor(isolate: ivm.Isolate, context: ivm.Context, internal: ivm.Reference<Record<string, unknown>>, use: RealmUse, preloaded: readonly string[]) {
+  constructor(isolate: ivm.Isolate, context: ivm.Context, internal: ivm.Reference<Record<string, unknown>>, use: RealmUse, preloaded: readonly string[], fromSnapshot: boolean) {
     this.#isolate = isolate;
     this.preloaded = preloaded;
+    this.fromSnapshot = fromSnapshot;
     this.#context = context;
     this.#complete = internal.getSync('complete', { reference: true }) as ivm.Reference<(...args: unknown[]) => void>;
     this.#track = internal.getSync('track', { reference: true }) as ivm.Reference<(p: unknown) => void>;
@@ -312,7 +287,7 @@ export class V8Engine implements Engine {
     this.#snapshotTimer = setTimeout(() => {
       this.#snapshotTimer = undefined;
       if (this.#running > 0 && this.#snapshotPostponed++ < SNAPSHOT_MAX_POSTPONE) { this.#scheduleSnapshot(); return; }
-      this.#snapshot = buildSnapshot() ?? null;
+      this.#snapshot = buildPreludeSnapshot() ?? null;
     }, SNAPSHOT_DELAY_MS);
     this.#snapshotTimer.unref();
   }
@@ -372,7 +347,7 @@ export class V8Engine implements Engine {
       if (this.#wasmJson !== undefined) (internal.getSync('installWasm', { reference: true }) as ivm.Reference<(json: string) => void>).applySync(undefined, [this.#wasmJson]);
       // A spare (booted while the worker serves or awaits a run) loads the parts recent runs used.
       const preloaded = !sync && parts !== undefined ? await this.#preload(isolate, context, parts, internal) : [];
-      return new V8Realm(isolate, context, internal, this.#use, preloaded);
+      return new V8Realm(isolate, context, internal, this.#use, preloaded, snapshot !== undefined);
     } catch (e) {
       isolate.dispose();
       throw e;
