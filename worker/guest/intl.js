@@ -2,8 +2,8 @@
 // DateTimeFormat, Collator, PluralRules, RelativeTimeFormat and ListFormat, and the
 // toLocaleString / toLocaleDateString / toLocaleTimeString / localeCompare family, are guest
 // objects whose every call goes to the host's ICU through the intl.* ops (worker/ops/intl/), so
-// scripts format the same on both engines. A formatter is its spec — [kind, locales, options] as
-// JSON — which the host maps to one cached real Intl object. Nothing here calls an op while the
+// scripts format the same on both engines. A formatter is its spec - [kind, locales, options] as
+// JSON - which the host maps to one cached real Intl object. Nothing here calls an op while the
 // prelude boots (a realm is booted before its run exists): only when a script formats.
 (function () {
   'use strict';
@@ -79,7 +79,7 @@
       if (t === 'string' || t === 'boolean') out[k] = v;
       else if (t === 'number') out[k] = v === v && v !== Infinity && v !== -Infinity ? v : String_(v);
       else if (t === 'bigint') out[k] = BigIntPrototypeToString(v);
-      // ToPrimitive as the option's own conversion would see it: valueOf first ({ valueOf() { return 1 } } → 1).
+      // ToPrimitive as the option's own conversion would see it: valueOf first ({ valueOf() { return 1 } } -> 1).
       else if ((t === 'object' && v !== null) || t === 'function') out[k] = '' + v;
     }
     return out;

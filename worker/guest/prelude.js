@@ -6,7 +6,7 @@
 //
 // Host-call protocol: hostCall(op, argsJson, bytes?) returns
 //   "v<json>"  a value          "e<json>"  an error {name, message}
-//   "a<id>"    an async op id — the host later calls internal.complete(id, ok, json, bytes)
+//   "a<id>"    an async op id - the host later calls internal.complete(id, ok, json, bytes)
 //   Uint8Array a bytes value
 'use strict';
 (function () {
@@ -48,7 +48,7 @@
   /**
    * The built-in classes an op error may name: the guest gets an instance of the class itself,
    * not an Error renamed (which `instanceof` would not recognise, and which isolated-vm copies
-   * out of the isolate by its constructor — an unhandled rejection would read `Uncaught Error`).
+   * out of the isolate by its constructor - an unhandled rejection would read `Uncaught Error`).
    */
   const BUILTIN_ERRORS = ObjectSetPrototypeOf({ Error, TypeError, RangeError, SyntaxError, ReferenceError, URIError, EvalError }, null);
   const String_ = String;
@@ -163,7 +163,7 @@
 
   /**
    * Whether a stack line is a frame of the platform: V8 names the prelude and its parts
-   * runjs:prelude…; QuickJS ignores `//# sourceURL` and calls code compiled with `new Function`
+   * runjs:prelude...; QuickJS ignores `//# sourceURL` and calls code compiled with `new Function`
    * (how parts are evaluated, worker/guest/platform/core/parts.js) `<input>`. That also hides a
    * script's own eval'd code on QuickJS, which is rare next to every platform error's frames.
    */
@@ -172,8 +172,8 @@
   }
 
   /**
-   * Drops the platform's own frames — with the native frames (`call (native)`) it called
-   * through, up to the next frame of the script — and shows the wrapped main body as the script
+   * Drops the platform's own frames - with the native frames (`call (native)`) it called
+   * through, up to the next frame of the script - and shows the wrapped main body as the script
    * itself.
    */
   function cleanStack(stack) {
@@ -326,7 +326,7 @@
 
   // --- dynamic import() (worker/source/module-syntax.ts rewrites `import(x)` to this) ---
   // Only built-in modules exist in a runjs script; the texts are those of static imports
-  // (worker/source/resolve-import.ts), so a dynamic import fails the way a static one does —
+  // (worker/source/resolve-import.ts), so a dynamic import fails the way a static one does -
   // except that it is a rejected promise the script can catch.
   const BUILTIN_DOOR = Symbol.for('runjs.builtin');
   const ObjectFreeze = Object.freeze;
@@ -356,7 +356,7 @@
     const name = StringPrototypeStartsWith(specifier, 'node:') ? StringPrototypeSlice(specifier, 5) : specifier;
     const cached = MapGet(namespaces, name);
     if (cached !== undefined) return cached;
-    const m = g[BUILTIN_DOOR](specifier); // throws "Module '…' is not available in runjs. …" for unknown names
+    const m = g[BUILTIN_DOOR](specifier); // throws "Module '...' is not available in runjs. ..." for unknown names
     // Like a module namespace: a null-prototype, frozen object with the named exports and `default`.
     const ns = ObjectCreate(null);
     if ((typeof m === 'object' && m !== null) || typeof m === 'function') {

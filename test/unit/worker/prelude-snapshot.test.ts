@@ -43,6 +43,15 @@ test('oneByte: a Latin-1 text held two bytes per character is stored one byte pe
   assert.equal(oneByte('a\u2014b'), 'a\u2014b');
 });
 
+test('the prelude is Latin-1 throughout, so its snapshot source is one byte per character (a typographic dash in a comment would double it)', () => {
+  const beyond = PRELUDE_SOURCE.split('\n').flatMap((line, i) => (/[^\u0000-\u00ff]/.test(line) ? [`${i + 1}: ${line.trim().slice(0, 80)}`] : []));
+  assert.deepEqual(beyond, []);
+  const script = preludeScript(PRELUDE_SOURCE)!;
+  const size = (code: string): number => ivm.Isolate.createSnapshot([{ code, filename: 'test' }]).copy().byteLength;
+  // The same text forced two-byte (a slice after a non-Latin-1 first character) makes a larger snapshot.
+  assert.ok(size(script) < size(`\u2014${script}`.slice(1)));
+});
+
 test('the warm-up compiles functions into the snapshot: it is larger than the same scripts unwarmed', () => {
   const scripts = preludeSnapshotScripts();
   assert.ok(scripts !== undefined);

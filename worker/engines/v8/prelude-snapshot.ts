@@ -64,8 +64,8 @@ export function preludeScript(source: string): string | undefined {
  * `text` stored one byte per character when every character is Latin-1. V8 keeps the
  * representation a string was built with (a slice of a two-byte string stays two-byte), and the
  * snapshot stores the prelude's source as it is: one byte per character made every isolate
- * ≈ 0.5-1 ms cheaper to create (docs/benchmarks.md). Today's prelude has 14 characters beyond
- * Latin-1, all in comments, so it stays two-byte until they are written in ASCII.
+ * ≈ 0.5-1 ms cheaper to create (docs/benchmarks.md). The prelude's files are kept Latin-1 (their
+ * comments write "-", "..." and "->", not typographic dashes and arrows; a test checks it).
  */
 export function oneByte(text: string): string {
   return /[^\u0000-\u00ff]/.test(text) ? text : Buffer.from(text, 'latin1').toString('latin1');

@@ -139,7 +139,7 @@ function installDispatchers(P, saved) {
 
 /**
  * `__runjs_P.forIn(o)`: what platform code's `for (k in o)` iterates instead (primordialize.ts):
- * the string keys for-in would visit — own and inherited, enumerable, not shadowed — except those
+ * the string keys for-in would visit - own and inherited, enumerable, not shadowed - except those
  * on a builtin prototype. A script's enumerable `Object.prototype.polluted` would otherwise be a
  * key of every object the platform walks (esbuild's `__export` made it a getter). Keys are taken
  * when the loop starts (for-in also skips keys deleted meanwhile; platform loops do not delete).
@@ -228,7 +228,7 @@ function closeDescriptors(P) {
 
 /**
  * `__runjs_P.iter(x)`: what platform code iterates instead of `x` (primordialize.ts wraps every
- * `for…of`, spread and array destructuring). For an array, typed array, string, Map or Set whose
+ * `for...of`, spread and array destructuring). For an array, typed array, string, Map or Set whose
  * iterator is the builtin one (or what the builtin prototype holds now, possibly replaced by user
  * code), an iterator built from boot-time parts; anything else is iterated as it is.
  */
