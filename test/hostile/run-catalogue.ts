@@ -198,7 +198,10 @@ export function runCatalogue(engine: EngineName): void {
     const name = `${entry.name} [${engine}]${entry.dependsOn === undefined ? '' : ` [depends on ${entry.dependsOn}]`}`;
     // A todo never fails the suite, so running findings by default would only cost time.
     const options = finding === undefined ? {} : findings ? { todo: `finding: ${finding}` } : { skip: `finding (RUNJS_HOSTILE_FINDINGS=1 runs it): ${finding}` };
-    test(name, options, async (t) => {
+    // Beyond the harness's default (120 s) when the entry's own run may take longer on a loaded
+    // machine: its timeout plus two minutes for the clean runs and a restart.
+    const timeout = Math.max(120, (entry.options?.execution_timeout_secs ?? 0) + 120) * 1000;
+    test(name, { ...options, timeout }, async (t) => {
       if (damaged) await server.restart();
       damaged = true;
       const result = await runEntry(t, server, entry, records);

@@ -8,9 +8,9 @@ import { metricProblem } from '../../../scripts/bench/bench-kit.ts';
 
 const RUN = fileURLToPath(new URL('../../../scripts/bench/run.ts', import.meta.url));
 
-test('run.ts --json --only heap. --quick reports the heap metrics', async () => {
+test('run.ts --json --only heap. --quick reports the heap metrics', { timeout: 250_000 }, async () => {
   const { code, stdout, stderr } = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-    execFile(process.execPath, [RUN, '--json', '--only', 'heap.', '--quick'], { timeout: 110_000, maxBuffer: 16 << 20 }, (err, out, errOut) => {
+    execFile(process.execPath, [RUN, '--json', '--only', 'heap.', '--quick'], { timeout: 240_000, maxBuffer: 16 << 20 }, (err, out, errOut) => {
       resolve({ code: err ? (typeof err.code === 'number' ? err.code : null) : 0, stdout: out, stderr: errOut });
     });
   });

@@ -7,9 +7,9 @@ import { metricProblem } from '../../../scripts/bench/bench-kit.ts';
 
 const RUN = fileURLToPath(new URL('../../../scripts/bench/run.ts', import.meta.url));
 
-test('run.ts --json --only peer. --quick reports a process per run and a bare isolate beside runjs', async () => {
+test('run.ts --json --only peer. --quick reports a process per run and a bare isolate beside runjs', { timeout: 250_000 }, async () => {
   const { code, stdout, stderr } = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-    execFile(process.execPath, [RUN, '--json', '--only', 'peer.', '--quick'], { timeout: 90_000 }, (err, out, errOut) => {
+    execFile(process.execPath, [RUN, '--json', '--only', 'peer.', '--quick'], { timeout: 240_000 }, (err, out, errOut) => {
       resolve({ code: err ? (typeof err.code === 'number' ? err.code : null) : 0, stdout: out, stderr: errOut });
     });
   });

@@ -27,9 +27,9 @@ function processesWith(needle: string): number[] {
   return out;
 }
 
-test('run.ts --json --only rest.,mcp.stateless,server. --quick reports the service metrics', { timeout: 60_000 }, async () => {
+test('run.ts --json --only rest.,mcp.stateless,server. --quick reports the service metrics', { timeout: 250_000 }, async () => {
   const { code, stdout, stderr } = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-    execFile(process.execPath, [RUN, '--json', '--only', 'rest.,mcp.stateless,server.', '--quick'], { timeout: 55_000, maxBuffer: 16 << 20 }, (err, out, errOut) => {
+    execFile(process.execPath, [RUN, '--json', '--only', 'rest.,mcp.stateless,server.', '--quick'], { timeout: 240_000, maxBuffer: 16 << 20 }, (err, out, errOut) => {
       resolve({ code: err ? (typeof err.code === 'number' ? err.code : null) : 0, stdout: out, stderr: errOut });
     });
   });
