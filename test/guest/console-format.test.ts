@@ -63,4 +63,22 @@ guestSuite('console against hostile values', (g) => {
     const out = await ctx.output('const s = { k: 1 }; const a: any = { n: 1, p: [s, s] }; a.self = a; a.list = [a, { b: a }]; console.log(a); 1');
     assert.equal(out, '{"n":1,"p":[{"k":1},{"k":1}],"self":"[Circular]","list":["[Circular]",{"b":"[Circular]"}]}\n');
   });
+
+  // A line longer than the output left is dropped whole by the host, so the prelude stops
+  // building it: logging a 10-million-element array (WPT console-log-large-array) must not run
+  // the heap out building tens of MB of JSON, nor list a huge typed array's keys.
+  g.test('a line that cannot fit the output cap is not built: huge arrays end the output with the notice, no out-of-memory', async (ctx) => {
+    const notice = (n: number): string => `[runjs] output truncated: the limit of ${n} bytes per execution was reached (--max-output-bytes)\n`;
+    const big = 'console.log("before"); console.log(new Array(1_000_000).fill("x")); console.log("after"); 1';
+    assert.equal(await ctx.output(big, { heapMemoryMaxMb: 64 }), 'before\n' + notice(1 << 20));
+    const typed = 'console.log(new Uint8Array(10_000_000)); 1';
+    assert.equal(await ctx.output(typed, { heapMemoryMaxMb: 64 }), notice(1 << 20));
+    // Found too long only while walking it (many small arrays), past the host's answer.
+    const nested = 'console.log("a"); console.log({ rows: Array.from({ length: 4000 }, () => new Array(50).fill(1)) }); console.log("b"); 1';
+    assert.equal(await ctx.output(nested, { maxOutputBytes: 200_000 }), 'a\n' + notice(200_000));
+    // Long lines that fit are printed whole.
+    const fits = 'const a = Array.from({ length: 100_000 }, (_, i) => i % 10); console.log("x", a, "y"); console.log(JSON.stringify(a).length); 1';
+    const out = await ctx.output(fits);
+    assert.equal(out, `x ${JSON.stringify(Array.from({ length: 100_000 }, (_, i) => i % 10))} y\n200001\n`);
+  });
 });

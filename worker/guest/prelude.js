@@ -73,6 +73,8 @@
   // --- the bridge ---
   const pending = new SafeMap(); // async op id -> (ok, value) => void
   const ArrayIsArray = Array.isArray;
+  const ArrayBufferIsView = ArrayBuffer.isView;
+  const TypedArrayLength = uncurry(Object.getOwnPropertyDescriptor(Object.getPrototypeOf(Uint8Array.prototype), 'length').get);
 
   /**
    * Op arguments as JSON, without JSON.stringify's hooks: user code may define `toJSON` on
@@ -212,15 +214,59 @@
     return frames.length > 0 ? `${head}\n${frames}` : head;
   }
 
+  // A console line that cannot fit in the run's remaining output (--max-output-bytes) is dropped
+  // whole by the host, so formatting it is wasted work - and a logged 10-million-element array
+  // would build a text of tens of MB and run out of heap. A line's meter counts a lower bound of
+  // the characters written so far (JSON.stringify calls the replacer before it writes each
+  // value); past LINE_CHECK characters the host tells the bytes left (once per line), and past
+  // those the line is abandoned with OUTPUT_FULL and the host marks the output truncated.
+  const LINE_CHECK = 65536;
+  const OUTPUT_FULL = {};
+  function newMeter() { return { spent: 0, limit: LINE_CHECK, asked: false }; }
+  function meterAdd(meter, n) {
+    meter.spent += n;
+    meterCheck(meter, 0);
+  }
+  /** Throws OUTPUT_FULL when `n` more characters past those spent cannot fit. */
+  function meterCheck(meter, n) {
+    if (meter.spent + n <= meter.limit) return;
+    if (!meter.asked) {
+      meter.asked = true;
+      meter.limit = op('console.left');
+      if (meter.spent + n <= meter.limit) return;
+    }
+    throw OUTPUT_FULL;
+  }
+  /**
+   * Elements of an array or typed array (each takes two characters or more, with its comma): a
+   * long one is checked before JSON.stringify walks it, which for a typed array first lists
+   * every index as a string key.
+   */
+  function elementCount(v) {
+    if (ArrayIsArray(v)) return v.length;
+    if (!ArrayBufferIsView(v)) return 0;
+    try { return TypedArrayLength(v); } catch { return 0; } // a DataView
+  }
+  /** The fewest characters `v` (what the replacer returns) takes in JSON, with its separator. */
+  function jsonMinLength(key, v) {
+    const sep = key === '' ? 0 : 1;
+    switch (typeof v) {
+      case 'string': return v.length + 2 + sep;
+      case 'undefined': return 0; // an omitted property, or `null` in an array
+      case 'boolean': case 'object': return (v === null || typeof v === 'boolean' ? 4 : 2) + sep;
+      default: return 1 + sep;
+    }
+  }
+
   /** JSON with the cases plain JSON.stringify gets wrong or throws on (cycles, BigInt, Map, Set, errors). */
-  function toJson(value, indent) {
+  function toJson(value, indent, meter) {
     // The chain of objects being serialised: `this` in the replacer is the holder, so popping
     // until the holder is on top leaves exactly the ancestors of the current value. `onChain`
     // holds the same objects, so the cycle check is O(1) even for very deep values.
     const holders = newList();
     const originals = newList();
     const onChain = new SafeSet();
-    const replacer = function (key, v) {
+    const replace = function (key, v) {
       switch (typeof v) {
         case 'bigint': return `${BigIntPrototypeToString(v)}n`;
         case 'function': return describeFunction(v);
@@ -252,15 +298,22 @@
         default: return v;
       }
     };
+    const replacer = meter === undefined ? replace : function (key, v) {
+      const out = ReflectApply(replace, this, [key, v]);
+      meterAdd(meter, jsonMinLength(key, out));
+      if (typeof out === 'object' && out !== null) meterCheck(meter, 2 * elementCount(out));
+      return out;
+    };
     try {
       return JSONStringify(value, replacer, indent);
     } catch (e) {
+      if (e === OUTPUT_FULL) throw e;
       return `[Unserializable: ${formatError(e)}]`;
     }
   }
 
-  /** One console argument as text: strings as they are, everything else as JSON. */
-  function formatArg(v) {
+  /** One console argument as text: strings as they are, everything else as JSON (`meter`: see newMeter). */
+  function formatArg(v, meter) {
     switch (typeof v) {
       case 'string': return v;
       case 'undefined': return 'undefined';
@@ -272,19 +325,31 @@
       default:
         if (v === null) return 'null';
         if (isError(v)) return formatError(v);
-        return toJson(v) ?? 'undefined';
+        return toJson(v, undefined, meter) ?? 'undefined';
     }
   }
 
-  function formatLine(args) {
+  function formatLine(args, meter) {
     let line = '';
-    for (let i = 0; i < args.length; i++) line += (i === 0 ? '' : ' ') + formatArg(args[i]);
+    for (let i = 0; i < args.length; i++) {
+      const text = formatArg(args[i], meter);
+      if (meter !== undefined && typeof args[i] !== 'object') meterAdd(meter, text.length + 1);
+      line += (i === 0 ? '' : ' ') + text;
+    }
     return line;
   }
 
   // --- console ---
   const consoleWrite = (prefix) => function (...args) {
-    op('console.write', prefix + formatLine(args) + '\n');
+    let line;
+    try {
+      line = formatLine(args, newMeter());
+    } catch (e) {
+      if (e !== OUTPUT_FULL) throw e;
+      op('console.overflow');
+      return;
+    }
+    op('console.write', prefix + line + '\n');
   };
   const console_ = {};
   const methods = { log: '', debug: '', trace: '', info: '[INFO] ', warn: '[WARN] ', error: '[ERROR] ' };

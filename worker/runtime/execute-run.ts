@@ -57,6 +57,10 @@ const NO_SUPERVISOR: RunSupervisor = {
 export interface RunHooks {
   /** Console text, in order, as it is written. */
   output(text: string): void;
+  /** Bytes of console output the run may still write (absent: no cap). */
+  outputLeft?(): number;
+  /** Marks the output as over its cap, as a write past it would (absent: nothing to mark). */
+  overflowOutput?(): void;
   /**
    * A stop request that arrived while the worker's thread was blocked in guest code (the
    * worker's cancel side channel); polled by engines that run guest code synchronously.
@@ -189,6 +193,8 @@ export class RunLoop {
       mount: this.#spec.mount,
       timers: this.#timers,
       writeOutput: (text) => this.#hooks.output(text),
+      outputBytesLeft: () => this.#hooks.outputLeft?.() ?? Number.MAX_SAFE_INTEGER,
+      overflowOutput: () => this.#hooks.overflowOutput?.(),
       mainSourceLine: (line, column) => {
         const js = this.#js;
         const shifts = this.#shifts;

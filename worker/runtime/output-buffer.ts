@@ -23,12 +23,31 @@ export class OutputBuffer {
     if (this.#truncated) return;
     const size = Buffer.byteLength(text);
     if (this.#bytes + size > this.#maxBytes) {
-      this.#truncated = true;
-      this.#parts.push(`[runjs] output truncated: the limit of ${this.#maxBytes} bytes per execution was reached (--max-output-bytes)\n`);
-    } else {
-      this.#bytes += size;
-      this.#parts.push(text);
+      this.overflow();
+      return;
     }
+    this.#bytes += size;
+    this.#parts.push(text);
+    this.#schedule();
+  }
+
+  /** Bytes a further write may still take (0 once the cap was reached). */
+  left(): number {
+    return this.#truncated ? 0 : this.#maxBytes - this.#bytes;
+  }
+
+  /**
+   * What a write past the cap does, for a line the prelude stopped formatting once it knew the
+   * line could not fit (a huge array logged: its text is never built, see prelude.js toJson).
+   */
+  overflow(): void {
+    if (this.#truncated) return;
+    this.#truncated = true;
+    this.#parts.push(`[runjs] output truncated: the limit of ${this.#maxBytes} bytes per execution was reached (--max-output-bytes)\n`);
+    this.#schedule();
+  }
+
+  #schedule(): void {
     if (!this.#scheduled) {
       this.#scheduled = true;
       this.#since = performance.now();

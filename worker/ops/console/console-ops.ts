@@ -10,4 +10,18 @@ export const createConsoleOps: OpFactory = () => ({
       ctx.writeOutput(args);
     },
   },
+  // Asked only when a logged value's text grows long: the prelude stops formatting a line that
+  // cannot fit (it would be dropped whole) instead of building it, so a huge array costs no memory.
+  'console.left': {
+    kind: 'sync',
+    run(_args, _bytes, ctx) {
+      return ctx.outputBytesLeft();
+    },
+  },
+  'console.overflow': {
+    kind: 'sync',
+    run(_args, _bytes, ctx) {
+      ctx.overflowOutput();
+    },
+  },
 });
