@@ -64,18 +64,20 @@ guestSuite('console against hostile values', (g) => {
     assert.equal(out, '{"n":1,"p":[{"k":1},{"k":1}],"self":"[Circular]","list":["[Circular]",{"b":"[Circular]"}]}\n');
   });
 
-  // A line longer than the output left is dropped whole by the host, so the prelude stops
-  // building it: logging a 10-million-element array (WPT console-log-large-array) must not run
-  // the heap out building tens of MB of JSON, nor list a huge typed array's keys.
-  g.test('a line that cannot fit the output cap is not built: huge arrays end the output with the notice, no out-of-memory', async (ctx) => {
-    const notice = (n: number): string => `[runjs] output truncated: the limit of ${n} bytes per execution was reached (--max-output-bytes)\n`;
-    const big = 'console.log("before"); console.log(new Array(1_000_000).fill("x")); console.log("after"); 1';
-    assert.equal(await ctx.output(big, { heapMemoryMaxMb: 64 }), 'before\n' + notice(1 << 20));
-    const typed = 'console.log(new Uint8Array(10_000_000)); 1';
-    assert.equal(await ctx.output(typed, { heapMemoryMaxMb: 64 }), notice(1 << 20));
+  // A line longer than any write may be is dropped by the host (the output goes on), so the
+  // prelude stops building it: logging a 10-million-element array (WPT console-log-large-array)
+  // must not run the heap out building tens of MB of JSON, nor list a huge typed array's keys.
+  g.test('a line longer than the output cap is not built: it is dropped with a notice and the output goes on, no out-of-memory', async (ctx) => {
+    const dropped = (n: number): string => `[runjs] output line dropped: it is longer than the limit of ${n} bytes per execution (--max-output-bytes)\n`;
+    const truncated = (n: number): string => `[runjs] output truncated: the limit of ${n} bytes per execution was reached (--max-output-bytes)\n`;
+    const big = 'console.log("before"); console.log(new Array(1_000_000).fill("x")); console.log(new Uint8Array(10_000_000)); console.log("after"); 1';
+    assert.equal(await ctx.output(big, { heapMemoryMaxMb: 64 }), 'before\n' + dropped(1 << 20) + dropped(1 << 20) + 'after\n');
     // Found too long only while walking it (many small arrays), past the host's answer.
     const nested = 'console.log("a"); console.log({ rows: Array.from({ length: 4000 }, () => new Array(50).fill(1)) }); console.log("b"); 1';
-    assert.equal(await ctx.output(nested, { maxOutputBytes: 200_000 }), 'a\n' + notice(200_000));
+    assert.equal(await ctx.output(nested, { maxOutputBytes: 200_000 }), 'a\n' + dropped(200_000) + 'b\n');
+    // A string too long for any write is dropped the same way; a line that only crosses the cap ends the output.
+    const plain = 'console.log("x".repeat(300)); console.log("y".repeat(60)); console.log("z".repeat(60)); console.log("never"); 1';
+    assert.equal(await ctx.output(plain, { maxOutputBytes: 200 }), dropped(200) + 'y'.repeat(60) + '\n' + truncated(200));
     // Long lines that fit are printed whole.
     const fits = 'const a = Array.from({ length: 100_000 }, (_, i) => i % 10); console.log("x", a, "y"); console.log(JSON.stringify(a).length); 1';
     const out = await ctx.output(fits);

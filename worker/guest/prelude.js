@@ -214,12 +214,12 @@
     return frames.length > 0 ? `${head}\n${frames}` : head;
   }
 
-  // A console line that cannot fit in the run's remaining output (--max-output-bytes) is dropped
-  // whole by the host, so formatting it is wasted work - and a logged 10-million-element array
-  // would build a text of tens of MB and run out of heap. A line's meter counts a lower bound of
-  // the characters written so far (JSON.stringify calls the replacer before it writes each
-  // value); past LINE_CHECK characters the host tells the bytes left (once per line), and past
-  // those the line is abandoned with OUTPUT_FULL and the host marks the output truncated.
+  // A console line longer than any write may be (--max-output-bytes) is dropped by the host, so
+  // formatting it is wasted work - and a logged 10-million-element array would build a text of
+  // tens of MB and run out of heap. A line's meter counts a lower bound of the characters written
+  // so far (JSON.stringify calls the replacer before it writes each value); past LINE_CHECK
+  // characters the host tells the cap (once per line), and past that the line is abandoned with
+  // OUTPUT_FULL and the host records it as dropped (worker/runtime/output-buffer.ts).
   const LINE_CHECK = 65536;
   const OUTPUT_FULL = {};
   function newMeter() { return { spent: 0, limit: LINE_CHECK, asked: false }; }
@@ -232,9 +232,10 @@
     if (meter.spent + n <= meter.limit) return;
     if (!meter.asked) {
       meter.asked = true;
-      meter.limit = op('console.left');
+      meter.limit = op('console.lineCap');
       if (meter.spent + n <= meter.limit) return;
     }
+    meter.spent += n; // the line's lower bound, for the host
     throw OUTPUT_FULL;
   }
   /**
@@ -342,11 +343,12 @@
   // --- console ---
   const consoleWrite = (prefix) => function (...args) {
     let line;
+    const meter = newMeter();
     try {
-      line = formatLine(args, newMeter());
+      line = formatLine(args, meter);
     } catch (e) {
       if (e !== OUTPUT_FULL) throw e;
-      op('console.overflow');
+      op('console.overflow', meter.spent);
       return;
     }
     op('console.write', prefix + line + '\n');
