@@ -78,6 +78,11 @@ guestSuite('console against hostile values', (g) => {
     // A string too long for any write is dropped the same way; a line that only crosses the cap ends the output.
     const plain = 'console.log("x".repeat(300)); console.log("y".repeat(60)); console.log("z".repeat(60)); console.log("never"); 1';
     assert.equal(await ctx.output(plain, { maxOutputBytes: 200 }), dropped(200) + 'y'.repeat(60) + '\n' + truncated(200));
+    // Lines exactly as long as the cap are printed whole (the count is a lower bound, never more).
+    const u = JSON.stringify(Object.fromEntries(Array.from({ length: 20_000 }, (_, i) => [i, i % 7])));
+    assert.equal(await ctx.output('const u = new Uint8Array(20_000); for (let i = 0; i < u.length; i++) u[i] = i % 7; console.log(u); 1', { maxOutputBytes: u.length + 1 }), `${u}\n`);
+    const strs = JSON.stringify([new Array(30_000).fill('ab'), { k: new Array(100).fill('') }]);
+    assert.equal(await ctx.output('console.log([new Array(30_000).fill("ab"), { k: new Array(100).fill("") }]); 1', { maxOutputBytes: strs.length + 1 }), `${strs}\n`);
     // Long lines that fit are printed whole.
     const fits = 'const a = Array.from({ length: 100_000 }, (_, i) => i % 10); console.log("x", a, "y"); console.log(JSON.stringify(a).length); 1';
     const out = await ctx.output(fits);

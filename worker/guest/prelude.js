@@ -54,6 +54,7 @@
   const String_ = String;
   const Number_ = Number;
   const MathFloor = Math.floor;
+  const MathMin = Math.min;
   const SafeMap = Map;
   const MapGet = uncurry(Map.prototype.get);
   const MapSet = uncurry(Map.prototype.set);
@@ -216,47 +217,38 @@
 
   // A console line longer than any write may be (--max-output-bytes) is dropped by the host, so
   // formatting it is wasted work - and a logged 10-million-element array would build a text of
-  // tens of MB and run out of heap. A line's meter counts a lower bound of the characters written
-  // so far (JSON.stringify calls the replacer before it writes each value); past LINE_CHECK
+  // tens of MB and run out of heap. A line's meter counts a lower bound of the line's length as
+  // JSON.stringify meets its values (the replacer sees each before it is written); past LINE_CHECK
   // characters the host tells the cap (once per line), and past that the line is abandoned with
   // OUTPUT_FULL and the host records it as dropped (worker/runtime/output-buffer.ts).
   const LINE_CHECK = 65536;
   const OUTPUT_FULL = {};
   function newMeter() { return { spent: 0, limit: LINE_CHECK, asked: false }; }
+  // What is counted, each a lower bound of the line's length (counted when JSON.stringify first
+  // meets the value, before it writes it): an array's elements take two characters each with
+  // their commas; a string one more than its length (its quotes, less the one its array counted);
+  // a typed array `"index":n,` per element. Numbers, keys and the rest count nothing.
+  /** Counts `n` more characters of the line; throws OUTPUT_FULL when the line cannot fit. */
   function meterAdd(meter, n) {
-    meter.spent += n;
-    meterCheck(meter, 0);
+    if ((meter.spent += n) > meter.limit) meterCheck(meter);
   }
-  /** Throws OUTPUT_FULL when `n` more characters past those spent cannot fit. */
-  function meterCheck(meter, n) {
-    if (meter.spent + n <= meter.limit) return;
+  function meterCheck(meter) {
     if (!meter.asked) {
       meter.asked = true;
       meter.limit = op('console.lineCap');
-      if (meter.spent + n <= meter.limit) return;
+      if (meter.spent <= meter.limit) return;
     }
-    meter.spent += n; // the line's lower bound, for the host
     throw OUTPUT_FULL;
   }
-  /**
-   * Elements of an array or typed array (each takes two characters or more, with its comma): a
-   * long one is checked before JSON.stringify walks it, which for a typed array first lists
-   * every index as a string key.
-   */
-  function elementCount(v) {
-    if (ArrayIsArray(v)) return v.length;
-    if (!ArrayBufferIsView(v)) return 0;
-    try { return TypedArrayLength(v); } catch { return 0; } // a DataView
-  }
-  /** The fewest characters `v` (what the replacer returns) takes in JSON, with its separator. */
-  function jsonMinLength(key, v) {
-    const sep = key === '' ? 0 : 1;
-    switch (typeof v) {
-      case 'string': return v.length + 2 + sep;
-      case 'undefined': return 0; // an omitted property, or `null` in an array
-      case 'boolean': case 'object': return (v === null || typeof v === 'boolean' ? 4 : 2) + sep;
-      default: return 1 + sep;
-    }
+  function meterContainer(meter, v) {
+    if (ArrayIsArray(v)) { meterAdd(meter, 2 * v.length); return; }
+    if (!ArrayBufferIsView(v)) return;
+    let n;
+    try { n = TypedArrayLength(v); } catch { return; } // a DataView
+    // Digits of the indices 0..n-1, plus `"":v,` (five characters) for each.
+    let digits = 0;
+    for (let d = 1, lo = 0, hi = 10; lo < n; d++, lo = hi, hi *= 10) digits += d * (MathMin(n, hi) - lo);
+    meterAdd(meter, digits + 5 * n);
   }
 
   /** JSON with the cases plain JSON.stringify gets wrong or throws on (cycles, BigInt, Map, Set, errors). */
@@ -269,6 +261,9 @@
     const onChain = new SafeSet();
     const replace = function (key, v) {
       switch (typeof v) {
+        case 'string':
+          if (meter !== undefined && (meter.spent += v.length + 1) > meter.limit) meterCheck(meter);
+          return v;
         case 'bigint': return `${BigIntPrototypeToString(v)}n`;
         case 'function': return describeFunction(v);
         case 'symbol': return SymbolPrototypeToString(v);
@@ -294,19 +289,14 @@
           ArrayPrototypePush(holders, out);
           ArrayPrototypePush(originals, v);
           SetAdd(onChain, v);
+          if (meter !== undefined) meterContainer(meter, out);
           return out;
         }
         default: return v;
       }
     };
-    const replacer = meter === undefined ? replace : function (key, v) {
-      const out = ReflectApply(replace, this, [key, v]);
-      meterAdd(meter, jsonMinLength(key, out));
-      if (typeof out === 'object' && out !== null) meterCheck(meter, 2 * elementCount(out));
-      return out;
-    };
     try {
-      return JSONStringify(value, replacer, indent);
+      return JSONStringify(value, replace, indent);
     } catch (e) {
       if (e === OUTPUT_FULL) throw e;
       return `[Unserializable: ${formatError(e)}]`;
