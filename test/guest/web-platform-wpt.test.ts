@@ -339,4 +339,22 @@ guestSuite('web platform (WPT groups)', (g) => {
       'try { t.addEventListener("x", () => {}, { signal: {} }) } catch (e) { console.log(e.code, e.message) }',
     ].join('\n')), 'TypeError:TypeError TypeError:TypeError undefined\nERR_INVALID_ARG_TYPE The "options.signal" property must be an instance of AbortSignal. Received an instance of Object\n');
   });
+  g.test('crypto.subtle.digest rejects an unknown algorithm name or a nameless one before any later microtask runs', async (ctx) => {
+    assert.equal(await ctx.output([
+      'const out = [];',
+      'for (const alg of [{ name: "AES-GCM" }, "PBKDF2", {}, { name: "sHa-384" }]) {',
+      '  let micro = false;',
+      '  const p = crypto.subtle.digest(alg, new Uint8Array([1, 2, 3])).then((r) => `ok:${micro}:${r.byteLength}`, (e) => `${e.constructor.name}:${e.name}:${micro}:${e.message.slice(0, 28)}`);',
+      '  Promise.resolve().then(() => { micro = true; });',
+      '  out.push(await p);',
+      '}',
+      'console.log(out.join("\\n"));',
+    ].join('\n')), [
+      'DOMException:NotSupportedError:false:Unrecognized algorithm name',
+      'DOMException:NotSupportedError:false:Unrecognized algorithm name',
+      'TypeError:TypeError:false:Failed to normalize algorith',
+      'ok:true:48',
+      '',
+    ].join('\n'));
+  });
 });
