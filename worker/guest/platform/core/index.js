@@ -20,7 +20,6 @@ const fromPrelude = { setTimeout: g.setTimeout, clearTimeout: g.clearTimeout, co
 const fromPart = (name) => requirePart(GLOBAL_PARTS[name]).globals[name];
 defineGlobals({ self: g, global: g }, GLOBAL_PARTS, fromPart);
 
-
 Object.defineProperty(g, Symbol.for('runjs.builtin'), { value: builtin });
 
 installConsoleExtras(fromPrelude.console);
