@@ -301,4 +301,60 @@ guestSuite('web platform (WPT groups)', (g) => {
       '',
     ].join('\n'));
   });
+  // HTML's "report the exception": the global object is an event target whose `error` listeners
+  // receive what a listener, a microtask callback or reportError() could not have caught.
+  g.test('the global object is an EventTarget (this is globalThis); its error listeners take reported exceptions and the run goes on', async (ctx) => {
+    assert.equal(await ctx.output([
+      'const seen = []; const boom = new RangeError("boom");',
+      'addEventListener("error", (e) => seen.push([e.constructor.name, e.type, e.message, e.error === boom, e.isTrusted, e.cancelable, e.target === globalThis].join()));',
+      'const et = new EventTarget(); et.addEventListener("x", () => { throw boom }); et.addEventListener("x", () => seen.push("second"));',
+      'et.dispatchEvent(new Event("x")); queueMicrotask(() => { throw boom }); await null; reportError(boom);',
+      'et.addEventListener("y", { get handleEvent() { return 42 } }); et.dispatchEvent(new Event("y"));',
+      'globalThis.addEventListener("z", function (e) { seen.push(String(this === globalThis && e.target === globalThis)) }); dispatchEvent(new Event("z"));',
+      'console.log(seen.join("\\n"));',
+      'const d = Object.getOwnPropertyDescriptor(globalThis, "addEventListener"); console.log(typeof d.value, d.enumerable, addEventListener.length, removeEventListener.length, dispatchEvent.length);',
+    ].join('\n')), [
+      'ErrorEvent,error,Uncaught RangeError: boom,true,true,true,true',
+      'second',
+      'ErrorEvent,error,Uncaught RangeError: boom,true,true,true,true',
+      'ErrorEvent,error,Uncaught RangeError: boom,true,true,true,true',
+      'ErrorEvent,error,Uncaught TypeError: \'handleEvent\' property of event listener should be a function,false,true,true,true',
+      'true',
+      'function false 2 2 1',
+      '',
+    ].join('\n'));
+    // With no `error` listener on the global object (or one that throws), the run fails as before.
+    const none = await ctx.run('const t = new EventTarget(); t.addEventListener("x", () => { throw new RangeError("boom") }); t.dispatchEvent(new Event("x"))');
+    assert.equal(none.outcome.status, 'failed');
+    assert.match(String(none.outcome.status === 'failed' ? none.outcome.error : ''), /^Uncaught RangeError: boom\n/);
+    const nested = await ctx.run('addEventListener("error", () => { throw new TypeError("again") }); reportError(new RangeError("boom"))');
+    assert.equal(nested.outcome.status, 'failed');
+    assert.match(String(nested.outcome.status === 'failed' ? nested.outcome.error : ''), /^Uncaught TypeError: again\n/);
+  });
+  g.test('addEventListener: a signal that is not an AbortSignal throws before the callback is looked at', async (ctx) => {
+    assert.equal(await ctx.output([
+      PROBE,
+      'const t = new EventTarget();',
+      'console.log(r(() => t.addEventListener("x", null, { signal: null })), r(() => t.addEventListener("x", () => {}, { signal: 1 })), r(() => t.addEventListener("x", () => {}, { signal: undefined })));',
+      'try { t.addEventListener("x", () => {}, { signal: {} }) } catch (e) { console.log(e.code, e.message) }',
+    ].join('\n')), 'TypeError:TypeError TypeError:TypeError undefined\nERR_INVALID_ARG_TYPE The "options.signal" property must be an instance of AbortSignal. Received an instance of Object\n');
+  });
+  g.test('crypto.subtle.digest rejects an unknown algorithm name or a nameless one before any later microtask runs', async (ctx) => {
+    assert.equal(await ctx.output([
+      'const out = [];',
+      'for (const alg of [{ name: "AES-GCM" }, "PBKDF2", {}, { name: "sHa-384" }]) {',
+      '  let micro = false;',
+      '  const p = crypto.subtle.digest(alg, new Uint8Array([1, 2, 3])).then((r) => `ok:${micro}:${r.byteLength}`, (e) => `${e.constructor.name}:${e.name}:${micro}:${e.message.slice(0, 28)}`);',
+      '  Promise.resolve().then(() => { micro = true; });',
+      '  out.push(await p);',
+      '}',
+      'console.log(out.join("\\n"));',
+    ].join('\n')), [
+      'DOMException:NotSupportedError:false:Unrecognized algorithm name',
+      'DOMException:NotSupportedError:false:Unrecognized algorithm name',
+      'TypeError:TypeError:false:Failed to normalize algorith',
+      'ok:true:48',
+      '',
+    ].join('\n'));
+  });
 });

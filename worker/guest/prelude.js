@@ -54,6 +54,7 @@
   const String_ = String;
   const Number_ = Number;
   const MathFloor = Math.floor;
+  const MathMin = Math.min;
   const SafeMap = Map;
   const MapGet = uncurry(Map.prototype.get);
   const MapSet = uncurry(Map.prototype.set);
@@ -73,6 +74,8 @@
   // --- the bridge ---
   const pending = new SafeMap(); // async op id -> (ok, value) => void
   const ArrayIsArray = Array.isArray;
+  const ArrayBufferIsView = ArrayBuffer.isView;
+  const TypedArrayLength = uncurry(Object.getOwnPropertyDescriptor(Object.getPrototypeOf(Uint8Array.prototype), 'length').get);
 
   /**
    * Op arguments as JSON, without JSON.stringify's hooks: user code may define `toJSON` on
@@ -212,16 +215,55 @@
     return frames.length > 0 ? `${head}\n${frames}` : head;
   }
 
+  // A console line longer than any write may be (--max-output-bytes) is dropped by the host, so
+  // formatting it is wasted work - and a logged 10-million-element array would build a text of
+  // tens of MB and run out of heap. A line's meter counts a lower bound of the line's length as
+  // JSON.stringify meets its values (the replacer sees each before it is written); past LINE_CHECK
+  // characters the host tells the cap (once per line), and past that the line is abandoned with
+  // OUTPUT_FULL and the host records it as dropped (worker/runtime/output-buffer.ts).
+  const LINE_CHECK = 65536;
+  const OUTPUT_FULL = {};
+  function newMeter() { return { spent: 0, limit: LINE_CHECK, asked: false }; }
+  // What is counted, each a lower bound of the line's length (counted when JSON.stringify first
+  // meets the value, before it writes it): an array's elements take two characters each with
+  // their commas; a string one more than its length (its quotes, less the one its array counted);
+  // a typed array `"index":n,` per element. Numbers, keys and the rest count nothing.
+  /** Counts `n` more characters of the line; throws OUTPUT_FULL when the line cannot fit. */
+  function meterAdd(meter, n) {
+    if ((meter.spent += n) > meter.limit) meterCheck(meter);
+  }
+  function meterCheck(meter) {
+    if (!meter.asked) {
+      meter.asked = true;
+      meter.limit = op('console.lineCap');
+      if (meter.spent <= meter.limit) return;
+    }
+    throw OUTPUT_FULL;
+  }
+  function meterContainer(meter, v) {
+    if (ArrayIsArray(v)) { meterAdd(meter, 2 * v.length); return; }
+    if (!ArrayBufferIsView(v)) return;
+    let n;
+    try { n = TypedArrayLength(v); } catch { return; } // a DataView
+    // Digits of the indices 0..n-1, plus `"":v,` (five characters) for each.
+    let digits = 0;
+    for (let d = 1, lo = 0, hi = 10; lo < n; d++, lo = hi, hi *= 10) digits += d * (MathMin(n, hi) - lo);
+    meterAdd(meter, digits + 5 * n);
+  }
+
   /** JSON with the cases plain JSON.stringify gets wrong or throws on (cycles, BigInt, Map, Set, errors). */
-  function toJson(value, indent) {
+  function toJson(value, indent, meter) {
     // The chain of objects being serialised: `this` in the replacer is the holder, so popping
     // until the holder is on top leaves exactly the ancestors of the current value. `onChain`
     // holds the same objects, so the cycle check is O(1) even for very deep values.
     const holders = newList();
     const originals = newList();
     const onChain = new SafeSet();
-    const replacer = function (key, v) {
+    const replace = function (key, v) {
       switch (typeof v) {
+        case 'string':
+          if (meter !== undefined && (meter.spent += v.length + 1) > meter.limit) meterCheck(meter);
+          return v;
         case 'bigint': return `${BigIntPrototypeToString(v)}n`;
         case 'function': return describeFunction(v);
         case 'symbol': return SymbolPrototypeToString(v);
@@ -247,20 +289,22 @@
           ArrayPrototypePush(holders, out);
           ArrayPrototypePush(originals, v);
           SetAdd(onChain, v);
+          if (meter !== undefined) meterContainer(meter, out);
           return out;
         }
         default: return v;
       }
     };
     try {
-      return JSONStringify(value, replacer, indent);
+      return JSONStringify(value, replace, indent);
     } catch (e) {
+      if (e === OUTPUT_FULL) throw e;
       return `[Unserializable: ${formatError(e)}]`;
     }
   }
 
-  /** One console argument as text: strings as they are, everything else as JSON. */
-  function formatArg(v) {
+  /** One console argument as text: strings as they are, everything else as JSON (`meter`: see newMeter). */
+  function formatArg(v, meter) {
     switch (typeof v) {
       case 'string': return v;
       case 'undefined': return 'undefined';
@@ -272,19 +316,32 @@
       default:
         if (v === null) return 'null';
         if (isError(v)) return formatError(v);
-        return toJson(v) ?? 'undefined';
+        return toJson(v, undefined, meter) ?? 'undefined';
     }
   }
 
-  function formatLine(args) {
+  function formatLine(args, meter) {
     let line = '';
-    for (let i = 0; i < args.length; i++) line += (i === 0 ? '' : ' ') + formatArg(args[i]);
+    for (let i = 0; i < args.length; i++) {
+      const text = formatArg(args[i], meter);
+      if (meter !== undefined && typeof args[i] !== 'object') meterAdd(meter, text.length + 1);
+      line += (i === 0 ? '' : ' ') + text;
+    }
     return line;
   }
 
   // --- console ---
   const consoleWrite = (prefix) => function (...args) {
-    op('console.write', prefix + formatLine(args) + '\n');
+    let line;
+    const meter = newMeter();
+    try {
+      line = formatLine(args, meter);
+    } catch (e) {
+      if (e !== OUTPUT_FULL) throw e;
+      op('console.overflow', meter.spent);
+      return;
+    }
+    op('console.write', prefix + line + '\n');
   };
   const console_ = {};
   const methods = { log: '', debug: '', trace: '', info: '[INFO] ', warn: '[WARN] ', error: '[ERROR] ' };

@@ -50,6 +50,10 @@ export interface OpContext {
   readonly timers: RunTimers;
   /** Appends console text to the run's output stream. */
   writeOutput(text: string): void;
+  /** The most bytes one console write can take (--max-output-bytes; 0 once the output is truncated). */
+  outputLineCap(): number;
+  /** Records a console write of at least `minBytes` that the prelude did not build, as writing it would. */
+  overflowOutput(minBytes: number): void;
   /**
    * Line `line` (1-based) of the main module as it runs (the transpiled code; a plain script's own
    * text) and main.js column `column` (1-based) on it, 0-based and without the wrapper's shifts.

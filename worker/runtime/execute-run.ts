@@ -57,6 +57,10 @@ const NO_SUPERVISOR: RunSupervisor = {
 export interface RunHooks {
   /** Console text, in order, as it is written. */
   output(text: string): void;
+  /** The most bytes one console write can take (absent: no cap). */
+  outputLineCap?(): number;
+  /** A console write of at least `minBytes` that was never built (absent: nothing to record). */
+  overflowOutput?(minBytes: number): void;
   /**
    * A stop request that arrived while the worker's thread was blocked in guest code (the
    * worker's cancel side channel); polled by engines that run guest code synchronously.
@@ -189,6 +193,8 @@ export class RunLoop {
       mount: this.#spec.mount,
       timers: this.#timers,
       writeOutput: (text) => this.#hooks.output(text),
+      outputLineCap: () => this.#hooks.outputLineCap?.() ?? Number.MAX_SAFE_INTEGER,
+      overflowOutput: (minBytes) => this.#hooks.overflowOutput?.(minBytes),
       mainSourceLine: (line, column) => {
         const js = this.#js;
         const shifts = this.#shifts;

@@ -22,13 +22,48 @@ export class OutputBuffer {
   write(text: string): void {
     if (this.#truncated) return;
     const size = Buffer.byteLength(text);
-    if (this.#bytes + size > this.#maxBytes) {
-      this.#truncated = true;
-      this.#parts.push(`[runjs] output truncated: the limit of ${this.#maxBytes} bytes per execution was reached (--max-output-bytes)\n`);
-    } else {
-      this.#bytes += size;
-      this.#parts.push(text);
-    }
+    if (size > this.#maxBytes) this.#dropLine();
+    else if (this.#bytes + size > this.#maxBytes) this.#truncate();
+    else this.#append(text, size);
+  }
+
+  /** The most bytes one write can ever take (0 once the output is truncated). */
+  lineCap(): number {
+    return this.#truncated ? 0 : this.#maxBytes;
+  }
+
+  /**
+   * A write of `minBytes` or more that the prelude did not build: it stopped formatting a line
+   * once the line was sure to pass lineCap() (a huge array logged; see prelude.js toJson).
+   */
+  overflow(minBytes: number): void {
+    if (this.#truncated) return;
+    if (minBytes > this.#maxBytes) this.#dropLine();
+    else this.#truncate();
+  }
+
+  // A single write longer than the whole cap could never be shown: it is replaced by a notice and
+  // the output goes on (what follows, e.g. a test harness's summary line, still fits). A write
+  // that only crosses the cap ends the output, so a print loop cannot flood the supervisor.
+  #dropLine(): void {
+    const notice = `[runjs] output line dropped: it is longer than the limit of ${this.#maxBytes} bytes per execution (--max-output-bytes)\n`;
+    if (this.#bytes + notice.length > this.#maxBytes) this.#truncate();
+    else this.#append(notice, notice.length);
+  }
+
+  #truncate(): void {
+    this.#truncated = true;
+    this.#parts.push(`[runjs] output truncated: the limit of ${this.#maxBytes} bytes per execution was reached (--max-output-bytes)\n`);
+    this.#schedule();
+  }
+
+  #append(text: string, size: number): void {
+    this.#bytes += size;
+    this.#parts.push(text);
+    this.#schedule();
+  }
+
+  #schedule(): void {
     if (!this.#scheduled) {
       this.#scheduled = true;
       this.#since = performance.now();

@@ -218,6 +218,8 @@ export class WorkerHost {
     const mount = image ? new MountFs(image, image.limits, objects ? (id) => objects.fetch(req.runId, id) : undefined) : undefined;
     const loop = new RunLoop({ runId: req.runId, code: req.code, timeoutMs: req.timeoutMs, heapMemoryMaxMb: heapMb, persistTopLevel: req.captureImage === true || req.encodeHeap !== undefined, ...(req.mcpCatalog !== undefined ? { mcpCatalog: req.mcpCatalog } : {}), ...(this.#settings.externalModules === true ? { externalModules: true } : {}), ...(mount ? { mount } : {}) }, this.#ops, BUILTIN_MODULES, {
       output: (text) => output.write(text),
+      outputLineCap: () => output.lineCap(),
+      overflowOutput: (minBytes) => output.overflow(minBytes),
       // Polled from QuickJS's interrupt handler while guest code blocks this thread: stream the
       // console output written meanwhile, and pick up cancels from the side channel.
       pollStop: () => {

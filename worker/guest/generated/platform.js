@@ -602,11 +602,6 @@ var __runjs_part = (() => {
     }
     __runjs_P.Object_defineProperties(g, descriptors);
   }
-  function defineHidden(target2, props) {
-    for (const key of __runjs_P.iter(__runjs_P.Reflect_ownKeys(props))) {
-      __runjs_P.Object_defineProperty(target2, key, { value: props[key], writable: true, enumerable: false, configurable: true });
-    }
-  }
 
   // worker/guest/platform/core/lazy-table.js
   var MODULE_PARTS = {
@@ -650,6 +645,9 @@ var __runjs_part = (() => {
   var GLOBAL_PARTS = {
     queueMicrotask: "web",
     reportError: "web",
+    addEventListener: "web",
+    removeEventListener: "web",
+    dispatchEvent: "web",
     structuredClone: "web",
     atob: "web",
     btoa: "web",
@@ -786,15 +784,15 @@ var __runjs_part = (() => {
     TextDecoderStream: null,
     WebSocket: null
   };
-  function enumerableMembers(target2, skip) {
-    const keys = __runjs_P.Object_getOwnPropertyNames(target2);
+  function enumerableMembers(target, skip) {
+    const keys = __runjs_P.Object_getOwnPropertyNames(target);
     for (let i = 0; i < keys.length; i++) {
       const key = keys[i];
       if (__runjs_P.$includes(skip, key)) continue;
-      const d = __runjs_P.Object_getOwnPropertyDescriptor(target2, key);
+      const d = __runjs_P.Object_getOwnPropertyDescriptor(target, key);
       if (d.enumerable || !d.configurable) continue;
       d.enumerable = true;
-      __runjs_P.Object_defineProperty(target2, key, d);
+      __runjs_P.Object_defineProperty(target, key, d);
     }
   }
   var PROTO_SKIP = ["constructor"];
@@ -967,13 +965,6 @@ var __runjs_part = (() => {
   var fromPrelude = { setTimeout: g2.setTimeout, clearTimeout: g2.clearTimeout, console: g2.console };
   var fromPart = (name) => requirePart(GLOBAL_PARTS[name]).globals[name];
   defineGlobals({ self: g2, global: g2 }, GLOBAL_PARTS, fromPart);
-  var globalTarget;
-  var target = () => globalTarget ??= new (fromPart("EventTarget"))();
-  defineHidden(g2, {
-    addEventListener: (...args) => target().addEventListener(...__runjs_P.iter(args)),
-    removeEventListener: (...args) => target().removeEventListener(...__runjs_P.iter(args)),
-    dispatchEvent: (event) => target().dispatchEvent(event)
-  });
   __runjs_P.Object_defineProperty(g2, /* @__PURE__ */ __runjs_P.Symbol_for("runjs.builtin"), { value: builtin });
   installConsoleExtras(fromPrelude.console);
   var web = () => requirePart("web");

@@ -10,4 +10,19 @@ export const createConsoleOps: OpFactory = () => ({
       ctx.writeOutput(args);
     },
   },
+  // Asked only when a logged value's text grows long: the prelude stops formatting a line sure to
+  // be longer than any write can be, instead of building it (a huge array costs no memory).
+  'console.lineCap': {
+    kind: 'sync',
+    run(_args, _bytes, ctx) {
+      return ctx.outputLineCap();
+    },
+  },
+  'console.overflow': {
+    kind: 'sync',
+    run(args, _bytes, ctx) {
+      if (typeof args !== 'number') throw new OpError('console.overflow expects a number', 'TypeError');
+      ctx.overflowOutput(args);
+    },
+  },
 });

@@ -180,9 +180,15 @@ var __runjs_part = (() => {
   // worker/guest/platform/web/microtask.js
   var resolved = __runjs_P.Promise_resolve();
   function reportError(e) {
+    if (reportHook !== void 0 && reportHook(e)) return;
     failRun(e);
   }
   __name(reportError, "reportError");
+  var reportHook;
+  function onReportException(hook) {
+    reportHook = hook;
+  }
+  __name(onReportException, "onReportException");
   function queueMicrotask(callback) {
     if (typeof callback !== "function") {
       const e = new TypeError(`The "callback" argument must be of type function. Received ${describeType(callback)}`);
@@ -1181,7 +1187,13 @@ ${warning.detail}` : "";
   function flatten(options) {
     if (typeof options === "boolean") return { capture: options, once: false, passive: false, signal: void 0 };
     if (options === null || options === void 0) return { capture: false, once: false, passive: false, signal: void 0 };
-    return { capture: !!options.capture, once: !!options.once, passive: !!options.passive, signal: options.signal };
+    const o = { capture: !!options.capture, once: !!options.once, passive: !!options.passive, signal: options.signal };
+    if (o.signal !== void 0 && !isAbortSignal(o.signal)) {
+      const e = new TypeError(`The "options.signal" property must be an instance of AbortSignal. Received ${describeType(o.signal)}`);
+      e.code = "ERR_INVALID_ARG_TYPE";
+      throw e;
+    }
+    return o;
   }
   __name(flatten, "flatten");
   function eventTargetListeners(target, type) {
@@ -1189,6 +1201,10 @@ ${warning.detail}` : "";
     return __runjs_P.$map(__runjs_P.$filter(list, (rec) => !rec.removed), (rec) => rec.callback);
   }
   __name(eventTargetListeners, "eventTargetListeners");
+  function adoptEventTarget(obj) {
+    if (!__runjs_P.$has(targets, obj)) __runjs_P.$set(targets, obj, /* @__PURE__ */ new Map());
+  }
+  __name(adoptEventTarget, "adoptEventTarget");
   var EventTarget = class {
     static {
       __name(this, "EventTarget");
@@ -2066,6 +2082,43 @@ ${warning.detail}` : "";
     }
   };
   __runjs_P.Object_defineProperty(MessageChannel.prototype, Symbol.toStringTag, { value: "MessageChannel", configurable: true });
+
+  // worker/guest/platform/web/global-events.js
+  var g = globalThis;
+  adoptEventTarget(g);
+  var proto = EventTarget.prototype;
+  function addEventListener(type, callback) {
+    return __runjs_P.Reflect_apply(proto.addEventListener, this ?? g, arguments);
+  }
+  __name(addEventListener, "addEventListener");
+  function removeEventListener(type, callback) {
+    return __runjs_P.Reflect_apply(proto.removeEventListener, this ?? g, arguments);
+  }
+  __name(removeEventListener, "removeEventListener");
+  function dispatchEvent(event) {
+    return __runjs_P.Reflect_apply(proto.dispatchEvent, this ?? g, arguments);
+  }
+  __name(dispatchEvent, "dispatchEvent");
+  var reporting = false;
+  onReportException((e) => {
+    if (reporting || eventTargetListeners(g, "error").length === 0) return false;
+    reporting = true;
+    try {
+      __runjs_P.Reflect_apply(proto.dispatchEvent, g, [trusted(new ErrorEvent("error", { message: messageOf(e), error: e, cancelable: true }))]);
+    } finally {
+      reporting = false;
+    }
+    return true;
+  });
+  function messageOf(e) {
+    try {
+      if (e instanceof Error) return `Uncaught ${e.name}: ${e.message}`;
+      return `Uncaught ${typeof e === "object" && e !== null ? __runjs_P.$call(__runjs_P.ObjectProto_toString, e) : String(e)}`;
+    } catch {
+      return "Uncaught exception";
+    }
+  }
+  __name(messageOf, "messageOf");
 
   // worker/guest/platform/web/base64.js
   var ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
@@ -3053,7 +3106,10 @@ ${warning.detail}` : "";
     crypto,
     Crypto,
     process,
-    require: require2
+    require: require2,
+    addEventListener,
+    removeEventListener,
+    dispatchEvent
   };
   var shared = shared_exports;
   var abortModule = { AbortController, AbortSignal, default: AbortController };

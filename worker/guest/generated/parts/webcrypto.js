@@ -106,6 +106,7 @@ var __runjs_part = (() => {
     return algorithm;
   }
   __name(normalize, "normalize");
+  var DIGEST_NAMES = /* @__PURE__ */ new Set(["sha-1", "sha-256", "sha-384", "sha-512", "sha3-256", "sha3-384", "sha3-512", "cshake128", "cshake256", "turboshake128", "turboshake256"]);
   async function call(args, bytes = void 0) {
     try {
       return await opAsync("crypto.subtle", args, bytes);
@@ -147,7 +148,9 @@ var __runjs_part = (() => {
     }
     async digest(algorithm, data) {
       _SubtleCrypto.#check(this);
-      const bytes = await call({ method: "digest", algorithm: toJson(normalize(algorithm)) }, bufferSource(data, "digest"));
+      const normalized = normalize(algorithm);
+      if (!__runjs_P.$has(DIGEST_NAMES, __runjs_P.$toLowerCase(String(normalized.name)))) throw new DOMException("Unrecognized algorithm name", "NotSupportedError");
+      const bytes = await call({ method: "digest", algorithm: toJson(normalized) }, bufferSource(data, "digest"));
       return toArrayBuffer(bytes);
     }
     async importKey(format, keyData, algorithm, extractable, usages) {

@@ -4,7 +4,7 @@
 // that defines a global (lazy-table.js; the common web globals are the `web` part) is
 // evaluated the first time a script touches one of them; the accessor then becomes a plain value.
 // Nothing here may call a host op while booting: a realm is booted before its run exists.
-import { defineGlobals, defineHidden } from './install.js';
+import { defineGlobals } from './install.js';
 import { GLOBAL_PARTS } from './lazy-table.js';
 import { preloadCompiled, preloadParts, registerPart, requirePart, usedParts } from './parts.js';
 import { builtin, require } from './registry.js';
@@ -19,15 +19,6 @@ const fromPrelude = { setTimeout: g.setTimeout, clearTimeout: g.clearTimeout, co
 
 const fromPart = (name) => requirePart(GLOBAL_PARTS[name]).globals[name];
 defineGlobals({ self: g, global: g }, GLOBAL_PARTS, fromPart);
-
-// The global object is an event target too (addEventListener on `globalThis`).
-let globalTarget;
-const target = () => (globalTarget ??= new (fromPart('EventTarget'))());
-defineHidden(g, {
-  addEventListener: (...args) => target().addEventListener(...args),
-  removeEventListener: (...args) => target().removeEventListener(...args),
-  dispatchEvent: (event) => target().dispatchEvent(event),
-});
 
 Object.defineProperty(g, Symbol.for('runjs.builtin'), { value: builtin });
 

@@ -46,6 +46,9 @@ export const MODULE_PARTS = {
 export const GLOBAL_PARTS = {
   queueMicrotask: 'web',
   reportError: 'web',
+  addEventListener: 'web',
+  removeEventListener: 'web',
+  dispatchEvent: 'web',
   structuredClone: 'web',
   atob: 'web',
   btoa: 'web',

@@ -1,7 +1,7 @@
 // Event, EventTarget and CustomEvent (DOM Standard), for targets without a tree: dispatch runs
-// the target's own listeners (phase AT_TARGET). An exception in a listener is reported the way
-// Node and Deno do it: it ends the run as an uncaught exception, and dispatch stops.
-import { reportError } from './microtask.js';
+// the target's own listeners (phase AT_TARGET). An exception in a listener is reported (HTML's
+// "report the exception", microtask.js reportError) and the dispatch goes on with the next one.
+import { reportError, describeType } from './microtask.js';
 import { now } from './clock.js';
 import { DOMException } from './dom-exception.js';
 import { process } from './process.js';
@@ -134,13 +134,25 @@ function listenersOf(target) {
 function flatten(options) {
   if (typeof options === 'boolean') return { capture: options, once: false, passive: false, signal: undefined };
   if (options === null || options === undefined) return { capture: false, once: false, passive: false, signal: undefined };
-  return { capture: !!options.capture, once: !!options.once, passive: !!options.passive, signal: options.signal };
+  const o = { capture: !!options.capture, once: !!options.once, passive: !!options.passive, signal: options.signal };
+  // WebIDL converts the whole dictionary before addEventListener looks at the callback.
+  if (o.signal !== undefined && !isAbortSignal(o.signal)) {
+    const e = new TypeError(`The "options.signal" property must be an instance of AbortSignal. Received ${describeType(o.signal)}`);
+    e.code = 'ERR_INVALID_ARG_TYPE'; // Node's error for it
+    throw e;
+  }
+  return o;
 }
 
 /** node:events' getEventListeners(target, type): the target's listeners of `type`, in order. */
 export function eventTargetListeners(target, type) {
   const list = targets.get(target)?.get(String(type)) ?? [];
   return list.filter((rec) => !rec.removed).map((rec) => rec.callback);
+}
+
+/** Makes `obj` (the global object) an event target without EventTarget in its prototype chain. */
+export function adoptEventTarget(obj) {
+  if (!targets.has(obj)) targets.set(obj, new Map());
 }
 
 export class EventTarget {

@@ -7,6 +7,7 @@ import { MessageEvent, ErrorEvent, CloseEvent, PromiseRejectionEvent } from './m
 import { AbortController, AbortSignal } from './abort.js';
 import { MessageChannel, MessagePort } from './message-channel.js';
 import { queueMicrotask, reportError } from './microtask.js';
+import { addEventListener, removeEventListener, dispatchEvent } from './global-events.js';
 import { setImmediate, clearImmediate } from './timers.js';
 import { structuredClone } from './structured-clone.js';
 import { atob, btoa } from './base64.js';
@@ -28,6 +29,7 @@ export const globals = {
   TextEncoder, TextDecoder, URL, URLSearchParams,
   performance, Performance, PerformanceEntry, PerformanceMark, PerformanceMeasure,
   navigator, Navigator, crypto, Crypto, process, require,
+  addEventListener, removeEventListener, dispatchEvent,
 };
 export const shared = sharedModule;
 export { process };

@@ -5,7 +5,14 @@ const resolved = Promise.resolve();
 
 /** Reports an exception nobody can catch: the run ends with it, as in Node and Deno. */
 export function reportError(e) {
+  if (reportHook !== undefined && reportHook(e)) return;
   failRun(e);
+}
+
+let reportHook; // global-events.js: the global object's `error` listeners take the exception first
+/** Sets what `reportError` tries first: `hook(e)` returns whether the script took the exception. */
+export function onReportException(hook) {
+  reportHook = hook;
 }
 
 export function queueMicrotask(callback) {
