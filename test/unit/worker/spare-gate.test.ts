@@ -115,3 +115,23 @@ test('a run stopped with its fetch unanswered does not hold the spare back', asy
   assert.deepEqual(await next.outcome, { status: 'completed', result: '3' });
   assert.deepEqual(next.realm.preloaded, ['web', 'fetch']);
 });
+
+test('realms taken back to back, before the first has loaded its parts, both come preloaded and run', async () => {
+  // The spare booted after a run that used fetch loads web and fetch; the spare taken while it is
+  // still loading is refilled at once, and that one loads its parts after it.
+  assert.deepEqual(await (await start(`await new Response('ok').text()`)).outcome, { status: 'completed', result: '"ok"' });
+  assert.deepEqual(await (await start('1 + 1')).outcome, { status: 'completed', result: '2' });
+  const first = engine.createRealm({ memoryLimitMb: SPARE_MB, hostCall: trampoline }) as Promise<PreloadedRealm>;
+  const second = engine.createRealm({ memoryLimitMb: SPARE_MB, hostCall: trampoline }) as Promise<PreloadedRealm>;
+  const realms = await Promise.all([first, second]);
+  try {
+    assert.deepEqual(realms.map((r) => r.preloaded), [['web', 'fetch'], ['web', 'fetch']]);
+    for (const [i, realm] of realms.entries()) {
+      const loop = new RunLoop({ runId: `r${i}`, code: `typeof fetch + ' ' + (await (await fetch('${base}/now')).text())`, timeoutMs: 30_000 }, OPS, new Map(), { output: () => {} });
+      current = loop.hostCall;
+      assert.deepEqual(await loop.run(realm), { status: 'completed', result: '"function now"' });
+    }
+  } finally {
+    for (const realm of realms) realm.dispose();
+  }
+});

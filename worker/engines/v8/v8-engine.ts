@@ -286,15 +286,17 @@ export class V8Engine implements Engine {
     const spare = this.#spare?.hostCall === hostCall ? this.#spare : undefined;
     if (spare) this.#spare = undefined;
     const realm = spare ? spare.realm.catch(() => this.#boot(limit, hostCall, true)) : this.#boot(limit, hostCall, true);
-    // Boot the next spare once this realm is ready. Its first step (the isolate itself) is
-    // synchronous, the rest runs on the isolate's thread while this thread serves the next run.
-    void realm.then(() => this.#refill(limit, hostCall), () => {});
+    // Boot the next spare now, even while the realm handed out is still loading its parts. The
+    // worker asks at the end of a run, for the next one: the isolate (made synchronously on this
+    // thread) is then made while the supervisor answers, instead of at the start of the run that
+    // waited for `realm` (docs/benchmarks.md, "Fourth round"). Its parts wait for `realm`'s.
+    this.#refill(limit, hostCall, realm);
     return realm;
   }
 
-  #refill(limit: number, hostCall: HostCall): void {
+  #refill(limit: number, hostCall: HostCall, before: Promise<unknown>): void {
     if (this.#spare !== undefined) return;
-    const realm = this.#boot(limit, hostCall, false);
+    const realm = this.#boot(limit, hostCall, false, before);
     this.#spare = { hostCall, realm };
     realm.catch(() => { if (this.#spare?.realm === realm) this.#spare = undefined; });
   }
@@ -337,12 +339,14 @@ export class V8Engine implements Engine {
    * the isolate's thread, so the run going on meanwhile keeps this thread. A failure rejects (the
    * caller boots another realm): a part left half loaded would fail every later use of it.
    */
-  async #preload(context: ivm.Context, internal: ivm.Reference<Record<string, unknown>>, names: readonly string[], compiling: Promise<ivm.Script[]>): Promise<readonly string[]> {
+  async #preload(context: ivm.Context, internal: ivm.Reference<Record<string, unknown>>, names: readonly string[], compiling: Promise<ivm.Script[]>, before: Promise<unknown>): Promise<readonly string[]> {
     if (names.length === 0) return names;
     // Every part was compiled at once, queued with the context (each compile is a task on the
     // isolate's thread: one wait for all); their factories are made here (no guest code runs), and
-    // all evaluated by one guest call, the step that takes most CPU: it waits for the run's ops.
+    // all evaluated by one guest call, the step that takes most CPU. It waits for the realm booted
+    // before this one (the next run waits for that one), then for the running realm's ops.
     const scripts = await compiling;
+    await before.then(() => {}, () => {});
     await this.#gate.quiet();
     const load = internal.getSync('preloadCompiled', { reference: true }) as ivm.Reference<(...pairs: unknown[]) => void>;
     const pairs: NonNullable<Parameters<typeof load.apply>[1]> = [];
@@ -359,10 +363,9 @@ export class V8Engine implements Engine {
    * A fresh isolate with the prelude booted. `sync` builds it on this thread (fastest, for a
    * caller that waits for it); otherwise the context is created on the isolate's thread.
    */
-  async #boot(memoryLimitMb: number, hostCall: HostCall, sync: boolean): Promise<V8Realm> {
+  async #boot(memoryLimitMb: number, hostCall: HostCall, sync: boolean, before: Promise<unknown> = Promise.resolve()): Promise<V8Realm> {
     if (!sync) {
-      // A spare is refilled as the realm before it is handed out: a run waiting for that realm
-      // goes first (its start, up to its first wait), then the isolate is made here (synchronous).
+      // The caller (the worker ending a run) sends its answer first; then the isolate is made here.
       await new Promise<void>((resolve) => setImmediate(resolve));
       await this.#gate.quiet();
     }
@@ -404,7 +407,7 @@ export class V8Engine implements Engine {
       }
       if (this.#wasmJson !== undefined) (internal.getSync('installWasm', { reference: true }) as ivm.Reference<(json: string) => void>).applySync(undefined, [this.#wasmJson]);
       // A spare (booted while the worker serves or awaits a run) loads the parts recent runs used.
-      const preloaded = await this.#preload(context, internal, names, compiling);
+      const preloaded = await this.#preload(context, internal, names, compiling, before);
       return new V8Realm(isolate, context, internal, use, preloaded, snapshot !== undefined, ops);
     } catch (e) {
       isolate.dispose();
