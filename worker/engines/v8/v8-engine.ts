@@ -18,6 +18,7 @@ import { EngineError, type Engine, type GuestRealm, type HostCall, type ModuleSo
 import { PRELUDE_FILENAME, PRELUDE_SOURCE } from '../../guest/prelude-source.ts';
 import { PartCompiler, type PartSource } from './part-compiler.ts';
 import { PartUsage } from './part-preload.ts';
+import { HostOpsGate } from './host-ops-gate.ts';
 import { MAIN_EXPORT } from '../../source/wrap-main.ts';
 import { unhandledRejectionText } from './unhandled-rejection.ts';
 import { BIND_GLOBAL, buildPreludeSnapshot, INTERNAL_GLOBAL } from './prelude-snapshot.ts';
@@ -60,6 +61,12 @@ function newIsolate(memoryLimitMb: number, snapshot: ivm.ExternalCopy<ArrayBuffe
   }
 }
 
+/**
+ * At most this long, each step of a spare realm's boot waits for the running realm's host ops to be
+ * answered (host-ops-gate.ts): a local fetch's host side takes 1–4 ms, a remote one leaves the CPU idle.
+ */
+const SPARE_WAIT_MAX_MS = 10;
+
 /** How long after the first realm boot the snapshot is built, if no run is going on then. */
 const SNAPSHOT_DELAY_MS = 200;
 /** After this many postponements (runs kept going), the snapshot is built anyway (one ~50 ms stall). */
@@ -74,6 +81,14 @@ interface RealmUse {
    */
   ending(isolate: ivm.Isolate, usedParts: readonly unknown[]): void;
   disposed(): void;
+  /** The realm's guest started an async host op, or `n` of them were answered or ended with the realm. */
+  opened(): void;
+  settled(n: number): void;
+}
+
+/** A realm's async host ops not answered yet (counted for the spare's gate, see host-ops-gate.ts). */
+interface OpenOps {
+  count: number;
 }
 
 function classify(e: unknown, interrupted: boolean): EngineError {
@@ -110,9 +125,11 @@ class V8Realm implements GuestRealm {
   #started = false;
   /** Guest calls running on the isolate's thread (runMain, complete): while any is, the isolate is not idle. */
   #busy = 0;
+  readonly #ops: OpenOps;
 
-  constructor(isolate: ivm.Isolate, context: ivm.Context, internal: ivm.Reference<Record<string, unknown>>, use: RealmUse, preloaded: readonly string[], fromSnapshot: boolean) {
+  constructor(isolate: ivm.Isolate, context: ivm.Context, internal: ivm.Reference<Record<string, unknown>>, use: RealmUse, preloaded: readonly string[], fromSnapshot: boolean, ops: OpenOps) {
     this.#isolate = isolate;
+    this.#ops = ops;
     this.preloaded = preloaded;
     this.fromSnapshot = fromSnapshot;
     this.#context = context;
@@ -187,6 +204,8 @@ class V8Realm implements GuestRealm {
 
   async complete(id: number, ok: boolean, json: string | null, bytes: Uint8Array | undefined): Promise<void> {
     if (this.#interrupted || this.#isolate.isDisposed) throw new EngineError('interrupted', 'realm interrupted');
+    // The host's work for this op is done: a spare's boot may go on (host-ops-gate.ts).
+    if (this.#ops.count > 0) { this.#ops.count--; this.#use.settled(1); }
     this.#busy++;
     try {
       const args: unknown[] = [id, ok, json];
@@ -208,12 +227,21 @@ class V8Realm implements GuestRealm {
     }
   }
 
+  /** Ops the run leaves unanswered (cancelled, or pending at its end) no longer hold a spare back. */
+  #settleOpen(): void {
+    if (this.#ops.count === 0) return;
+    this.#use.settled(this.#ops.count);
+    this.#ops.count = 0;
+  }
+
   interrupt(): void {
+    this.#settleOpen();
     this.#interrupted = true;
     if (!this.#isolate.isDisposed) this.#isolate.dispose();
   }
 
   dispose(): void {
+    this.#settleOpen();
     // Only an idle isolate is handed on: a synchronous call into a busy one would wait for it.
     if (!this.#isolate.isDisposed && !this.#interrupted && this.#busy === 0 && this.#started) this.#use.ending(this.#isolate, this.#partsUsed());
     if (!this.#isolate.isDisposed) this.#isolate.dispose();
@@ -226,6 +254,8 @@ export interface V8EngineOptions {
   readonly partSource?: PartSource;
   /** The worker's WebAssembly modules (names; the bytes stay on the host until a run asks): installed into every realm. */
   readonly wasm?: readonly { readonly name: string; readonly bind: boolean }[];
+  /** How long a spare's boot step waits at most for the running realm's host ops (default SPARE_WAIT_MAX_MS). */
+  readonly spareWaitMaxMs?: number;
 }
 
 export class V8Engine implements Engine {
@@ -237,8 +267,11 @@ export class V8Engine implements Engine {
   readonly #parts: PartCompiler | undefined;
   /** Which parts the spare realm loads ahead of its run (part-preload.ts). */
   readonly #usage = new PartUsage();
+  /** Holds a spare's boot steps back while the running realm's host ops are in flight. */
+  readonly #gate: HostOpsGate;
 
   constructor(options: V8EngineOptions = {}) {
+    this.#gate = new HostOpsGate(options.spareWaitMaxMs ?? SPARE_WAIT_MAX_MS);
     this.#parts = options.partSource !== undefined ? new PartCompiler(options.partSource) : undefined;
     this.#wasmJson = options.wasm !== undefined && options.wasm.length > 0 ? JSON.stringify(options.wasm.map(({ name, bind }) => ({ name, bind }))) : undefined;
   }
@@ -253,15 +286,17 @@ export class V8Engine implements Engine {
     const spare = this.#spare?.hostCall === hostCall ? this.#spare : undefined;
     if (spare) this.#spare = undefined;
     const realm = spare ? spare.realm.catch(() => this.#boot(limit, hostCall, true)) : this.#boot(limit, hostCall, true);
-    // Boot the next spare once this realm is ready. Its first step (the isolate itself) is
-    // synchronous, the rest runs on the isolate's thread while this thread serves the next run.
-    void realm.then(() => this.#refill(limit, hostCall), () => {});
+    // Boot the next spare now, even while the realm handed out is still loading its parts. The
+    // worker asks at the end of a run, for the next one: the isolate (made synchronously on this
+    // thread) is then made while the supervisor answers, instead of at the start of the run that
+    // waited for `realm` (docs/benchmarks.md, "Fourth round"). Its parts wait for `realm`'s.
+    this.#refill(limit, hostCall, realm);
     return realm;
   }
 
-  #refill(limit: number, hostCall: HostCall): void {
+  #refill(limit: number, hostCall: HostCall, before: Promise<unknown>): void {
     if (this.#spare !== undefined) return;
-    const realm = this.#boot(limit, hostCall, false);
+    const realm = this.#boot(limit, hostCall, false, before);
     this.#spare = { hostCall, realm };
     realm.catch(() => { if (this.#spare?.realm === realm) this.#spare = undefined; });
   }
@@ -279,7 +314,14 @@ export class V8Engine implements Engine {
       this.#usage.record(usedParts);
     },
     disposed: () => { this.#running--; },
+    opened: () => { this.#gate.opened(); },
+    settled: (n) => { this.#gate.settled(n); },
   };
+
+  /** Whether a spare's boot is waiting for the running realm's host ops now (diagnostics and tests). */
+  get spareWaiting(): boolean {
+    return this.#gate.waiting > 0;
+  }
 
   /** Builds the snapshot soon, at a moment no run is going on (building blocks this thread ~50 ms). */
   #scheduleSnapshot(): void {
@@ -297,12 +339,15 @@ export class V8Engine implements Engine {
    * the isolate's thread, so the run going on meanwhile keeps this thread. A failure rejects (the
    * caller boots another realm): a part left half loaded would fail every later use of it.
    */
-  async #preload(isolate: ivm.Isolate, context: ivm.Context, parts: PartCompiler, internal: ivm.Reference<Record<string, unknown>>): Promise<string[]> {
-    const names = this.#usage.wanted();
+  async #preload(context: ivm.Context, internal: ivm.Reference<Record<string, unknown>>, names: readonly string[], compiling: Promise<ivm.Script[]>, before: Promise<unknown>): Promise<readonly string[]> {
     if (names.length === 0) return names;
-    // Every part is compiled at once (each compile is a task on the isolate's thread: one wait for
-    // all), their factories made here (no guest code runs), and all evaluated by one guest call.
-    const scripts = await Promise.all(names.map((name) => parts.compileAhead(isolate, name)));
+    // Every part was compiled at once, queued with the context (each compile is a task on the
+    // isolate's thread: one wait for all); their factories are made here (no guest code runs), and
+    // all evaluated by one guest call, the step that takes most CPU. It waits for the realm booted
+    // before this one (the next run waits for that one), then for the running realm's ops.
+    const scripts = await compiling;
+    await before.then(() => {}, () => {});
+    await this.#gate.quiet();
     const load = internal.getSync('preloadCompiled', { reference: true }) as ivm.Reference<(...pairs: unknown[]) => void>;
     const pairs: NonNullable<Parameters<typeof load.apply>[1]> = [];
     scripts.forEach((script, i) => {
@@ -318,17 +363,33 @@ export class V8Engine implements Engine {
    * A fresh isolate with the prelude booted. `sync` builds it on this thread (fastest, for a
    * caller that waits for it); otherwise the context is created on the isolate's thread.
    */
-  async #boot(memoryLimitMb: number, hostCall: HostCall, sync: boolean): Promise<V8Realm> {
+  async #boot(memoryLimitMb: number, hostCall: HostCall, sync: boolean, before: Promise<unknown> = Promise.resolve()): Promise<V8Realm> {
+    if (!sync) {
+      // The caller (the worker ending a run) sends its answer first; then the isolate is made here.
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      await this.#gate.quiet();
+    }
     const snapshot = this.#snapshot ?? undefined;
     if (this.#snapshot === undefined) this.#scheduleSnapshot();
     const isolate = newIsolate(memoryLimitMb, snapshot);
+    const parts = this.#parts;
+    const ops: OpenOps = { count: 0 };
+    const use = this.#use;
     try {
-      const context = sync ? isolate.createContextSync() : await isolate.createContext();
-      const parts = this.#parts;
+      const creating = sync ? undefined : isolate.createContext();
+      // A spare loads the parts recent runs used: their compiles are queued right behind the
+      // context's creation on the isolate's thread (no hop back to this thread in between).
+      const names = !sync && parts !== undefined ? this.#usage.wanted() : [];
+      const compiling = Promise.all(names.map((name) => parts !== undefined ? parts.compileAhead(isolate, name) : Promise.reject(new Error('runjs: no part source'))));
+      compiling.catch(() => {}); // awaited by #preload; a failed context creation rejects first
+      const context = creating === undefined ? isolate.createContextSync() : await creating;
       const callback = new ivm.Callback((op: unknown, argsJson: unknown, bytes: unknown) => {
         // A part's factory is a function, not data: compiled here, in this realm (part-compiler.ts).
         if (op === 'platform.compile' && parts !== undefined) return parts.compile(isolate, context, parseName(argsJson));
-        return toGuest(hostCall(String(op), String(argsJson), bytes instanceof Uint8Array ? bytes : undefined));
+        const answer = hostCall(String(op), String(argsJson), bytes instanceof Uint8Array ? bytes : undefined);
+        // `a<id>`: an async op started; its answer comes back through complete().
+        if (typeof answer === 'string' && answer.charCodeAt(0) === 0x61) { ops.count++; use.opened(); }
+        return toGuest(answer);
       });
       let internal: ivm.Reference<Record<string, unknown>>;
       if (snapshot) {
@@ -346,8 +407,8 @@ export class V8Engine implements Engine {
       }
       if (this.#wasmJson !== undefined) (internal.getSync('installWasm', { reference: true }) as ivm.Reference<(json: string) => void>).applySync(undefined, [this.#wasmJson]);
       // A spare (booted while the worker serves or awaits a run) loads the parts recent runs used.
-      const preloaded = !sync && parts !== undefined ? await this.#preload(isolate, context, parts, internal) : [];
-      return new V8Realm(isolate, context, internal, this.#use, preloaded, snapshot !== undefined);
+      const preloaded = await this.#preload(context, internal, names, compiling, before);
+      return new V8Realm(isolate, context, internal, use, preloaded, snapshot !== undefined, ops);
     } catch (e) {
       isolate.dispose();
       throw e;
