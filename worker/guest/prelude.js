@@ -389,8 +389,39 @@
   ObjectDefineProperty(g, Symbol.for('runjs.import'), { __proto__: null, value: dynamicImport });
 
   // --- run lifecycle ---
-  function fail(e) {
+  function settleFailure(e) {
     op('run.settle', { ok: false, error: isError(e) ? `Uncaught ${formatError(e)}` : `Uncaught ${formatArg(e)}` });
+  }
+
+  /**
+   * process's 'uncaughtException' dispatch (platform/web/process-events.js), once a script touched
+   * `process`: called with an error nothing caught, true when a listener (or the capture callback)
+   * took it. What a listener throws ends the run, as it ends Node's process.
+   */
+  let uncaughtHandler;
+  const NOT_TAKEN = 0;
+  const TAKEN = 1;
+  const FAILED = 2;
+  function dispatchUncaught(e, origin) {
+    if (uncaughtHandler === undefined) return NOT_TAKEN;
+    try {
+      return uncaughtHandler(e, origin) === true ? TAKEN : NOT_TAKEN;
+    } catch (thrown) {
+      settleFailure(thrown);
+      return FAILED;
+    }
+  }
+
+  /** An error nothing caught: to the 'uncaughtException' listeners, else the run fails with it. */
+  function fail(e) {
+    if (dispatchUncaught(e, 'uncaughtException') === NOT_TAKEN) settleFailure(e);
+  }
+
+  /** The main body threw or rejected: as `fail`, and a listener that took it lets the run complete. */
+  function failMain(e) {
+    const r = dispatchUncaught(e, 'uncaughtException');
+    if (r === NOT_TAKEN) settleFailure(e);
+    else if (r === TAKEN) op('run.settle', { ok: true, result: '' });
   }
 
   /**
@@ -427,13 +458,13 @@
       try {
         mainPromise = main();
       } catch (e) {
-        fail(e);
+        failMain(e);
         return;
       }
       PromisePrototypeThen(mainPromise, (completion) => {
         if (completion.k === 0) { op('run.settle', { ok: true, result: '' }); return; }
-        PromisePrototypeThen(PromiseResolve(completion.v), (v) => op('run.settle', { ok: true, result: serializeResult(v) }), fail);
-      }, fail);
+        PromisePrototypeThen(PromiseResolve(completion.v), (v) => op('run.settle', { ok: true, result: serializeResult(v) }), failMain);
+      }, failMain);
     },
   };
   /**
@@ -479,6 +510,9 @@
   internal.op = op;
   internal.promiseDetails = promiseDetails;
   internal.opAsync = opAsync;
+  /** true when the 'uncaughtException' listeners took `e` or the run already failed with what one threw. */
+  internal.dispatchUncaught = (e, origin) => dispatchUncaught(e, origin) !== NOT_TAKEN;
+  internal.setUncaughtHandler = (fn) => { uncaughtHandler = fn; };
   internal.formatArg = formatArg;
   internal.formatError = formatError;
   // The later prelude files (PRELUDE_FILES) reach `internal` through this temporary global;

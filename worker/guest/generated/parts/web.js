@@ -175,7 +175,7 @@ var __runjs_part = (() => {
   var core_default = __runjs_require("core");
 
   // worker/guest/platform/web/host.js
-  var { op, opAsync, formatError, formatArg, onRunStart, failRun, requirePart } = core_default.host;
+  var { op, opAsync, formatError, formatArg, onRunStart, failRun, setUncaughtHandler, requirePart } = core_default.host;
 
   // worker/guest/platform/web/microtask.js
   var resolved = __runjs_P.Promise_resolve();
@@ -755,6 +755,148 @@ var __runjs_part = (() => {
   }
   __name(utf8Decode, "utf8Decode");
 
+  // worker/guest/platform/web/process-events.js
+  var ERROR_CLASSES = { __proto__: null, Error, TypeError, RangeError, SyntaxError, ReferenceError, URIError, EvalError };
+  function rebuildReason(r) {
+    switch (r.kind) {
+      case "error": {
+        const Ctor = ERROR_CLASSES[r.name] ?? Error;
+        const e = new Ctor(r.message);
+        if (ERROR_CLASSES[r.name] === void 0) e.name = r.name;
+        __runjs_P.Object_defineProperty(e, "stack", { value: r.stack, writable: true, configurable: true });
+        return e;
+      }
+      case "bigint":
+        return BigInt(r.value);
+      case "symbol":
+        return Symbol(r.value);
+      case "undefined":
+        return void 0;
+      case "number":
+        return Number(r.value);
+      case "value":
+        return r.value;
+      default:
+        return new Error("a promise was rejected with an object that is not an Error; runjs cannot pass that object on");
+    }
+  }
+  __name(rebuildReason, "rebuildReason");
+  function failNow(e) {
+    let text;
+    try {
+      text = e instanceof Error || typeof e === "object" && e !== null && typeof e.stack === "string" ? formatError(e) : formatArg(e);
+    } catch {
+      text = "unprintable error";
+    }
+    op("run.settle", { ok: false, error: `Uncaught ${text}` });
+  }
+  __name(failNow, "failNow");
+  function installProcessEvents(process2) {
+    let captureCallback = null;
+    let idleArmed = false;
+    let rejectionArmed = false;
+    const exitCode = /* @__PURE__ */ __name(() => {
+      const code = process2.exitCode;
+      return code === void 0 || code === null ? 0 : Number(code) | 0;
+    }, "exitCode");
+    function emitFatalExit() {
+      if (process2._exiting || process2.listenerCount("exit") === 0) return;
+      process2._exiting = true;
+      process2.exitCode = 1;
+      try {
+        process2.emit("exit", 1);
+      } catch {
+      }
+    }
+    __name(emitFatalExit, "emitFatalExit");
+    function onUncaught(err, origin) {
+      process2.emit("uncaughtExceptionMonitor", err, origin);
+      if (captureCallback !== null) {
+        captureCallback(err);
+        return true;
+      }
+      if (process2.emit("uncaughtException", err, origin)) return true;
+      emitFatalExit();
+      return false;
+    }
+    __name(onUncaught, "onUncaught");
+    setUncaughtHandler(onUncaught);
+    function onIdle(ok, value) {
+      idleArmed = false;
+      if (!ok || process2._exiting) return;
+      if (value.exit) {
+        process2._exiting = true;
+        process2.emit("exit", exitCode());
+        return;
+      }
+      process2.emit("beforeExit", exitCode());
+      armIdle();
+    }
+    __name(onIdle, "onIdle");
+    function armIdle() {
+      if (idleArmed || process2._exiting || process2.listenerCount("beforeExit") + process2.listenerCount("exit") === 0) return;
+      idleArmed = true;
+      op("run.idle", null, void 0, onIdle);
+    }
+    __name(armIdle, "armIdle");
+    function onRejection(ok, value) {
+      rejectionArmed = false;
+      if (!ok) return;
+      const reason = rebuildReason(value.reason);
+      const promise = __runjs_P.Promise_reject(reason);
+      __runjs_P.$catch(promise, () => {
+      });
+      armRejection();
+      if (process2.listenerCount("unhandledRejection") > 0) {
+        process2.emit("unhandledRejection", reason, promise);
+        return;
+      }
+      let taken;
+      try {
+        taken = onUncaught(reason, "unhandledRejection");
+      } catch (e) {
+        failNow(e);
+        return;
+      }
+      if (!taken) op("run.settle", { ok: false, error: value.text });
+    }
+    __name(onRejection, "onRejection");
+    function armRejection() {
+      if (rejectionArmed) return;
+      if (captureCallback === null && process2.listenerCount("unhandledRejection") + process2.listenerCount("uncaughtException") === 0) return;
+      rejectionArmed = true;
+      op("run.rejection", null, void 0, onRejection);
+    }
+    __name(armRejection, "armRejection");
+    onRunStart(() => {
+      idleArmed = false;
+      rejectionArmed = false;
+      process2._exiting = false;
+      armIdle();
+      armRejection();
+    });
+    process2.setUncaughtExceptionCaptureCallback = /* @__PURE__ */ __name(function setUncaughtExceptionCaptureCallback(fn) {
+      if (fn === null) {
+        captureCallback = null;
+        return;
+      }
+      if (typeof fn !== "function") throw invalidArgType("fn", "of type function or null", fn);
+      if (captureCallback !== null) {
+        throw nodeError(Error, "ERR_UNCAUGHT_EXCEPTION_CAPTURE_ALREADY_SET", "`process.setupUncaughtExceptionCapture()` was called while a capture callback was already active");
+      }
+      captureCallback = fn;
+      armRejection();
+    }, "setUncaughtExceptionCaptureCallback");
+    process2.hasUncaughtExceptionCaptureCallback = /* @__PURE__ */ __name(function hasUncaughtExceptionCaptureCallback() {
+      return captureCallback !== null;
+    }, "hasUncaughtExceptionCaptureCallback");
+    return /* @__PURE__ */ __name(function listenersChanged2(event) {
+      if (event === "beforeExit" || event === "exit") armIdle();
+      else if (event === "unhandledRejection" || event === "uncaughtException") armRejection();
+    }, "listenersChanged");
+  }
+  __name(installProcessEvents, "installProcessEvents");
+
   // worker/guest/platform/web/process.js
   var NODE_VERSION = "24.0.0";
   function hostNow() {
@@ -877,6 +1019,7 @@ var __runjs_part = (() => {
     pid: 1,
     ppid: 0,
     exitCode: void 0,
+    _exiting: false,
     config: { variables: {} },
     features: {},
     stdout: writer(1),
@@ -972,7 +1115,12 @@ ${warning.detail}` : "";
       return process;
     },
     once(event, fn) {
-      addListener(event, fn);
+      const once = /* @__PURE__ */ __name(function(...args) {
+        removeListener(event, once);
+        return __runjs_P.$apply(fn, this, args);
+      }, "once");
+      once.listener = fn;
+      addListener(event, once);
       return process;
     },
     off(event, fn) {
@@ -989,7 +1137,7 @@ ${warning.detail}` : "";
       return process;
     },
     listeners(event) {
-      return __runjs_P.$slice((__runjs_P.$get(listeners, event) ?? []));
+      return __runjs_P.$map((__runjs_P.$get(listeners, event) ?? []), (l2) => l2.listener ?? l2);
     },
     listenerCount(event) {
       return (__runjs_P.$get(listeners, event) ?? []).length;
@@ -1008,16 +1156,18 @@ ${warning.detail}` : "";
       __runjs_P.$set(listeners, event, list);
     }
     __runjs_P.$push(list, fn);
+    listenersChanged(event);
   }
   __name(addListener, "addListener");
   function removeListener(event, fn) {
     const list = __runjs_P.$get(listeners, event);
     if (list === void 0) return;
-    const i = __runjs_P.$indexOf(list, fn);
+    const i = __runjs_P.$findIndex(list, (l2) => l2 === fn || l2.listener === fn);
     if (i >= 0) __runjs_P.$splice(list, i, 1);
   }
   __name(removeListener, "removeListener");
   __runjs_P.Object_defineProperty(process, Symbol.toStringTag, { value: "process", configurable: true });
+  var listenersChanged = installProcessEvents(process);
 
   // worker/guest/platform/web/event-target.js
   var events = /* @__PURE__ */ new WeakMap();

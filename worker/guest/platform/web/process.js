@@ -7,6 +7,7 @@ import { queueMicrotask } from './microtask.js';
 import { VERSION } from './navigator.js';
 import { TextDecoder } from './encoding.js';
 import { timeOrigin } from './clock.js';
+import { installProcessEvents } from './process-events.js';
 
 const NODE_VERSION = '24.0.0';
 
@@ -111,6 +112,7 @@ export const process = {
   pid: 1,
   ppid: 0,
   exitCode: undefined,
+  _exiting: false,
   config: { variables: {} },
   features: {},
   stdout: writer(1),
@@ -171,14 +173,19 @@ export const process = {
   },
   on(event, fn) { addListener(event, fn); return process; },
   addListener(event, fn) { addListener(event, fn); return process; },
-  once(event, fn) { addListener(event, fn); return process; },
+  once(event, fn) {
+    const once = function (...args) { removeListener(event, once); return fn.apply(this, args); };
+    once.listener = fn;
+    addListener(event, once);
+    return process;
+  },
   off(event, fn) { removeListener(event, fn); return process; },
   removeListener(event, fn) { removeListener(event, fn); return process; },
   removeAllListeners(event = undefined) {
     if (event === undefined) listeners.clear(); else listeners.delete(event);
     return process;
   },
-  listeners(event) { return (listeners.get(event) ?? []).slice(); },
+  listeners(event) { return (listeners.get(event) ?? []).map((l) => l.listener ?? l); },
   listenerCount(event) { return (listeners.get(event) ?? []).length; },
   emit(event, ...args) {
     const list = listeners.get(event);
@@ -191,11 +198,13 @@ function addListener(event, fn) {
   let list = listeners.get(event);
   if (list === undefined) { list = []; listeners.set(event, list); }
   list.push(fn);
+  listenersChanged(event);
 }
 function removeListener(event, fn) {
   const list = listeners.get(event);
   if (list === undefined) return;
-  const i = list.indexOf(fn);
+  const i = list.findIndex((l) => l === fn || l.listener === fn);
   if (i >= 0) list.splice(i, 1);
 }
 Object.defineProperty(process, Symbol.toStringTag, { value: 'process', configurable: true });
+const listenersChanged = installProcessEvents(process);

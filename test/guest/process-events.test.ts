@@ -1,0 +1,119 @@
+// process's run events (docs/script-environment.md "Process events"): 'uncaughtException',
+// 'unhandledRejection' (V8: QuickJS has no rejection tracker), 'beforeExit' and 'exit' in Node's
+// order. Scripts that print their events are run in a child Node 24 too (the oracle), and the
+// output must be Node's; what only runjs can say (its failure texts) is asserted as it is.
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { guestSuite } from '../helpers/both-engines.ts';
+
+const node = new URL('../../node_modules/.bin/node', import.meta.url).pathname;
+
+/** Node's stdout for `code` run as a module in `/`; its exit code too (a fatal error is not a throw here). */
+async function inNode(code: string): Promise<{ stdout: string; code: number }> {
+  try {
+    const { stdout } = await promisify(execFile)(node, ['--input-type=module', '--no-warnings', '-e', code], { cwd: '/', env: { PATH: process.env.PATH ?? '' } });
+    return { stdout, code: 0 };
+  } catch (e) {
+    const err = e as { stdout: string; code: number };
+    return { stdout: err.stdout, code: err.code };
+  }
+}
+
+const DIFFERENTIAL: Record<string, string> = {
+  'a timer callback throws: the listener gets it and the run goes on':
+    "process.on('uncaughtException', (e, origin) => console.log('caught', e.message, origin));\n"
+    + "setTimeout(() => { throw new RangeError('t1') }, 1);\nsetTimeout(() => console.log('after'), 5);",
+  'an EventTarget listener and a microtask throw':
+    "process.on('uncaughtException', (e) => console.log('caught', e.message));\n"
+    + "queueMicrotask(() => { throw new Error('microtask') });\n"
+    + "setTimeout(() => console.log('timer'), 1);",
+  "'beforeExit' and 'exit', with the exit code":
+    "process.on('exit', (code) => console.log('exit', code, process.exitCode));\n"
+    + "process.on('beforeExit', (code) => console.log('beforeExit', code));\n"
+    + "setTimeout(() => { console.log('timer'); process.exitCode = 3 }, 1);\nconsole.log('main');",
+  "'beforeExit' listeners that start more work are called again":
+    "let n = 0;\nprocess.on('beforeExit', () => { console.log('beforeExit', n); if (n++ < 2) setTimeout(() => console.log('timer', n), 1) });\n"
+    + "process.on('exit', (code) => console.log('exit', code, n));",
+  "once listeners and the monitor":
+    "process.once('beforeExit', () => console.log('once'));\nprocess.on('exit', () => console.log('exit', process.listenerCount('beforeExit')));\n"
+    + "process.on('uncaughtExceptionMonitor', (e, origin) => console.log('monitor', e.message, origin));\n"
+    + "process.on('uncaughtException', () => console.log('handled'));\nsetTimeout(() => { throw new Error('m') }, 1);",
+  'the capture callback takes precedence over listeners':
+    "process.on('uncaughtException', () => console.log('listener'));\n"
+    + "process.setUncaughtExceptionCaptureCallback((e) => console.log('captured', e.message));\n"
+    + "console.log(process.hasUncaughtExceptionCaptureCallback());\n"
+    + "try { process.setUncaughtExceptionCaptureCallback(() => {}) } catch (e) { console.log(e.name, e.code, e.message) }\n"
+    + "try { process.setUncaughtExceptionCaptureCallback(1) } catch (e) { console.log(e.name, e.code, e.message) }\n"
+    + "setTimeout(() => { throw new Error('c1'); }, 1);\nsetTimeout(() => { process.setUncaughtExceptionCaptureCallback(null); console.log(process.hasUncaughtExceptionCaptureCallback()) }, 5);",
+  "a fatal error still emits 'exit' with code 1":
+    "process.on('exit', (code) => console.log('exit', code));\nsetTimeout(() => { throw new Error('fatal') }, 1);",
+};
+
+/** Node's order on V8 (QuickJS has no rejection tracker: nothing is reported there). */
+const REJECTIONS: Record<string, string> = {
+  "'unhandledRejection' gets the reason and a promise":
+    "process.on('unhandledRejection', (reason, promise) => console.log('unhandled', reason instanceof TypeError, reason.message, promise instanceof Promise));\n"
+    + "Promise.reject(new TypeError('rejected'));\nsetTimeout(() => console.log('later'), 2);",
+  "without 'unhandledRejection' listeners, a rejection is an uncaught exception":
+    "process.on('uncaughtException', (e, origin) => console.log('caught', e.message, origin));\n"
+    + "(async () => { await null; throw new Error('async') })();\nsetTimeout(() => console.log('later'), 2);",
+  'primitive reasons arrive as they are':
+    "process.on('unhandledRejection', (r) => console.log(typeof r, String(r), Object.is(r, -0)));\n"
+    + "Promise.reject(-0);\nsetTimeout(() => Promise.reject(7n), 1);\nsetTimeout(() => Promise.reject('text'), 2);",
+};
+
+guestSuite('process events', (g) => {
+  for (const [title, code] of Object.entries(DIFFERENTIAL)) {
+    g.test(title, async (ctx) => {
+      const [{ outcome, output }, expected] = await Promise.all([ctx.run(code), inNode(code)]);
+      assert.equal(output, expected.stdout);
+      // Node's exit code 1 is a fatal error (the run fails); process.exitCode does not fail a run.
+      assert.equal(outcome.status, expected.code === 1 ? 'failed' : 'completed');
+    });
+  }
+
+  for (const [title, code] of Object.entries(REJECTIONS)) {
+    g.test(title, async (ctx) => {
+      const [{ outcome, output }, expected] = await Promise.all([ctx.run(code), inNode(code)]);
+      assert.equal(outcome.status, 'completed');
+      if (ctx.engine === 'v8') assert.equal(output, expected.stdout);
+      else assert.equal(output, expected.stdout.split('\n').filter((line) => line === 'later' || line === '').join('\n'));
+    });
+  }
+
+  g.test('the main body throws: a listener takes it and the run completes with no result', async (ctx) => {
+    const { outcome, output } = await ctx.run("process.on('uncaughtException', (e) => console.log('caught', e.message));\nawait null;\nthrow new Error('main')");
+    assert.deepEqual(outcome, { status: 'completed', result: '' });
+    assert.equal(output, 'caught main\n');
+  });
+
+  g.test('a listener that throws fails the run with what it threw', async (ctx) => {
+    const { outcome } = await ctx.run("process.on('uncaughtException', (e) => { throw new TypeError('again: ' + e.message) });\nsetTimeout(() => { throw new Error('t1') }, 1)");
+    assert.equal(outcome.status, 'failed');
+    const first = ('error' in outcome ? outcome.error : '').split('\n')[0];
+    assert.equal(first, 'Uncaught TypeError: again: t1');
+  });
+
+  g.test("an 'unhandledRejection' listener that throws: to 'uncaughtException', else the run fails", async (ctx) => {
+    const code = "process.on('unhandledRejection', (r) => { throw new Error('from listener: ' + r.message) });\nPromise.reject(new Error('r1'));\nsetTimeout(() => {}, 5)";
+    const { outcome } = await ctx.run(code);
+    if (ctx.engine === 'quickjs') { assert.deepEqual(outcome, { status: 'completed', result: '1' }); return; }
+    assert.equal(outcome.status, 'failed');
+    assert.equal(('error' in outcome ? outcome.error : '').split('\n')[0], 'Uncaught Error: from listener: r1');
+  });
+
+  g.test('listeners removed before the rejection: the run fails with the text it always had', async (ctx) => {
+    const code = "const f = () => {};\nprocess.on('unhandledRejection', f);\nprocess.off('unhandledRejection', f);\nPromise.reject(new RangeError('late')); 1";
+    const { outcome } = await ctx.run(code);
+    if (ctx.engine === 'quickjs') { assert.deepEqual(outcome, { status: 'completed', result: '1' }); return; }
+    assert.equal(outcome.status, 'failed');
+    assert.match('error' in outcome ? outcome.error : '', /^Uncaught RangeError: late\n    at file:\/\/\/main\.js:4:\d+$/);
+  });
+
+  g.test("'exit' listeners: work they start is not waited for, and the result stays the main's", async (ctx) => {
+    const { outcome, output } = await ctx.run("process.on('exit', () => { console.log('exit'); setTimeout(() => console.log('never'), 1) });\n42");
+    assert.deepEqual(outcome, { status: 'completed', result: '42' });
+    assert.equal(output, 'exit\n');
+  });
+});
