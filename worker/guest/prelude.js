@@ -307,7 +307,7 @@
     // Expired timers are delivered in order of due time, then of creation (worker/runtime/timer-queue.ts).
     const opId = op('timers.sleep', MathFloor(ms), undefined, () => {
       MapDelete(timers, id);
-      ReflectApply(callback, g, args);
+      watchDropped(ReflectApply(callback, g, args));
     });
     MapSet(timers, id, opId);
     return id;
@@ -399,6 +399,8 @@
    * took it. What a listener throws ends the run, as it ends Node's process.
    */
   let uncaughtHandler;
+  /** process's watch over a promise a callback returned and the platform drops (see watchDropped). */
+  let droppedHandler;
   const NOT_TAKEN = 0;
   const TAKEN = 1;
   const FAILED = 2;
@@ -410,6 +412,15 @@
       settleFailure(thrown);
       return FAILED;
     }
+  }
+
+  /**
+   * What a callback the platform calls (timers, immediates, microtasks, event listeners) returned:
+   * a promise nobody else can handle, so its rejection is an unhandled rejection process's
+   * listeners get with the reason itself (the engine's report would be a copy, and none on QuickJS).
+   */
+  function watchDropped(result) {
+    if (droppedHandler !== undefined && typeof result === 'object' && result !== null) droppedHandler(result);
   }
 
   /** An error nothing caught: to the 'uncaughtException' listeners, else the run fails with it. */
@@ -512,7 +523,8 @@
   internal.opAsync = opAsync;
   /** true when the 'uncaughtException' listeners took `e` or the run already failed with what one threw. */
   internal.dispatchUncaught = (e, origin) => dispatchUncaught(e, origin) !== NOT_TAKEN;
-  internal.setUncaughtHandler = (fn) => { uncaughtHandler = fn; };
+  internal.setUncaughtHandler = (onUncaught, onDropped) => { uncaughtHandler = onUncaught; droppedHandler = onDropped; };
+  internal.watchDropped = watchDropped;
   internal.formatArg = formatArg;
   internal.formatError = formatError;
   // The later prelude files (PRELUDE_FILES) reach `internal` through this temporary global;

@@ -745,6 +745,7 @@ var __runjs_part = (() => {
     op("run.settle", { ok: false, error: `Uncaught ${text}` });
   }
   var setUncaughtHandler = internal.setUncaughtHandler;
+  var watchDropped = internal.watchDropped;
   function exposeToEngine(name, fn) {
     internal[name] = fn;
   }
@@ -980,7 +981,7 @@ var __runjs_part = (() => {
   installConsoleExtras(fromPrelude.console);
   var web = () => requirePart("web");
   var coreExports = {
-    host: { op, opAsync, formatError, formatArg, onRunStart, failRun, setUncaughtHandler, now, timeOrigin, requirePart, require: require2, promiseDetails, isPlatformInstance },
+    host: { op, opAsync, formatError, formatArg, onRunStart, failRun, setUncaughtHandler, watchDropped, now, timeOrigin, requirePart, require: require2, promiseDetails, isPlatformInstance },
     globals: new Proxy(fromPrelude, { get: (t, name) => __runjs_P.Object_hasOwn(t, name) ? t[name] : web().globals[name] })
   };
   __runjs_P.Object_defineProperties(coreExports, {

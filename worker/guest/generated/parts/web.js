@@ -175,7 +175,7 @@ var __runjs_part = (() => {
   var core_default = __runjs_require("core");
 
   // worker/guest/platform/web/host.js
-  var { op, opAsync, formatError, formatArg, onRunStart, failRun, setUncaughtHandler, requirePart } = core_default.host;
+  var { op, opAsync, formatError, formatArg, onRunStart, failRun, setUncaughtHandler, watchDropped, requirePart } = core_default.host;
 
   // worker/guest/platform/web/microtask.js
   var resolved = __runjs_P.Promise_resolve();
@@ -191,7 +191,7 @@ var __runjs_part = (() => {
     }
     __runjs_P.$then(resolved, () => {
       try {
-        callback();
+        watchDropped(callback());
       } catch (e) {
         reportError(e);
       }
@@ -820,7 +820,32 @@ var __runjs_part = (() => {
       return false;
     }
     __name(onUncaught, "onUncaught");
-    setUncaughtHandler(onUncaught);
+    const wantsRejections = /* @__PURE__ */ __name(() => captureCallback !== null || process2.listenerCount("unhandledRejection") + process2.listenerCount("uncaughtException") > 0, "wantsRejections");
+    function onDroppedRejection(reason, promise) {
+      if (process2.listenerCount("unhandledRejection") > 0) {
+        try {
+          process2.emit("unhandledRejection", reason, promise);
+        } catch (e) {
+          failRun(e);
+        }
+        return;
+      }
+      let taken;
+      try {
+        taken = onUncaught(reason, "unhandledRejection");
+      } catch (e) {
+        failNow(e);
+        return;
+      }
+      if (!taken) failNow(reason);
+    }
+    __name(onDroppedRejection, "onDroppedRejection");
+    function onDropped(result) {
+      if (!(result instanceof Promise) || !wantsRejections()) return;
+      __runjs_P.$then(result, void 0, (reason) => onDroppedRejection(reason, result));
+    }
+    __name(onDropped, "onDropped");
+    setUncaughtHandler(onUncaught, onDropped);
     function onIdle(ok, value) {
       idleArmed = false;
       if (!ok || process2._exiting) return;
@@ -1608,7 +1633,7 @@ ${warning.detail}` : "";
     __runjs_P.$set(immediates, id, true);
     op("timers.immediate", null, void 0, () => {
       if (!__runjs_P.$delete(immediates, id)) return;
-      callback(...__runjs_P.iter(args));
+      watchDropped(callback(...__runjs_P.iter(args)));
     });
     return id;
   }

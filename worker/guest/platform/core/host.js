@@ -42,6 +42,8 @@ export function failRun(e) {
  * returns true when a listener took the error.
  */
 export const setUncaughtHandler = internal.setUncaughtHandler;
+/** Hands process a promise a platform callback returned, which nobody else can handle (prelude.js). */
+export const watchDropped = internal.watchDropped;
 
 /** Puts `fn` on the internal object the engine holds (never reachable from user code). */
 export function exposeToEngine(name, fn) {

@@ -1,5 +1,5 @@
 // queueMicrotask and reportError.
-import { failRun } from './host.js';
+import { failRun, watchDropped } from './host.js';
 
 const resolved = Promise.resolve();
 
@@ -16,7 +16,7 @@ export function queueMicrotask(callback) {
   }
   resolved.then(() => {
     try {
-      callback();
+      watchDropped(callback());
     } catch (e) {
       reportError(e);
     }

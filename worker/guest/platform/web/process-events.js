@@ -4,7 +4,7 @@
 // the dispatch installed here; the host tells the run's end and unhandled rejections through two
 // ops (run.idle, run.rejection) the guest starts only while it has listeners, so a run without
 // them pays nothing and ends exactly as before.
-import { op, onRunStart, setUncaughtHandler, formatError, formatArg } from './host.js';
+import { op, onRunStart, setUncaughtHandler, failRun, formatError, formatArg } from './host.js';
 import { nodeError, invalidArgType } from './errors.js';
 
 /** What the host's rejection copy (engines/v8/unhandled-rejection.ts) can give back of a reason. */
@@ -69,7 +69,38 @@ export function installProcessEvents(process) {
     emitFatalExit();
     return false;
   }
-  setUncaughtHandler(onUncaught);
+
+  const wantsRejections = () => captureCallback !== null || process.listenerCount('unhandledRejection') + process.listenerCount('uncaughtException') > 0;
+
+  /** An unhandled rejection the guest saw itself: the reason and promise are the script's own. */
+  function onDroppedRejection(reason, promise) {
+    if (process.listenerCount('unhandledRejection') > 0) {
+      try {
+        process.emit('unhandledRejection', reason, promise);
+      } catch (e) {
+        failRun(e); // to 'uncaughtException', as Node does with what such a listener throws
+      }
+      return;
+    }
+    let taken;
+    try {
+      taken = onUncaught(reason, 'unhandledRejection');
+    } catch (e) {
+      failNow(e);
+      return;
+    }
+    if (!taken) failNow(reason);
+  }
+
+  /**
+   * A promise a platform callback returned (prelude.js watchDropped): only while someone listens
+   * does the guest handle it itself; otherwise the engine reports it as before (V8) or not (QuickJS).
+   */
+  function onDropped(result) {
+    if (!(result instanceof Promise) || !wantsRejections()) return;
+    result.then(undefined, (reason) => onDroppedRejection(reason, result));
+  }
+  setUncaughtHandler(onUncaught, onDropped);
 
   function onIdle(ok, value) {
     idleArmed = false;
