@@ -1195,10 +1195,12 @@ ${warning.detail}` : "";
   var listenersChanged = installProcessEvents(process);
 
   // worker/guest/platform/web/event-target.js
+  var missingArgs = /* @__PURE__ */ __name((names) => nodeError(TypeError, "ERR_MISSING_ARGS", `The ${names} must be specified`), "missingArgs");
+  var invalidThis = /* @__PURE__ */ __name((type) => nodeError(TypeError, "ERR_INVALID_THIS", `Value of "this" must be of type ${type}`), "invalidThis");
   var events = /* @__PURE__ */ new WeakMap();
   function ev(e) {
     const s = __runjs_P.$get(events, e);
-    if (s === void 0) throw new TypeError("Illegal invocation");
+    if (s === void 0) throw invalidThis("Event");
     return s;
   }
   __name(ev, "ev");
@@ -1215,8 +1217,8 @@ ${warning.detail}` : "";
       __name(this, "Event");
     }
     constructor(type, init = void 0) {
-      if (arguments.length === 0) throw new TypeError("Failed to construct 'Event': 1 argument required, but only 0 present.");
-      if (init !== void 0 && init !== null && typeof init !== "object") throw new TypeError("Failed to construct 'Event': The provided value is not of type 'EventInit'.");
+      if (arguments.length === 0) throw missingArgs('"type" argument');
+      if (init !== void 0 && init !== null && typeof init !== "object" && typeof init !== "function") throw invalidArgType("options", "of type object", init);
       const o = init ?? {};
       __runjs_P.$set(events, this, {
         type: String(type),
@@ -1304,7 +1306,7 @@ ${warning.detail}` : "";
     }
     initEvent(type, bubbles = false, cancelable = false) {
       const s = ev(this);
-      if (arguments.length === 0) throw new TypeError("Failed to execute 'initEvent' on 'Event': 1 argument required, but only 0 present.");
+      if (arguments.length === 0) throw missingArgs('"type" argument');
       if (s.dispatching) return;
       s.type = String(type);
       s.bubbles = !!bubbles;
@@ -1329,7 +1331,7 @@ ${warning.detail}` : "";
     }
     #detail;
     constructor(type, init = void 0) {
-      if (arguments.length === 0) throw new TypeError("Failed to construct 'CustomEvent': 1 argument required, but only 0 present.");
+      if (arguments.length === 0) throw missingArgs('"type" argument');
       super(type, init);
       this.#detail = init?.detail ?? null;
     }
@@ -1346,7 +1348,7 @@ ${warning.detail}` : "";
   function listenersOf(target) {
     let m = __runjs_P.$get(targets, target);
     if (m === void 0) {
-      if (!(target instanceof EventTarget)) throw new TypeError("Illegal invocation");
+      if (!(target instanceof EventTarget)) throw invalidThis("EventTarget");
       m = /* @__PURE__ */ new Map();
       __runjs_P.$set(targets, target, m);
     }
@@ -1373,10 +1375,17 @@ ${warning.detail}` : "";
     }
     addEventListener(type, callback, options = void 0) {
       const map = listenersOf(this);
-      if (arguments.length < 2) throw new TypeError(`Failed to execute 'addEventListener' on 'EventTarget': 2 arguments required, but only ${arguments.length} present.`);
+      if (arguments.length < 2) throw missingArgs('"type" and "listener" arguments');
       const o = flatten(options);
-      if (callback === null || callback === void 0) return;
-      if (typeof callback !== "function" && typeof callback !== "object") throw new TypeError("Failed to execute 'addEventListener' on 'EventTarget': The callback provided as parameter 2 is not an object.");
+      if (callback === null || callback === void 0) {
+        const w = new Error(`addEventListener called with ${callback} which has no effect.`);
+        w.name = "AddEventListenerArgumentTypeWarning";
+        w.target = this;
+        w.type = String(type);
+        process.emitWarning(w);
+        return;
+      }
+      if (typeof callback !== "function" && typeof callback !== "object") throw invalidArgType("listener", "an instance of EventListener", callback);
       if (o.signal !== void 0 && o.signal.aborted) return;
       const t = String(type);
       let list = __runjs_P.$get(map, t);
@@ -1395,6 +1404,8 @@ ${warning.detail}` : "";
     }
     removeEventListener(type, callback, options = void 0) {
       const map = listenersOf(this);
+      if (arguments.length < 2) throw missingArgs('"type" and "listener" arguments');
+      if (callback !== null && callback !== void 0 && typeof callback !== "function" && typeof callback !== "object") throw invalidArgType("listener", "an instance of EventListener", callback);
       const capture = typeof options === "boolean" ? options : !!options?.capture;
       const t = String(type);
       const list = __runjs_P.$get(map, t);
@@ -1411,8 +1422,9 @@ ${warning.detail}` : "";
     }
     dispatchEvent(event) {
       const map = listenersOf(this);
+      if (arguments.length === 0) throw missingArgs('"event" argument');
       const s = __runjs_P.$get(events, event);
-      if (s === void 0) throw new TypeError("Failed to execute 'dispatchEvent' on 'EventTarget': parameter 1 is not of type 'Event'.");
+      if (s === void 0) throw invalidArgType("event", "an instance of Event", event);
       if (s.dispatching) throw new DOMException("The event is already being dispatched.", "InvalidStateError");
       s.dispatching = true;
       s.target = this;

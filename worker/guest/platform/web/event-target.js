@@ -5,12 +5,18 @@ import { reportError } from './microtask.js';
 import { now } from './clock.js';
 import { DOMException } from './dom-exception.js';
 import { process } from './process.js';
+import { nodeError, invalidArgType } from './errors.js';
+
+// Argument errors: Node's codes and texts where Node and the WebIDL agree on the class (TypeError;
+// the WPT checks only the class), so `code` and `message` are what Node's EventTarget gives.
+const missingArgs = (names) => nodeError(TypeError, 'ERR_MISSING_ARGS', `The ${names} must be specified`);
+const invalidThis = (type) => nodeError(TypeError, 'ERR_INVALID_THIS', `Value of "this" must be of type ${type}`);
 
 const events = new WeakMap(); // Event → its state
 
 function ev(e) {
   const s = events.get(e);
-  if (s === undefined) throw new TypeError('Illegal invocation');
+  if (s === undefined) throw invalidThis('Event');
   return s;
 }
 
@@ -23,8 +29,8 @@ const IS_TRUSTED = {
 
 export class Event {
   constructor(type, init = undefined) {
-    if (arguments.length === 0) throw new TypeError("Failed to construct 'Event': 1 argument required, but only 0 present.");
-    if (init !== undefined && init !== null && typeof init !== 'object') throw new TypeError("Failed to construct 'Event': The provided value is not of type 'EventInit'.");
+    if (arguments.length === 0) throw missingArgs('"type" argument');
+    if (init !== undefined && init !== null && typeof init !== 'object' && typeof init !== 'function') throw invalidArgType('options', 'of type object', init);
     const o = init ?? {};
     events.set(this, {
       type: String(type),
@@ -83,7 +89,7 @@ export class Event {
   }
   initEvent(type, bubbles = false, cancelable = false) {
     const s = ev(this);
-    if (arguments.length === 0) throw new TypeError("Failed to execute 'initEvent' on 'Event': 1 argument required, but only 0 present.");
+    if (arguments.length === 0) throw missingArgs('"type" argument');
     if (s.dispatching) return;
     s.type = String(type);
     s.bubbles = !!bubbles;
@@ -107,7 +113,7 @@ export function trusted(event) {
 export class CustomEvent extends Event {
   #detail;
   constructor(type, init = undefined) {
-    if (arguments.length === 0) throw new TypeError("Failed to construct 'CustomEvent': 1 argument required, but only 0 present.");
+    if (arguments.length === 0) throw missingArgs('"type" argument');
     super(type, init);
     this.#detail = init?.detail ?? null;
   }
@@ -124,7 +130,7 @@ const targets = new WeakMap(); // EventTarget → Map(type → listener records)
 function listenersOf(target) {
   let m = targets.get(target);
   if (m === undefined) {
-    if (!(target instanceof EventTarget)) throw new TypeError('Illegal invocation');
+    if (!(target instanceof EventTarget)) throw invalidThis('EventTarget');
     m = new Map();
     targets.set(target, m);
   }
@@ -149,10 +155,17 @@ export class EventTarget {
   }
   addEventListener(type, callback, options = undefined) {
     const map = listenersOf(this);
-    if (arguments.length < 2) throw new TypeError(`Failed to execute 'addEventListener' on 'EventTarget': 2 arguments required, but only ${arguments.length} present.`);
+    if (arguments.length < 2) throw missingArgs('"type" and "listener" arguments');
     const o = flatten(options);
-    if (callback === null || callback === undefined) return;
-    if (typeof callback !== 'function' && typeof callback !== 'object') throw new TypeError("Failed to execute 'addEventListener' on 'EventTarget': The callback provided as parameter 2 is not an object.");
+    if (callback === null || callback === undefined) {
+      const w = new Error(`addEventListener called with ${callback} which has no effect.`);
+      w.name = 'AddEventListenerArgumentTypeWarning';
+      w.target = this;
+      w.type = String(type);
+      process.emitWarning(w);
+      return;
+    }
+    if (typeof callback !== 'function' && typeof callback !== 'object') throw invalidArgType('listener', 'an instance of EventListener', callback);
     if (o.signal !== undefined && o.signal.aborted) return;
     const t = String(type);
     let list = map.get(t);
@@ -168,6 +181,8 @@ export class EventTarget {
   }
   removeEventListener(type, callback, options = undefined) {
     const map = listenersOf(this);
+    if (arguments.length < 2) throw missingArgs('"type" and "listener" arguments');
+    if (callback !== null && callback !== undefined && typeof callback !== 'function' && typeof callback !== 'object') throw invalidArgType('listener', 'an instance of EventListener', callback);
     const capture = typeof options === 'boolean' ? options : !!options?.capture;
     const t = String(type);
     const list = map.get(t);
@@ -184,8 +199,9 @@ export class EventTarget {
   }
   dispatchEvent(event) {
     const map = listenersOf(this);
+    if (arguments.length === 0) throw missingArgs('"event" argument');
     const s = events.get(event);
-    if (s === undefined) throw new TypeError("Failed to execute 'dispatchEvent' on 'EventTarget': parameter 1 is not of type 'Event'.");
+    if (s === undefined) throw invalidArgType('event', 'an instance of Event', event);
     if (s.dispatching) throw new DOMException('The event is already being dispatched.', 'InvalidStateError');
     s.dispatching = true;
     s.target = this;
