@@ -55,6 +55,11 @@ const DIFFERENTIAL: Record<string, string> = {
     + "  () => timers.setTimeout(async () => { throw errors[5] }, 1),\n];\nlet i = 0;\n"
     + "process.on('unhandledRejection', (r, p) => { console.log('unhandled', r.message, r === errors[i], p instanceof Promise); i++; if (i < steps.length) setTimeout(steps[i], 1) });\n"
     + "steps[0]();",
+  "process's listener API":
+    "const f = () => console.log('f');\nprocess.on('beforeExit', f);\nprocess.prependListener('beforeExit', () => console.log('g'));\n"
+    + "process.prependOnceListener('beforeExit', () => console.log('once'));\n"
+    + "console.log(process.listenerCount('beforeExit'), process.eventNames().includes('beforeExit'), process.listeners('beforeExit').includes(f), process.rawListeners('beforeExit').length);\n"
+    + "try { process.on('x', 1) } catch (e) { console.log(e.name, e.code, e.message) }",
   "a fatal error still emits 'exit' with code 1":
     "process.on('exit', (code) => console.log('exit', code));\nsetTimeout(() => { throw new Error('fatal') }, 1);",
 };

@@ -1161,8 +1161,33 @@ ${warning.detail}` : "";
       else __runjs_P.$delete(listeners, event);
       return process;
     },
+    prependListener(event, fn) {
+      addListener(event, fn, true);
+      return process;
+    },
+    prependOnceListener(event, fn) {
+      const once = /* @__PURE__ */ __name(function(...args) {
+        removeListener(event, once);
+        return __runjs_P.$apply(fn, this, args);
+      }, "once");
+      once.listener = fn;
+      addListener(event, once, true);
+      return process;
+    },
     listeners(event) {
       return __runjs_P.$map((__runjs_P.$get(listeners, event) ?? []), (l2) => l2.listener ?? l2);
+    },
+    rawListeners(event) {
+      return __runjs_P.$slice((__runjs_P.$get(listeners, event) ?? []));
+    },
+    eventNames() {
+      return __runjs_P.$filter([...__runjs_P.iter(__runjs_P.$keys(listeners))], (k) => __runjs_P.$get(listeners, k).length > 0);
+    },
+    setMaxListeners() {
+      return process;
+    },
+    getMaxListeners() {
+      return 10;
     },
     listenerCount(event) {
       return (__runjs_P.$get(listeners, event) ?? []).length;
@@ -1174,13 +1199,15 @@ ${warning.detail}` : "";
       return true;
     }
   };
-  function addListener(event, fn) {
+  function addListener(event, fn, prepend = false) {
+    if (typeof fn !== "function") throw invalidArgType("listener", "of type function", fn);
     let list = __runjs_P.$get(listeners, event);
     if (list === void 0) {
       list = [];
       __runjs_P.$set(listeners, event, list);
     }
-    __runjs_P.$push(list, fn);
+    if (prepend) __runjs_P.$unshift(list, fn);
+    else __runjs_P.$push(list, fn);
     listenersChanged(event);
   }
   __name(addListener, "addListener");

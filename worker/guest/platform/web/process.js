@@ -185,7 +185,18 @@ export const process = {
     if (event === undefined) listeners.clear(); else listeners.delete(event);
     return process;
   },
+  prependListener(event, fn) { addListener(event, fn, true); return process; },
+  prependOnceListener(event, fn) {
+    const once = function (...args) { removeListener(event, once); return fn.apply(this, args); };
+    once.listener = fn;
+    addListener(event, once, true);
+    return process;
+  },
   listeners(event) { return (listeners.get(event) ?? []).map((l) => l.listener ?? l); },
+  rawListeners(event) { return (listeners.get(event) ?? []).slice(); },
+  eventNames() { return [...listeners.keys()].filter((k) => listeners.get(k).length > 0); },
+  setMaxListeners() { return process; },
+  getMaxListeners() { return 10; },
   listenerCount(event) { return (listeners.get(event) ?? []).length; },
   emit(event, ...args) {
     const list = listeners.get(event);
@@ -194,10 +205,11 @@ export const process = {
     return true;
   },
 };
-function addListener(event, fn) {
+function addListener(event, fn, prepend = false) {
+  if (typeof fn !== 'function') throw invalidArgType('listener', 'of type function', fn);
   let list = listeners.get(event);
   if (list === undefined) { list = []; listeners.set(event, list); }
-  list.push(fn);
+  if (prepend) list.unshift(fn); else list.push(fn);
   listenersChanged(event);
 }
 function removeListener(event, fn) {
