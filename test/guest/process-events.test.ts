@@ -9,10 +9,13 @@ import { guestSuite } from '../helpers/both-engines.ts';
 
 const node = new URL('../../node_modules/.bin/node', import.meta.url).pathname;
 
-/** Node's stdout for `code` run as a module in `/`; its exit code too (a fatal error is not a throw here). */
-async function inNode(code: string): Promise<{ stdout: string; code: number }> {
+/**
+ * Node's stdout for `code` run in `/`, as a module or (`cjs`: how Node runs its own test files, whose
+ * main body's ticks run before its promise jobs) as CommonJS; its exit code too.
+ */
+async function inNode(code: string, cjs = false): Promise<{ stdout: string; code: number }> {
   try {
-    const { stdout } = await promisify(execFile)(node, ['--input-type=module', '--no-warnings', '-e', code], { cwd: '/', env: { PATH: process.env.PATH ?? '' } });
+    const { stdout } = await promisify(execFile)(node, [`--input-type=${cjs ? 'commonjs' : 'module'}`, '--no-warnings', '-e', code], { cwd: '/', env: { PATH: process.env.PATH ?? '' } });
     return { stdout, code: 0 };
   } catch (e) {
     const err = e as { stdout: string; code: number };
@@ -60,6 +63,13 @@ const DIFFERENTIAL: Record<string, string> = {
     + "process.prependOnceListener('beforeExit', () => console.log('once'));\n"
     + "console.log(process.listenerCount('beforeExit'), process.eventNames().includes('beforeExit'), process.listeners('beforeExit').includes(f), process.rawListeners('beforeExit').length);\n"
     + "try { process.on('x', 1) } catch (e) { console.log(e.name, e.code, e.message) }",
+  'nextTick in callbacks: ticks run after the callback, before its promise jobs':
+    "const log = (m) => () => console.log(m);\nsetTimeout(() => {\n"
+    + "  Promise.resolve().then(log('promise 1'));\n  process.nextTick(log('tick 1'));\n  queueMicrotask(log('microtask 1'));\n"
+    + "  process.nextTick(() => { console.log('tick 2'); process.nextTick(log('tick 3')); Promise.resolve().then(log('promise 2')) });\n"
+    + "  console.log('timer');\n}, 1);\n"
+    + "setTimeout(() => { Promise.resolve().then(log('promise 3')); process.nextTick(log('tick 4')) }, 2);\n"
+    + "setTimeout(() => { try { process.nextTick(1) } catch (e) { console.log(e.code, e.message) } }, 3);",
   "a fatal error still emits 'exit' with code 1":
     "process.on('exit', (code) => console.log('exit', code));\nsetTimeout(() => { throw new Error('fatal') }, 1);",
 };
@@ -103,6 +113,14 @@ guestSuite('process events', (g) => {
       assert.equal(output, ctx.engine === 'v8' ? expected.stdout : quickjs);
     });
   }
+
+  g.test("nextTick: the main body's ticks run before its promise jobs, as in a CommonJS main", async (ctx) => {
+    const code = "const log = (m) => () => console.log(m);\nPromise.resolve().then(log('promise'));\nprocess.nextTick(log('tick'));\nconsole.log('sync');";
+    const [{ outcome, output }, expected] = await Promise.all([ctx.run(code), inNode(code, true)]);
+    assert.equal(outcome.status, 'completed');
+    assert.equal(output, expected.stdout);
+    assert.equal(output, 'sync\ntick\npromise\n');
+  });
 
   g.test('the main body throws: a listener takes it and the run completes with no result', async (ctx) => {
     const { outcome, output } = await ctx.run("process.on('uncaughtException', (e) => console.log('caught', e.message));\nawait null;\nthrow new Error('main')");

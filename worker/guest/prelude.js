@@ -401,6 +401,8 @@
   let uncaughtHandler;
   /** process's watch over a promise a callback returned and the platform drops (see watchDropped). */
   let droppedHandler;
+  /** Runs when a task's synchronous part returns, before its promise jobs: process.nextTick's queue. */
+  let afterTask;
   const NOT_TAKEN = 0;
   const TAKEN = 1;
   const FAILED = 2;
@@ -462,6 +464,7 @@
       } catch (e) {
         fail(e); // an error thrown by a timer callback ends the run, as an uncaught exception would
       }
+      if (afterTask !== undefined) afterTask();
     },
     /** Runs the wrapped main body and follows its promise of { k: kind, v: value } to the run's settlement. */
     track(main) {
@@ -471,6 +474,8 @@
       } catch (e) {
         failMain(e);
         return;
+      } finally {
+        if (afterTask !== undefined) afterTask();
       }
       PromisePrototypeThen(mainPromise, (completion) => {
         if (completion.k === 0) { op('run.settle', { ok: true, result: '' }); return; }
@@ -525,6 +530,7 @@
   internal.dispatchUncaught = (e, origin) => dispatchUncaught(e, origin) !== NOT_TAKEN;
   internal.setUncaughtHandler = (onUncaught, onDropped) => { uncaughtHandler = onUncaught; droppedHandler = onDropped; };
   internal.watchDropped = watchDropped;
+  internal.setAfterTask = (fn) => { afterTask = fn; };
   internal.formatArg = formatArg;
   internal.formatError = formatError;
   // The later prelude files (PRELUDE_FILES) reach `internal` through this temporary global;

@@ -746,6 +746,7 @@ var __runjs_part = (() => {
   }
   var setUncaughtHandler = internal.setUncaughtHandler;
   var watchDropped = internal.watchDropped;
+  var setAfterTask = internal.setAfterTask;
   function exposeToEngine(name, fn) {
     internal[name] = fn;
   }
@@ -981,7 +982,7 @@ var __runjs_part = (() => {
   installConsoleExtras(fromPrelude.console);
   var web = () => requirePart("web");
   var coreExports = {
-    host: { op, opAsync, formatError, formatArg, onRunStart, failRun, setUncaughtHandler, watchDropped, now, timeOrigin, requirePart, require: require2, promiseDetails, isPlatformInstance },
+    host: { op, opAsync, formatError, formatArg, onRunStart, failRun, setUncaughtHandler, watchDropped, setAfterTask, now, timeOrigin, requirePart, require: require2, promiseDetails, isPlatformInstance },
     globals: new Proxy(fromPrelude, { get: (t, name) => __runjs_P.Object_hasOwn(t, name) ? t[name] : web().globals[name] })
   };
   __runjs_P.Object_defineProperties(coreExports, {

@@ -175,7 +175,7 @@ var __runjs_part = (() => {
   var core_default = __runjs_require("core");
 
   // worker/guest/platform/web/host.js
-  var { op, opAsync, formatError, formatArg, onRunStart, failRun, setUncaughtHandler, watchDropped, requirePart } = core_default.host;
+  var { op, opAsync, formatError, formatArg, onRunStart, failRun, setUncaughtHandler, watchDropped, setAfterTask, requirePart } = core_default.host;
 
   // worker/guest/platform/web/microtask.js
   var resolved = __runjs_P.Promise_resolve();
@@ -922,6 +922,45 @@ var __runjs_part = (() => {
   }
   __name(installProcessEvents, "installProcessEvents");
 
+  // worker/guest/platform/web/next-tick.js
+  var ticks = [];
+  var head = 0;
+  var scheduled = false;
+  var resolved2 = __runjs_P.Promise_resolve();
+  function drainTicks() {
+    while (head < ticks.length) {
+      const callback = ticks[head];
+      const args = ticks[head + 1];
+      ticks[head] = ticks[head + 1] = void 0;
+      head += 2;
+      try {
+        watchDropped(callback(...__runjs_P.iter(args)));
+      } catch (e) {
+        try {
+          failRun(e);
+        } catch {
+        }
+      }
+    }
+    ticks.length = 0;
+    head = 0;
+  }
+  __name(drainTicks, "drainTicks");
+  function drainFromJob() {
+    scheduled = false;
+    drainTicks();
+  }
+  __name(drainFromJob, "drainFromJob");
+  function queueTick(callback, args) {
+    __runjs_P.$push(ticks, callback, args);
+    if (!scheduled) {
+      scheduled = true;
+      __runjs_P.$then(resolved2, drainFromJob);
+    }
+  }
+  __name(queueTick, "queueTick");
+  setAfterTask(drainTicks);
+
   // worker/guest/platform/web/process.js
   var NODE_VERSION = "24.0.0";
   function hostNow() {
@@ -1080,8 +1119,8 @@ var __runjs_part = (() => {
       throw unsupported("process.kill()");
     },
     nextTick(callback, ...args) {
-      if (typeof callback !== "function") throw nodeError(TypeError, "ERR_INVALID_ARG_TYPE", 'The "callback" argument must be of type function');
-      queueMicrotask(() => callback(...__runjs_P.iter(args)));
+      if (typeof callback !== "function") throw invalidArgType("callback", "of type function", callback);
+      queueTick(callback, args);
     },
     hrtime,
     uptime() {

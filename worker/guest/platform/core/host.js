@@ -44,6 +44,8 @@ export function failRun(e) {
 export const setUncaughtHandler = internal.setUncaughtHandler;
 /** Hands process a promise a platform callback returned, which nobody else can handle (prelude.js). */
 export const watchDropped = internal.watchDropped;
+/** `fn` runs after each task's synchronous part, before its promise jobs (web/next-tick.js). */
+export const setAfterTask = internal.setAfterTask;
 
 /** Puts `fn` on the internal object the engine holds (never reachable from user code). */
 export function exposeToEngine(name, fn) {

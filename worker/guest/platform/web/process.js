@@ -8,6 +8,7 @@ import { VERSION } from './navigator.js';
 import { TextDecoder } from './encoding.js';
 import { timeOrigin } from './clock.js';
 import { installProcessEvents } from './process-events.js';
+import { queueTick } from './next-tick.js';
 
 const NODE_VERSION = '24.0.0';
 
@@ -130,8 +131,8 @@ export const process = {
   abort() { throw unsupported('process.abort()'); },
   kill() { throw unsupported('process.kill()'); },
   nextTick(callback, ...args) {
-    if (typeof callback !== 'function') throw nodeError(TypeError, 'ERR_INVALID_ARG_TYPE', 'The "callback" argument must be of type function');
-    queueMicrotask(() => callback(...args));
+    if (typeof callback !== 'function') throw invalidArgType('callback', 'of type function', callback);
+    queueTick(callback, args);
   },
   hrtime,
   uptime() { return (hostNow() - timeOrigin()) / 1000; },
