@@ -49,6 +49,7 @@ const corpus = {
   'dispatchEvent: not an Event': () => new EventTarget().dispatchEvent({ type: 'x' }),
   'EventTarget method on another object': () => EventTarget.prototype.addEventListener.call({}, 'x', () => {}),
   'Event getter on another object': () => Object.getOwnPropertyDescriptor(Event.prototype, 'type').get.call({}),
+  'CustomEvent detail on another object': () => Reflect.get(CustomEvent.prototype, 'detail', {}),
   'inspect an Event': () => require('node:util').inspect(new CustomEvent('x', { cancelable: true })).replace(/timeStamp: [\d.]+/, 'timeStamp: N'),
   'inspect an Event past the depth': () => require('node:util').inspect({ e: [new Event('x')] }, { depth: 0 }),
 };

@@ -1402,7 +1402,11 @@ ${warning.detail}` : "";
       this.#detail = init?.detail ?? null;
     }
     get detail() {
-      return this.#detail;
+      try {
+        return this.#detail;
+      } catch {
+        throw invalidThis("CustomEvent");
+      }
     }
     initCustomEvent(type, bubbles = false, cancelable = false, detail = null) {
       this.initEvent(type, bubbles, cancelable);

@@ -117,7 +117,13 @@ export class CustomEvent extends Event {
     super(type, init);
     this.#detail = init?.detail ?? null;
   }
-  get detail() { return this.#detail; }
+  get detail() {
+    try {
+      return this.#detail;
+    } catch {
+      throw invalidThis('CustomEvent');
+    }
+  }
   initCustomEvent(type, bubbles = false, cancelable = false, detail = null) {
     this.initEvent(type, bubbles, cancelable);
     this.#detail = detail;
