@@ -27,10 +27,15 @@ const DIFFERENTIAL: Record<string, string> = {
   'a timer callback throws: the listener gets it and the run goes on':
     "process.on('uncaughtException', (e, origin) => console.log('caught', e.message, origin));\n"
     + "setTimeout(() => { throw new RangeError('t1') }, 1);\nsetTimeout(() => console.log('after'), 5);",
-  'an EventTarget listener and a microtask throw':
+  'a microtask throws':
     "process.on('uncaughtException', (e) => console.log('caught', e.message));\n"
     + "queueMicrotask(() => { throw new Error('microtask') });\n"
     + "setTimeout(() => console.log('timer'), 1);",
+  'EventTarget listeners throw or reject: uncaught exceptions after the dispatch, the other listeners run':
+    "process.on('uncaughtException', (e, origin) => console.log('caught', e.message, origin));\nsetTimeout(() => {\n"
+    + "  const et = new EventTarget();\n  et.addEventListener('x', () => { throw new Error('thrown') });\n"
+    + "  et.addEventListener('x', async () => { throw new Error('rejected') });\n  et.addEventListener('x', () => console.log('third listener'));\n"
+    + "  et.dispatchEvent(new Event('x'));\n  console.log('dispatched');\n}, 1);",
   "'beforeExit' and 'exit', with the exit code":
     "process.on('exit', (code) => console.log('exit', code, process.exitCode));\n"
     + "process.on('beforeExit', (code) => console.log('beforeExit', code));\n"

@@ -177,8 +177,50 @@ var __runjs_part = (() => {
   // worker/guest/platform/web/host.js
   var { op, opAsync, formatError, formatArg, onRunStart, failRun, setUncaughtHandler, watchDropped, setAfterTask, requirePart } = core_default.host;
 
-  // worker/guest/platform/web/microtask.js
+  // worker/guest/platform/web/next-tick.js
+  var ticks = [];
+  var head = 0;
+  var scheduled = false;
   var resolved = __runjs_P.Promise_resolve();
+  function drainTicks() {
+    while (head < ticks.length) {
+      const callback = ticks[head];
+      const args = ticks[head + 1];
+      ticks[head] = ticks[head + 1] = void 0;
+      head += 2;
+      try {
+        watchDropped(callback(...__runjs_P.iter(args)));
+      } catch (e) {
+        try {
+          failRun(e);
+        } catch {
+        }
+      }
+    }
+    ticks.length = 0;
+    head = 0;
+  }
+  __name(drainTicks, "drainTicks");
+  function drainFromJob() {
+    scheduled = false;
+    drainTicks();
+  }
+  __name(drainFromJob, "drainFromJob");
+  function queueTick(callback, args) {
+    __runjs_P.$push(ticks, callback, args);
+    if (!scheduled) {
+      scheduled = true;
+      __runjs_P.$then(resolved, drainFromJob);
+    }
+  }
+  __name(queueTick, "queueTick");
+  setAfterTask(drainTicks);
+
+  // worker/guest/platform/web/clock.js
+  var { now, timeOrigin } = core_default.host;
+
+  // worker/guest/platform/web/microtask.js
+  var resolved2 = __runjs_P.Promise_resolve();
   function reportError(e) {
     failRun(e);
   }
@@ -189,7 +231,7 @@ var __runjs_part = (() => {
       __runjs_P.Object_defineProperty(e, "code", { value: "ERR_INVALID_ARG_TYPE", writable: true, enumerable: true, configurable: true });
       throw e;
     }
-    __runjs_P.$then(resolved, () => {
+    __runjs_P.$then(resolved2, () => {
       try {
         watchDropped(callback());
       } catch (e) {
@@ -222,9 +264,6 @@ var __runjs_part = (() => {
     return empty ? "{}" : "[Object]";
   }
   __name(shallowInspect, "shallowInspect");
-
-  // worker/guest/platform/web/clock.js
-  var { now, timeOrigin } = core_default.host;
 
   // worker/guest/platform/web/errors.js
   function nodeError(Ctor, code, message) {
@@ -922,45 +961,6 @@ var __runjs_part = (() => {
   }
   __name(installProcessEvents, "installProcessEvents");
 
-  // worker/guest/platform/web/next-tick.js
-  var ticks = [];
-  var head = 0;
-  var scheduled = false;
-  var resolved2 = __runjs_P.Promise_resolve();
-  function drainTicks() {
-    while (head < ticks.length) {
-      const callback = ticks[head];
-      const args = ticks[head + 1];
-      ticks[head] = ticks[head + 1] = void 0;
-      head += 2;
-      try {
-        watchDropped(callback(...__runjs_P.iter(args)));
-      } catch (e) {
-        try {
-          failRun(e);
-        } catch {
-        }
-      }
-    }
-    ticks.length = 0;
-    head = 0;
-  }
-  __name(drainTicks, "drainTicks");
-  function drainFromJob() {
-    scheduled = false;
-    drainTicks();
-  }
-  __name(drainFromJob, "drainFromJob");
-  function queueTick(callback, args) {
-    __runjs_P.$push(ticks, callback, args);
-    if (!scheduled) {
-      scheduled = true;
-      __runjs_P.$then(resolved2, drainFromJob);
-    }
-  }
-  __name(queueTick, "queueTick");
-  setAfterTask(drainTicks);
-
   // worker/guest/platform/web/process.js
   var NODE_VERSION = "24.0.0";
   function hostNow() {
@@ -1436,6 +1436,19 @@ ${warning.detail}` : "";
     return __runjs_P.$map(__runjs_P.$filter(list, (rec) => !rec.removed), (rec) => rec.callback);
   }
   __name(eventTargetListeners, "eventTargetListeners");
+  function rethrow(e) {
+    throw e;
+  }
+  __name(rethrow, "rethrow");
+  function catchRejection(result) {
+    try {
+      const then = result.then;
+      if (typeof then === "function") __runjs_P.$call(then, result, void 0, (e) => queueTick(rethrow, [e]));
+    } catch (e) {
+      queueTick(rethrow, [e]);
+    }
+  }
+  __name(catchRejection, "catchRejection");
   var EventTarget = class {
     static {
       __name(this, "EventTarget");
@@ -1510,14 +1523,16 @@ ${warning.detail}` : "";
             if (rec.once) this.removeEventListener(s.type, rec.callback, { capture: rec.capture });
             s.passive = rec.passive;
             try {
-              if (typeof rec.callback === "function") __runjs_P.$call(rec.callback, this, event);
+              let result;
+              if (typeof rec.callback === "function") result = __runjs_P.$call(rec.callback, this, event);
               else {
                 const handle = rec.callback.handleEvent;
                 if (typeof handle !== "function") throw new TypeError("'handleEvent' property of event listener should be a function");
-                __runjs_P.$call(handle, rec.callback, event);
+                result = __runjs_P.$call(handle, rec.callback, event);
               }
+              if (result !== void 0 && result !== null) catchRejection(result);
             } catch (e) {
-              reportError(e);
+              queueTick(rethrow, [e]);
             }
             s.passive = false;
             if (s.stopImmediate) break;

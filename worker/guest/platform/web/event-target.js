@@ -1,7 +1,8 @@
 // Event, EventTarget and CustomEvent (DOM Standard), for targets without a tree: dispatch runs
 // the target's own listeners (phase AT_TARGET). An exception in a listener is reported the way
-// Node and Deno do it: it ends the run as an uncaught exception, and dispatch stops.
-import { reportError } from './microtask.js';
+// Node does it: an uncaught exception in a tick after the dispatch, which ends the run unless a
+// process 'uncaughtException' listener takes it.
+import { queueTick } from './next-tick.js';
 import { now } from './clock.js';
 import { DOMException } from './dom-exception.js';
 import { process } from './process.js';
@@ -155,6 +156,21 @@ export function eventTargetListeners(target, type) {
   return list.filter((rec) => !rec.removed).map((rec) => rec.callback);
 }
 
+// As Node: what a listener throws, or its promise rejects with, is an uncaught exception raised
+// in a tick after the dispatch (the other listeners still run).
+function rethrow(e) {
+  throw e;
+}
+
+function catchRejection(result) {
+  try {
+    const then = result.then;
+    if (typeof then === 'function') then.call(result, undefined, (e) => queueTick(rethrow, [e]));
+  } catch (e) {
+    queueTick(rethrow, [e]);
+  }
+}
+
 export class EventTarget {
   constructor() {
     targets.set(this, new Map());
@@ -223,14 +239,16 @@ export class EventTarget {
           if (rec.once) this.removeEventListener(s.type, rec.callback, { capture: rec.capture });
           s.passive = rec.passive;
           try {
-            if (typeof rec.callback === 'function') rec.callback.call(this, event);
+            let result;
+            if (typeof rec.callback === 'function') result = rec.callback.call(this, event);
             else {
               const handle = rec.callback.handleEvent;
               if (typeof handle !== 'function') throw new TypeError("'handleEvent' property of event listener should be a function");
-              handle.call(rec.callback, event);
+              result = handle.call(rec.callback, event);
             }
+            if (result !== undefined && result !== null) catchRejection(result);
           } catch (e) {
-            reportError(e);
+            queueTick(rethrow, [e]);
           }
           s.passive = false;
           if (s.stopImmediate) break;
