@@ -156,6 +156,13 @@ guestSuite('process events', (g) => {
     assert.match('error' in outcome ? outcome.error : '', /^Uncaught RangeError: late\n    at file:\/\/\/main\.js:4:\d+$/);
   });
 
+  g.test("a fatal rejection emits 'exit' with code 1 and fails the run with the text it always had", async (ctx) => {
+    const { outcome, output } = await ctx.run("process.on('exit', (code) => console.log('exit', code));\nPromise.reject(new RangeError('fatal')); 1");
+    if (ctx.engine === 'quickjs') { assert.deepEqual({ outcome, output }, { outcome: { status: 'completed', result: '1' }, output: 'exit 0\n' }); return; }
+    assert.equal(output, 'exit 1\n');
+    assert.match('error' in outcome ? outcome.error : '', /^Uncaught RangeError: fatal\n    at file:\/\/\/main\.js:2:\d+$/);
+  });
+
   g.test("'exit' listeners: work they start is not waited for, and the result stays the main's", async (ctx) => {
     const { outcome, output } = await ctx.run("process.on('exit', () => { console.log('exit'); setTimeout(() => console.log('never'), 1) });\n42");
     assert.deepEqual(outcome, { status: 'completed', result: '42' });

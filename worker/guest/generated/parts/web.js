@@ -927,7 +927,7 @@ var __runjs_part = (() => {
     __name(onRejection, "onRejection");
     function armRejection() {
       if (rejectionArmed) return;
-      if (captureCallback === null && process2.listenerCount("unhandledRejection") + process2.listenerCount("uncaughtException") === 0) return;
+      if (captureCallback === null && process2.listenerCount("unhandledRejection") + process2.listenerCount("uncaughtException") + process2.listenerCount("exit") === 0) return;
       rejectionArmed = true;
       op("run.rejection", null, void 0, onRejection);
     }
@@ -956,7 +956,7 @@ var __runjs_part = (() => {
     }, "hasUncaughtExceptionCaptureCallback");
     return /* @__PURE__ */ __name(function listenersChanged2(event) {
       if (event === "beforeExit" || event === "exit") armIdle();
-      else if (event === "unhandledRejection" || event === "uncaughtException") armRejection();
+      if (event === "unhandledRejection" || event === "uncaughtException" || event === "exit") armRejection();
     }, "listenersChanged");
   }
   __name(installProcessEvents, "installProcessEvents");

@@ -145,7 +145,8 @@ export function installProcessEvents(process) {
 
   function armRejection() {
     if (rejectionArmed) return;
-    if (captureCallback === null && process.listenerCount('unhandledRejection') + process.listenerCount('uncaughtException') === 0) return;
+    // 'exit' listeners too: a fatal rejection emits 'exit' with code 1, as Node does.
+    if (captureCallback === null && process.listenerCount('unhandledRejection') + process.listenerCount('uncaughtException') + process.listenerCount('exit') === 0) return;
     rejectionArmed = true;
     op('run.rejection', null, undefined, onRejection);
   }
@@ -174,6 +175,6 @@ export function installProcessEvents(process) {
 
   return function listenersChanged(event) {
     if (event === 'beforeExit' || event === 'exit') armIdle();
-    else if (event === 'unhandledRejection' || event === 'uncaughtException') armRejection();
+    if (event === 'unhandledRejection' || event === 'uncaughtException' || event === 'exit') armRejection();
   };
 }
