@@ -36,6 +36,19 @@ export class EngineError extends Error {
   }
 }
 
+/**
+ * A guest task ended with a promise rejected and never handled (V8: isolated-vm reports it when
+ * the task's microtasks have run). `message` is the run's failure text; `reasonJson` the reason as
+ * the prelude rebuilds it for process 'unhandledRejection' listeners (engines/v8/unhandled-rejection.ts).
+ */
+export class UnhandledRejectionError extends EngineError {
+  readonly reasonJson: string;
+  constructor(message: string, reasonJson: string) {
+    super('internal', message);
+    this.reasonJson = reasonJson;
+  }
+}
+
 /** Resolves a static import of the main module to module source, or throws a user-facing error. */
 export type ModuleSourceLoader = (specifier: string) => string;
 

@@ -364,7 +364,7 @@
     // Expired timers are delivered in order of due time, then of creation (worker/runtime/timer-queue.ts).
     const opId = op('timers.sleep', MathFloor(ms), undefined, () => {
       MapDelete(timers, id);
-      ReflectApply(callback, g, args);
+      watchDropped(ReflectApply(callback, g, args));
     });
     MapSet(timers, id, opId);
     return id;
@@ -446,8 +446,52 @@
   ObjectDefineProperty(g, Symbol.for('runjs.import'), { __proto__: null, value: dynamicImport });
 
   // --- run lifecycle ---
-  function fail(e) {
+  function settleFailure(e) {
     op('run.settle', { ok: false, error: isError(e) ? `Uncaught ${formatError(e)}` : `Uncaught ${formatArg(e)}` });
+  }
+
+  /**
+   * process's 'uncaughtException' dispatch (platform/web/process-events.js), once a script touched
+   * `process`: called with an error nothing caught, true when a listener (or the capture callback)
+   * took it. What a listener throws ends the run, as it ends Node's process.
+   */
+  let uncaughtHandler;
+  /** process's watch over a promise a callback returned and the platform drops (see watchDropped). */
+  let droppedHandler;
+  /** Runs when a task's synchronous part returns, before its promise jobs: process.nextTick's queue. */
+  let afterTask;
+  const NOT_TAKEN = 0;
+  const TAKEN = 1;
+  const FAILED = 2;
+  function dispatchUncaught(e, origin) {
+    if (uncaughtHandler === undefined) return NOT_TAKEN;
+    try {
+      return uncaughtHandler(e, origin) === true ? TAKEN : NOT_TAKEN;
+    } catch (thrown) {
+      settleFailure(thrown);
+      return FAILED;
+    }
+  }
+
+  /**
+   * What a callback the platform calls (timers, immediates, microtasks, event listeners) returned:
+   * a promise nobody else can handle, so its rejection is an unhandled rejection process's
+   * listeners get with the reason itself (the engine's report would be a copy, and none on QuickJS).
+   */
+  function watchDropped(result) {
+    if (droppedHandler !== undefined && typeof result === 'object' && result !== null) droppedHandler(result);
+  }
+
+  /** An error nothing caught: to the 'uncaughtException' listeners, else the run fails with it. */
+  function fail(e) {
+    if (dispatchUncaught(e, 'uncaughtException') === NOT_TAKEN) settleFailure(e);
+  }
+
+  /** The main body threw or rejected: as `fail`, and a listener that took it lets the run complete. */
+  function failMain(e) {
+    const r = dispatchUncaught(e, 'uncaughtException');
+    if (r === NOT_TAKEN) settleFailure(e);
+    else if (r === TAKEN) op('run.settle', { ok: true, result: '' });
   }
 
   /**
@@ -477,6 +521,7 @@
       } catch (e) {
         fail(e); // an error thrown by a timer callback ends the run, as an uncaught exception would
       }
+      if (afterTask !== undefined) afterTask();
     },
     /** Runs the wrapped main body and follows its promise of { k: kind, v: value } to the run's settlement. */
     track(main) {
@@ -484,13 +529,15 @@
       try {
         mainPromise = main();
       } catch (e) {
-        fail(e);
+        failMain(e);
         return;
+      } finally {
+        if (afterTask !== undefined) afterTask();
       }
       PromisePrototypeThen(mainPromise, (completion) => {
         if (completion.k === 0) { op('run.settle', { ok: true, result: '' }); return; }
-        PromisePrototypeThen(PromiseResolve(completion.v), (v) => op('run.settle', { ok: true, result: serializeResult(v) }), fail);
-      }, fail);
+        PromisePrototypeThen(PromiseResolve(completion.v), (v) => op('run.settle', { ok: true, result: serializeResult(v) }), failMain);
+      }, failMain);
     },
   };
   /**
@@ -536,6 +583,11 @@
   internal.op = op;
   internal.promiseDetails = promiseDetails;
   internal.opAsync = opAsync;
+  /** true when the 'uncaughtException' listeners took `e` or the run already failed with what one threw. */
+  internal.dispatchUncaught = (e, origin) => dispatchUncaught(e, origin) !== NOT_TAKEN;
+  internal.setUncaughtHandler = (onUncaught, onDropped) => { uncaughtHandler = onUncaught; droppedHandler = onDropped; };
+  internal.watchDropped = watchDropped;
+  internal.setAfterTask = (fn) => { afterTask = fn; };
   internal.formatArg = formatArg;
   internal.formatError = formatError;
   // The later prelude files (PRELUDE_FILES) reach `internal` through this temporary global;

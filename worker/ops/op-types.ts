@@ -65,6 +65,13 @@ export interface OpContext {
   cancelOp(id: number): void;
   /** Whether a pending async op keeps the run alive (ref, the default) or not (like Node's timer.unref()). */
   refOp(id: number, ref: boolean): void;
+  /**
+   * Settles when the run reaches `event` (docs/script-environment.md "Process events"): 'idle', its
+   * work is done (the value says whether this is the last chance, `{ exit: true }`); 'rejection', a
+   * guest task left a promise rejection unhandled (the value is `{ text, reason }`). The op that
+   * waits does not keep the run alive; one waiter per event.
+   */
+  runEvent(event: 'idle' | 'rejection', signal: AbortSignal): Promise<unknown>;
 }
 
 export type OpValue = unknown;

@@ -3,7 +3,7 @@
 // ends when the main module has settled and nothing is pending — or at the first failure,
 // interrupt (cancel/timeout) or out-of-memory.
 import type { GuestRealm, HostCall, InterruptPoll, InterruptReason } from '../engine.ts';
-import { EngineError } from '../engine.ts';
+import { EngineError, UnhandledRejectionError } from '../engine.ts';
 import { OpError, WithBytes, type OpContext, type OpTable, type RunSupervisor } from '../ops/op-types.ts';
 import { RunResources } from './run-resources.ts';
 import { TimerQueue } from './timer-queue.ts';
@@ -117,6 +117,17 @@ export class RunLoop {
   #deadlineAt = Infinity;
   /** The wrapper's column shifts, to map main.js positions in error texts back to the source. */
   #shifts: WrapShifts | undefined;
+  /** The async op starting now (hostCall): ctx.runEvent's op, which must not keep the run alive. */
+  #startingOp = 0;
+  /** Ops waiting for a process event (ctx.runEvent), by event: the op the host settles itself. */
+  readonly #eventOps = new Map<'idle' | 'rejection', number>();
+  /** Async ops started since 'idle' was last delivered ('beforeExit' listeners may start more work). */
+  #opsSinceIdle = 0;
+  #idleDelivered = false;
+  /** The 'idle' op delivered as the last one (the guest emits 'exit'), once the loop chose it. */
+  #exitOp = 0;
+  /** 'exit' was emitted: nothing pending or queued keeps the run alive now, as in Node. */
+  #exited = false;
   /** The transpiled main module (a plain script as written), for assert's source expressions. */
   #js: string | undefined;
   #jsLines: string[] | undefined;
@@ -166,6 +177,8 @@ export class RunLoop {
     const id = this.#nextOpId++;
     const controller = new AbortController();
     this.#pending.set(id, controller);
+    this.#startingOp = id;
+    if (op !== 'run.idle' && op !== 'run.rejection') this.#opsSinceIdle++;
     let started: Promise<unknown>;
     try {
       started = def.run(args, bytes, this.#ctx, controller.signal);
@@ -227,6 +240,13 @@ export class RunLoop {
         if (ref) this.#unref.delete(id);
         else this.#unref.add(id);
       },
+      runEvent: (event) => {
+        // Settled by the loop itself (#check, #forwardRejection), never by this promise.
+        const id = this.#startingOp;
+        this.#unref.add(id);
+        this.#eventOps.set(event, id);
+        return new Promise(() => {});
+      },
     };
   }
 
@@ -272,7 +292,13 @@ export class RunLoop {
         this.#timers.turn(performance.now(), true);
         realm.runMain(wrapped.source, 'file:///main.js', (s) => external.get(s) ?? resolveImport(s, this.#builtins)).then(
           () => { this.#inFlight--; this.#mainRunning = false; this.#mainEvaluated = true; void this.#drain(); },
-          (e: unknown) => { this.#inFlight--; this.#mainRunning = false; this.#fromEngineError(e); },
+          (e: unknown) => {
+            this.#inFlight--;
+            this.#mainRunning = false;
+            if (!this.#forwardRejection(e)) { this.#fromEngineError(e); return; }
+            this.#mainEvaluated = true;
+            void this.#drain();
+          },
         );
       }
       return await done;
@@ -339,6 +365,20 @@ export class RunLoop {
     this.#end({ status: 'failed', error: internalError(e) });
   }
 
+  /**
+   * An unhandled rejection goes to the guest's process listeners when it waits for one (V8 only:
+   * the task had ended, so the run can go on); it is delivered before anything else queued, as
+   * Node processes rejections right after the microtasks. False: the run fails with it as before.
+   */
+  #forwardRejection(e: unknown): boolean {
+    if (!(e instanceof UnhandledRejectionError) || this.#outcome !== undefined) return false;
+    const id = this.#eventOps.get('rejection');
+    if (id === undefined || !this.#pending.has(id)) return false;
+    this.#eventOps.delete('rejection');
+    this.#queue.unshift({ id, ok: true, value: { text: e.message, reason: JSON.parse(e.reasonJson) as unknown } });
+    return true;
+  }
+
   #enqueue(c: Completion): void {
     if (this.#outcome !== undefined || !this.#pending.has(c.id)) return;
     this.#queue.push(c);
@@ -355,7 +395,7 @@ export class RunLoop {
     if (this.#draining || this.#mainRunning) return;
     this.#draining = true;
     try {
-      while (this.#queue.length > 0 && this.#outcome === undefined) {
+      while (this.#queue.length > 0 && this.#outcome === undefined && !this.#exited) {
         let c = this.#queue.shift()!;
         let early: AbortController | undefined;
         const earlier = this.#pending.has(c.id) ? this.#timers.earlierThan(c.id) : undefined;
@@ -380,11 +420,13 @@ export class RunLoop {
             await realm.complete(c.id, false, errorJson(c.value), undefined);
           }
         } catch (e) {
+          if (this.#forwardRejection(e)) continue;
           this.#fromEngineError(e);
           return;
         } finally {
           this.#inFlight--;
         }
+        if (c.id === this.#exitOp) this.#exited = true;
       }
     } finally {
       this.#draining = false;
@@ -394,8 +436,20 @@ export class RunLoop {
 
   /** Ends the run when it is complete, or fails it when it can never complete. */
   #check(): void {
-    if (this.#outcome !== undefined || !this.#mainEvaluated || this.#draining || this.#queue.length > 0) return;
-    if (this.#pending.size > this.#unref.size) return; // unreferenced ops do not keep the run alive
+    if (this.#outcome !== undefined || !this.#mainEvaluated || this.#draining) return;
+    if (!this.#exited && (this.#queue.length > 0 || this.#pending.size > this.#unref.size)) return; // unreferenced ops do not keep the run alive
+    const idle = this.#eventOps.get('idle');
+    if (this.#settled !== undefined && this.#exitOp === 0 && idle !== undefined && this.#pending.has(idle)) {
+      // The guest listens for 'beforeExit'/'exit': tell it, once more after each time
+      // 'beforeExit' listeners started new work, and the last time so that it emits 'exit'.
+      this.#eventOps.delete('idle');
+      const exit = this.#idleDelivered && this.#opsSinceIdle === 0;
+      this.#idleDelivered = true;
+      this.#opsSinceIdle = 0;
+      if (exit) this.#exitOp = idle;
+      this.#enqueue({ id: idle, ok: true, value: { exit } });
+      return;
+    }
     if (this.#settled !== undefined) this.#end({ status: 'completed', result: this.#settled.value });
     else this.#end({ status: 'failed', error: EXECUTION_ERRORS.DEADLOCK });
   }

@@ -35,6 +35,23 @@ const corpus = {
   'getEventListeners: not an emitter': () => E().getEventListeners('x'),
   'getMaxListeners: not an emitter': () => E().getMaxListeners({}),
   'kMaxEventTargetListeners symbols': () => [String(E().kMaxEventTargetListeners), String(E().kMaxEventTargetListenersWarned)],
+  // Event/EventTarget argument errors: Node's codes and texts (the WebIDL agrees on TypeError).
+  'Event: no type': () => new Event(),
+  'Event: options a number': () => new Event('x', 1),
+  'Event: options null': () => new Event('x', null).type,
+  'CustomEvent: no type': () => new CustomEvent(),
+  'Event: initEvent without a type': () => new Event('x').initEvent(),
+  'addEventListener: one argument': () => new EventTarget().addEventListener('x'),
+  'addEventListener: listener a string': () => new EventTarget().addEventListener('x', 'str'),
+  'addEventListener: null listener warns': () => warnings((target) => target.addEventListener('x', null)),
+  'removeEventListener: one argument': () => new EventTarget().removeEventListener('x'),
+  'dispatchEvent: no event': () => new EventTarget().dispatchEvent(),
+  'dispatchEvent: not an Event': () => new EventTarget().dispatchEvent({ type: 'x' }),
+  'EventTarget method on another object': () => EventTarget.prototype.addEventListener.call({}, 'x', () => {}),
+  'Event getter on another object': () => Object.getOwnPropertyDescriptor(Event.prototype, 'type').get.call({}),
+  'CustomEvent detail on another object': () => Reflect.get(CustomEvent.prototype, 'detail', {}),
+  'inspect an Event': () => require('node:util').inspect(new CustomEvent('x', { cancelable: true })).replace(/timeStamp: [\d.]+/, 'timeStamp: N'),
+  'inspect an Event past the depth': () => require('node:util').inspect({ e: [new Event('x')] }, { depth: 0 }),
 };
 
 /** What process 'warning' listeners see while `fn(target)` adds listeners to a fresh EventTarget. */

@@ -42,3 +42,24 @@ export function unhandledRejectionText(reason: unknown): string {
     default: return `Uncaught ${String(reason)}`;
   }
 }
+
+/**
+ * The reason as the prelude rebuilds it for process 'unhandledRejection' listeners: isolated-vm
+ * copied it out of the isolate, so an Error comes back as a new error of its class with its
+ * message and stack (not the same object), a primitive as itself, any other object as nothing.
+ */
+export function unhandledRejectionReason(reason: unknown): string {
+  if (reason instanceof Error) {
+    if (reason.message === NON_ERROR_OBJECT) return JSON.stringify({ kind: 'object' });
+    const frames = guestFrames(typeof reason.stack === 'string' ? reason.stack : '');
+    const head = reason.message === '' ? reason.name : `${reason.name}: ${reason.message}`;
+    return JSON.stringify({ kind: 'error', name: reason.name, message: reason.message, stack: [head, ...frames].join('\n') });
+  }
+  switch (typeof reason) {
+    case 'bigint': return JSON.stringify({ kind: 'bigint', value: String(reason) });
+    case 'symbol': return JSON.stringify({ kind: 'symbol', value: reason.description ?? '' });
+    case 'undefined': return JSON.stringify({ kind: 'undefined' });
+    case 'number': return JSON.stringify({ kind: 'number', value: Object.is(reason, -0) ? '-0' : String(reason) }); // NaN, -0, Infinity as text
+    default: return JSON.stringify({ kind: 'value', value: reason });
+  }
+}

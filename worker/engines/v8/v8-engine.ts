@@ -14,13 +14,13 @@
 // source (with V8's code cache).
 import ivm from 'isolated-vm';
 import v8 from 'node:v8';
-import { EngineError, type Engine, type GuestRealm, type HostCall, type ModuleSourceLoader, type RealmOptions } from '../../engine.ts';
+import { EngineError, UnhandledRejectionError, type Engine, type GuestRealm, type HostCall, type ModuleSourceLoader, type RealmOptions } from '../../engine.ts';
 import { PRELUDE_FILENAME, PRELUDE_SOURCE } from '../../guest/prelude-source.ts';
 import { PartCompiler, type PartSource } from './part-compiler.ts';
 import { PartUsage } from './part-preload.ts';
 import { HostOpsGate } from './host-ops-gate.ts';
 import { MAIN_EXPORT } from '../../source/wrap-main.ts';
-import { unhandledRejectionText } from './unhandled-rejection.ts';
+import { unhandledRejectionReason, unhandledRejectionText } from './unhandled-rejection.ts';
 import { BIND_GLOBAL, buildPreludeSnapshot, INTERNAL_GLOBAL } from './prelude-snapshot.ts';
 
 const MEMORY_LIMIT_TEXT = 'memory limit';
@@ -107,7 +107,7 @@ function classify(e: unknown, interrupted: boolean): EngineError {
 function classifyTask(e: unknown, interrupted: boolean): EngineError {
   const error = classify(e, interrupted);
   if (error.kind !== 'internal') return error;
-  return new EngineError('internal', unhandledRejectionText(e));
+  return new UnhandledRejectionError(unhandledRejectionText(e), unhandledRejectionReason(e));
 }
 
 class V8Realm implements GuestRealm {

@@ -733,6 +733,7 @@ var __runjs_part = (() => {
     return track(main);
   };
   function failRun(e) {
+    if (internal.dispatchUncaught(e, "uncaughtException")) return;
     let text;
     try {
       text = e instanceof Error || typeof e === "object" && e !== null && typeof e.stack === "string" ? formatError(e) : formatArg(e);
@@ -741,6 +742,9 @@ var __runjs_part = (() => {
     }
     op("run.settle", { ok: false, error: `Uncaught ${text}` });
   }
+  var setUncaughtHandler = internal.setUncaughtHandler;
+  var watchDropped = internal.watchDropped;
+  var setAfterTask = internal.setAfterTask;
   function exposeToEngine(name, fn) {
     internal[name] = fn;
   }
@@ -969,7 +973,7 @@ var __runjs_part = (() => {
   installConsoleExtras(fromPrelude.console);
   var web = () => requirePart("web");
   var coreExports = {
-    host: { op, opAsync, formatError, formatArg, onRunStart, failRun, now, timeOrigin, requirePart, require: require2, promiseDetails, isPlatformInstance },
+    host: { op, opAsync, formatError, formatArg, onRunStart, failRun, setUncaughtHandler, watchDropped, setAfterTask, now, timeOrigin, requirePart, require: require2, promiseDetails, isPlatformInstance },
     globals: new Proxy(fromPrelude, { get: (t, name) => __runjs_P.Object_hasOwn(t, name) ? t[name] : web().globals[name] })
   };
   __runjs_P.Object_defineProperties(coreExports, {

@@ -1,4 +1,5 @@
-// The run's lifecycle as the prelude reports it: the main module settled (result or error); and
+// The run's lifecycle as the prelude reports it: the main module settled (result or error); the
+// events process listeners wait for; and
 // the source text of a main-module call, for assert.ok's message (Node quotes the expression).
 import { OpError, type OpFactory } from '../op-types.ts';
 import { sourceExpression } from '../../source/source-expression.ts';
@@ -13,6 +14,20 @@ export const createRunOps: OpFactory = () => ({
       if (a.ok === true && typeof a.result === 'string') ctx.settle(true, a.result);
       else if (a.ok === false && typeof a.error === 'string') ctx.settle(false, a.error);
       else throw new OpError('run.settle: malformed settlement', 'TypeError');
+    },
+  },
+  // Process events (worker/guest/platform/web/process-events.js): the guest waits for the run's
+  // work to be done ('beforeExit'/'exit') and for unhandled rejections only while it has listeners.
+  'run.idle': {
+    kind: 'async',
+    run(_args, _bytes, ctx, signal) {
+      return ctx.runEvent('idle', signal);
+    },
+  },
+  'run.rejection': {
+    kind: 'async',
+    run(_args, _bytes, ctx, signal) {
+      return ctx.runEvent('rejection', signal);
     },
   },
   'run.sourceExpression': {

@@ -36,7 +36,7 @@ function context(resources: RunResources): OpContext {
     runId: 'r', limits: { heapBytes: 8 << 20, timeoutMs: 10_000 },
     supervisor: { request: () => Promise.reject(new Error('no supervisor')) },
     resources, policy: new PolicyEngine({}).forRun(), mcpCatalog: undefined, timers: new TimerQueue(),
-    writeOutput: () => {}, outputLineCap: () => 0, overflowOutput: () => {}, settle: () => {}, cancelOp: () => {}, refOp: () => {},
+    writeOutput: () => {}, outputLineCap: () => 0, overflowOutput: () => {}, settle: () => {}, cancelOp: () => {}, refOp: () => {}, runEvent: () => new Promise(() => {}),
   };
 }
 

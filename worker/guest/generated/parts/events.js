@@ -94,7 +94,7 @@ var __runjs_part = (() => {
       __name(__runjs_addCatch, "__runjs_addCatch");
       function __runjs_emitRejection(ee, err, type, args) {
         if (typeof ee[kRejection] === "function") {
-          ee[kRejection](err, type, ...__runjs_P.iter(args));
+          require_core().host.watchDropped(ee[kRejection](err, type, ...__runjs_P.iter(args)));
         } else {
           const prev = ee[kCapture];
           try {
@@ -202,13 +202,19 @@ var __runjs_part = (() => {
           return false;
         if (typeof handler === "function") {
           const result = ReflectApply(handler, this, args);
-          if (result !== void 0 && result !== null && this[kCapture] === true) __runjs_addCatch(this, result, type, args);
+          if (result !== void 0 && result !== null) {
+            if (this[kCapture] === true) __runjs_addCatch(this, result, type, args);
+            else require_core().host.watchDropped(result);
+          }
         } else {
           var len = handler.length;
           var listeners = arrayClone(handler, len);
           for (var i = 0; i < len; ++i) {
             const result = ReflectApply(listeners[i], this, args);
-            if (result !== void 0 && result !== null && this[kCapture] === true) __runjs_addCatch(this, result, type, args);
+            if (result !== void 0 && result !== null) {
+              if (this[kCapture] === true) __runjs_addCatch(this, result, type, args);
+              else require_core().host.watchDropped(result);
+            }
           }
         }
         return true;

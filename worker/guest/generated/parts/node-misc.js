@@ -494,7 +494,7 @@ var __runjs_part = (() => {
       this.#fire = () => {
         __runjs_P.$delete(live, this.#id);
         this.#sleep = void 0;
-        __runjs_P.Reflect_apply(callback, this, args);
+        core_default.host.watchDropped(__runjs_P.Reflect_apply(callback, this, args));
       };
       this.#start();
     }

@@ -175,7 +175,7 @@ var __runjs_part = (() => {
   var core_default = __runjs_require("core");
 
   // worker/guest/platform/web/host.js
-  var { op, opAsync, formatError, formatArg, onRunStart, failRun, requirePart } = core_default.host;
+  var { op, opAsync, formatError, formatArg, onRunStart, failRun, setUncaughtHandler, watchDropped, setAfterTask, requirePart } = core_default.host;
 
   // worker/guest/platform/web/microtask.js
   var resolved = __runjs_P.Promise_resolve();
@@ -184,6 +184,10 @@ var __runjs_part = (() => {
     failRun(e);
   }
   __name(reportError, "reportError");
+  function reportToGlobalListeners(e) {
+    return reportHook !== void 0 && reportHook(e);
+  }
+  __name(reportToGlobalListeners, "reportToGlobalListeners");
   var reportHook;
   function onReportException(hook) {
     reportHook = hook;
@@ -197,7 +201,7 @@ var __runjs_part = (() => {
     }
     __runjs_P.$then(resolved, () => {
       try {
-        callback();
+        watchDropped(callback());
       } catch (e) {
         reportError(e);
       }
@@ -228,6 +232,45 @@ var __runjs_part = (() => {
     return empty ? "{}" : "[Object]";
   }
   __name(shallowInspect, "shallowInspect");
+
+  // worker/guest/platform/web/next-tick.js
+  var ticks = [];
+  var head = 0;
+  var scheduled = false;
+  var resolved2 = __runjs_P.Promise_resolve();
+  function drainTicks() {
+    while (head < ticks.length) {
+      const callback = ticks[head];
+      const args = ticks[head + 1];
+      ticks[head] = ticks[head + 1] = void 0;
+      head += 2;
+      try {
+        watchDropped(callback(...__runjs_P.iter(args)));
+      } catch (e) {
+        try {
+          failRun(e);
+        } catch {
+        }
+      }
+    }
+    ticks.length = 0;
+    head = 0;
+  }
+  __name(drainTicks, "drainTicks");
+  function drainFromJob() {
+    scheduled = false;
+    drainTicks();
+  }
+  __name(drainFromJob, "drainFromJob");
+  function queueTick(callback, args) {
+    __runjs_P.$push(ticks, callback, args);
+    if (!scheduled) {
+      scheduled = true;
+      __runjs_P.$then(resolved2, drainFromJob);
+    }
+  }
+  __name(queueTick, "queueTick");
+  setAfterTask(drainTicks);
 
   // worker/guest/platform/web/clock.js
   var { now, timeOrigin } = core_default.host;
@@ -761,6 +804,173 @@ var __runjs_part = (() => {
   }
   __name(utf8Decode, "utf8Decode");
 
+  // worker/guest/platform/web/process-events.js
+  var ERROR_CLASSES = { __proto__: null, Error, TypeError, RangeError, SyntaxError, ReferenceError, URIError, EvalError };
+  function rebuildReason(r) {
+    switch (r.kind) {
+      case "error": {
+        const Ctor = ERROR_CLASSES[r.name] ?? Error;
+        const e = new Ctor(r.message);
+        if (ERROR_CLASSES[r.name] === void 0) e.name = r.name;
+        __runjs_P.Object_defineProperty(e, "stack", { value: r.stack, writable: true, configurable: true });
+        return e;
+      }
+      case "bigint":
+        return BigInt(r.value);
+      case "symbol":
+        return Symbol(r.value);
+      case "undefined":
+        return void 0;
+      case "number":
+        return Number(r.value);
+      case "value":
+        return r.value;
+      default:
+        return new Error("a promise was rejected with an object that is not an Error; runjs cannot pass that object on");
+    }
+  }
+  __name(rebuildReason, "rebuildReason");
+  function failNow(e) {
+    let text;
+    try {
+      text = e instanceof Error || typeof e === "object" && e !== null && typeof e.stack === "string" ? formatError(e) : formatArg(e);
+    } catch {
+      text = "unprintable error";
+    }
+    op("run.settle", { ok: false, error: `Uncaught ${text}` });
+  }
+  __name(failNow, "failNow");
+  function installProcessEvents(process2) {
+    let captureCallback = null;
+    let idleArmed = false;
+    let rejectionArmed = false;
+    const exitCode = /* @__PURE__ */ __name(() => {
+      const code = process2.exitCode;
+      return code === void 0 || code === null ? 0 : Number(code) | 0;
+    }, "exitCode");
+    function emitFatalExit() {
+      if (process2._exiting || process2.listenerCount("exit") === 0) return;
+      process2._exiting = true;
+      process2.exitCode = 1;
+      try {
+        process2.emit("exit", 1);
+      } catch {
+      }
+    }
+    __name(emitFatalExit, "emitFatalExit");
+    function onUncaught(err, origin) {
+      process2.emit("uncaughtExceptionMonitor", err, origin);
+      if (captureCallback !== null) {
+        captureCallback(err);
+        return true;
+      }
+      if (process2.emit("uncaughtException", err, origin)) return true;
+      emitFatalExit();
+      return false;
+    }
+    __name(onUncaught, "onUncaught");
+    const wantsRejections = /* @__PURE__ */ __name(() => captureCallback !== null || process2.listenerCount("unhandledRejection") + process2.listenerCount("uncaughtException") > 0, "wantsRejections");
+    function onDroppedRejection(reason, promise) {
+      if (process2.listenerCount("unhandledRejection") > 0) {
+        try {
+          process2.emit("unhandledRejection", reason, promise);
+        } catch (e) {
+          failRun(e);
+        }
+        return;
+      }
+      let taken;
+      try {
+        taken = onUncaught(reason, "unhandledRejection");
+      } catch (e) {
+        failNow(e);
+        return;
+      }
+      if (!taken) failNow(reason);
+    }
+    __name(onDroppedRejection, "onDroppedRejection");
+    function onDropped(result) {
+      if (!(result instanceof Promise) || !wantsRejections()) return;
+      __runjs_P.$then(result, void 0, (reason) => onDroppedRejection(reason, result));
+    }
+    __name(onDropped, "onDropped");
+    setUncaughtHandler(onUncaught, onDropped);
+    function onIdle(ok, value) {
+      idleArmed = false;
+      if (!ok || process2._exiting) return;
+      if (value.exit) {
+        process2._exiting = true;
+        process2.emit("exit", exitCode());
+        return;
+      }
+      process2.emit("beforeExit", exitCode());
+      armIdle();
+    }
+    __name(onIdle, "onIdle");
+    function armIdle() {
+      if (idleArmed || process2._exiting || process2.listenerCount("beforeExit") + process2.listenerCount("exit") === 0) return;
+      idleArmed = true;
+      op("run.idle", null, void 0, onIdle);
+    }
+    __name(armIdle, "armIdle");
+    function onRejection(ok, value) {
+      rejectionArmed = false;
+      if (!ok) return;
+      const reason = rebuildReason(value.reason);
+      const promise = __runjs_P.Promise_reject(reason);
+      __runjs_P.$catch(promise, () => {
+      });
+      armRejection();
+      if (process2.listenerCount("unhandledRejection") > 0) {
+        process2.emit("unhandledRejection", reason, promise);
+        return;
+      }
+      let taken;
+      try {
+        taken = onUncaught(reason, "unhandledRejection");
+      } catch (e) {
+        failNow(e);
+        return;
+      }
+      if (!taken) op("run.settle", { ok: false, error: value.text });
+    }
+    __name(onRejection, "onRejection");
+    function armRejection() {
+      if (rejectionArmed) return;
+      if (captureCallback === null && process2.listenerCount("unhandledRejection") + process2.listenerCount("uncaughtException") + process2.listenerCount("exit") === 0) return;
+      rejectionArmed = true;
+      op("run.rejection", null, void 0, onRejection);
+    }
+    __name(armRejection, "armRejection");
+    onRunStart(() => {
+      idleArmed = false;
+      rejectionArmed = false;
+      process2._exiting = false;
+      armIdle();
+      armRejection();
+    });
+    process2.setUncaughtExceptionCaptureCallback = /* @__PURE__ */ __name(function setUncaughtExceptionCaptureCallback(fn) {
+      if (fn === null) {
+        captureCallback = null;
+        return;
+      }
+      if (typeof fn !== "function") throw invalidArgType("fn", "of type function or null", fn);
+      if (captureCallback !== null) {
+        throw nodeError(Error, "ERR_UNCAUGHT_EXCEPTION_CAPTURE_ALREADY_SET", "`process.setupUncaughtExceptionCapture()` was called while a capture callback was already active");
+      }
+      captureCallback = fn;
+      armRejection();
+    }, "setUncaughtExceptionCaptureCallback");
+    process2.hasUncaughtExceptionCaptureCallback = /* @__PURE__ */ __name(function hasUncaughtExceptionCaptureCallback() {
+      return captureCallback !== null;
+    }, "hasUncaughtExceptionCaptureCallback");
+    return /* @__PURE__ */ __name(function listenersChanged2(event) {
+      if (event === "beforeExit" || event === "exit") armIdle();
+      if (event === "unhandledRejection" || event === "uncaughtException" || event === "exit") armRejection();
+    }, "listenersChanged");
+  }
+  __name(installProcessEvents, "installProcessEvents");
+
   // worker/guest/platform/web/process.js
   var NODE_VERSION = "24.0.0";
   function hostNow() {
@@ -883,6 +1093,7 @@ var __runjs_part = (() => {
     pid: 1,
     ppid: 0,
     exitCode: void 0,
+    _exiting: false,
     config: { variables: {} },
     features: {},
     stdout: writer(1),
@@ -918,8 +1129,8 @@ var __runjs_part = (() => {
       throw unsupported("process.kill()");
     },
     nextTick(callback, ...args) {
-      if (typeof callback !== "function") throw nodeError(TypeError, "ERR_INVALID_ARG_TYPE", 'The "callback" argument must be of type function');
-      queueMicrotask(() => callback(...__runjs_P.iter(args)));
+      if (typeof callback !== "function") throw invalidArgType("callback", "of type function", callback);
+      queueTick(callback, args);
     },
     hrtime,
     uptime() {
@@ -978,7 +1189,12 @@ ${warning.detail}` : "";
       return process;
     },
     once(event, fn) {
-      addListener(event, fn);
+      const once = /* @__PURE__ */ __name(function(...args) {
+        removeListener(event, once);
+        return __runjs_P.$apply(fn, this, args);
+      }, "once");
+      once.listener = fn;
+      addListener(event, once);
       return process;
     },
     off(event, fn) {
@@ -994,8 +1210,33 @@ ${warning.detail}` : "";
       else __runjs_P.$delete(listeners, event);
       return process;
     },
+    prependListener(event, fn) {
+      addListener(event, fn, true);
+      return process;
+    },
+    prependOnceListener(event, fn) {
+      const once = /* @__PURE__ */ __name(function(...args) {
+        removeListener(event, once);
+        return __runjs_P.$apply(fn, this, args);
+      }, "once");
+      once.listener = fn;
+      addListener(event, once, true);
+      return process;
+    },
     listeners(event) {
+      return __runjs_P.$map((__runjs_P.$get(listeners, event) ?? []), (l2) => l2.listener ?? l2);
+    },
+    rawListeners(event) {
       return __runjs_P.$slice((__runjs_P.$get(listeners, event) ?? []));
+    },
+    eventNames() {
+      return __runjs_P.$filter([...__runjs_P.iter(__runjs_P.$keys(listeners))], (k) => __runjs_P.$get(listeners, k).length > 0);
+    },
+    setMaxListeners() {
+      return process;
+    },
+    getMaxListeners() {
+      return 10;
     },
     listenerCount(event) {
       return (__runjs_P.$get(listeners, event) ?? []).length;
@@ -1007,29 +1248,35 @@ ${warning.detail}` : "";
       return true;
     }
   };
-  function addListener(event, fn) {
+  function addListener(event, fn, prepend = false) {
+    if (typeof fn !== "function") throw invalidArgType("listener", "of type function", fn);
     let list = __runjs_P.$get(listeners, event);
     if (list === void 0) {
       list = [];
       __runjs_P.$set(listeners, event, list);
     }
-    __runjs_P.$push(list, fn);
+    if (prepend) __runjs_P.$unshift(list, fn);
+    else __runjs_P.$push(list, fn);
+    listenersChanged(event);
   }
   __name(addListener, "addListener");
   function removeListener(event, fn) {
     const list = __runjs_P.$get(listeners, event);
     if (list === void 0) return;
-    const i = __runjs_P.$indexOf(list, fn);
+    const i = __runjs_P.$findIndex(list, (l2) => l2 === fn || l2.listener === fn);
     if (i >= 0) __runjs_P.$splice(list, i, 1);
   }
   __name(removeListener, "removeListener");
   __runjs_P.Object_defineProperty(process, Symbol.toStringTag, { value: "process", configurable: true });
+  var listenersChanged = installProcessEvents(process);
 
   // worker/guest/platform/web/event-target.js
+  var missingArgs = /* @__PURE__ */ __name((names) => nodeError(TypeError, "ERR_MISSING_ARGS", `The ${names} must be specified`), "missingArgs");
+  var invalidThis = /* @__PURE__ */ __name((type) => nodeError(TypeError, "ERR_INVALID_THIS", `Value of "this" must be of type ${type}`), "invalidThis");
   var events = /* @__PURE__ */ new WeakMap();
   function ev(e) {
     const s = __runjs_P.$get(events, e);
-    if (s === void 0) throw new TypeError("Illegal invocation");
+    if (s === void 0) throw invalidThis("Event");
     return s;
   }
   __name(ev, "ev");
@@ -1046,8 +1293,8 @@ ${warning.detail}` : "";
       __name(this, "Event");
     }
     constructor(type, init = void 0) {
-      if (arguments.length === 0) throw new TypeError("Failed to construct 'Event': 1 argument required, but only 0 present.");
-      if (init !== void 0 && init !== null && typeof init !== "object") throw new TypeError("Failed to construct 'Event': The provided value is not of type 'EventInit'.");
+      if (arguments.length === 0) throw missingArgs('"type" argument');
+      if (init !== void 0 && init !== null && typeof init !== "object" && typeof init !== "function") throw invalidArgType("options", "of type object", init);
       const o = init ?? {};
       __runjs_P.$set(events, this, {
         type: String(type),
@@ -1135,7 +1382,7 @@ ${warning.detail}` : "";
     }
     initEvent(type, bubbles = false, cancelable = false) {
       const s = ev(this);
-      if (arguments.length === 0) throw new TypeError("Failed to execute 'initEvent' on 'Event': 1 argument required, but only 0 present.");
+      if (arguments.length === 0) throw missingArgs('"type" argument');
       if (s.dispatching) return;
       s.type = String(type);
       s.bubbles = !!bubbles;
@@ -1160,12 +1407,16 @@ ${warning.detail}` : "";
     }
     #detail;
     constructor(type, init = void 0) {
-      if (arguments.length === 0) throw new TypeError("Failed to construct 'CustomEvent': 1 argument required, but only 0 present.");
+      if (arguments.length === 0) throw missingArgs('"type" argument');
       super(type, init);
       this.#detail = init?.detail ?? null;
     }
     get detail() {
-      return this.#detail;
+      try {
+        return this.#detail;
+      } catch {
+        throw invalidThis("CustomEvent");
+      }
     }
     initCustomEvent(type, bubbles = false, cancelable = false, detail = null) {
       this.initEvent(type, bubbles, cancelable);
@@ -1177,7 +1428,7 @@ ${warning.detail}` : "";
   function listenersOf(target) {
     let m = __runjs_P.$get(targets, target);
     if (m === void 0) {
-      if (!(target instanceof EventTarget)) throw new TypeError("Illegal invocation");
+      if (!(target instanceof EventTarget)) throw invalidThis("EventTarget");
       m = /* @__PURE__ */ new Map();
       __runjs_P.$set(targets, target, m);
     }
@@ -1205,6 +1456,23 @@ ${warning.detail}` : "";
     if (!__runjs_P.$has(targets, obj)) __runjs_P.$set(targets, obj, /* @__PURE__ */ new Map());
   }
   __name(adoptEventTarget, "adoptEventTarget");
+  function rethrow(e) {
+    throw e;
+  }
+  __name(rethrow, "rethrow");
+  function reportListenerError(e) {
+    if (!reportToGlobalListeners(e)) queueTick(rethrow, [e]);
+  }
+  __name(reportListenerError, "reportListenerError");
+  function catchRejection(result) {
+    try {
+      const then = result.then;
+      if (typeof then === "function") __runjs_P.$call(then, result, void 0, (e) => queueTick(rethrow, [e]));
+    } catch (e) {
+      queueTick(rethrow, [e]);
+    }
+  }
+  __name(catchRejection, "catchRejection");
   var EventTarget = class {
     static {
       __name(this, "EventTarget");
@@ -1214,10 +1482,17 @@ ${warning.detail}` : "";
     }
     addEventListener(type, callback, options = void 0) {
       const map = listenersOf(this);
-      if (arguments.length < 2) throw new TypeError(`Failed to execute 'addEventListener' on 'EventTarget': 2 arguments required, but only ${arguments.length} present.`);
+      if (arguments.length < 2) throw missingArgs('"type" and "listener" arguments');
       const o = flatten(options);
-      if (callback === null || callback === void 0) return;
-      if (typeof callback !== "function" && typeof callback !== "object") throw new TypeError("Failed to execute 'addEventListener' on 'EventTarget': The callback provided as parameter 2 is not an object.");
+      if (callback === null || callback === void 0) {
+        const w = new Error(`addEventListener called with ${callback} which has no effect.`);
+        w.name = "AddEventListenerArgumentTypeWarning";
+        w.target = this;
+        w.type = String(type);
+        process.emitWarning(w);
+        return;
+      }
+      if (typeof callback !== "function" && typeof callback !== "object") throw invalidArgType("listener", "an instance of EventListener", callback);
       if (o.signal !== void 0 && o.signal.aborted) return;
       const t = String(type);
       let list = __runjs_P.$get(map, t);
@@ -1236,6 +1511,8 @@ ${warning.detail}` : "";
     }
     removeEventListener(type, callback, options = void 0) {
       const map = listenersOf(this);
+      if (arguments.length < 2) throw missingArgs('"type" and "listener" arguments');
+      if (callback !== null && callback !== void 0 && typeof callback !== "function" && typeof callback !== "object") throw invalidArgType("listener", "an instance of EventListener", callback);
       const capture = typeof options === "boolean" ? options : !!options?.capture;
       const t = String(type);
       const list = __runjs_P.$get(map, t);
@@ -1252,8 +1529,9 @@ ${warning.detail}` : "";
     }
     dispatchEvent(event) {
       const map = listenersOf(this);
+      if (arguments.length === 0) throw missingArgs('"event" argument');
       const s = __runjs_P.$get(events, event);
-      if (s === void 0) throw new TypeError("Failed to execute 'dispatchEvent' on 'EventTarget': parameter 1 is not of type 'Event'.");
+      if (s === void 0) throw invalidArgType("event", "an instance of Event", event);
       if (s.dispatching) throw new DOMException("The event is already being dispatched.", "InvalidStateError");
       s.dispatching = true;
       s.target = this;
@@ -1269,14 +1547,16 @@ ${warning.detail}` : "";
             if (rec.once) this.removeEventListener(s.type, rec.callback, { capture: rec.capture });
             s.passive = rec.passive;
             try {
-              if (typeof rec.callback === "function") __runjs_P.$call(rec.callback, this, event);
+              let result;
+              if (typeof rec.callback === "function") result = __runjs_P.$call(rec.callback, this, event);
               else {
                 const handle = rec.callback.handleEvent;
                 if (typeof handle !== "function") throw new TypeError("'handleEvent' property of event listener should be a function");
-                __runjs_P.$call(handle, rec.callback, event);
+                result = __runjs_P.$call(handle, rec.callback, event);
               }
+              if (result !== void 0 && result !== null) catchRejection(result);
             } catch (e) {
-              reportError(e);
+              reportListenerError(e);
             }
             s.passive = false;
             if (s.stopImmediate) break;
@@ -1474,7 +1754,7 @@ ${warning.detail}` : "";
     __runjs_P.$set(immediates, id, true);
     op("timers.immediate", null, void 0, () => {
       if (!__runjs_P.$delete(immediates, id)) return;
-      callback(...__runjs_P.iter(args));
+      watchDropped(callback(...__runjs_P.iter(args)));
     });
     return id;
   }

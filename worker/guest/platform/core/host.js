@@ -25,8 +25,9 @@ internal.track = function (main) {
   return track(main);
 };
 
-/** Ends the run as an uncaught exception would (errors in event listeners, reportError). */
+/** An uncaught exception (errors in event listeners, reportError): to process's listeners, else the run ends. */
 export function failRun(e) {
+  if (internal.dispatchUncaught(e, 'uncaughtException')) return;
   let text;
   try {
     text = e instanceof Error || (typeof e === 'object' && e !== null && typeof e.stack === 'string') ? formatError(e) : formatArg(e);
@@ -35,6 +36,16 @@ export function failRun(e) {
   }
   op('run.settle', { ok: false, error: `Uncaught ${text}` });
 }
+
+/**
+ * Installs process's 'uncaughtException' dispatch (web/process-events.js): `fn(error, origin)`
+ * returns true when a listener took the error.
+ */
+export const setUncaughtHandler = internal.setUncaughtHandler;
+/** Hands process a promise a platform callback returned, which nobody else can handle (prelude.js). */
+export const watchDropped = internal.watchDropped;
+/** `fn` runs after each task's synchronous part, before its promise jobs (web/next-tick.js). */
+export const setAfterTask = internal.setAfterTask;
 
 /** Puts `fn` on the internal object the engine holds (never reachable from user code). */
 export function exposeToEngine(name, fn) {

@@ -1,16 +1,26 @@
 // Event, EventTarget and CustomEvent (DOM Standard), for targets without a tree: dispatch runs
-// the target's own listeners (phase AT_TARGET). An exception in a listener is reported (HTML's
-// "report the exception", microtask.js reportError) and the dispatch goes on with the next one.
-import { reportError, describeType } from './microtask.js';
+// the target's own listeners (phase AT_TARGET). An exception in a listener is reported, and the
+// dispatch goes on with the next listener: to the global object's `error` listeners at once if it
+// has any (HTML's "report the exception", global-events.js), else the way Node does it, as an
+// uncaught exception in a tick after the dispatch, which ends the run unless a process
+// 'uncaughtException' listener takes it.
+import { reportToGlobalListeners, describeType } from './microtask.js';
+import { queueTick } from './next-tick.js';
 import { now } from './clock.js';
 import { DOMException } from './dom-exception.js';
 import { process } from './process.js';
+import { nodeError, invalidArgType } from './errors.js';
+
+// Argument errors: Node's codes and texts where Node and the WebIDL agree on the class (TypeError;
+// the WPT checks only the class), so `code` and `message` are what Node's EventTarget gives.
+const missingArgs = (names) => nodeError(TypeError, 'ERR_MISSING_ARGS', `The ${names} must be specified`);
+const invalidThis = (type) => nodeError(TypeError, 'ERR_INVALID_THIS', `Value of "this" must be of type ${type}`);
 
 const events = new WeakMap(); // Event → its state
 
 function ev(e) {
   const s = events.get(e);
-  if (s === undefined) throw new TypeError('Illegal invocation');
+  if (s === undefined) throw invalidThis('Event');
   return s;
 }
 
@@ -23,8 +33,8 @@ const IS_TRUSTED = {
 
 export class Event {
   constructor(type, init = undefined) {
-    if (arguments.length === 0) throw new TypeError("Failed to construct 'Event': 1 argument required, but only 0 present.");
-    if (init !== undefined && init !== null && typeof init !== 'object') throw new TypeError("Failed to construct 'Event': The provided value is not of type 'EventInit'.");
+    if (arguments.length === 0) throw missingArgs('"type" argument');
+    if (init !== undefined && init !== null && typeof init !== 'object' && typeof init !== 'function') throw invalidArgType('options', 'of type object', init);
     const o = init ?? {};
     events.set(this, {
       type: String(type),
@@ -83,7 +93,7 @@ export class Event {
   }
   initEvent(type, bubbles = false, cancelable = false) {
     const s = ev(this);
-    if (arguments.length === 0) throw new TypeError("Failed to execute 'initEvent' on 'Event': 1 argument required, but only 0 present.");
+    if (arguments.length === 0) throw missingArgs('"type" argument');
     if (s.dispatching) return;
     s.type = String(type);
     s.bubbles = !!bubbles;
@@ -107,11 +117,17 @@ export function trusted(event) {
 export class CustomEvent extends Event {
   #detail;
   constructor(type, init = undefined) {
-    if (arguments.length === 0) throw new TypeError("Failed to construct 'CustomEvent': 1 argument required, but only 0 present.");
+    if (arguments.length === 0) throw missingArgs('"type" argument');
     super(type, init);
     this.#detail = init?.detail ?? null;
   }
-  get detail() { return this.#detail; }
+  get detail() {
+    try {
+      return this.#detail;
+    } catch {
+      throw invalidThis('CustomEvent');
+    }
+  }
   initCustomEvent(type, bubbles = false, cancelable = false, detail = null) {
     this.initEvent(type, bubbles, cancelable);
     this.#detail = detail;
@@ -124,7 +140,7 @@ const targets = new WeakMap(); // EventTarget → Map(type → listener records)
 function listenersOf(target) {
   let m = targets.get(target);
   if (m === undefined) {
-    if (!(target instanceof EventTarget)) throw new TypeError('Illegal invocation');
+    if (!(target instanceof EventTarget)) throw invalidThis('EventTarget');
     m = new Map();
     targets.set(target, m);
   }
@@ -155,16 +171,42 @@ export function adoptEventTarget(obj) {
   if (!targets.has(obj)) targets.set(obj, new Map());
 }
 
+// As Node: what a listener throws, or its promise rejects with, is an uncaught exception raised
+// in a tick after the dispatch (the other listeners still run).
+function rethrow(e) {
+  throw e;
+}
+
+function reportListenerError(e) {
+  if (!reportToGlobalListeners(e)) queueTick(rethrow, [e]);
+}
+
+function catchRejection(result) {
+  try {
+    const then = result.then;
+    if (typeof then === 'function') then.call(result, undefined, (e) => queueTick(rethrow, [e]));
+  } catch (e) {
+    queueTick(rethrow, [e]);
+  }
+}
+
 export class EventTarget {
   constructor() {
     targets.set(this, new Map());
   }
   addEventListener(type, callback, options = undefined) {
     const map = listenersOf(this);
-    if (arguments.length < 2) throw new TypeError(`Failed to execute 'addEventListener' on 'EventTarget': 2 arguments required, but only ${arguments.length} present.`);
+    if (arguments.length < 2) throw missingArgs('"type" and "listener" arguments');
     const o = flatten(options);
-    if (callback === null || callback === undefined) return;
-    if (typeof callback !== 'function' && typeof callback !== 'object') throw new TypeError("Failed to execute 'addEventListener' on 'EventTarget': The callback provided as parameter 2 is not an object.");
+    if (callback === null || callback === undefined) {
+      const w = new Error(`addEventListener called with ${callback} which has no effect.`);
+      w.name = 'AddEventListenerArgumentTypeWarning';
+      w.target = this;
+      w.type = String(type);
+      process.emitWarning(w);
+      return;
+    }
+    if (typeof callback !== 'function' && typeof callback !== 'object') throw invalidArgType('listener', 'an instance of EventListener', callback);
     if (o.signal !== undefined && o.signal.aborted) return;
     const t = String(type);
     let list = map.get(t);
@@ -180,6 +222,8 @@ export class EventTarget {
   }
   removeEventListener(type, callback, options = undefined) {
     const map = listenersOf(this);
+    if (arguments.length < 2) throw missingArgs('"type" and "listener" arguments');
+    if (callback !== null && callback !== undefined && typeof callback !== 'function' && typeof callback !== 'object') throw invalidArgType('listener', 'an instance of EventListener', callback);
     const capture = typeof options === 'boolean' ? options : !!options?.capture;
     const t = String(type);
     const list = map.get(t);
@@ -196,8 +240,9 @@ export class EventTarget {
   }
   dispatchEvent(event) {
     const map = listenersOf(this);
+    if (arguments.length === 0) throw missingArgs('"event" argument');
     const s = events.get(event);
-    if (s === undefined) throw new TypeError("Failed to execute 'dispatchEvent' on 'EventTarget': parameter 1 is not of type 'Event'.");
+    if (s === undefined) throw invalidArgType('event', 'an instance of Event', event);
     if (s.dispatching) throw new DOMException('The event is already being dispatched.', 'InvalidStateError');
     s.dispatching = true;
     s.target = this;
@@ -213,14 +258,16 @@ export class EventTarget {
           if (rec.once) this.removeEventListener(s.type, rec.callback, { capture: rec.capture });
           s.passive = rec.passive;
           try {
-            if (typeof rec.callback === 'function') rec.callback.call(this, event);
+            let result;
+            if (typeof rec.callback === 'function') result = rec.callback.call(this, event);
             else {
               const handle = rec.callback.handleEvent;
               if (typeof handle !== 'function') throw new TypeError("'handleEvent' property of event listener should be a function");
-              handle.call(rec.callback, event);
+              result = handle.call(rec.callback, event);
             }
+            if (result !== undefined && result !== null) catchRejection(result);
           } catch (e) {
-            reportError(e);
+            reportListenerError(e);
           }
           s.passive = false;
           if (s.stopImmediate) break;

@@ -1,5 +1,5 @@
 // queueMicrotask and reportError.
-import { failRun } from './host.js';
+import { failRun, watchDropped } from './host.js';
 
 const resolved = Promise.resolve();
 
@@ -7,6 +7,11 @@ const resolved = Promise.resolve();
 export function reportError(e) {
   if (reportHook !== undefined && reportHook(e)) return;
   failRun(e);
+}
+
+/** Whether the global object's `error` listeners took `e` (global-events.js); false without any. */
+export function reportToGlobalListeners(e) {
+  return reportHook !== undefined && reportHook(e);
 }
 
 let reportHook; // global-events.js: the global object's `error` listeners take the exception first
@@ -23,7 +28,7 @@ export function queueMicrotask(callback) {
   }
   resolved.then(() => {
     try {
-      callback();
+      watchDropped(callback());
     } catch (e) {
       reportError(e);
     }

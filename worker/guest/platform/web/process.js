@@ -7,6 +7,8 @@ import { queueMicrotask } from './microtask.js';
 import { VERSION } from './navigator.js';
 import { TextDecoder } from './encoding.js';
 import { timeOrigin } from './clock.js';
+import { installProcessEvents } from './process-events.js';
+import { queueTick } from './next-tick.js';
 
 const NODE_VERSION = '24.0.0';
 
@@ -111,6 +113,7 @@ export const process = {
   pid: 1,
   ppid: 0,
   exitCode: undefined,
+  _exiting: false,
   config: { variables: {} },
   features: {},
   stdout: writer(1),
@@ -128,8 +131,8 @@ export const process = {
   abort() { throw unsupported('process.abort()'); },
   kill() { throw unsupported('process.kill()'); },
   nextTick(callback, ...args) {
-    if (typeof callback !== 'function') throw nodeError(TypeError, 'ERR_INVALID_ARG_TYPE', 'The "callback" argument must be of type function');
-    queueMicrotask(() => callback(...args));
+    if (typeof callback !== 'function') throw invalidArgType('callback', 'of type function', callback);
+    queueTick(callback, args);
   },
   hrtime,
   uptime() { return (hostNow() - timeOrigin()) / 1000; },
@@ -171,14 +174,30 @@ export const process = {
   },
   on(event, fn) { addListener(event, fn); return process; },
   addListener(event, fn) { addListener(event, fn); return process; },
-  once(event, fn) { addListener(event, fn); return process; },
+  once(event, fn) {
+    const once = function (...args) { removeListener(event, once); return fn.apply(this, args); };
+    once.listener = fn;
+    addListener(event, once);
+    return process;
+  },
   off(event, fn) { removeListener(event, fn); return process; },
   removeListener(event, fn) { removeListener(event, fn); return process; },
   removeAllListeners(event = undefined) {
     if (event === undefined) listeners.clear(); else listeners.delete(event);
     return process;
   },
-  listeners(event) { return (listeners.get(event) ?? []).slice(); },
+  prependListener(event, fn) { addListener(event, fn, true); return process; },
+  prependOnceListener(event, fn) {
+    const once = function (...args) { removeListener(event, once); return fn.apply(this, args); };
+    once.listener = fn;
+    addListener(event, once, true);
+    return process;
+  },
+  listeners(event) { return (listeners.get(event) ?? []).map((l) => l.listener ?? l); },
+  rawListeners(event) { return (listeners.get(event) ?? []).slice(); },
+  eventNames() { return [...listeners.keys()].filter((k) => listeners.get(k).length > 0); },
+  setMaxListeners() { return process; },
+  getMaxListeners() { return 10; },
   listenerCount(event) { return (listeners.get(event) ?? []).length; },
   emit(event, ...args) {
     const list = listeners.get(event);
@@ -187,15 +206,18 @@ export const process = {
     return true;
   },
 };
-function addListener(event, fn) {
+function addListener(event, fn, prepend = false) {
+  if (typeof fn !== 'function') throw invalidArgType('listener', 'of type function', fn);
   let list = listeners.get(event);
   if (list === undefined) { list = []; listeners.set(event, list); }
-  list.push(fn);
+  if (prepend) list.unshift(fn); else list.push(fn);
+  listenersChanged(event);
 }
 function removeListener(event, fn) {
   const list = listeners.get(event);
   if (list === undefined) return;
-  const i = list.indexOf(fn);
+  const i = list.findIndex((l) => l === fn || l.listener === fn);
   if (i >= 0) list.splice(i, 1);
 }
 Object.defineProperty(process, Symbol.toStringTag, { value: 'process', configurable: true });
+const listenersChanged = installProcessEvents(process);

@@ -1,6 +1,6 @@
 // Timers beyond prelude.js's setTimeout: setImmediate, and unreferenced sleeps (a pending
 // unreferenced sleep does not keep a run alive, like Node's timer.unref()) for AbortSignal.timeout.
-import { op } from './host.js';
+import { op, watchDropped } from './host.js';
 
 const immediates = new Map(); // immediate id → true while pending
 let nextImmediate = 1;
@@ -13,7 +13,7 @@ export function setImmediate(callback, ...args) {
   // Node's check phase comes before its next timers phase.
   op('timers.immediate', null, undefined, () => {
     if (!immediates.delete(id)) return;
-    callback(...args);
+    watchDropped(callback(...args));
   });
   return id;
 }

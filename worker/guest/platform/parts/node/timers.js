@@ -91,7 +91,7 @@ class Timeout {
       live.delete(this.#id);
       this.#sleep = undefined;
       // As Node: the callback's `this` is the Timeout.
-      Reflect.apply(callback, this, args);
+      core.host.watchDropped(Reflect.apply(callback, this, args));
     };
     this.#start();
   }
@@ -177,7 +177,7 @@ function immediate(callback, ...args) {
   if (typeof callback !== 'function') throw invalidArgType('callback', 'of type function', callback);
   // As Node: the callback's `this` is the Immediate (made before it can run).
   let self;
-  self = new Immediate(setImmediate(() => Reflect.apply(callback, self, args)));
+  self = new Immediate(setImmediate(() => Reflect.apply(callback, self, args))); // setImmediate watches the result
   return self;
 }
 Object.defineProperty(immediate, kCustomPromisify, { value: promises.setImmediate, configurable: true });
