@@ -1,5 +1,5 @@
 // Heap images over the content-addressed blob store, stored compactly. A stored heap is two blobs:
-// a zstd payload (the whole image, or an XOR delta against the image it was restored from) and a
+// a zstd payload (the whole image, or a delta against the image it was restored from) and a
 // small JSON record naming the payload, the parent and the full image's hash. The heap key is the
 // record's blob key. Deltas chain at most MAX_DELTA_DEPTH deep (shared/heap-encode.ts encodes, here
 // or in the worker that ran the step), so no restore replays a long chain. Everything read is
@@ -13,7 +13,7 @@ import { heapImageHashAsync } from '../../shared/heap-image-hash.ts';
 import { BlobCorruptError, isBlobKey, type BlobStore } from '../stores/blob/index.ts';
 import { HeapCorruptError, HeapNotFoundError } from './heap-errors.ts';
 import { parseHeapRecord, type HeapRecord } from '../../shared/heap-record.ts';
-import { applyXorDelta } from '../../shared/heap-delta.ts';
+import { applySparseDelta, applyXorDelta, maxSparseDeltaBytes } from '../../shared/heap-delta.ts';
 import { encodeHeap, sha256Hex, type CheckedHeap, type EncodedHeap } from '../../shared/heap-encode.ts';
 
 /** Longest delta chain a restore may replay (a full image is stored instead beyond it). */
@@ -123,11 +123,13 @@ export class HeapStore {
     this.#rememberRecord(key, record);
     const payload = await this.#read(key, record.payload);
     if (payload === undefined) throw new HeapCorruptError(key, `its payload blob ${record.payload} is missing`);
-    const stored = record.manifest.ranges.reduce((n, r) => n + (Array.isArray(r) && typeof r[1] === 'number' ? r[1] : 0), 0) * IMAGE_PAGE_BYTES;
+    const storedPages = record.manifest.ranges.reduce((n, r) => n + (Array.isArray(r) && typeof r[1] === 'number' ? r[1] : 0), 0);
+    const stored = storedPages * IMAGE_PAGE_BYTES;
+    const sparse = record.encoding === 'delta' && record.version >= 3;
     let bytes: Uint8Array;
     try {
       // The output bound stops a hostile payload from decompressing into gigabytes.
-      bytes = await decompress(payload, { maxOutputLength: Math.max(1, stored) });
+      bytes = await decompress(payload, { maxOutputLength: Math.max(1, sparse ? maxSparseDeltaBytes(storedPages) : stored) });
     } catch (e) {
       throw new HeapCorruptError(key, `its payload does not decompress: ${e instanceof Error ? e.message : String(e)}`);
     }
@@ -142,8 +144,14 @@ export class HeapStore {
         throw e;
       }
       if (parent.record.depth !== record.depth - 1) throw new HeapCorruptError(key, 'its depth does not follow its parent\'s');
-      if (bytes.byteLength !== stored) throw new HeapCorruptError(key, 'its delta does not match its manifest');
-      bytes = applyXorDelta(record.manifest, bytes, parent.image);
+      if (sparse) {
+        const applied = applySparseDelta(record.manifest, bytes, parent.image);
+        if (typeof applied === 'string') throw new HeapCorruptError(key, applied);
+        bytes = applied;
+      } else {
+        if (bytes.byteLength !== stored) throw new HeapCorruptError(key, 'its delta does not match its manifest');
+        bytes = applyXorDelta(record.manifest, bytes, parent.image);
+      }
     }
     let image: HeapImage;
     try {

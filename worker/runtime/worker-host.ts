@@ -9,8 +9,7 @@ import type { WorkerSettings } from '../../shared/worker-settings.ts';
 import { EngineError, type Engine, type GuestRealm, type HostCall } from '../engine.ts';
 import { V8Engine } from '../engines/v8/v8-engine.ts';
 import { HeapImageError, type HeapImage } from '../../shared/heap-image.ts';
-import { encodeHeap, LARGE_IMAGE_BYTES, type DeltaParent, type EncodedHeap } from '../../shared/heap-encode.ts';
-import { DeltaScratch } from '../../shared/heap-delta.ts';
+import { encodeHeap, type DeltaParent, type EncodedHeap } from '../../shared/heap-encode.ts';
 import { ByteLru, WORKER_IMAGE_CACHE_BYTES, WORKER_IMAGE_CACHE_ENTRIES } from '../../shared/image-lru.ts';
 import { EXECUTION_ERRORS } from '../../shared/errors.ts';
 import { createOps } from '../ops/capabilities.ts';
@@ -80,8 +79,6 @@ export class WorkerHost {
   readonly #imageCache = new ByteLru<HeapImage>(WORKER_IMAGE_CACHE_BYTES, WORKER_IMAGE_CACHE_ENTRIES);
   /** The QuickJS base image encoded as a full heap (its key is every fresh run's delta parent), made on first use. */
   #base: Promise<EncodedHeap & { readonly image: HeapImage }> | undefined;
-  /** The zeroed buffer each step's delta is written into (no 2.8 MB allocation per step; shared/heap-delta.ts). */
-  readonly #deltaScratch = new DeltaScratch(LARGE_IMAGE_BYTES);
   /** Page hashes of the images this worker encoded (shared/heap-image-hash.ts): the next step from one hashes only its changed pages. */
   readonly #pageHashes = new WeakMap<HeapImage, Uint8Array>();
   #active: { runId: string; loop: RunLoop } | undefined;
@@ -169,7 +166,7 @@ export class WorkerHost {
   }
 
   /**
-   * A completed run's heap as the store keeps it: an XOR delta against the image the run restored
+   * A completed run's heap as the store keeps it: a sparse delta against the image the run restored
    * (`input`), or — at the depth limit — against the chain's depth-1 heap when this worker holds
    * it, else against the base image (a new chain); the rules HeapStore.put applies, here, so only
    * a few KB cross to the supervisor. The image stays in this worker's cache under its heap key,
@@ -186,7 +183,7 @@ export class WorkerHost {
     }
     const base = against === undefined ? await this.#storedBase() : undefined;
     if (base) against = { key: base.key, image: base.image, depth: 0, pageHashes: base.pageHashes };
-    const encoded = await encodeHeap(image, against, this.#deltaScratch);
+    const encoded = await encodeHeap(image, against);
     if (encoded.pageHashes) this.#pageHashes.set(image, encoded.pageHashes);
     if (encoded.parentPageHashes && against) this.#pageHashes.set(against.image, encoded.parentPageHashes);
     this.#imageCache.set(encoded.key, image, image.bytes.byteLength);
