@@ -15,6 +15,7 @@ import { HeapCorruptError, HeapNotFoundError } from './heap-errors.ts';
 import { parseHeapRecord, type HeapRecord } from '../../shared/heap-record.ts';
 import { applySparseDelta, applyXorDelta, maxSparseDeltaBytes } from '../../shared/heap-delta.ts';
 import { encodeHeap, sha256Hex, type CheckedHeap, type EncodedHeap } from '../../shared/heap-encode.ts';
+import { GroupCommit } from './group-commit.ts';
 
 /** Longest delta chain a restore may replay (a full image is stored instead beyond it). */
 export const MAX_DELTA_DEPTH = 8;
@@ -67,6 +68,8 @@ export function isHeapKey(key: unknown): key is string {
 
 export class HeapStore {
   readonly #blobs: BlobStore;
+  /** Heaps stored at the same time share their durability barriers (group-commit.ts). */
+  readonly #commits: GroupCommit;
   readonly #cacheBytes: number;
   readonly #maxDepth: number;
   /** Least recently used first. */
@@ -84,6 +87,7 @@ export class HeapStore {
 
   constructor(opts: HeapStoreOptions) {
     this.#blobs = opts.blobs;
+    this.#commits = new GroupCommit(opts.blobs);
     this.#baseImage = opts.baseImage;
     this.#cacheBytes = opts.cacheBytes ?? DEFAULT_CACHE_BYTES;
     this.#maxDepth = opts.maxDeltaDepth ?? MAX_DELTA_DEPTH;
@@ -225,7 +229,8 @@ export class HeapStore {
 
   /**
    * Writes a heap's two blobs together, one durability barrier for both where the blob store
-   * offers one (BlobStore.putAll): a crash before it completes can leave either without the other, but
+   * offers one (BlobStore.putAll), shared with the heaps being stored at the same time
+   * (group-commit.ts): a crash before it completes can leave either without the other, but
    * the key was never handed out, and storing the same heap again writes what is missing
    * (put-if-absent skips only what exists). With `verify` (blobs from a worker) the payload must be
    * the one the record names: a small one is hashed first; a large one is hashed once, by the blob
@@ -248,7 +253,7 @@ export class HeapStore {
       if (payloadKey !== expected) throw mismatch(payloadKey);
       recordKey = await this.#blobs.put(encoded.record);
     } else {
-      [payloadKey, recordKey] = await this.#blobs.putAll([encoded.payload, encoded.record]) as [string, string];
+      [payloadKey, recordKey] = await this.#commits.putAll([encoded.payload, encoded.record]) as [string, string];
     }
     if (payloadKey !== expected) throw new Error(`the blob store keyed the payload ${payloadKey}, expected ${expected}`);
     if (recordKey !== encoded.key) throw new Error(`the blob store keyed the record ${recordKey}, expected ${encoded.key}`);
@@ -316,6 +321,11 @@ export class HeapStore {
     } catch {
       return undefined;
     }
+  }
+
+  /** Shared commits so far and the heaps (and other blob pairs) they carried: how much group commit batched. */
+  get commitStats(): { readonly commits: number; readonly puts: number } {
+    return this.#commits.stats;
   }
 
   /** Longest delta chain this store writes. */
