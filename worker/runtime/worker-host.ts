@@ -10,6 +10,7 @@ import { EngineError, type Engine, type GuestRealm, type HostCall } from '../eng
 import { V8Engine } from '../engines/v8/v8-engine.ts';
 import { HeapImageError, type HeapImage } from '../../shared/heap-image.ts';
 import { encodeHeap, type DeltaParent, type EncodedHeap } from '../../shared/heap-encode.ts';
+import { ImageBuffers } from './image-buffers.ts';
 import { ByteLru, WORKER_IMAGE_CACHE_BYTES, WORKER_IMAGE_CACHE_ENTRIES } from '../../shared/image-lru.ts';
 import { EXECUTION_ERRORS } from '../../shared/errors.ts';
 import { createOps } from '../ops/capabilities.ts';
@@ -79,6 +80,10 @@ export class WorkerHost {
   readonly #imageCache = new ByteLru<HeapImage>(WORKER_IMAGE_CACHE_BYTES, WORKER_IMAGE_CACHE_ENTRIES);
   /** The QuickJS base image encoded as a full heap (its key is every fresh run's delta parent), made on first use. */
   #base: Promise<EncodedHeap & { readonly image: HeapImage }> | undefined;
+  /** Buffers of captured images no longer referenced, for the next captures (image-buffers.ts). */
+  readonly #imageBuffers = new ImageBuffers();
+  /** Images this worker captured that may still be referenced (by the cache, or the run in progress). */
+  readonly #captured = new Set<HeapImage>();
   /** Page hashes of the images this worker encoded (shared/heap-image-hash.ts): the next step from one hashes only its changed pages. */
   readonly #pageHashes = new WeakMap<HeapImage, Uint8Array>();
   #active: { runId: string; loop: RunLoop } | undefined;
@@ -200,6 +205,18 @@ export class WorkerHost {
     return base.image === image ? base : undefined;
   }
 
+  /**
+   * At the end of a run, nothing of it reads its images any more: the captured images the cache
+   * no longer holds (evicted, or never kept) give their buffers to the next captures.
+   */
+  #releaseImages(): void {
+    for (const image of this.#captured) {
+      if (this.#imageCache.holds(image)) continue;
+      this.#captured.delete(image);
+      this.#imageBuffers.release(image);
+    }
+  }
+
   async #handleRun(req: RunRequest): Promise<void> {
     const send = this.#send;
     const output = new OutputBuffer((data) => send({ type: 'output', runId: req.runId, data }), req.maxOutputBytes);
@@ -256,7 +273,10 @@ export class WorkerHost {
       // run started is still computing on the threadpool, where it cannot be stopped (host-work.ts).
       const recycle = !(await settlesWithin(() => !loop.busy && loop.hostWorkRunning() === 0, STOP_GRACE_MS));
       let image: HeapImage | undefined;
-      if (outcome.status === 'completed' && (req.captureImage || req.encodeHeap) && realm.snapshot) image = realm.snapshot();
+      if (outcome.status === 'completed' && (req.captureImage || req.encodeHeap) && realm.snapshot) {
+        image = realm.snapshot(this.#imageBuffers.take);
+        this.#captured.add(image);
+      }
       if (image && req.captureToken !== undefined) this.#imageCache.set(req.captureToken, image, image.bytes.byteLength);
       const heap = image && req.encodeHeap ? await this.#encodeHeap(image, req.encodeHeap, input) : undefined;
       // Only a completed run's writes are kept (the supervisor commits them into a new snapshot).
@@ -272,6 +292,7 @@ export class WorkerHost {
       this.#currentHostCall = undefined;
       this.#active = undefined;
       realm?.dispose();
+      this.#releaseImages();
       this.#prepareWarm();
     }
   }
