@@ -57,8 +57,35 @@ export interface SparseDelta {
   readonly same: Int32Array;
 }
 
+/**
+ * Where a delta is built: a buffer of exactly `bytes` whose contents do not matter (every byte is
+ * written). DeltaBuffer.take reuses one; absent, a fresh buffer.
+ */
+export type DeltaAlloc = (bytes: number) => Uint8Array;
+
+/**
+ * One buffer a worker builds its steps' deltas in, when each delta is consumed before the next is
+ * asked for (heap-encode.ts compresses a small one inline, right away): a step's delta is ≈ 1 MB
+ * in the benchmark, and a fresh allocation of that size per step costs page faults and garbage
+ * collections. Deltas above `maxBytes` get a fresh buffer.
+ */
+export class DeltaBuffer {
+  readonly #maxBytes: number;
+  #buffer = new Uint8Array(0);
+
+  constructor(maxBytes: number) {
+    this.#maxBytes = maxBytes;
+  }
+
+  readonly take: DeltaAlloc = (bytes) => {
+    if (bytes > this.#maxBytes) return new Uint8Array(bytes);
+    if (this.#buffer.byteLength < bytes) this.#buffer = new Uint8Array(bytes);
+    return this.#buffer.subarray(0, bytes);
+  };
+}
+
 /** Compares the child's pages with the parent's, one page per call; `build` then writes the delta of the pages that differ. */
-function sparseWriter(child: HeapImage, parent: HeapImage): { readonly pages: Iterable<[number, number]>; compare(page: number, at: number): void; build(): SparseDelta } {
+function sparseWriter(child: HeapImage, parent: HeapImage): { readonly pages: Iterable<[number, number]>; compare(page: number, at: number): void; build(alloc?: DeltaAlloc): SparseDelta } {
   const parentAt = pageOffsets(parent.manifest);
   const cb = Buffer.from(child.bytes.buffer, child.bytes.byteOffset, child.bytes.byteLength);
   const pb = Buffer.from(parent.bytes.buffer, parent.bytes.byteOffset, parent.bytes.byteLength);
@@ -77,9 +104,13 @@ function sparseWriter(child: HeapImage, parent: HeapImage): { readonly pages: It
       same[i] = -1;
       changed.push([i, from ?? -1]);
     },
-    build() {
+    build(alloc) {
       const header = sparseHeaderBytes(changed.length);
-      const delta = new Uint8Array(header + changed.length * IMAGE_PAGE_BYTES);
+      const bytes = header + changed.length * IMAGE_PAGE_BYTES;
+      const delta = alloc?.(bytes) ?? new Uint8Array(bytes);
+      if (delta.byteLength !== bytes) throw new Error(`a delta buffer of ${delta.byteLength} bytes was given for ${bytes}`);
+      // A reused buffer holds an earlier delta: the header's padding must read as zero; every page is overwritten below.
+      delta.fill(0, 0, header);
       const view = new DataView(delta.buffer, delta.byteOffset, delta.byteLength);
       view.setUint32(0, changed.length, true);
       changed.forEach(([i, from], k) => {
@@ -96,12 +127,13 @@ function sparseWriter(child: HeapImage, parent: HeapImage): { readonly pages: It
 
 /**
  * The sparse delta of `child` against `parent`. Identical pages are found with a memcmp (far
- * cheaper than an XOR pass) and left out; only the pages that differ are allocated and XORed.
+ * cheaper than an XOR pass) and left out; only the pages that differ are XORed, into `alloc`'s
+ * buffer when given.
  */
-export function sparseDelta(child: HeapImage, parent: HeapImage): SparseDelta {
+export function sparseDelta(child: HeapImage, parent: HeapImage, alloc?: DeltaAlloc): SparseDelta {
   const w = sparseWriter(child, parent);
   for (const [page, at] of w.pages) w.compare(page, at);
-  return w.build();
+  return w.build(alloc);
 }
 
 /** Pages compared between yields in sparseDeltaAsync (4 MiB: a few ms of work at most). */

@@ -9,7 +9,8 @@ import type { WorkerSettings } from '../../shared/worker-settings.ts';
 import { EngineError, type Engine, type GuestRealm, type HostCall } from '../engine.ts';
 import { V8Engine } from '../engines/v8/v8-engine.ts';
 import { HeapImageError, type HeapImage } from '../../shared/heap-image.ts';
-import { encodeHeap, type DeltaParent, type EncodedHeap } from '../../shared/heap-encode.ts';
+import { DeltaBuffer } from '../../shared/heap-delta.ts';
+import { encodeHeap, INLINE_ZSTD_BYTES, type DeltaParent, type EncodedHeap } from '../../shared/heap-encode.ts';
 import { ImageBuffers } from './image-buffers.ts';
 import { ByteLru, WORKER_IMAGE_CACHE_BYTES, WORKER_IMAGE_CACHE_ENTRIES } from '../../shared/image-lru.ts';
 import { EXECUTION_ERRORS } from '../../shared/errors.ts';
@@ -80,6 +81,8 @@ export class WorkerHost {
   readonly #imageCache = new ByteLru<HeapImage>(WORKER_IMAGE_CACHE_BYTES, WORKER_IMAGE_CACHE_ENTRIES);
   /** The QuickJS base image encoded as a full heap (its key is every fresh run's delta parent), made on first use. */
   #base: Promise<EncodedHeap & { readonly image: HeapImage }> | undefined;
+  /** The buffer each step's delta is built in (shared/heap-delta.ts): no ≈ 1 MB allocation per step. */
+  readonly #deltaBuffer = new DeltaBuffer(INLINE_ZSTD_BYTES);
   /** Buffers of captured images no longer referenced, for the next captures (image-buffers.ts). */
   readonly #imageBuffers = new ImageBuffers();
   /** Images this worker captured that may still be referenced (by the cache, or the run in progress). */
@@ -188,7 +191,7 @@ export class WorkerHost {
     }
     const base = against === undefined ? await this.#storedBase() : undefined;
     if (base) against = { key: base.key, image: base.image, depth: 0, pageHashes: base.pageHashes };
-    const encoded = await encodeHeap(image, against);
+    const encoded = await encodeHeap(image, against, this.#deltaBuffer);
     if (encoded.pageHashes) this.#pageHashes.set(image, encoded.pageHashes);
     if (encoded.parentPageHashes && against) this.#pageHashes.set(against.image, encoded.parentPageHashes);
     this.#imageCache.set(encoded.key, image, image.bytes.byteLength);

@@ -13,6 +13,7 @@ import { createBlobStore } from '../../../supervisor/stores/blob/index.ts';
 import { checkHeapBlobs, encodeHeap, MAX_RECORD_BYTES, type CheckedHeap, type DeltaParent } from '../../../shared/heap-encode.ts';
 import { HEAP_IMAGE_FORMAT, IMAGE_PAGE_BYTES, type HeapImage } from '../../../shared/heap-image.ts';
 import { heapImageKey } from '../../../shared/image-store.ts';
+import { DeltaBuffer } from '../../../shared/heap-delta.ts';
 import { heapImageHash, heapImageHashAsync } from '../../../shared/heap-image-hash.ts';
 
 const MAX_IMAGE = 64 * IMAGE_PAGE_BYTES;
@@ -77,17 +78,23 @@ test('the worker\'s encoding and the store\'s own give the same key for the same
   assert.equal(viaWorker.key, viaStore.key);
 }));
 
-test('a step encoded with its parent\'s page hashes is byte-identical to one encoded without, step after step; without them it derives the parent\'s', async () => {
-  // Each step changes a different page (and the third grows a page), so a stale page hash would
-  // show up in a later key.
+test('a step encoded with a reused delta buffer and its parent\'s page hashes is byte-identical to one encoded from nothing, step after step; without them it derives the parent\'s', async () => {
+  // The steps change 1, 2, 3 and then 2 pages (the third grows a page), so a stale page hash, or
+  // bytes an earlier, longer delta left in the buffer, would show up in a later payload or key.
+  const buffer = new DeltaBuffer(MAX_IMAGE);
   let parent = image(1, 4, 5);
   let hashes = (await encodeHeap(parent, undefined)).pageHashes;
-  for (const [i, next] of [image(2, 4, 5, { 10: 1 }), image(3, 4, 5, { [2 * IMAGE_PAGE_BYTES + 7]: 2 }), image(4, 5, 5, { 3: 3 })].entries()) {
+  const steps = [
+    image(2, 4, 5, { 10: 1 }), image(3, 4, 5, { [2 * IMAGE_PAGE_BYTES + 7]: 2 }), image(4, 5, 5, { 3: 3 }),
+    image(5, 5, 5, { 3: 3, [IMAGE_PAGE_BYTES + 1]: 9, [2 * IMAGE_PAGE_BYTES + 1]: 9 }),
+  ];
+  for (const [i, next] of steps.entries()) {
     const offer: DeltaParent = { key: String(i).repeat(64), image: parent, depth: 1 };
-    const reused = await encodeHeap(next, { ...offer, pageHashes: hashes });
+    const reused = await encodeHeap(next, { ...offer, pageHashes: hashes }, buffer);
     const fresh = await encodeHeap(next, offer);
     assert.equal(reused.key, fresh.key);
     assert.deepEqual(reused.payload, fresh.payload);
+    assert.equal(zstdDecompressSync(fresh.payload).readUInt32LE(0), [1, 2, 3, 2][i]);
     assert.deepEqual(reused.pageHashes, fresh.pageHashes);
     // Encoded without the parent's page hashes, the step derives them (for the parent's next child).
     assert.deepEqual(fresh.parentPageHashes, hashes);
