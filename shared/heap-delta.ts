@@ -1,12 +1,14 @@
-// Page-level deltas between two heap images. Between two runs of a session most 64 KiB pages are
-// byte-identical and the rest change in a few places (GC churn), so a delta needs only the pages
-// that differ, each as `child XOR parent` (almost all zeros: zstd shrinks it to a few hundred
-// bytes). Two payload layouts exist (docs/heap-snapshots.md, "Storage layout"):
+// Deltas between two heap images. Between two runs of a session most 64 KiB pages are
+// byte-identical and the rest change in a few places (a counter, a reference count; the
+// benchmark's `counter++` step changes 13 pages in 1–32 bytes each and one in ≈ 5 KB), so a delta
+// needs only the blocks that differ, each as `child XOR parent`. Two payload layouts exist
+// (docs/heap-snapshots.md, "Storage layout"):
 //
-// - sparse (record version 3, written since 2026-11-24): a header listing the child's stored pages
-//   that differ from the parent's, then those pages XORed with the parent's page of the same
-//   number (verbatim when the parent lacks it). Unlisted pages equal the parent's. zstd sees a few
-//   pages instead of the whole image, and the encoder allocates only those;
+// - sparse (record version 3, written since 2026-11-24): a header listing the 4 KiB blocks of the
+//   child's stored bytes that differ from their baseline — the same block of the parent's page of
+//   the same number, or zeros when the parent lacks that page — then those blocks XORed with
+//   their baseline. Unlisted blocks equal their baseline. zstd sees ≈ 80 KB instead of the whole
+//   image (or of the 1 MB of changed pages), and the encoder writes only those blocks;
 // - dense (record versions 1 and 2, still read): the child's whole stored-page layout, unchanged
 //   pages XOR-zeroed.
 //
@@ -37,17 +39,22 @@ function xorInto(out: Uint8Array, oo: number, a: Uint8Array, ao: number, b: Uint
   for (let i = 0; i < len; i++) out[oo + i] = a[ao + i]! ^ b[bo + i]!;
 }
 
+/** The grain of a sparse delta: 16 blocks per page. */
+export const DELTA_BLOCK_BYTES = 4096;
+const BLOCKS_PER_PAGE = IMAGE_PAGE_BYTES / DELTA_BLOCK_BYTES;
+const ZERO_BLOCK = Buffer.alloc(DELTA_BLOCK_BYTES);
+
 /**
- * Bytes before the first page of a sparse delta with `count` pages: the count, the page indices
- * (u32 little-endian each), padded to 8 so the pages XOR 8 bytes at a time.
+ * Bytes before the first block of a sparse delta with `count` blocks: the count, the block indices
+ * (u32 little-endian each, in the child's stored bytes), padded to 8 so blocks XOR 8 bytes at a time.
  */
 function sparseHeaderBytes(count: number): number {
   return Math.ceil((4 + 4 * count) / 8) * 8;
 }
 
-/** Largest sparse delta (every page listed) for an image of `storedPages` pages: decompression's output bound. */
+/** Largest sparse delta (every block listed) for an image of `storedPages` pages: decompression's output bound. */
 export function maxSparseDeltaBytes(storedPages: number): number {
-  return sparseHeaderBytes(storedPages) + storedPages * IMAGE_PAGE_BYTES;
+  return sparseHeaderBytes(storedPages * BLOCKS_PER_PAGE) + storedPages * IMAGE_PAGE_BYTES;
 }
 
 /** A sparse delta and, for each of the child's stored pages, the stored index of the parent's page it equals (or -1). */
@@ -90,7 +97,7 @@ function sparseWriter(child: HeapImage, parent: HeapImage): { readonly pages: It
   const cb = Buffer.from(child.bytes.buffer, child.bytes.byteOffset, child.bytes.byteLength);
   const pb = Buffer.from(parent.bytes.buffer, parent.bytes.byteOffset, parent.bytes.byteLength);
   const same = new Int32Array(child.bytes.byteLength / IMAGE_PAGE_BYTES);
-  /** Child stored-page index, and the parent's byte offset of the same page number (-1: the parent lacks it). */
+  /** Child stored-block index, and the byte offset of its baseline block in the parent (-1: zeros). */
   const changed: [number, number][] = [];
   return {
     pages: pageOffsets(child.manifest),
@@ -102,23 +109,28 @@ function sparseWriter(child: HeapImage, parent: HeapImage): { readonly pages: It
         return;
       }
       same[i] = -1;
-      changed.push([i, from ?? -1]);
+      for (let b = 0; b < BLOCKS_PER_PAGE; b++) {
+        const c = at + b * DELTA_BLOCK_BYTES;
+        const block = cb.subarray(c, c + DELTA_BLOCK_BYTES);
+        const base = from === undefined ? -1 : from + b * DELTA_BLOCK_BYTES;
+        if (!block.equals(base < 0 ? ZERO_BLOCK : pb.subarray(base, base + DELTA_BLOCK_BYTES))) changed.push([c / DELTA_BLOCK_BYTES, base]);
+      }
     },
     build(alloc) {
       const header = sparseHeaderBytes(changed.length);
-      const bytes = header + changed.length * IMAGE_PAGE_BYTES;
+      const bytes = header + changed.length * DELTA_BLOCK_BYTES;
       const delta = alloc?.(bytes) ?? new Uint8Array(bytes);
       if (delta.byteLength !== bytes) throw new Error(`a delta buffer of ${delta.byteLength} bytes was given for ${bytes}`);
-      // A reused buffer holds an earlier delta: the header's padding must read as zero; every page is overwritten below.
+      // A reused buffer holds an earlier delta: the header's padding must read as zero; every block is overwritten below.
       delta.fill(0, 0, header);
       const view = new DataView(delta.buffer, delta.byteOffset, delta.byteLength);
       view.setUint32(0, changed.length, true);
-      changed.forEach(([i, from], k) => {
+      changed.forEach(([i, base], k) => {
         view.setUint32(4 + 4 * k, i, true);
-        const to = header + k * IMAGE_PAGE_BYTES;
-        const at = i * IMAGE_PAGE_BYTES;
-        if (from < 0) delta.set(child.bytes.subarray(at, at + IMAGE_PAGE_BYTES), to);
-        else xorInto(delta, to, child.bytes, at, parent.bytes, from, IMAGE_PAGE_BYTES);
+        const to = header + k * DELTA_BLOCK_BYTES;
+        const at = i * DELTA_BLOCK_BYTES;
+        if (base < 0) delta.set(child.bytes.subarray(at, at + DELTA_BLOCK_BYTES), to);
+        else xorInto(delta, to, child.bytes, at, parent.bytes, base, DELTA_BLOCK_BYTES);
       });
       return { delta, same };
     },
@@ -127,8 +139,8 @@ function sparseWriter(child: HeapImage, parent: HeapImage): { readonly pages: It
 
 /**
  * The sparse delta of `child` against `parent`. Identical pages are found with a memcmp (far
- * cheaper than an XOR pass) and left out; only the pages that differ are XORed, into `alloc`'s
- * buffer when given.
+ * cheaper than an XOR pass) and left out; in the others, only the blocks that differ are XORed,
+ * into `alloc`'s buffer when given.
  */
 export function sparseDelta(child: HeapImage, parent: HeapImage, alloc?: DeltaAlloc): SparseDelta {
   const w = sparseWriter(child, parent);
@@ -157,14 +169,14 @@ export async function sparseDeltaAsync(child: HeapImage, parent: HeapImage): Pro
  */
 export function applySparseDelta(childManifest: HeapImageManifest, delta: Uint8Array, parent: HeapImage): Uint8Array | string {
   const pages = pageOffsets(childManifest);
-  const stored = pages.size;
+  const blocks = pages.size * BLOCKS_PER_PAGE;
   if (delta.byteLength < 4) return 'its delta does not match its manifest';
   const view = new DataView(delta.buffer, delta.byteOffset, delta.byteLength);
   const count = view.getUint32(0, true);
-  if (count > stored) return 'its delta does not match its manifest';
+  if (count > blocks) return 'its delta does not match its manifest';
   const header = sparseHeaderBytes(count);
-  if (delta.byteLength !== header + count * IMAGE_PAGE_BYTES) return 'its delta does not match its manifest';
-  const out = new Uint8Array(stored * IMAGE_PAGE_BYTES);
+  if (delta.byteLength !== header + count * DELTA_BLOCK_BYTES) return 'its delta does not match its manifest';
+  const out = new Uint8Array(pages.size * IMAGE_PAGE_BYTES);
   const parentAt = pageOffsets(parent.manifest);
   for (const [page, at] of pages) {
     const from = parentAt.get(page);
@@ -173,9 +185,9 @@ export function applySparseDelta(childManifest: HeapImageManifest, delta: Uint8A
   let last = -1;
   for (let k = 0; k < count; k++) {
     const i = view.getUint32(4 + 4 * k, true);
-    if (i <= last || i >= stored) return 'its delta lists pages out of order or beyond its manifest';
+    if (i <= last || i >= blocks) return 'its delta lists blocks out of order or beyond its manifest';
     last = i;
-    xorInto(out, i * IMAGE_PAGE_BYTES, out, i * IMAGE_PAGE_BYTES, delta, header + k * IMAGE_PAGE_BYTES, IMAGE_PAGE_BYTES);
+    xorInto(out, i * DELTA_BLOCK_BYTES, out, i * DELTA_BLOCK_BYTES, delta, header + k * DELTA_BLOCK_BYTES, DELTA_BLOCK_BYTES);
   }
   return out;
 }

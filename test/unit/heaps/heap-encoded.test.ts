@@ -13,7 +13,7 @@ import { createBlobStore } from '../../../supervisor/stores/blob/index.ts';
 import { checkHeapBlobs, encodeHeap, MAX_RECORD_BYTES, type CheckedHeap, type DeltaParent } from '../../../shared/heap-encode.ts';
 import { HEAP_IMAGE_FORMAT, IMAGE_PAGE_BYTES, type HeapImage } from '../../../shared/heap-image.ts';
 import { heapImageKey } from '../../../shared/image-store.ts';
-import { DeltaBuffer } from '../../../shared/heap-delta.ts';
+import { DELTA_BLOCK_BYTES, DeltaBuffer } from '../../../shared/heap-delta.ts';
 import { heapImageHash, heapImageHashAsync } from '../../../shared/heap-image-hash.ts';
 
 const MAX_IMAGE = 64 * IMAGE_PAGE_BYTES;
@@ -79,7 +79,7 @@ test('the worker\'s encoding and the store\'s own give the same key for the same
 }));
 
 test('a step encoded with a reused delta buffer and its parent\'s page hashes is byte-identical to one encoded from nothing, step after step; without them it derives the parent\'s', async () => {
-  // The steps change 1, 2, 3 and then 2 pages (the third grows a page), so a stale page hash, or
+  // The steps change 1, 2, 18 and then 2 blocks (the third grows a page), so a stale page hash, or
   // bytes an earlier, longer delta left in the buffer, would show up in a later payload or key.
   const buffer = new DeltaBuffer(MAX_IMAGE);
   let parent = image(1, 4, 5);
@@ -94,7 +94,7 @@ test('a step encoded with a reused delta buffer and its parent\'s page hashes is
     const fresh = await encodeHeap(next, offer);
     assert.equal(reused.key, fresh.key);
     assert.deepEqual(reused.payload, fresh.payload);
-    assert.equal(zstdDecompressSync(fresh.payload).readUInt32LE(0), [1, 2, 3, 2][i]);
+    assert.equal(zstdDecompressSync(fresh.payload).readUInt32LE(0), [1, 2, 18, 2][i]);
     assert.deepEqual(reused.pageHashes, fresh.pageHashes);
     // Encoded without the parent's page hashes, the step derives them (for the parent's next child).
     assert.deepEqual(fresh.parentPageHashes, hashes);
@@ -130,12 +130,12 @@ test('a heap stored with a version 1 or 2 record and a dense delta still restore
   assert.equal(sparse.parsed.version, 3);
   const v2Key = await blobs.put(Buffer.from(JSON.stringify({ ...sparse.parsed, version: 2, payload: await blobs.put(denseDelta(child, root)) })));
   assert.equal(heapImageKey((await reader(dir).get(v2Key)).image), heapImageKey(child));
-  // The same image as a version 3 sparse delta: the changed page and the new one, not the whole image.
+  // The same image as a version 3 sparse delta: the changed 4 KiB block and the new page's 16, not the whole image.
   await s.putEncoded(sparse, { parent: { key: rootKey, depth: 0 } });
   assert.equal(heapImageKey((await reader(dir).get(sparse.key)).image), heapImageKey(child));
   const raw = zstdDecompressSync(sparse.payload);
-  assert.equal(raw.byteLength, 16 + 2 * IMAGE_PAGE_BYTES);
-  assert.deepEqual([raw.readUInt32LE(0), raw.readUInt32LE(4), raw.readUInt32LE(8)], [2, 1, 3]);
+  assert.equal(raw.byteLength, 72 + 17 * DELTA_BLOCK_BYTES);
+  assert.deepEqual(Array.from({ length: 18 }, (_, k) => raw.readUInt32LE(4 * k)), [17, 16, ...Array.from({ length: 16 }, (_, b) => 48 + b)]);
   // A version 1 record whose hash does not match its image is corrupt, as before.
   const wrong = await blobs.put(Buffer.from(JSON.stringify({ ...full.parsed, version: 1 })));
   await assert.rejects(s.get(wrong), /is corrupt and was not restored: the rebuilt image hashes to/);
@@ -158,8 +158,10 @@ test('sparse deltas rebuild exactly when pages appear, vanish and change between
   const c = await s.put(child, p.key);
   assert.equal(c.encoding, 'delta');
   assert.deepEqual((await reader(dir).get(c.key)).image.bytes, childBytes);
+  // Blocks of stored pages 1 (page 2, new) and 4 (page 9, new), and the one changed block of stored page 3 (page 6).
   const raw = zstdDecompressSync((await encodeHeap(child, { key: p.key, image: parent, depth: 0 })).payload);
-  assert.deepEqual([raw.readUInt32LE(0), raw.readUInt32LE(4), raw.readUInt32LE(8), raw.readUInt32LE(12)], [3, 1, 3, 4]);
+  const blocks = (first: number): number[] => Array.from({ length: 16 }, (_, b) => first + b);
+  assert.deepEqual(Array.from({ length: 34 }, (_, k) => raw.readUInt32LE(4 * k)), [33, ...blocks(16), 48, ...blocks(64)]);
   // Nothing changed but the manifest: a delta of no pages.
   const again = await encodeHeap({ ...parent, manifest: { ...parent.manifest, generation: 3 } }, { key: p.key, image: parent, depth: 0 });
   assert.deepEqual([...zstdDecompressSync(again.payload)], [0, 0, 0, 0, 0, 0, 0, 0]);
@@ -176,7 +178,7 @@ test('a sparse delta that does not fit its manifest fails the restore as corrupt
   const raw = zstdDecompressSync(good.payload);
   assert.deepEqual([raw.readUInt32LE(0), raw.readUInt32LE(4)], [1, 0]);
   const cases: [string, Uint8Array, string][] = [
-    ['a page index beyond the manifest', Buffer.concat([Buffer.from([1, 0, 0, 0, 9, 0, 0, 0]), raw.subarray(8)]), 'its delta lists pages out of order or beyond its manifest'],
+    ['a block index beyond the manifest', Buffer.concat([Buffer.from([1, 0, 0, 0, 48, 0, 0, 0]), raw.subarray(8)]), 'its delta lists blocks out of order or beyond its manifest'],
     ['a count the bytes do not hold', Buffer.concat([Buffer.from([2, 0, 0, 0]), raw.subarray(4)]), 'its delta does not match its manifest'],
     ['a truncated page', raw.subarray(0, raw.byteLength - 1), 'its delta does not match its manifest'],
   ];
