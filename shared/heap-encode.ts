@@ -10,7 +10,7 @@ import { zstdCompress, zstdCompressSync, constants as zc, type ZstdOptions } fro
 import { HeapImageError, IMAGE_PAGE_BYTES, storedPages, type HeapImage } from './heap-image.ts';
 import { heapImageHash, heapImageHashAsync, parentPageHashes } from './heap-image-hash.ts';
 import { HEAP_RECORD_TYPE, HEAP_RECORD_VERSION, parseHeapRecord, type HeapRecord } from './heap-record.ts';
-import { xorDeltaAsync, xorDeltaMatching, type DeltaScratch } from './heap-delta.ts';
+import { sparseDelta, sparseDeltaAsync, type DeltaBuffer } from './heap-delta.ts';
 
 const ZSTD_LEVEL = 3;
 const ZSTD_OPTIONS: ZstdOptions = { params: { [zc.ZSTD_c_compressionLevel]: ZSTD_LEVEL } };
@@ -21,6 +21,13 @@ const compress = promisify(zstdCompress) as (data: Uint8Array, opts: ZstdOptions
  * where a thread-pool round trip would cost more than the work.
  */
 export const LARGE_IMAGE_BYTES = 8 * 1024 * 1024;
+/**
+ * A step's sparse delta up to this size is compressed inline, in the caller's DeltaBuffer: the
+ * benchmark's 16 changed pages (1 MB) take zstd ≈ 0.3 ms of CPU, less than the thread-pool round
+ * trip plus a fresh buffer (the overlap with hashing a thread-pool zstd offers needs a free core,
+ * which a loaded machine does not have). Larger ones compress on the pool while this thread hashes.
+ */
+export const INLINE_ZSTD_BYTES = 4 * 1024 * 1024;
 /** A record is a few hundred bytes plus the manifest's page ranges (at most 32768 of them). */
 export const MAX_RECORD_BYTES = 1024 * 1024;
 
@@ -61,10 +68,11 @@ export async function sha256HexAsync(bytes: Uint8Array): Promise<string> {
 }
 
 /**
- * `image` whole (no parent) or as a delta against `parent`: the payload, the record and the key.
- * `scratch`: a buffer the delta of a small image is written into (the worker keeps one; see DeltaScratch).
+ * `image` whole (no parent) or as a sparse delta against `parent` (shared/heap-delta.ts): the
+ * payload, the record and the key. `buffer`: where a small delta is built (the worker keeps one,
+ * DeltaBuffer); it is compressed before this returns, so the buffer is free again.
  */
-export async function encodeHeap(image: HeapImage, parent: DeltaParent | undefined, scratch?: DeltaScratch): Promise<EncodedHeap> {
+export async function encodeHeap(image: HeapImage, parent: DeltaParent | undefined, buffer?: DeltaBuffer): Promise<EncodedHeap> {
   const full = parent === undefined;
   const large = image.bytes.byteLength > LARGE_IMAGE_BYTES;
   let payload: Uint8Array;
@@ -72,27 +80,27 @@ export async function encodeHeap(image: HeapImage, parent: DeltaParent | undefin
   let pageHashes: Uint8Array | undefined;
   let parentHashes: Uint8Array | undefined;
   if (large) {
-    const raw = full ? image.bytes : await xorDeltaAsync(image, parent.image);
+    const raw = full ? image.bytes : await sparseDeltaAsync(image, parent.image);
     [payload, imageKey] = await Promise.all([compress(raw, ZSTD_OPTIONS), heapImageHashAsync(image)]);
   } else if (full) {
     payload = zstdCompressSync(image.bytes, ZSTD_OPTIONS);
     ({ key: imageKey, pageHashes } = heapImageHash(image));
   } else {
-    // zstd on the thread pool while this thread hashes the pages that differ from the parent's
-    // (the others' hashes are the parent's, when the caller kept them): the two largest parts of
-    // a step's encoding overlap when a second core is free. The compression reads the delta until
-    // it settles, so the scratch is released only then.
-    const { delta, same } = xorDeltaMatching(image, parent.image, scratch);
-    const compressing = compress(delta, ZSTD_OPTIONS).finally(() => scratch?.release(delta));
+    // Only the pages that differ from the parent's are compressed, and only they are hashed (the
+    // others' hashes are the parent's, when the caller kept them). A delta of many pages
+    // compresses on the thread pool while this thread hashes, when a second core is free.
+    // Built in `buffer` only when it is compressed inline, before anything else can take the buffer.
+    const { delta, same } = sparseDelta(image, parent.image, buffer && ((bytes) => (bytes <= INLINE_ZSTD_BYTES ? buffer.take(bytes) : new Uint8Array(bytes))));
+    const compressing = delta.byteLength <= INLINE_ZSTD_BYTES ? undefined : compress(delta, ZSTD_OPTIONS);
     try {
       const from = parent.pageHashes;
       ({ key: imageKey, pageHashes } = heapImageHash(image, from && { from, same: (i) => same[i]! }));
       if (from === undefined) parentHashes = parentPageHashes(parent.image, pageHashes, (i) => same[i]!);
     } catch (e) {
-      await compressing.catch(() => undefined);
+      await compressing?.catch(() => undefined);
       throw e;
     }
-    payload = await compressing;
+    payload = compressing === undefined ? zstdCompressSync(delta, ZSTD_OPTIONS) : await compressing;
   }
   const payloadKey = large ? await sha256HexAsync(payload) : sha256Hex(payload);
   const parsed: HeapRecord = {

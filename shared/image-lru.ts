@@ -52,6 +52,12 @@ export class ByteLru<T> {
     }
   }
 
+  /** Whether `value` is held under any key (a scan: these caches hold a few entries). */
+  holds(value: T): boolean {
+    for (const entry of this.#map.values()) if (entry.value === value) return true;
+    return false;
+  }
+
   delete(key: string): void {
     const old = this.#map.get(key);
     if (!old) return;

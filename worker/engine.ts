@@ -73,7 +73,11 @@ export interface GuestRealm {
    * Image engines: the realm's whole state as a heap image. Only at a quiescent point — the
    * main module settled and no op, timer or job pending (a completed run). Throws otherwise.
    */
-  snapshot?(): HeapImage;
+  /**
+   * `buffer`: where the image's page bytes go, when the caller has a buffer of exactly that many
+   * bytes to reuse (worker/runtime/image-buffers.ts); a fresh one otherwise.
+   */
+  snapshot?(buffer?: (bytes: number) => Uint8Array): HeapImage;
 }
 
 export interface RealmOptions {

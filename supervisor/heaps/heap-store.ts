@@ -1,5 +1,5 @@
 // Heap images over the content-addressed blob store, stored compactly. A stored heap is two blobs:
-// a zstd payload (the whole image, or an XOR delta against the image it was restored from) and a
+// a zstd payload (the whole image, or a delta against the image it was restored from) and a
 // small JSON record naming the payload, the parent and the full image's hash. The heap key is the
 // record's blob key. Deltas chain at most MAX_DELTA_DEPTH deep (shared/heap-encode.ts encodes, here
 // or in the worker that ran the step), so no restore replays a long chain. Everything read is
@@ -13,8 +13,9 @@ import { heapImageHashAsync } from '../../shared/heap-image-hash.ts';
 import { BlobCorruptError, isBlobKey, type BlobStore } from '../stores/blob/index.ts';
 import { HeapCorruptError, HeapNotFoundError } from './heap-errors.ts';
 import { parseHeapRecord, type HeapRecord } from '../../shared/heap-record.ts';
-import { applyXorDelta } from '../../shared/heap-delta.ts';
+import { applySparseDelta, applyXorDelta, maxSparseDeltaBytes } from '../../shared/heap-delta.ts';
 import { encodeHeap, sha256Hex, type CheckedHeap, type EncodedHeap } from '../../shared/heap-encode.ts';
+import { GroupCommit } from './group-commit.ts';
 
 /** Longest delta chain a restore may replay (a full image is stored instead beyond it). */
 export const MAX_DELTA_DEPTH = 8;
@@ -67,6 +68,8 @@ export function isHeapKey(key: unknown): key is string {
 
 export class HeapStore {
   readonly #blobs: BlobStore;
+  /** Heaps stored at the same time share their durability barriers (group-commit.ts). */
+  readonly #commits: GroupCommit;
   readonly #cacheBytes: number;
   readonly #maxDepth: number;
   /** Least recently used first. */
@@ -84,6 +87,7 @@ export class HeapStore {
 
   constructor(opts: HeapStoreOptions) {
     this.#blobs = opts.blobs;
+    this.#commits = new GroupCommit(opts.blobs);
     this.#baseImage = opts.baseImage;
     this.#cacheBytes = opts.cacheBytes ?? DEFAULT_CACHE_BYTES;
     this.#maxDepth = opts.maxDeltaDepth ?? MAX_DELTA_DEPTH;
@@ -123,11 +127,13 @@ export class HeapStore {
     this.#rememberRecord(key, record);
     const payload = await this.#read(key, record.payload);
     if (payload === undefined) throw new HeapCorruptError(key, `its payload blob ${record.payload} is missing`);
-    const stored = record.manifest.ranges.reduce((n, r) => n + (Array.isArray(r) && typeof r[1] === 'number' ? r[1] : 0), 0) * IMAGE_PAGE_BYTES;
+    const storedPages = record.manifest.ranges.reduce((n, r) => n + (Array.isArray(r) && typeof r[1] === 'number' ? r[1] : 0), 0);
+    const stored = storedPages * IMAGE_PAGE_BYTES;
+    const sparse = record.encoding === 'delta' && record.version >= 3;
     let bytes: Uint8Array;
     try {
       // The output bound stops a hostile payload from decompressing into gigabytes.
-      bytes = await decompress(payload, { maxOutputLength: Math.max(1, stored) });
+      bytes = await decompress(payload, { maxOutputLength: Math.max(1, sparse ? maxSparseDeltaBytes(storedPages) : stored) });
     } catch (e) {
       throw new HeapCorruptError(key, `its payload does not decompress: ${e instanceof Error ? e.message : String(e)}`);
     }
@@ -142,8 +148,14 @@ export class HeapStore {
         throw e;
       }
       if (parent.record.depth !== record.depth - 1) throw new HeapCorruptError(key, 'its depth does not follow its parent\'s');
-      if (bytes.byteLength !== stored) throw new HeapCorruptError(key, 'its delta does not match its manifest');
-      bytes = applyXorDelta(record.manifest, bytes, parent.image);
+      if (sparse) {
+        const applied = applySparseDelta(record.manifest, bytes, parent.image);
+        if (typeof applied === 'string') throw new HeapCorruptError(key, applied);
+        bytes = applied;
+      } else {
+        if (bytes.byteLength !== stored) throw new HeapCorruptError(key, 'its delta does not match its manifest');
+        bytes = applyXorDelta(record.manifest, bytes, parent.image);
+      }
     }
     let image: HeapImage;
     try {
@@ -217,7 +229,8 @@ export class HeapStore {
 
   /**
    * Writes a heap's two blobs together, one durability barrier for both where the blob store
-   * offers one (BlobStore.putAll): a crash before it completes can leave either without the other, but
+   * offers one (BlobStore.putAll), shared with the heaps being stored at the same time
+   * (group-commit.ts): a crash before it completes can leave either without the other, but
    * the key was never handed out, and storing the same heap again writes what is missing
    * (put-if-absent skips only what exists). With `verify` (blobs from a worker) the payload must be
    * the one the record names: a small one is hashed first; a large one is hashed once, by the blob
@@ -240,7 +253,7 @@ export class HeapStore {
       if (payloadKey !== expected) throw mismatch(payloadKey);
       recordKey = await this.#blobs.put(encoded.record);
     } else {
-      [payloadKey, recordKey] = await this.#blobs.putAll([encoded.payload, encoded.record]) as [string, string];
+      [payloadKey, recordKey] = await this.#commits.putAll([encoded.payload, encoded.record]) as [string, string];
     }
     if (payloadKey !== expected) throw new Error(`the blob store keyed the payload ${payloadKey}, expected ${expected}`);
     if (recordKey !== encoded.key) throw new Error(`the blob store keyed the record ${recordKey}, expected ${encoded.key}`);
@@ -308,6 +321,11 @@ export class HeapStore {
     } catch {
       return undefined;
     }
+  }
+
+  /** Shared commits so far and the heaps (and other blob pairs) they carried: how much group commit batched. */
+  get commitStats(): { readonly commits: number; readonly puts: number } {
+    return this.#commits.stats;
   }
 
   /** Longest delta chain this store writes. */

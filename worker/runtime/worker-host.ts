@@ -9,8 +9,9 @@ import type { WorkerSettings } from '../../shared/worker-settings.ts';
 import { EngineError, type Engine, type GuestRealm, type HostCall } from '../engine.ts';
 import { V8Engine } from '../engines/v8/v8-engine.ts';
 import { HeapImageError, type HeapImage } from '../../shared/heap-image.ts';
-import { encodeHeap, LARGE_IMAGE_BYTES, type DeltaParent, type EncodedHeap } from '../../shared/heap-encode.ts';
-import { DeltaScratch } from '../../shared/heap-delta.ts';
+import { DeltaBuffer } from '../../shared/heap-delta.ts';
+import { encodeHeap, INLINE_ZSTD_BYTES, type DeltaParent, type EncodedHeap } from '../../shared/heap-encode.ts';
+import { ImageBuffers } from './image-buffers.ts';
 import { ByteLru, WORKER_IMAGE_CACHE_BYTES, WORKER_IMAGE_CACHE_ENTRIES } from '../../shared/image-lru.ts';
 import { EXECUTION_ERRORS } from '../../shared/errors.ts';
 import { createOps } from '../ops/capabilities.ts';
@@ -80,8 +81,12 @@ export class WorkerHost {
   readonly #imageCache = new ByteLru<HeapImage>(WORKER_IMAGE_CACHE_BYTES, WORKER_IMAGE_CACHE_ENTRIES);
   /** The QuickJS base image encoded as a full heap (its key is every fresh run's delta parent), made on first use. */
   #base: Promise<EncodedHeap & { readonly image: HeapImage }> | undefined;
-  /** The zeroed buffer each step's delta is written into (no 2.8 MB allocation per step; shared/heap-delta.ts). */
-  readonly #deltaScratch = new DeltaScratch(LARGE_IMAGE_BYTES);
+  /** The buffer each step's delta is built in (shared/heap-delta.ts): no ≈ 1 MB allocation per step. */
+  readonly #deltaBuffer = new DeltaBuffer(INLINE_ZSTD_BYTES);
+  /** Buffers of captured images no longer referenced, for the next captures (image-buffers.ts). */
+  readonly #imageBuffers = new ImageBuffers();
+  /** Images this worker captured that may still be referenced (by the cache, or the run in progress). */
+  readonly #captured = new Set<HeapImage>();
   /** Page hashes of the images this worker encoded (shared/heap-image-hash.ts): the next step from one hashes only its changed pages. */
   readonly #pageHashes = new WeakMap<HeapImage, Uint8Array>();
   #active: { runId: string; loop: RunLoop } | undefined;
@@ -169,7 +174,7 @@ export class WorkerHost {
   }
 
   /**
-   * A completed run's heap as the store keeps it: an XOR delta against the image the run restored
+   * A completed run's heap as the store keeps it: a sparse delta against the image the run restored
    * (`input`), or — at the depth limit — against the chain's depth-1 heap when this worker holds
    * it, else against the base image (a new chain); the rules HeapStore.put applies, here, so only
    * a few KB cross to the supervisor. The image stays in this worker's cache under its heap key,
@@ -186,7 +191,7 @@ export class WorkerHost {
     }
     const base = against === undefined ? await this.#storedBase() : undefined;
     if (base) against = { key: base.key, image: base.image, depth: 0, pageHashes: base.pageHashes };
-    const encoded = await encodeHeap(image, against, this.#deltaScratch);
+    const encoded = await encodeHeap(image, against, this.#deltaBuffer);
     if (encoded.pageHashes) this.#pageHashes.set(image, encoded.pageHashes);
     if (encoded.parentPageHashes && against) this.#pageHashes.set(against.image, encoded.parentPageHashes);
     this.#imageCache.set(encoded.key, image, image.bytes.byteLength);
@@ -201,6 +206,18 @@ export class WorkerHost {
     this.#base ??= encodeHeap(image, undefined).then((e) => ({ ...e, image }));
     const base = await this.#base;
     return base.image === image ? base : undefined;
+  }
+
+  /**
+   * At the end of a run, nothing of it reads its images any more: the captured images the cache
+   * no longer holds (evicted, or never kept) give their buffers to the next captures.
+   */
+  #releaseImages(): void {
+    for (const image of this.#captured) {
+      if (this.#imageCache.holds(image)) continue;
+      this.#captured.delete(image);
+      this.#imageBuffers.release(image);
+    }
   }
 
   async #handleRun(req: RunRequest): Promise<void> {
@@ -261,7 +278,10 @@ export class WorkerHost {
       // run started is still computing on the threadpool, where it cannot be stopped (host-work.ts).
       const recycle = !(await settlesWithin(() => !loop.busy && loop.hostWorkRunning() === 0, STOP_GRACE_MS));
       let image: HeapImage | undefined;
-      if (outcome.status === 'completed' && (req.captureImage || req.encodeHeap) && realm.snapshot) image = realm.snapshot();
+      if (outcome.status === 'completed' && (req.captureImage || req.encodeHeap) && realm.snapshot) {
+        image = realm.snapshot(this.#imageBuffers.take);
+        this.#captured.add(image);
+      }
       if (image && req.captureToken !== undefined) this.#imageCache.set(req.captureToken, image, image.bytes.byteLength);
       const heap = image && req.encodeHeap ? await this.#encodeHeap(image, req.encodeHeap, input) : undefined;
       // Only a completed run's writes are kept (the supervisor commits them into a new snapshot).
@@ -277,6 +297,7 @@ export class WorkerHost {
       this.#currentHostCall = undefined;
       this.#active = undefined;
       realm?.dispose();
+      this.#releaseImages();
       this.#prepareWarm();
     }
   }

@@ -95,6 +95,21 @@ test('a second server process sharing the store continues a heap', async () => {
   }
 });
 
+test('a chain longer than a worker\'s image cache (capture buffers reused) keeps every state: each key resumes its own', async () => {
+  let { heap } = await run(a.base, { code: 'globalThis.log = []; log.length' });
+  const keys = [heap];
+  for (let i = 1; i <= 12; i++) {
+    const step = await run(a.base, { code: `log.push(${i}); log.join()`, heap });
+    assert.equal(step.value, Array.from({ length: i }, (_, k) => k + 1).join());
+    heap = step.heap;
+    keys.push(heap);
+  }
+  // Oldest first: the workers evicted these long ago, so they are rebuilt from the store, verified.
+  const lengths = [];
+  for (const key of keys) lengths.push((await run(a.base, { code: 'log.length', heap: key })).value);
+  assert.deepEqual(lengths, [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]);
+});
+
 test('malformed heap keys are 400; an unknown key fails the execution naming the key, not the store directory', async () => {
   for (const heap of ['nope', 'A'.repeat(64), '../etc/passwd', 'a'.repeat(63)]) {
     const r = await call(a.base, 'POST', '/api/exec', { code: '1', heap });

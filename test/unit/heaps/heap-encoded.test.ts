@@ -7,12 +7,13 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { zstdCompressSync, zstdDecompressSync } from 'node:zlib';
 import { HeapStore, type EncodeOffer } from '../../../supervisor/heaps/index.ts';
 import { createBlobStore } from '../../../supervisor/stores/blob/index.ts';
 import { checkHeapBlobs, encodeHeap, MAX_RECORD_BYTES, type CheckedHeap, type DeltaParent } from '../../../shared/heap-encode.ts';
 import { HEAP_IMAGE_FORMAT, IMAGE_PAGE_BYTES, type HeapImage } from '../../../shared/heap-image.ts';
 import { heapImageKey } from '../../../shared/image-store.ts';
-import { DeltaScratch } from '../../../shared/heap-delta.ts';
+import { DELTA_BLOCK_BYTES, DeltaBuffer } from '../../../shared/heap-delta.ts';
 import { heapImageHash, heapImageHashAsync } from '../../../shared/heap-image-hash.ts';
 
 const MAX_IMAGE = 64 * IMAGE_PAGE_BYTES;
@@ -77,18 +78,23 @@ test('the worker\'s encoding and the store\'s own give the same key for the same
   assert.equal(viaWorker.key, viaStore.key);
 }));
 
-test('a step encoded with a reused scratch buffer and its parent\'s page hashes is byte-identical to one encoded from nothing, step after step; without them it derives the parent\'s', async () => {
-  const scratch = new DeltaScratch(MAX_IMAGE);
-  // Each step changes a different page (and the third grows a page), so a page left dirty by an
-  // earlier step, or a stale page hash, would show up in a later payload or key.
+test('a step encoded with a reused delta buffer and its parent\'s page hashes is byte-identical to one encoded from nothing, step after step; without them it derives the parent\'s', async () => {
+  // The steps change 1, 2, 18 and then 2 blocks (the third grows a page), so a stale page hash, or
+  // bytes an earlier, longer delta left in the buffer, would show up in a later payload or key.
+  const buffer = new DeltaBuffer(MAX_IMAGE);
   let parent = image(1, 4, 5);
   let hashes = (await encodeHeap(parent, undefined)).pageHashes;
-  for (const [i, next] of [image(2, 4, 5, { 10: 1 }), image(3, 4, 5, { [2 * IMAGE_PAGE_BYTES + 7]: 2 }), image(4, 5, 5, { 3: 3 })].entries()) {
+  const steps = [
+    image(2, 4, 5, { 10: 1 }), image(3, 4, 5, { [2 * IMAGE_PAGE_BYTES + 7]: 2 }), image(4, 5, 5, { 3: 3 }),
+    image(5, 5, 5, { 3: 3, [IMAGE_PAGE_BYTES + 1]: 9, [2 * IMAGE_PAGE_BYTES + 1]: 9 }),
+  ];
+  for (const [i, next] of steps.entries()) {
     const offer: DeltaParent = { key: String(i).repeat(64), image: parent, depth: 1 };
-    const reused = await encodeHeap(next, { ...offer, pageHashes: hashes }, scratch);
+    const reused = await encodeHeap(next, { ...offer, pageHashes: hashes }, buffer);
     const fresh = await encodeHeap(next, offer);
     assert.equal(reused.key, fresh.key);
     assert.deepEqual(reused.payload, fresh.payload);
+    assert.equal(zstdDecompressSync(fresh.payload).readUInt32LE(0), [1, 2, 18, 2][i]);
     assert.deepEqual(reused.pageHashes, fresh.pageHashes);
     // Encoded without the parent's page hashes, the step derives them (for the parent's next child).
     assert.deepEqual(fresh.parentPageHashes, hashes);
@@ -98,18 +104,88 @@ test('a step encoded with a reused scratch buffer and its parent\'s page hashes 
   }
 });
 
-test('a heap stored with a version 1 record (whole-image hash) still restores, verified; new records are version 2', () => withStore(async (s, dir) => {
-  const img = image(1, 3, 7, { 5: 9 });
-  const v2 = await encodeHeap(img, undefined);
-  assert.equal(v2.parsed.version, 2);
+/** The version 1/2 payload of `child` against `parent` (both laid out [[0, n]]): every child page, XORed with the parent's of the same number. */
+function denseDelta(child: HeapImage, parent: HeapImage): Uint8Array {
+  const out = Uint8Array.from(child.bytes);
+  for (let i = 0; i < Math.min(out.byteLength, parent.bytes.byteLength); i++) out[i]! ^= parent.bytes[i]!;
+  return zstdCompressSync(out);
+}
+
+/** A fresh store over `dir` (nothing cached: another process's view). */
+function reader(dir: string): HeapStore {
+  return new HeapStore({ blobs: createBlobStore({ backend: 'dir', dir }) });
+}
+
+test('a heap stored with a version 1 or 2 record and a dense delta still restores, verified; new records are version 3 with sparse deltas', () => withStore(async (s, dir) => {
   const blobs = createBlobStore({ backend: 'dir', dir });
-  const v1 = Buffer.from(JSON.stringify({ ...v2.parsed, version: 1, image: heapImageKey(img) }));
-  const key = await blobs.put(v1);
-  await blobs.put(v2.payload);
-  assert.equal(heapImageKey((await s.get(key)).image), heapImageKey(img));
+  const root = image(1, 3, 7, { 5: 9 });
+  const full = await encodeHeap(root, undefined);
+  assert.equal(full.parsed.version, 3);
+  // A version 1 full record (whole-image hash) and a version 2 dense delta on top of it, as older servers wrote them.
+  const rootKey = await blobs.put(Buffer.from(JSON.stringify({ ...full.parsed, version: 1, image: heapImageKey(root) })));
+  await blobs.put(full.payload);
+  assert.equal(heapImageKey((await s.get(rootKey)).image), heapImageKey(root));
+  const child = image(2, 4, 7, { 5: 9, [IMAGE_PAGE_BYTES + 3]: 4 });
+  const sparse = await checked(child, { key: rootKey, image: root, depth: 0 });
+  assert.equal(sparse.parsed.version, 3);
+  const v2Key = await blobs.put(Buffer.from(JSON.stringify({ ...sparse.parsed, version: 2, payload: await blobs.put(denseDelta(child, root)) })));
+  assert.equal(heapImageKey((await reader(dir).get(v2Key)).image), heapImageKey(child));
+  // The same image as a version 3 sparse delta: the changed 4 KiB block and the new page's 16, not the whole image.
+  await s.putEncoded(sparse, { parent: { key: rootKey, depth: 0 } });
+  assert.equal(heapImageKey((await reader(dir).get(sparse.key)).image), heapImageKey(child));
+  const raw = zstdDecompressSync(sparse.payload);
+  assert.equal(raw.byteLength, 72 + 17 * DELTA_BLOCK_BYTES);
+  assert.deepEqual(Array.from({ length: 18 }, (_, k) => raw.readUInt32LE(4 * k)), [17, 16, ...Array.from({ length: 16 }, (_, b) => 48 + b)]);
   // A version 1 record whose hash does not match its image is corrupt, as before.
-  const wrong = await blobs.put(Buffer.from(JSON.stringify({ ...v2.parsed, version: 1 })));
+  const wrong = await blobs.put(Buffer.from(JSON.stringify({ ...full.parsed, version: 1 })));
   await assert.rejects(s.get(wrong), /is corrupt and was not restored: the rebuilt image hashes to/);
+  // A record version this server does not know is refused.
+  const future = await blobs.put(Buffer.from(JSON.stringify({ ...full.parsed, version: 4 })));
+  await assert.rejects(reader(dir).get(future), new RegExp(`heap ${future} is corrupt and was not restored: heap record version 4 is not supported`));
+}));
+
+test('sparse deltas rebuild exactly when pages appear, vanish and change between ranges; an unchanged image is an empty delta', () => withStore(async (s, dir) => {
+  const four = image(1, 4, 11);
+  const parent: HeapImage = { manifest: { ...four.manifest, pages: 10, ranges: [[0, 2], [5, 2]] }, bytes: four.bytes };
+  const childBytes = new Uint8Array(5 * IMAGE_PAGE_BYTES);
+  childBytes.set(parent.bytes.subarray(0, IMAGE_PAGE_BYTES), 0); // page 0 as it was
+  childBytes.fill(99, IMAGE_PAGE_BYTES, 2 * IMAGE_PAGE_BYTES); // page 2: new
+  childBytes.set(parent.bytes.subarray(2 * IMAGE_PAGE_BYTES, 4 * IMAGE_PAGE_BYTES), 2 * IMAGE_PAGE_BYTES); // pages 5 and 6 as they were...
+  childBytes[3 * IMAGE_PAGE_BYTES + 100] = 1; // ... page 6 changed in one byte
+  childBytes.fill(42, 4 * IMAGE_PAGE_BYTES); // page 9: new; page 1 is gone
+  const child: HeapImage = { manifest: { ...parent.manifest, generation: 2, ranges: [[0, 1], [2, 1], [5, 2], [9, 1]] }, bytes: childBytes };
+  const p = await s.put(parent);
+  const c = await s.put(child, p.key);
+  assert.equal(c.encoding, 'delta');
+  assert.deepEqual((await reader(dir).get(c.key)).image.bytes, childBytes);
+  // Blocks of stored pages 1 (page 2, new) and 4 (page 9, new), and the one changed block of stored page 3 (page 6).
+  const raw = zstdDecompressSync((await encodeHeap(child, { key: p.key, image: parent, depth: 0 })).payload);
+  const blocks = (first: number): number[] => Array.from({ length: 16 }, (_, b) => first + b);
+  assert.deepEqual(Array.from({ length: 34 }, (_, k) => raw.readUInt32LE(4 * k)), [33, ...blocks(16), 48, ...blocks(64)]);
+  // Nothing changed but the manifest: a delta of no pages.
+  const again = await encodeHeap({ ...parent, manifest: { ...parent.manifest, generation: 3 } }, { key: p.key, image: parent, depth: 0 });
+  assert.deepEqual([...zstdDecompressSync(again.payload)], [0, 0, 0, 0, 0, 0, 0, 0]);
+  await s.putEncoded(await checked({ ...parent, manifest: { ...parent.manifest, generation: 3 } }, { key: p.key, image: parent, depth: 0 }), { parent: { key: p.key, depth: 0 } });
+  const back = (await reader(dir).get(again.key)).image;
+  assert.deepEqual([back.manifest.generation, Buffer.compare(back.bytes, parent.bytes)], [3, 0]);
+}));
+
+test('a sparse delta that does not fit its manifest fails the restore as corrupt, naming the key', () => withStore(async (s, dir) => {
+  const blobs = createBlobStore({ backend: 'dir', dir });
+  const parent = image(1, 3, 21);
+  const p = await s.put(parent);
+  const good = await encodeHeap(image(2, 3, 21, { 7: 7 }), { key: p.key, image: parent, depth: 0 });
+  const raw = zstdDecompressSync(good.payload);
+  assert.deepEqual([raw.readUInt32LE(0), raw.readUInt32LE(4)], [1, 0]);
+  const cases: [string, Uint8Array, string][] = [
+    ['a block index beyond the manifest', Buffer.concat([Buffer.from([1, 0, 0, 0, 48, 0, 0, 0]), raw.subarray(8)]), 'its delta lists blocks out of order or beyond its manifest'],
+    ['a count the bytes do not hold', Buffer.concat([Buffer.from([2, 0, 0, 0]), raw.subarray(4)]), 'its delta does not match its manifest'],
+    ['a truncated page', raw.subarray(0, raw.byteLength - 1), 'its delta does not match its manifest'],
+  ];
+  for (const [what, bad, detail] of cases) {
+    const key = await blobs.put(Buffer.from(JSON.stringify({ ...good.parsed, payload: await blobs.put(zstdCompressSync(bad)) })));
+    await assert.rejects(reader(dir).get(key), { message: `heap ${key} is corrupt and was not restored: ${detail}` }, what);
+  }
 }));
 
 test('a step continues from its offered parent, the chain anchor at the depth limit, or a stored base; anything else is refused', () => withStore(async (s) => {

@@ -28,7 +28,11 @@ function deadStackPages(vm: WasmVm): [number, number] {
   return end > first ? [first, end] : [0, 0];
 }
 
-export function captureImage(vm: WasmVm, info: CaptureInfo): HeapImage {
+/**
+ * The VM's memory as an image. `buffer`: a buffer of exactly the given size to copy the stored
+ * pages into (every byte is overwritten), instead of a fresh allocation.
+ */
+export function captureImage(vm: WasmVm, info: CaptureInfo, buffer?: (bytes: number) => Uint8Array): HeapImage {
   if (vm.stackPointer !== vm.stackTop) throw new Error('QuickJS: snapshot requested while guest code is running');
   const buf = Buffer.from(vm.memory.buffer);
   const top = vm.brk ?? vm.memory.buffer.byteLength;
@@ -42,7 +46,9 @@ export function captureImage(vm: WasmVm, info: CaptureInfo): HeapImage {
     if (p >= deadFirst && p < deadEnd) continue;
     if (!buf.subarray(p * PAGE_BYTES, (p + 1) * PAGE_BYTES).equals(ZERO_PAGE)) stored.push(p);
   }
-  const bytes = new Uint8Array(stored.length * PAGE_BYTES);
+  const size = stored.length * PAGE_BYTES;
+  const bytes = buffer?.(size) ?? new Uint8Array(size);
+  if (bytes.byteLength !== size) throw new Error(`QuickJS: a capture buffer of ${bytes.byteLength} bytes was given for ${size}`);
   for (let i = 0; i < stored.length; i++) {
     const p = stored[i]!;
     bytes.set(buf.subarray(p * PAGE_BYTES, (p + 1) * PAGE_BYTES), i * PAGE_BYTES);

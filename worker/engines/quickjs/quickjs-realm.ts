@@ -121,11 +121,11 @@ export class QuickJSRealm implements GuestRealm {
     this.#owner.release(this, this.#vm);
   }
 
-  snapshot(): HeapImage {
+  snapshot(buffer?: (bytes: number) => Uint8Array): HeapImage {
     if (this.#disposed || this.#failed || this.#interrupted) throw new Error('QuickJS: cannot snapshot a realm that failed, was interrupted or disposed');
     const vm = this.#vm;
     if (vm.ffi.QTS_IsJobPending(this.#h.rt) !== 0) throw new Error('QuickJS: cannot snapshot with promise jobs pending');
-    return captureImage(vm, { build: this.#owner.build, prelude: this.#owner.prelude, handles: this.#h, generation: this.#generation + 1 });
+    return captureImage(vm, { build: this.#owner.build, prelude: this.#owner.prelude, handles: this.#h, generation: this.#generation + 1 }, buffer);
   }
 
   /** True once the realm failed or was interrupted: the engine must restore before reuse. */
