@@ -734,6 +734,9 @@ var __runjs_part = (() => {
   };
   function failRun(e) {
     if (internal.dispatchUncaught(e, "uncaughtException")) return;
+    failRunNow(e);
+  }
+  function failRunNow(e) {
     let text;
     try {
       text = e instanceof Error || typeof e === "object" && e !== null && typeof e.stack === "string" ? formatError(e) : formatArg(e);
@@ -973,7 +976,7 @@ var __runjs_part = (() => {
   installConsoleExtras(fromPrelude.console);
   var web = () => requirePart("web");
   var coreExports = {
-    host: { op, opAsync, formatError, formatArg, onRunStart, failRun, setUncaughtHandler, watchDropped, setAfterTask, now, timeOrigin, requirePart, require: require2, promiseDetails, isPlatformInstance },
+    host: { op, opAsync, formatError, formatArg, onRunStart, failRun, failRunNow, setUncaughtHandler, watchDropped, setAfterTask, now, timeOrigin, requirePart, require: require2, promiseDetails, isPlatformInstance },
     globals: new Proxy(fromPrelude, { get: (t, name) => __runjs_P.Object_hasOwn(t, name) ? t[name] : web().globals[name] })
   };
   __runjs_P.Object_defineProperties(coreExports, {

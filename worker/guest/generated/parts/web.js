@@ -175,7 +175,7 @@ var __runjs_part = (() => {
   var core_default = __runjs_require("core");
 
   // worker/guest/platform/web/host.js
-  var { op, opAsync, formatError, formatArg, onRunStart, failRun, setUncaughtHandler, watchDropped, setAfterTask, requirePart } = core_default.host;
+  var { op, opAsync, formatError, formatArg, onRunStart, failRun, failRunNow, setUncaughtHandler, watchDropped, setAfterTask, requirePart } = core_default.host;
 
   // worker/guest/platform/web/microtask.js
   var resolved = __runjs_P.Promise_resolve();
@@ -830,16 +830,6 @@ var __runjs_part = (() => {
     }
   }
   __name(rebuildReason, "rebuildReason");
-  function failNow(e) {
-    let text;
-    try {
-      text = e instanceof Error || typeof e === "object" && e !== null && typeof e.stack === "string" ? formatError(e) : formatArg(e);
-    } catch {
-      text = "unprintable error";
-    }
-    op("run.settle", { ok: false, error: `Uncaught ${text}` });
-  }
-  __name(failNow, "failNow");
   function installProcessEvents(process2) {
     let captureCallback = null;
     let idleArmed = false;
@@ -883,10 +873,10 @@ var __runjs_part = (() => {
       try {
         taken = onUncaught(reason, "unhandledRejection");
       } catch (e) {
-        failNow(e);
+        failRunNow(e);
         return;
       }
-      if (!taken) failNow(reason);
+      if (!taken) failRunNow(reason);
     }
     __name(onDroppedRejection, "onDroppedRejection");
     function onDropped(result) {
@@ -929,7 +919,7 @@ var __runjs_part = (() => {
       try {
         taken = onUncaught(reason, "unhandledRejection");
       } catch (e) {
-        failNow(e);
+        failRunNow(e);
         return;
       }
       if (!taken) op("run.settle", { ok: false, error: value.text });

@@ -28,6 +28,11 @@ internal.track = function (main) {
 /** An uncaught exception (errors in event listeners, reportError): to process's listeners, else the run ends. */
 export function failRun(e) {
   if (internal.dispatchUncaught(e, 'uncaughtException')) return;
+  failRunNow(e);
+}
+
+/** Fails the run with `e` without dispatching it (what a process listener throws ends Node's process). */
+export function failRunNow(e) {
   let text;
   try {
     text = e instanceof Error || (typeof e === 'object' && e !== null && typeof e.stack === 'string') ? formatError(e) : formatArg(e);

@@ -4,7 +4,7 @@
 // the dispatch installed here; the host tells the run's end and unhandled rejections through two
 // ops (run.idle, run.rejection) the guest starts only while it has listeners, so a run without
 // them pays nothing and ends exactly as before.
-import { op, onRunStart, setUncaughtHandler, failRun, formatError, formatArg } from './host.js';
+import { op, onRunStart, setUncaughtHandler, failRun, failRunNow } from './host.js';
 import { nodeError, invalidArgType } from './errors.js';
 
 /** What the host's rejection copy (engines/v8/unhandled-rejection.ts) can give back of a reason. */
@@ -26,17 +26,6 @@ function rebuildReason(r) {
     case 'value': return r.value;
     default: return new Error('a promise was rejected with an object that is not an Error; runjs cannot pass that object on');
   }
-}
-
-/** Fails the run with `e` without dispatching it again (what a process listener throws ends Node's process). */
-function failNow(e) {
-  let text;
-  try {
-    text = e instanceof Error || (typeof e === 'object' && e !== null && typeof e.stack === 'string') ? formatError(e) : formatArg(e);
-  } catch {
-    text = 'unprintable error';
-  }
-  op('run.settle', { ok: false, error: `Uncaught ${text}` });
 }
 
 /**
@@ -86,10 +75,10 @@ export function installProcessEvents(process) {
     try {
       taken = onUncaught(reason, 'unhandledRejection');
     } catch (e) {
-      failNow(e);
+      failRunNow(e);
       return;
     }
-    if (!taken) failNow(reason);
+    if (!taken) failRunNow(reason);
   }
 
   /**
@@ -137,7 +126,7 @@ export function installProcessEvents(process) {
     try {
       taken = onUncaught(reason, 'unhandledRejection');
     } catch (e) {
-      failNow(e);
+      failRunNow(e);
       return;
     }
     if (!taken) op('run.settle', { ok: false, error: value.text });
