@@ -4,7 +4,11 @@
 // (the profile is written on exit), and prints the top self-time functions of the loaded window
 // only (start-up excluded). Not a `*-bench.ts` module: a tool for docs/benchmarks.md.
 //
-//   node_modules/.bin/node scripts/bench/profile-supervisor.ts [--clients 32] [--seconds 10] [--top 25] [--heap-store] [--keep dir] [--root other/checkout]
+// With --heap-steps N the load is instead N sequential `heap.stateful_step` steps (one client,
+// `counter++` on ~400 KB of live state, each step from the previous step's key, as
+// scripts/bench/heap-bench.ts drives them) on a `dir` heap store, and the CPU is per step.
+//
+//   node_modules/.bin/node scripts/bench/profile-supervisor.ts [--clients 32] [--seconds 10] [--top 25] [--heap-store] [--heap-steps N] [--keep dir] [--root other/checkout]
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,6 +17,25 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { closedLoop, restRun } from './service-bench.ts';
 import { cpuMs, freePort, HttpClient } from './service-rig.ts';
+
+/**
+ * CPU (ms) by thread kind and user/system, from /proc/<pid>/task/<tid>/stat: the V8 profile sees
+ * only the main thread's JavaScript, while the libuv thread pool (fsync, mkdir), V8's GC helpers
+ * and the kernel's share of every syscall are also the supervisor's CPU.
+ */
+function threadCpu(pid: number): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    let stat: string;
+    try { stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8'); } catch { continue; } // the thread ended
+    const kind = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')).replace(/\d+$/, '');
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // utime and stime in clock ticks (USER_HZ = 100).
+    out.set(`${kind} user`, (out.get(`${kind} user`) ?? 0) + Number(f[11]) * 10);
+    out.set(`${kind} system`, (out.get(`${kind} system`) ?? 0) + Number(f[12]) * 10);
+  }
+  return out;
+}
 
 const HERE = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -34,6 +57,7 @@ const { values } = parseArgs({
     seconds: { type: 'string', default: '10' },
     top: { type: 'string', default: '25' },
     'heap-store': { type: 'boolean', default: false },
+    'heap-steps': { type: 'string' },
     keep: { type: 'string' },
     // perf record of the window too (CPU cycles actually spent, not wall time: on a loaded
     // machine the V8 profile charges time the process sat preempted to whatever it was running).
@@ -43,13 +67,14 @@ const { values } = parseArgs({
   },
 });
 const ROOT = values.root === undefined ? HERE : `${values.root.replace(/\/$/, '')}/`;
-const clients = Number(values.clients);
+const heapSteps = values['heap-steps'] === undefined ? 0 : Number(values['heap-steps']);
+const clients = heapSteps > 0 ? 1 : Number(values.clients);
 const seconds = Number(values.seconds);
 
 const dir = values.keep ?? mkdtempSync(join(tmpdir(), 'runjs-prof-'));
 const port = await freePort();
 const args = [...(values.perf ? ['--perf-basic-prof'] : []), '--cpu-prof', '--cpu-prof-dir', join(dir, 'prof'), join(ROOT, 'supervisor/main.ts'), '--http-port', String(port), '--bind-host', '127.0.0.1',
-  '--max-concurrent-executions', '2', '--session-db-path', join(dir, 'db'), ...(values['heap-store'] ? ['--heap-store', join(dir, 'heaps')] : [])];
+  '--max-concurrent-executions', '2', '--session-db-path', join(dir, 'db'), ...(values['heap-store'] || heapSteps > 0 ? ['--heap-store', 'dir', '--heap-dir', join(dir, 'heaps'), '--heap-memory-max', '64'] : [])];
 const proc = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'], env: { PATH: process.env['PATH'] ?? '' } });
 let stderr = '';
 proc.stderr.setEncoding('utf8');
@@ -60,13 +85,35 @@ await new Promise<void>((resolve, reject) => {
 });
 const spawnedAt = performance.now();
 const http = new HttpClient(port, clients);
-await closedLoop(clients, 0, 2000, (i) => restRun(http, i)); // warm-up, not profiled below
+/** One heap step over REST to completion (POST, then long-poll GET), as heap-bench.ts's `step`. */
+async function heapStep(code: string, heap?: string): Promise<string> {
+  const posted = await http.request('POST', '/api/exec', heap === undefined ? { code } : { code, heap });
+  if (posted.status !== 202) throw new Error(`POST /api/exec: ${posted.status} ${JSON.stringify(posted.json)}`);
+  const id = (posted.json as { execution_id: string }).execution_id;
+  for (;;) {
+    const info = (await http.request('GET', `/api/executions/${id}?wait_ms=10000`)).json as { status: string; heap: string | null };
+    if (info.status === 'running') continue;
+    if (info.status !== 'completed' || info.heap === null) throw new Error(`heap step: ${JSON.stringify(info)}`);
+    return info.heap;
+  }
+}
+let heapKey = '';
+if (heapSteps > 0) {
+  heapKey = await heapStep(`globalThis.counter = 0; globalThis.rows = Array.from({ length: 4000 }, (_, i) => ({ id: i, name: 'row ' + i, tags: ['a', 'b'] })); 0`);
+  for (let i = 0; i < 20; i++) heapKey = await heapStep('counter++', heapKey); // warm-up, not profiled below
+} else {
+  await closedLoop(clients, 0, 2000, (i) => restRun(http, i)); // warm-up, not profiled below
+}
 const from = performance.now();
 const perfData = join(dir, 'perf.data');
 const perf = values.perf ? spawn('perf', ['record', '-q', '-F', '997', '-g', '-o', perfData, '-p', String(proc.pid)], { stdio: 'ignore' }) : undefined;
 const cpu0 = cpuMs(proc.pid!);
-const { total, perSecond } = await closedLoop(clients, 0, seconds * 1000, (i) => restRun(http, i + 1_000_000));
+const threads0 = threadCpu(proc.pid!);
+const { total, perSecond } = heapSteps > 0
+  ? await (async () => { for (let i = 0; i < heapSteps; i++) heapKey = await heapStep('counter++', heapKey); return { total: heapSteps, perSecond: [] as number[] }; })()
+  : await closedLoop(clients, 0, seconds * 1000, (i) => restRun(http, i + 1_000_000));
 const cpu1 = cpuMs(proc.pid!);
+const threads1 = threadCpu(proc.pid!);
 const until = performance.now();
 if (perf) {
   perf.kill('SIGINT');
@@ -131,8 +178,10 @@ for (let k = 0; k < profile.samples.length; k++) {
 }
 const top = [...self].sort((a, b) => b[1] - a[1]).slice(0, Number(values.top));
 const out = process.stdout;
-out.write(`${total} runs in ${seconds} s with ${clients} clients (${perSecond.join(', ')} runs/s per second); load ${readFileSync('/proc/loadavg', 'utf8').trim()}\n`);
+out.write(`${total} runs in ${((until - from) / 1000).toFixed(1)} s ${heapSteps > 0 ? '(sequential heap steps)' : `with ${clients} clients (${perSecond.join(', ')} runs/s per second)`}; load ${readFileSync('/proc/loadavg', 'utf8').trim()}\n`);
 out.write(`supervisor CPU ${(cpu1 - cpu0).toFixed(0)} ms = ${((cpu1 - cpu0) / total).toFixed(2)} ms/run (/proc); profiled busy ${(busy / 1000).toFixed(0)} ms = ${(busy / 1000 / total).toFixed(2)} ms/run\n`);
+out.write(`by thread (/proc, ms/run): ${[...threads1].map(([k, v]) => [k, (v - (threads0.get(k) ?? 0)) / total] as const).filter(([, v]) => v > 0)
+  .sort((a, b) => b[1] - a[1]).map(([k, v]) => `${k} ${v.toFixed(2)}`).join(', ')}\n`);
 out.write(`window ${(until - from).toFixed(0)} ms; top self time:\n`);
 for (const [k, us] of top) out.write(`  ${(us / 1000).toFixed(0).padStart(6)} ms ${((us / busy) * 100).toFixed(1).padStart(5)} %  ${k}\n`);
 out.write('inclusive time:\n');
