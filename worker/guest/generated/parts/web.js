@@ -869,16 +869,18 @@ var __runjs_part = (() => {
         }
         return;
       }
-      let taken;
-      try {
-        taken = onUncaught(reason, "unhandledRejection");
-      } catch (e) {
-        failRunNow(e);
-        return;
-      }
-      if (!taken) failRunNow(reason);
+      if (!raisedAsUncaught(reason)) failRunNow(reason);
     }
     __name(onDroppedRejection, "onDroppedRejection");
+    function raisedAsUncaught(reason) {
+      try {
+        return onUncaught(reason, "unhandledRejection");
+      } catch (e) {
+        failRunNow(e);
+        return true;
+      }
+    }
+    __name(raisedAsUncaught, "raisedAsUncaught");
     function onDropped(result) {
       if (!(result instanceof Promise) || !wantsRejections()) return;
       __runjs_P.$then(result, void 0, (reason) => onDroppedRejection(reason, result));
@@ -915,14 +917,7 @@ var __runjs_part = (() => {
         process2.emit("unhandledRejection", reason, promise);
         return;
       }
-      let taken;
-      try {
-        taken = onUncaught(reason, "unhandledRejection");
-      } catch (e) {
-        failRunNow(e);
-        return;
-      }
-      if (!taken) op("run.settle", { ok: false, error: value.text });
+      if (!raisedAsUncaught(reason)) op("run.settle", { ok: false, error: value.text });
     }
     __name(onRejection, "onRejection");
     function armRejection() {

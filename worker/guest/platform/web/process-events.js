@@ -71,14 +71,21 @@ export function installProcessEvents(process) {
       }
       return;
     }
-    let taken;
+    if (!raisedAsUncaught(reason)) failRunNow(reason);
+  }
+
+  /**
+   * Node's default for an unhandled rejection (--unhandled-rejections=throw): raised as an
+   * uncaught exception. True when a listener took it or what a listener threw ended the run;
+   * false when nobody listens (the caller fails the run with its own text).
+   */
+  function raisedAsUncaught(reason) {
     try {
-      taken = onUncaught(reason, 'unhandledRejection');
+      return onUncaught(reason, 'unhandledRejection');
     } catch (e) {
       failRunNow(e);
-      return;
+      return true;
     }
-    if (!taken) failRunNow(reason);
   }
 
   /**
@@ -121,15 +128,7 @@ export function installProcessEvents(process) {
       process.emit('unhandledRejection', reason, promise);
       return;
     }
-    // Node's default (--unhandled-rejections=throw): raised as an uncaught exception.
-    let taken;
-    try {
-      taken = onUncaught(reason, 'unhandledRejection');
-    } catch (e) {
-      failRunNow(e);
-      return;
-    }
-    if (!taken) op('run.settle', { ok: false, error: value.text });
+    if (!raisedAsUncaught(reason)) op('run.settle', { ok: false, error: value.text });
   }
 
   function armRejection() {
