@@ -6,6 +6,7 @@
 // from its header and refuses it before reading the body when it exceeds what the reader allows
 // at that moment (FrameDecoder's `maxFrameBytes`).
 import { deserialize, serialize } from 'node:v8';
+import type { Writable } from 'node:stream';
 
 const HEADER_BYTES = 4;
 /** The largest frame the format can describe (a u32 length). */
@@ -16,6 +17,31 @@ export function encodeFrame(msg: unknown): Buffer {
   const header = Buffer.allocUnsafe(HEADER_BYTES);
   header.writeUInt32BE(body.byteLength, 0);
   return Buffer.concat([header, body], HEADER_BYTES + body.byteLength);
+}
+
+/** Above this, a frame's body is written as it is instead of being copied behind its header. */
+const COPY_BODY_BELOW = 64 * 1024;
+
+/**
+ * Writes one frame to `stream`. A large body (an artifact, a module bundle, a heap image) goes out
+ * as V8's serialization buffer itself, corked behind its header, so the writer holds one copy of
+ * the message instead of two while the pipe drains (encodeFrame's concatenation was the second).
+ */
+export function writeFrame(stream: Writable, msg: unknown, cb?: (err?: Error | null) => void): void {
+  const body = serialize(msg);
+  if (body.byteLength < COPY_BODY_BELOW) {
+    const frame = Buffer.allocUnsafe(HEADER_BYTES + body.byteLength);
+    frame.writeUInt32BE(body.byteLength, 0);
+    body.copy(frame, HEADER_BYTES);
+    stream.write(frame, cb);
+    return;
+  }
+  const header = Buffer.allocUnsafe(HEADER_BYTES);
+  header.writeUInt32BE(body.byteLength, 0);
+  stream.cork();
+  stream.write(header);
+  stream.write(body, cb);
+  stream.uncork();
 }
 
 /** Why a peer's bytes were refused; the reader stops for good after one. */

@@ -6,7 +6,7 @@
 import { flushCompileCache } from 'node:module';
 import { Socket } from 'node:net';
 import { isSupervisorMessage, type WorkerMessage } from '../shared/protocol.ts';
-import { encodeFrame, FrameDecoder, MAX_FRAME_FORMAT_BYTES } from '../shared/frame-channel.ts';
+import { FrameDecoder, MAX_FRAME_FORMAT_BYTES, writeFrame } from '../shared/frame-channel.ts';
 import { CancelChannel } from './runtime/cancel-channel.ts';
 import { ObjectChannel } from './runtime/object-channel.ts';
 import { WorkerHost } from './runtime/worker-host.ts';
@@ -36,7 +36,7 @@ export function serveWorker(overrides: readonly OpFactory[] = []): void {
   // Mounted snapshots' file contents, fetched while a run waits (runtime/object-channel.ts).
   const objects = ObjectChannel.open(argValue('object-fd'));
   const channel = new Socket({ fd: channelFd, readable: true, writable: true });
-  const send = (msg: WorkerMessage): void => { channel.write(encodeFrame(msg)); };
+  const send = (msg: WorkerMessage): void => { writeFrame(channel, msg); };
   let host: WorkerHost | undefined;
   // The supervisor is trusted; its frames are bounded by the format only.
   const decoder = new FrameDecoder((raw) => onMessage(raw), () => MAX_FRAME_FORMAT_BYTES);

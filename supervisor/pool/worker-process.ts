@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isWorkerMessage, type SupervisorMessage, type WorkerMessage } from '../../shared/protocol.ts';
-import { encodeFrame, FrameDecoder, FrameViolation } from '../../shared/frame-channel.ts';
+import { FrameDecoder, FrameViolation, writeFrame } from '../../shared/frame-channel.ts';
 import type { WorkerSettings } from '../../shared/worker-settings.ts';
 import { compileCacheDir } from '../compile-cache.ts';
 
@@ -178,7 +178,7 @@ export class WorkerProcess {
       const pipe = this.#child.stdio[CANCEL_FD];
       if (pipe && 'write' in pipe) pipe.write(`${msg.reason} ${msg.runId}\n`);
     }
-    this.#channel.write(encodeFrame(msg), (err) => { if (err) this.kill(); });
+    writeFrame(this.#channel, msg, (err) => { if (err) this.kill(); });
   }
 
   #receive(events: WorkerEvents, raw: unknown): void {

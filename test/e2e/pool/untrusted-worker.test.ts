@@ -23,7 +23,10 @@ let held: (() => void)[] = [];
 const releaseHeld = (): void => { for (const r of held.splice(0)) r(); };
 
 before(async () => {
-  const ops = new OpRouter([{ 'test.hold': { unavailable: 'unavailable', serve: () => new Promise((r) => held.push(() => r('ok'))) } }], (l) => logs.push(l));
+  const ops = new OpRouter([{
+    'test.hold': { unavailable: 'unavailable', serve: () => new Promise((r) => held.push(() => r('ok'))) },
+    'test.echo': { unavailable: 'unavailable', serve: (args) => Promise.resolve(args) },
+  }], (l) => logs.push(l));
   pool = new WorkerPool({ size: 1, maxQueued: 10, log: (l) => logs.push(l), workerEntry: ENTRY, ops });
   await pool.ready();
 });
@@ -100,6 +103,12 @@ test('messages of no known shape, or that cannot be decoded, stop the worker', a
   assert.match((bad.outcome as { error: string }).error, /^Worker process was stopped: it broke the supervisor protocol \(a message could not be decoded \(.+\)\)$/);
   await replaced(pid);
   assert.deepEqual((await run('after')).outcome, { status: 'completed', result: '"after"' });
+});
+
+test('an op served after its run ended is not sent to the worker (nobody waits for it; a large answer would only queue copies on the pipe)', async () => {
+  assert.deepEqual((await run('op-after-end')).outcome, { status: 'completed', result: '"ended"' });
+  releaseHeld();
+  assert.deepEqual((await run('late-answers')).outcome, { status: 'completed', result: '[]' });
 });
 
 test('the object pipe serves only the running job\'s own mount, and a malformed request stops the worker', async () => {
