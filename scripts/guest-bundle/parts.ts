@@ -47,4 +47,5 @@ export const PARTS: readonly PartSpec[] = [
   { name: 'http2', entry: `${PLATFORM}/parts/http2.js` },
   { name: 'net', entry: `${PLATFORM}/parts/net.js` },
   { name: 'fs', entry: `${PLATFORM}/parts/fs.js` },
+  { name: 'vm', entry: `${PLATFORM}/parts/vm.js` },
 ];

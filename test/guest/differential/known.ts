@@ -27,6 +27,12 @@ const V8_PROMISE_STATE: Known = {
   'inspect: promise settled later': NO_STATE,
 };
 
+const VM: Known = {
+  "builtins are the realm's own": "a run has one realm: a vm context is the object seen through a scope, with the run's own builtins (docs/script-environment.md, node:vm)",
+  'function declarations reach the context': 'a function declaration in vm code stays local to the call (a direct eval inside a scope; Node declares it on the context global)',
+  'reading an undeclared name': 'every name resolves through the context scope so that assignments land on the context: an undeclared read is undefined, not a ReferenceError',
+};
+
 export const KNOWN: Record<string, Partial<Record<EngineName, Known>>> = {
   buffer: {
     v8: BUFFER,
@@ -42,6 +48,10 @@ export const KNOWN: Record<string, Partial<Record<EngineName, Known>>> = {
   util: {
     v8: { ...UTIL, ...V8_PROMISE_STATE },
     quickjs: { ...UTIL, 'deprecate: not a function': "QuickJS's own TypeError text where Node shows V8's (`Object prototype may only be an Object or null: 1`)" },
+  },
+  vm: {
+    v8: VM,
+    quickjs: { ...VM, 'syntax error at construction': "QuickJS's own SyntaxError text (`expecting ';'`) where Node shows V8's" },
   },
   url: both({
     'module keys': 'no URLPattern: its regular-expression matching would run on the host, outside the run\'s limits (docs/script-environment.md)',

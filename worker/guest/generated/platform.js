@@ -638,6 +638,7 @@ var __runjs_part = (() => {
     "timers/promises": "node-misc",
     url: "node-misc",
     util: "util",
+    vm: "vm",
     worker_threads: "node-misc",
     "util/types": "util",
     zlib: "zlib"

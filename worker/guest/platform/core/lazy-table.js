@@ -37,6 +37,7 @@ export const MODULE_PARTS = {
   'timers/promises': 'node-misc',
   url: 'node-misc',
   util: 'util',
+  vm: 'vm',
   worker_threads: 'node-misc',
   'util/types': 'util',
   zlib: 'zlib',
