@@ -48,4 +48,5 @@ export const PARTS: readonly PartSpec[] = [
   { name: 'net', entry: `${PLATFORM}/parts/net.js` },
   { name: 'fs', entry: `${PLATFORM}/parts/fs.js` },
   { name: 'vm', entry: `${PLATFORM}/parts/vm.js` },
+  { name: 'urlpattern', entry: `${PLATFORM}/parts/urlpattern.js` },
 ];

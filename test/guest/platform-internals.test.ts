@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { guestSuite } from '../helpers/both-engines.ts';
 
-const GLOBALS = ['URL', 'URLSearchParams', 'TextEncoder', 'TextDecoder', 'Event', 'EventTarget', 'CustomEvent', 'DOMException', 'AbortController',
+const GLOBALS = ['URL', 'URLSearchParams', 'URLPattern', 'TextEncoder', 'TextDecoder', 'Event', 'EventTarget', 'CustomEvent', 'DOMException', 'AbortController',
   'AbortSignal', 'Blob', 'File', 'FormData', 'Headers', 'Request', 'Response', 'ReadableStream', 'WritableStream', 'TransformStream',
   'TextEncoderStream', 'TextDecoderStream', 'CompressionStream', 'DecompressionStream', 'ByteLengthQueuingStrategy', 'CountQueuingStrategy',
   'Buffer', 'Crypto', 'SubtleCrypto', 'CryptoKey', 'Performance', 'Navigator'];

@@ -54,7 +54,7 @@ export const KNOWN: Record<string, Partial<Record<EngineName, Known>>> = {
     quickjs: { ...VM, 'syntax error at construction': "QuickJS's own SyntaxError text (`expecting ';'`) where Node shows V8's" },
   },
   url: both({
-    'module keys': 'no URLPattern: its regular-expression matching would run on the host, outside the run\'s limits (docs/script-environment.md)',
+    'URLPattern: exec relative string without base': "the URL Pattern standard's match() returns null when a string input does not parse as a URL without a base (urlpattern-polyfill); Node 24 matches `/a` as a path",
   }),
 };
 

@@ -100,4 +100,23 @@ const corpus = {
   'domainToASCII/Unicode': () => { const { domainToASCII, domainToUnicode } = require('node:url'); return [domainToASCII('español.com'), domainToASCII('xn--iñvalid.com'), domainToUnicode('xn--espaol-zwa.com'), domainToUnicode('xn--iñvalid.com')]; },
   'domainToASCII: no argument': () => require('node:url').domainToASCII(),
   'module keys': () => Object.keys(require('node:url')).sort(),
+  // URLPattern (the global, and node:url's): urlpattern-polyfill with Node's errors and result
+  // order. Results are compared as JSON: Node's come with a null prototype and groups from
+  // another context, which the WebIDL dictionaries runjs returns (plain objects) do not copy.
+  'URLPattern: node:url and global': () => require('node:url').URLPattern === URLPattern,
+  'URLPattern: exec pathname': () => JSON.stringify(new URLPattern({ pathname: '/books/:id' }).exec('https://x.com/books/12')),
+  'URLPattern: string with wildcards': () => { const p = new URLPattern('https://example.com/:cat/*?'); return [p.protocol, p.hostname, p.pathname, p.hasRegExpGroups, JSON.stringify(p.exec('https://example.com/a/b/c').pathname)]; },
+  'URLPattern: init input and base': () => JSON.stringify([new URLPattern('/foo/:bar', 'https://example.com').exec('https://example.com/foo/baz').pathname.groups, new URLPattern('https://*.example.com/*').exec({ hostname: 'a.example.com', protocol: 'https', pathname: '/x' })]),
+  'URLPattern: regexp groups and ignoreCase': () => [JSON.stringify(new URLPattern({ pathname: '/:a(\\d+)' }).exec('https://x.com/12').pathname), new URLPattern({ pathname: '/(\\d+)' }).hasRegExpGroups, new URLPattern({ pathname: '/A' }, { ignoreCase: true }).test('https://x.com/a'), new URLPattern({ pathname: '/A' }).test('https://x.com/a')],
+  'URLPattern: optional and repeated': () => JSON.stringify(new URLPattern('http{s}?://{:sub.}?example.com/:path*').exec('https://www.example.com/a/b')),
+  'URLPattern: no match': () => [new URLPattern({ pathname: '/a' }).exec('https://x.com/b'), new URLPattern({ pathname: '/a' }).exec(null), new URLPattern({ pathname: '/a' }).test()],
+  'URLPattern: bad pattern': () => new URLPattern({ pathname: '(' }),
+  'URLPattern: relative string without base': () => new URLPattern('/foo'),
+  'URLPattern: bad input type': () => new URLPattern(5),
+  'URLPattern: bad base type': () => new URLPattern('/a', 5),
+  'URLPattern: options with a non-string base': () => new URLPattern({}, {}, {}),
+  'URLPattern: init with a base': () => new URLPattern({ pathname: '/a' }, 'https://x.com'),
+  'URLPattern: exec bad input': () => new URLPattern({ pathname: '/a' }).exec(5),
+  'URLPattern: test init with a base': () => new URLPattern({ pathname: '/a' }).test({ pathname: '/a' }, 'https://x.com'),
+  'URLPattern: exec relative string without base': () => JSON.stringify(new URLPattern({ pathname: '/a' }).exec('/a')),
 };

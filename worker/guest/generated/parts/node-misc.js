@@ -387,6 +387,10 @@ var __runjs_part = (() => {
   var url = {
     URL,
     URLSearchParams,
+    // Its own part, evaluated when first read (an import of node:url reads it).
+    get URLPattern() {
+      return core_default.host.requirePart("urlpattern").globals.URLPattern;
+    },
     Url,
     parse: parse2,
     format,

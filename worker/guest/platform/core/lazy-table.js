@@ -72,6 +72,7 @@ export const GLOBAL_PARTS = {
   TextDecoder: 'web',
   URL: 'web',
   URLSearchParams: 'web',
+  URLPattern: 'urlpattern',
   performance: 'web',
   Performance: 'web',
   PerformanceEntry: 'web',

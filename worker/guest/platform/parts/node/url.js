@@ -168,6 +168,8 @@ function urlToHttpOptions(url) {
 export const url = {
   URL,
   URLSearchParams,
+  // Its own part, evaluated when first read (an import of node:url reads it).
+  get URLPattern() { return core.host.requirePart('urlpattern').globals.URLPattern; },
   Url,
   parse,
   format,
