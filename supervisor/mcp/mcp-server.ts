@@ -42,12 +42,14 @@ export const SERVER_NAME = 'runjs';
 type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 
 /** The protocol-neutral call context (tool-kit.ts) from the SDK v1 request context. */
-function callContext(extra: Extra, progressToken: string | number | undefined): ToolCallContext {
+function callContext(server: Server, extra: Extra, progressToken: string | number | undefined): ToolCallContext {
   return {
     signal: extra.signal,
     progress: (params) => extra.sendNotification({ method: 'notifications/progress', params }),
     progressToken,
     requestUrl: extra.requestInfo?.url,
+    // The SDK filters by the level this session set (logging/setLevel); a closed connection drops it.
+    log: (level, logger, data) => { server.sendLoggingMessage({ level, logger, data }, extra.sessionId).catch(() => { /* the connection is closing */ }); },
   };
 }
 
@@ -57,6 +59,8 @@ export function createMcpConnection(opts: McpSurfaceOptions, transport: Transpor
   const taskStore = tasksEnabled ? new RunJsTaskStore(opts.executions) : undefined;
   const capabilities: ServerCapabilities = {
     tools: { listChanged: false },
+    // Log messages: a stateful run_js's end (docs/mcp-protocol.md, Logging).
+    logging: {},
     ...(surface.hasResources ? { resources: surface.resourcesChange ? { listChanged: true } : {} } : {}),
     ...(tasksEnabled ? { tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } } } : {}),
   };
@@ -110,7 +114,7 @@ export function createMcpConnection(opts: McpSurfaceOptions, transport: Transpor
         },
       });
     }
-    return surface.call(name, rawArgs, callContext(extra, _meta?.progressToken));
+    return surface.call(name, rawArgs, callContext(server, extra, _meta?.progressToken));
   };
   // Every failure of a call, from any tool, is mapped here (tool-kit.ts toolFailure).
   server.setRequestHandler(CallToolRequestSchema, (request, extra) => callTool(request, extra).catch(toolFailure));

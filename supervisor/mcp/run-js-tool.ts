@@ -181,6 +181,24 @@ export function runJsTool(deps: RunJsDeps): ToolDef {
     input: statefulRunJsInput(deps.limits),
     task: { submit: (args) => submitStateful(deps, args), includeExecutionId: true },
     output: STATEFUL_RUN_JS_OUTPUT,
-    handle: async (args) => jsonResult({ execution_id: await submitStateful(deps, args) }),
+    handle: async (args, ctx) => {
+      const executionId = await submitStateful(deps, args);
+      if (ctx.log !== undefined) logWhenDone(deps, executionId, ctx.log);
+      return jsonResult({ execution_id: executionId });
+    },
   });
+}
+
+/**
+ * Tells the client that started a stateful run how it ended (`info` when completed, `error`
+ * otherwise), so a client need not poll to learn it; get_execution stays the way to read it.
+ */
+function logWhenDone(deps: RunJsDeps, executionId: string, log: NonNullable<ToolCallContext['log']>): void {
+  deps.executions.wait(executionId).then((info) => {
+    log(info.status === 'completed' ? 'info' : 'error', 'runjs.executions', {
+      execution_id: executionId,
+      status: info.status,
+      ...(info.error == null ? {} : { error: info.error }),
+    });
+  }, () => { /* the record is gone (pruned): nothing to tell */ });
 }

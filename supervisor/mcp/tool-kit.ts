@@ -25,6 +25,11 @@ export interface ToolCallContext {
   readonly progressToken: string | number | undefined;
   /** The URL the call arrived at (HTTP transports), for links relative to this server. */
   readonly requestUrl: URL | undefined;
+  /**
+   * Sends the client a log message (`notifications/message`), dropped below the level the client
+   * set with `logging/setLevel`; absent where the server offers no `logging` capability.
+   */
+  readonly log?: ((level: 'info' | 'error', logger: string, data: Record<string, unknown>) => void) | undefined;
 }
 
 export interface ToolDef<In extends z.ZodType = z.ZodType> {

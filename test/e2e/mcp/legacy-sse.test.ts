@@ -27,7 +27,7 @@ after(async () => {
 });
 
 test('initialize over SSE: no tasks capability, the SSE instructions', async () => {
-  assert.deepEqual(client.getServerCapabilities(), { tools: { listChanged: false }, resources: { listChanged: true } });
+  assert.deepEqual(client.getServerCapabilities(), { tools: { listChanged: false }, logging: {}, resources: { listChanged: true } });
   assert.equal(client.getInstructions(), defaultInstructions('stateful', 'sse', { defaultTimeoutSecs: 30, defaultHeapMb: 8, maxHeapMb: 1024 }));
   const { tools } = await client.listTools();
   assert.deepEqual(tools.map((t) => t.name), ['run_js', 'get_execution', 'get_execution_output', 'cancel_execution', 'list_executions', 'get_execution_decisions', 'list_sessions', 'list_session_snapshots', 'get_artifact', 'list_artifacts', 'delete_artifact', 'get_artifact_upload_url']);

@@ -27,7 +27,7 @@ const call = (name: string, args: Record<string, unknown> = {}) => client.callTo
 
 test('initialize: server info, capabilities with tasks, stateful instructions', () => {
   assert.deepEqual(client.getServerVersion(), { name: 'runjs', title: 'runjs', version: packageVersion() });
-  assert.deepEqual(client.getServerCapabilities(), { tools: { listChanged: false }, resources: { listChanged: true }, tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } } });
+  assert.deepEqual(client.getServerCapabilities(), { tools: { listChanged: false }, logging: {}, resources: { listChanged: true }, tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } } });
   assert.equal(client.getInstructions(), defaultInstructions('stateful', 'streamable-http', { defaultTimeoutSecs: 30, defaultHeapMb: 8, maxHeapMb: 1024 }));
 });
 

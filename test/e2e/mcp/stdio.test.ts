@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolResultSchema, LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { defaultInstructions } from '../../../supervisor/mcp/mcp-texts.ts';
 import { MAIN, NODE, ROOT } from '../server/server-process.ts';
 import { ok, sessionOf, settle } from './mcp-clients.ts';
@@ -37,7 +37,7 @@ after(async () => {
 });
 
 test('initialize over stdio: tasks offered, stdio instructions, logs on stderr', () => {
-  assert.deepEqual(client.getServerCapabilities(), { tools: { listChanged: false }, resources: { listChanged: true }, tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } } });
+  assert.deepEqual(client.getServerCapabilities(), { tools: { listChanged: false }, logging: {}, resources: { listChanged: true }, tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } } });
   assert.equal(client.getInstructions(), defaultInstructions('stateful', 'stdio', { defaultTimeoutSecs: 30, defaultHeapMb: 8, maxHeapMb: 1024 }));
   assert.match(stderr, /^runjs: MCP over stdio \(stateful mode\)$/m);
 });
@@ -47,6 +47,28 @@ test('tools over stdio, tagged with --session-id', async () => {
   assert.equal((await settle(client, id))['status'], 'completed');
   assert.equal(ok(await client.callTool({ name: 'get_execution_output', arguments: { execution_id: id } }))['data'], 'to the log, not to stdout\n');
   assert.equal(sessionOf(join(dir, 'db'), id), 'stdio-session');
+});
+
+test('logging: a stateful run_js\'s end reaches the client as a log message, filtered by logging/setLevel', async () => {
+  const messages: { level: string; logger?: string; data: unknown }[] = [];
+  let arrived: () => void = () => {};
+  client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => { messages.push(n.params); arrived(); });
+  const next = (): Promise<void> => new Promise((r) => { arrived = r; });
+  const run = async (code: string): Promise<string> => String(ok(await client.callTool({ name: 'run_js', arguments: { code } }))['execution_id']);
+  assert.deepEqual(await client.setLoggingLevel('info'), {});
+  let got = next();
+  const done = await run('1 + 1');
+  await got;
+  assert.deepEqual(messages, [{ level: 'info', logger: 'runjs.executions', data: { execution_id: done, status: 'completed' } }]);
+  // At `error`, a completed run says nothing; a failed one is an error.
+  await client.setLoggingLevel('error');
+  got = next();
+  const quiet = await run('2 + 2');
+  const failed = await run('throw new TypeError("no")');
+  await got;
+  assert.equal((await settle(client, quiet))['status'], 'completed');
+  assert.deepEqual(messages.slice(1), [{ level: 'error', logger: 'runjs.executions', data: { execution_id: failed, status: 'failed', error: 'Uncaught TypeError: no\n    at file:///main.js:1:7' } }]);
+  await assert.rejects(client.setLoggingLevel('loud' as never), /Invalid/);
 });
 
 test('artifacts over stdio: get_artifact and list_artifacts; no upload URLs without an HTTP listener or --public-url', async () => {
