@@ -33,7 +33,7 @@ guestSuite('web platform (WPT groups)', (g) => {
   g.test('Headers: a record init reads own keys, then each descriptor and value in turn; an iterator follows set-cookie changes', async (ctx) => {
     assert.equal(await ctx.output([
       'const log = []; const target = { a: "1", b: "2" }; Object.defineProperty(target, "c", { value: "3", enumerable: false });',
-      'const p = new Proxy(target, { ownKeys(t) { log.push("ownKeys"); return Reflect.ownKeys(t) }, getOwnPropertyDescriptor(t, k) { log.push("gopd:" + String(k)); return Reflect.getOwnPropertyDescriptor(t, k) }, get(t, k) { log.push("get:" + String(k)); return Reflect.get(t, k) } });',
+      'const p = new Proxy(target, { getPrototypeOf(t) { log.push("getPrototypeOf"); return Reflect.getPrototypeOf(t) }, ownKeys(t) { log.push("ownKeys"); return Reflect.ownKeys(t) }, getOwnPropertyDescriptor(t, k) { log.push("gopd:" + String(k)); return Reflect.getOwnPropertyDescriptor(t, k) }, get(t, k) { log.push("get:" + String(k)); return Reflect.get(t, k) } });',
       'const h = new Headers(p); console.log(log.join(), JSON.stringify([...h]));',
       'try { new Headers({ [Symbol()]: "x" }) } catch (e) { console.log(e.name) }',
       'const hs = new Headers([["fizz", "buzz"], ["X-Header", "test"]]); const it = hs[Symbol.iterator](); const out = [it.next().value.join("=")];',
@@ -169,6 +169,11 @@ guestSuite('web platform (WPT groups)', (g) => {
       "  out.push(new TextDecoder().decode(value));",
       "  if (chunk.length > deflate.length) { try { await reader.read(); out.push('no error'); } catch (e) { out.push(e.name + ': ' + e.message); } }",
       "}",
+      // A brotli stream with a byte after its end: the output, then the same error (the host's
+      // brotli decompressor used to accept the junk, so the second read never settled).
+      "const brotli = new Uint8Array([0x21, 0x38, 0x00, 0x04, 0x65, 0x78, 0x70, 0x65, 0x63, 0x74, 0x65, 0x64, 0x20, 0x6F, 0x75, 0x74, 0x70, 0x75, 0x74, 0x03, 0]);",
+      "{ const ds = new DecompressionStream('brotli'); const reader = ds.readable.getReader(); ds.writable.getWriter().write(brotli).catch(() => {});",
+      "  out.push(new TextDecoder().decode((await reader.read()).value)); try { await reader.read(); out.push('no error'); } catch (e) { out.push(e.name + ': ' + e.message); } }",
       "const valid = new Uint8Array([120, 156, 75, 4, 0, 0, 98, 0, 98]);",
       "for (const chunks of [[valid, new Uint8Array(1)], [valid, valid]]) {",
       "  try { await Array.fromAsync(new Blob(chunks).stream().pipeThrough(new DecompressionStream('deflate'))); out.push('no error'); } catch (e) { out.push(e.name); }",
@@ -178,7 +183,7 @@ guestSuite('web platform (WPT groups)', (g) => {
       "out.push(c.byteLength, new Uint8Array(c)[299999]);",
       "try { const w = new DecompressionStream('gzip').writable.getWriter(); await w.close(); } catch (e) { out.push('empty: ' + e.name); }",
       "console.log(JSON.stringify(out));",
-    ].join('\n'), { heapMemoryMaxMb: 32 }), `${JSON.stringify(['expected output', 'expected output', 'TypeError: DecompressionStream: Trailing junk found after the end of the compressed stream', 'TypeError', 'TypeError', 300000, 0, 'empty: TypeError'])}\n`);
+    ].join('\n'), { heapMemoryMaxMb: 32 }), `${JSON.stringify(['expected output', 'expected output', 'TypeError: DecompressionStream: Trailing junk found after the end of the compressed stream', 'expected output', 'TypeError: DecompressionStream: Trailing junk found after the end of the compressed stream', 'TypeError', 'TypeError', 300000, 0, 'empty: TypeError'])}\n`);
   });
 
   g.test('Blob.stream(): a BYOB reader is filled in place and its last read settles done', async (ctx) => {

@@ -417,7 +417,7 @@ Content-Type: ${value.type || "application/octet-stream"}\r
     if (init3 === null) throw new TypeError("Failed to construct 'Headers': The provided value is not of type '(record<ByteString, ByteString> or sequence<sequence<ByteString>>)'.");
     if (typeof init3 !== "object" && typeof init3 !== "function") throw new TypeError("Failed to construct 'Headers': The provided value is not of type '(record<ByteString, ByteString> or sequence<sequence<ByteString>>)'.");
     const method = init3[Symbol.iterator];
-    if (init3 instanceof Headers && method === Headers.prototype[Symbol.iterator]) {
+    if (__runjs_P.$has(state, init3) && method === Headers.prototype[Symbol.iterator]) {
       for (const {0: k, 1: v} of __runjs_P.iter(h(init3).list)) headers.append(k, v);
       return;
     }
