@@ -362,4 +362,30 @@ guestSuite('web platform (WPT groups)', (g) => {
       '',
     ].join('\n'));
   });
+
+  g.test('pipeTo: an enqueue() that fulfils the pipe\'s pending read does not run the sink\'s write() inside it', async (ctx) => {
+    assert.equal(await ctx.output([
+      'let con; const events = [];',
+      'const done = new ReadableStream({ start(c) { con = c; } }, { highWaterMark: 0 }).pipeTo(new WritableStream({ write(chunk) { events.push(`write:${chunk}`); } }));',
+      'await Promise.resolve();',
+      'con.enqueue("a"); events.push("enqueued"); con.close(); await done;',
+      'console.log(events.join());',
+    ].join('\n')), 'enqueued,write:a\n');
+  });
+
+  g.test('structuredClone: a stream listed after the TransformStream that owns it is a DataCloneError (it is locked by then)', async (ctx) => {
+    assert.equal(await ctx.output([
+      'const out = [];',
+      'for (const pick of [(t) => [t, t.readable], (t) => [t.writable, t], (t) => [t, t.writable]]) {',
+      '  const list = pick(new TransformStream());',
+      '  try { structuredClone(list, { transfer: list }); out.push("cloned"); } catch (e) { out.push(`${e.constructor.name}:${e.name}:${e.message}`); }',
+      '}',
+      'console.log(out.join("\\n"));',
+    ].join('\n')), [
+      'DOMException:DataCloneError:Cannot transfer a locked ReadableStream',
+      'DOMException:DataCloneError:Cannot transfer a locked TransformStream',
+      'DOMException:DataCloneError:Cannot transfer a locked WritableStream',
+      '',
+    ].join('\n'));
+  });
 });

@@ -2035,7 +2035,10 @@ ${warning.detail}` : "";
       if (steps.detached(t)) throw steps.lockedError?.() ?? new DOMException(`${Ctor.name} in transfer list is already detached`, "DataCloneError");
       const received = steps.receive(t);
       __runjs_P.$set(memory, t, received);
-      __runjs_P.$push(moves, () => __runjs_P.$transfer(steps, t, received));
+      __runjs_P.$push(moves, () => {
+        if (steps.detached(t)) throw steps.lockedError?.() ?? new DOMException(`${Ctor.name} in transfer list is already detached`, "DataCloneError");
+        __runjs_P.$transfer(steps, t, received);
+      });
     }
     const out = clone(value, memory);
     for (const move of __runjs_P.iter(moves)) move();

@@ -160,7 +160,13 @@ export function serializeWithTransfer(value, transfer) {
     if (steps.detached(t)) throw steps.lockedError?.() ?? new DOMException(`${Ctor.name} in transfer list is already detached`, 'DataCloneError');
     const received = steps.receive(t);
     memory.set(t, received);
-    moves.push(() => steps.transfer(t, received));
+    // HTML's transfer steps check the lock again: transferring a TransformStream locks its
+    // readable and writable, so listing one of those after it is a DataCloneError, not the
+    // TypeError that getReader()/getWriter() would throw.
+    moves.push(() => {
+      if (steps.detached(t)) throw steps.lockedError?.() ?? new DOMException(`${Ctor.name} in transfer list is already detached`, 'DataCloneError');
+      steps.transfer(t, received);
+    });
   }
   const out = clone(value, memory);
   for (const move of moves) move();
