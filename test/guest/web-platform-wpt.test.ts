@@ -388,4 +388,13 @@ guestSuite('web platform (WPT groups)', (g) => {
       '',
     ].join('\n'));
   });
+
+  g.test('structuredClone: a SharedArrayBuffer (growable too) and a view over one keep sharing its memory', async (ctx) => {
+    assert.equal(await ctx.output([
+      'const sab = new SharedArrayBuffer(16, { maxByteLength: 1024 });',
+      'const c = structuredClone({ sab, view: new Uint8Array(sab, 4, 2) });',
+      'c.view[0] = 7;',
+      'console.log(Object.prototype.toString.call(c.sab), c.sab.growable, c.sab.maxByteLength, c.sab.byteLength, new Uint8Array(sab)[4], c.view.buffer === c.sab);',
+    ].join('\n')), '[object SharedArrayBuffer] true 1024 16 7 true\n');
+  });
 });

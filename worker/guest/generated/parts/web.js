@@ -2059,6 +2059,9 @@ ${warning.detail}` : "";
     else if (v instanceof ArrayBuffer) {
       if (isDetached(v)) throw new DOMException("An ArrayBuffer is detached and could not be cloned.", "DataCloneError");
       out = copyBuffer(v);
+    } else if (tag2 === "[object SharedArrayBuffer]") {
+      __runjs_P.$set(memory, v, v);
+      return v;
     } else if (__runjs_P.ArrayBuffer_isView(v)) {
       checkInBounds(v);
       const tracks = !(v instanceof DataView) && tracksLength(v);

@@ -187,6 +187,11 @@ function clone(v, memory) {
   else if (v instanceof ArrayBuffer) {
     if (isDetached(v)) throw new DOMException('An ArrayBuffer is detached and could not be cloned.', 'DataCloneError');
     out = copyBuffer(v);
+  } else if (tag === '[object SharedArrayBuffer]') {
+    // Shared memory stays shared: Node's clone is a new SharedArrayBuffer over the same memory,
+    // which a script cannot make; the same object is the one that shares it (a run is one realm).
+    memory.set(v, v);
+    return v;
   } else if (ArrayBuffer.isView(v)) {
     checkInBounds(v);
     const tracks = !(v instanceof DataView) && tracksLength(v);
