@@ -397,4 +397,20 @@ guestSuite('web platform (WPT groups)', (g) => {
       'console.log(Object.prototype.toString.call(c.sab), c.sab.growable, c.sab.maxByteLength, c.sab.byteLength, new Uint8Array(sab)[4], c.view.buffer === c.sab);',
     ].join('\n')), '[object SharedArrayBuffer] true 1024 16 7 true\n');
   });
+
+  g.test('Response/Request: a stream body that was read from and released is refused (disturbed), as a locked one is', async (ctx) => {
+    assert.equal(await ctx.output([
+      'const s = new ReadableStream({ pull: (c) => c.enqueue(new Uint8Array([1])) }); const reader = s.getReader(); await reader.read(); reader.releaseLock();',
+      'const out = [s.locked];',
+      'for (const make of [() => new Response(s), () => new Request("https://example.com/", { method: "POST", body: s, duplex: "half" })]) { try { make(); out.push("made"); } catch (e) { out.push(`${e.name}: ${e.message}`); } }',
+      'out.push(new Response(new ReadableStream()).bodyUsed);',
+      'console.log(out.join("\\n"));',
+    ].join('\n')), [
+      'false',
+      'TypeError: Response body object should not be disturbed or locked',
+      'TypeError: Response body object should not be disturbed or locked',
+      'false',
+      '',
+    ].join('\n'));
+  });
 });

@@ -578,7 +578,7 @@ Content-Type: ${value.type || "application/octet-stream"}\r
     if (__runjs_P.ArrayBuffer_isView(init3)) return { bytes: __runjs_P.$slice(new Uint8Array(init3.buffer, init3.byteOffset, init3.byteLength)), stream: null, type: null };
     if (init3 instanceof ArrayBuffer) return { bytes: __runjs_P.$slice(new Uint8Array(init3)), stream: null, type: null };
     if (typeof init3 === "object" && typeof init3.getReader === "function" && init3 instanceof streams().ReadableStream) {
-      if (init3.locked) throw new TypeError("Response body object should not be disturbed or locked");
+      if (init3.locked || isDisturbed(init3)) throw new TypeError("Response body object should not be disturbed or locked");
       return { bytes: null, stream: init3, type: null };
     }
     if (typeof init3 === "object" && typeof init3[Symbol.asyncIterator] === "function") {
