@@ -413,4 +413,17 @@ guestSuite('web platform (WPT groups)', (g) => {
       '',
     ].join('\n'));
   });
+
+  g.test('structuredClone: a length-tracking DataView keeps tracking its resizable buffer, a fixed one keeps its length (also at the maximum size)', async (ctx) => {
+    assert.equal(await ctx.output([
+      'const out = [];',
+      'for (const max of [1024, 16]) {',
+      '  const ab = new ArrayBuffer(16, { maxByteLength: max }); new Uint8Array(ab)[15] = 9;',
+      '  const c = structuredClone({ fixed: new DataView(ab, 4, 12), track: new DataView(ab, 4), u: new Uint8Array(ab, 2) });',
+      '  const fixedLength = c.fixed.byteLength; c.track.buffer.resize(8);',
+      '  out.push([c.track.byteLength, c.u.length, fixedLength, new Uint8Array(ab)[15], ab.byteLength, c.fixed.buffer === c.track.buffer].join("/"));',
+      '}',
+      'console.log(out.join(" "));',
+    ].join('\n')), '4/6/12/9/16/true 4/6/12/9/16/true\n');
+  });
 });
