@@ -4,6 +4,16 @@
 export interface Patch { readonly find: string; readonly replace: string }
 
 export const PATCHES: Readonly<Record<string, readonly Patch[]>> = {
+  // web-streams-polyfill 4.3.0: pipeTo's read request wrote its chunk to the destination inside
+  // the chunk steps, so an enqueue() that fulfilled a pending pipe read ran the sink's write()
+  // synchronously inside enqueue() (WPT streams/piping/general-addition; Node does not). The
+  // write now starts one microtask later; _currentWrite still tracks it for shutdown.
+  'web-streams-polyfill/dist/ponyfill.mjs': [
+    {
+      find: '_chunkSteps(t){this._state._currentWrite=f(Yt(this._state._writer,t),void 0,e),this._resolvePromise(!1)}',
+      replace: '_chunkSteps(t){const s=this._state;s._currentWrite=f(c(void 0),()=>f(Yt(s._writer,t),void 0,e)),this._resolvePromise(!1)}',
+    },
+  ],
   // feross/buffer 6.0.3 lacks Node's 'base64url' encoding (JWTs and friends need it).
   // base64-js already decodes the URL-safe alphabet; encoding needs the translation.
   'buffer/index.js': [

@@ -21,7 +21,7 @@ const OPEN: Record<string, () => ZStream> = {
   gunzip: () => createGunzip({ rejectGarbageAfterEnd: true } as object),
   inflate: () => createInflate({ rejectGarbageAfterEnd: true } as object),
   inflateRaw: () => createInflateRaw({ rejectGarbageAfterEnd: true } as object),
-  brotliDecompress: () => createBrotliDecompress(),
+  brotliDecompress: () => createBrotliDecompress({ rejectGarbageAfterEnd: true } as object),
 };
 const DECOMPRESSORS = new Set(['gunzip', 'inflate', 'inflateRaw', 'brotliDecompress']);
 

@@ -417,7 +417,7 @@ Content-Type: ${value.type || "application/octet-stream"}\r
     if (init3 === null) throw new TypeError("Failed to construct 'Headers': The provided value is not of type '(record<ByteString, ByteString> or sequence<sequence<ByteString>>)'.");
     if (typeof init3 !== "object" && typeof init3 !== "function") throw new TypeError("Failed to construct 'Headers': The provided value is not of type '(record<ByteString, ByteString> or sequence<sequence<ByteString>>)'.");
     const method = init3[Symbol.iterator];
-    if (init3 instanceof Headers && method === Headers.prototype[Symbol.iterator]) {
+    if (__runjs_P.$has(state, init3) && method === Headers.prototype[Symbol.iterator]) {
       for (const {0: k, 1: v} of __runjs_P.iter(h(init3).list)) headers.append(k, v);
       return;
     }
@@ -578,7 +578,7 @@ Content-Type: ${value.type || "application/octet-stream"}\r
     if (__runjs_P.ArrayBuffer_isView(init3)) return { bytes: __runjs_P.$slice(new Uint8Array(init3.buffer, init3.byteOffset, init3.byteLength)), stream: null, type: null };
     if (init3 instanceof ArrayBuffer) return { bytes: __runjs_P.$slice(new Uint8Array(init3)), stream: null, type: null };
     if (typeof init3 === "object" && typeof init3.getReader === "function" && init3 instanceof streams().ReadableStream) {
-      if (init3.locked) throw new TypeError("Response body object should not be disturbed or locked");
+      if (init3.locked || isDisturbed(init3)) throw new TypeError("Response body object should not be disturbed or locked");
       return { bytes: null, stream: init3, type: null };
     }
     if (typeof init3 === "object" && typeof init3[Symbol.asyncIterator] === "function") {

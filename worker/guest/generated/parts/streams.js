@@ -1566,7 +1566,8 @@ var __runjs_part = (() => {
       });
     }
     _chunkSteps(t2) {
-      this._state._currentWrite = f(Yt(this._state._writer, t2), void 0, e), this._resolvePromise(false);
+      const s2 = this._state;
+      s2._currentWrite = f(c(void 0), () => f(Yt(s2._writer, t2), void 0, e)), this._resolvePromise(false);
     }
     _closeSteps() {
       this._resolvePromise(true);

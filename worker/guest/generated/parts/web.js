@@ -1966,7 +1966,7 @@ ${warning.detail}` : "";
     const buffer = view.buffer;
     if (buffer.resizable !== true || view.byteOffset + view.byteLength !== buffer.byteLength) return false;
     const size = buffer.byteLength;
-    const step = view.BYTES_PER_ELEMENT;
+    const step = view.BYTES_PER_ELEMENT ?? 1;
     if (size + step <= buffer.maxByteLength) {
       const before = view.byteLength;
       __runjs_P.$resize(buffer, size + step);
@@ -1977,7 +1977,12 @@ ${warning.detail}` : "";
     if (size === 0) return false;
     const last = new Uint8Array(buffer)[size - 1];
     __runjs_P.$resize(buffer, size - 1);
-    const tracks = view.byteLength !== 0;
+    let tracks;
+    try {
+      tracks = view.byteLength !== 0;
+    } catch {
+      tracks = false;
+    }
     __runjs_P.$resize(buffer, size);
     new Uint8Array(buffer)[size - 1] = last;
     return tracks;
@@ -2035,7 +2040,10 @@ ${warning.detail}` : "";
       if (steps.detached(t)) throw steps.lockedError?.() ?? new DOMException(`${Ctor.name} in transfer list is already detached`, "DataCloneError");
       const received = steps.receive(t);
       __runjs_P.$set(memory, t, received);
-      __runjs_P.$push(moves, () => __runjs_P.$transfer(steps, t, received));
+      __runjs_P.$push(moves, () => {
+        if (steps.detached(t)) throw steps.lockedError?.() ?? new DOMException(`${Ctor.name} in transfer list is already detached`, "DataCloneError");
+        __runjs_P.$transfer(steps, t, received);
+      });
     }
     const out = clone(value, memory);
     for (const move of __runjs_P.iter(moves)) move();
@@ -2056,11 +2064,14 @@ ${warning.detail}` : "";
     else if (v instanceof ArrayBuffer) {
       if (isDetached(v)) throw new DOMException("An ArrayBuffer is detached and could not be cloned.", "DataCloneError");
       out = copyBuffer(v);
+    } else if (tag2 === "[object SharedArrayBuffer]") {
+      __runjs_P.$set(memory, v, v);
+      return v;
     } else if (__runjs_P.ArrayBuffer_isView(v)) {
       checkInBounds(v);
-      const tracks = !(v instanceof DataView) && tracksLength(v);
+      const tracks = tracksLength(v);
       const buffer = clone(v.buffer, memory);
-      if (v instanceof DataView) out = new DataView(buffer, v.byteOffset, v.byteLength);
+      if (v instanceof DataView) out = tracks ? new DataView(buffer, v.byteOffset) : new DataView(buffer, v.byteOffset, v.byteLength);
       else {
         const Ctor = typedArrayCtor(v);
         out = tracks ? new Ctor(buffer, v.byteOffset) : new Ctor(buffer, v.byteOffset, v.length);

@@ -76,15 +76,15 @@ function copyBuffer(buffer) {
 }
 
 /**
- * Whether a typed array over a resizable buffer tracks the buffer's length (made without a
- * length). Nothing exposes this, so the buffer is grown by one byte and shrunk back: the bytes
- * it held are kept, and nothing else runs in between.
+ * Whether a typed array or DataView over a resizable buffer tracks the buffer's length (made
+ * without a length). Nothing exposes this, so the buffer is grown by one element and shrunk back:
+ * the bytes it held are kept, and nothing else runs in between.
  */
 function tracksLength(view) {
   const buffer = view.buffer;
   if (buffer.resizable !== true || view.byteOffset + view.byteLength !== buffer.byteLength) return false;
   const size = buffer.byteLength;
-  const step = view.BYTES_PER_ELEMENT;
+  const step = view.BYTES_PER_ELEMENT ?? 1; // a DataView's element is a byte
   if (size + step <= buffer.maxByteLength) {
     const before = view.byteLength;
     buffer.resize(size + step);
@@ -93,10 +93,12 @@ function tracksLength(view) {
     return tracks;
   }
   if (size === 0) return false;
-  // At its maximum: shrink by a byte, where a fixed-length view goes out of bounds (length 0).
+  // At its maximum: shrink by a byte, where a fixed-length view goes out of bounds (a typed
+  // array's length reads 0, a DataView's byteLength throws).
   const last = new Uint8Array(buffer)[size - 1];
   buffer.resize(size - 1);
-  const tracks = view.byteLength !== 0;
+  let tracks;
+  try { tracks = view.byteLength !== 0; } catch { tracks = false; }
   buffer.resize(size);
   new Uint8Array(buffer)[size - 1] = last;
   return tracks;
@@ -160,7 +162,13 @@ export function serializeWithTransfer(value, transfer) {
     if (steps.detached(t)) throw steps.lockedError?.() ?? new DOMException(`${Ctor.name} in transfer list is already detached`, 'DataCloneError');
     const received = steps.receive(t);
     memory.set(t, received);
-    moves.push(() => steps.transfer(t, received));
+    // HTML's transfer steps check the lock again: transferring a TransformStream locks its
+    // readable and writable, so listing one of those after it is a DataCloneError, not the
+    // TypeError that getReader()/getWriter() would throw.
+    moves.push(() => {
+      if (steps.detached(t)) throw steps.lockedError?.() ?? new DOMException(`${Ctor.name} in transfer list is already detached`, 'DataCloneError');
+      steps.transfer(t, received);
+    });
   }
   const out = clone(value, memory);
   for (const move of moves) move();
@@ -181,11 +189,16 @@ function clone(v, memory) {
   else if (v instanceof ArrayBuffer) {
     if (isDetached(v)) throw new DOMException('An ArrayBuffer is detached and could not be cloned.', 'DataCloneError');
     out = copyBuffer(v);
+  } else if (tag === '[object SharedArrayBuffer]') {
+    // Shared memory stays shared: Node's clone is a new SharedArrayBuffer over the same memory,
+    // which a script cannot make; the same object is the one that shares it (a run is one realm).
+    memory.set(v, v);
+    return v;
   } else if (ArrayBuffer.isView(v)) {
     checkInBounds(v);
-    const tracks = !(v instanceof DataView) && tracksLength(v);
+    const tracks = tracksLength(v);
     const buffer = clone(v.buffer, memory);
-    if (v instanceof DataView) out = new DataView(buffer, v.byteOffset, v.byteLength);
+    if (v instanceof DataView) out = tracks ? new DataView(buffer, v.byteOffset) : new DataView(buffer, v.byteOffset, v.byteLength);
     else {
       const Ctor = typedArrayCtor(v);
       out = tracks ? new Ctor(buffer, v.byteOffset) : new Ctor(buffer, v.byteOffset, v.length);

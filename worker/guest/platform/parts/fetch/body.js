@@ -24,7 +24,8 @@ export function extractBody(init) {
   if (ArrayBuffer.isView(init)) return { bytes: new Uint8Array(init.buffer, init.byteOffset, init.byteLength).slice(), stream: null, type: null };
   if (init instanceof ArrayBuffer) return { bytes: new Uint8Array(init).slice(), stream: null, type: null };
   if (typeof init === 'object' && typeof init.getReader === 'function' && init instanceof streams().ReadableStream) {
-    if (init.locked) throw new TypeError('Response body object should not be disturbed or locked');
+    // Fetch's extract: a stream that is locked, or was ever read from (even once released), is refused.
+    if (init.locked || isDisturbed(init)) throw new TypeError('Response body object should not be disturbed or locked');
     return { bytes: null, stream: init, type: null };
   }
   if (typeof init === 'object' && typeof init[Symbol.asyncIterator] === 'function') {

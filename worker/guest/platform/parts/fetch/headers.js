@@ -40,7 +40,9 @@ export function fill(headers, init) {
   const method = init[Symbol.iterator]; // read once (WebIDL union conversion)
   // Another Headers is a sequence like any other; its list is copied directly unless a script
   // gave it an @@iterator of its own, which is then what is iterated.
-  if (init instanceof Headers && method === Headers.prototype[Symbol.iterator]) {
+  // (A brand check, not `instanceof`: that would run a Proxy's getPrototypeOf trap, a step
+  // WebIDL's record conversion does not take.)
+  if (state.has(init) && method === Headers.prototype[Symbol.iterator]) {
     for (const [k, v] of h(init).list) headers.append(k, v);
     return;
   }
