@@ -8,6 +8,35 @@ function components(u: URL): string[] {
   return [u.href, u.origin, u.protocol, u.username, u.password, u.host, u.hostname, u.port, u.pathname, u.search, u.hash];
 }
 
+/**
+ * Runs a legacy parser call, its failures as the guest's errors: Node's legacy parser throws a
+ * URIError for a malformed escape (decodeURIComponent's) and ERR_INVALID_URL for a bad host.
+ */
+function legacyCall<T>(fn: () => T): T {
+  try {
+    return fn();
+  } catch (e) {
+    const name = e instanceof URIError ? 'URIError' : 'TypeError';
+    throw new OpError(e instanceof Error ? e.message : String(e), name, (e as { code?: string }).code);
+  }
+}
+
+/** node:url's legacy Url class (not in Node's typings as a class): what url.parse returns. */
+const LegacyUrl = legacyParse('').constructor as new () => Record<string, unknown>;
+
+/**
+ * A legacy-API operand from the guest: a string (parsed as Node's resolveObject parses it,
+ * slashes denoting a host), a Url's fields (rebuilt as a Url) or a plain object's (kept plain:
+ * Node reads absent fields of a plain object as undefined, a Url's as null).
+ */
+function legacyOperand(v: unknown, op: string): string | Record<string, unknown> {
+  if (typeof v === 'string') return v;
+  if (typeof v !== 'object' || v === null) throw new OpError(`${op}: operand must be a string or { url, fields }`, 'TypeError');
+  const { url, fields } = v as { url?: unknown; fields?: unknown };
+  if (typeof fields !== 'object' || fields === null) throw new OpError(`${op}: operand fields must be an object`, 'TypeError');
+  return url === true ? Object.assign(new LegacyUrl(), fields) : { ...fields };
+}
+
 const SETTABLE = new Set(['href', 'protocol', 'username', 'password', 'host', 'hostname', 'port', 'pathname', 'search', 'hash']);
 
 function strings(args: unknown, min: number, max: number, op: string): string[] {
@@ -49,19 +78,30 @@ export const createUrlOps: OpFactory = () => ({
       switch (a.fn) {
         case 'parse': {
           if (typeof a.input !== 'string') throw new OpError('url.parse: input must be a string', 'TypeError');
-          try {
-            const u = legacyParse(a.input, false, a.slashesDenoteHost === true);
-            return { ...u };
-          } catch (e) {
-            // Node's legacy parser throws a URIError for a malformed escape (decodeURIComponent's).
-            const name = e instanceof URIError ? 'URIError' : 'TypeError';
-            throw new OpError(e instanceof Error ? e.message : String(e), name, (e as { code?: string }).code);
-          }
+          const input = a.input;
+          return legacyCall(() => ({ ...legacyParse(input, false, a.slashesDenoteHost === true) }));
         }
-        case 'format': return legacyFormat(a.object as Parameters<typeof legacyFormat>[0]);
-        case 'resolve':
+        case 'format': return legacyCall(() => legacyFormat(a.object as Parameters<typeof legacyFormat>[0]));
+        case 'resolve': {
           if (typeof a.input !== 'string' || typeof a.base !== 'string') throw new OpError('url.resolve expects strings', 'TypeError');
-          return legacyResolve(a.base, a.input);
+          const { base, input } = a;
+          return legacyCall(() => legacyResolve(base, input));
+        }
+        case 'resolveObject': {
+          // Node's Url#resolveObject on the source (a string is parsed with slashes denoting a
+          // host, as url.resolveObject parses it); `format` asks for url.resolve's string.
+          const b = args as { source?: unknown; relative?: unknown; format?: unknown };
+          const source = legacyOperand(b.source, 'url.resolveObject');
+          const relative = legacyOperand(b.relative, 'url.resolveObject');
+          return legacyCall(() => {
+            const base = typeof source === 'string' ? legacyParse(source, false, true) : Object.assign(new LegacyUrl(), source);
+            const result = (base as unknown as { resolveObject(r: unknown): Record<string, unknown> & { format(): string } }).resolveObject(relative);
+            if (b.format === true) return result.format();
+            // Fields a plain-object operand left undefined stay undefined (not the Url's null);
+            // named apart, since undefined does not survive the trip to the guest.
+            return { fields: { ...result }, undefinedKeys: Object.keys(result).filter((k) => result[k] === undefined) };
+          });
+        }
         case 'domainToASCII': return domainToASCII(String(a.input));
         case 'domainToUnicode': return domainToUnicode(String(a.input));
         default: throw new OpError('url.legacy: unknown function', 'TypeError');

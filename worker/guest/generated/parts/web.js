@@ -2612,12 +2612,15 @@ ${warning.detail}` : "";
     return e;
   }
   __name(invalidUrl, "invalidUrl");
-  function u(url) {
+  function u(url, member = void 0) {
     const s = __runjs_P.$get(urls, url);
-    if (s === void 0) throw new TypeError("Receiver must be an instance of class URL");
+    if (s === void 0) {
+      throw new TypeError(member === void 0 ? "Receiver must be an instance of class URL" : `Cannot read private member ${member} from an object whose class did not declare it`);
+    }
     return s;
   }
   __name(u, "u");
+  var C = "#context";
   function str(v) {
     if (typeof v === "symbol") throw new TypeError("Cannot convert a Symbol value to a string");
     return `${v}`;
@@ -2635,8 +2638,17 @@ ${warning.detail}` : "";
     return parts;
   }
   __name(parse, "parse");
+  function makeEnumerable(target) {
+    for (const name of __runjs_P.iter(__runjs_P.Object_getOwnPropertyNames(target))) {
+      if (name === "constructor" || name === "prototype" || name === "length" || name === "name") continue;
+      const d = __runjs_P.Object_getOwnPropertyDescriptor(target, name);
+      d.enumerable = true;
+      __runjs_P.Object_defineProperty(target, name, d);
+    }
+  }
+  __name(makeEnumerable, "makeEnumerable");
   function setPart(url, name, value) {
-    const s = u(url);
+    const s = u(url, C);
     const parts = op("url.set", [s.parts[HREF], name, str(value)]);
     if (parts === null) return false;
     s.parts = parts;
@@ -2656,73 +2668,59 @@ ${warning.detail}` : "";
       if (parts === null) throw invalidUrl(input, b);
       __runjs_P.$set(urls, this, { parts, params: void 0 });
     }
-    static canParse(url, base = void 0) {
-      if (arguments.length === 0) throw nodeError(TypeError, "ERR_MISSING_ARGS", 'The "url" argument must be specified');
-      return parse(str(url), base === void 0 ? void 0 : str(base)) !== null;
-    }
-    static createObjectURL(obj) {
-      return createObjectURL(obj);
-    }
-    static revokeObjectURL(url) {
-      if (arguments.length === 0) revokeObjectURL();
-      else revokeObjectURL(url);
-    }
-    static parse(url, base = void 0) {
-      if (arguments.length === 0) throw nodeError(TypeError, "ERR_MISSING_ARGS", 'The "url" argument must be specified');
-      const parts = parse(str(url), base === void 0 ? void 0 : str(base));
-      if (parts === null) return null;
-      const result = __runjs_P.Object_create(_URL.prototype);
-      __runjs_P.$set(urls, result, { parts, params: void 0 });
-      return result;
+    // Members in Node's order (for…in over a URL lists them so): toString, the accessors, toJSON.
+    toString() {
+      return u(this).parts[HREF];
     }
     get href() {
       return u(this).parts[HREF];
     }
     set href(v) {
+      u(this, C);
       const input = str(v);
       if (!setPart(this, "href", input)) throw invalidUrl(input);
     }
     get origin() {
-      return u(this).parts[ORIGIN];
+      return u(this, C).parts[ORIGIN];
     }
     get protocol() {
-      return u(this).parts[PROTOCOL];
+      return u(this, C).parts[PROTOCOL];
     }
     set protocol(v) {
       setPart(this, "protocol", v);
     }
     get username() {
-      return u(this).parts[USERNAME];
+      return u(this, C).parts[USERNAME];
     }
     set username(v) {
       setPart(this, "username", v);
     }
     get password() {
-      return u(this).parts[PASSWORD];
+      return u(this, C).parts[PASSWORD];
     }
     set password(v) {
       setPart(this, "password", v);
     }
     get host() {
-      return u(this).parts[HOST];
+      return u(this, C).parts[HOST];
     }
     set host(v) {
       setPart(this, "host", v);
     }
     get hostname() {
-      return u(this).parts[HOSTNAME];
+      return u(this, C).parts[HOSTNAME];
     }
     set hostname(v) {
       setPart(this, "hostname", v);
     }
     get port() {
-      return u(this).parts[PORT];
+      return u(this, C).parts[PORT];
     }
     set port(v) {
       setPart(this, "port", v);
     }
     get pathname() {
-      return u(this).parts[PATHNAME];
+      return u(this, C).parts[PATHNAME];
     }
     set pathname(v) {
       setPart(this, "pathname", v);
@@ -2734,7 +2732,7 @@ ${warning.detail}` : "";
       setPart(this, "search", v);
     }
     get searchParams() {
-      const s = u(this);
+      const s = u(this, "#searchParams");
       if (s.params === void 0) {
         s.params = new URLSearchParams();
         replaceList(s.params, parseUrlencoded(__runjs_P.$slice(s.parts[SEARCH], 1)));
@@ -2743,13 +2741,10 @@ ${warning.detail}` : "";
       return s.params;
     }
     get hash() {
-      return u(this).parts[HASH];
+      return u(this, C).parts[HASH];
     }
     set hash(v) {
       setPart(this, "hash", v);
-    }
-    toString() {
-      return u(this).parts[HREF];
     }
     toJSON() {
       return u(this).parts[HREF];
@@ -2773,12 +2768,29 @@ ${warning.detail}` : "";
       };
       return `URL ${inspect(obj, options)}`;
     }
+    // Static methods in Node's order; enumerable, as Node defines them (below).
+    static parse(url, base = void 0) {
+      if (arguments.length === 0) throw nodeError(TypeError, "ERR_MISSING_ARGS", 'The "url" argument must be specified');
+      const parts = parse(str(url), base === void 0 ? void 0 : str(base));
+      if (parts === null) return null;
+      const result = __runjs_P.Object_create(_URL.prototype);
+      __runjs_P.$set(urls, result, { parts, params: void 0 });
+      return result;
+    }
+    static canParse(url, base = void 0) {
+      if (arguments.length === 0) throw nodeError(TypeError, "ERR_MISSING_ARGS", 'The "url" argument must be specified');
+      return parse(str(url), base === void 0 ? void 0 : str(base)) !== null;
+    }
+    static createObjectURL(obj) {
+      return createObjectURL(obj);
+    }
+    static revokeObjectURL(url) {
+      if (arguments.length === 0) revokeObjectURL();
+      else revokeObjectURL(url);
+    }
   };
-  for (const name of __runjs_P.iter(["href", "origin", "protocol", "username", "password", "host", "hostname", "port", "pathname", "search", "searchParams", "hash", "toString", "toJSON"])) {
-    const d = __runjs_P.Object_getOwnPropertyDescriptor(URL.prototype, name);
-    d.enumerable = true;
-    __runjs_P.Object_defineProperty(URL.prototype, name, d);
-  }
+  makeEnumerable(URL.prototype);
+  makeEnumerable(URL);
   __runjs_P.Object_defineProperty(URL.prototype, Symbol.toStringTag, { value: "URL", configurable: true });
   function percentDecode(s) {
     if (!__runjs_P.$includes(s, "%")) return s;
@@ -2865,6 +2877,7 @@ ${warning.detail}` : "";
     s.parts = op("url.set", [s.parts[HREF], "search", serializeUrlencoded(l(params))]);
   }
   __name(update, "update");
+  var tupleError = /* @__PURE__ */ __name(() => nodeError(TypeError, "ERR_INVALID_TUPLE", "Each query pair must be an iterable [name, value] tuple"), "tupleError");
   var URLSearchParams = class _URLSearchParams {
     static {
       __name(this, "URLSearchParams");
@@ -2874,20 +2887,30 @@ ${warning.detail}` : "";
       if (init === void 0 || init === null) list = [];
       else if (typeof init === "object" || typeof init === "function") {
         const method = init[Symbol.iterator];
-        if (init instanceof _URLSearchParams && method === _URLSearchParams.prototype[Symbol.iterator]) list = __runjs_P.$map(l(init), ({0: k, 1: v}) => [k, v]);
-        else if (typeof method === "function") {
+        if (init instanceof _URLSearchParams && method === _URLSearchParams.prototype[Symbol.iterator] && __runjs_P.$has(lists, init)) list = __runjs_P.$map(l(init), ({0: k, 1: v}) => [k, v]);
+        else if (method !== void 0 && method !== null) {
+          if (typeof method !== "function") throw nodeError(TypeError, "ERR_ARG_NOT_ITERABLE", "Query pairs must be iterable");
+          const pairs = [];
           for (const pair of __runjs_P.iter({ [Symbol.iterator]: () => __runjs_P.$call(method, init) })) {
-            if (typeof pair !== "object" && typeof pair !== "function" || pair === null || typeof pair[Symbol.iterator] !== "function") {
-              throw nodeError(TypeError, "ERR_INVALID_TUPLE", "Each query pair must be an iterable [name, value] tuple");
-            }
-            const arr = [...__runjs_P.iter(pair)];
-            if (arr.length !== 2) throw nodeError(TypeError, "ERR_INVALID_TUPLE", "Each query pair must be an iterable [name, value] tuple");
-            __runjs_P.$push(list, [usv(arr[0]), usv(arr[1])]);
+            if (typeof pair !== "object" && typeof pair !== "function" || pair === null || typeof pair[Symbol.iterator] !== "function") throw tupleError();
+            const arr = [];
+            for (const x of __runjs_P.iter(pair)) __runjs_P.$push(arr, x);
+            __runjs_P.$push(pairs, arr);
+          }
+          for (const pair of __runjs_P.iter(pairs)) {
+            if (pair.length !== 2) throw tupleError();
+            __runjs_P.$push(list, [usv(pair[0]), usv(pair[1])]);
           }
         } else {
+          const seen = /* @__PURE__ */ new Map();
           for (const key of __runjs_P.iter(__runjs_P.Reflect_ownKeys(init))) {
             const d = __runjs_P.Reflect_getOwnPropertyDescriptor(init, key);
-            if (d !== void 0 && d.enumerable) __runjs_P.$push(list, [usv(key), usv(init[key])]);
+            if (d === void 0 || !d.enumerable) continue;
+            const k = usv(key);
+            const v = usv(init[key]);
+            const at = __runjs_P.$get(seen, k);
+            if (at === void 0) __runjs_P.$set(seen, k, __runjs_P.$push(list, [k, v]) - 1);
+            else list[at][1] = v;
           }
         }
       } else {
@@ -2897,45 +2920,50 @@ ${warning.detail}` : "";
       }
       __runjs_P.$set(lists, this, list);
     }
+    // Every member checks its receiver first (ERR_INVALID_THIS), then its arguments, as Node's do.
     get size() {
       return l(this).length;
     }
     append(name, value) {
+      const list = l(this);
       if (arguments.length < 2) throw nodeError(TypeError, "ERR_MISSING_ARGS", 'The "name" and "value" arguments must be specified');
-      __runjs_P.$push(l(this), [usv(name), usv(value)]);
+      __runjs_P.$push(list, [usv(name), usv(value)]);
       update(this);
     }
     delete(name, value = void 0) {
-      if (arguments.length < 1) throw nodeError(TypeError, "ERR_MISSING_ARGS", 'The "name" argument must be specified');
       const list = l(this);
+      if (arguments.length < 1) throw nodeError(TypeError, "ERR_MISSING_ARGS", 'The "name" argument must be specified');
       const n = usv(name);
       const v = value === void 0 ? void 0 : usv(value);
       for (let i = list.length - 1; i >= 0; i--) if (list[i][0] === n && (v === void 0 || list[i][1] === v)) __runjs_P.$splice(list, i, 1);
       update(this);
     }
     get(name) {
+      const list = l(this);
       if (arguments.length < 1) throw nodeError(TypeError, "ERR_MISSING_ARGS", 'The "name" argument must be specified');
       const n = usv(name);
-      for (const {0: k, 1: v} of __runjs_P.iter(l(this))) if (k === n) return v;
+      for (const {0: k, 1: v} of __runjs_P.iter(list)) if (k === n) return v;
       return null;
     }
     getAll(name) {
+      const list = l(this);
       if (arguments.length < 1) throw nodeError(TypeError, "ERR_MISSING_ARGS", 'The "name" argument must be specified');
       const n = usv(name);
       const out = [];
-      for (const {0: k, 1: v} of __runjs_P.iter(l(this))) if (k === n) __runjs_P.$push(out, v);
+      for (const {0: k, 1: v} of __runjs_P.iter(list)) if (k === n) __runjs_P.$push(out, v);
       return out;
     }
     has(name, value = void 0) {
+      const list = l(this);
       if (arguments.length < 1) throw nodeError(TypeError, "ERR_MISSING_ARGS", 'The "name" argument must be specified');
       const n = usv(name);
       const v = value === void 0 ? void 0 : usv(value);
-      for (const {0: k, 1: val} of __runjs_P.iter(l(this))) if (k === n && (v === void 0 || val === v)) return true;
+      for (const {0: k, 1: val} of __runjs_P.iter(list)) if (k === n && (v === void 0 || val === v)) return true;
       return false;
     }
     set(name, value) {
-      if (arguments.length < 2) throw nodeError(TypeError, "ERR_MISSING_ARGS", 'The "name" and "value" arguments must be specified');
       const list = l(this);
+      if (arguments.length < 2) throw nodeError(TypeError, "ERR_MISSING_ARGS", 'The "name" and "value" arguments must be specified');
       const n = usv(name);
       const v = usv(value);
       let found = false;
@@ -2959,9 +2987,12 @@ ${warning.detail}` : "";
       replaceList(this, __runjs_P.$map(indexed, (x) => x[0]));
       update(this);
     }
+    entries() {
+      return iterate(this, 2);
+    }
     forEach(callback, thisArg = void 0) {
-      if (typeof callback !== "function") throw nodeError(TypeError, "ERR_INVALID_ARG_TYPE", `The "callback" argument must be of type function. Received ${describeType(callback)}`);
       const list = l(this);
+      if (typeof callback !== "function") throw nodeError(TypeError, "ERR_INVALID_ARG_TYPE", `The "callback" argument must be of type function. Received ${describeType(callback)}`);
       for (let i = 0; i < list.length; i++) __runjs_P.$call(callback, thisArg, list[i][1], list[i][0], this);
     }
     keys() {
@@ -2969,12 +3000,6 @@ ${warning.detail}` : "";
     }
     values() {
       return iterate(this, 1);
-    }
-    entries() {
-      return iterate(this, 2);
-    }
-    [Symbol.iterator]() {
-      return iterate(this, 2);
     }
     toString() {
       return serializeUrlencoded(l(this));
@@ -2991,6 +3016,8 @@ ${warning.detail}` : "";
   ${__runjs_P.$join(output, ",\n  ")} }` : `${name} { ${__runjs_P.$join(output, ", ")} }`;
     }
   };
+  makeEnumerable(URLSearchParams.prototype);
+  __runjs_P.Object_defineProperty(URLSearchParams.prototype, Symbol.iterator, { value: URLSearchParams.prototype.entries, writable: true, enumerable: false, configurable: true });
   __runjs_P.Object_defineProperty(URLSearchParams.prototype, Symbol.toStringTag, { value: "URLSearchParams", configurable: true });
   var IteratorPrototype = __runjs_P.boot_Iterator_proto;
   var ParamsIteratorPrototype = __runjs_P.Object_create(IteratorPrototype, {
