@@ -2656,6 +2656,73 @@ ${warning.detail}` : "";
     return true;
   }
   __name(setPart, "setPart");
+  function constructorOf(obj) {
+    for (let o = obj; o !== null; o = __runjs_P.Object_getPrototypeOf(o)) {
+      const d = __runjs_P.Object_getOwnPropertyDescriptor(o, "constructor");
+      if (d !== void 0 && typeof d.value === "function" && d.value.name !== "") return d.value;
+    }
+    return void 0;
+  }
+  __name(constructorOf, "constructorOf");
+  var contextForInspect = /* @__PURE__ */ Symbol("context");
+  var OMITTED = 4294967295;
+  var SCHEME_TYPES = { "http:": 0, "https:": 2, "ws:": 3, "ftp:": 4, "wss:": 5, "file:": 6 };
+  var URLContext = class {
+    static {
+      __name(this, "URLContext");
+    }
+    href = "";
+    protocol_end = 0;
+    username_end = 0;
+    host_start = 0;
+    host_end = 0;
+    pathname_start = 0;
+    search_start = 0;
+    hash_start = 0;
+    port = 0;
+    scheme_type = 1;
+    get hasPort() {
+      return this.port !== OMITTED;
+    }
+    get hasSearch() {
+      return this.search_start !== OMITTED;
+    }
+    get hasHash() {
+      return this.hash_start !== OMITTED;
+    }
+  };
+  __runjs_P.Object_defineProperty(URLContext, "name", { value: "URLContext" });
+  function urlContext(p) {
+    const c = new URLContext();
+    const href = p[HREF];
+    c.href = href;
+    let i = p[PROTOCOL].length;
+    c.protocol_end = i;
+    if (__runjs_P.$startsWith(href, "//", i)) {
+      i += 2 + p[USERNAME].length;
+      c.username_end = i;
+      if (p[PASSWORD] !== "") i += 1 + p[PASSWORD].length;
+      c.host_start = i;
+      if (p[USERNAME] !== "" || p[PASSWORD] !== "") i += 1;
+      i += p[HOSTNAME].length;
+      c.host_end = i;
+    } else {
+      c.username_end = c.host_start = c.host_end = i;
+      if (__runjs_P.$startsWith(href, "/.", i) && __runjs_P.$startsWith(p[PATHNAME], "//")) i += 2;
+    }
+    if (p[PORT] !== "") {
+      c.port = Number(p[PORT]);
+      i += 1 + p[PORT].length;
+    } else c.port = OMITTED;
+    c.pathname_start = i;
+    const hash = __runjs_P.$indexOf(href, "#", i);
+    const search = __runjs_P.$indexOf(href, "?", i);
+    c.search_start = search !== -1 && (hash === -1 || search < hash) ? search : OMITTED;
+    c.hash_start = hash !== -1 ? hash : OMITTED;
+    c.scheme_type = __runjs_P.Object_hasOwn(SCHEME_TYPES, p[PROTOCOL]) ? SCHEME_TYPES[p[PROTOCOL]] : 1;
+    return c;
+  }
+  __name(urlContext, "urlContext");
   var URL = class _URL {
     static {
       __name(this, "URL");
@@ -2753,20 +2820,21 @@ ${warning.detail}` : "";
       if (typeof depth === "number" && depth < 0) return this;
       const p = u(this).parts;
       const obj = {
-        href: p[HREF],
-        origin: p[ORIGIN],
-        protocol: p[PROTOCOL],
-        username: p[USERNAME],
-        password: p[PASSWORD],
-        host: p[HOST],
-        hostname: p[HOSTNAME],
-        port: p[PORT],
-        pathname: p[PATHNAME],
-        search: p[SEARCH],
+        href: this.href,
+        origin: this.origin,
+        protocol: this.protocol,
+        username: this.username,
+        password: this.password,
+        host: this.host,
+        hostname: this.hostname,
+        port: this.port,
+        pathname: this.pathname,
+        search: this.search,
         searchParams: this.searchParams,
-        hash: p[HASH]
+        hash: this.hash
       };
-      return `URL ${inspect(obj, options)}`;
+      if (options.showHidden) obj[contextForInspect] = urlContext(p);
+      return `${constructorOf(this)?.name ?? "URL"} ${inspect(obj, options)}`;
     }
     // Static methods in Node's order; enumerable, as Node defines them (below).
     static parse(url, base = void 0) {

@@ -77,6 +77,74 @@ function setPart(url, name, value) {
   return true;
 }
 
+/** The nearest `constructor` own property on the prototype chain (Node's getConstructorOf). */
+function constructorOf(obj) {
+  for (let o = obj; o !== null; o = Object.getPrototypeOf(o)) {
+    const d = Object.getOwnPropertyDescriptor(o, 'constructor');
+    if (d !== undefined && typeof d.value === 'function' && d.value.name !== '') return d.value;
+  }
+  return undefined;
+}
+
+const contextForInspect = Symbol('context');
+/** ada's marker for an absent component (uint32_t(-1)). */
+const OMITTED = 4294967295;
+const SCHEME_TYPES = { 'http:': 0, 'https:': 2, 'ws:': 3, 'ftp:': 4, 'wss:': 5, 'file:': 6 };
+
+/**
+ * Node's URLContext: the offsets of ada's url_aggregator into href, which
+ * `inspect(url, { showHidden: true })` shows. runjs keeps components, not offsets; they are
+ * worked out from the href and the components (a path never holds a raw `?` or `#`).
+ */
+class URLContext {
+  href = '';
+  protocol_end = 0;
+  username_end = 0;
+  host_start = 0;
+  host_end = 0;
+  pathname_start = 0;
+  search_start = 0;
+  hash_start = 0;
+  port = 0;
+  scheme_type = 1;
+  get hasPort() { return this.port !== OMITTED; }
+  get hasSearch() { return this.search_start !== OMITTED; }
+  get hasHash() { return this.hash_start !== OMITTED; }
+}
+Object.defineProperty(URLContext, 'name', { value: 'URLContext' });
+
+function urlContext(p) {
+  const c = new URLContext();
+  const href = p[HREF];
+  c.href = href;
+  let i = p[PROTOCOL].length;
+  c.protocol_end = i;
+  if (href.startsWith('//', i)) {
+    i += 2 + p[USERNAME].length;
+    c.username_end = i;
+    if (p[PASSWORD] !== '') i += 1 + p[PASSWORD].length;
+    c.host_start = i; // at the "@" when there are credentials
+    if (p[USERNAME] !== '' || p[PASSWORD] !== '') i += 1;
+    i += p[HOSTNAME].length;
+    c.host_end = i;
+  } else {
+    c.username_end = c.host_start = c.host_end = i;
+    // A path starting "//" without a host is serialized after "/." (which is not the path's).
+    if (href.startsWith('/.', i) && p[PATHNAME].startsWith('//')) i += 2;
+  }
+  if (p[PORT] !== '') {
+    c.port = Number(p[PORT]);
+    i += 1 + p[PORT].length;
+  } else c.port = OMITTED;
+  c.pathname_start = i;
+  const hash = href.indexOf('#', i);
+  const search = href.indexOf('?', i);
+  c.search_start = search !== -1 && (hash === -1 || search < hash) ? search : OMITTED;
+  c.hash_start = hash !== -1 ? hash : OMITTED;
+  c.scheme_type = Object.hasOwn(SCHEME_TYPES, p[PROTOCOL]) ? SCHEME_TYPES[p[PROTOCOL]] : 1;
+  return c;
+}
+
 export class URL {
   constructor(url, base = undefined) {
     if (arguments.length === 0) throw nodeError(TypeError, 'ERR_MISSING_ARGS', 'The "url" argument must be specified');
@@ -126,15 +194,18 @@ export class URL {
   set hash(v) { setPart(this, 'hash', v); }
   toJSON() { return u(this).parts[HREF]; }
   [Symbol.for('nodejs.util.inspect.custom')](depth, options, inspect) {
-    // As Node: past the depth limit the URL is shown as an object without own properties.
+    // As Node: past the depth limit the URL is shown as an object without own properties; the
+    // components are read through the getters (a subclass's own show) under its class's name,
+    // and showHidden adds the parser's record (Node's URLContext, ada's offsets).
     if (typeof depth === 'number' && depth < 0) return this;
     const p = u(this).parts;
     const obj = {
-      href: p[HREF], origin: p[ORIGIN], protocol: p[PROTOCOL], username: p[USERNAME], password: p[PASSWORD],
-      host: p[HOST], hostname: p[HOSTNAME], port: p[PORT], pathname: p[PATHNAME], search: p[SEARCH],
-      searchParams: this.searchParams, hash: p[HASH],
+      href: this.href, origin: this.origin, protocol: this.protocol, username: this.username, password: this.password,
+      host: this.host, hostname: this.hostname, port: this.port, pathname: this.pathname, search: this.search,
+      searchParams: this.searchParams, hash: this.hash,
     };
-    return `URL ${inspect(obj, options)}`;
+    if (options.showHidden) obj[contextForInspect] = urlContext(p);
+    return `${constructorOf(this)?.name ?? 'URL'} ${inspect(obj, options)}`;
   }
   // Static methods in Node's order; enumerable, as Node defines them (below).
   static parse(url, base = undefined) {
