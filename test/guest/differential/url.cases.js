@@ -102,6 +102,8 @@ const corpus = {
   'url.resolveObject: source not a string': () => require('node:url').resolveObject(1, 'a'),
   'url.parse: invalid host carries input': () => { try { require('node:url').parse('http://[127.0.0.1\x00c8763]:8000/'); } catch (e) { return [e.name, e.code, e.input, Object.keys(e)]; } },
   'Url#parse fills the receiver': () => { const url = require('node:url'); const u = new url.Url(); return [u.parse('http://a/b?c', true) === u, u.host, u.query]; },
+  'Url: for…in lists the methods too': () => { const k = []; for (const x in require('node:url').parse('http://a/')) k.push(x); return k; },
+  'Url#parseHost': () => { const url = require('node:url'); return ['a:8', 'b:', 'c', '[::1]:9'].map((h) => { const u = new url.Url(); u.host = h; u.parseHost(); return [u.hostname, u.port]; }); },
   'Url#format': () => require('node:url').parse('http://a/b?c#d').format(),
   'pathToFileURL': () => { const { pathToFileURL } = require('node:url'); return [pathToFileURL('/a b/c#d?e%f').href, pathToFileURL('rel/x').href, pathToFileURL('/dir/').href, pathToFileURL('/dir/..').href]; },
   'pathToFileURL: not a string': () => require('node:url').pathToFileURL(1),

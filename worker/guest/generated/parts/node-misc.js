@@ -264,7 +264,20 @@ var __runjs_part = (() => {
     resolveObject(relative) {
       return resolveObjectOn(this, relative, false);
     }
+    /** Node's: splits `host` into `hostname` and `port` (a trailing `:digits`). */
+    parseHost() {
+      let host = this.host;
+      const port = __runjs_P.$exec(/:[0-9]*$/, host);
+      if (port !== null) {
+        if (port[0] !== ":") this.port = __runjs_P.$slice(port[0], 1);
+        host = __runjs_P.$slice(host, 0, host.length - port[0].length);
+      }
+      if (host) this.hostname = host;
+    }
   };
+  for (const name of __runjs_P.iter(["parse", "format", "resolve", "resolveObject", "parseHost"])) {
+    __runjs_P.Object_defineProperty(Url.prototype, name, { enumerable: true });
+  }
   function legacyUrlArg(v) {
     if (typeof v !== "string" && !(v instanceof Url)) throw invalidArgType("url", "of type string", v);
     return v;

@@ -30,6 +30,20 @@ export class Url {
   format() { return format(this); }
   resolve(relative) { return resolveObjectOn(this, legacyUrlArg(relative), true); }
   resolveObject(relative) { return resolveObjectOn(this, relative, false); }
+  /** Node's: splits `host` into `hostname` and `port` (a trailing `:digits`). */
+  parseHost() {
+    let host = this.host;
+    const port = /:[0-9]*$/.exec(host);
+    if (port !== null) {
+      if (port[0] !== ':') this.port = port[0].slice(1);
+      host = host.slice(0, host.length - port[0].length);
+    }
+    if (host) this.hostname = host;
+  }
+}
+// Node assigns Url's methods to its prototype, so they are enumerable (for…in over a Url lists them).
+for (const name of ['parse', 'format', 'resolve', 'resolveObject', 'parseHost']) {
+  Object.defineProperty(Url.prototype, name, { enumerable: true });
 }
 
 /** What Node's legacy functions accept where they call url.parse: a string or a Url. */
