@@ -77,6 +77,15 @@ const corpus = {
     url.parse('http://b/');
     setTimeout(() => { process.off('warning', h); resolve(got); }, 5);
   }),
+  // Before any other case parses such a host: Node warns DEP0170 once per process, runjs once per run.
+  'url.parse: DEP0170 once, for a host keeping a colon that is no port': () => new Promise((resolve) => {
+    const got = [];
+    const h = (w) => got.push([w.name, w.code, w.message]);
+    process.on('warning', h);
+    const url = require('node:url');
+    const r = [url.parse('http://[::1]:8/').host, url.format('http://a:8/b'), url.parse('https://evil.com:.example.com').pathname, url.parse('git+ssh://git@github.com:npm/npm').pathname];
+    setTimeout(() => { process.off('warning', h); resolve([r, got]); }, 5);
+  }),
   'url.parse: a malformed escape is a URIError': () => require('node:url').parse('http://%E0%A4%A@fail'),
   'url.parse: full': () => require('node:url').parse('http://user:pw@Host.com:8080/p/a/t/h?query=string#hash'),
   'url.parse: query object': () => require('node:url').parse('/a?x=1&x=2&y', true).query,

@@ -1,6 +1,7 @@
 // URL parsing for the guest's URL class: Node's WHATWG parser (ada). The guest keeps the
 // components; the host only parses and applies setters. Also node:url's legacy helpers.
 import { OpError, type OpFactory } from '../op-types.ts';
+import * as nodeUrl from 'node:url';
 import { domainToASCII, domainToUnicode, format as legacyFormat, parse as legacyParse, resolve as legacyResolve } from 'node:url';
 
 /** A parsed URL as the guest's component record (see worker/guest/platform/core/url.js). */
@@ -8,21 +9,49 @@ function components(u: URL): string[] {
   return [u.href, u.origin, u.protocol, u.username, u.password, u.host, u.hostname, u.port, u.pathname, u.search, u.hash];
 }
 
+/** node:url's legacy Url class, what url.parse returns (Node's typings have only its interface). */
+const LegacyUrl = (nodeUrl as unknown as { Url: new () => Record<string, unknown> }).Url;
+
+type LegacyProto = { parse(this: unknown, ...args: unknown[]): unknown; parseHost(this: { hostname?: unknown }): void };
+
 /**
  * Runs a legacy parser call, its failures as the guest's errors: Node's legacy parser throws a
  * URIError for a malformed escape (decodeURIComponent's) and ERR_INVALID_URL for a bad host.
+ * Also reports the URL Node's DEP0170 warning would name ("The URL … is invalid"): a parsed host
+ * whose hostname keeps a `:` that is no port (not an IPv6 literal). Node warns once per process,
+ * so the warning is the guest's to emit, once per run; the host's own once-only flag is long
+ * spent, hence Url#parse and Url#parseHost are watched for the duration of the call (ops are
+ * synchronous: nothing else runs meanwhile, and both are put back).
  */
-function legacyCall<T>(fn: () => T): T {
+function legacyCall<T>(fn: () => T): { value: T; invalidPortUrl: string | null } {
+  const proto = LegacyUrl.prototype as unknown as LegacyProto;
+  const { parse, parseHost } = proto;
+  let parsing: unknown = null;
+  let invalidPortUrl: string | null = null;
+  proto.parse = function watchedParse(...args) {
+    const outer = parsing;
+    parsing = args[0];
+    try {
+      return parse.apply(this, args);
+    } finally {
+      parsing = outer;
+    }
+  };
+  proto.parseHost = function watchedParseHost() {
+    parseHost.call(this);
+    const h = this.hostname;
+    if (invalidPortUrl === null && typeof h === 'string' && h.includes(':') && !(h.startsWith('[') && h.endsWith(']'))) invalidPortUrl = String(parsing);
+  };
   try {
-    return fn();
+    return { value: fn(), invalidPortUrl };
   } catch (e) {
     const name = e instanceof URIError ? 'URIError' : 'TypeError';
     throw new OpError(e instanceof Error ? e.message : String(e), name, (e as { code?: string }).code);
+  } finally {
+    proto.parse = parse;
+    proto.parseHost = parseHost;
   }
 }
-
-/** node:url's legacy Url class (not in Node's typings as a class): what url.parse returns. */
-const LegacyUrl = legacyParse('').constructor as new () => Record<string, unknown>;
 
 /**
  * A legacy-API operand from the guest: a string (parsed as Node's resolveObject parses it,

@@ -293,7 +293,7 @@ var __runjs_part = (() => {
   }
   __name(legacyOperand, "legacyOperand");
   function resolveObjectOn(source, relative, asString) {
-    const result = op("url.legacy", { fn: "resolveObject", source: legacyOperand(source), relative: legacyOperand(relative), format: asString });
+    const result = legacyOp({ fn: "resolveObject", source: legacyOperand(source), relative: legacyOperand(relative), format: asString });
     if (asString) return result;
     const u = new Url();
     __runjs_P.Object_assign(u, result.fields);
@@ -302,6 +302,16 @@ var __runjs_part = (() => {
   }
   __name(resolveObjectOn, "resolveObjectOn");
   var parseWarned = false;
+  var portWarned = false;
+  function legacyOp(args) {
+    const { value, invalidPortUrl } = op("url.legacy", args);
+    if (invalidPortUrl !== null && !portWarned) {
+      portWarned = true;
+      process.emitWarning(`The URL ${invalidPortUrl} is invalid. Future versions of Node.js will throw an error.`, "DeprecationWarning", "DEP0170");
+    }
+    return value;
+  }
+  __name(legacyOp, "legacyOp");
   function parse2(input, parseQueryString = false, slashesDenoteHost = false) {
     if (!parseWarned) {
       parseWarned = true;
@@ -315,7 +325,7 @@ var __runjs_part = (() => {
     if (typeof input !== "string") throw invalidArgType("url", "of type string", input);
     let fields;
     try {
-      fields = op("url.legacy", { fn: "parse", input, slashesDenoteHost: !!slashesDenoteHost });
+      fields = legacyOp({ fn: "parse", input, slashesDenoteHost: !!slashesDenoteHost });
     } catch (e) {
       if (e !== null && typeof e === "object" && e.code === "ERR_INVALID_URL") e.input = input;
       throw e;
@@ -347,13 +357,13 @@ var __runjs_part = (() => {
     }
     if (obj.query !== void 0 && obj.query !== null) plain.query = typeof obj.query === "object" ? qs.stringify(obj.query) : obj.query;
     if (typeof plain.query === "string" && plain.search === void 0) plain.search = plain.query ? `?${plain.query}` : "";
-    return op("url.legacy", { fn: "format", object: plain });
+    return legacyOp({ fn: "format", object: plain });
   }
   __name(format, "format");
   function resolve(from, to) {
     legacyUrlArg(from);
     legacyUrlArg(to);
-    if (typeof from === "string" && typeof to === "string") return op("url.legacy", { fn: "resolve", base: from, input: to });
+    if (typeof from === "string" && typeof to === "string") return legacyOp({ fn: "resolve", base: from, input: to });
     return resolveObjectOn(from, to, true);
   }
   __name(resolve, "resolve");

@@ -67,7 +67,7 @@ function legacyOperand(v) {
 
 /** Node's Url#resolveObject, run on the host: a new Url, or (asString) url.resolve's string. */
 function resolveObjectOn(source, relative, asString) {
-  const result = op('url.legacy', { fn: 'resolveObject', source: legacyOperand(source), relative: legacyOperand(relative), format: asString });
+  const result = legacyOp({ fn: 'resolveObject', source: legacyOperand(source), relative: legacyOperand(relative), format: asString });
   if (asString) return result;
   const u = new Url();
   Object.assign(u, result.fields);
@@ -77,6 +77,18 @@ function resolveObjectOn(source, relative, asString) {
 
 /** Node 24 warns on the first url.parse() of a process (DEP0169); runjs once per realm. */
 let parseWarned = false;
+/** And once when a parsed host keeps a `:` that is no port (DEP0170): the host says which URL. */
+let portWarned = false;
+
+/** A legacy-parser op (parse, format, resolve, resolveObject): its value, after Node's DEP0170. */
+function legacyOp(args) {
+  const { value, invalidPortUrl } = op('url.legacy', args);
+  if (invalidPortUrl !== null && !portWarned) {
+    portWarned = true;
+    process.emitWarning(`The URL ${invalidPortUrl} is invalid. Future versions of Node.js will throw an error.`, 'DeprecationWarning', 'DEP0170');
+  }
+  return value;
+}
 
 function parse(input, parseQueryString = false, slashesDenoteHost = false) {
   if (!parseWarned) {
@@ -92,7 +104,7 @@ function parseUrl(input, parseQueryString = false, slashesDenoteHost = false) {
   if (typeof input !== 'string') throw invalidArgType('url', 'of type string', input);
   let fields;
   try {
-    fields = op('url.legacy', { fn: 'parse', input, slashesDenoteHost: !!slashesDenoteHost });
+    fields = legacyOp({ fn: 'parse', input, slashesDenoteHost: !!slashesDenoteHost });
   } catch (e) {
     if (e !== null && typeof e === 'object' && e.code === 'ERR_INVALID_URL') e.input = input; // as Node's error
     throw e;
@@ -124,14 +136,14 @@ function format(obj, options = undefined) {
   }
   if (obj.query !== undefined && obj.query !== null) plain.query = typeof obj.query === 'object' ? qs.stringify(obj.query) : obj.query;
   if (typeof plain.query === 'string' && plain.search === undefined) plain.search = plain.query ? `?${plain.query}` : '';
-  return op('url.legacy', { fn: 'format', object: plain });
+  return legacyOp({ fn: 'format', object: plain });
 }
 
 /** url.resolve(from, to): Node parses both (strings or Urls) and formats the resolved Url. */
 function resolve(from, to) {
   legacyUrlArg(from);
   legacyUrlArg(to);
-  if (typeof from === 'string' && typeof to === 'string') return op('url.legacy', { fn: 'resolve', base: from, input: to });
+  if (typeof from === 'string' && typeof to === 'string') return legacyOp({ fn: 'resolve', base: from, input: to });
   return resolveObjectOn(from, to, true);
 }
 
