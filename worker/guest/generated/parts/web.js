@@ -2647,6 +2647,15 @@ ${warning.detail}` : "";
     }
   }
   __name(makeEnumerable, "makeEnumerable");
+  function inNodeOrder(target, names) {
+    for (const name of __runjs_P.iter(names)) {
+      const d = __runjs_P.Object_getOwnPropertyDescriptor(target, name);
+      delete target[name];
+      d.enumerable = true;
+      __runjs_P.Object_defineProperty(target, name, d);
+    }
+  }
+  __name(inNodeOrder, "inNodeOrder");
   function setPart(url, name, value) {
     const s = u(url, C);
     const parts = op("url.set", [s.parts[HREF], name, str(value)]);
@@ -2735,9 +2744,24 @@ ${warning.detail}` : "";
       if (parts === null) throw invalidUrl(input, b);
       __runjs_P.$set(urls, this, { parts, params: void 0 });
     }
-    // Members in Node's order (for…in over a URL lists them so): toString, the accessors, toJSON.
-    toString() {
-      return u(this).parts[HREF];
+    static canParse(url, base = void 0) {
+      if (arguments.length === 0) throw nodeError(TypeError, "ERR_MISSING_ARGS", 'The "url" argument must be specified');
+      return parse(str(url), base === void 0 ? void 0 : str(base)) !== null;
+    }
+    static createObjectURL(obj) {
+      return createObjectURL(obj);
+    }
+    static revokeObjectURL(url) {
+      if (arguments.length === 0) revokeObjectURL();
+      else revokeObjectURL(url);
+    }
+    static parse(url, base = void 0) {
+      if (arguments.length === 0) throw nodeError(TypeError, "ERR_MISSING_ARGS", 'The "url" argument must be specified');
+      const parts = parse(str(url), base === void 0 ? void 0 : str(base));
+      if (parts === null) return null;
+      const result = __runjs_P.Object_create(_URL.prototype);
+      __runjs_P.$set(urls, result, { parts, params: void 0 });
+      return result;
     }
     get href() {
       return u(this).parts[HREF];
@@ -2813,6 +2837,9 @@ ${warning.detail}` : "";
     set hash(v) {
       setPart(this, "hash", v);
     }
+    toString() {
+      return u(this).parts[HREF];
+    }
     toJSON() {
       return u(this).parts[HREF];
     }
@@ -2836,29 +2863,9 @@ ${warning.detail}` : "";
       if (options.showHidden) obj[contextForInspect] = urlContext(p);
       return `${constructorOf(this)?.name ?? "URL"} ${inspect(obj, options)}`;
     }
-    // Static methods in Node's order; enumerable, as Node defines them (below).
-    static parse(url, base = void 0) {
-      if (arguments.length === 0) throw nodeError(TypeError, "ERR_MISSING_ARGS", 'The "url" argument must be specified');
-      const parts = parse(str(url), base === void 0 ? void 0 : str(base));
-      if (parts === null) return null;
-      const result = __runjs_P.Object_create(_URL.prototype);
-      __runjs_P.$set(urls, result, { parts, params: void 0 });
-      return result;
-    }
-    static canParse(url, base = void 0) {
-      if (arguments.length === 0) throw nodeError(TypeError, "ERR_MISSING_ARGS", 'The "url" argument must be specified');
-      return parse(str(url), base === void 0 ? void 0 : str(base)) !== null;
-    }
-    static createObjectURL(obj) {
-      return createObjectURL(obj);
-    }
-    static revokeObjectURL(url) {
-      if (arguments.length === 0) revokeObjectURL();
-      else revokeObjectURL(url);
-    }
   };
-  makeEnumerable(URL.prototype);
-  makeEnumerable(URL);
+  inNodeOrder(URL.prototype, ["toString", "href", "origin", "protocol", "username", "password", "host", "hostname", "port", "pathname", "search", "searchParams", "hash", "toJSON"]);
+  inNodeOrder(URL, ["parse", "canParse", "createObjectURL", "revokeObjectURL"]);
   __runjs_P.Object_defineProperty(URL.prototype, Symbol.toStringTag, { value: "URL", configurable: true });
   function percentDecode(s) {
     if (!__runjs_P.$includes(s, "%")) return s;

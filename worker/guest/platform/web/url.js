@@ -68,6 +68,16 @@ function makeEnumerable(target) {
   }
 }
 
+/** Redefines `names` on `target`, enumerable and in this order (the order for…in lists them in). */
+function inNodeOrder(target, names) {
+  for (const name of names) {
+    const d = Object.getOwnPropertyDescriptor(target, name);
+    delete target[name];
+    d.enumerable = true;
+    Object.defineProperty(target, name, d);
+  }
+}
+
 function setPart(url, name, value) {
   const s = u(url, C);
   const parts = op('url.set', [s.parts[HREF], name, str(value)]);
@@ -154,8 +164,20 @@ export class URL {
     if (parts === null) throw invalidUrl(input, b);
     urls.set(this, { parts, params: undefined });
   }
-  // Members in Node's order (for…in over a URL lists them so): toString, the accessors, toJSON.
-  toString() { return u(this).parts[HREF]; }
+  static canParse(url, base = undefined) {
+    if (arguments.length === 0) throw nodeError(TypeError, 'ERR_MISSING_ARGS', 'The "url" argument must be specified');
+    return parse(str(url), base === undefined ? undefined : str(base)) !== null;
+  }
+  static createObjectURL(obj) { return createObjectURL(obj); }
+  static revokeObjectURL(url) { if (arguments.length === 0) revokeObjectURL(); else revokeObjectURL(url); }
+  static parse(url, base = undefined) {
+    if (arguments.length === 0) throw nodeError(TypeError, 'ERR_MISSING_ARGS', 'The "url" argument must be specified');
+    const parts = parse(str(url), base === undefined ? undefined : str(base));
+    if (parts === null) return null;
+    const result = Object.create(URL.prototype);
+    urls.set(result, { parts, params: undefined });
+    return result;
+  }
   get href() { return u(this).parts[HREF]; }
   set href(v) {
     u(this, C);
@@ -192,6 +214,7 @@ export class URL {
   }
   get hash() { return u(this, C).parts[HASH]; }
   set hash(v) { setPart(this, 'hash', v); }
+  toString() { return u(this).parts[HREF]; }
   toJSON() { return u(this).parts[HREF]; }
   [Symbol.for('nodejs.util.inspect.custom')](depth, options, inspect) {
     // As Node: past the depth limit the URL is shown as an object without own properties; the
@@ -207,24 +230,13 @@ export class URL {
     if (options.showHidden) obj[contextForInspect] = urlContext(p);
     return `${constructorOf(this)?.name ?? 'URL'} ${inspect(obj, options)}`;
   }
-  // Static methods in Node's order; enumerable, as Node defines them (below).
-  static parse(url, base = undefined) {
-    if (arguments.length === 0) throw nodeError(TypeError, 'ERR_MISSING_ARGS', 'The "url" argument must be specified');
-    const parts = parse(str(url), base === undefined ? undefined : str(base));
-    if (parts === null) return null;
-    const result = Object.create(URL.prototype);
-    urls.set(result, { parts, params: undefined });
-    return result;
-  }
-  static canParse(url, base = undefined) {
-    if (arguments.length === 0) throw nodeError(TypeError, 'ERR_MISSING_ARGS', 'The "url" argument must be specified');
-    return parse(str(url), base === undefined ? undefined : str(base)) !== null;
-  }
-  static createObjectURL(obj) { return createObjectURL(obj); }
-  static revokeObjectURL(url) { if (arguments.length === 0) revokeObjectURL(); else revokeObjectURL(url); }
 }
-makeEnumerable(URL.prototype);
-makeEnumerable(URL);
+// Node's order (for…in over a URL lists toString, the accessors, toJSON; URL's statics parse first)
+// is set here rather than by the class body's order: that order, as written, left the QuickJS base
+// image 14 pages (0.9 MB) larger — the allocator's layout while the preloaded parts load — and
+// made every QuickJS run ~15 % dearer in CPU (restoring the image); this one keeps it at 130.
+inNodeOrder(URL.prototype, ['toString', 'href', 'origin', 'protocol', 'username', 'password', 'host', 'hostname', 'port', 'pathname', 'search', 'searchParams', 'hash', 'toJSON']);
+inNodeOrder(URL, ['parse', 'canParse', 'createObjectURL', 'revokeObjectURL']);
 Object.defineProperty(URL.prototype, Symbol.toStringTag, { value: 'URL', configurable: true });
 
 // --- application/x-www-form-urlencoded ---
