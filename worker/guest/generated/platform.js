@@ -586,22 +586,53 @@ var __runjs_part = (() => {
   }
   function defineGlobals(values, lazy, load) {
     const descriptors = {};
+    const getters = {};
     for (const name of __runjs_P.forIn( values)) descriptors[name] = { value: values[name], writable: true, enumerable: false, configurable: true };
     for (const name of __runjs_P.forIn( lazy)) {
+      const get = function get2() {
+        const value = load(name);
+        defineGlobal(name, value);
+        return value;
+      };
+      getters[name] = get;
       descriptors[name] = {
         configurable: true,
         enumerable: false,
-        get() {
-          const value = load(name);
-          defineGlobal(name, value);
-          return value;
-        },
+        get,
         set(value) {
           defineGlobal(name, value);
         }
       };
     }
     __runjs_P.Object_defineProperties(g, descriptors);
+    return getters;
+  }
+  function showLazyGlobalsAsData(getters) {
+    const getDescriptor = __runjs_P.Object_getOwnPropertyDescriptor;
+    const reflectGetDescriptor = __runjs_P.Reflect_getOwnPropertyDescriptor;
+    const load = (target, key) => {
+      if (target !== g || typeof key !== "string" || !__runjs_P.Object_hasOwn(getters, key)) return;
+      const d = getDescriptor(g, key);
+      if (d === void 0 || d.get !== getters[key]) return;
+      try {
+        __runjs_P.$call(d.get, g);
+      } catch {
+      }
+    };
+    const replacements = {
+      getOwnPropertyDescriptor(o, p) {
+        load(o, p);
+        return getDescriptor(o, p);
+      }
+    };
+    const reflectReplacements = {
+      getOwnPropertyDescriptor(o, p) {
+        load(o, p);
+        return reflectGetDescriptor(o, p);
+      }
+    };
+    __runjs_P.Object_defineProperty(Object, "getOwnPropertyDescriptor", { value: replacements.getOwnPropertyDescriptor, writable: true, enumerable: false, configurable: true });
+    __runjs_P.Object_defineProperty(Reflect, "getOwnPropertyDescriptor", { value: reflectReplacements.getOwnPropertyDescriptor, writable: true, enumerable: false, configurable: true });
   }
 
   // worker/guest/platform/core/lazy-table.js
@@ -974,7 +1005,7 @@ var __runjs_part = (() => {
   var g2 = globalThis;
   var fromPrelude = { setTimeout: g2.setTimeout, clearTimeout: g2.clearTimeout, console: g2.console };
   var fromPart = (name) => requirePart(GLOBAL_PARTS[name]).globals[name];
-  defineGlobals({ self: g2, global: g2 }, GLOBAL_PARTS, fromPart);
+  showLazyGlobalsAsData(defineGlobals({ self: g2, global: g2 }, GLOBAL_PARTS, fromPart));
   __runjs_P.Object_defineProperty(g2, /* @__PURE__ */ __runjs_P.Symbol_for("runjs.builtin"), { value: builtin });
   installConsoleExtras(fromPrelude.console);
   var web = () => requirePart("web");

@@ -250,17 +250,68 @@ var __runjs_part = (() => {
       this.path = null;
       this.href = null;
     }
+    parse(input, parseQueryString = false, slashesDenoteHost = false) {
+      const parsed = parseUrl(input, parseQueryString, slashesDenoteHost);
+      for (const k of __runjs_P.iter(__runjs_P.Object_keys(parsed))) this[k] = parsed[k];
+      return this;
+    }
     format() {
       return format(this);
     }
     resolve(relative) {
-      return resolve(this.format(), relative);
+      return resolveObjectOn(this, legacyUrlArg(relative), true);
     }
     resolveObject(relative) {
-      return parseUrl(resolve(this.format(), typeof relative === "string" ? relative : format(relative)));
+      return resolveObjectOn(this, relative, false);
+    }
+    /** Node's: splits `host` into `hostname` and `port` (a trailing `:digits`). */
+    parseHost() {
+      let host = this.host;
+      const port = __runjs_P.$exec(/:[0-9]*$/, host);
+      if (port !== null) {
+        if (port[0] !== ":") this.port = __runjs_P.$slice(port[0], 1);
+        host = __runjs_P.$slice(host, 0, host.length - port[0].length);
+      }
+      if (host) this.hostname = host;
     }
   };
+  for (const name of __runjs_P.iter(["parse", "format", "resolve", "resolveObject", "parseHost"])) {
+    __runjs_P.Object_defineProperty(Url.prototype, name, { enumerable: true });
+  }
+  function legacyUrlArg(v) {
+    if (typeof v !== "string" && !(v instanceof Url)) throw invalidArgType("url", "of type string", v);
+    return v;
+  }
+  __name(legacyUrlArg, "legacyUrlArg");
+  function legacyOperand(v) {
+    if (typeof v === "string") return v;
+    const fields = {};
+    if ((typeof v === "object" || typeof v === "function") && v !== null) {
+      for (const k of __runjs_P.iter(__runjs_P.Object_keys(v))) if (typeof v[k] !== "function") fields[k] = v[k];
+    }
+    return { url: v instanceof Url, fields };
+  }
+  __name(legacyOperand, "legacyOperand");
+  function resolveObjectOn(source, relative, asString) {
+    const result = legacyOp({ fn: "resolveObject", source: legacyOperand(source), relative: legacyOperand(relative), format: asString });
+    if (asString) return result;
+    const u = new Url();
+    __runjs_P.Object_assign(u, result.fields);
+    for (const k of __runjs_P.iter(result.undefinedKeys)) u[k] = void 0;
+    return u;
+  }
+  __name(resolveObjectOn, "resolveObjectOn");
   var parseWarned = false;
+  var portWarned = false;
+  function legacyOp(args) {
+    const { value, invalidPortUrl } = op("url.legacy", args);
+    if (invalidPortUrl !== null && !portWarned) {
+      portWarned = true;
+      process.emitWarning(`The URL ${invalidPortUrl} is invalid. Future versions of Node.js will throw an error.`, "DeprecationWarning", "DEP0170");
+    }
+    return value;
+  }
+  __name(legacyOp, "legacyOp");
   function parse2(input, parseQueryString = false, slashesDenoteHost = false) {
     if (!parseWarned) {
       parseWarned = true;
@@ -272,7 +323,13 @@ var __runjs_part = (() => {
   function parseUrl(input, parseQueryString = false, slashesDenoteHost = false) {
     if (input instanceof Url) return input;
     if (typeof input !== "string") throw invalidArgType("url", "of type string", input);
-    const fields = op("url.legacy", { fn: "parse", input, slashesDenoteHost: !!slashesDenoteHost });
+    let fields;
+    try {
+      fields = legacyOp({ fn: "parse", input, slashesDenoteHost: !!slashesDenoteHost });
+    } catch (e) {
+      if (e !== null && typeof e === "object" && e.code === "ERR_INVALID_URL") e.input = input;
+      throw e;
+    }
     const u = new Url();
     __runjs_P.Object_assign(u, fields);
     if (parseQueryString) u.query = qs.parse(typeof u.query === "string" ? u.query : "");
@@ -300,13 +357,21 @@ var __runjs_part = (() => {
     }
     if (obj.query !== void 0 && obj.query !== null) plain.query = typeof obj.query === "object" ? qs.stringify(obj.query) : obj.query;
     if (typeof plain.query === "string" && plain.search === void 0) plain.search = plain.query ? `?${plain.query}` : "";
-    return op("url.legacy", { fn: "format", object: plain });
+    return legacyOp({ fn: "format", object: plain });
   }
   __name(format, "format");
   function resolve(from, to) {
-    return op("url.legacy", { fn: "resolve", base: String(from), input: String(to) });
+    legacyUrlArg(from);
+    legacyUrlArg(to);
+    if (typeof from === "string" && typeof to === "string") return legacyOp({ fn: "resolve", base: from, input: to });
+    return resolveObjectOn(from, to, true);
   }
   __name(resolve, "resolve");
+  function resolveObject(source, relative) {
+    if (!source) return relative;
+    return resolveObjectOn(legacyUrlArg(source), relative, false);
+  }
+  __name(resolveObject, "resolveObject");
   function validateObject(value, name) {
     if (typeof value !== "object" || value === null || __runjs_P.Array_isArray(value)) throw invalidArgType(name, "of type object", value);
   }
@@ -367,20 +432,21 @@ var __runjs_part = (() => {
   }
   __name(pathToFileURL, "pathToFileURL");
   function urlToHttpOptions(url2) {
+    const { hostname, pathname, port, username, password, search } = url2;
     const options = {
       __proto__: null,
       ...url2,
       // as Node: properties a script added to the URL object
       protocol: url2.protocol,
-      hostname: __runjs_P.$startsWith(url2.hostname, "[") ? __runjs_P.$slice(url2.hostname, 1, -1) : url2.hostname,
+      hostname: hostname && __runjs_P.$startsWith(hostname, "[") ? __runjs_P.$slice(hostname, 1, -1) : hostname,
       hash: url2.hash,
-      search: url2.search,
-      pathname: url2.pathname,
-      path: `${url2.pathname || ""}${url2.search || ""}`,
+      search,
+      pathname,
+      path: `${pathname || ""}${search || ""}`,
       href: url2.href
     };
-    if (url2.port !== "") options.port = Number(url2.port);
-    if (url2.username || url2.password) options.auth = `${decodeURIComponent(url2.username)}:${decodeURIComponent(url2.password)}`;
+    if (port !== "") options.port = Number(port);
+    if (username || password) options.auth = `${decodeURIComponent(username)}:${decodeURIComponent(password)}`;
     return options;
   }
   __name(urlToHttpOptions, "urlToHttpOptions");
@@ -395,7 +461,7 @@ var __runjs_part = (() => {
     parse: parse2,
     format,
     resolve,
-    resolveObject: /* @__PURE__ */ __name((from, to) => parseUrl(resolve(from, to)), "resolveObject"),
+    resolveObject,
     fileURLToPath,
     fileURLToPathBuffer,
     pathToFileURL,

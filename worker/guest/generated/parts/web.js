@@ -2623,12 +2623,15 @@ ${warning.detail}` : "";
     return e;
   }
   __name(invalidUrl, "invalidUrl");
-  function u(url) {
+  function u(url, member = void 0) {
     const s = __runjs_P.$get(urls, url);
-    if (s === void 0) throw new TypeError("Receiver must be an instance of class URL");
+    if (s === void 0) {
+      throw new TypeError(member === void 0 ? "Receiver must be an instance of class URL" : `Cannot read private member ${member} from an object whose class did not declare it`);
+    }
     return s;
   }
   __name(u, "u");
+  var C = "#context";
   function str(v) {
     if (typeof v === "symbol") throw new TypeError("Cannot convert a Symbol value to a string");
     return `${v}`;
@@ -2646,8 +2649,26 @@ ${warning.detail}` : "";
     return parts;
   }
   __name(parse, "parse");
+  function makeEnumerable(target) {
+    for (const name of __runjs_P.iter(__runjs_P.Object_getOwnPropertyNames(target))) {
+      if (name === "constructor" || name === "prototype" || name === "length" || name === "name") continue;
+      const d = __runjs_P.Object_getOwnPropertyDescriptor(target, name);
+      d.enumerable = true;
+      __runjs_P.Object_defineProperty(target, name, d);
+    }
+  }
+  __name(makeEnumerable, "makeEnumerable");
+  function inNodeOrder(target, names) {
+    for (const name of __runjs_P.iter(names)) {
+      const d = __runjs_P.Object_getOwnPropertyDescriptor(target, name);
+      delete target[name];
+      d.enumerable = true;
+      __runjs_P.Object_defineProperty(target, name, d);
+    }
+  }
+  __name(inNodeOrder, "inNodeOrder");
   function setPart(url, name, value) {
-    const s = u(url);
+    const s = u(url, C);
     const parts = op("url.set", [s.parts[HREF], name, str(value)]);
     if (parts === null) return false;
     s.parts = parts;
@@ -2655,6 +2676,73 @@ ${warning.detail}` : "";
     return true;
   }
   __name(setPart, "setPart");
+  function constructorOf(obj) {
+    for (let o = obj; o !== null; o = __runjs_P.Object_getPrototypeOf(o)) {
+      const d = __runjs_P.Object_getOwnPropertyDescriptor(o, "constructor");
+      if (d !== void 0 && typeof d.value === "function" && d.value.name !== "") return d.value;
+    }
+    return void 0;
+  }
+  __name(constructorOf, "constructorOf");
+  var contextForInspect = /* @__PURE__ */ Symbol("context");
+  var OMITTED = 4294967295;
+  var SCHEME_TYPES = { "http:": 0, "https:": 2, "ws:": 3, "ftp:": 4, "wss:": 5, "file:": 6 };
+  var URLContext = class {
+    static {
+      __name(this, "URLContext");
+    }
+    href = "";
+    protocol_end = 0;
+    username_end = 0;
+    host_start = 0;
+    host_end = 0;
+    pathname_start = 0;
+    search_start = 0;
+    hash_start = 0;
+    port = 0;
+    scheme_type = 1;
+    get hasPort() {
+      return this.port !== OMITTED;
+    }
+    get hasSearch() {
+      return this.search_start !== OMITTED;
+    }
+    get hasHash() {
+      return this.hash_start !== OMITTED;
+    }
+  };
+  __runjs_P.Object_defineProperty(URLContext, "name", { value: "URLContext" });
+  function urlContext(p) {
+    const c = new URLContext();
+    const href = p[HREF];
+    c.href = href;
+    let i = p[PROTOCOL].length;
+    c.protocol_end = i;
+    if (__runjs_P.$startsWith(href, "//", i)) {
+      i += 2 + p[USERNAME].length;
+      c.username_end = i;
+      if (p[PASSWORD] !== "") i += 1 + p[PASSWORD].length;
+      c.host_start = i;
+      if (p[USERNAME] !== "" || p[PASSWORD] !== "") i += 1;
+      i += p[HOSTNAME].length;
+      c.host_end = i;
+    } else {
+      c.username_end = c.host_start = c.host_end = i;
+      if (__runjs_P.$startsWith(href, "/.", i) && __runjs_P.$startsWith(p[PATHNAME], "//")) i += 2;
+    }
+    if (p[PORT] !== "") {
+      c.port = Number(p[PORT]);
+      i += 1 + p[PORT].length;
+    } else c.port = OMITTED;
+    c.pathname_start = i;
+    const hash = __runjs_P.$indexOf(href, "#", i);
+    const search = __runjs_P.$indexOf(href, "?", i);
+    c.search_start = search !== -1 && (hash === -1 || search < hash) ? search : OMITTED;
+    c.hash_start = hash !== -1 ? hash : OMITTED;
+    c.scheme_type = __runjs_P.Object_hasOwn(SCHEME_TYPES, p[PROTOCOL]) ? SCHEME_TYPES[p[PROTOCOL]] : 1;
+    return c;
+  }
+  __name(urlContext, "urlContext");
   var URL = class _URL {
     static {
       __name(this, "URL");
@@ -2690,50 +2778,51 @@ ${warning.detail}` : "";
       return u(this).parts[HREF];
     }
     set href(v) {
+      u(this, C);
       const input = str(v);
       if (!setPart(this, "href", input)) throw invalidUrl(input);
     }
     get origin() {
-      return u(this).parts[ORIGIN];
+      return u(this, C).parts[ORIGIN];
     }
     get protocol() {
-      return u(this).parts[PROTOCOL];
+      return u(this, C).parts[PROTOCOL];
     }
     set protocol(v) {
       setPart(this, "protocol", v);
     }
     get username() {
-      return u(this).parts[USERNAME];
+      return u(this, C).parts[USERNAME];
     }
     set username(v) {
       setPart(this, "username", v);
     }
     get password() {
-      return u(this).parts[PASSWORD];
+      return u(this, C).parts[PASSWORD];
     }
     set password(v) {
       setPart(this, "password", v);
     }
     get host() {
-      return u(this).parts[HOST];
+      return u(this, C).parts[HOST];
     }
     set host(v) {
       setPart(this, "host", v);
     }
     get hostname() {
-      return u(this).parts[HOSTNAME];
+      return u(this, C).parts[HOSTNAME];
     }
     set hostname(v) {
       setPart(this, "hostname", v);
     }
     get port() {
-      return u(this).parts[PORT];
+      return u(this, C).parts[PORT];
     }
     set port(v) {
       setPart(this, "port", v);
     }
     get pathname() {
-      return u(this).parts[PATHNAME];
+      return u(this, C).parts[PATHNAME];
     }
     set pathname(v) {
       setPart(this, "pathname", v);
@@ -2745,7 +2834,7 @@ ${warning.detail}` : "";
       setPart(this, "search", v);
     }
     get searchParams() {
-      const s = u(this);
+      const s = u(this, "#searchParams");
       if (s.params === void 0) {
         s.params = new URLSearchParams();
         replaceList(s.params, parseUrlencoded(__runjs_P.$slice(s.parts[SEARCH], 1)));
@@ -2754,7 +2843,7 @@ ${warning.detail}` : "";
       return s.params;
     }
     get hash() {
-      return u(this).parts[HASH];
+      return u(this, C).parts[HASH];
     }
     set hash(v) {
       setPart(this, "hash", v);
@@ -2769,27 +2858,25 @@ ${warning.detail}` : "";
       if (typeof depth === "number" && depth < 0) return this;
       const p = u(this).parts;
       const obj = {
-        href: p[HREF],
-        origin: p[ORIGIN],
-        protocol: p[PROTOCOL],
-        username: p[USERNAME],
-        password: p[PASSWORD],
-        host: p[HOST],
-        hostname: p[HOSTNAME],
-        port: p[PORT],
-        pathname: p[PATHNAME],
-        search: p[SEARCH],
+        href: this.href,
+        origin: this.origin,
+        protocol: this.protocol,
+        username: this.username,
+        password: this.password,
+        host: this.host,
+        hostname: this.hostname,
+        port: this.port,
+        pathname: this.pathname,
+        search: this.search,
         searchParams: this.searchParams,
-        hash: p[HASH]
+        hash: this.hash
       };
-      return `URL ${inspect(obj, options)}`;
+      if (options.showHidden) obj[contextForInspect] = urlContext(p);
+      return `${constructorOf(this)?.name ?? "URL"} ${inspect(obj, options)}`;
     }
   };
-  for (const name of __runjs_P.iter(["href", "origin", "protocol", "username", "password", "host", "hostname", "port", "pathname", "search", "searchParams", "hash", "toString", "toJSON"])) {
-    const d = __runjs_P.Object_getOwnPropertyDescriptor(URL.prototype, name);
-    d.enumerable = true;
-    __runjs_P.Object_defineProperty(URL.prototype, name, d);
-  }
+  inNodeOrder(URL.prototype, ["toString", "href", "origin", "protocol", "username", "password", "host", "hostname", "port", "pathname", "search", "searchParams", "hash", "toJSON"]);
+  inNodeOrder(URL, ["parse", "canParse", "createObjectURL", "revokeObjectURL"]);
   __runjs_P.Object_defineProperty(URL.prototype, Symbol.toStringTag, { value: "URL", configurable: true });
   function percentDecode(s) {
     if (!__runjs_P.$includes(s, "%")) return s;
@@ -2876,6 +2963,7 @@ ${warning.detail}` : "";
     s.parts = op("url.set", [s.parts[HREF], "search", serializeUrlencoded(l(params))]);
   }
   __name(update, "update");
+  var tupleError = /* @__PURE__ */ __name(() => nodeError(TypeError, "ERR_INVALID_TUPLE", "Each query pair must be an iterable [name, value] tuple"), "tupleError");
   var URLSearchParams = class _URLSearchParams {
     static {
       __name(this, "URLSearchParams");
@@ -2885,20 +2973,30 @@ ${warning.detail}` : "";
       if (init === void 0 || init === null) list = [];
       else if (typeof init === "object" || typeof init === "function") {
         const method = init[Symbol.iterator];
-        if (init instanceof _URLSearchParams && method === _URLSearchParams.prototype[Symbol.iterator]) list = __runjs_P.$map(l(init), ({0: k, 1: v}) => [k, v]);
-        else if (typeof method === "function") {
+        if (init instanceof _URLSearchParams && method === _URLSearchParams.prototype[Symbol.iterator] && __runjs_P.$has(lists, init)) list = __runjs_P.$map(l(init), ({0: k, 1: v}) => [k, v]);
+        else if (method !== void 0 && method !== null) {
+          if (typeof method !== "function") throw nodeError(TypeError, "ERR_ARG_NOT_ITERABLE", "Query pairs must be iterable");
+          const pairs = [];
           for (const pair of __runjs_P.iter({ [Symbol.iterator]: () => __runjs_P.$call(method, init) })) {
-            if (typeof pair !== "object" && typeof pair !== "function" || pair === null || typeof pair[Symbol.iterator] !== "function") {
-              throw nodeError(TypeError, "ERR_INVALID_TUPLE", "Each query pair must be an iterable [name, value] tuple");
-            }
-            const arr = [...__runjs_P.iter(pair)];
-            if (arr.length !== 2) throw nodeError(TypeError, "ERR_INVALID_TUPLE", "Each query pair must be an iterable [name, value] tuple");
-            __runjs_P.$push(list, [usv(arr[0]), usv(arr[1])]);
+            if (typeof pair !== "object" && typeof pair !== "function" || pair === null || typeof pair[Symbol.iterator] !== "function") throw tupleError();
+            const arr = [];
+            for (const x of __runjs_P.iter(pair)) __runjs_P.$push(arr, x);
+            __runjs_P.$push(pairs, arr);
+          }
+          for (const pair of __runjs_P.iter(pairs)) {
+            if (pair.length !== 2) throw tupleError();
+            __runjs_P.$push(list, [usv(pair[0]), usv(pair[1])]);
           }
         } else {
+          const seen = /* @__PURE__ */ new Map();
           for (const key of __runjs_P.iter(__runjs_P.Reflect_ownKeys(init))) {
             const d = __runjs_P.Reflect_getOwnPropertyDescriptor(init, key);
-            if (d !== void 0 && d.enumerable) __runjs_P.$push(list, [usv(key), usv(init[key])]);
+            if (d === void 0 || !d.enumerable) continue;
+            const k = usv(key);
+            const v = usv(init[key]);
+            const at = __runjs_P.$get(seen, k);
+            if (at === void 0) __runjs_P.$set(seen, k, __runjs_P.$push(list, [k, v]) - 1);
+            else list[at][1] = v;
           }
         }
       } else {
@@ -2908,45 +3006,50 @@ ${warning.detail}` : "";
       }
       __runjs_P.$set(lists, this, list);
     }
+    // Every member checks its receiver first (ERR_INVALID_THIS), then its arguments, as Node's do.
     get size() {
       return l(this).length;
     }
     append(name, value) {
+      const list = l(this);
       if (arguments.length < 2) throw nodeError(TypeError, "ERR_MISSING_ARGS", 'The "name" and "value" arguments must be specified');
-      __runjs_P.$push(l(this), [usv(name), usv(value)]);
+      __runjs_P.$push(list, [usv(name), usv(value)]);
       update(this);
     }
     delete(name, value = void 0) {
-      if (arguments.length < 1) throw nodeError(TypeError, "ERR_MISSING_ARGS", 'The "name" argument must be specified');
       const list = l(this);
+      if (arguments.length < 1) throw nodeError(TypeError, "ERR_MISSING_ARGS", 'The "name" argument must be specified');
       const n = usv(name);
       const v = value === void 0 ? void 0 : usv(value);
       for (let i = list.length - 1; i >= 0; i--) if (list[i][0] === n && (v === void 0 || list[i][1] === v)) __runjs_P.$splice(list, i, 1);
       update(this);
     }
     get(name) {
+      const list = l(this);
       if (arguments.length < 1) throw nodeError(TypeError, "ERR_MISSING_ARGS", 'The "name" argument must be specified');
       const n = usv(name);
-      for (const {0: k, 1: v} of __runjs_P.iter(l(this))) if (k === n) return v;
+      for (const {0: k, 1: v} of __runjs_P.iter(list)) if (k === n) return v;
       return null;
     }
     getAll(name) {
+      const list = l(this);
       if (arguments.length < 1) throw nodeError(TypeError, "ERR_MISSING_ARGS", 'The "name" argument must be specified');
       const n = usv(name);
       const out = [];
-      for (const {0: k, 1: v} of __runjs_P.iter(l(this))) if (k === n) __runjs_P.$push(out, v);
+      for (const {0: k, 1: v} of __runjs_P.iter(list)) if (k === n) __runjs_P.$push(out, v);
       return out;
     }
     has(name, value = void 0) {
+      const list = l(this);
       if (arguments.length < 1) throw nodeError(TypeError, "ERR_MISSING_ARGS", 'The "name" argument must be specified');
       const n = usv(name);
       const v = value === void 0 ? void 0 : usv(value);
-      for (const {0: k, 1: val} of __runjs_P.iter(l(this))) if (k === n && (v === void 0 || val === v)) return true;
+      for (const {0: k, 1: val} of __runjs_P.iter(list)) if (k === n && (v === void 0 || val === v)) return true;
       return false;
     }
     set(name, value) {
-      if (arguments.length < 2) throw nodeError(TypeError, "ERR_MISSING_ARGS", 'The "name" and "value" arguments must be specified');
       const list = l(this);
+      if (arguments.length < 2) throw nodeError(TypeError, "ERR_MISSING_ARGS", 'The "name" and "value" arguments must be specified');
       const n = usv(name);
       const v = usv(value);
       let found = false;
@@ -2970,9 +3073,12 @@ ${warning.detail}` : "";
       replaceList(this, __runjs_P.$map(indexed, (x) => x[0]));
       update(this);
     }
+    entries() {
+      return iterate(this, 2);
+    }
     forEach(callback, thisArg = void 0) {
-      if (typeof callback !== "function") throw nodeError(TypeError, "ERR_INVALID_ARG_TYPE", `The "callback" argument must be of type function. Received ${describeType(callback)}`);
       const list = l(this);
+      if (typeof callback !== "function") throw nodeError(TypeError, "ERR_INVALID_ARG_TYPE", `The "callback" argument must be of type function. Received ${describeType(callback)}`);
       for (let i = 0; i < list.length; i++) __runjs_P.$call(callback, thisArg, list[i][1], list[i][0], this);
     }
     keys() {
@@ -2980,12 +3086,6 @@ ${warning.detail}` : "";
     }
     values() {
       return iterate(this, 1);
-    }
-    entries() {
-      return iterate(this, 2);
-    }
-    [Symbol.iterator]() {
-      return iterate(this, 2);
     }
     toString() {
       return serializeUrlencoded(l(this));
@@ -3002,6 +3102,8 @@ ${warning.detail}` : "";
   ${__runjs_P.$join(output, ",\n  ")} }` : `${name} { ${__runjs_P.$join(output, ", ")} }`;
     }
   };
+  makeEnumerable(URLSearchParams.prototype);
+  __runjs_P.Object_defineProperty(URLSearchParams.prototype, Symbol.iterator, { value: URLSearchParams.prototype.entries, writable: true, enumerable: false, configurable: true });
   __runjs_P.Object_defineProperty(URLSearchParams.prototype, Symbol.toStringTag, { value: "URLSearchParams", configurable: true });
   var IteratorPrototype = __runjs_P.boot_Iterator_proto;
   var ParamsIteratorPrototype = __runjs_P.Object_create(IteratorPrototype, {

@@ -4,7 +4,7 @@
 // that defines a global (lazy-table.js; the common web globals are the `web` part) is
 // evaluated the first time a script touches one of them; the accessor then becomes a plain value.
 // Nothing here may call a host op while booting: a realm is booted before its run exists.
-import { defineGlobals } from './install.js';
+import { defineGlobals, showLazyGlobalsAsData } from './install.js';
 import { GLOBAL_PARTS } from './lazy-table.js';
 import { preloadCompiled, preloadParts, registerPart, requirePart, usedParts } from './parts.js';
 import { builtin, require } from './registry.js';
@@ -18,7 +18,7 @@ const g = globalThis;
 const fromPrelude = { setTimeout: g.setTimeout, clearTimeout: g.clearTimeout, console: g.console };
 
 const fromPart = (name) => requirePart(GLOBAL_PARTS[name]).globals[name];
-defineGlobals({ self: g, global: g }, GLOBAL_PARTS, fromPart);
+showLazyGlobalsAsData(defineGlobals({ self: g, global: g }, GLOBAL_PARTS, fromPart));
 
 Object.defineProperty(g, Symbol.for('runjs.builtin'), { value: builtin });
 

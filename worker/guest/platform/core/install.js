@@ -8,25 +8,67 @@ export function defineGlobal(name, value) {
 /**
  * Many globals at once (one defineProperties call: booting a realm is on every run's path):
  * plain `values`, and for each name in `lazy`, an accessor that calls `load(name)` on first use.
+ * Returns the lazy accessors' getters by name (for showLazyGlobalsAsData).
  */
 export function defineGlobals(values, lazy, load) {
   const descriptors = {};
+  const getters = {};
   for (const name in values) descriptors[name] = { value: values[name], writable: true, enumerable: false, configurable: true };
   for (const name in lazy) {
+    const get = function get() {
+      const value = load(name);
+      defineGlobal(name, value);
+      return value;
+    };
+    getters[name] = get;
     descriptors[name] = {
       configurable: true,
       enumerable: false,
-      get() {
-        const value = load(name);
-        defineGlobal(name, value);
-        return value;
-      },
+      get,
       set(value) {
         defineGlobal(name, value);
       },
     };
   }
   Object.defineProperties(g, descriptors);
+  return getters;
+}
+
+/**
+ * Web IDL (and Node) define globals as data properties, which scripts check with
+ * `Object.getOwnPropertyDescriptor(globalThis, 'URL')`. A lazy global is an accessor until its
+ * first use, so these two functions treat the question as a use: a lazy global still an accessor
+ * is loaded first and its descriptor is the data property it becomes. Anything else (another
+ * object, a script's own accessor, a key that is not a string) goes straight to the builtin.
+ * `Object.getOwnPropertyDescriptors(globalThis)` is left as it is: it would load every part.
+ */
+export function showLazyGlobalsAsData(getters) {
+  const getDescriptor = Object.getOwnPropertyDescriptor;
+  const reflectGetDescriptor = Reflect.getOwnPropertyDescriptor;
+  const load = (target, key) => {
+    if (target !== g || typeof key !== 'string' || !Object.hasOwn(getters, key)) return;
+    const d = getDescriptor(g, key);
+    if (d === undefined || d.get !== getters[key]) return;
+    try {
+      d.get.call(g);
+    } catch {
+      // The part failed to load: the accessor stays, and using the global throws that error.
+    }
+  };
+  const replacements = {
+    getOwnPropertyDescriptor(o, p) {
+      load(o, p);
+      return getDescriptor(o, p);
+    },
+  };
+  const reflectReplacements = {
+    getOwnPropertyDescriptor(o, p) {
+      load(o, p);
+      return reflectGetDescriptor(o, p);
+    },
+  };
+  Object.defineProperty(Object, 'getOwnPropertyDescriptor', { value: replacements.getOwnPropertyDescriptor, writable: true, enumerable: false, configurable: true });
+  Object.defineProperty(Reflect, 'getOwnPropertyDescriptor', { value: reflectReplacements.getOwnPropertyDescriptor, writable: true, enumerable: false, configurable: true });
 }
 
 /** Non-enumerable methods/values on an object, as builtin prototypes have them. */

@@ -22,13 +22,73 @@ export class Url {
     this.path = null;
     this.href = null;
   }
+  parse(input, parseQueryString = false, slashesDenoteHost = false) {
+    const parsed = parseUrl(input, parseQueryString, slashesDenoteHost);
+    for (const k of Object.keys(parsed)) this[k] = parsed[k];
+    return this;
+  }
   format() { return format(this); }
-  resolve(relative) { return resolve(this.format(), relative); }
-  resolveObject(relative) { return parseUrl(resolve(this.format(), typeof relative === 'string' ? relative : format(relative))); }
+  resolve(relative) { return resolveObjectOn(this, legacyUrlArg(relative), true); }
+  resolveObject(relative) { return resolveObjectOn(this, relative, false); }
+  /** Node's: splits `host` into `hostname` and `port` (a trailing `:digits`). */
+  parseHost() {
+    let host = this.host;
+    const port = /:[0-9]*$/.exec(host);
+    if (port !== null) {
+      if (port[0] !== ':') this.port = port[0].slice(1);
+      host = host.slice(0, host.length - port[0].length);
+    }
+    if (host) this.hostname = host;
+  }
+}
+// Node assigns Url's methods to its prototype, so they are enumerable (for…in over a Url lists them).
+for (const name of ['parse', 'format', 'resolve', 'resolveObject', 'parseHost']) {
+  Object.defineProperty(Url.prototype, name, { enumerable: true });
+}
+
+/** What Node's legacy functions accept where they call url.parse: a string or a Url. */
+function legacyUrlArg(v) {
+  if (typeof v !== 'string' && !(v instanceof Url)) throw invalidArgType('url', 'of type string', v);
+  return v;
+}
+
+/**
+ * An operand of the host's Url#resolveObject: a string as it is, an object as its own fields
+ * (Node treats a Url's missing fields as null, a plain object's as undefined, hence `url`).
+ */
+function legacyOperand(v) {
+  if (typeof v === 'string') return v;
+  const fields = {};
+  if ((typeof v === 'object' || typeof v === 'function') && v !== null) {
+    for (const k of Object.keys(v)) if (typeof v[k] !== 'function') fields[k] = v[k];
+  }
+  return { url: v instanceof Url, fields };
+}
+
+/** Node's Url#resolveObject, run on the host: a new Url, or (asString) url.resolve's string. */
+function resolveObjectOn(source, relative, asString) {
+  const result = legacyOp({ fn: 'resolveObject', source: legacyOperand(source), relative: legacyOperand(relative), format: asString });
+  if (asString) return result;
+  const u = new Url();
+  Object.assign(u, result.fields);
+  for (const k of result.undefinedKeys) u[k] = undefined;
+  return u;
 }
 
 /** Node 24 warns on the first url.parse() of a process (DEP0169); runjs once per realm. */
 let parseWarned = false;
+/** And once when a parsed host keeps a `:` that is no port (DEP0170): the host says which URL. */
+let portWarned = false;
+
+/** A legacy-parser op (parse, format, resolve, resolveObject): its value, after Node's DEP0170. */
+function legacyOp(args) {
+  const { value, invalidPortUrl } = op('url.legacy', args);
+  if (invalidPortUrl !== null && !portWarned) {
+    portWarned = true;
+    process.emitWarning(`The URL ${invalidPortUrl} is invalid. Future versions of Node.js will throw an error.`, 'DeprecationWarning', 'DEP0170');
+  }
+  return value;
+}
 
 function parse(input, parseQueryString = false, slashesDenoteHost = false) {
   if (!parseWarned) {
@@ -42,7 +102,13 @@ function parse(input, parseQueryString = false, slashesDenoteHost = false) {
 function parseUrl(input, parseQueryString = false, slashesDenoteHost = false) {
   if (input instanceof Url) return input;
   if (typeof input !== 'string') throw invalidArgType('url', 'of type string', input);
-  const fields = op('url.legacy', { fn: 'parse', input, slashesDenoteHost: !!slashesDenoteHost });
+  let fields;
+  try {
+    fields = legacyOp({ fn: 'parse', input, slashesDenoteHost: !!slashesDenoteHost });
+  } catch (e) {
+    if (e !== null && typeof e === 'object' && e.code === 'ERR_INVALID_URL') e.input = input; // as Node's error
+    throw e;
+  }
   const u = new Url();
   Object.assign(u, fields);
   if (parseQueryString) u.query = qs.parse(typeof u.query === 'string' ? u.query : '');
@@ -70,11 +136,21 @@ function format(obj, options = undefined) {
   }
   if (obj.query !== undefined && obj.query !== null) plain.query = typeof obj.query === 'object' ? qs.stringify(obj.query) : obj.query;
   if (typeof plain.query === 'string' && plain.search === undefined) plain.search = plain.query ? `?${plain.query}` : '';
-  return op('url.legacy', { fn: 'format', object: plain });
+  return legacyOp({ fn: 'format', object: plain });
 }
 
+/** url.resolve(from, to): Node parses both (strings or Urls) and formats the resolved Url. */
 function resolve(from, to) {
-  return op('url.legacy', { fn: 'resolve', base: String(from), input: String(to) });
+  legacyUrlArg(from);
+  legacyUrlArg(to);
+  if (typeof from === 'string' && typeof to === 'string') return legacyOp({ fn: 'resolve', base: from, input: to });
+  return resolveObjectOn(from, to, true);
+}
+
+/** url.resolveObject(source, relative): a falsy source gives `relative` back, as in Node. */
+function resolveObject(source, relative) {
+  if (!source) return relative;
+  return resolveObjectOn(legacyUrlArg(source), relative, false);
 }
 
 function validateObject(value, name) {
@@ -148,20 +224,25 @@ function pathToFileURL(path, options = undefined) {
   return u;
 }
 
+/**
+ * Node's urlToHttpOptions: each component read once, so a plain copy of a URL (`{ ...url }`, which
+ * has none of the accessors) gives undefined components, an empty path and a NaN port.
+ */
 function urlToHttpOptions(url) {
+  const { hostname, pathname, port, username, password, search } = url;
   const options = {
     __proto__: null,
     ...url, // as Node: properties a script added to the URL object
     protocol: url.protocol,
-    hostname: url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname,
+    hostname: hostname && hostname.startsWith('[') ? hostname.slice(1, -1) : hostname,
     hash: url.hash,
-    search: url.search,
-    pathname: url.pathname,
-    path: `${url.pathname || ''}${url.search || ''}`,
+    search,
+    pathname,
+    path: `${pathname || ''}${search || ''}`,
     href: url.href,
   };
-  if (url.port !== '') options.port = Number(url.port);
-  if (url.username || url.password) options.auth = `${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`;
+  if (port !== '') options.port = Number(port);
+  if (username || password) options.auth = `${decodeURIComponent(username)}:${decodeURIComponent(password)}`;
   return options;
 }
 
@@ -174,7 +255,7 @@ export const url = {
   parse,
   format,
   resolve,
-  resolveObject: (from, to) => parseUrl(resolve(from, to)),
+  resolveObject,
   fileURLToPath,
   fileURLToPathBuffer,
   pathToFileURL,
