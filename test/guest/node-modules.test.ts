@@ -96,7 +96,7 @@ guestSuite('node: modules', (g) => {
       'console.table([{ a: 1, b: "x" }, { a: 2 }]); console.table(new Map([["k", 1]]));',
       'console.count(); console.count(); console.count("k"); console.assert(1 === 2, "math"); console.dir({ d: 1 });',
     ].join('\n')), [
-      'function undefined slept imm',
+      'function function slept imm',
       'AbortError ABORT_ERR',
       'https: user:pw host.com:8080 /p/a/t/h string #hash',
       'http://a.b/x?q=1 http://a/d /a/b c file:///p%20q http://ä.com/x',

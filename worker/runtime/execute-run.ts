@@ -396,6 +396,12 @@ export class RunLoop {
     this.#draining = true;
     try {
       while (this.#queue.length > 0 && this.#outcome === undefined && !this.#exited) {
+        if (!this.#referencedWork()) {
+          // Only unreferenced work is left: deliver what is not held back (see #heldBack) first.
+          const next = this.#queue.findIndex((q) => !this.#heldBack(q));
+          if (next < 0) break;
+          if (next > 0) this.#queue.unshift(...this.#queue.splice(next, 1));
+        }
         let c = this.#queue.shift()!;
         let early: AbortController | undefined;
         const earlier = this.#pending.has(c.id) ? this.#timers.earlierThan(c.id) : undefined;
@@ -434,10 +440,25 @@ export class RunLoop {
     this.#check();
   }
 
+  /**
+   * An unreferenced timer or immediate (node:timers' `unref()`) whose completion came: it runs only
+   * while something else keeps the run alive, as in Node, where an unref'd handle does not keep the
+   * loop running — so it is not delivered while nothing referenced is pending or queued.
+   */
+  #heldBack(c: Completion): boolean {
+    return this.#unref.has(c.id) && this.#timers.has(c.id);
+  }
+
+  /** Whether a referenced op is pending or a completion of one is queued. */
+  #referencedWork(): boolean {
+    return this.#pending.size > this.#unref.size || this.#queue.some((c) => this.#pending.has(c.id) && !this.#unref.has(c.id));
+  }
+
   /** Ends the run when it is complete, or fails it when it can never complete. */
   #check(): void {
     if (this.#outcome !== undefined || !this.#mainEvaluated || this.#draining) return;
-    if (!this.#exited && (this.#queue.length > 0 || this.#pending.size > this.#unref.size)) return; // unreferenced ops do not keep the run alive
+    if (!this.#exited && this.#referencedWork()) return; // unreferenced ops do not keep the run alive
+    if (!this.#exited && this.#queue.some((c) => this.#pending.has(c.id) && !this.#heldBack(c))) return;
     const idle = this.#eventOps.get('idle');
     if (this.#settled !== undefined && this.#exitOp === 0 && idle !== undefined && this.#pending.has(idle)) {
       // The guest listens for 'beforeExit'/'exit': tell it, once more after each time

@@ -3,7 +3,9 @@
 // when Node processes timers, every expired one runs in order of due time, then of creation. An
 // immediate runs in the loop's check phase, after the timers that had expired when the current
 // phase began and before any timer set since — so here it is due at the start of the guest turn
-// that set it (one delivered completion with its microtasks). The main body runs before Node's
+// that set it (one delivered completion with its microtasks); one set by an immediate's own
+// callback waits for the next loop iteration, behind every timer expired by then, so it is due
+// when it is set. The main body runs before Node's
 // loop starts, and the loop starts with its timers phase: an immediate the main body sets is due
 // 1 ms after it is set, behind the 0 and 1 ms timeouts set before it. The host's own
 // timeouts fire in nearly that order, but not quite (a 0 ms and a 1 ms timeout share the host's
@@ -15,6 +17,8 @@
 interface Timer {
   readonly due: number;
   readonly seq: number;
+  /** Set by setImmediate (not a timeout). */
+  readonly immediate: boolean;
   /** The async op id the run loop gave it (0 until bound). */
   id: number;
   live: boolean;
@@ -39,16 +43,22 @@ export class TimerQueue {
 
   #turnStart = 0;
   #inMain = false;
+  /** Whether the last timer delivered (done) was an immediate. */
+  #lastImmediate = false;
+  /** Whether the current turn runs an immediate's callback (Node's check phase). */
+  #inCheck = false;
 
   /** A guest turn starts now (the run loop calls this as it enters the guest): the main body's, or a completion's. */
   turn(now: number, main = false): void {
     this.#turnStart = now;
     this.#inMain = main;
+    this.#inCheck = !main && this.#lastImmediate;
+    this.#lastImmediate = false;
   }
 
-  /** Settles `ms` from now; `signal` cancels. */
-  sleep(ms: number, signal: AbortSignal): Promise<void> {
-    const timer = this.#add(performance.now() + ms, signal);
+  /** Settles `ms` from now; `signal` cancels. (`immediate`: it stands for an immediate set by the main body.) */
+  sleep(ms: number, signal: AbortSignal, immediate = false): Promise<void> {
+    const timer = this.#add(performance.now() + ms, signal, immediate);
     return new Promise((resolve) => {
       const t = setTimeout(resolve, ms);
       signal.addEventListener('abort', () => { clearTimeout(t); this.#drop(timer); }, { once: true });
@@ -57,16 +67,18 @@ export class TimerQueue {
 
   /** Settles as Node's setImmediate (see the top of this file); `signal` cancels. */
   immediate(signal: AbortSignal): Promise<void> {
-    if (this.#inMain) return this.sleep(1, signal);
-    const timer = this.#add(this.#turnStart, signal);
+    if (this.#inMain) return this.sleep(1, signal, true);
+    // One set by an immediate's callback waits for Node's next loop iteration, whose timers phase
+    // first runs every timer expired by then: it is due when it is set, not at the turn's start.
+    const timer = this.#add(this.#inCheck ? performance.now() : this.#turnStart, signal, true);
     return new Promise((resolve) => {
       const t = setImmediate(resolve);
       signal.addEventListener('abort', () => { clearImmediate(t); this.#drop(timer); }, { once: true });
     });
   }
 
-  #add(due: number, signal: AbortSignal): Timer {
-    const timer: Timer = { due, seq: this.#seq++, id: 0, live: true };
+  #add(due: number, signal: AbortSignal, immediate: boolean): Timer {
+    const timer: Timer = { due, seq: this.#seq++, immediate, id: 0, live: true };
     this.#push(timer);
     this.#unbound.set(signal, timer);
     return timer;
@@ -98,9 +110,15 @@ export class TimerQueue {
     return first === undefined || first === timer || !before(first, timer) ? undefined : first.id;
   }
 
+  /** Whether op `id` is a pending timer or immediate. */
+  has(id: number): boolean {
+    return this.#byId.has(id);
+  }
+
   /** Timer op `id` was delivered (or will never be): it leaves the queue. */
   done(id: number): void {
     const timer = this.#byId.get(id);
+    this.#lastImmediate = timer?.immediate === true;
     if (timer !== undefined) this.#drop(timer);
   }
 

@@ -38,13 +38,6 @@ export const KNOWN: Record<string, Partial<Record<EngineName, Known>>> = {
     v8: BUFFER,
     quickjs: { ...BUFFER, 'writeBigInt64LE not bigint': "QuickJS's own TypeError text for mixing BigInt and Number" },
   },
-  timers: both({
-    'module keys': 'no setInterval/clearInterval: the interface spec has no interval timers',
-    'promises keys': 'no timers/promises setInterval (the interface spec has no interval timers)',
-    'setInterval': 'no setInterval (interface spec)',
-    'promises.setInterval': 'no setInterval (interface spec)',
-    'promises.setInterval bad options': 'no setInterval (interface spec)',
-  }),
   util: {
     v8: { ...UTIL, ...V8_PROMISE_STATE },
     quickjs: { ...UTIL, 'deprecate: not a function': "QuickJS's own TypeError text where Node shows V8's (`Object prototype may only be an Object or null: 1`)" },

@@ -44,5 +44,15 @@ const corpus = {
   'timers.promises': () => t().promises === tp(),
   'node:timers: callbacks run with the Timeout or Immediate as this': () => new Promise((resolve) => { const T = require('node:timers'); const out = []; const t = T.setTimeout(function () { out.push(this === t); if (out.length === 2) resolve(out); }, 1); const i = T.setImmediate(function () { out.push(this === i); if (out.length === 2) resolve(out); }); }),
   'node:timers: Symbol.dispose clears a Timeout and an Immediate': () => new Promise((resolve) => { const T = require('node:timers'); let fired = 0; const t = T.setTimeout(() => { fired++; }, 1); const i = T.setImmediate(() => { fired++; }); t[Symbol.dispose](); i[Symbol.dispose](); T.setTimeout(() => resolve(fired), 20); }),
+  'global setImmediate is node:timers\' and returns an Immediate': () => { const i = setImmediate(() => {}); const r = [setImmediate === t().setImmediate, clearImmediate === t().clearImmediate, i.constructor.name, i.hasRef(), i.unref() === i, i.hasRef(), i.ref().hasRef()]; clearImmediate(i); return r; },
+  'clearImmediate ignores what is not an Immediate': () => [clearImmediate(), clearImmediate(null), clearImmediate(1), clearImmediate({})],
+  'global setImmediate not a function': () => setImmediate('x'),
+  // An unref'd immediate runs while something keeps the run alive (the timeout), not after.
+  'unref\'d immediates': () => new Promise((resolve) => { const out = []; setImmediate(() => out.push('unref kept alive')).unref(); t().setTimeout(() => { setImmediate(() => out.push('never')).unref(); out.push('timeout'); resolve(out); }, 5); }),
+  // Immediates set by immediates wait for the next loop turn, behind a timer that expired meanwhile.
+  'immediate queued by an immediate runs after an expired timer': () => new Promise((resolve) => { const out = []; setImmediate(() => { out.push('i1'); t().setTimeout(() => out.push('timer'), 1); const end = Date.now() + 3; while (Date.now() < end); setImmediate(() => { out.push('i2'); resolve(out); }); }); }),
+  'setInterval keeps firing after a throw': () => new Promise((resolve) => { let n = 0; const on = () => { if (++n === 2) { t().clearInterval(x); process.off('uncaughtException', on); resolve(n); } }; process.on('uncaughtException', on); const x = t().setInterval(() => { throw new Error('tick'); }, 1); }),
+  'setInterval: this, arguments and refresh': () => new Promise((resolve) => { const out = []; const x = t().setInterval(function (a) { out.push(this === x, a); if (out.length === 4) { x.close(); resolve([out, x.hasRef(), x.refresh() === x]); } }, 1, 'arg'); }),
+  'promises.setInterval abort while waiting': async () => { const c = new AbortController(); const it = tp().setInterval(1000, 'v', { signal: c.signal })[Symbol.asyncIterator](); const p = it.next(); c.abort(); try { await p; } catch (e) { return err(e); } },
   'node:timers: setImmediate passes its arguments': () => new Promise((resolve) => require('node:timers').setImmediate((a, b) => resolve([a, b]), 1, 'two')),
 };

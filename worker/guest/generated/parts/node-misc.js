@@ -478,6 +478,7 @@ var __runjs_part = (() => {
 
   // worker/guest/platform/parts/node/timers.js
   var { sleepUnref, nodeError: nodeError2, invalidArgType: invalidArgType2 } = core_default.shared;
+  var g = core_default.globals;
   var kCustomPromisify = /* @__PURE__ */ __runjs_P.Symbol_for("nodejs.util.promisify.custom");
   function abortError(signal) {
     const e = new Error("The operation was aborted", { cause: signal?.reason });
@@ -519,11 +520,11 @@ var __runjs_part = (() => {
   __name(delayed, "delayed");
   function promiseTimeout(delay = void 0, value = void 0, options = {}) {
     if (delay !== void 0 && typeof delay !== "number") return __runjs_P.Promise_reject(invalidArgType2("delay", "of type number", delay));
-    return delayed((fn) => setTimeout(fn, delay), clearTimeout, value, options);
+    return delayed((fn) => g.setTimeout(fn, delay), g.clearTimeout, value, options);
   }
   __name(promiseTimeout, "promiseTimeout");
   function promiseImmediate(value = void 0, options = {}) {
-    return delayed((fn) => setImmediate(fn), clearImmediate, value, options);
+    return delayed((fn) => g.setImmediate(fn), g.clearImmediate, value, options);
   }
   __name(promiseImmediate, "promiseImmediate");
   var schedulers = /* @__PURE__ */ new WeakSet();
@@ -545,7 +546,7 @@ var __runjs_part = (() => {
   };
   var scheduler = __runjs_P.Object_create(Scheduler.prototype);
   __runjs_P.$add(schedulers, scheduler);
-  var promises = { setTimeout: promiseTimeout, setImmediate: promiseImmediate, scheduler };
+  var promises = { setTimeout: promiseTimeout, setImmediate: promiseImmediate, setInterval: promiseInterval, scheduler };
   var live = /* @__PURE__ */ new Map();
   var nextId = -1;
   var Timeout = class {
@@ -558,13 +559,18 @@ var __runjs_part = (() => {
     #sleep;
     #ref = true;
     #closed = false;
-    constructor(callback, ms, args) {
+    constructor(callback, ms, args, repeat = false, ref = true) {
       this.#id = nextId--;
       this.#ms = ms;
+      this.#ref = ref;
       this.#fire = () => {
-        __runjs_P.$delete(live, this.#id);
         this.#sleep = void 0;
-        core_default.host.watchDropped(__runjs_P.Reflect_apply(callback, this, args));
+        if (!repeat) __runjs_P.$delete(live, this.#id);
+        try {
+          core_default.host.watchDropped(__runjs_P.Reflect_apply(callback, this, args));
+        } finally {
+          if (repeat && !this.#closed && this.#sleep === void 0) this.#start();
+        }
       };
       this.#start();
     }
@@ -644,49 +650,64 @@ Timeout duration was set to 1.`, "TimeoutNaNWarning");
       own.close();
       return;
     }
-    clearTimeout(id);
+    g.clearTimeout(id);
   }
   __name(clearTimeoutAny, "clearTimeoutAny");
   __runjs_P.Object_defineProperty(clearTimeoutAny, "name", { value: "clearTimeout" });
-  var kId = /* @__PURE__ */ Symbol("id");
-  var Immediate = class {
-    static {
-      __name(this, "Immediate");
-    }
-    #ref = true;
-    constructor(id) {
-      __runjs_P.Object_defineProperty(this, kId, { value: id });
-    }
-    ref() {
-      this.#ref = true;
-      return this;
-    }
-    unref() {
-      this.#ref = false;
-      return this;
-    }
-    hasRef() {
-      return this.#ref;
-    }
-    /** As Node 24: disposing an Immediate clears it. */
-    [Symbol.dispose ?? /* @__PURE__ */ __runjs_P.Symbol_for("Symbol.dispose")]() {
-      clearImmediate(this[kId]);
-    }
-  };
-  function immediate(callback, ...args) {
+  function interval(callback, delay = 1, ...args) {
     if (typeof callback !== "function") throw invalidArgType2("callback", "of type function", callback);
-    let self;
-    self = new Immediate(setImmediate(() => __runjs_P.Reflect_apply(callback, self, args)));
-    return self;
+    return new Timeout(callback, delayOf(delay), args, true);
   }
-  __name(immediate, "immediate");
-  __runjs_P.Object_defineProperty(immediate, kCustomPromisify, { value: promises.setImmediate, configurable: true });
-  __runjs_P.Object_defineProperty(immediate, "name", { value: "setImmediate" });
+  __name(interval, "interval");
+  __runjs_P.Object_defineProperty(interval, "name", { value: "setInterval" });
+  function clearInterval(id) {
+    clearTimeoutAny(id);
+  }
+  __name(clearInterval, "clearInterval");
+  async function* promiseInterval(delay = void 0, value = void 0, options = {}) {
+    checkOptions(options);
+    if (delay !== void 0 && typeof delay !== "number") throw invalidArgType2("delay", "of type number", delay);
+    const { signal, ref = true } = options;
+    if (signal?.aborted) throw abortError(signal);
+    let notYielded = 0;
+    let wake;
+    let onAbort;
+    const timer = new Timeout(() => {
+      notYielded++;
+      wake?.();
+      wake = void 0;
+    }, delayOf(delay ?? 1), [], true, ref);
+    try {
+      if (signal !== void 0) {
+        onAbort = /* @__PURE__ */ __name(() => {
+          timer.close();
+          wake?.(__runjs_P.Promise_reject(abortError(signal)));
+          wake = void 0;
+        }, "onAbort");
+        signal.addEventListener("abort", onAbort, { once: true });
+      }
+      while (!signal?.aborted) {
+        if (notYielded === 0) await new Promise((resolve2) => {
+          wake = resolve2;
+        });
+        for (; notYielded > 0; notYielded--) yield value;
+      }
+      throw abortError(signal);
+    } finally {
+      timer.close();
+      if (onAbort !== void 0) signal.removeEventListener("abort", onAbort);
+    }
+  }
+  __name(promiseInterval, "promiseInterval");
+  var immediate = g.setImmediate;
+  if (!__runjs_P.Object_hasOwn(immediate, kCustomPromisify)) __runjs_P.Object_defineProperty(immediate, kCustomPromisify, { value: promises.setImmediate, configurable: true });
   var timers = {
     setTimeout: timeout,
     clearTimeout: clearTimeoutAny,
+    setInterval: interval,
+    clearInterval,
     setImmediate: immediate,
-    clearImmediate: /* @__PURE__ */ __name((id) => clearImmediate(id instanceof Immediate ? id[kId] : id), "clearImmediate"),
+    clearImmediate: g.clearImmediate,
     promises
   };
 
@@ -697,22 +718,22 @@ Timeout duration was set to 1.`, "TimeoutNaNWarning");
     return err;
   }
   __name(unsupported, "unsupported");
-  var g = core_default.globals;
+  var g2 = core_default.globals;
   var perfHooks = {
     get performance() {
-      return g.performance;
+      return g2.performance;
     },
     get Performance() {
-      return g.Performance;
+      return g2.Performance;
     },
     get PerformanceEntry() {
-      return g.PerformanceEntry;
+      return g2.PerformanceEntry;
     },
     get PerformanceMark() {
-      return g.PerformanceMark;
+      return g2.PerformanceMark;
     },
     get PerformanceMeasure() {
-      return g.PerformanceMeasure;
+      return g2.PerformanceMeasure;
     },
     PerformanceObserver: class PerformanceObserver {
       static {
@@ -730,7 +751,7 @@ Timeout duration was set to 1.`, "TimeoutNaNWarning");
   var require2 = core_default.host.require;
   var moduleModule = {
     createRequire(filename) {
-      if (typeof filename !== "string" && !(filename instanceof g.URL)) {
+      if (typeof filename !== "string" && !(filename instanceof g2.URL)) {
         const err = new TypeError(`The argument 'filename' must be a file URL object, file URL string, or absolute path string. Received ${filename === void 0 ? "undefined" : typeof filename}`);
         err.code = "ERR_INVALID_ARG_VALUE";
         throw err;
@@ -839,10 +860,10 @@ Timeout duration was set to 1.`, "TimeoutNaNWarning");
   };
   var workerThreads = {
     get MessageChannel() {
-      return g.MessageChannel;
+      return g2.MessageChannel;
     },
     get MessagePort() {
-      return g.MessagePort;
+      return g2.MessagePort;
     },
     isMainThread: true,
     parentPort: null,

@@ -1732,20 +1732,49 @@ ${warning.detail}` : "";
 
   // worker/guest/platform/web/timers.js
   var immediates = /* @__PURE__ */ new Map();
-  var nextImmediate = 1;
+  var kDispose = Symbol.dispose ?? /* @__PURE__ */ __runjs_P.Symbol_for("Symbol.dispose");
+  var Immediate = class {
+    static {
+      __name(this, "Immediate");
+    }
+    #ref = true;
+    ref() {
+      return this.#setRef(true);
+    }
+    unref() {
+      return this.#setRef(false);
+    }
+    hasRef() {
+      return this.#ref;
+    }
+    #setRef(ref) {
+      if (this.#ref !== ref) {
+        this.#ref = ref;
+        const id = __runjs_P.$get(immediates, this);
+        if (id !== void 0) op("timers.ref", { id, ref });
+      }
+      return this;
+    }
+    [kDispose]() {
+      clearImmediate(this);
+    }
+  };
   function setImmediate(callback, ...args) {
-    if (typeof callback !== "function") throw new TypeError('The "callback" argument must be of type function');
-    const id = nextImmediate++;
-    __runjs_P.$set(immediates, id, true);
-    op("timers.immediate", null, void 0, () => {
-      if (!__runjs_P.$delete(immediates, id)) return;
-      watchDropped(callback(...__runjs_P.iter(args)));
+    if (typeof callback !== "function") throw invalidArgType("callback", "of type function", callback);
+    const immediate = new Immediate();
+    const id = op("timers.immediate", null, void 0, () => {
+      if (!__runjs_P.$delete(immediates, immediate)) return;
+      watchDropped(__runjs_P.Reflect_apply(callback, immediate, args));
     });
-    return id;
+    __runjs_P.$set(immediates, immediate, id);
+    return immediate;
   }
   __name(setImmediate, "setImmediate");
-  function clearImmediate(id) {
-    __runjs_P.$delete(immediates, Number(id));
+  function clearImmediate(immediate) {
+    const id = __runjs_P.$get(immediates, immediate);
+    if (id === void 0) return;
+    __runjs_P.$delete(immediates, immediate);
+    op("timers.cancel", id);
   }
   __name(clearImmediate, "clearImmediate");
   function sleepUnref(ms, callback) {

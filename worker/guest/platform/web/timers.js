@@ -1,25 +1,52 @@
-// Timers beyond prelude.js's setTimeout: setImmediate, and unreferenced sleeps (a pending
+// Timers beyond prelude.js's setTimeout: setImmediate (Node's Immediate objects), and unreferenced sleeps (a pending
 // unreferenced sleep does not keep a run alive, like Node's timer.unref()) for AbortSignal.timeout.
 import { op, watchDropped } from './host.js';
+import { invalidArgType } from './errors.js';
 
-const immediates = new Map(); // immediate id → true while pending
-let nextImmediate = 1;
+const immediates = new Map(); // Immediate → its op id while pending
+const kDispose = Symbol.dispose ?? Symbol.for('Symbol.dispose');
 
-export function setImmediate(callback, ...args) {
-  if (typeof callback !== 'function') throw new TypeError('The "callback" argument must be of type function');
-  const id = nextImmediate++;
-  immediates.set(id, true);
-  // Ordered before any timeout set since this turn began (worker/runtime/timer-queue.ts), as
-  // Node's check phase comes before its next timers phase.
-  op('timers.immediate', null, undefined, () => {
-    if (!immediates.delete(id)) return;
-    watchDropped(callback(...args));
-  });
-  return id;
+/**
+ * What setImmediate returns, as in Node (the global and node:timers' are one function): ref/unref/
+ * hasRef, and disposing clears it. An unref'd immediate does not keep the run alive: it runs only
+ * if something else does (its op is unreferenced, as an unref'd Timeout's sleep).
+ */
+export class Immediate {
+  #ref = true;
+  ref() { return this.#setRef(true); }
+  unref() { return this.#setRef(false); }
+  hasRef() { return this.#ref; }
+  #setRef(ref) {
+    if (this.#ref !== ref) {
+      this.#ref = ref;
+      const id = immediates.get(this);
+      if (id !== undefined) op('timers.ref', { id, ref });
+    }
+    return this;
+  }
+  [kDispose]() { clearImmediate(this); }
 }
 
-export function clearImmediate(id) {
-  immediates.delete(Number(id));
+export function setImmediate(callback, ...args) {
+  if (typeof callback !== 'function') throw invalidArgType('callback', 'of type function', callback);
+  const immediate = new Immediate();
+  // Ordered before any timeout set since this turn began (worker/runtime/timer-queue.ts), as
+  // Node's check phase comes before its next timers phase.
+  const id = op('timers.immediate', null, undefined, () => {
+    if (!immediates.delete(immediate)) return;
+    // As Node: the callback's `this` is the Immediate.
+    watchDropped(Reflect.apply(callback, immediate, args));
+  });
+  immediates.set(immediate, id);
+  return immediate;
+}
+
+/** Clears an Immediate; anything else is ignored, as in Node. */
+export function clearImmediate(immediate) {
+  const id = immediates.get(immediate);
+  if (id === undefined) return;
+  immediates.delete(immediate);
+  op('timers.cancel', id);
 }
 
 /**

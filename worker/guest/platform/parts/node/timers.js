@@ -1,8 +1,10 @@
-// node:timers and node:timers/promises. There is no setInterval: runjs follows the interface
-// spec, which has no interval timers (a run ends when its work is done).
+// node:timers and node:timers/promises. The interface spec has no global setInterval; node:timers'
+// own setInterval (and timers/promises' async-iterator one) follow Node, as its other exports do.
 import core from 'runjs:part/core';
 
 const { sleepUnref, nodeError, invalidArgType } = core.shared;
+// Captured: a script that deletes the globals (as Node's own tests do) must not break node:timers.
+const g = core.globals;
 const kCustomPromisify = Symbol.for('nodejs.util.promisify.custom');
 function abortError(signal) {
   const e = new Error('The operation was aborted', { cause: signal?.reason });
@@ -45,10 +47,10 @@ function delayed(schedule, cancel, value, options) {
 
 function promiseTimeout(delay = undefined, value = undefined, options = {}) {
   if (delay !== undefined && typeof delay !== 'number') return Promise.reject(invalidArgType('delay', 'of type number', delay));
-  return delayed((fn) => setTimeout(fn, delay), clearTimeout, value, options);
+  return delayed((fn) => g.setTimeout(fn, delay), g.clearTimeout, value, options);
 }
 function promiseImmediate(value = undefined, options = {}) {
-  return delayed((fn) => setImmediate(fn), clearImmediate, value, options);
+  return delayed((fn) => g.setImmediate(fn), g.clearImmediate, value, options);
 }
 
 /** timers/promises' scheduler (Node's Scheduler: not constructible, its methods check `this`). */
@@ -67,7 +69,7 @@ class Scheduler {
 const scheduler = Object.create(Scheduler.prototype);
 schedulers.add(scheduler);
 
-export const promises = { setTimeout: promiseTimeout, setImmediate: promiseImmediate, scheduler };
+export const promises = { setTimeout: promiseTimeout, setImmediate: promiseImmediate, setInterval: promiseInterval, scheduler };
 
 /** Live node:timers timeouts by id (ids count down from -1, apart from the global timers' ids ≥ 1). */
 const live = new Map();
@@ -84,14 +86,21 @@ class Timeout {
   #sleep;
   #ref = true;
   #closed = false;
-  constructor(callback, ms, args) {
+  constructor(callback, ms, args, repeat = false, ref = true) {
     this.#id = nextId--;
     this.#ms = ms;
+    this.#ref = ref;
     this.#fire = () => {
-      live.delete(this.#id);
       this.#sleep = undefined;
-      // As Node: the callback's `this` is the Timeout.
-      core.host.watchDropped(Reflect.apply(callback, this, args));
+      if (!repeat) live.delete(this.#id);
+      try {
+        // As Node: the callback's `this` is the Timeout.
+        core.host.watchDropped(Reflect.apply(callback, this, args));
+      } finally {
+        // An interval is re-armed after its callback, even one that threw (as Node and browsers
+        // do), unless the callback cleared or refreshed it.
+        if (repeat && !this.#closed && this.#sleep === undefined) this.#start();
+      }
     };
     this.#start();
   }
@@ -154,39 +163,67 @@ function clearTimeoutAny(id) {
   if (id instanceof Timeout) { id.close(); return; }
   const own = live.get(Number(id));
   if (own !== undefined) { own.close(); return; }
-  clearTimeout(id);
+  g.clearTimeout(id);
 }
 Object.defineProperty(clearTimeoutAny, 'name', { value: 'clearTimeout' });
 
+/** node:timers' setInterval: a Timeout re-armed after each call until cleared (Node's checks and delay rule). */
+function interval(callback, delay = 1, ...args) {
+  if (typeof callback !== 'function') throw invalidArgType('callback', 'of type function', callback);
+  return new Timeout(callback, delayOf(delay), args, true);
+}
+Object.defineProperty(interval, 'name', { value: 'setInterval' });
+/** As Node: clearInterval and clearTimeout clear either kind. */
+function clearInterval(id) { clearTimeoutAny(id); }
+
 /**
- * What node:timers' setImmediate returns, as in Node (ref/unref/hasRef). An immediate runs in the
- * next turn either way, so ref() and unref() only change what hasRef() says.
+ * timers/promises' setInterval: an async iterator yielding `value` once per tick, as Node's — ticks
+ * that come while the consumer is busy are counted and yielded back to back; an abort rejects
+ * the pending `next()` with an AbortError and ends the iteration; `return()` clears the interval.
  */
-const kId = Symbol('id');
-class Immediate {
-  #ref = true;
-  constructor(id) { Object.defineProperty(this, kId, { value: id }); }
-  ref() { this.#ref = true; return this; }
-  unref() { this.#ref = false; return this; }
-  hasRef() { return this.#ref; }
-  /** As Node 24: disposing an Immediate clears it. */
-  [Symbol.dispose ?? Symbol.for('Symbol.dispose')]() { clearImmediate(this[kId]); }
+async function* promiseInterval(delay = undefined, value = undefined, options = {}) {
+  checkOptions(options);
+  if (delay !== undefined && typeof delay !== 'number') throw invalidArgType('delay', 'of type number', delay);
+  const { signal, ref = true } = options;
+  if (signal?.aborted) throw abortError(signal);
+  let notYielded = 0;
+  let wake;
+  let onAbort;
+  const timer = new Timeout(() => {
+    notYielded++;
+    wake?.();
+    wake = undefined;
+  }, delayOf(delay ?? 1), [], true, ref);
+  try {
+    if (signal !== undefined) {
+      onAbort = () => {
+        timer.close();
+        wake?.(Promise.reject(abortError(signal)));
+        wake = undefined;
+      };
+      signal.addEventListener('abort', onAbort, { once: true });
+    }
+    while (!signal?.aborted) {
+      if (notYielded === 0) await new Promise((resolve) => { wake = resolve; });
+      for (; notYielded > 0; notYielded--) yield value;
+    }
+    throw abortError(signal);
+  } finally {
+    timer.close();
+    if (onAbort !== undefined) signal.removeEventListener('abort', onAbort);
+  }
 }
 
-function immediate(callback, ...args) {
-  if (typeof callback !== 'function') throw invalidArgType('callback', 'of type function', callback);
-  // As Node: the callback's `this` is the Immediate (made before it can run).
-  let self;
-  self = new Immediate(setImmediate(() => Reflect.apply(callback, self, args))); // setImmediate watches the result
-  return self;
-}
-Object.defineProperty(immediate, kCustomPromisify, { value: promises.setImmediate, configurable: true });
-Object.defineProperty(immediate, 'name', { value: 'setImmediate' });
+// As Node, node:timers' setImmediate is the global one (it returns an Immediate).
+const immediate = g.setImmediate;
+if (!Object.hasOwn(immediate, kCustomPromisify)) Object.defineProperty(immediate, kCustomPromisify, { value: promises.setImmediate, configurable: true });
 
 export const timers = {
   setTimeout: timeout,
   clearTimeout: clearTimeoutAny,
+  setInterval: interval,
+  clearInterval,
   setImmediate: immediate,
-  clearImmediate: (id) => clearImmediate(id instanceof Immediate ? id[kId] : id),
+  clearImmediate: g.clearImmediate,
   promises,
 };
