@@ -72,7 +72,8 @@ export const PATCHES: Readonly<Record<string, readonly Patch[]>> = {
     { find: "  throw new TypeError('val must be string, number or Buffer')\n", replace: "  throw require('runjs:part/core').shared.invalidArgType('value', 'one of type number or string or an instance of Buffer or Uint8Array', val)\n" },
     {
       find: "      throw new TypeError('The value \"' + val +\n        '\" is invalid for argument \"value\"')\n",
-      replace: "      throw require('runjs:part/core').shared.nodeError(TypeError, 'ERR_INVALID_ARG_VALUE', 'The argument \\'value\\' is invalid. Received \\'' + val + '\\'')\n",
+      // Node shows the value as inspect() does: a string quoted, an empty Buffer as `<Buffer >`.
+      replace: "      throw require('runjs:part/core').shared.nodeError(TypeError, 'ERR_INVALID_ARG_VALUE', 'The argument \\'value\\' is invalid. Received ' + (typeof val === 'string' ? '\\'' + val + '\\'' : Buffer.isBuffer(val) ? '<Buffer >' : val.constructor.name + '(0) []'))\n",
     },
     { find: "    throw new RangeError('Buffer size must be a multiple of 16-bits')\n", replace: "    throw require('runjs:part/core').shared.nodeError(RangeError, 'ERR_INVALID_BUFFER_SIZE', 'Buffer size must be a multiple of 16-bits')\n" },
     { find: "    throw new RangeError('Buffer size must be a multiple of 32-bits')\n", replace: "    throw require('runjs:part/core').shared.nodeError(RangeError, 'ERR_INVALID_BUFFER_SIZE', 'Buffer size must be a multiple of 32-bits')\n" },

@@ -129,4 +129,9 @@ const corpus = {
   'atob invalid': () => require('node:buffer').atob('a'),
   'Buffer() deprecated call': () => B()(2).length,
   'SlowBuffer': () => typeof require('node:buffer').SlowBuffer,
+  'alloc: a string fill with an encoding that is not a string': () => B().alloc(40, 'x', 20),
+  'alloc: a string fill with a null encoding': () => B().alloc(2, 'x', null),
+  'alloc: an empty Buffer fill': () => B().alloc(1, B().alloc(0)),
+  'alloc: an empty Uint8Array fill': () => B().alloc(1, new Uint8Array(0)),
+  'alloc: a fill that decodes to nothing': () => B().alloc(4, 'c', 'hex'),
 };

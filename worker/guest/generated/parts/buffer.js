@@ -1676,7 +1676,7 @@ var __runjs_part = (() => {
           const bytes = Buffer3.isBuffer(val) ? val : Buffer3.from(val, encoding);
           const len = bytes.length;
           if (len === 0) {
-            throw require_core().shared.nodeError(TypeError, "ERR_INVALID_ARG_VALUE", "The argument 'value' is invalid. Received '" + val + "'");
+            throw require_core().shared.nodeError(TypeError, "ERR_INVALID_ARG_VALUE", "The argument 'value' is invalid. Received " + (typeof val === "string" ? "'" + val + "'" : Buffer3.isBuffer(val) ? "<Buffer >" : val.constructor.name + "(0) []"));
           }
           for (i = 0; i < end2 - start; ++i) {
             this[i + start] = bytes[i % len];
@@ -2288,7 +2288,11 @@ var __runjs_part = (() => {
       __runjs_P.Object_defineProperty(fn, "name", { value: name });
       target[name] = fn;
     }, "define");
-    const { concat, byteLength, from, compare: staticCompare } = Buffer3;
+    const { concat, byteLength, from, compare: staticCompare, alloc } = Buffer3;
+    define(Buffer3, "alloc", function(size, fill2, encoding) {
+      if (typeof fill2 === "string" && encoding != null && typeof encoding !== "string" && size > 0) throw invalidArgType2("encoding", "of type string", encoding);
+      return __runjs_P.$call(alloc, this, size, fill2, encoding);
+    });
     define(Buffer3, "concat", function(list, length) {
       if (!__runjs_P.Array_isArray(list)) throw invalidArgType2("list", "an instance of Array", list);
       for (let i = 0; i < list.length; i++) if (!isUint8Array(list[i])) throw invalidArgType2(`list[${i}]`, bufferOrUint8Array, list[i]);

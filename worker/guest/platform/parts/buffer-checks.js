@@ -147,7 +147,13 @@ export function installArgumentChecks(Buffer) {
     Object.defineProperty(fn, 'name', { value: name });
     target[name] = fn;
   };
-  const { concat, byteLength, from, compare: staticCompare } = Buffer;
+  const { concat, byteLength, from, compare: staticCompare, alloc } = Buffer;
+  // Node fills a string with `encoding` as fill() does, so one that is not a string (nor missing)
+  // is ERR_INVALID_ARG_TYPE; feross ignores it.
+  define(Buffer, 'alloc', function (size, fill, encoding) {
+    if (typeof fill === 'string' && encoding != null && typeof encoding !== 'string' && size > 0) throw invalidArgType('encoding', 'of type string', encoding);
+    return alloc.call(this, size, fill, encoding);
+  });
   define(Buffer, 'concat', function (list, length) {
     if (!Array.isArray(list)) throw invalidArgType('list', 'an instance of Array', list);
     for (let i = 0; i < list.length; i++) if (!isUint8Array(list[i])) throw invalidArgType(`list[${i}]`, bufferOrUint8Array, list[i]);
