@@ -361,10 +361,18 @@
     // Infinity too) overflows to 1 ms.
     if (!(ms >= 1 && ms <= 2147483647)) ms = 1;
     const id = nextTimerId++;
+    // The callback runs in the async context (AsyncLocalStorage's stores) it was set in.
+    const frame = internal.frame;
     // Expired timers are delivered in order of due time, then of creation (worker/runtime/timer-queue.ts).
     const opId = op('timers.sleep', MathFloor(ms), undefined, () => {
       MapDelete(timers, id);
-      watchDropped(ReflectApply(callback, g, args));
+      const outer = internal.frame;
+      internal.frame = frame;
+      try {
+        watchDropped(ReflectApply(callback, g, args));
+      } finally {
+        internal.frame = outer;
+      }
     });
     MapSet(timers, id, opId);
     return id;
@@ -504,6 +512,11 @@
   }
 
   const internal = {
+    /**
+     * The async context: AsyncLocalStorage's stores (a Map, or undefined) for the code running
+     * now, carried by the platform to the callbacks it schedules (core/host.js).
+     */
+    frame: undefined,
     /** Delivers the settlement of async op `id` (from the host's event loop). */
     complete(id, ok, json, bytes) {
       const done = MapGet(pending, id);

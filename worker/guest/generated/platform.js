@@ -757,6 +757,21 @@ var __runjs_part = (() => {
   var compilePart = internal.compilePart;
   var formatArg = internal.formatArg;
   var promiseDetails = internal.promiseDetails;
+  function currentFrame() {
+    return internal.frame;
+  }
+  function enterFrame(frame) {
+    internal.frame = frame;
+  }
+  function runInFrame(frame, fn, thisArg, args) {
+    const outer = internal.frame;
+    internal.frame = frame;
+    try {
+      return __runjs_P.Reflect_apply(fn, thisArg, args);
+    } finally {
+      internal.frame = outer;
+    }
+  }
   var runStartHooks = [];
   function onRunStart(fn) {
     __runjs_P.$push(runStartHooks, fn);
@@ -1010,7 +1025,7 @@ var __runjs_part = (() => {
   installConsoleExtras(fromPrelude.console);
   var web = () => requirePart("web");
   var coreExports = {
-    host: { op, opAsync, formatError, formatArg, onRunStart, failRun, failRunNow, setUncaughtHandler, watchDropped, setAfterTask, now, timeOrigin, requirePart, require: require2, promiseDetails, isPlatformInstance },
+    host: { op, opAsync, formatError, formatArg, onRunStart, failRun, failRunNow, setUncaughtHandler, watchDropped, setAfterTask, now, timeOrigin, requirePart, require: require2, promiseDetails, isPlatformInstance, currentFrame, enterFrame, runInFrame },
     globals: new Proxy(fromPrelude, { get: (t, name) => __runjs_P.Object_hasOwn(t, name) ? t[name] : web().globals[name] })
   };
   __runjs_P.Object_defineProperties(coreExports, {

@@ -563,11 +563,12 @@ var __runjs_part = (() => {
       this.#id = nextId--;
       this.#ms = ms;
       this.#ref = ref;
+      const frame = core_default.host.currentFrame();
       this.#fire = () => {
         this.#sleep = void 0;
         if (!repeat) __runjs_P.$delete(live, this.#id);
         try {
-          core_default.host.watchDropped(__runjs_P.Reflect_apply(callback, this, args));
+          core_default.host.watchDropped(core_default.host.runInFrame(frame, callback, this, args));
         } finally {
           if (repeat && !this.#closed && this.#sleep === void 0) this.#start();
         }
@@ -767,63 +768,62 @@ Timeout duration was set to 1.`, "TimeoutNaNWarning");
     }
   };
   var nextAsyncId = 2;
+  var { currentFrame, enterFrame, runInFrame } = core_default.host;
+  function withStore(storage, store, set = true) {
+    const frame = new Map(currentFrame());
+    if (set) __runjs_P.$set(frame, storage, store);
+    else __runjs_P.$delete(frame, storage);
+    return frame;
+  }
+  __name(withStore, "withStore");
   var AsyncLocalStorage = class {
     static {
       __name(this, "AsyncLocalStorage");
     }
-    #store = void 0;
-    #enabled = false;
     getStore() {
-      return this.#enabled ? this.#store : void 0;
+      return currentFrame()?.get(this);
     }
     run(store, callback, ...args) {
-      const {0: prevStore, 1: prevEnabled} = [this.#store, this.#enabled];
-      this.#store = store;
-      this.#enabled = true;
-      try {
-        return callback(...__runjs_P.iter(args));
-      } finally {
-        this.#store = prevStore;
-        this.#enabled = prevEnabled;
-      }
+      return runInFrame(withStore(this, store), callback, void 0, args);
     }
     exit(callback, ...args) {
-      const prev = this.#enabled;
-      this.#enabled = false;
-      try {
-        return callback(...__runjs_P.iter(args));
-      } finally {
-        this.#enabled = prev;
-      }
+      return runInFrame(withStore(this, void 0, false), callback, void 0, args);
     }
     enterWith(store) {
-      this.#store = store;
-      this.#enabled = true;
+      enterFrame(withStore(this, store));
     }
     disable() {
-      this.#store = void 0;
-      this.#enabled = false;
+      if (currentFrame()?.has(this)) enterFrame(withStore(this, void 0, false));
     }
+    /** `fn` bound to the current async context. */
     static bind(fn) {
-      return fn;
+      const frame = currentFrame();
+      return function(...args) {
+        return runInFrame(frame, fn, this, args);
+      };
     }
     static snapshot() {
-      return (fn, ...args) => fn(...__runjs_P.iter(args));
+      const frame = currentFrame();
+      return (fn, ...args) => runInFrame(frame, fn, void 0, args);
     }
   };
-  var AsyncResource = class {
+  var AsyncResource = class _AsyncResource {
     static {
       __name(this, "AsyncResource");
     }
     #id = nextAsyncId++;
+    #frame = currentFrame();
     constructor(type) {
       if (typeof type !== "string") throw new TypeError('The "type" argument must be of type string');
     }
     runInAsyncScope(fn, thisArg, ...args) {
-      return __runjs_P.Reflect_apply(fn, thisArg, args);
+      return runInFrame(this.#frame, fn, thisArg, args);
     }
     bind(fn, thisArg = void 0) {
-      return thisArg === void 0 ? fn : __runjs_P.$bind(fn, thisArg);
+      const resource = this;
+      return function(...args) {
+        return resource.runInAsyncScope(fn, thisArg === void 0 ? this : thisArg, ...__runjs_P.iter(args));
+      };
     }
     emitDestroy() {
       return this;
@@ -834,8 +834,8 @@ Timeout duration was set to 1.`, "TimeoutNaNWarning");
     triggerAsyncId() {
       return 1;
     }
-    static bind(fn, _type, thisArg = void 0) {
-      return thisArg === void 0 ? fn : __runjs_P.$bind(fn, thisArg);
+    static bind(fn, type = "bound-anonymous-fn", thisArg = void 0) {
+      return __runjs_P.$bind(new _AsyncResource(type), fn, thisArg);
     }
   };
   var asyncHooks = {

@@ -175,7 +175,7 @@ var __runjs_part = (() => {
   var core_default = __runjs_require("core");
 
   // worker/guest/platform/web/host.js
-  var { op, opAsync, formatError, formatArg, onRunStart, failRun, failRunNow, setUncaughtHandler, watchDropped, setAfterTask, requirePart } = core_default.host;
+  var { op, opAsync, formatError, formatArg, onRunStart, failRun, failRunNow, setUncaughtHandler, watchDropped, setAfterTask, requirePart, currentFrame, runInFrame } = core_default.host;
 
   // worker/guest/platform/web/microtask.js
   var resolved = __runjs_P.Promise_resolve();
@@ -199,9 +199,10 @@ var __runjs_part = (() => {
       __runjs_P.Object_defineProperty(e, "code", { value: "ERR_INVALID_ARG_TYPE", writable: true, enumerable: true, configurable: true });
       throw e;
     }
+    const frame = currentFrame();
     __runjs_P.$then(resolved, () => {
       try {
-        watchDropped(callback());
+        watchDropped(runInFrame(frame, callback, void 0, []));
       } catch (e) {
         reportError(e);
       }
@@ -242,10 +243,11 @@ var __runjs_part = (() => {
     while (head < ticks.length) {
       const callback = ticks[head];
       const args = ticks[head + 1];
-      ticks[head] = ticks[head + 1] = void 0;
-      head += 2;
+      const frame = ticks[head + 2];
+      ticks[head] = ticks[head + 1] = ticks[head + 2] = void 0;
+      head += 3;
       try {
-        watchDropped(callback(...__runjs_P.iter(args)));
+        watchDropped(runInFrame(frame, callback, void 0, args));
       } catch (e) {
         try {
           failRun(e);
@@ -263,7 +265,7 @@ var __runjs_part = (() => {
   }
   __name(drainFromJob, "drainFromJob");
   function queueTick(callback, args) {
-    __runjs_P.$push(ticks, callback, args);
+    __runjs_P.$push(ticks, callback, args, currentFrame());
     if (!scheduled) {
       scheduled = true;
       __runjs_P.$then(resolved2, drainFromJob);
@@ -1762,9 +1764,10 @@ ${warning.detail}` : "";
   function setImmediate(callback, ...args) {
     if (typeof callback !== "function") throw invalidArgType("callback", "of type function", callback);
     const immediate = new Immediate();
+    const frame = currentFrame();
     const id = op("timers.immediate", null, void 0, () => {
       if (!__runjs_P.$delete(immediates, immediate)) return;
-      watchDropped(__runjs_P.Reflect_apply(callback, immediate, args));
+      watchDropped(runInFrame(frame, callback, immediate, args));
     });
     __runjs_P.$set(immediates, immediate, id);
     return immediate;

@@ -14,6 +14,30 @@ export const formatArg = internal.formatArg;
 /** `[state, result]` of a promise (0 pending, 1 fulfilled, 2 rejected) where the engine can tell (QuickJS), else undefined. */
 export const promiseDetails = internal.promiseDetails;
 
+/**
+ * The async context AsyncLocalStorage reads: a Map (storage → store) or undefined, current while
+ * synchronous code runs. Timers, immediates, queueMicrotask and process.nextTick carry the one
+ * they were scheduled in to their callbacks; promise jobs do not (neither engine lets the platform
+ * hook them).
+ */
+export function currentFrame() {
+  return internal.frame;
+}
+/** Makes `frame` current for the rest of this synchronous execution (AsyncLocalStorage#enterWith). */
+export function enterFrame(frame) {
+  internal.frame = frame;
+}
+/** Calls `fn` with `frame` current, then restores the one before. */
+export function runInFrame(frame, fn, thisArg, args) {
+  const outer = internal.frame;
+  internal.frame = frame;
+  try {
+    return Reflect.apply(fn, thisArg, args);
+  } finally {
+    internal.frame = outer;
+  }
+}
+
 const runStartHooks = [];
 /** `fn` runs at the start of every run in this realm (a realm may serve many runs in heap mode). */
 export function onRunStart(fn) {

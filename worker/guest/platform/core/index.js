@@ -10,7 +10,7 @@ import { preloadCompiled, preloadParts, registerPart, requirePart, usedParts } f
 import { builtin, require } from './registry.js';
 import { installConsoleExtras } from './console-extras.js';
 import { isPlatformInstance } from './webidl-shape.js';
-import { op, opAsync, formatError, formatArg, onRunStart, failRun, failRunNow, exposeToEngine, promiseDetails, setUncaughtHandler, watchDropped, setAfterTask } from './host.js';
+import { op, opAsync, formatError, formatArg, onRunStart, failRun, failRunNow, exposeToEngine, promiseDetails, setUncaughtHandler, watchDropped, setAfterTask, currentFrame, enterFrame, runInFrame } from './host.js';
 import { now, timeOrigin } from './clock.js';
 
 const g = globalThis;
@@ -27,7 +27,7 @@ installConsoleExtras(fromPrelude.console);
 /** What the lazy parts see of core (`runjs:part/core`). */
 const web = () => requirePart('web');
 const coreExports = {
-  host: { op, opAsync, formatError, formatArg, onRunStart, failRun, failRunNow, setUncaughtHandler, watchDropped, setAfterTask, now, timeOrigin, requirePart, require, promiseDetails, isPlatformInstance },
+  host: { op, opAsync, formatError, formatArg, onRunStart, failRun, failRunNow, setUncaughtHandler, watchDropped, setAfterTask, now, timeOrigin, requirePart, require, promiseDetails, isPlatformInstance, currentFrame, enterFrame, runInFrame },
   globals: new Proxy(fromPrelude, { get: (t, name) => (Object.hasOwn(t, name) ? t[name] : web().globals[name]) }),
 };
 Object.defineProperties(coreExports, {

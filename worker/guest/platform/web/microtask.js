@@ -1,5 +1,5 @@
 // queueMicrotask and reportError.
-import { failRun, watchDropped } from './host.js';
+import { failRun, watchDropped, currentFrame, runInFrame } from './host.js';
 
 const resolved = Promise.resolve();
 
@@ -26,9 +26,10 @@ export function queueMicrotask(callback) {
     Object.defineProperty(e, 'code', { value: 'ERR_INVALID_ARG_TYPE', writable: true, enumerable: true, configurable: true });
     throw e;
   }
+  const frame = currentFrame(); // the async context it runs in (AsyncLocalStorage)
   resolved.then(() => {
     try {
-      watchDropped(callback());
+      watchDropped(runInFrame(frame, callback, undefined, []));
     } catch (e) {
       reportError(e);
     }

@@ -1,6 +1,6 @@
 // Timers beyond prelude.js's setTimeout: setImmediate (Node's Immediate objects), and unreferenced sleeps (a pending
 // unreferenced sleep does not keep a run alive, like Node's timer.unref()) for AbortSignal.timeout.
-import { op, watchDropped } from './host.js';
+import { op, watchDropped, currentFrame, runInFrame } from './host.js';
 import { invalidArgType } from './errors.js';
 
 const immediates = new Map(); // Immediate → its op id while pending
@@ -30,12 +30,13 @@ export class Immediate {
 export function setImmediate(callback, ...args) {
   if (typeof callback !== 'function') throw invalidArgType('callback', 'of type function', callback);
   const immediate = new Immediate();
+  const frame = currentFrame(); // the async context it runs in (AsyncLocalStorage)
   // Ordered before any timeout set since this turn began (worker/runtime/timer-queue.ts), as
   // Node's check phase comes before its next timers phase.
   const id = op('timers.immediate', null, undefined, () => {
     if (!immediates.delete(immediate)) return;
     // As Node: the callback's `this` is the Immediate.
-    watchDropped(Reflect.apply(callback, immediate, args));
+    watchDropped(runInFrame(frame, callback, immediate, args));
   });
   immediates.set(immediate, id);
   return immediate;

@@ -1,6 +1,6 @@
 // node:perf_hooks, node:module, node:async_hooks and node:worker_threads: the parts of them pasted
-// code reaches for. async_hooks' context follows synchronous calls only (see
-// docs/script-environment.md): the engines give no hook into promise jobs to carry it further.
+// code reaches for. async_hooks' context follows synchronous calls and the callbacks the platform
+// schedules (see docs/script-environment.md): the engines give no hook into promise jobs.
 import core from 'runjs:part/core';
 
 function unsupported(what) {
@@ -41,47 +41,53 @@ export const moduleModule = {
 };
 
 let nextAsyncId = 2;
-class AsyncLocalStorage {
-  #store = undefined;
-  #enabled = false;
-  getStore() { return this.#enabled ? this.#store : undefined; }
-  run(store, callback, ...args) {
-    const [prevStore, prevEnabled] = [this.#store, this.#enabled];
-    this.#store = store;
-    this.#enabled = true;
-    try {
-      return callback(...args);
-    } finally {
-      this.#store = prevStore;
-      this.#enabled = prevEnabled;
-    }
-  }
-  exit(callback, ...args) {
-    const prev = this.#enabled;
-    this.#enabled = false;
-    try {
-      return callback(...args);
-    } finally {
-      this.#enabled = prev;
-    }
-  }
-  enterWith(store) { this.#store = store; this.#enabled = true; }
-  disable() { this.#store = undefined; this.#enabled = false; }
-  static bind(fn) { return fn; }
-  static snapshot() { return (fn, ...args) => fn(...args); }
+const { currentFrame, enterFrame, runInFrame } = core.host;
+/** The current async context with `storage` set to `store` (or left out). */
+function withStore(storage, store, set = true) {
+  const frame = new Map(currentFrame());
+  if (set) frame.set(storage, store);
+  else frame.delete(storage);
+  return frame;
 }
 
+/**
+ * Stores live in the async context (core/host.js): synchronous calls see them, and so do the
+ * callbacks of timers, immediates, queueMicrotask and process.nextTick scheduled under them
+ * (not promise jobs: see docs/script-environment.md).
+ */
+class AsyncLocalStorage {
+  getStore() { return currentFrame()?.get(this); }
+  run(store, callback, ...args) { return runInFrame(withStore(this, store), callback, undefined, args); }
+  exit(callback, ...args) { return runInFrame(withStore(this, undefined, false), callback, undefined, args); }
+  enterWith(store) { enterFrame(withStore(this, store)); }
+  disable() { if (currentFrame()?.has(this)) enterFrame(withStore(this, undefined, false)); }
+  /** `fn` bound to the current async context. */
+  static bind(fn) {
+    const frame = currentFrame();
+    return function (...args) { return runInFrame(frame, fn, this, args); };
+  }
+  static snapshot() {
+    const frame = currentFrame();
+    return (fn, ...args) => runInFrame(frame, fn, undefined, args);
+  }
+}
+
+/** Runs its callbacks in the async context it was made in, as Node's. */
 class AsyncResource {
   #id = nextAsyncId++;
+  #frame = currentFrame();
   constructor(type) {
     if (typeof type !== 'string') throw new TypeError('The "type" argument must be of type string');
   }
-  runInAsyncScope(fn, thisArg, ...args) { return Reflect.apply(fn, thisArg, args); }
-  bind(fn, thisArg = undefined) { return thisArg === undefined ? fn : fn.bind(thisArg); }
+  runInAsyncScope(fn, thisArg, ...args) { return runInFrame(this.#frame, fn, thisArg, args); }
+  bind(fn, thisArg = undefined) {
+    const resource = this;
+    return function (...args) { return resource.runInAsyncScope(fn, thisArg === undefined ? this : thisArg, ...args); };
+  }
   emitDestroy() { return this; }
   asyncId() { return this.#id; }
   triggerAsyncId() { return 1; }
-  static bind(fn, _type, thisArg = undefined) { return thisArg === undefined ? fn : fn.bind(thisArg); }
+  static bind(fn, type = 'bound-anonymous-fn', thisArg = undefined) { return new AsyncResource(type).bind(fn, thisArg); }
 }
 
 export const asyncHooks = {

@@ -90,12 +90,13 @@ class Timeout {
     this.#id = nextId--;
     this.#ms = ms;
     this.#ref = ref;
+    const frame = core.host.currentFrame(); // the async context its calls run in (AsyncLocalStorage)
     this.#fire = () => {
       this.#sleep = undefined;
       if (!repeat) live.delete(this.#id);
       try {
         // As Node: the callback's `this` is the Timeout.
-        core.host.watchDropped(Reflect.apply(callback, this, args));
+        core.host.watchDropped(core.host.runInFrame(frame, callback, this, args));
       } finally {
         // An interval is re-armed after its callback, even one that threw (as Node and browsers
         // do), unless the callback cleared or refreshed it.
