@@ -1,6 +1,6 @@
 // The run's timer queue: which timer the run loop delivers in place of one whose host timeout
 // fired (the earliest pending one, by due time then creation), immediates ordered at their turn's
-// start, cancellation, and the bound on cancelled timers it keeps.
+// start (or, set by an immediate, when set), cancellation, and the bound on cancelled timers it keeps.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { TimerQueue } from '../../../worker/runtime/timer-queue.ts';
@@ -39,6 +39,25 @@ test('in the main body, an immediate comes after the 1 ms timeouts set before it
   assert.equal(q.earlierThan(2), 1);
   assert.equal(q.earlierThan(1), undefined);
   for (const c of all) c.abort();
+});
+
+test("an immediate set by an immediate's callback is due when it is set: a timer set (or expired) before it goes first", () => {
+  const q = new TimerQueue();
+  q.turn(performance.now());
+  const first = start(q, 1, 'immediate');
+  q.done(1); // the run loop delivers the immediate in a turn of its own (Node's check phase)
+  q.turn(performance.now());
+  const timer = start(q, 2, 0);
+  const next = start(q, 3, 'immediate');
+  assert.equal(q.earlierThan(3), 2, 'Node runs the next loop turn\'s timers before its immediates');
+  for (const c of [first, timer, next]) c.abort();
+  // In a timer's turn an immediate is still due at the turn's start: before a timeout set beside it.
+  start(q, 4, 1);
+  q.done(4);
+  q.turn(performance.now());
+  const later = [start(q, 5, 1), start(q, 6, 'immediate')];
+  assert.equal(q.earlierThan(5), 6);
+  for (const c of later) c.abort();
 });
 
 test('an op that started no timer binds nothing; a cleared timer leaves the queue', () => {
