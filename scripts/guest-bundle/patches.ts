@@ -28,8 +28,39 @@ export const PATCHES: Readonly<Record<string, readonly Patch[]>> = {
       replace: "      case 'base64':\n        return base64Slice(this, start, end)\n\n      case 'base64url':\n        return base64Slice(this, start, end).replace(/\\+/g, '-').replace(/\\//g, '_').replace(/=+$/, '')\n",
     },
     { find: "      case 'base64':\n        // Warning: maxLength", replace: "      case 'base64':\n      case 'base64url':\n        // Warning: maxLength" },
-    // Node 24's value (informational: neither implementation pools here).
-    { find: 'Buffer.poolSize = 8192 // not used by this implementation', replace: 'Buffer.poolSize = 65536 // Node 24\'s value; not used by this implementation' },
+    // Node's allocation pool (Node 24's 64 KiB): allocUnsafe(n), from(string) and from(array-like)
+    // below half the pool size share one ArrayBuffer, marked untransferable as Node marks its pool
+    // (so postMessage/structuredClone cannot detach other buffers' memory); alloc(),
+    // allocUnsafeSlow() and the host-converted strings (over BULK_MIN) get their own.
+    { find: 'Buffer.poolSize = 8192 // not used by this implementation', replace: 'Buffer.poolSize = 65536' },
+    {
+      find: 'function createBuffer (length) {\n',
+      replace: `let __runjs_pool
+let __runjs_poolOffset = 0
+function __runjs_pooled (length) {
+  if (!(length > 0 && length < (Buffer.poolSize >>> 1))) return createBuffer(length)
+  if (__runjs_pool === undefined || length > __runjs_pool.byteLength - __runjs_poolOffset) {
+    __runjs_pool = new ArrayBuffer(Buffer.poolSize)
+    require('runjs:part/core').shared.markUntransferable(__runjs_pool)
+    __runjs_poolOffset = 0
+  }
+  const buf = new Uint8Array(__runjs_pool, __runjs_poolOffset, length)
+  Object.setPrototypeOf(buf, Buffer.prototype)
+  __runjs_poolOffset += length
+  if (__runjs_poolOffset & 0x7) __runjs_poolOffset = (__runjs_poolOffset | 0x7) + 1
+  return buf
+}
+function createBuffer (length) {
+`,
+    },
+    {
+      find: 'Buffer.allocUnsafe = function (size) {\n  return allocUnsafe(size)\n}',
+      replace: 'Buffer.allocUnsafe = function (size) {\n  assertSize(size)\n  return __runjs_pooled(size < 0 ? 0 : checked(size) | 0)\n}',
+    },
+    {
+      find: '  const length = array.length < 0 ? 0 : checked(array.length) | 0\n  const buf = createBuffer(length)\n',
+      replace: '  const length = array.length < 0 ? 0 : checked(array.length) | 0\n  const buf = __runjs_pooled(length)\n',
+    },
     // Node: an empty needle is found at the (clamped) offset; feross never finds it.
     {
       find: 'function bidirectionalIndexOf (buffer, val, byteOffset, encoding, dir) {\n',
@@ -110,7 +141,7 @@ function fromString (string, encoding) {
     return bytes
   }
   const length = byteLength(string, encoding) | 0
-  let buf = createBuffer(length)
+  let buf = __runjs_pooled(length)
 `,
     },
     {

@@ -134,4 +134,8 @@ const corpus = {
   'alloc: an empty Buffer fill': () => B().alloc(1, B().alloc(0)),
   'alloc: an empty Uint8Array fill': () => B().alloc(1, new Uint8Array(0)),
   'alloc: a fill that decodes to nothing': () => B().alloc(4, 'c', 'hex'),
+  // Node's pool: small allocUnsafe/from buffers share one untransferable ArrayBuffer.
+  'pool: small buffers share an ArrayBuffer': () => { const a = B().from('pooled'); const b = B().allocUnsafe(3); const c = B().from([1, 2]); return [B().poolSize, a.buffer === b.buffer, b.buffer === c.buffer, a.buffer.byteLength, B().alloc(3).buffer === a.buffer, B().allocUnsafeSlow(3).buffer.byteLength, B().allocUnsafe(B().poolSize / 2).buffer === a.buffer]; },
+  'pool: its ArrayBuffer cannot be transferred': () => { const a = B().from('hello world'); try { structuredClone(a, { transfer: [a.buffer] }); } catch (e) { return [e.name, e.code, e.message, a.toString()]; } },
+  'markAsUntransferable': () => { const { markAsUntransferable, isMarkedAsUntransferable } = require('node:worker_threads'); const ab = new ArrayBuffer(4); const before = isMarkedAsUntransferable(ab); markAsUntransferable(ab); try { new MessageChannel().port1.postMessage(ab, [ab]); } catch (e) { return [before, isMarkedAsUntransferable(ab), e.name, e.message, ab.byteLength]; } },
 };

@@ -283,6 +283,22 @@ var __runjs_part = (() => {
           return this.byteOffset;
         }, "get")
       });
+      var __runjs_pool;
+      var __runjs_poolOffset = 0;
+      function __runjs_pooled(length) {
+        if (!(length > 0 && length < Buffer3.poolSize >>> 1)) return createBuffer(length);
+        if (__runjs_pool === void 0 || length > __runjs_pool.byteLength - __runjs_poolOffset) {
+          __runjs_pool = new ArrayBuffer(Buffer3.poolSize);
+          require_core().shared.markUntransferable(__runjs_pool);
+          __runjs_poolOffset = 0;
+        }
+        const buf = new Uint8Array(__runjs_pool, __runjs_poolOffset, length);
+        __runjs_P.Object_setPrototypeOf(buf, Buffer3.prototype);
+        __runjs_poolOffset += length;
+        if (__runjs_poolOffset & 7) __runjs_poolOffset = (__runjs_poolOffset | 7) + 1;
+        return buf;
+      }
+      __name(__runjs_pooled, "__runjs_pooled");
       function createBuffer(length) {
         if (length > K_MAX_LENGTH) {
           throw new RangeError('The value "' + length + '" is invalid for option "size"');
@@ -380,7 +396,8 @@ var __runjs_part = (() => {
       }
       __name(allocUnsafe, "allocUnsafe");
       Buffer3.allocUnsafe = function(size) {
-        return allocUnsafe(size);
+        assertSize(size);
+        return __runjs_pooled(size < 0 ? 0 : checked(size) | 0);
       };
       Buffer3.allocUnsafeSlow = function(size) {
         return allocUnsafe(size);
@@ -425,7 +442,7 @@ var __runjs_part = (() => {
           return bytes;
         }
         const length = byteLength(string, encoding) | 0;
-        let buf = createBuffer(length);
+        let buf = __runjs_pooled(length);
         const actual = buf.write(string, encoding);
         if (actual !== length) {
           buf = __runjs_P.$slice(buf, 0, actual);
@@ -435,7 +452,7 @@ var __runjs_part = (() => {
       __name(fromString, "fromString");
       function fromArrayLike(array) {
         const length = array.length < 0 ? 0 : checked(array.length) | 0;
-        const buf = createBuffer(length);
+        const buf = __runjs_pooled(length);
         for (let i = 0; i < length; i += 1) {
           buf[i] = array[i] & 255;
         }

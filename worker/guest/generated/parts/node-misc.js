@@ -884,7 +884,12 @@ Timeout duration was set to 1.`, "TimeoutNaNWarning");
     },
     setEnvironmentData() {
     },
-    markAsUntransferable() {
+    // As Node: a marked ArrayBuffer (or any object) cannot be in a postMessage/structuredClone transfer list.
+    markAsUntransferable(object) {
+      core_default.shared.markUntransferable(object);
+    },
+    isMarkedAsUntransferable(object) {
+      return core_default.shared.isUntransferable(object);
     },
     receiveMessageOnPort() {
       return void 0;

@@ -2052,13 +2052,22 @@ ${warning.detail}` : "";
     return serializeWithTransfer(value, transferList(options === void 0 || options === null ? void 0 : options.transfer));
   }
   __name(structuredClone, "structuredClone");
+  var untransferable = /* @__PURE__ */ new WeakSet();
+  function markUntransferable(buffer) {
+    if (typeof buffer === "object" && buffer !== null || typeof buffer === "function") __runjs_P.$add(untransferable, buffer);
+  }
+  __name(markUntransferable, "markUntransferable");
+  function isUntransferable(value) {
+    return __runjs_P.$has(untransferable, value);
+  }
+  __name(isUntransferable, "isUntransferable");
   function serializeWithTransfer(value, transfer) {
     const memory = /* @__PURE__ */ new Map();
     const moves = [];
     for (const t of __runjs_P.iter(transfer)) {
       if (t instanceof ArrayBuffer) {
         if (__runjs_P.$has(memory, t)) throw new DOMException("Transfer list contains duplicate ArrayBuffer", "DataCloneError");
-        if (isDetached(t)) throw new DOMException("Cannot transfer object of unsupported type.", "DataCloneError");
+        if (isDetached(t) || __runjs_P.$has(untransferable, t)) throw new DOMException("Cannot transfer object of unsupported type.", "DataCloneError");
         __runjs_P.$set(memory, t, copyBuffer(t));
         __runjs_P.$push(moves, () => {
           if (typeof t.transfer === "function") __runjs_P.$transfer(t);
@@ -3328,7 +3337,9 @@ ${warning.detail}` : "";
     hostToBytes: () => hostToBytes,
     hostToText: () => hostToText,
     invalidArgType: () => invalidArgType,
+    isUntransferable: () => isUntransferable,
     latin1: () => latin1,
+    markUntransferable: () => markUntransferable,
     nodeError: () => nodeError,
     now: () => now,
     onRunStart: () => onRunStart,

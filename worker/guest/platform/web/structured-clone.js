@@ -139,6 +139,15 @@ export function structuredClone(value, options = undefined) {
   return serializeWithTransfer(value, transferList(options === undefined || options === null ? undefined : options.transfer));
 }
 
+/** ArrayBuffers that may not be transferred: node:buffer's pool, and what markAsUntransferable() marked. */
+const untransferable = new WeakSet();
+export function markUntransferable(buffer) {
+  if ((typeof buffer === 'object' && buffer !== null) || typeof buffer === 'function') untransferable.add(buffer);
+}
+export function isUntransferable(value) {
+  return untransferable.has(value);
+}
+
 /**
  * Clones value with the transfer list already converted; then detaches what was transferred.
  * ArrayBuffers are cloned as copies and the originals detached afterwards (the same observable
@@ -150,7 +159,7 @@ export function serializeWithTransfer(value, transfer) {
   for (const t of transfer) {
     if (t instanceof ArrayBuffer) {
       if (memory.has(t)) throw new DOMException('Transfer list contains duplicate ArrayBuffer', 'DataCloneError');
-      if (isDetached(t)) throw new DOMException('Cannot transfer object of unsupported type.', 'DataCloneError');
+      if (isDetached(t) || untransferable.has(t)) throw new DOMException('Cannot transfer object of unsupported type.', 'DataCloneError');
       memory.set(t, copyBuffer(t));
       moves.push(() => { if (typeof t.transfer === 'function') t.transfer(); });
       continue;

@@ -113,6 +113,8 @@ export const workerThreads = {
   },
   getEnvironmentData() { return undefined; },
   setEnvironmentData() {},
-  markAsUntransferable() {},
+  // As Node: a marked ArrayBuffer (or any object) cannot be in a postMessage/structuredClone transfer list.
+  markAsUntransferable(object) { core.shared.markUntransferable(object); },
+  isMarkedAsUntransferable(object) { return core.shared.isUntransferable(object); },
   receiveMessageOnPort() { return undefined; },
 };
