@@ -52,6 +52,7 @@ const corpus = {
   'CustomEvent detail on another object': () => Reflect.get(CustomEvent.prototype, 'detail', {}),
   'inspect an Event': () => require('node:util').inspect(new CustomEvent('x', { cancelable: true })).replace(/timeStamp: [\d.]+/, 'timeStamp: N'),
   'inspect an Event past the depth': () => require('node:util').inspect({ e: [new Event('x')] }, { depth: 0 }),
+  'removeAllListeners(): symbol-keyed events too, each with removeListener': () => { const E = require('node:events'); const e = new E(); const sym = Symbol('s'); const f = () => {}; const seen = []; e.on(sym, f); e.on('x', f); e.on('removeListener', (name, l) => seen.push([typeof name === 'symbol' ? name.toString() : name, l === f])); e.removeAllListeners(); return [seen, e.listenerCount(sym), Reflect.ownKeys(e._events).length]; },
 };
 
 /** What process 'warning' listeners see while `fn(target)` adds listeners to a fresh EventTarget. */

@@ -139,4 +139,5 @@ const corpus = {
   '_errnoException: no original': () => { const e = u()._errnoException(-13, 'read'); return [e.message, Object.keys(e)]; },
   '_exceptionWithHostPort': () => { const e = u()._exceptionWithHostPort(-111, 'connect', '127.0.0.1', 80, 'x'); return [e.code, e.message, e.address, e.port, Object.keys(e)]; },
   '_exceptionWithHostPort: no port': () => { const e = u()._exceptionWithHostPort(-111, 'connect', '::1'); return [e.message, Object.keys(e)]; },
+  'types: SharedArrayBuffer brand checks': () => { const t = require('node:util').types; const s = new SharedArrayBuffer(2); return [t.isSharedArrayBuffer(s), t.isAnyArrayBuffer(s), t.isArrayBuffer(s), t.isSharedArrayBuffer(new ArrayBuffer(2)), require('node:util').isDeepStrictEqual(s, new SharedArrayBuffer(2))]; },
 };

@@ -366,7 +366,7 @@ var __runjs_part = (() => {
           return this;
         }
         if (arguments.length === 0) {
-          var keys = __runjs_P.Object_keys(events);
+          var keys = __runjs_P.Reflect_ownKeys(events);
           var key;
           for (i = 0; i < keys.length; ++i) {
             key = keys[i];
