@@ -613,6 +613,7 @@ var __runjs_part = (() => {
     console: "node-misc",
     crypto: "crypto",
     dns: "net",
+    domain: "events",
     "dns/promises": "net",
     events: "events",
     http: "net",

@@ -12,6 +12,7 @@ export const MODULE_PARTS = {
   console: 'node-misc',
   crypto: 'crypto',
   dns: 'net',
+  domain: 'events',
   'dns/promises': 'net',
   events: 'events',
   http: 'net',
