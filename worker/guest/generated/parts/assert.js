@@ -465,9 +465,15 @@ ${thrown}`);
 ${showShort(str)}
 `);
     }
+    if (typeof expected === "object" && expected !== null && (typeof thrown !== "object" || thrown === null)) {
+      const err = new AssertionError({ actual: thrown, expected, message, operator: "deepStrictEqual", stackStartFn: fn });
+      err.operator = operator;
+      throw err;
+    }
     if (typeof expected === "object" && expected !== null) {
       const keys = __runjs_P.Object_keys(expected);
       if (expected instanceof Error) __runjs_P.$push(keys, "name", "message");
+      else if (keys.length === 0) throw nodeError2(TypeError, "ERR_INVALID_ARG_VALUE", `The argument 'error' may not be an empty object. Received ${inspect(expected)}`);
       for (const k of __runjs_P.iter(keys)) {
         const want = expected[k];
         const got = thrown?.[k];

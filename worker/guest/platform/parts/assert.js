@@ -103,9 +103,17 @@ function checkThrown(thrown, expected, message, fn, operator) {
     if (expected.test(str)) return;
     fail(thrown, expected, message, operator, fn, `The input did not match the regular expression ${String(expected)}. Input:\n\n${showShort(str)}\n`);
   }
+  if (typeof expected === 'object' && expected !== null && (typeof thrown !== 'object' || thrown === null)) {
+    // As Node: a primitive (or null) thrown against a validation object fails as a deep-equality
+    // diff of the two, reported under the calling function's operator.
+    const err = new AssertionError({ actual: thrown, expected, message, operator: 'deepStrictEqual', stackStartFn: fn });
+    err.operator = operator;
+    throw err;
+  }
   if (typeof expected === 'object' && expected !== null) {
     const keys = Object.keys(expected);
     if (expected instanceof Error) keys.push('name', 'message');
+    else if (keys.length === 0) throw nodeError(TypeError, 'ERR_INVALID_ARG_VALUE', `The argument 'error' may not be an empty object. Received ${inspect(expected)}`);
     for (const k of keys) {
       const want = expected[k];
       const got = thrown?.[k];
