@@ -475,6 +475,8 @@ var __runjs_part = (() => {
   };
   var scheduler = __runjs_P.Object_create(Scheduler.prototype);
   __runjs_P.$add(schedulers, scheduler);
+  __runjs_P.Object_defineProperty(promiseTimeout, "name", { value: "setTimeout" });
+  __runjs_P.Object_defineProperty(promiseImmediate, "name", { value: "setImmediate" });
   var promises = { setTimeout: promiseTimeout, setImmediate: promiseImmediate, scheduler };
   var live = /* @__PURE__ */ new Map();
   var nextId = -1;
