@@ -629,6 +629,8 @@ var __runjs_part = (() => {
     "path/win32": "path",
     process: "web",
     querystring: "node-misc",
+    readline: "node-misc",
+    "readline/promises": "node-misc",
     stream: "stream",
     "stream/consumers": "stream",
     "stream/promises": "stream",

@@ -28,6 +28,8 @@ export const MODULE_PARTS = {
   'path/win32': 'path',
   process: 'web',
   querystring: 'node-misc',
+  readline: 'node-misc',
+  'readline/promises': 'node-misc',
   stream: 'stream',
   'stream/consumers': 'stream',
   'stream/promises': 'stream',
