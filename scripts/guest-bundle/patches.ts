@@ -213,6 +213,8 @@ function fromString (string, encoding) {
       find: "      var w = new Error('Possible EventEmitter memory leak detected. ' +\n                          existing.length + ' ' + String(type) + ' listeners ' +\n                          'added. Use emitter.setMaxListeners() to ' +\n                          'increase limit');\n",
       replace: "      var w = new Error('Possible EventEmitter memory leak detected. ' +\n                          existing.length + ' ' + String(type) + ' listeners ' +\n                          'added to ' + __runjs_describeEmitter(target) + '. MaxListeners is ' + m + '. Use emitter.setMaxListeners() to ' +\n                          'increase limit');\n",
     },
+    // Node 24 removes every event's listeners, symbol-keyed ones too (events 3.3.0 took Object.keys).
+    { find: '        var keys = Object.keys(events);\n        var key;\n', replace: '        var keys = Reflect.ownKeys(events);\n        var key;\n' },
     {
       find: "function _onceWrap(target, type, listener) {\n",
       replace: "function __runjs_describeEmitter(target) {\n  try {\n    return require('runjs:part/core').host.requirePart('util').modules.util.inspect(target, { depth: -1 });\n  } catch {\n    return '[' + (target && target.constructor && target.constructor.name || 'Object') + ']';\n  }\n}\n\nfunction _onceWrap(target, type, listener) {\n",

@@ -127,6 +127,14 @@ guestSuite('process events', (g) => {
     assert.equal(output, 'sync\ntick\npromise\n');
   });
 
+  g.test("assert.CallTracker refuses new tracked functions in an 'exit' listener, as Node's", async (ctx) => {
+    const code = "const { CallTracker } = require('node:assert');\nconst t = new CallTracker();\nt.calls(() => {})();\nprocess.on('exit', () => { try { t.calls(() => {}); console.log('no error'); } catch (e) { console.log(e.name, e.code, e.message); } });";
+    const [{ outcome, output }, expected] = await Promise.all([ctx.run(code), inNode(code, true)]);
+    assert.equal(outcome.status, 'completed');
+    assert.equal(output.replace(/^\[WARN\].*\n/m, ''), expected.stdout);
+    assert.equal(expected.stdout, 'Error ERR_UNAVAILABLE_DURING_EXIT Cannot call function in process exit handler\n');
+  });
+
   g.test('the main body throws: a listener takes it and the run completes with no result', async (ctx) => {
     const { outcome, output } = await ctx.run("process.on('uncaughtException', (e) => console.log('caught', e.message));\nawait null;\nthrow new Error('main')");
     assert.deepEqual(outcome, { status: 'completed', result: '' });

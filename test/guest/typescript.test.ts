@@ -18,6 +18,17 @@ guestSuite('TypeScript', (g) => {
     ].join('\n')), '9 g 1 Up a 2 k:1 5\n');
   });
 
+  g.test('functions and classes keep the names an enclosing binding shares (esbuild would number them), in stack frames too', async (ctx) => {
+    assert.equal(await ctx.output([
+      'const f = function f(n: number): number { return n < 1 ? 0 : f(n - 1) };',
+      'const mustNotCall = (msg?: string) => function mustNotCall() { return mustNotCall.name };',
+      'const C = class C { static who() { return C.name } };',
+      'const m = 1; function outer() { function m() {} return m.name }',
+      'const g = function g() { return new Error("x").stack! };',
+      "console.log(f.name, f(3), mustNotCall()(), C.who(), outer(), m, require('node:util').inspect(f), g().includes('at g ('), / g\\d/.test(g()));",
+    ].join('\n')), 'f 0 mustNotCall C m 1 [Function: f] true false\n');
+  });
+
   g.test('a parse error fails the run with the same text on both engines', async (ctx) => {
     const res = await ctx.run('const x: number = ;');
     assert.deepEqual(res.outcome, { status: 'failed', error: 'TypeScript parse error: 1:19: Unexpected ";"' });

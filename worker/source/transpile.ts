@@ -18,6 +18,7 @@ import { checkSourceLimits } from './source-limits.ts';
 import { redactHostPaths } from '../../shared/host-paths.ts';
 import { ByteLru } from '../../shared/image-lru.ts';
 import { isPlainModule } from './plain-module.ts';
+import { restoreFunctionNames } from './restore-names.ts';
 
 /**
  * Bounds of each worker's transform cache: the sources and outputs held, in UTF-16 bytes. Scripts
@@ -177,7 +178,8 @@ export class Transpiler {
         // the run instead of being silently dropped as unused.
         tsconfigRaw: { compilerOptions: { verbatimModuleSyntax: true, preserveValueImports: false, useDefineForClassFields: true } },
       }).then(
-        (out) => { settle(); resolve({ code: out.code, map: out.map }); },
+        // esbuild's renames of shadowing function/class names are undone (restore-names.ts).
+        (out) => { settle(); resolve({ code: restoreFunctionNames(source, out.code), map: out.map }); },
         (e: unknown) => { settle(); reject(e); },
       );
     });

@@ -52,6 +52,8 @@ const corpus = {
   'CustomEvent detail on another object': () => Reflect.get(CustomEvent.prototype, 'detail', {}),
   'inspect an Event': () => require('node:util').inspect(new CustomEvent('x', { cancelable: true })).replace(/timeStamp: [\d.]+/, 'timeStamp: N'),
   'inspect an Event past the depth': () => require('node:util').inspect({ e: [new Event('x')] }, { depth: 0 }),
+  'removeAllListeners(): symbol-keyed events too, each with removeListener': () => { const E = require('node:events'); const e = new E(); const sym = Symbol('s'); const f = () => {}; const seen = []; e.on(sym, f); e.on('x', f); e.on('removeListener', (name, l) => seen.push([typeof name === 'symbol' ? name.toString() : name, l === f])); e.removeAllListeners(); return [seen, e.listenerCount(sym), Reflect.ownKeys(e._events).length]; },
+  'domain: an added emitter\'s unhandled error goes to the domain': () => { const domain = require('node:domain'); const E = require('node:events'); const d = domain.create(); const e = new E(); d.add(e); const got = []; d.on('error', (er) => got.push([er instanceof Error ? [er.code, er.message] : er, er?.domainEmitter === e, er?.domain === d, er?.domainThrown])); const r = [e.emit('error'), e.emit('error', null), e.emit('error', 42), e.emit('error', new Error('x'))]; const members = d.members.length === 1 && d.members[0] === e; d.remove(e); return [r, got, members, e.domain, d.members.length, d instanceof E, typeof domain.Domain, Object.keys(domain).sort()]; },
 };
 
 /** What process 'warning' listeners see while `fn(target)` adds listeners to a fresh EventTarget. */

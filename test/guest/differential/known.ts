@@ -12,7 +12,6 @@ const BUFFER: Known = {
 };
 
 const UTIL: Known = {
-  'inspect: function with props': 'the script transform (esbuild) renames a named function expression whose name an outer binding shares (`const f = function f() {}` is named f2)',
   'inspect: map iterator': "iterator entries cannot be previewed without the engine (Node's previewEntries is native)",
   'inspect: long-running structure': "Node's inspect stops a 1000-deep structure at its native stack limit; the engines' limits differ",
 };

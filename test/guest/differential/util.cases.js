@@ -139,4 +139,6 @@ const corpus = {
   '_errnoException: no original': () => { const e = u()._errnoException(-13, 'read'); return [e.message, Object.keys(e)]; },
   '_exceptionWithHostPort': () => { const e = u()._exceptionWithHostPort(-111, 'connect', '127.0.0.1', 80, 'x'); return [e.code, e.message, e.address, e.port, Object.keys(e)]; },
   '_exceptionWithHostPort: no port': () => { const e = u()._exceptionWithHostPort(-111, 'connect', '::1'); return [e.message, Object.keys(e)]; },
+  'types: SharedArrayBuffer brand checks': () => { const t = require('node:util').types; const s = new SharedArrayBuffer(2); return [t.isSharedArrayBuffer(s), t.isAnyArrayBuffer(s), t.isArrayBuffer(s), t.isSharedArrayBuffer(new ArrayBuffer(2)), require('node:util').isDeepStrictEqual(s, new SharedArrayBuffer(2))]; },
+  'promisify: the custom forms of fs.exists, stream and timers keep Node\'s names': () => { const { promisify } = require('node:util'); const fs = require('node:fs'); const stream = require('node:stream'); const timers = require('node:timers'); return [promisify(fs.exists).name, promisify(stream.finished).name, promisify(stream.pipeline).name, promisify(timers.setImmediate).name, promisify(timers.setTimeout).name, fs.readFile.name, fs.exists.name, typeof fs.exists[promisify.custom], require('node:timers/promises').setTimeout.name]; },
 };

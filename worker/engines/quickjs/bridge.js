@@ -101,9 +101,28 @@
             stack = end === -1 ? '' : StringSlice(stack, end + 1);
           }
         }
+        // V8 begins the stack with the target's `name: message` head, as Error.prototype.toString
+        // would write it (Node's errors, assert's AssertionError `stack: /Failed/` rely on it);
+        // QuickJS's own stacks hold frames only.
+        const head = stackHead(target);
+        stack = stack === '' ? head : `${head}\n${stack}`;
         ObjectDefineProperty(target, 'stack', { __proto__: null, value: stack, writable: true, enumerable: false, configurable: true });
       },
     }.captureStackTrace;
+    const stackHead = (target) => {
+      let name = 'Error';
+      let message = '';
+      try {
+        const n = target.name;
+        if (n !== undefined) name = `${n}`;
+        const m = target.message;
+        if (m !== undefined) message = `${m}`;
+      } catch {
+        return 'Error';
+      }
+      if (name === '') return message;
+      return message === '' ? name : `${name}: ${message}`;
+    };
     ObjectDefineProperty(ErrorCtor, 'captureStackTrace', { __proto__: null, value: captureStackTrace, writable: true, enumerable: false, configurable: true });
   }
   // `using` declarations (lowered by esbuild) look these up; QuickJS has no Symbol.dispose.

@@ -205,9 +205,10 @@ should not loosely deep-equal
           this.operator = operator;
         }
         this.diff = diff;
-        __runjs_P.Object_defineProperty(this, "name", { value: "AssertionError", enumerable: false, writable: true, configurable: true });
-        const start = stackStartFn ?? stackStartFunction;
-        if (start !== void 0 && typeof __runjs_P.Error_captureStackTrace === "function") __runjs_P.Error_captureStackTrace(this, start);
+        __runjs_P.Object_defineProperty(this, "name", { value: "AssertionError [ERR_ASSERTION]", enumerable: false, writable: true, configurable: true });
+        if (typeof __runjs_P.Error_captureStackTrace === "function") __runjs_P.Error_captureStackTrace(this, stackStartFn ?? stackStartFunction);
+        void this.stack;
+        this.name = "AssertionError";
       }
       toString() {
         return `${this.name} [${this.code}]: ${this.message}`;
@@ -327,6 +328,7 @@ should not loosely deep-equal
         return this.#context(tracked).getCalls();
       }
       calls(fn, expected = 1) {
+        if (globalThis.process?._exiting === true) throw nodeError(Error, "ERR_UNAVAILABLE_DURING_EXIT", "Cannot call function in process exit handler");
         if (typeof fn === "number") {
           expected = fn;
           fn = noop;
@@ -338,6 +340,7 @@ should not loosely deep-equal
         if (expected < 1 || expected > 4294967295) throw outOfRange("expected", ">= 1 && <= 4294967295", expected);
         const context = new CallContext(expected, fn.name || "calls", new Error());
         const tracked = new Proxy(fn, {
+          __proto__: null,
           apply(target, thisArg, args) {
             context.track(thisArg, args);
             return __runjs_P.Reflect_apply(target, thisArg, args);
@@ -462,9 +465,15 @@ ${thrown}`);
 ${showShort(str)}
 `);
     }
+    if (typeof expected === "object" && expected !== null && (typeof thrown !== "object" || thrown === null)) {
+      const err = new AssertionError({ actual: thrown, expected, message, operator: "deepStrictEqual", stackStartFn: fn });
+      err.operator = operator;
+      throw err;
+    }
     if (typeof expected === "object" && expected !== null) {
       const keys = __runjs_P.Object_keys(expected);
       if (expected instanceof Error) __runjs_P.$push(keys, "name", "message");
+      else if (keys.length === 0) throw nodeError2(TypeError, "ERR_INVALID_ARG_VALUE", `The argument 'error' may not be an empty object. Received ${inspect(expected)}`);
       for (const k of __runjs_P.iter(keys)) {
         const want = expected[k];
         const got = thrown?.[k];
@@ -526,21 +535,23 @@ ${showShort(got)}
     expectsError(throws, thrown, threw, args[0], args[1], args.length + 1);
   }
   __name(throws, "throws");
-  async function rejects(promiseFn, ...args) {
+  async function waitForActual(promiseFn) {
     let promise;
     if (typeof promiseFn === "function") {
       promise = promiseFn();
       if (!isPromiseLike(promise)) throw nodeError2(TypeError, "ERR_INVALID_RETURN_VALUE", `Expected instance of Promise to be returned from the "promiseFn" function but got ${describeReturn(promise)}.`);
     } else if (isPromiseLike(promiseFn)) promise = promiseFn;
     else throw invalidArgType2("promiseFn", "of type function or an instance of Promise", promiseFn);
-    let thrown;
-    let threw = false;
     try {
       await promise;
     } catch (e) {
-      threw = true;
-      thrown = e;
+      return { threw: true, thrown: e };
     }
+    return { threw: false, thrown: void 0 };
+  }
+  __name(waitForActual, "waitForActual");
+  async function rejects(promiseFn, ...args) {
+    const { threw, thrown } = await waitForActual(promiseFn);
     expectsError(rejects, thrown, threw, args[0], args[1], args.length + 1);
   }
   __name(rejects, "rejects");
@@ -549,30 +560,41 @@ ${showShort(got)}
   }
   __name(isPromiseLike, "isPromiseLike");
   var describeReturn = /* @__PURE__ */ __name((v) => core_default.shared.describeType(v), "describeReturn");
-  function doesNotThrow(fn, expected, message) {
+  function hasMatchingError(actual, expected) {
+    if (typeof expected !== "function") {
+      if (expected instanceof RegExp) return __runjs_P.$test(expected, String(actual));
+      throw invalidArgType2("expected", "of type function or an instance of RegExp", expected);
+    }
+    if (expected.prototype !== void 0 && actual instanceof expected) return true;
+    if (__runjs_P.$isPrototypeOf(Error, expected)) return false;
+    return __runjs_P.Reflect_apply(expected, {}, [actual]) === true;
+  }
+  __name(hasMatchingError, "hasMatchingError");
+  function expectsNoError(stackStartFn, actual, expected, message) {
     if (typeof expected === "string") {
       message = expected;
       expected = void 0;
     }
+    if (!expected || hasMatchingError(actual, expected)) {
+      const kind = stackStartFn === doesNotReject ? "rejection" : "exception";
+      fail(actual, expected, `Got unwanted ${kind}${message ? `: ${message}` : "."}
+Actual message: "${actual?.message}"`, stackStartFn.name, stackStartFn);
+    }
+    throw actual;
+  }
+  __name(expectsNoError, "expectsNoError");
+  function doesNotThrow(fn, expected, message) {
+    if (typeof fn !== "function") throw invalidArgType2("fn", "of type function", fn);
     try {
       fn();
     } catch (e) {
-      fail(e, expected, `Got unwanted exception${message ? `: ${message}` : "."}
-Actual message: "${e?.message}"`, "doesNotThrow", doesNotThrow);
+      expectsNoError(doesNotThrow, e, expected, message);
     }
   }
   __name(doesNotThrow, "doesNotThrow");
   async function doesNotReject(promiseFn, expected, message) {
-    if (typeof expected === "string") {
-      message = expected;
-      expected = void 0;
-    }
-    try {
-      await (typeof promiseFn === "function" ? promiseFn() : promiseFn);
-    } catch (e) {
-      fail(e, expected, `Got unwanted rejection${message ? `: ${message}` : "."}
-Actual message: "${e?.message}"`, "doesNotReject", doesNotReject);
-    }
+    const { threw, thrown } = await waitForActual(promiseFn);
+    if (threw) expectsNoError(doesNotReject, thrown, expected, message);
   }
   __name(doesNotReject, "doesNotReject");
   function match(string, regexp, message) {
@@ -649,14 +671,14 @@ ${showShort(string)}
       doesNotReject,
       match,
       doesNotMatch,
-      fail(actual = void 0, expected = void 0, message = void 0, operator = void 0) {
+      fail(actual = void 0, expected = void 0, message = void 0, operator = void 0, stackStartFn = void 0) {
         if (arguments.length === 0 || arguments.length === 1 && actual == null) fail(void 0, void 0, void 0, "fail", assert2.fail, "Failed");
         if (arguments.length === 1) fail(void 0, void 0, actual, "fail", assert2.fail);
         if (!failWarned.done) {
           failWarned.done = true;
           process.emitWarning("assert.fail() with more than one argument is deprecated. Please use assert.strictEqual() instead or only pass a message.", "DeprecationWarning", "DEP0094");
         }
-        fail(actual, expected, message, operator ?? (arguments.length === 2 ? "!=" : "fail"), assert2.fail);
+        fail(actual, expected, message, operator ?? (arguments.length === 2 ? "!=" : "fail"), stackStartFn || assert2.fail);
       },
       ifError(value) {
         if (value === null || value === void 0) return;

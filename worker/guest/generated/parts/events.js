@@ -366,7 +366,7 @@ var __runjs_part = (() => {
           return this;
         }
         if (arguments.length === 0) {
-          var keys = __runjs_P.Object_keys(events);
+          var keys = __runjs_P.Reflect_ownKeys(events);
           var key;
           for (i = 0; i < keys.length; ++i) {
             key = keys[i];
@@ -512,8 +512,119 @@ var __runjs_part = (() => {
   // runjs-esm:runjs:part/core
   var core_default = __runjs_require("core");
 
+  // worker/guest/platform/parts/events/domain.js
+  var { nodeError } = core_default.shared;
+  function tag(er, domain2, fields) {
+    if (er === null || typeof er !== "object" && typeof er !== "function") return;
+    __runjs_P.Object_defineProperty(er, "domain", { __proto__: null, value: domain2, writable: true, enumerable: false, configurable: true });
+    __runjs_P.Object_assign(er, fields);
+  }
+  __name(tag, "tag");
+  function makeDomain(EventEmitter2) {
+    const stack = [];
+    const state = { active: null };
+    class Domain extends EventEmitter2 {
+      static {
+        __name(this, "Domain");
+      }
+      constructor() {
+        super();
+        this.members = [];
+      }
+      enter() {
+        __runjs_P.$push(stack, this);
+        state.active = this;
+        process.domain = this;
+      }
+      exit() {
+        const at = __runjs_P.$lastIndexOf(stack, this);
+        if (at === -1) return;
+        stack.length = at;
+        state.active = stack.length > 0 ? stack[stack.length - 1] : null;
+        process.domain = state.active;
+      }
+      add(ee) {
+        if (ee.domain === this) return;
+        if (ee.domain) ee.domain.remove(ee);
+        ee.domain = this;
+        __runjs_P.$push(this.members, ee);
+      }
+      remove(ee) {
+        ee.domain = null;
+        const at = __runjs_P.$indexOf(this.members, ee);
+        if (at !== -1) __runjs_P.$splice(this.members, at, 1);
+      }
+      run(fn, ...args) {
+        this.enter();
+        try {
+          return __runjs_P.Reflect_apply(fn, this, args);
+        } catch (er) {
+          tag(er, this, { domainThrown: true });
+          this.emit("error", er);
+          return void 0;
+        } finally {
+          this.exit();
+        }
+      }
+      bind(cb) {
+        const domain2 = this;
+        function runBound(...args) {
+          return domain2.run(() => __runjs_P.Reflect_apply(cb, this, args));
+        }
+        __name(runBound, "runBound");
+        runBound.domain = this;
+        return runBound;
+      }
+      intercept(cb) {
+        const domain2 = this;
+        function runIntercepted(er, ...args) {
+          if (er) {
+            tag(er, domain2, { domainBound: cb, domainThrown: false });
+            domain2.emit("error", er);
+            return void 0;
+          }
+          return domain2.run(() => __runjs_P.Reflect_apply(cb, this, args));
+        }
+        __name(runIntercepted, "runIntercepted");
+        return runIntercepted;
+      }
+    }
+    const emit2 = EventEmitter2.prototype.emit;
+    EventEmitter2.prototype.emit = /* @__PURE__ */ __name(function emit_(...args) {
+      const domain2 = this.domain;
+      if (domain2 === null || domain2 === void 0 || this === process) return __runjs_P.Reflect_apply(emit2, this, args);
+      if (args[0] === "error" && this.listenerCount("error") === 0) {
+        const er = args.length > 1 && args[1] ? args[1] : nodeError(Error, "ERR_UNHANDLED_ERROR", "Unhandled error.");
+        if (typeof er === "object") {
+          er.domainEmitter = this;
+          tag(er, domain2, { domainThrown: false });
+        }
+        domain2.emit("error", er);
+        return false;
+      }
+      domain2.enter();
+      try {
+        return __runjs_P.Reflect_apply(emit2, this, args);
+      } finally {
+        domain2.exit();
+      }
+    }, "emit_");
+    __runjs_P.Object_defineProperty(EventEmitter2.prototype.emit, "name", { value: "emit" });
+    EventEmitter2.usingDomains = true;
+    return {
+      _stack: stack,
+      Domain,
+      get active() {
+        return state.active;
+      },
+      create: /* @__PURE__ */ __name(() => new Domain(), "create"),
+      createDomain: /* @__PURE__ */ __name(() => new Domain(), "createDomain")
+    };
+  }
+  __name(makeDomain, "makeDomain");
+
   // worker/guest/platform/parts/events.js
-  var { nodeError, invalidArgType, outOfRange } = core_default.shared;
+  var { nodeError: nodeError2, invalidArgType, outOfRange } = core_default.shared;
   function validateAbortSignal(signal, name) {
     if (signal !== void 0 && (signal === null || typeof signal !== "object" || !("aborted" in signal))) throw invalidArgType(name, "an instance of AbortSignal", signal);
   }
@@ -532,7 +643,7 @@ var __runjs_part = (() => {
     } catch {
       shown = String(value);
     }
-    const err = nodeError(Error, "ERR_UNHANDLED_ERROR", `Unhandled error. (${shown})`);
+    const err = nodeError2(Error, "ERR_UNHANDLED_ERROR", `Unhandled error. (${shown})`);
     err.context = value;
     return err;
   }
@@ -757,7 +868,14 @@ var __runjs_part = (() => {
       __runjs_P.Object_defineProperty(import_events.default, "EventEmitterAsyncResource", { value, writable: true, enumerable: true, configurable: true });
     }
   });
-  var modules = { events: import_events.default };
+  var domain;
+  var modules = {
+    events: import_events.default,
+    // Made on first require: loading node:domain patches EventEmitter.prototype.emit, as in Node.
+    get domain() {
+      return domain ??= makeDomain(import_events.default);
+    }
+  };
   var globals = {};
   return __toCommonJS(events_exports);
 })();

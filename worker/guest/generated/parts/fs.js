@@ -520,7 +520,12 @@ var __runjs_part = (() => {
         }
       );
     };
+    __runjs_P.Object_defineProperty(callbacks[short], "name", { value: short });
   }
+  __runjs_P.Object_defineProperty(callbacks.exists, /* @__PURE__ */ __runjs_P.Symbol_for("nodejs.util.promisify.custom"), {
+    value: { exists: /* @__PURE__ */ __name((path) => new Promise((resolve) => callbacks.exists(path, resolve)), "exists") }.exists,
+    configurable: true
+  });
   for (const {0: name, 1: fn} of __runjs_P.iter([["read", readSync], ["write", writeSync]])) {
     callbacks[name] = (fd, buffer, ...args) => {
       const cb = __runjs_P.$pop(args);

@@ -546,6 +546,9 @@ var __runjs_part = (() => {
   };
   var scheduler = __runjs_P.Object_create(Scheduler.prototype);
   __runjs_P.$add(schedulers, scheduler);
+  __runjs_P.Object_defineProperty(promiseTimeout, "name", { value: "setTimeout" });
+  __runjs_P.Object_defineProperty(promiseImmediate, "name", { value: "setImmediate" });
+  __runjs_P.Object_defineProperty(promiseInterval, "name", { value: "setInterval" });
   var promises = { setTimeout: promiseTimeout, setImmediate: promiseImmediate, setInterval: promiseInterval, scheduler };
   var live = /* @__PURE__ */ new Map();
   var nextId = -1;
@@ -896,6 +899,236 @@ Timeout duration was set to 1.`, "TimeoutNaNWarning");
     }
   };
 
+  // worker/guest/platform/parts/node/readline.js
+  var kCustomPromisify2 = /* @__PURE__ */ __runjs_P.Symbol_for("nodejs.util.promisify.custom");
+  var { invalidArgType: invalidArgType3 } = core_default.shared;
+  var CSI = "\x1B[";
+  function writeTo(stream, text, callback) {
+    if (stream === null || stream === void 0) {
+      if (typeof callback === "function") queueMicrotask(() => callback(null));
+      return true;
+    }
+    return stream.write(text, callback);
+  }
+  __name(writeTo, "writeTo");
+  function makeReadline() {
+    const EventEmitter = core_default.host.requirePart("events").modules.events;
+    const { StringDecoder } = core_default.host.requirePart("buffer").modules.string_decoder;
+    class Interface extends EventEmitter {
+      static {
+        __name(this, "Interface");
+      }
+      #decoder = new StringDecoder("utf8");
+      #pending = "";
+      #questions = [];
+      #sawReturn = false;
+      #onData;
+      #onEnd;
+      constructor(input, output = void 0, completer = void 0, terminal = void 0) {
+        super();
+        let options = input;
+        if (!(input !== null && typeof input === "object" && "input" in input)) options = { input, output, completer, terminal };
+        if (options.input === null || typeof options.input !== "object" || typeof options.input.on !== "function") {
+          throw invalidArgType3("input", "an instance of Stream", options.input);
+        }
+        this.input = options.input;
+        this.output = options.output;
+        this.terminal = false;
+        this.line = "";
+        this.closed = false;
+        this.crlfDelay = __runjs_P.Math_max(100, Number(options.crlfDelay) || 100);
+        this._prompt = options.prompt === void 0 ? "> " : String(options.prompt);
+        this.#onData = (chunk) => this.#feed(typeof chunk === "string" ? chunk : this.#decoder.write(chunk));
+        this.#onEnd = () => {
+          const rest = this.#pending + this.#decoder.end();
+          this.#pending = "";
+          if (rest.length > 0) this.#emitLine(rest);
+          this.close();
+        };
+        this.input.on("data", this.#onData);
+        this.input.on("end", this.#onEnd);
+        if (options.signal !== void 0) {
+          if (options.signal.aborted) queueMicrotask(() => this.close());
+          else options.signal.addEventListener("abort", () => this.close(), { once: true });
+        }
+        if (typeof this.input.resume === "function") this.input.resume();
+      }
+      /** Splits on \n, \r\n and a lone \r, as Node's non-terminal Interface does. */
+      #feed(text) {
+        let s = this.#pending + text;
+        if (this.#sawReturn && __runjs_P.$startsWith(s, "\n")) s = __runjs_P.$slice(s, 1);
+        this.#sawReturn = false;
+        const parts = __runjs_P.$split(s, /\r\n|\n|\r/);
+        this.#pending = __runjs_P.$pop(parts);
+        if (__runjs_P.$endsWith(s, "\r")) this.#sawReturn = true;
+        for (const line of __runjs_P.iter(parts)) {
+          if (this.closed) return;
+          this.#emitLine(line);
+        }
+      }
+      #emitLine(line) {
+        const answer = __runjs_P.$shift(this.#questions);
+        if (answer !== void 0) answer(line);
+        else this.emit("line", line);
+      }
+      getPrompt() {
+        return this._prompt;
+      }
+      setPrompt(prompt) {
+        this._prompt = String(prompt);
+      }
+      prompt() {
+        if (this.closed) throw __runjs_P.Object_assign(new Error("readline was closed"), { code: "ERR_USE_AFTER_CLOSE" });
+        writeTo(this.output, this._prompt);
+      }
+      question(query, options, cb) {
+        if (typeof options === "function") {
+          cb = options;
+          options = {};
+        }
+        if (this.closed) throw __runjs_P.Object_assign(new Error("readline was closed"), { code: "ERR_USE_AFTER_CLOSE" });
+        if (typeof cb !== "function") return;
+        const signal = options?.signal;
+        if (signal?.aborted) return;
+        writeTo(this.output, String(query));
+        __runjs_P.$push(this.#questions, cb);
+      }
+      write(data) {
+        if (this.closed) throw __runjs_P.Object_assign(new Error("readline was closed"), { code: "ERR_USE_AFTER_CLOSE" });
+        if (typeof data === "string") this.#feed(data);
+      }
+      pause() {
+        if (typeof this.input.pause === "function") this.input.pause();
+        this.emit("pause");
+        return this;
+      }
+      resume() {
+        if (typeof this.input.resume === "function") this.input.resume();
+        this.emit("resume");
+        return this;
+      }
+      close() {
+        if (this.closed) return;
+        this.closed = true;
+        this.input.removeListener("data", this.#onData);
+        this.input.removeListener("end", this.#onEnd);
+        if (typeof this.input.pause === "function") this.input.pause();
+        this.emit("close");
+      }
+      [Symbol.asyncIterator]() {
+        const lines = EventEmitter.on(this, "line", { close: ["close"] });
+        return {
+          next: /* @__PURE__ */ __name(async () => {
+            const r = await __runjs_P.$next(lines);
+            return r.done ? r : { value: r.value[0], done: false };
+          }, "next"),
+          return: /* @__PURE__ */ __name(async () => {
+            this.close();
+            return __runjs_P.$return(lines);
+          }, "return"),
+          [Symbol.asyncIterator]() {
+            return this;
+          }
+        };
+      }
+      [Symbol.dispose]() {
+        this.close();
+      }
+    }
+    __runjs_P.Object_defineProperty(Interface.prototype.question, kCustomPromisify2, {
+      value: {
+        question(query, options = {}) {
+          return new Promise((resolve2) => this.question(query, options, resolve2));
+        }
+      }.question,
+      configurable: true,
+      writable: true
+    });
+    const cursorTo = /* @__PURE__ */ __name((stream, x, y, callback) => {
+      if (typeof y === "function") {
+        callback = y;
+        y = void 0;
+      }
+      return writeTo(stream, typeof y === "number" ? `${CSI}${y + 1};${x + 1}H` : `${CSI}${x + 1}G`, callback);
+    }, "cursorTo");
+    const moveCursor = /* @__PURE__ */ __name((stream, dx, dy, callback) => {
+      let text = "";
+      if (dx < 0) text += `${CSI}${-dx}D`;
+      else if (dx > 0) text += `${CSI}${dx}C`;
+      if (dy < 0) text += `${CSI}${-dy}A`;
+      else if (dy > 0) text += `${CSI}${dy}B`;
+      return writeTo(stream, text, callback);
+    }, "moveCursor");
+    const clearLine = /* @__PURE__ */ __name((stream, dir, callback) => writeTo(stream, dir < 0 ? `${CSI}1K` : dir > 0 ? `${CSI}0K` : `${CSI}2K`, callback), "clearLine");
+    const clearScreenDown = /* @__PURE__ */ __name((stream, callback) => writeTo(stream, `${CSI}0J`, callback), "clearScreenDown");
+    const helpers = { clearLine, clearScreenDown, cursorTo, moveCursor, emitKeypressEvents() {
+    } };
+    class PromisesInterface extends Interface {
+      static {
+        __name(this, "PromisesInterface");
+      }
+      question(query, options = {}) {
+        return new Promise((resolve2, reject) => {
+          if (options?.signal?.aborted) {
+            reject(__runjs_P.Object_assign(new Error("The operation was aborted"), { name: "AbortError", code: "ABORT_ERR" }));
+            return;
+          }
+          super.question(query, options, resolve2);
+        });
+      }
+    }
+    __runjs_P.Object_defineProperty(PromisesInterface, "name", { value: "Interface" });
+    const readline2 = {
+      Interface,
+      createInterface: /* @__PURE__ */ __name((input, output, completer, terminal) => new Interface(input, output, completer, terminal), "createInterface"),
+      ...helpers
+    };
+    readline2.promises = {
+      Interface: PromisesInterface,
+      createInterface: /* @__PURE__ */ __name((input, output, completer, terminal) => new PromisesInterface(input, output, completer, terminal), "createInterface"),
+      Readline: class Readline {
+        static {
+          __name(this, "Readline");
+        }
+        #stream;
+        #todo = [];
+        constructor(stream) {
+          this.#stream = stream;
+        }
+        clearLine(dir) {
+          __runjs_P.$push(this.#todo, dir < 0 ? `${CSI}1K` : dir > 0 ? `${CSI}0K` : `${CSI}2K`);
+          return this;
+        }
+        clearScreenDown() {
+          __runjs_P.$push(this.#todo, `${CSI}0J`);
+          return this;
+        }
+        cursorTo(x, y) {
+          __runjs_P.$push(this.#todo, typeof y === "number" ? `${CSI}${y + 1};${x + 1}H` : `${CSI}${x + 1}G`);
+          return this;
+        }
+        moveCursor(dx, dy) {
+          let t = "";
+          if (dx) t += `${CSI}${__runjs_P.Math_abs(dx)}${dx < 0 ? "D" : "C"}`;
+          if (dy) t += `${CSI}${__runjs_P.Math_abs(dy)}${dy < 0 ? "A" : "B"}`;
+          __runjs_P.$push(this.#todo, t);
+          return this;
+        }
+        commit() {
+          const text = __runjs_P.$join(this.#todo, "");
+          this.#todo = [];
+          return new Promise((resolve2) => writeTo(this.#stream, text, () => resolve2()));
+        }
+        rollback() {
+          this.#todo = [];
+          return this;
+        }
+      }
+    };
+    return readline2;
+  }
+  __name(makeReadline, "makeReadline");
+
   // worker/guest/platform/parts/node-misc.js
   var console = core_default.globals.console;
   var Console = class {
@@ -923,6 +1156,7 @@ Timeout duration was set to 1.`, "TimeoutNaNWarning");
     }
   };
   __runjs_P.Object_defineProperty(console, "Console", { value: Console, writable: true, configurable: true });
+  var readline;
   var modules = {
     os,
     querystring: qs,
@@ -933,7 +1167,14 @@ Timeout duration was set to 1.`, "TimeoutNaNWarning");
     perf_hooks: perfHooks,
     module: moduleModule,
     async_hooks: asyncHooks,
-    worker_threads: workerThreads
+    worker_threads: workerThreads,
+    // Made on first require (it loads the events and buffer parts).
+    get readline() {
+      return readline ??= makeReadline();
+    },
+    get "readline/promises"() {
+      return this.readline.promises;
+    }
   };
   var globals = {};
   return __toCommonJS(node_misc_exports);

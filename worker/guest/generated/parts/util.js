@@ -2022,7 +2022,11 @@ ${e3}`;
   var TypedArrayProto = __runjs_P.Object_getPrototypeOf(Uint8Array.prototype);
   var typedArrayTag = __runjs_P.Object_getOwnPropertyDescriptor(TypedArrayProto, Symbol.toStringTag).get;
   var byteLengthGetter = __runjs_P.Object_getOwnPropertyDescriptor(ArrayBuffer.prototype, "byteLength").get;
-  var sabByteLength = typeof SharedArrayBuffer === "function" ? __runjs_P.Object_getOwnPropertyDescriptor(SharedArrayBuffer.prototype, "byteLength").get : void 0;
+  var isSab = /* @__PURE__ */ __name((v) => {
+    const Sab = globalThis.SharedArrayBuffer;
+    const getter = typeof Sab === "function" ? __runjs_P.Object_getOwnPropertyDescriptor(Sab.prototype, "byteLength")?.get : void 0;
+    return typeof getter === "function" && tryCall(getter, v);
+  }, "isSab");
   var dataViewByteLength = __runjs_P.Object_getOwnPropertyDescriptor(DataView.prototype, "byteLength").get;
   var mapSize = __runjs_P.Object_getOwnPropertyDescriptor(Map.prototype, "size").get;
   var setSize = __runjs_P.Object_getOwnPropertyDescriptor(Set.prototype, "size").get;
@@ -2046,9 +2050,9 @@ ${e3}`;
   var AsyncGeneratorFunctionProto = __runjs_P.Object_getPrototypeOf(async function* () {
   });
   var types = {
-    isAnyArrayBuffer: /* @__PURE__ */ __name((v) => isObject(v) && (tryCall(byteLengthGetter, v) || sabByteLength !== void 0 && tryCall(sabByteLength, v)), "isAnyArrayBuffer"),
+    isAnyArrayBuffer: /* @__PURE__ */ __name((v) => isObject(v) && (tryCall(byteLengthGetter, v) || isSab(v)), "isAnyArrayBuffer"),
     isArrayBuffer: /* @__PURE__ */ __name((v) => isObject(v) && tryCall(byteLengthGetter, v), "isArrayBuffer"),
-    isSharedArrayBuffer: /* @__PURE__ */ __name((v) => isObject(v) && sabByteLength !== void 0 && tryCall(sabByteLength, v), "isSharedArrayBuffer"),
+    isSharedArrayBuffer: /* @__PURE__ */ __name((v) => isObject(v) && isSab(v), "isSharedArrayBuffer"),
     isArrayBufferView: /* @__PURE__ */ __name((v) => __runjs_P.ArrayBuffer_isView(v), "isArrayBufferView"),
     isTypedArray: /* @__PURE__ */ __name((v) => tagOf(v) !== void 0, "isTypedArray"),
     isUint8Array: /* @__PURE__ */ __name((v) => tagOf(v) === "Uint8Array", "isUint8Array"),
@@ -2125,6 +2129,15 @@ ${e3}`;
     return keys;
   }
   __name(ownKeys, "ownKeys");
+  var KEYED_VIEW_MAX = 65536;
+  function nonIndexKeys(view, strict) {
+    const keys = view.length > KEYED_VIEW_MAX ? [] : __runjs_P.$slice(__runjs_P.Object_keys(view), view.length);
+    if (strict) {
+      for (const s of __runjs_P.iter(__runjs_P.Object_getOwnPropertySymbols(view))) if (__runjs_P.$call(__runjs_P.ObjectProto_propertyIsEnumerable, view, s)) __runjs_P.$push(keys, s);
+    }
+    return keys;
+  }
+  __name(nonIndexKeys, "nonIndexKeys");
   function boxedEqual(a, b) {
     if (isNumberObject(a)) return isNumberObject(b) && __runjs_P.Object_is(__runjs_P.$call(__runjs_P.NumberProto_valueOf, a), __runjs_P.$call(__runjs_P.NumberProto_valueOf, b));
     if (isStringObject(a)) return isStringObject(b) && __runjs_P.$call(__runjs_P.StringProto_valueOf, a) === __runjs_P.$call(__runjs_P.StringProto_valueOf, b);
@@ -2177,8 +2190,8 @@ ${e3}`;
         const y = bytesOf(b);
         for (let i = 0; i < x.length; i++) if (x[i] !== y[i]) return false;
       }
-      const ka2 = __runjs_P.$filter(ownKeys(a, strict), (k) => typeof k !== "string" || !__runjs_P.$test(/^\d+$/, k));
-      const kb2 = __runjs_P.$filter(ownKeys(b, strict), (k) => typeof k !== "string" || !__runjs_P.$test(/^\d+$/, k));
+      const ka2 = nonIndexKeys(a, strict);
+      const kb2 = nonIndexKeys(b, strict);
       if (ka2.length !== kb2.length) return false;
       return keysEqual(a, b, strict, memo, ka2, skipProto);
     } else if (isWeakMap(a) || isWeakSet(a)) {

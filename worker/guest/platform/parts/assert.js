@@ -103,9 +103,17 @@ function checkThrown(thrown, expected, message, fn, operator) {
     if (expected.test(str)) return;
     fail(thrown, expected, message, operator, fn, `The input did not match the regular expression ${String(expected)}. Input:\n\n${showShort(str)}\n`);
   }
+  if (typeof expected === 'object' && expected !== null && (typeof thrown !== 'object' || thrown === null)) {
+    // As Node: a primitive (or null) thrown against a validation object fails as a deep-equality
+    // diff of the two, reported under the calling function's operator.
+    const err = new AssertionError({ actual: thrown, expected, message, operator: 'deepStrictEqual', stackStartFn: fn });
+    err.operator = operator;
+    throw err;
+  }
   if (typeof expected === 'object' && expected !== null) {
     const keys = Object.keys(expected);
     if (expected instanceof Error) keys.push('name', 'message');
+    else if (keys.length === 0) throw nodeError(TypeError, 'ERR_INVALID_ARG_VALUE', `The argument 'error' may not be an empty object. Received ${inspect(expected)}`);
     for (const k of keys) {
       const want = expected[k];
       const got = thrown?.[k];
@@ -162,21 +170,28 @@ function throws(fn, ...args) {
   expectsError(throws, thrown, threw, args[0], args[1], args.length + 1);
 }
 
-async function rejects(promiseFn, ...args) {
+/**
+ * Node's waitForActual: the promise `promiseFn` is or returns, awaited; what it rejected with, or
+ * `threw: false`. A synchronous throw of `promiseFn` propagates (the caller's promise rejects with
+ * it, unvalidated), as in Node.
+ */
+async function waitForActual(promiseFn) {
   let promise;
   if (typeof promiseFn === 'function') {
     promise = promiseFn();
     if (!isPromiseLike(promise)) throw nodeError(TypeError, 'ERR_INVALID_RETURN_VALUE', `Expected instance of Promise to be returned from the "promiseFn" function but got ${describeReturn(promise)}.`);
   } else if (isPromiseLike(promiseFn)) promise = promiseFn;
   else throw invalidArgType('promiseFn', 'of type function or an instance of Promise', promiseFn);
-  let thrown;
-  let threw = false;
   try {
     await promise;
   } catch (e) {
-    threw = true;
-    thrown = e;
+    return { threw: true, thrown: e };
   }
+  return { threw: false, thrown: undefined };
+}
+
+async function rejects(promiseFn, ...args) {
+  const { threw, thrown } = await waitForActual(promiseFn);
   expectsError(rejects, thrown, threw, args[0], args[1], args.length + 1);
 }
 
@@ -186,22 +201,42 @@ function isPromiseLike(v) {
 /** As Node's ERR_INVALID_RETURN_VALUE shows the value: its ERR_INVALID_ARG_TYPE "Received …" text. */
 const describeReturn = (v) => core.shared.describeType(v);
 
-function doesNotThrow(fn, expected, message) {
+/**
+ * Node's hasMatchingError: whether `expected` (a class, a validation function or a RegExp) matches
+ * what was thrown; only then do doesNotThrow/doesNotReject report it, else they rethrow it.
+ */
+function hasMatchingError(actual, expected) {
+  if (typeof expected !== 'function') {
+    if (expected instanceof RegExp) return expected.test(String(actual));
+    throw invalidArgType('expected', 'of type function or an instance of RegExp', expected);
+  }
+  if (expected.prototype !== undefined && actual instanceof expected) return true;
+  if (Error.isPrototypeOf(expected)) return false;
+  return Reflect.apply(expected, {}, [actual]) === true;
+}
+
+/** Node's expectsNoError, shared by doesNotThrow and doesNotReject. */
+function expectsNoError(stackStartFn, actual, expected, message) {
   if (typeof expected === 'string') { message = expected; expected = undefined; }
+  if (!expected || hasMatchingError(actual, expected)) {
+    const kind = stackStartFn === doesNotReject ? 'rejection' : 'exception';
+    fail(actual, expected, `Got unwanted ${kind}${message ? `: ${message}` : '.'}\nActual message: "${actual?.message}"`, stackStartFn.name, stackStartFn);
+  }
+  throw actual;
+}
+
+function doesNotThrow(fn, expected, message) {
+  if (typeof fn !== 'function') throw invalidArgType('fn', 'of type function', fn);
   try {
     fn();
   } catch (e) {
-    fail(e, expected, `Got unwanted exception${message ? `: ${message}` : '.'}\nActual message: "${e?.message}"`, 'doesNotThrow', doesNotThrow);
+    expectsNoError(doesNotThrow, e, expected, message);
   }
 }
 
 async function doesNotReject(promiseFn, expected, message) {
-  if (typeof expected === 'string') { message = expected; expected = undefined; }
-  try {
-    await (typeof promiseFn === 'function' ? promiseFn() : promiseFn);
-  } catch (e) {
-    fail(e, expected, `Got unwanted rejection${message ? `: ${message}` : '.'}\nActual message: "${e?.message}"`, 'doesNotReject', doesNotReject);
-  }
+  const { threw, thrown } = await waitForActual(promiseFn);
+  if (threw) expectsNoError(doesNotReject, thrown, expected, message);
 }
 
 function match(string, regexp, message) {
@@ -267,7 +302,7 @@ function makeAssert(strict) {
     doesNotReject,
     match,
     doesNotMatch,
-    fail(actual = undefined, expected = undefined, message = undefined, operator = undefined) {
+    fail(actual = undefined, expected = undefined, message = undefined, operator = undefined, stackStartFn = undefined) {
       if (arguments.length === 0 || (arguments.length === 1 && actual == null)) fail(undefined, undefined, undefined, 'fail', assert.fail, 'Failed');
       if (arguments.length === 1) fail(undefined, undefined, actual, 'fail', assert.fail);
       // As Node 24: more than one argument is deprecated (DEP0094, once), and two mean `!=`.
@@ -275,7 +310,7 @@ function makeAssert(strict) {
         failWarned.done = true;
         process.emitWarning('assert.fail() with more than one argument is deprecated. Please use assert.strictEqual() instead or only pass a message.', 'DeprecationWarning', 'DEP0094');
       }
-      fail(actual, expected, message, operator ?? (arguments.length === 2 ? '!=' : 'fail'), assert.fail);
+      fail(actual, expected, message, operator ?? (arguments.length === 2 ? '!=' : 'fail'), stackStartFn || assert.fail);
     },
     ifError(value) {
       if (value === null || value === undefined) return;

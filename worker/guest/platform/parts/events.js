@@ -3,6 +3,7 @@
 // addAbortListener, once with a signal) and Node's argument checks.
 import EventEmitter from 'events';
 import core from 'runjs:part/core';
+import { makeDomain } from './events/domain.js';
 
 const { nodeError, invalidArgType, outOfRange } = core.shared;
 
@@ -265,5 +266,10 @@ Object.defineProperty(EventEmitter, 'EventEmitterAsyncResource', {
   set(value) { Object.defineProperty(EventEmitter, 'EventEmitterAsyncResource', { value, writable: true, enumerable: true, configurable: true }); },
 });
 
-export const modules = { events: EventEmitter };
+let domain;
+export const modules = {
+  events: EventEmitter,
+  // Made on first require: loading node:domain patches EventEmitter.prototype.emit, as in Node.
+  get domain() { return (domain ??= makeDomain(EventEmitter)); },
+};
 export const globals = {};

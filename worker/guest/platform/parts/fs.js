@@ -426,7 +426,14 @@ for (const [name, fn] of Object.entries(sync)) {
       (error) => { if (short === 'exists') cb(false); else cb(error); },
     );
   };
+  // Named as Node's are (`fs.readFile.name` is 'readFile').
+  Object.defineProperty(callbacks[short], 'name', { value: short });
 }
+// As Node: exists' callback takes no error, so util.promisify uses this (a promise of the boolean).
+Object.defineProperty(callbacks.exists, Symbol.for('nodejs.util.promisify.custom'), {
+  value: { exists: (path) => new Promise((resolve) => callbacks.exists(path, resolve)) }.exists,
+  configurable: true,
+});
 
 // fs.read / fs.write call back with (err, bytes, buffer), as Node does.
 for (const [name, fn] of [['read', readSync], ['write', writeSync]]) {

@@ -1,11 +1,12 @@
 // The small node: modules: os, querystring, url, timers, timers/promises, console, perf_hooks,
-// module, async_hooks, worker_threads.
+// module, async_hooks, worker_threads, readline, readline/promises.
 import { os } from './node/os.js';
 import { qs } from './node/querystring.js';
 import { url } from './node/url.js';
 import { timers, promises } from './node/timers.js';
 import core from 'runjs:part/core';
 import { perfHooks, moduleModule, asyncHooks, workerThreads } from './node/small-modules.js';
+import { makeReadline } from './node/readline.js';
 
 const console = core.globals.console;
 
@@ -27,6 +28,7 @@ class Console {
 }
 Object.defineProperty(console, 'Console', { value: Console, writable: true, configurable: true });
 
+let readline;
 export const modules = {
   os,
   querystring: qs,
@@ -38,5 +40,8 @@ export const modules = {
   module: moduleModule,
   async_hooks: asyncHooks,
   worker_threads: workerThreads,
+  // Made on first require (it loads the events and buffer parts).
+  get readline() { return (readline ??= makeReadline()); },
+  get 'readline/promises'() { return this.readline.promises; },
 };
 export const globals = {};

@@ -151,9 +151,12 @@ export function makeAssertionError(inspect, invalidArgType, { myersDiff, printMy
         this.operator = operator;
       }
       this.diff = diff;
-      Object.defineProperty(this, 'name', { value: 'AssertionError', enumerable: false, writable: true, configurable: true });
-      const start = stackStartFn ?? stackStartFunction;
-      if (start !== undefined && typeof Error.captureStackTrace === 'function') Error.captureStackTrace(this, start);
+      // As Node: the stack is taken (and read, which fixes its head line) while the name shows the
+      // code — `AssertionError [ERR_ASSERTION]: message` — and the name is reset after.
+      Object.defineProperty(this, 'name', { value: 'AssertionError [ERR_ASSERTION]', enumerable: false, writable: true, configurable: true });
+      if (typeof Error.captureStackTrace === 'function') Error.captureStackTrace(this, stackStartFn ?? stackStartFunction);
+      void this.stack;
+      this.name = 'AssertionError';
     }
     toString() { return `${this.name} [${this.code}]: ${this.message}`; }
   };

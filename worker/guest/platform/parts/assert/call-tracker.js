@@ -62,6 +62,8 @@ export function makeCallTracker(AssertionError, inspect) {
     }
 
     calls(fn, expected = 1) {
+      // As Node: no new tracked functions once the process is exiting (its 'exit' listeners run).
+      if (globalThis.process?._exiting === true) throw nodeError(Error, 'ERR_UNAVAILABLE_DURING_EXIT', 'Cannot call function in process exit handler');
       if (typeof fn === 'number') {
         expected = fn;
         fn = noop;
@@ -73,7 +75,10 @@ export function makeCallTracker(AssertionError, inspect) {
       if (expected < 1 || expected > 4294967295) throw outOfRange('expected', '>= 1 && <= 4294967295', expected);
       // `new Error()` as Node: the report's `stack` is where calls() was called.
       const context = new CallContext(expected, fn.name || 'calls', new Error());
+      // A null-prototype handler: traps inherited from a patched Object.prototype (a script's
+      // `Object.prototype.get = …`) must not become this proxy's traps.
       const tracked = new Proxy(fn, {
+        __proto__: null,
         apply(target, thisArg, args) {
           context.track(thisArg, args);
           return Reflect.apply(target, thisArg, args);

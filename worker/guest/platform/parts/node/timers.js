@@ -69,6 +69,10 @@ class Scheduler {
 const scheduler = Object.create(Scheduler.prototype);
 schedulers.add(scheduler);
 
+// Named as Node's are: timers/promises' setTimeout is 'setTimeout' (and so is promisify(setTimeout)).
+Object.defineProperty(promiseTimeout, 'name', { value: 'setTimeout' });
+Object.defineProperty(promiseImmediate, 'name', { value: 'setImmediate' });
+Object.defineProperty(promiseInterval, 'name', { value: 'setInterval' });
 export const promises = { setTimeout: promiseTimeout, setImmediate: promiseImmediate, setInterval: promiseInterval, scheduler };
 
 /** Live node:timers timeouts by id (ids count down from -1, apart from the global timers' ids ≥ 1). */

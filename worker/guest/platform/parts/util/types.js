@@ -10,7 +10,13 @@ const tryCall = (fn, v) => {
 const TypedArrayProto = Object.getPrototypeOf(Uint8Array.prototype);
 const typedArrayTag = Object.getOwnPropertyDescriptor(TypedArrayProto, Symbol.toStringTag).get;
 const byteLengthGetter = Object.getOwnPropertyDescriptor(ArrayBuffer.prototype, 'byteLength').get;
-const sabByteLength = typeof SharedArrayBuffer === 'function' ? Object.getOwnPropertyDescriptor(SharedArrayBuffer.prototype, 'byteLength').get : undefined;
+// Looked up at each call, not at load: on V8 a realm's SharedArrayBuffer is installed after the
+// startup snapshot the platform boots from, so a getter captured early (or a miss) would be stale.
+const isSab = (v) => {
+  const Sab = globalThis.SharedArrayBuffer;
+  const getter = typeof Sab === 'function' ? Object.getOwnPropertyDescriptor(Sab.prototype, 'byteLength')?.get : undefined;
+  return typeof getter === 'function' && tryCall(getter, v);
+};
 const dataViewByteLength = Object.getOwnPropertyDescriptor(DataView.prototype, 'byteLength').get;
 const mapSize = Object.getOwnPropertyDescriptor(Map.prototype, 'size').get;
 const setSize = Object.getOwnPropertyDescriptor(Set.prototype, 'size').get;
@@ -33,9 +39,9 @@ const GeneratorFunctionProto = Object.getPrototypeOf(function* () {});
 const AsyncGeneratorFunctionProto = Object.getPrototypeOf(async function* () {});
 
 export const types = {
-  isAnyArrayBuffer: (v) => isObject(v) && (tryCall(byteLengthGetter, v) || (sabByteLength !== undefined && tryCall(sabByteLength, v))),
+  isAnyArrayBuffer: (v) => isObject(v) && (tryCall(byteLengthGetter, v) || isSab(v)),
   isArrayBuffer: (v) => isObject(v) && tryCall(byteLengthGetter, v),
-  isSharedArrayBuffer: (v) => isObject(v) && sabByteLength !== undefined && tryCall(sabByteLength, v),
+  isSharedArrayBuffer: (v) => isObject(v) && isSab(v),
   isArrayBufferView: (v) => ArrayBuffer.isView(v),
   isTypedArray: (v) => tagOf(v) !== undefined,
   isUint8Array: (v) => tagOf(v) === 'Uint8Array',
