@@ -41,19 +41,49 @@ var __runjs_part = (() => {
     DONT_CONTEXTIFY
   };
   var scopes = /* @__PURE__ */ new WeakMap();
-  var SCOPE = "__runjs_vm_scope";
+  var SCOPES = "__runjs_vm_scopes";
   var CODE = "__runjs_vm_code";
-  var evaluateIn = new Function(SCOPE, CODE, `with (${SCOPE}) { return eval(${CODE}); }`);
   var realmGlobal = globalThis;
   var realmEval = realmGlobal.eval;
+  var evaluators = [];
+  function evaluatorFor(depth) {
+    if (evaluators[depth] === void 0) {
+      let head = "";
+      for (let i = 0; i < depth; i++) head += `with (${SCOPES}[${i}]) `;
+      evaluators[depth] = new Function(SCOPES, CODE, `${head}{ return eval(${CODE}); }`);
+    }
+    return evaluators[depth];
+  }
+  __name(evaluatorFor, "evaluatorFor");
+  var evaluatorLookup = false;
+  function evaluate(chain, code, thisArg) {
+    evaluatorLookup = true;
+    try {
+      return __runjs_P.Reflect_apply(evaluatorFor(chain.length), thisArg, [chain, code]);
+    } finally {
+      evaluatorLookup = false;
+    }
+  }
+  __name(evaluate, "evaluate");
+  function evaluatorName(key, isContext2) {
+    if (key === SCOPES) return false;
+    if (key === CODE) {
+      evaluatorLookup = false;
+      return false;
+    }
+    if (key === "eval" && evaluatorLookup) return isContext2;
+    return void 0;
+  }
+  __name(evaluatorName, "evaluatorName");
   function scopeFor(sandbox) {
     let scope = __runjs_P.$get(scopes, sandbox);
     if (scope !== void 0) return scope;
     scope = new Proxy(sandbox, {
-      // Every name but the evaluator's own resolves here, so assignments land on the sandbox.
-      has: /* @__PURE__ */ __name((_t, key) => typeof key === "string" && key !== SCOPE && key !== CODE, "has"),
+      // Every other name resolves here, so assignments land on the sandbox.
+      has: /* @__PURE__ */ __name((_t, key) => evaluatorName(key, true) ?? typeof key === "string", "has"),
       get(target, key) {
         if (key === Symbol.unscopables) return void 0;
+        if (key === "eval" && evaluatorLookup) return realmEval;
         if (key === "globalThis") return scope;
         if (key in target) return target[key];
         return realmGlobal[key];
@@ -67,6 +97,24 @@ var __runjs_part = (() => {
     return scope;
   }
   __name(scopeFor, "scopeFor");
+  function extensionScope(extension) {
+    return new Proxy(extension, {
+      has: /* @__PURE__ */ __name((target, key) => evaluatorName(key, false) ?? (typeof key === "string" && key in target), "has"),
+      get: /* @__PURE__ */ __name((target, key) => key === Symbol.unscopables ? void 0 : target[key], "get"),
+      set(target, key, value) {
+        target[key] = value;
+        return true;
+      }
+    });
+  }
+  __name(extensionScope, "extensionScope");
+  function checkSyntax(params, body) {
+    new Function(`{
+${body}
+}`);
+    new Function(...__runjs_P.iter(params), body);
+  }
+  __name(checkSyntax, "checkSyntax");
   function validateObject(value, name) {
     if (value === null || typeof value !== "object") throw invalidArgType(name, "of type object", value);
   }
@@ -80,7 +128,7 @@ var __runjs_part = (() => {
   __name(optionsOf, "optionsOf");
   function withFilename(code, filename) {
     return filename === void 0 ? code : `${code}
-//# sourceURL=${String(filename)}`;
+//# sourceURL=${__runjs_P.$replace(String(filename), /[\n\r\u2028\u2029]/g, " ")}`;
   }
   __name(withFilename, "withFilename");
   function createContext(contextObject = {}, options = void 0) {
@@ -113,7 +161,7 @@ var __runjs_part = (() => {
       const source = `${code}`;
       const opts = optionsOf(options);
       this.#code = withFilename(source, opts.filename);
-      new Function(source);
+      checkSyntax([], source);
     }
     runInThisContext(options = void 0) {
       optionsOf(options);
@@ -123,7 +171,7 @@ var __runjs_part = (() => {
       const ctx = contextified(contextifiedObject);
       optionsOf(options);
       const scope = scopeFor(ctx);
-      return __runjs_P.Reflect_apply(evaluateIn, scope, [scope, this.#code]);
+      return evaluate([scope], this.#code, scope);
     }
     runInNewContext(contextObject = void 0, options = void 0) {
       return this.runInContext(createContext(contextObject), options);
@@ -153,13 +201,16 @@ var __runjs_part = (() => {
       const opts = optionsOf(options);
       const extensions = opts.contextExtensions ?? [];
       if (!__runjs_P.Array_isArray(extensions)) throw invalidArgType("options.contextExtensions", "an instance of Array", extensions);
-      const sandbox = opts.parsingContext === void 0 ? {} : contextified(opts.parsingContext);
-      const merged = __runjs_P.Object_assign({}, ...__runjs_P.iter(extensions));
-      const scope = extensions.length === 0 && opts.parsingContext === void 0 ? void 0 : scopeFor(__runjs_P.Object_setPrototypeOf(merged, sandbox));
-      const source = withFilename(`(function (${__runjs_P.$join(params, ", ")}) {
+      __runjs_P.$forEach(extensions, (e, i) => validateObject(e, `options.contextExtensions[${i}]`));
+      const context = opts.parsingContext === void 0 ? void 0 : scopeFor(contextified(opts.parsingContext));
+      checkSyntax(params, code);
+      const chain = __runjs_P.$map(extensions, extensionScope);
+      if (context !== void 0) __runjs_P.$unshift(chain, context);
+      const source = withFilename(`(function (${__runjs_P.$join(params, ",")}
+) {
 ${code}
 })`, opts.filename);
-      return scope === void 0 ? realmEval(source) : __runjs_P.Reflect_apply(evaluateIn, scope, [scope, source]);
+      return chain.length === 0 ? realmEval(source) : evaluate(chain, source, void 0);
     },
     measureMemory() {
       return __runjs_P.Promise_reject(nodeError(Error, "ERR_UNSUPPORTED_OPERATION", "vm.measureMemory() is not supported in runjs: a run has one realm and no memory measurement API"));
