@@ -893,7 +893,7 @@ var __runjs_part = (() => {
     }
   }
   __name(match, "match");
-  var URLPattern = class extends Y {
+  var URLPattern = class {
     static {
       __name(this, "URLPattern");
     }
@@ -909,7 +909,7 @@ var __runjs_part = (() => {
       }
       const args = arguments.length >= 3 ? [input ?? {}, baseURL, options] : arguments.length === 2 ? [input ?? {}, baseURL] : [input ?? {}];
       try {
-        super(...__runjs_P.iter(args));
+        return __runjs_P.Reflect_construct(Y, args, new.target);
       } catch (e) {
         if (e instanceof TypeError) throw nodeError(TypeError, "ERR_INVALID_URL_PATTERN", "Failed to construct URLPattern");
         throw e;
@@ -922,6 +922,12 @@ var __runjs_part = (() => {
       return match(this, "test", input, baseURL, arguments.length);
     }
   };
+  for (const key of __runjs_P.iter(["exec", "test"])) __runjs_P.Object_defineProperty(URLPattern.prototype, key, { enumerable: true });
+  for (const key of __runjs_P.iter(["protocol", "username", "password", "hostname", "port", "pathname", "search", "hash", "hasRegExpGroups"])) {
+    const { get } = __runjs_P.Object_getOwnPropertyDescriptor(Y.prototype, key);
+    __runjs_P.Object_defineProperty(URLPattern.prototype, key, { get, enumerable: true, configurable: true });
+  }
+  __runjs_P.Object_defineProperty(URLPattern.prototype, Symbol.toStringTag, { value: "URLPattern", configurable: true });
   var globals = { URLPattern };
   var modules = {};
   return __toCommonJS(urlpattern_exports);

@@ -45,7 +45,10 @@ function match(pattern, method, input, baseURL, argc) {
   }
 }
 
-export class URLPattern extends PolyfillURLPattern {
+// Not a subclass: the polyfill's instance, made with this class's prototype, so the attributes
+// are URLPattern.prototype's own enumerable accessors and exec/test its enumerable methods (WebIDL's
+// shape, and Node's), and the class inherits from Function.prototype, not from the polyfill.
+export class URLPattern {
   constructor(input = undefined, baseURL = undefined, options = undefined) {
     if (input !== undefined && input !== null && !isInput(input)) {
       throw nodeError(TypeError, 'ERR_INVALID_ARG_TYPE', 'Input must be an object or a string');
@@ -58,7 +61,7 @@ export class URLPattern extends PolyfillURLPattern {
     }
     const args = arguments.length >= 3 ? [input ?? {}, baseURL, options] : arguments.length === 2 ? [input ?? {}, baseURL] : [input ?? {}];
     try {
-      super(...args);
+      return Reflect.construct(PolyfillURLPattern, args, new.target);
     } catch (e) {
       // Node gives no detail either; a pattern that does not parse, or a relative string
       // without a base URL, is this one error.
@@ -75,6 +78,12 @@ export class URLPattern extends PolyfillURLPattern {
     return match(this, 'test', input, baseURL, arguments.length);
   }
 }
+for (const key of ['exec', 'test']) Object.defineProperty(URLPattern.prototype, key, { enumerable: true });
+for (const key of ['protocol', 'username', 'password', 'hostname', 'port', 'pathname', 'search', 'hash', 'hasRegExpGroups']) {
+  const { get } = Object.getOwnPropertyDescriptor(PolyfillURLPattern.prototype, key);
+  Object.defineProperty(URLPattern.prototype, key, { get, enumerable: true, configurable: true });
+}
+Object.defineProperty(URLPattern.prototype, Symbol.toStringTag, { value: 'URLPattern', configurable: true });
 
 export const globals = { URLPattern };
 export const modules = {};
