@@ -75,6 +75,11 @@ var __runjs_part = (() => {
     return void 0;
   }
   __name(evaluatorName, "evaluatorName");
+  function writeThrough(target, key, value) {
+    target[key] = value;
+    return true;
+  }
+  __name(writeThrough, "writeThrough");
   function scopeFor(sandbox) {
     let scope = __runjs_P.$get(scopes, sandbox);
     if (scope !== void 0) return scope;
@@ -88,10 +93,7 @@ var __runjs_part = (() => {
         if (key in target) return target[key];
         return realmGlobal[key];
       },
-      set(target, key, value) {
-        target[key] = value;
-        return true;
-      }
+      set: writeThrough
     });
     __runjs_P.$set(scopes, sandbox, scope);
     return scope;
@@ -101,10 +103,7 @@ var __runjs_part = (() => {
     return new Proxy(extension, {
       has: /* @__PURE__ */ __name((target, key) => evaluatorName(key, false) ?? (typeof key === "string" && key in target), "has"),
       get: /* @__PURE__ */ __name((target, key) => key === Symbol.unscopables ? void 0 : target[key], "get"),
-      set(target, key, value) {
-        target[key] = value;
-        return true;
-      }
+      set: writeThrough
     });
   }
   __name(extensionScope, "extensionScope");

@@ -64,6 +64,12 @@ function evaluatorName(key, isContext) {
   return undefined;
 }
 
+/** A scope's assignment: an ordinary [[Set]] on its object (sloppy code ignores a refused one). */
+function writeThrough(target, key, value) {
+  target[key] = value;
+  return true;
+}
+
 function scopeFor(sandbox) {
   let scope = scopes.get(sandbox);
   if (scope !== undefined) return scope;
@@ -77,10 +83,7 @@ function scopeFor(sandbox) {
       if (key in target) return target[key];
       return realmGlobal[key];
     },
-    set(target, key, value) {
-      target[key] = value;
-      return true;
-    },
+    set: writeThrough,
   });
   scopes.set(sandbox, scope);
   return scope;
@@ -94,10 +97,7 @@ function extensionScope(extension) {
   return new Proxy(extension, {
     has: (target, key) => evaluatorName(key, false) ?? (typeof key === 'string' && key in target),
     get: (target, key) => (key === Symbol.unscopables ? undefined : target[key]),
-    set(target, key, value) {
-      target[key] = value;
-      return true;
-    },
+    set: writeThrough,
   });
 }
 
