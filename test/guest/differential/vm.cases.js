@@ -18,6 +18,7 @@ const corpus = {
   },
   'builtins visible in a context': () => [typeof vm().runInNewContext('Map'), vm().runInNewContext('JSON.stringify([1])'), vm().runInNewContext('Math.max(1, 3)')],
   'this is the context global': () => vm().runInNewContext('this === globalThis'),
+  'the context global has only its names and the builtins': () => vm().runInNewContext("['foo' in globalThis, 'Array' in globalThis, 'x' in this, 'foo' in this, Object.keys(globalThis).join(), delete globalThis.x, 'x' in globalThis]", { x: 1 }),
   'typeof an undeclared name': () => vm().runInNewContext('typeof notDeclaredAnywhere'),
   'isContext': () => [vm().isContext(vm().createContext()), vm().isContext({}), vm().isContext(vm().createContext({ a: 1 }))],
   'createContext returns its argument': () => { const o = {}; return vm().createContext(o) === o; },

@@ -40,7 +40,7 @@ var __runjs_part = (() => {
     USE_MAIN_CONTEXT_DEFAULT_LOADER: /* @__PURE__ */ Symbol("vm_dynamic_import_main_context_default"),
     DONT_CONTEXTIFY
   };
-  var scopes = /* @__PURE__ */ new WeakMap();
+  var contexts = /* @__PURE__ */ new WeakMap();
   var SCOPES = "__runjs_vm_scopes";
   var CODE = "__runjs_vm_code";
   var realmGlobal = globalThis;
@@ -80,25 +80,34 @@ var __runjs_part = (() => {
     return true;
   }
   __name(writeThrough, "writeThrough");
-  function scopeFor(sandbox) {
-    let scope = __runjs_P.$get(scopes, sandbox);
-    if (scope !== void 0) return scope;
-    scope = new Proxy(sandbox, {
-      // Every other name resolves here, so assignments land on the sandbox.
-      has: /* @__PURE__ */ __name((_t, key) => evaluatorName(key, true) ?? typeof key === "string", "has"),
-      get(target, key) {
-        if (key === Symbol.unscopables) return void 0;
-        if (key === "eval" && evaluatorLookup) return realmEval;
-        if (key === "globalThis") return scope;
-        if (key in target) return target[key];
-        return realmGlobal[key];
-      },
-      set: writeThrough
-    });
-    __runjs_P.$set(scopes, sandbox, scope);
-    return scope;
+  function contextOf(sandbox) {
+    let context = __runjs_P.$get(contexts, sandbox);
+    if (context !== void 0) return context;
+    const read = /* @__PURE__ */ __name((target, key) => {
+      if (key === "globalThis") return context.global;
+      if (key in target) return target[key];
+      return realmGlobal[key];
+    }, "read");
+    context = {
+      scope: new Proxy(sandbox, {
+        has: /* @__PURE__ */ __name((_t, key) => evaluatorName(key, true) ?? typeof key === "string", "has"),
+        get(target, key) {
+          if (key === Symbol.unscopables) return void 0;
+          if (key === "eval" && evaluatorLookup) return realmEval;
+          return read(target, key);
+        },
+        set: writeThrough
+      }),
+      global: new Proxy(sandbox, {
+        has: /* @__PURE__ */ __name((target, key) => key in target || key in realmGlobal, "has"),
+        get: read,
+        set: writeThrough
+      })
+    };
+    __runjs_P.$set(contexts, sandbox, context);
+    return context;
   }
-  __name(scopeFor, "scopeFor");
+  __name(contextOf, "contextOf");
   function extensionScope(extension) {
     return new Proxy(extension, {
       has: /* @__PURE__ */ __name((target, key) => evaluatorName(key, false) ?? (typeof key === "string" && key in target), "has"),
@@ -134,18 +143,18 @@ ${body}
     if (contextObject === DONT_CONTEXTIFY) contextObject = {};
     validateObject(contextObject, "object");
     if (options !== void 0) validateObject(options, "options");
-    if (!__runjs_P.$has(scopes, contextObject)) scopeFor(contextObject);
+    contextOf(contextObject);
     return contextObject;
   }
   __name(createContext, "createContext");
   function isContext(object) {
     validateObject(object, "object");
-    return __runjs_P.$has(scopes, object);
+    return __runjs_P.$has(contexts, object);
   }
   __name(isContext, "isContext");
   function contextified(ctx) {
     validateObject(ctx, "object");
-    if (!__runjs_P.$has(scopes, ctx)) {
+    if (!__runjs_P.$has(contexts, ctx)) {
       throw nodeError(TypeError, "ERR_INVALID_ARG_TYPE", `The "contextifiedObject" argument must be an vm.Context. Received ${describeType(ctx)}`);
     }
     return ctx;
@@ -169,8 +178,8 @@ ${body}
     runInContext(contextifiedObject, options = void 0) {
       const ctx = contextified(contextifiedObject);
       optionsOf(options);
-      const scope = scopeFor(ctx);
-      return evaluate([scope], this.#code, scope);
+      const { scope, global } = contextOf(ctx);
+      return evaluate([scope], this.#code, global);
     }
     runInNewContext(contextObject = void 0, options = void 0) {
       return this.runInContext(createContext(contextObject), options);
@@ -201,7 +210,7 @@ ${body}
       const extensions = opts.contextExtensions ?? [];
       if (!__runjs_P.Array_isArray(extensions)) throw invalidArgType("options.contextExtensions", "an instance of Array", extensions);
       __runjs_P.$forEach(extensions, (e, i) => validateObject(e, `options.contextExtensions[${i}]`));
-      const context = opts.parsingContext === void 0 ? void 0 : scopeFor(contextified(opts.parsingContext));
+      const context = opts.parsingContext === void 0 ? void 0 : contextOf(contextified(opts.parsingContext)).scope;
       checkSyntax(params, code);
       const chain = __runjs_P.$map(extensions, extensionScope);
       if (context !== void 0) __runjs_P.$unshift(chain, context);

@@ -18,8 +18,8 @@ const constants = {
   DONT_CONTEXTIFY,
 };
 
-/** Contextified objects → the scope proxy code run in them sees. */
-const scopes = new WeakMap();
+/** Contextified objects → their scope and global object (contextOf). */
+const contexts = new WeakMap();
 
 // The two names the evaluator itself needs; no scope proxy ever claims them.
 const SCOPES = '__runjs_vm_scopes';
@@ -70,23 +70,38 @@ function writeThrough(target, key, value) {
   return true;
 }
 
-function scopeFor(sandbox) {
-  let scope = scopes.get(sandbox);
-  if (scope !== undefined) return scope;
-  scope = new Proxy(sandbox, {
-    // Every other name resolves here, so assignments land on the sandbox.
-    has: (_t, key) => evaluatorName(key, true) ?? typeof key === 'string',
-    get(target, key) {
-      if (key === Symbol.unscopables) return undefined;
-      if (key === 'eval' && evaluatorLookup) return realmEval;
-      if (key === 'globalThis') return scope;
-      if (key in target) return target[key];
-      return realmGlobal[key];
-    },
-    set: writeThrough,
-  });
-  scopes.set(sandbox, scope);
-  return scope;
+/**
+ * The scope code run in `sandbox` resolves names through, and the global object it sees (`this`,
+ * `globalThis`): both read the sandbox, then this realm, and write to the sandbox. The scope
+ * claims every name, so that an assignment lands on the sandbox; the global object has only the
+ * names the sandbox or this realm has (`'x' in globalThis` as in Node).
+ */
+function contextOf(sandbox) {
+  let context = contexts.get(sandbox);
+  if (context !== undefined) return context;
+  const read = (target, key) => {
+    if (key === 'globalThis') return context.global;
+    if (key in target) return target[key];
+    return realmGlobal[key];
+  };
+  context = {
+    scope: new Proxy(sandbox, {
+      has: (_t, key) => evaluatorName(key, true) ?? typeof key === 'string',
+      get(target, key) {
+        if (key === Symbol.unscopables) return undefined;
+        if (key === 'eval' && evaluatorLookup) return realmEval;
+        return read(target, key);
+      },
+      set: writeThrough,
+    }),
+    global: new Proxy(sandbox, {
+      has: (target, key) => key in target || key in realmGlobal,
+      get: read,
+      set: writeThrough,
+    }),
+  };
+  contexts.set(sandbox, context);
+  return context;
 }
 
 /**
@@ -137,18 +152,18 @@ function createContext(contextObject = {}, options = undefined) {
   if (contextObject === DONT_CONTEXTIFY) contextObject = {};
   validateObject(contextObject, 'object');
   if (options !== undefined) validateObject(options, 'options');
-  if (!scopes.has(contextObject)) scopeFor(contextObject);
+  contextOf(contextObject);
   return contextObject;
 }
 
 function isContext(object) {
   validateObject(object, 'object');
-  return scopes.has(object);
+  return contexts.has(object);
 }
 
 function contextified(ctx) {
   validateObject(ctx, 'object');
-  if (!scopes.has(ctx)) {
+  if (!contexts.has(ctx)) {
     throw nodeError(TypeError, 'ERR_INVALID_ARG_TYPE', `The "contextifiedObject" argument must be an vm.Context. Received ${describeType(ctx)}`);
   }
   return ctx;
@@ -174,8 +189,8 @@ class Script {
   runInContext(contextifiedObject, options = undefined) {
     const ctx = contextified(contextifiedObject);
     optionsOf(options);
-    const scope = scopeFor(ctx);
-    return evaluate([scope], this.#code, scope);
+    const { scope, global } = contextOf(ctx);
+    return evaluate([scope], this.#code, global);
   }
 
   runInNewContext(contextObject = undefined, options = undefined) {
@@ -207,7 +222,7 @@ export const vm = {
     const extensions = opts.contextExtensions ?? [];
     if (!Array.isArray(extensions)) throw invalidArgType('options.contextExtensions', 'an instance of Array', extensions);
     extensions.forEach((e, i) => validateObject(e, `options.contextExtensions[${i}]`));
-    const context = opts.parsingContext === undefined ? undefined : scopeFor(contextified(opts.parsingContext));
+    const context = opts.parsingContext === undefined ? undefined : contextOf(contextified(opts.parsingContext)).scope;
     checkSyntax(params, code);
     // Names resolve in the extensions first (the last one innermost, as Node's scopes nest),
     // then in the parsing context (which takes every other assignment), then in this realm.
