@@ -13,10 +13,15 @@ const HEADER_BYTES = 4;
 export const MAX_FRAME_FORMAT_BYTES = 0xffff_ffff;
 
 export function encodeFrame(msg: unknown): Buffer {
-  const body = serialize(msg);
-  const header = Buffer.allocUnsafe(HEADER_BYTES);
-  header.writeUInt32BE(body.byteLength, 0);
-  return Buffer.concat([header, body], HEADER_BYTES + body.byteLength);
+  return frameOf(serialize(msg));
+}
+
+/** A serialized message behind its header, in one buffer. */
+function frameOf(body: Buffer): Buffer {
+  const frame = Buffer.allocUnsafe(HEADER_BYTES + body.byteLength);
+  frame.writeUInt32BE(body.byteLength, 0);
+  body.copy(frame, HEADER_BYTES);
+  return frame;
 }
 
 /** Above this, a frame's body is written as it is instead of being copied behind its header. */
@@ -30,10 +35,7 @@ const COPY_BODY_BELOW = 64 * 1024;
 export function writeFrame(stream: Writable, msg: unknown, cb?: (err?: Error | null) => void): void {
   const body = serialize(msg);
   if (body.byteLength < COPY_BODY_BELOW) {
-    const frame = Buffer.allocUnsafe(HEADER_BYTES + body.byteLength);
-    frame.writeUInt32BE(body.byteLength, 0);
-    body.copy(frame, HEADER_BYTES);
-    stream.write(frame, cb);
+    stream.write(frameOf(body), cb);
     return;
   }
   const header = Buffer.allocUnsafe(HEADER_BYTES);

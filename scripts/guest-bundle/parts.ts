@@ -49,4 +49,5 @@ export const PARTS: readonly PartSpec[] = [
   { name: 'fs', entry: `${PLATFORM}/parts/fs.js` },
   { name: 'vm', entry: `${PLATFORM}/parts/vm.js` },
   { name: 'urlpattern', entry: `${PLATFORM}/parts/urlpattern.js` },
+  { name: 'urlpattern-polyfill', entry: `${PLATFORM}/parts/urlpattern-polyfill.js` },
 ];

@@ -9,9 +9,10 @@
 // errors are plain text, where ours are `{"error": ...}` JSON like every other failure.
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListResourcesRequestSchema, ListResourceTemplatesRequestSchema, ListToolsRequestSchema, ReadResourceRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import type { CallToolRequest, CallToolResult, CreateTaskResult, ServerCapabilities, ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolRequest, CallToolResult, CreateTaskResult, LoggingLevel, ServerCapabilities, ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type { TransportKind } from './mcp-texts.ts';
+import { serveLogLevel } from './log-level.ts';
 import { RunJsTaskStore, startRunTask } from './run-js-tasks.ts';
 import { RunjsError } from '../../shared/errors.ts';
 import { errorResult, invalidArguments, toolFailure, type ToolCallContext } from './tool-kit.ts';
@@ -42,14 +43,17 @@ export const SERVER_NAME = 'runjs';
 type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 
 /** The protocol-neutral call context (tool-kit.ts) from the SDK v1 request context. */
-function callContext(server: Server, extra: Extra, progressToken: string | number | undefined): ToolCallContext {
+function callContext(server: Server, logs: (level: LoggingLevel) => boolean, extra: Extra, progressToken: string | number | undefined): ToolCallContext {
   return {
     signal: extra.signal,
     progress: (params) => extra.sendNotification({ method: 'notifications/progress', params }),
     progressToken,
     requestUrl: extra.requestInfo?.url,
-    // The SDK filters by the level this session set (logging/setLevel); a closed connection drops it.
-    log: (level, logger, data) => { server.sendLoggingMessage({ level, logger, data }, extra.sessionId).catch(() => { /* the connection is closing */ }); },
+    // Below the level this connection set (logging/setLevel, log-level.ts) it is not sent; a
+    // closed connection drops it.
+    log: (level, logger, data) => {
+      if (logs(level)) server.notification({ method: 'notifications/message', params: { level, logger, data } }).catch(() => { /* the connection is closing */ });
+    },
   };
 }
 
@@ -68,6 +72,7 @@ export function createMcpConnection(opts: McpSurfaceOptions, transport: Transpor
     { name: SERVER_NAME, title: 'runjs', version: opts.version },
     { capabilities, instructions: surface.instructions, ...(taskStore === undefined ? {} : { taskStore }) },
   );
+  const logs = serveLogLevel(server);
 
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: surface.listTools(tasksEnabled) }));
   if (surface.hasResources) {
@@ -114,7 +119,7 @@ export function createMcpConnection(opts: McpSurfaceOptions, transport: Transpor
         },
       });
     }
-    return surface.call(name, rawArgs, callContext(server, extra, _meta?.progressToken));
+    return surface.call(name, rawArgs, callContext(server, logs, extra, _meta?.progressToken));
   };
   // Every failure of a call, from any tool, is mapped here (tool-kit.ts toolFailure).
   server.setRequestHandler(CallToolRequestSchema, (request, extra) => callTool(request, extra).catch(toolFailure));

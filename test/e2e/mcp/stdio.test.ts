@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { CallToolResultSchema, LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolResultSchema, LoggingMessageNotificationSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { defaultInstructions } from '../../../supervisor/mcp/mcp-texts.ts';
 import { MAIN, NODE, ROOT } from '../server/server-process.ts';
 import { ok, sessionOf, settle } from './mcp-clients.ts';
@@ -68,7 +68,15 @@ test('logging: a stateful run_js\'s end reaches the client as a log message, fil
   await got;
   assert.equal((await settle(client, quiet))['status'], 'completed');
   assert.deepEqual(messages.slice(1), [{ level: 'error', logger: 'runjs.executions', data: { execution_id: failed, status: 'failed', error: 'Uncaught TypeError: no\n    at file:///main.js:1:7' } }]);
-  await assert.rejects(client.setLoggingLevel('loud' as never), /Invalid/);
+  // An unknown level is the client's invalid params, and leaves the level as it was.
+  await assert.rejects(client.setLoggingLevel('loud' as never), (e: unknown) => e instanceof McpError && e.code === -32602
+    && e.message === 'MCP error -32602: logging/setLevel: level must be one of debug, info, notice, warning, error, critical, alert, emergency');
+  const quieter = await run('3 + 3');
+  assert.equal((await settle(client, quieter))['status'], 'completed');
+  got = next();
+  const failedAgain = await run('throw new RangeError("again")');
+  await got;
+  assert.deepEqual(messages.slice(2), [{ level: 'error', logger: 'runjs.executions', data: { execution_id: failedAgain, status: 'failed', error: 'Uncaught RangeError: again\n    at file:///main.js:1:7' } }]);
 });
 
 test('artifacts over stdio: get_artifact and list_artifacts; no upload URLs without an HTTP listener or --public-url', async () => {

@@ -29,6 +29,7 @@ const V8_PROMISE_STATE: Known = {
 const VM: Known = {
   "builtins are the realm's own": "a run has one realm: a vm context is the object seen through a scope, with the run's own builtins (docs/script-environment.md, node:vm)",
   'function declarations reach the context': 'a function declaration in vm code stays local to the call (a direct eval inside a scope; Node declares it on the context global)',
+  'Script top-level return': 'a Script is checked for syntax errors by compiling it as a function body (without running it), where a top-level `return` parses; it is the SyntaxError when the script runs',
   'reading an undeclared name': 'every name resolves through the context scope so that assignments land on the context: an undeclared read is undefined, not a ReferenceError',
 };
 

@@ -152,5 +152,8 @@ const corpus = {
   'URLPattern: init with a base': () => new URLPattern({ pathname: '/a' }, 'https://x.com'),
   'URLPattern: exec bad input': () => new URLPattern({ pathname: '/a' }).exec(5),
   'URLPattern: test init with a base': () => new URLPattern({ pathname: '/a' }).test({ pathname: '/a' }, 'https://x.com'),
+  // Its shape: the attributes are the prototype's own enumerable accessors, exec/test its enumerable methods, no parent class.
+  'URLPattern: prototype shape': () => { const d = Object.getOwnPropertyDescriptors(URLPattern.prototype); return [Object.keys(d).sort().map((k) => `${k}:${d[k].get ? 'get' : 'value'}${d[k].enumerable ? ' enumerable' : ''}`), Object.getPrototypeOf(URLPattern) === Function.prototype, Object.getPrototypeOf(URLPattern.prototype) === Object.prototype]; },
+  'URLPattern: subclass': () => { class P extends URLPattern { extra() { return this.pathname; } } const p = new P({ pathname: '/q' }); return [p.extra(), p instanceof URLPattern, p.test('https://x.com/q'), p.hasRegExpGroups]; },
   'URLPattern: exec relative string without base': () => JSON.stringify(new URLPattern({ pathname: '/a' }).exec('/a')),
 };

@@ -18,6 +18,7 @@ const corpus = {
   },
   'builtins visible in a context': () => [typeof vm().runInNewContext('Map'), vm().runInNewContext('JSON.stringify([1])'), vm().runInNewContext('Math.max(1, 3)')],
   'this is the context global': () => vm().runInNewContext('this === globalThis'),
+  'the context global has only its names and the builtins': () => vm().runInNewContext("['foo' in globalThis, 'Array' in globalThis, 'x' in this, 'foo' in this, Object.keys(globalThis).join(), delete globalThis.x, 'x' in globalThis]", { x: 1 }),
   'typeof an undeclared name': () => vm().runInNewContext('typeof notDeclaredAnywhere'),
   'isContext': () => [vm().isContext(vm().createContext()), vm().isContext({}), vm().isContext(vm().createContext({ a: 1 }))],
   'createContext returns its argument': () => { const o = {}; return vm().createContext(o) === o; },
@@ -44,5 +45,21 @@ const corpus = {
   'compileFunction params not an array': () => vm().compileFunction('', 'a'),
   'builtins are the realm\'s own': () => vm().runInNewContext('Array') === Array,
   'function declarations reach the context': () => { const c = vm().createContext({}); vm().runInContext('function f() {}', c); return typeof c.f; },
+  // The evaluator's own names: a context's `eval` or a filename cannot change what runs.
+  'an eval property on the context': () => [vm().runInNewContext('1 + 1', { eval: () => 'hijacked' }), vm().runInNewContext('eval("a")', { a: 3 })],
+  'a filename with a line break': () => [vm().runInNewContext('x', { x: 1 }, { filename: 'a\nx = 2' }), vm().runInThisContext('1', { filename: 'a\n2' }), new (vm().Script)('x', 'b\u2028x = 3').runInNewContext({ x: 4 })],
+  // compileFunction's scopes are live: its globals are the parsing context's, its extensions the objects themselves.
+  'compileFunction parsingContext': () => { const c = vm().createContext({ q: 4 }); const r = vm().compileFunction('g = 5; return q', [], { parsingContext: c })(); return [r, c.g, typeof globalThis.g]; },
+  'compileFunction extensions are live': () => {
+    const ext = { a: 1 };
+    const f = vm().compileFunction('a = a + 1; return a', [], { contextExtensions: [ext] });
+    ext.a = 9;
+    return [f(), ext.a, vm().compileFunction('return a', [], { contextExtensions: [{ a: 1 }, { a: 2 }] })()];
+  },
+  'compileFunction extensions and context': () => { const c = vm().createContext({}); const ext = { a: 1 }; vm().compileFunction('a = 2; b = 3', [], { contextExtensions: [ext], parsingContext: c })(); return [ext.a, c.b, 'b' in ext]; },
+  'compileFunction body that closes the function': () => { globalThis.ranAtCompile = 0; try { vm().compileFunction('}); globalThis.ranAtCompile = 1; (function () {', []); } catch (e) { return [e.name, globalThis.ranAtCompile]; } return ['compiled', globalThis.ranAtCompile]; },
+  'compileFunction extension not an object': () => vm().compileFunction('', [], { contextExtensions: [1] }),
+  'Script that closes its check early': () => { globalThis.ranAtCompile = 0; try { new (vm().Script)('}); globalThis.ranAtCompile = 2; (function () {'); } catch (e) { return [e.name, globalThis.ranAtCompile]; } return ['compiled', globalThis.ranAtCompile]; },
+  'Script top-level return': () => new (vm().Script)('return 1'),
   'reading an undeclared name': () => vm().runInNewContext('notDeclaredAnywhere'),
 };

@@ -54,9 +54,8 @@ test('the base image records the engine build (sha256 of the wasm), the prelude 
   assert.equal(engine.baseImage.bytes.byteLength, m.ranges.reduce((n, [, c]) => n + c, 0) * 65536);
 });
 
-test('the preloaded platform parts are in the base image: using them fetches no part source, other parts still load lazily', async () => {
-  assert.deepEqual(PRELOADED_PARTS, ['web', 'streams', 'fetch', 'buffer', 'events', 'path']);
-  assert.equal(engine.baseImage.manifest.prelude, guestVersion());
+/** Runs `code` in a fresh realm; the platform parts it fetched, in order, and its output. */
+async function partsFetched(code: string): Promise<{ parts: string[]; output: string }> {
   const parts: string[] = [];
   const outer = current;
   const spy: HostCall = (op, args, bytes) => {
@@ -64,11 +63,7 @@ test('the preloaded platform parts are in the base image: using them fetches no 
     return current!(op, args, bytes);
   };
   let output = '';
-  const loop = new RunLoop({ runId: 'r', code: [
-    'console.log(new URL("http://a/b?c=1").searchParams.get("c"), Buffer.from("hi").toString("hex"), await new Response("x").text());',
-    'console.log(typeof new ReadableStream().getReader, require("path").join("a", "b"), typeof require("events").EventEmitter);',
-    'console.log(require("util").inspect({ a: 1 }));',
-  ].join('\n'), timeoutMs: 5000 }, OPS, new Map(), { output: (t) => { output += t; } });
+  const loop = new RunLoop({ runId: 'r', code, timeoutMs: 5000 }, OPS, new Map(), { output: (t) => { output += t; } });
   const realm = await engine.createRealm({ memoryLimitMb: 8, hostCall: spy });
   current = loop.hostCall;
   try {
@@ -77,8 +72,28 @@ test('the preloaded platform parts are in the base image: using them fetches no 
     realm.dispose();
     current = outer;
   }
+  return { parts, output };
+}
+
+test('the preloaded platform parts are in the base image: using them fetches no part source, other parts still load lazily', async () => {
+  assert.deepEqual(PRELOADED_PARTS, ['web', 'streams', 'fetch', 'buffer', 'events', 'path']);
+  assert.equal(engine.baseImage.manifest.prelude, guestVersion());
+  const { parts, output } = await partsFetched([
+    'console.log(new URL("http://a/b?c=1").searchParams.get("c"), Buffer.from("hi").toString("hex"), await new Response("x").text());',
+    'console.log(typeof new ReadableStream().getReader, require("path").join("a", "b"), typeof require("events").EventEmitter);',
+    'console.log(require("util").inspect({ a: 1 }));',
+  ].join('\n'));
   assert.equal(output, '1 6869 x\nfunction a/b function\n{ a: 1 }\n');
   assert.deepEqual(parts, ['util']);
+});
+
+test('reading node:url\'s URLPattern (as its ES module wrapper does) does not evaluate urlpattern-polyfill; making a URLPattern does', async () => {
+  const imported = await partsFetched('const url = { ...require("node:url") }; console.log(typeof url.URLPattern, url.URLPattern === URLPattern);');
+  assert.equal(imported.output, 'function true\n');
+  assert.ok(imported.parts.includes('urlpattern') && !imported.parts.includes('urlpattern-polyfill'), imported.parts.join());
+  const made = await partsFetched('const p = new URLPattern({ pathname: "/:id" }); console.log(p.pathname, p.exec("https://x.com/7").pathname.groups.id);');
+  assert.equal(made.output, '/:id 7\n');
+  assert.deepEqual(made.parts.filter((p) => p.startsWith('urlpattern')), ['urlpattern', 'urlpattern-polyfill']);
 });
 
 test('globals, closures, classes with #private fields, Maps and getters survive snapshot → restore', async () => {

@@ -40,33 +40,89 @@ var __runjs_part = (() => {
     USE_MAIN_CONTEXT_DEFAULT_LOADER: /* @__PURE__ */ Symbol("vm_dynamic_import_main_context_default"),
     DONT_CONTEXTIFY
   };
-  var scopes = /* @__PURE__ */ new WeakMap();
-  var SCOPE = "__runjs_vm_scope";
+  var contexts = /* @__PURE__ */ new WeakMap();
+  var SCOPES = "__runjs_vm_scopes";
   var CODE = "__runjs_vm_code";
-  var evaluateIn = new Function(SCOPE, CODE, `with (${SCOPE}) { return eval(${CODE}); }`);
   var realmGlobal = globalThis;
   var realmEval = realmGlobal.eval;
-  function scopeFor(sandbox) {
-    let scope = __runjs_P.$get(scopes, sandbox);
-    if (scope !== void 0) return scope;
-    scope = new Proxy(sandbox, {
-      // Every name but the evaluator's own resolves here, so assignments land on the sandbox.
-      has: /* @__PURE__ */ __name((_t, key) => typeof key === "string" && key !== SCOPE && key !== CODE, "has"),
-      get(target, key) {
-        if (key === Symbol.unscopables) return void 0;
-        if (key === "globalThis") return scope;
-        if (key in target) return target[key];
-        return realmGlobal[key];
-      },
-      set(target, key, value) {
-        target[key] = value;
-        return true;
-      }
-    });
-    __runjs_P.$set(scopes, sandbox, scope);
-    return scope;
+  var evaluators = [];
+  function evaluatorFor(depth) {
+    if (evaluators[depth] === void 0) {
+      let head = "";
+      for (let i = 0; i < depth; i++) head += `with (${SCOPES}[${i}]) `;
+      evaluators[depth] = new Function(SCOPES, CODE, `${head}{ return eval(${CODE}); }`);
+    }
+    return evaluators[depth];
   }
-  __name(scopeFor, "scopeFor");
+  __name(evaluatorFor, "evaluatorFor");
+  var evaluatorLookup = false;
+  function evaluate(chain, code, thisArg) {
+    evaluatorLookup = true;
+    try {
+      return __runjs_P.Reflect_apply(evaluatorFor(chain.length), thisArg, [chain, code]);
+    } finally {
+      evaluatorLookup = false;
+    }
+  }
+  __name(evaluate, "evaluate");
+  function evaluatorName(key, isContext2) {
+    if (key === SCOPES) return false;
+    if (key === CODE) {
+      evaluatorLookup = false;
+      return false;
+    }
+    if (key === "eval" && evaluatorLookup) return isContext2;
+    return void 0;
+  }
+  __name(evaluatorName, "evaluatorName");
+  function writeThrough(target, key, value) {
+    target[key] = value;
+    return true;
+  }
+  __name(writeThrough, "writeThrough");
+  function contextOf(sandbox) {
+    let context = __runjs_P.$get(contexts, sandbox);
+    if (context !== void 0) return context;
+    const read = /* @__PURE__ */ __name((target, key) => {
+      if (key === "globalThis") return context.global;
+      if (key in target) return target[key];
+      return realmGlobal[key];
+    }, "read");
+    context = {
+      scope: new Proxy(sandbox, {
+        has: /* @__PURE__ */ __name((_t, key) => evaluatorName(key, true) ?? typeof key === "string", "has"),
+        get(target, key) {
+          if (key === Symbol.unscopables) return void 0;
+          if (key === "eval" && evaluatorLookup) return realmEval;
+          return read(target, key);
+        },
+        set: writeThrough
+      }),
+      global: new Proxy(sandbox, {
+        has: /* @__PURE__ */ __name((target, key) => key in target || key in realmGlobal, "has"),
+        get: read,
+        set: writeThrough
+      })
+    };
+    __runjs_P.$set(contexts, sandbox, context);
+    return context;
+  }
+  __name(contextOf, "contextOf");
+  function extensionScope(extension) {
+    return new Proxy(extension, {
+      has: /* @__PURE__ */ __name((target, key) => evaluatorName(key, false) ?? (typeof key === "string" && key in target), "has"),
+      get: /* @__PURE__ */ __name((target, key) => key === Symbol.unscopables ? void 0 : target[key], "get"),
+      set: writeThrough
+    });
+  }
+  __name(extensionScope, "extensionScope");
+  function checkSyntax(params, body) {
+    new Function(`{
+${body}
+}`);
+    new Function(...__runjs_P.iter(params), body);
+  }
+  __name(checkSyntax, "checkSyntax");
   function validateObject(value, name) {
     if (value === null || typeof value !== "object") throw invalidArgType(name, "of type object", value);
   }
@@ -80,25 +136,25 @@ var __runjs_part = (() => {
   __name(optionsOf, "optionsOf");
   function withFilename(code, filename) {
     return filename === void 0 ? code : `${code}
-//# sourceURL=${String(filename)}`;
+//# sourceURL=${__runjs_P.$replace(String(filename), /[\n\r\u2028\u2029]/g, " ")}`;
   }
   __name(withFilename, "withFilename");
   function createContext(contextObject = {}, options = void 0) {
     if (contextObject === DONT_CONTEXTIFY) contextObject = {};
     validateObject(contextObject, "object");
     if (options !== void 0) validateObject(options, "options");
-    if (!__runjs_P.$has(scopes, contextObject)) scopeFor(contextObject);
+    contextOf(contextObject);
     return contextObject;
   }
   __name(createContext, "createContext");
   function isContext(object) {
     validateObject(object, "object");
-    return __runjs_P.$has(scopes, object);
+    return __runjs_P.$has(contexts, object);
   }
   __name(isContext, "isContext");
   function contextified(ctx) {
     validateObject(ctx, "object");
-    if (!__runjs_P.$has(scopes, ctx)) {
+    if (!__runjs_P.$has(contexts, ctx)) {
       throw nodeError(TypeError, "ERR_INVALID_ARG_TYPE", `The "contextifiedObject" argument must be an vm.Context. Received ${describeType(ctx)}`);
     }
     return ctx;
@@ -113,7 +169,7 @@ var __runjs_part = (() => {
       const source = `${code}`;
       const opts = optionsOf(options);
       this.#code = withFilename(source, opts.filename);
-      new Function(source);
+      checkSyntax([], source);
     }
     runInThisContext(options = void 0) {
       optionsOf(options);
@@ -122,8 +178,8 @@ var __runjs_part = (() => {
     runInContext(contextifiedObject, options = void 0) {
       const ctx = contextified(contextifiedObject);
       optionsOf(options);
-      const scope = scopeFor(ctx);
-      return __runjs_P.Reflect_apply(evaluateIn, scope, [scope, this.#code]);
+      const { scope, global } = contextOf(ctx);
+      return evaluate([scope], this.#code, global);
     }
     runInNewContext(contextObject = void 0, options = void 0) {
       return this.runInContext(createContext(contextObject), options);
@@ -153,13 +209,16 @@ var __runjs_part = (() => {
       const opts = optionsOf(options);
       const extensions = opts.contextExtensions ?? [];
       if (!__runjs_P.Array_isArray(extensions)) throw invalidArgType("options.contextExtensions", "an instance of Array", extensions);
-      const sandbox = opts.parsingContext === void 0 ? {} : contextified(opts.parsingContext);
-      const merged = __runjs_P.Object_assign({}, ...__runjs_P.iter(extensions));
-      const scope = extensions.length === 0 && opts.parsingContext === void 0 ? void 0 : scopeFor(__runjs_P.Object_setPrototypeOf(merged, sandbox));
-      const source = withFilename(`(function (${__runjs_P.$join(params, ", ")}) {
+      __runjs_P.$forEach(extensions, (e, i) => validateObject(e, `options.contextExtensions[${i}]`));
+      const context = opts.parsingContext === void 0 ? void 0 : contextOf(contextified(opts.parsingContext)).scope;
+      checkSyntax(params, code);
+      const chain = __runjs_P.$map(extensions, extensionScope);
+      if (context !== void 0) __runjs_P.$unshift(chain, context);
+      const source = withFilename(`(function (${__runjs_P.$join(params, ",")}
+) {
 ${code}
 })`, opts.filename);
-      return scope === void 0 ? realmEval(source) : __runjs_P.Reflect_apply(evaluateIn, scope, [scope, source]);
+      return chain.length === 0 ? realmEval(source) : evaluate(chain, source, void 0);
     },
     measureMemory() {
       return __runjs_P.Promise_reject(nodeError(Error, "ERR_UNSUPPORTED_OPERATION", "vm.measureMemory() is not supported in runjs: a run has one realm and no memory measurement API"));

@@ -1,12 +1,14 @@
 // The URLPattern global and node:url's URLPattern (Node 24 has both), from urlpattern-polyfill:
 // the WHATWG URL Pattern standard written in JavaScript, so the regular expressions a pattern
 // compiles to run in the guest, under the run's own limits (Node's is ada's C++ on V8's RegExp).
-// A part of its own: its 18 KB are evaluated only by a run that uses it. The subclass gives it
-// Node 24's argument errors (codes and texts) and Node's member order in exec()'s results.
-import { URLPattern as PolyfillURLPattern } from 'urlpattern-polyfill/urlpattern';
+// This class gives it Node 24's argument errors (codes and texts) and Node's member order in
+// exec()'s results; the polyfill itself is a part of its own (parts/urlpattern-polyfill.js),
+// evaluated when the first URLPattern is made, so importing node:url does not pay for it.
 import core from 'runjs:part/core';
 
 const { nodeError } = core.shared;
+let polyfillClass;
+const polyfill = () => (polyfillClass ??= core.host.requirePart('urlpattern-polyfill').URLPattern);
 
 const isInput = (v) => typeof v === 'string' || (typeof v === 'object' && v !== null);
 
@@ -38,14 +40,17 @@ function match(pattern, method, input, baseURL, argc) {
     throw nodeError(TypeError, 'ERR_INVALID_ARG_TYPE', 'URLPattern input needs to be a string or an object');
   }
   try {
-    return Reflect.apply(PolyfillURLPattern.prototype[method], pattern, argc > 1 ? [input ?? {}, baseURL] : [input ?? {}]);
+    return Reflect.apply(polyfill().prototype[method], pattern, argc > 1 ? [input ?? {}, baseURL] : [input ?? {}]);
   } catch (e) {
     if (e instanceof TypeError) throw nodeError(TypeError, 'ERR_OPERATION_FAILED', `Failed to ${method} URLPattern`);
     throw e;
   }
 }
 
-export class URLPattern extends PolyfillURLPattern {
+// Not a subclass: the polyfill's instance, made with this class's prototype, so the attributes
+// are URLPattern.prototype's own enumerable accessors and exec/test its enumerable methods (WebIDL's
+// shape, and Node's), and the class inherits from Function.prototype, not from the polyfill.
+export class URLPattern {
   constructor(input = undefined, baseURL = undefined, options = undefined) {
     if (input !== undefined && input !== null && !isInput(input)) {
       throw nodeError(TypeError, 'ERR_INVALID_ARG_TYPE', 'Input must be an object or a string');
@@ -58,7 +63,7 @@ export class URLPattern extends PolyfillURLPattern {
     }
     const args = arguments.length >= 3 ? [input ?? {}, baseURL, options] : arguments.length === 2 ? [input ?? {}, baseURL] : [input ?? {}];
     try {
-      super(...args);
+      return Reflect.construct(polyfill(), args, new.target);
     } catch (e) {
       // Node gives no detail either; a pattern that does not parse, or a relative string
       // without a base URL, is this one error.
@@ -75,6 +80,13 @@ export class URLPattern extends PolyfillURLPattern {
     return match(this, 'test', input, baseURL, arguments.length);
   }
 }
+for (const key of ['exec', 'test']) Object.defineProperty(URLPattern.prototype, key, { enumerable: true });
+for (const key of ['protocol', 'username', 'password', 'hostname', 'port', 'pathname', 'search', 'hash', 'hasRegExpGroups']) {
+  // The polyfill's getter, found when first called (an instance exists only once it is loaded).
+  const { get } = Object.getOwnPropertyDescriptor({ get [key]() { return Reflect.apply(Object.getOwnPropertyDescriptor(polyfill().prototype, key).get, this, []); } }, key);
+  Object.defineProperty(URLPattern.prototype, key, { get, enumerable: true, configurable: true });
+}
+Object.defineProperty(URLPattern.prototype, Symbol.toStringTag, { value: 'URLPattern', configurable: true });
 
 export const globals = { URLPattern };
 export const modules = {};

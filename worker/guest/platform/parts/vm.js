@@ -5,8 +5,9 @@
 // object, never to this realm's global. What differs from Node (docs/script-environment.md,
 // "node:vm"): builtins are this realm's (`vm.runInNewContext('Array') === Array`), reading an
 // undeclared name gives undefined instead of a ReferenceError, function declarations and
-// top-level let/const/class stay local to the one call, and `timeout`/`breakOnSigint` are not
-// enforced (the run's own execution timeout is). vm is no security boundary in Node either.
+// top-level let/const/class stay local to the one call, a sloppy function called without a
+// receiver gets this realm's global as `this`, and `timeout`/`breakOnSigint` are not enforced
+// (the run's own execution timeout is). vm is no security boundary in Node either.
 import core from 'runjs:part/core';
 
 const { invalidArgType, nodeError, describeType } = core.shared;
@@ -17,37 +18,115 @@ const constants = {
   DONT_CONTEXTIFY,
 };
 
-/** Contextified objects → the scope proxy code run in them sees. */
-const scopes = new WeakMap();
+/** Contextified objects → their scope and global object (contextOf). */
+const contexts = new WeakMap();
 
-// The two names the evaluator itself needs; the scope proxy never claims them.
-const SCOPE = '__runjs_vm_scope';
+// The two names the evaluator itself needs; no scope proxy ever claims them.
+const SCOPES = '__runjs_vm_scopes';
 const CODE = '__runjs_vm_code';
-// A sloppy function (new Function is never strict): `with` and a direct eval that sees the scope.
-// eslint-disable-next-line no-new-func
-const evaluateIn = new Function(SCOPE, CODE, `with (${SCOPE}) { return eval(${CODE}); }`);
 const realmGlobal = globalThis;
 const realmEval = realmGlobal.eval;
 
-function scopeFor(sandbox) {
-  let scope = scopes.get(sandbox);
-  if (scope !== undefined) return scope;
-  scope = new Proxy(sandbox, {
-    // Every name but the evaluator's own resolves here, so assignments land on the sandbox.
-    has: (_t, key) => typeof key === 'string' && key !== SCOPE && key !== CODE,
-    get(target, key) {
-      if (key === Symbol.unscopables) return undefined;
-      if (key === 'globalThis') return scope;
-      if (key in target) return target[key];
-      return realmGlobal[key];
-    },
-    set(target, key, value) {
-      target[key] = value;
-      return true;
-    },
+// Sloppy functions (new Function is never strict): nested `with` statements, the last scope
+// innermost, around a direct eval that sees them. One per depth, made when first needed.
+const evaluators = [];
+function evaluatorFor(depth) {
+  if (evaluators[depth] === undefined) {
+    let head = '';
+    for (let i = 0; i < depth; i++) head += `with (${SCOPES}[${i}]) `;
+    // eslint-disable-next-line no-new-func
+    evaluators[depth] = new Function(SCOPES, CODE, `${head}{ return eval(${CODE}); }`);
+  }
+  return evaluators[depth];
+}
+
+// True from an evaluation's start until the evaluator's `eval` has been looked up: that lookup
+// passes through the scopes too, and must find the realm's eval (so the call is a direct eval)
+// even when a context or an extension has an `eval` of its own. The lookup of CODE, the next
+// name the evaluator resolves (after it has read `eval`), ends it.
+let evaluatorLookup = false;
+
+/** Runs `code` (already checked) as a direct eval inside `chain` (outermost first), `this` being `thisArg`. */
+function evaluate(chain, code, thisArg) {
+  evaluatorLookup = true;
+  try {
+    return Reflect.apply(evaluatorFor(chain.length), thisArg, [chain, code]);
+  } finally {
+    evaluatorLookup = false;
+  }
+}
+
+/** Whether a scope claims `key` when it is one of the evaluator's own names (undefined for any other). */
+function evaluatorName(key, isContext) {
+  if (key === SCOPES) return false;
+  if (key === CODE) { evaluatorLookup = false; return false; }
+  if (key === 'eval' && evaluatorLookup) return isContext;
+  return undefined;
+}
+
+/** A scope's assignment: an ordinary [[Set]] on its object (sloppy code ignores a refused one). */
+function writeThrough(target, key, value) {
+  target[key] = value;
+  return true;
+}
+
+/**
+ * The scope code run in `sandbox` resolves names through, and the global object it sees (`this`,
+ * `globalThis`): both read the sandbox, then this realm, and write to the sandbox. The scope
+ * claims every name, so that an assignment lands on the sandbox; the global object has only the
+ * names the sandbox or this realm has (`'x' in globalThis` as in Node).
+ */
+function contextOf(sandbox) {
+  let context = contexts.get(sandbox);
+  if (context !== undefined) return context;
+  const read = (target, key) => {
+    if (key === 'globalThis') return context.global;
+    if (key in target) return target[key];
+    return realmGlobal[key];
+  };
+  context = {
+    scope: new Proxy(sandbox, {
+      has: (_t, key) => evaluatorName(key, true) ?? typeof key === 'string',
+      get(target, key) {
+        if (key === Symbol.unscopables) return undefined;
+        if (key === 'eval' && evaluatorLookup) return realmEval;
+        return read(target, key);
+      },
+      set: writeThrough,
+    }),
+    global: new Proxy(sandbox, {
+      has: (target, key) => key in target || key in realmGlobal,
+      get: read,
+      set: writeThrough,
+    }),
+  };
+  contexts.set(sandbox, context);
+  return context;
+}
+
+/**
+ * A compileFunction extension as a scope: only the names the object has (now, not when the
+ * function was compiled), read and written on the object itself, as Node's scopes are.
+ */
+function extensionScope(extension) {
+  return new Proxy(extension, {
+    has: (target, key) => evaluatorName(key, false) ?? (typeof key === 'string' && key in target),
+    get: (target, key) => (key === Symbol.unscopables ? undefined : target[key]),
+    set: writeThrough,
   });
-  scopes.set(sandbox, scope);
-  return scope;
+}
+
+/**
+ * Compiles a function of `params` and `body` without running it, for its SyntaxError. V8's
+ * Function constructor parses the parameters and the body each alone. QuickJS's evaluates them
+ * joined as one script, so a body that closes the function early (`}); f(); (function () {`)
+ * would run there: compiled inside a block first, such a body does not parse.
+ */
+function checkSyntax(params, body) {
+  // eslint-disable-next-line no-new-func
+  new Function(`{\n${body}\n}`);
+  // eslint-disable-next-line no-new-func
+  new Function(...params, body);
 }
 
 function validateObject(value, name) {
@@ -61,27 +140,30 @@ function optionsOf(options, name = 'options') {
   return options;
 }
 
-/** The source with its file name for stack traces (V8 and QuickJS both read sourceURL). */
+/**
+ * The source with its file name for stack traces (V8 and QuickJS both read sourceURL). The
+ * comment ends at a line break, so one in the name is a space: the rest would be code.
+ */
 function withFilename(code, filename) {
-  return filename === undefined ? code : `${code}\n//# sourceURL=${String(filename)}`;
+  return filename === undefined ? code : `${code}\n//# sourceURL=${String(filename).replace(/[\n\r\u2028\u2029]/g, ' ')}`;
 }
 
 function createContext(contextObject = {}, options = undefined) {
   if (contextObject === DONT_CONTEXTIFY) contextObject = {};
   validateObject(contextObject, 'object');
   if (options !== undefined) validateObject(options, 'options');
-  if (!scopes.has(contextObject)) scopeFor(contextObject);
+  contextOf(contextObject);
   return contextObject;
 }
 
 function isContext(object) {
   validateObject(object, 'object');
-  return scopes.has(object);
+  return contexts.has(object);
 }
 
 function contextified(ctx) {
   validateObject(ctx, 'object');
-  if (!scopes.has(ctx)) {
+  if (!contexts.has(ctx)) {
     throw nodeError(TypeError, 'ERR_INVALID_ARG_TYPE', `The "contextifiedObject" argument must be an vm.Context. Received ${describeType(ctx)}`);
   }
   return ctx;
@@ -96,8 +178,7 @@ class Script {
     this.#code = withFilename(source, opts.filename);
     // Syntax errors surface at construction, as Node compiles the script there. Compiling it as
     // a function body parses without running anything (a top-level `return` is the difference).
-    // eslint-disable-next-line no-new-func
-    new Function(source);
+    checkSyntax([], source);
   }
 
   runInThisContext(options = undefined) {
@@ -108,8 +189,8 @@ class Script {
   runInContext(contextifiedObject, options = undefined) {
     const ctx = contextified(contextifiedObject);
     optionsOf(options);
-    const scope = scopeFor(ctx);
-    return Reflect.apply(evaluateIn, scope, [scope, this.#code]);
+    const { scope, global } = contextOf(ctx);
+    return evaluate([scope], this.#code, global);
   }
 
   runInNewContext(contextObject = undefined, options = undefined) {
@@ -140,13 +221,16 @@ export const vm = {
     const opts = optionsOf(options);
     const extensions = opts.contextExtensions ?? [];
     if (!Array.isArray(extensions)) throw invalidArgType('options.contextExtensions', 'an instance of Array', extensions);
-    // Names resolve in the extensions first (the last one wins, as Node's scopes nest), then
-    // in the parsing context, then in this realm.
-    const sandbox = opts.parsingContext === undefined ? {} : contextified(opts.parsingContext);
-    const merged = Object.assign({}, ...extensions);
-    const scope = extensions.length === 0 && opts.parsingContext === undefined ? undefined : scopeFor(Object.setPrototypeOf(merged, sandbox));
-    const source = withFilename(`(function (${params.join(', ')}) {\n${code}\n})`, opts.filename);
-    return scope === undefined ? realmEval(source) : Reflect.apply(evaluateIn, scope, [scope, source]);
+    extensions.forEach((e, i) => validateObject(e, `options.contextExtensions[${i}]`));
+    const context = opts.parsingContext === undefined ? undefined : contextOf(contextified(opts.parsingContext)).scope;
+    checkSyntax(params, code);
+    // Names resolve in the extensions first (the last one innermost, as Node's scopes nest),
+    // then in the parsing context (which takes every other assignment), then in this realm.
+    const chain = extensions.map(extensionScope);
+    if (context !== undefined) chain.unshift(context);
+    // Laid out as the Function constructor lays it out: a comment ending a parameter ends there.
+    const source = withFilename(`(function (${params.join(',')}\n) {\n${code}\n})`, opts.filename);
+    return chain.length === 0 ? realmEval(source) : evaluate(chain, source, undefined);
   },
   measureMemory() {
     return Promise.reject(nodeError(Error, 'ERR_UNSUPPORTED_OPERATION', 'vm.measureMemory() is not supported in runjs: a run has one realm and no memory measurement API'));
