@@ -463,8 +463,9 @@ export class WorkerPool {
     const answer = (res: { ok: true; value: unknown } | { ok: false; error: GuestErrorShape }): void => {
       // The worker died or moved on meanwhile: nobody is waiting for this answer. A run that ended
       // stopped waiting for its ops (worker/runtime/supervisor-client.ts drops late answers), so
-      // its answers are not serialized at all: an artifact read that finishes after its run would
-      // otherwise cost 16 MiB of copies queued on the pipe while the next run starts.
+      // its values are not serialized at all: an artifact read that finishes after its run would
+      // otherwise cost 16 MiB of copies queued on the pipe while the next run starts. Refusals are
+      // a few bytes and still go out (the stale-run refusal below is one), as before.
       if (proc.exited) return;
       if (res.ok && (slot.job?.runId !== runId || slot.job.settled)) return;
       proc.send(res.ok ? { type: 'op-response', reqId, ok: true, value: res.value } : { type: 'op-response', reqId, ok: false, error: res.error });
