@@ -190,12 +190,13 @@ export function runJsTool(deps: RunJsDeps): ToolDef {
 }
 
 /**
- * Tells the client that started a stateful run how it ended (`info` when completed, `error`
- * otherwise), so a client need not poll to learn it; get_execution stays the way to read it.
+ * Tells the client that started a stateful run how it ended (`info` when completed, `notice` when
+ * cancelled — someone asked for it —, `error` when it failed or timed out), so a client need not
+ * poll to learn it; get_execution stays the way to read it.
  */
 function logWhenDone(deps: RunJsDeps, executionId: string, log: NonNullable<ToolCallContext['log']>): void {
   deps.executions.wait(executionId).then((info) => {
-    log(info.status === 'completed' ? 'info' : 'error', 'runjs.executions', {
+    log(info.status === 'completed' ? 'info' : info.status === 'cancelled' ? 'notice' : 'error', 'runjs.executions', {
       execution_id: executionId,
       status: info.status,
       ...(info.error == null ? {} : { error: info.error }),

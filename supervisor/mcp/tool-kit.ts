@@ -29,7 +29,7 @@ export interface ToolCallContext {
    * Sends the client a log message (`notifications/message`), dropped below the level the client
    * set with `logging/setLevel`; absent where the server offers no `logging` capability.
    */
-  readonly log?: ((level: 'info' | 'error', logger: string, data: Record<string, unknown>) => void) | undefined;
+  readonly log?: ((level: 'info' | 'notice' | 'error', logger: string, data: Record<string, unknown>) => void) | undefined;
 }
 
 export interface ToolDef<In extends z.ZodType = z.ZodType> {

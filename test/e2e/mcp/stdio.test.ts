@@ -77,6 +77,13 @@ test('logging: a stateful run_js\'s end reaches the client as a log message, fil
   const failedAgain = await run('throw new RangeError("again")');
   await got;
   assert.deepEqual(messages.slice(2), [{ level: 'error', logger: 'runjs.executions', data: { execution_id: failedAgain, status: 'failed', error: 'Uncaught RangeError: again\n    at file:///main.js:1:7' } }]);
+  // A cancelled run is a notice: someone asked for it.
+  await client.setLoggingLevel('notice');
+  got = next();
+  const long = await run('await new Promise((r) => setTimeout(r, 60_000))');
+  ok(await client.callTool({ name: 'cancel_execution', arguments: { execution_id: long } }));
+  await got;
+  assert.deepEqual(messages.slice(3), [{ level: 'notice', logger: 'runjs.executions', data: { execution_id: long, status: 'cancelled', error: 'Cancelled by user' } }]);
 });
 
 test('artifacts over stdio: get_artifact and list_artifacts; no upload URLs without an HTTP listener or --public-url', async () => {
