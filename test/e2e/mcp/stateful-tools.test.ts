@@ -3,7 +3,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { McpError } from '@modelcontextprotocol/sdk/types.js';
+import { LoggingMessageNotificationSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { errorMessage, EXECUTION_ERRORS } from '../../../shared/errors.ts';
 import { defaultInstructions } from '../../../supervisor/mcp/mcp-texts.ts';
 import { packageVersion } from '../../../supervisor/rest/index.ts';
@@ -191,4 +191,15 @@ test('the session name: header, else --session-id; separate from Mcp-Session-Id;
   assert.equal(del.status, 200, 'DELETE ends the MCP session');
   const after = await httpRequest(server.port, 'POST', '/mcp', { ...MCP_POST_HEADERS, 'Mcp-Session-Id': String(transportId) }, JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/list' }));
   assert.equal(after.status, 404);
+});
+
+test('logging over Streamable HTTP: the run\'s end arrives on the standalone GET stream the SDK client keeps open', async () => {
+  const messages: unknown[] = [];
+  let arrived: () => void = () => {};
+  const got = new Promise<void>((r) => { arrived = r; });
+  client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => { messages.push(n.params); arrived(); });
+  assert.deepEqual(await client.setLoggingLevel('info'), {});
+  const id = String(ok(await call('run_js', { code: '6 * 7' }))['execution_id']);
+  await got;
+  assert.deepEqual(messages, [{ level: 'info', logger: 'runjs.executions', data: { execution_id: id, status: 'completed' } }]);
 });
