@@ -408,6 +408,7 @@ const P = {
   Reflect_apply: Reflect.apply,
   Reflect_construct: Reflect.construct,
   Reflect_defineProperty: Reflect.defineProperty,
+  Reflect_get: Reflect.get,
   Reflect_getOwnPropertyDescriptor: Reflect.getOwnPropertyDescriptor,
   Reflect_getPrototypeOf: Reflect.getPrototypeOf,
   Reflect_ownKeys: Reflect.ownKeys,
@@ -668,6 +669,7 @@ var __runjs_part = (() => {
     "stream/promises": "stream",
     "stream/web": "streams",
     string_decoder: "buffer",
+    test: "test",
     timers: "node-misc",
     tls: "net",
     "timers/promises": "node-misc",
@@ -678,6 +680,7 @@ var __runjs_part = (() => {
     "util/types": "util",
     zlib: "zlib"
   };
+  var PREFIX_ONLY = { test: true };
   var GLOBAL_PARTS = {
     queueMicrotask: "web",
     reportError: "web",
@@ -955,10 +958,11 @@ var __runjs_part = (() => {
     return err;
   }
   function moduleName(specifier) {
-    return __runjs_P.$startsWith(specifier, "node:") ? __runjs_P.$slice(specifier, 5) : specifier;
+    if (__runjs_P.$startsWith(specifier, "node:")) return __runjs_P.$slice(specifier, 5);
+    return __runjs_P.Object_hasOwn(PREFIX_ONLY, specifier) ? "" : specifier;
   }
   function builtin(specifier) {
-    const name = typeof specifier === "string" ? moduleName(specifier) : "";
+    const name = typeof specifier === "string" ? __runjs_P.$startsWith(specifier, "node:") ? __runjs_P.$slice(specifier, 5) : specifier : "";
     if (!__runjs_P.Object_hasOwn(MODULE_PARTS, name)) throw notAvailable(String(specifier), "ERR_UNKNOWN_BUILTIN_MODULE");
     return requirePart(MODULE_PARTS[name]).modules[name];
   }
@@ -986,7 +990,12 @@ var __runjs_part = (() => {
     }
     throw notAvailable(specifier, "MODULE_NOT_FOUND");
   }
-  __runjs_P.Object_defineProperty(require2, "builtinModules", { get: NAMES_, enumerable: true });
+  var listed;
+  function listedNames() {
+    listed ??= __runjs_P.Object_freeze(__runjs_P.$map(NAMES_(), (n) => __runjs_P.Object_hasOwn(PREFIX_ONLY, n) ? `node:${n}` : n));
+    return listed;
+  }
+  __runjs_P.Object_defineProperty(require2, "builtinModules", { get: listedNames, enumerable: true });
 
   // worker/guest/platform/core/console-extras.js
   function installConsoleExtras(c) {

@@ -1,7 +1,7 @@
 // The builtin-module registry. Import wrappers (worker/guest/builtin-modules.ts) read modules
 // through `globalThis[Symbol.for('runjs.builtin')](name)`: a documented, harmless door — it
 // returns exactly what `import` returns. `require()` for scripts written CommonJS-style uses it too.
-import { MODULE_PARTS } from './lazy-table.js';
+import { MODULE_PARTS, PREFIX_ONLY } from './lazy-table.js';
 import { requirePart } from './parts.js';
 
 let names;
@@ -18,13 +18,16 @@ function notAvailable(specifier, code) {
   return err;
 }
 
+/** The builtin's name in MODULE_PARTS, or '' when `specifier` names none (`test` only as `node:test`). */
 function moduleName(specifier) {
-  return specifier.startsWith('node:') ? specifier.slice(5) : specifier;
+  if (specifier.startsWith('node:')) return specifier.slice(5);
+  return Object.hasOwn(PREFIX_ONLY, specifier) ? '' : specifier;
 }
 
 /** The module object of builtin `specifier` (`node:path` or `path`). */
 export function builtin(specifier) {
-  const name = typeof specifier === 'string' ? moduleName(specifier) : '';
+  // The import wrappers pass the name without `node:`, prefix-only names too.
+  const name = typeof specifier === 'string' ? (specifier.startsWith('node:') ? specifier.slice(5) : specifier) : '';
   if (!Object.hasOwn(MODULE_PARTS, name)) throw notAvailable(String(specifier), 'ERR_UNKNOWN_BUILTIN_MODULE');
   return requirePart(MODULE_PARTS[name]).modules[name];
 }
@@ -62,4 +65,10 @@ export function require(specifier) {
   }
   throw notAvailable(specifier, 'MODULE_NOT_FOUND');
 }
-Object.defineProperty(require, 'builtinModules', { get: NAMES_, enumerable: true });
+let listed;
+/** As Node lists them: prefix-only builtins with their `node:`. */
+function listedNames() {
+  listed ??= Object.freeze(NAMES_().map((n) => (Object.hasOwn(PREFIX_ONLY, n) ? `node:${n}` : n)));
+  return listed;
+}
+Object.defineProperty(require, 'builtinModules', { get: listedNames, enumerable: true });
