@@ -106,7 +106,7 @@ var __runjs_part = (() => {
     }, "invoke");
     return new Proxy(original, {
       apply: /* @__PURE__ */ __name((_fn, self, args) => invoke({ args, self, target: void 0 }, (impl) => __runjs_P.Reflect_apply(impl, self, args)), "apply"),
-      construct: /* @__PURE__ */ __name((_fn, args, target) => invoke({ args, self: void 0, target }, (impl) => __runjs_P.Reflect_construct(impl, args, target)), "construct"),
+      construct: /* @__PURE__ */ __name((fn, args, newTarget) => invoke({ args, self: void 0, target: fn }, (impl) => __runjs_P.Reflect_construct(impl, args, newTarget)), "construct"),
       get: /* @__PURE__ */ __name((fn, key, receiver) => key === "mock" ? ctx : __runjs_P.Reflect_get(fn, key, receiver), "get")
     });
   }
@@ -253,6 +253,7 @@ var __runjs_part = (() => {
         if (test2.skip !== void 0) c.skipped++;
         else if (test2.todo !== void 0) c.todo++;
         else if (test2.error === void 0) c.pass++;
+        else if (test2.cancelled) c.cancelled++;
         else c.fail++;
       }
       if (test2.error !== void 0 && !test2.error.subtests && test2.skip === void 0) __runjs_P.$push(this.failures, test2);
@@ -367,7 +368,7 @@ var __runjs_part = (() => {
       process.on("uncaughtException", onUncaught);
       const start = now();
       try {
-        await root.runHooks("before", root.context());
+        await root.runBefore();
         await root.drain();
         await root.runHooks("after", root.context());
       } catch (e) {
@@ -377,9 +378,10 @@ var __runjs_part = (() => {
       }
       if (this.root === root) this.newRoot();
       const counts = this.reporter.summary(now() - start);
-      if (counts.fail > 0) {
+      const failed = counts.fail + counts.cancelled;
+      if (failed > 0) {
         process.exitCode = 1;
-        core_default.host.op("run.settle", { ok: false, error: `Error: ${counts.fail} of ${counts.tests} tests failed` });
+        core_default.host.op("run.settle", { ok: false, error: `Error: ${failed} of ${counts.tests} tests failed` });
       }
     }
     /** An error nothing caught while tests run fails the test that started last and is still running. */
@@ -407,6 +409,8 @@ var __runjs_part = (() => {
     failedChildren = 0;
     headerPrinted = false;
     planned = void 0;
+    cancelled = false;
+    #before;
     asserted = 0;
     duration = 0;
     #context;
@@ -480,6 +484,11 @@ var __runjs_part = (() => {
       this.fail(e);
       this.#interrupt?.(e);
     }
+    /** The `before` hooks, once: a test's run before its first subtest starts. */
+    runBefore() {
+      this.#before ??= this.runHooks("before", this.context());
+      return this.#before;
+    }
     async runHooks(kind, ctx) {
       for (const hook2 of __runjs_P.iter(this.hooks[kind])) await this.withTimeout(callWithDone(hook2.fn, void 0, ctx), hook2.timeout);
     }
@@ -499,7 +508,10 @@ var __runjs_part = (() => {
       if (ms === Infinity) return interruptible;
       let timer;
       const limit = new Promise((_, reject) => {
-        timer = timers.setTimeout(() => reject(new Error(`test timed out after ${ms}ms`)), ms);
+        timer = timers.setTimeout(() => {
+          this.cancelled = true;
+          reject(`test timed out after ${ms}ms`);
+        }, ms);
       });
       return __runjs_P.$finally(__runjs_P.Promise_race([interruptible, limit]), () => timers.clearTimeout(timer));
     }
@@ -512,6 +524,7 @@ var __runjs_part = (() => {
       }
       __runjs_P.$push(runner2.active, this);
       try {
+        if (this.parent.kind === "test") await this.parent.runBefore();
         if (this.kind === "suite") await this.runSuite();
         else await this.runTest();
       } catch (e) {
@@ -527,10 +540,9 @@ var __runjs_part = (() => {
     async runSuite() {
       if (this.built !== void 0) await this.built;
       if (this.error !== void 0) return;
-      const ctx = this.context();
-      await this.runHooks("before", ctx);
+      await this.runBefore();
       await this.drain();
-      await this.runHooks("after", ctx);
+      await this.runHooks("after", this.context());
     }
     async runTest() {
       await this.runEachHooks("beforeEach");
@@ -545,11 +557,11 @@ var __runjs_part = (() => {
         this.fail(e);
       }
       try {
-        await this.runHooks("after", this.context());
+        await this.runEachHooks("afterEach");
       } catch (e) {
         this.fail(e);
       }
-      await this.runEachHooks("afterEach");
+      await this.runHooks("after", this.context());
     }
     finish(start) {
       this.duration = now() - start;

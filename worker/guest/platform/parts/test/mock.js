@@ -68,12 +68,13 @@ function makeMock(original, implementation, restore, times) {
       ctx.record({ arguments: call.args, error, result: undefined, stack: new Error(), target: call.target, this: call.self });
       throw error;
     }
+    // As Node: a construct's `target` is the original function, its `this` what it made.
     ctx.record({ arguments: call.args, error: undefined, result, stack: new Error(), target: call.target, this: call.target === undefined ? call.self : result });
     return result;
   };
   return new Proxy(original, {
     apply: (_fn, self, args) => invoke({ args, self, target: undefined }, (impl) => Reflect.apply(impl, self, args)),
-    construct: (_fn, args, target) => invoke({ args, self: undefined, target }, (impl) => Reflect.construct(impl, args, target)),
+    construct: (fn, args, newTarget) => invoke({ args, self: undefined, target: fn }, (impl) => Reflect.construct(impl, args, newTarget)),
     get: (fn, key, receiver) => (key === 'mock' ? ctx : Reflect.get(fn, key, receiver)),
   });
 }

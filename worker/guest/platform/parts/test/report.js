@@ -50,6 +50,7 @@ export class Reporter {
       if (test.skip !== undefined) c.skipped++;
       else if (test.todo !== undefined) c.todo++;
       else if (test.error === undefined) c.pass++;
+      else if (test.cancelled) c.cancelled++;
       else c.fail++;
     }
     if (test.error !== undefined && !test.error.subtests && test.skip === undefined) this.failures.push(test);

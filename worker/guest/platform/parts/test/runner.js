@@ -81,7 +81,7 @@ export class Runner {
     process.on('uncaughtException', onUncaught);
     const start = now();
     try {
-      await root.runHooks('before', root.context());
+      await root.runBefore();
       await root.drain();
       await root.runHooks('after', root.context());
     } catch (e) {
@@ -91,9 +91,10 @@ export class Runner {
     }
     if (this.root === root) this.newRoot();
     const counts = this.reporter.summary(now() - start);
-    if (counts.fail > 0) {
+    const failed = counts.fail + counts.cancelled;
+    if (failed > 0) {
       process.exitCode = 1;
-      core.host.op('run.settle', { ok: false, error: `Error: ${counts.fail} of ${counts.tests} tests failed` });
+      core.host.op('run.settle', { ok: false, error: `Error: ${failed} of ${counts.tests} tests failed` });
     }
   }
 
@@ -119,6 +120,8 @@ class Node {
   failedChildren = 0;
   headerPrinted = false;
   planned = undefined;
+  cancelled = false;
+  #before;
   asserted = 0;
   duration = 0;
   #context;
@@ -201,6 +204,12 @@ class Node {
     this.#interrupt?.(e);
   }
 
+  /** The `before` hooks, once: a test's run before its first subtest starts. */
+  runBefore() {
+    this.#before ??= this.runHooks('before', this.context());
+    return this.#before;
+  }
+
   async runHooks(kind, ctx) {
     for (const hook of this.hooks[kind]) await this.withTimeout(callWithDone(hook.fn, undefined, ctx), hook.timeout);
   }
@@ -222,7 +231,8 @@ class Node {
     if (ms === Infinity) return interruptible;
     let timer;
     const limit = new Promise((_, reject) => {
-      timer = timers.setTimeout(() => reject(new Error(`test timed out after ${ms}ms`)), ms);
+      // As Node: a timed-out test is cancelled (counted so), its error the bare message.
+      timer = timers.setTimeout(() => { this.cancelled = true; reject(`test timed out after ${ms}ms`); }, ms);
     });
     return Promise.race([interruptible, limit]).finally(() => timers.clearTimeout(timer));
   }
@@ -236,6 +246,7 @@ class Node {
     }
     runner.active.push(this);
     try {
+      if (this.parent.kind === 'test') await this.parent.runBefore();
       if (this.kind === 'suite') await this.runSuite();
       else await this.runTest();
     } catch (e) {
@@ -252,10 +263,9 @@ class Node {
   async runSuite() {
     if (this.built !== undefined) await this.built;
     if (this.error !== undefined) return;
-    const ctx = this.context();
-    await this.runHooks('before', ctx);
+    await this.runBefore();
     await this.drain();
-    await this.runHooks('after', ctx);
+    await this.runHooks('after', this.context());
   }
 
   async runTest() {
@@ -271,11 +281,11 @@ class Node {
       this.fail(e);
     }
     try {
-      await this.runHooks('after', this.context());
+      await this.runEachHooks('afterEach');
     } catch (e) {
       this.fail(e);
     }
-    await this.runEachHooks('afterEach');
+    await this.runHooks('after', this.context()); // after the afterEach hooks, as Node
   }
 
   finish(start) {
