@@ -10,7 +10,7 @@ import { guestSuite } from '../helpers/both-engines.ts';
 const node = new URL('../../node_modules/.bin/node', import.meta.url).pathname;
 
 /** Node's stdout and exit code for the module `code`. */
-async function inNode(code: string): Promise<{ stdout: string; code: number }> {
+async function inNode(code: string): Promise<NodeRun> {
   try {
     const { stdout } = await promisify(execFile)(node, ['--input-type=module', '--no-warnings', '-e', code], { cwd: '/', env: { PATH: process.env.PATH ?? '' } });
     return { stdout, code: 0 };
@@ -138,9 +138,10 @@ console.log('awaited');
 test('second', () => {});
 `;
 
-let oracle: Promise<Record<string, { stdout: string; code: number }>> | undefined;
+interface NodeRun { stdout: string; code: number }
+let oracle: Promise<{ report: NodeRun; hooks: NodeRun; passing: NodeRun }> | undefined;
 /** Node's output for every script, run once per file. */
-function nodeOutputs(): Promise<Record<string, { stdout: string; code: number }>> {
+function nodeOutputs(): Promise<{ report: NodeRun; hooks: NodeRun; passing: NodeRun }> {
   oracle ??= (async () => {
     const [report, hooks, passing] = await Promise.all([inNode(REPORT), inNode(HOOKS_AND_MOCKS), inNode(PASSING)]);
     return { report, hooks, passing };
