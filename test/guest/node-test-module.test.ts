@@ -54,6 +54,8 @@ describe('outer', () => {
     it.todo('three');
   });
 });
+describe('throwing suite', () => { it('never runs', () => {}); throw new Error('suite body'); });
+describe.skip('skipped suite', () => { it('inner', () => {}); });
 test('done callback', (t, done) => { setTimeout(done, 1); });
 test('plan', (t) => { t.plan(2); t.assert.ok(true); t.assert.strictEqual(1, 1); });
 test('plan missed', (t) => { t.plan(2); t.assert.ok(true); });
@@ -154,7 +156,7 @@ guestSuite('node:test', (g) => {
     const host = (await nodeOutputs()).report;
     assert.equal(host.code, 1);
     const res = await ctx.run(REPORT);
-    assert.deepEqual(res.outcome, { status: 'failed', error: 'Error: 4 of 17 tests failed' });
+    assert.deepEqual(res.outcome, { status: 'failed', error: 'Error: 5 of 18 tests failed' });
     assert.equal(masked(res.output), masked(host.stdout));
     assert.match(res.output, /^ℹ duration_ms \d+(\.\d+)?$/m);
   });

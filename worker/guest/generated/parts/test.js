@@ -226,7 +226,7 @@ var __runjs_part = (() => {
     return test2.todo !== void 0 ? "\u26A0" : "\u2716";
   }
   __name(symbol, "symbol");
-  var resultLine = /* @__PURE__ */ __name((test2) => `${symbol(test2)} ${test2.name} (${test2.duration}ms)${directive(test2)}`, "resultLine");
+  var resultLine = /* @__PURE__ */ __name((test2) => `${symbol(test2)} ${test2.name}${test2.duration === void 0 ? "" : ` (${test2.duration}ms)`}${directive(test2)}`, "resultLine");
   var Reporter = class {
     static {
       __name(this, "Reporter");
@@ -539,8 +539,17 @@ var __runjs_part = (() => {
     }
     async runSuite() {
       if (this.built !== void 0) await this.built;
-      if (this.error !== void 0) return;
-      await this.runBefore();
+      if (this.error === void 0) {
+        try {
+          await this.runBefore();
+        } catch (e) {
+          this.fail(e);
+        }
+      }
+      if (this.error !== void 0) {
+        for (const child of __runjs_P.iter(this.children)) child.cancelUnrun();
+        return;
+      }
       await this.drain();
       await this.runHooks("after", this.context());
     }
@@ -562,6 +571,15 @@ var __runjs_part = (() => {
         this.fail(e);
       }
       await this.runHooks("after", this.context());
+    }
+    /** Reports a test that never ran because its parent failed first (Node prints no duration). */
+    cancelUnrun() {
+      if (this.kind === "suite") for (const child of __runjs_P.iter(this.children)) child.cancelUnrun();
+      this.cancelled = true;
+      this.error = { value: "test did not finish before its parent and was cancelled" };
+      this.duration = void 0;
+      if (this.parent !== null) this.parent.failedChildren++;
+      this.runner.reporter.complete(this);
     }
     finish(start) {
       this.duration = now() - start;

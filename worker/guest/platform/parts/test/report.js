@@ -23,7 +23,7 @@ function symbol(test) {
   return test.todo !== undefined ? '⚠' : '✖';
 }
 
-const resultLine = (test) => `${symbol(test)} ${test.name} (${test.duration}ms)${directive(test)}`;
+const resultLine = (test) => `${symbol(test)} ${test.name}${test.duration === undefined ? '' : ` (${test.duration}ms)`}${directive(test)}`;
 
 export class Reporter {
   counts = { tests: 0, suites: 0, pass: 0, fail: 0, cancelled: 0, skipped: 0, todo: 0 };

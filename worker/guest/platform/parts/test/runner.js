@@ -262,8 +262,18 @@ class Node {
 
   async runSuite() {
     if (this.built !== undefined) await this.built;
-    if (this.error !== undefined) return;
-    await this.runBefore();
+    if (this.error === undefined) {
+      try {
+        await this.runBefore();
+      } catch (e) {
+        this.fail(e);
+      }
+    }
+    if (this.error !== undefined) {
+      // As Node: a suite whose body or `before` hook failed cancels the tests it holds.
+      for (const child of this.children) child.cancelUnrun();
+      return;
+    }
     await this.drain();
     await this.runHooks('after', this.context());
   }
@@ -286,6 +296,16 @@ class Node {
       this.fail(e);
     }
     await this.runHooks('after', this.context()); // after the afterEach hooks, as Node
+  }
+
+  /** Reports a test that never ran because its parent failed first (Node prints no duration). */
+  cancelUnrun() {
+    if (this.kind === 'suite') for (const child of this.children) child.cancelUnrun();
+    this.cancelled = true;
+    this.error = { value: 'test did not finish before its parent and was cancelled' };
+    this.duration = undefined;
+    if (this.parent !== null) this.parent.failedChildren++;
+    this.runner.reporter.complete(this);
   }
 
   finish(start) {
