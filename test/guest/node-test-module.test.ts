@@ -140,13 +140,21 @@ console.log('awaited');
 test('second', () => {});
 `;
 
+const ONLY = `import { test, describe, it } from 'node:test';
+test('not only', () => {});
+test.only('only', () => {});
+test('only by option', { only: true }, async (t) => { await t.test('its subtest', () => {}); });
+describe.only('suite', () => { it('filtered', () => {}); it.only('kept', () => {}); });
+`;
+
 interface NodeRun { stdout: string; code: number }
-let oracle: Promise<{ report: NodeRun; hooks: NodeRun; passing: NodeRun }> | undefined;
+interface NodeRuns { report: NodeRun; hooks: NodeRun; passing: NodeRun; only: NodeRun }
+let oracle: Promise<NodeRuns> | undefined;
 /** Node's output for every script, run once per file. */
-function nodeOutputs(): Promise<{ report: NodeRun; hooks: NodeRun; passing: NodeRun }> {
+function nodeOutputs(): Promise<NodeRuns> {
   oracle ??= (async () => {
-    const [report, hooks, passing] = await Promise.all([inNode(REPORT), inNode(HOOKS_AND_MOCKS), inNode(PASSING)]);
-    return { report, hooks, passing };
+    const [report, hooks, passing, only] = await Promise.all([inNode(REPORT), inNode(HOOKS_AND_MOCKS), inNode(PASSING), inNode(ONLY)]);
+    return { report, hooks, passing, only };
   })();
   return oracle;
 }
@@ -177,6 +185,13 @@ guestSuite('node:test', (g) => {
     assert.equal(res.outcome.status, 'completed');
     assert.equal(masked(res.output), masked(host.stdout));
     assert.equal(masked(res.output), 'main body true\n✔ first (Nms)\nawaited\n✔ second (Nms)\nℹ tests 2\nℹ suites 0\nℹ pass 2\nℹ fail 0\nℹ cancelled 0\nℹ skipped 0\nℹ todo 0\nℹ duration_ms N\n');
+  });
+
+  g.test('as in Node 24, a root or suite with `only` tests runs only those', async (ctx) => {
+    const host = (await nodeOutputs()).only;
+    const out = await ctx.output(ONLY);
+    assert.equal(masked(out), masked(host.stdout));
+    assert.equal(masked(out).split('\n').slice(0, 7).join('\n'), '✔ only (Nms)\n▶ only by option\n  ✔ its subtest (Nms)\n✔ only by option (Nms)\n▶ suite\n  ✔ kept (Nms)\n✔ suite (Nms)');
   });
 
   g.test('the builtin is node:test only; what runjs leaves out throws ERR_UNSUPPORTED_OPERATION', async (ctx) => {

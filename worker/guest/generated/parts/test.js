@@ -410,6 +410,7 @@ var __runjs_part = (() => {
     headerPrinted = false;
     planned = void 0;
     cancelled = false;
+    filtered = false;
     #before;
     asserted = 0;
     duration = 0;
@@ -427,6 +428,7 @@ var __runjs_part = (() => {
       this.nesting = parent === null ? -1 : parent.nesting + 1;
       if (options.skip !== void 0 && options.skip !== false) this.skip = options.skip;
       if (options.todo !== void 0 && options.todo !== false) this.todo = options.todo;
+      this.only = options.only === true;
       if (kind === "suite" && this.skip === void 0) this.build();
     }
     get fullName() {
@@ -469,6 +471,9 @@ var __runjs_part = (() => {
     }
     /** Waits for the queued children, including those they queue while running. */
     async drain() {
+      if (this.kind !== "test" && __runjs_P.$some(this.children, (c) => c.only)) {
+        for (const c of __runjs_P.iter(this.children)) if (!c.only) c.filtered = true;
+      }
       this.#open();
       let seen;
       do {
@@ -516,6 +521,7 @@ var __runjs_part = (() => {
       return __runjs_P.$finally(__runjs_P.Promise_race([interruptible, limit]), () => timers.clearTimeout(timer));
     }
     async run() {
+      if (this.filtered) return;
       const start = now();
       const runner2 = this.runner;
       if (this.skip !== void 0) {

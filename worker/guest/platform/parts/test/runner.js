@@ -121,6 +121,7 @@ class Node {
   headerPrinted = false;
   planned = undefined;
   cancelled = false;
+  filtered = false;
   #before;
   asserted = 0;
   duration = 0;
@@ -139,6 +140,7 @@ class Node {
     this.nesting = parent === null ? -1 : parent.nesting + 1;
     if (options.skip !== undefined && options.skip !== false) this.skip = options.skip;
     if (options.todo !== undefined && options.todo !== false) this.todo = options.todo;
+    this.only = options.only === true;
     if (kind === 'suite' && this.skip === undefined) this.build();
   }
 
@@ -186,6 +188,11 @@ class Node {
 
   /** Waits for the queued children, including those they queue while running. */
   async drain() {
+    // Node 24 runs only the `only` tests of a root or suite that has some (no --test-only needed
+    // for a file run directly); the others are neither run nor reported.
+    if (this.kind !== 'test' && this.children.some((c) => c.only)) {
+      for (const c of this.children) if (!c.only) c.filtered = true;
+    }
     this.#open();
     let seen;
     do {
@@ -238,6 +245,7 @@ class Node {
   }
 
   async run() {
+    if (this.filtered) return;
     const start = now();
     const runner = this.runner;
     if (this.skip !== undefined) {
