@@ -127,6 +127,12 @@ test('t.before and friends', async (t) => {
   await t.test('x', () => order.push('x'));
   await t.test('y', () => order.push('y'));
 });
+test('t.waitFor', async (t) => {
+  let n = 0;
+  const v = await t.waitFor(() => { n++; if (n < 3) throw new Error('not yet'); return 'ready'; }, { interval: 1 });
+  assert.deepStrictEqual([v, n], ['ready', 3]);
+  await assert.rejects(t.waitFor(() => { throw new Error('never'); }, { interval: 1, timeout: 5 }), (e) => e.message === 'waitFor() timed out' && e.cause.message === 'never');
+});
 test('an uncaught error fails the test, not the run', () => { setTimeout(() => { throw new Error('later'); }, 1); return new Promise((r) => setTimeout(r, 20)); });
 test('timeout', { timeout: 5 }, () => new Promise(() => {}));
 test('after the failures', () => {});
@@ -173,7 +179,7 @@ guestSuite('node:test', (g) => {
     const host = (await nodeOutputs()).hooks;
     assert.equal(host.code, 1);
     const res = await ctx.run(HOOKS_AND_MOCKS);
-    assert.deepEqual(res.outcome, { status: 'failed', error: 'Error: 2 of 10 tests failed' });
+    assert.deepEqual(res.outcome, { status: 'failed', error: 'Error: 2 of 11 tests failed' });
     assert.equal(masked(res.output), masked(host.stdout));
     assert.match(res.output, /^✖ timeout \(\d+(\.\d+)?ms\)\n  'test timed out after 5ms'$/m);
   });

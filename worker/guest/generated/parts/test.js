@@ -628,6 +628,25 @@ var __runjs_part = (() => {
     diagnostic(message) {
       __runjs_P.$push(this.#node.diagnostics, String(message));
     }
+    /** Calls `condition` every `interval` ms until it returns (its value) or `timeout` ms have passed. */
+    async waitFor(condition, options = {}) {
+      if (typeof condition !== "function") throw invalidArgType2("condition", "of type function", condition);
+      if (options === null || typeof options !== "object") throw invalidArgType2("options", "of type object", options);
+      const { interval = 50, timeout = 1e3 } = options;
+      const deadline = now() + timeout;
+      let last;
+      for (; ; ) {
+        try {
+          return await condition();
+        } catch (e) {
+          last = e;
+        }
+        if (now() >= deadline) throw new Error("waitFor() timed out", { cause: last });
+        await new Promise((resolve) => {
+          timers.setTimeout(resolve, interval);
+        });
+      }
+    }
     skip(message = true) {
       this.#node.skip = message;
     }

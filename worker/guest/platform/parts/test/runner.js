@@ -344,6 +344,24 @@ class TestContext {
   }
 
   diagnostic(message) { this.#node.diagnostics.push(String(message)); }
+
+  /** Calls `condition` every `interval` ms until it returns (its value) or `timeout` ms have passed. */
+  async waitFor(condition, options = {}) {
+    if (typeof condition !== 'function') throw invalidArgType('condition', 'of type function', condition);
+    if (options === null || typeof options !== 'object') throw invalidArgType('options', 'of type object', options);
+    const { interval = 50, timeout = 1000 } = options;
+    const deadline = now() + timeout;
+    let last;
+    for (;;) {
+      try {
+        return await condition();
+      } catch (e) {
+        last = e;
+      }
+      if (now() >= deadline) throw new Error('waitFor() timed out', { cause: last });
+      await new Promise((resolve) => { timers.setTimeout(resolve, interval); });
+    }
+  }
   skip(message = true) { this.#node.skip = message; }
   todo(message = true) { this.#node.todo = message; }
   runOnly() {}
