@@ -153,14 +153,24 @@ test('only by option', { only: true }, async (t) => { await t.test('its subtest'
 describe.only('suite', () => { it('filtered', () => {}); it.only('kept', () => {}); });
 `;
 
+const HOOK_FAILURES = `import { test, describe, it, before } from 'node:test';
+before(() => { throw new Error('root before'); });
+describe('suite', () => {
+  before(() => { throw new Error('suite before'); });
+  it('a', () => {});
+  describe('inner', () => { it('b', () => {}); });
+});
+test('top', () => {});
+`;
+
 interface NodeRun { stdout: string; code: number }
-interface NodeRuns { report: NodeRun; hooks: NodeRun; passing: NodeRun; only: NodeRun }
+interface NodeRuns { report: NodeRun; hooks: NodeRun; passing: NodeRun; only: NodeRun; hookFailures: NodeRun }
 let oracle: Promise<NodeRuns> | undefined;
 /** Node's output for every script, run once per file. */
 function nodeOutputs(): Promise<NodeRuns> {
   oracle ??= (async () => {
-    const [report, hooks, passing, only] = await Promise.all([inNode(REPORT), inNode(HOOKS_AND_MOCKS), inNode(PASSING), inNode(ONLY)]);
-    return { report, hooks, passing, only };
+    const [report, hooks, passing, only, hookFailures] = await Promise.all([inNode(REPORT), inNode(HOOKS_AND_MOCKS), inNode(PASSING), inNode(ONLY), inNode(HOOK_FAILURES)]);
+    return { report, hooks, passing, only, hookFailures };
   })();
   return oracle;
 }
@@ -191,6 +201,14 @@ guestSuite('node:test', (g) => {
     assert.equal(res.outcome.status, 'completed');
     assert.equal(masked(res.output), masked(host.stdout));
     assert.equal(masked(res.output), 'main body true\n✔ first (Nms)\nawaited\n✔ second (Nms)\nℹ tests 2\nℹ suites 0\nℹ pass 2\nℹ fail 0\nℹ cancelled 0\nℹ skipped 0\nℹ todo 0\nℹ duration_ms N\n');
+  });
+
+  g.test('a failing top-level `before` hook fails every top-level test; a suite\'s cancels its tests; the last test() a script evaluates still settles', async (ctx) => {
+    const host = (await nodeOutputs()).hookFailures;
+    assert.equal(host.code, 1);
+    const res = await ctx.run(HOOK_FAILURES);
+    assert.equal(masked(res.output), masked(host.stdout));
+    assert.deepEqual(res.outcome, { status: 'failed', error: 'Error: 3 of 3 tests failed' });
   });
 
   g.test('as in Node 24, a root or suite with `only` tests runs only those', async (ctx) => {

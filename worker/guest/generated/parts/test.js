@@ -368,7 +368,11 @@ var __runjs_part = (() => {
       process.on("uncaughtException", onUncaught);
       const start = now();
       try {
-        await root.runBefore();
+        try {
+          await root.runBefore();
+        } catch (e) {
+          root.blocked = { error: e };
+        }
         await root.drain();
         await root.runHooks("after", root.context());
       } catch (e) {
@@ -411,6 +415,8 @@ var __runjs_part = (() => {
     planned = void 0;
     cancelled = false;
     filtered = false;
+    /** Set when this suite or root failed before running its tests: `{ cancel: true }` or `{ error }`. */
+    blocked = void 0;
     #before;
     asserted = 0;
     duration = 0;
@@ -522,6 +528,10 @@ var __runjs_part = (() => {
     }
     async run() {
       if (this.filtered) return;
+      if (this.parent.blocked !== void 0) {
+        await this.runBlocked(this.parent.blocked);
+        return;
+      }
       const start = now();
       const runner2 = this.runner;
       if (this.skip !== void 0) {
@@ -553,7 +563,8 @@ var __runjs_part = (() => {
         }
       }
       if (this.error !== void 0) {
-        for (const child of __runjs_P.iter(this.children)) child.cancelUnrun();
+        this.blocked = { cancel: true };
+        await this.drain();
         return;
       }
       await this.drain();
@@ -578,17 +589,24 @@ var __runjs_part = (() => {
       }
       await this.runHooks("after", this.context());
     }
-    /** Reports a test that never ran because its parent failed first (Node prints no duration). */
-    cancelUnrun() {
-      if (this.kind === "suite") for (const child of __runjs_P.iter(this.children)) child.cancelUnrun();
-      this.cancelled = true;
-      this.error = { value: "test did not finish before its parent and was cancelled" };
-      this.duration = void 0;
-      if (this.parent !== null) this.parent.failedChildren++;
-      this.runner.reporter.complete(this);
+    /** A test whose parent failed before running it: cancelled (suites) or failed with the root hook's error. */
+    async runBlocked(blocked) {
+      if (this.kind === "suite") {
+        this.blocked = { cancel: true };
+        await this.drain();
+      }
+      if (blocked.cancel) {
+        this.cancelled = true;
+        this.error = { value: "test did not finish before its parent and was cancelled" };
+        this.finish(void 0);
+      } else {
+        this.fail(blocked.error);
+        this.finish(now());
+      }
     }
+    /** Counts and reports the test; `start` undefined: it never ran, and shows no duration (as Node). */
     finish(start) {
-      this.duration = now() - start;
+      this.duration = start === void 0 ? void 0 : now() - start;
       if (this.error === void 0 && this.failedChildren > 0) {
         const n = this.failedChildren;
         this.error = { value: new Error(`${n} subtest${n === 1 ? "" : "s"} failed`), subtests: true };

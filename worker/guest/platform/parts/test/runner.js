@@ -81,7 +81,11 @@ export class Runner {
     process.on('uncaughtException', onUncaught);
     const start = now();
     try {
-      await root.runBefore();
+      try {
+        await root.runBefore();
+      } catch (e) {
+        root.blocked = { error: e }; // as Node: every top-level test fails with the hook's error
+      }
       await root.drain();
       await root.runHooks('after', root.context());
     } catch (e) {
@@ -122,6 +126,8 @@ class Node {
   planned = undefined;
   cancelled = false;
   filtered = false;
+  /** Set when this suite or root failed before running its tests: `{ cancel: true }` or `{ error }`. */
+  blocked = undefined;
   #before;
   asserted = 0;
   duration = 0;
@@ -246,6 +252,10 @@ class Node {
 
   async run() {
     if (this.filtered) return;
+    if (this.parent.blocked !== undefined) {
+      await this.runBlocked(this.parent.blocked);
+      return;
+    }
     const start = now();
     const runner = this.runner;
     if (this.skip !== undefined) {
@@ -278,8 +288,10 @@ class Node {
       }
     }
     if (this.error !== undefined) {
-      // As Node: a suite whose body or `before` hook failed cancels the tests it holds.
-      for (const child of this.children) child.cancelUnrun();
+      // As Node: a suite whose body or `before` hook failed cancels the tests it holds (they
+      // still settle, so a script awaiting one goes on).
+      this.blocked = { cancel: true };
+      await this.drain();
       return;
     }
     await this.drain();
@@ -306,18 +318,25 @@ class Node {
     await this.runHooks('after', this.context()); // after the afterEach hooks, as Node
   }
 
-  /** Reports a test that never ran because its parent failed first (Node prints no duration). */
-  cancelUnrun() {
-    if (this.kind === 'suite') for (const child of this.children) child.cancelUnrun();
-    this.cancelled = true;
-    this.error = { value: 'test did not finish before its parent and was cancelled' };
-    this.duration = undefined;
-    if (this.parent !== null) this.parent.failedChildren++;
-    this.runner.reporter.complete(this);
+  /** A test whose parent failed before running it: cancelled (suites) or failed with the root hook's error. */
+  async runBlocked(blocked) {
+    if (this.kind === 'suite') {
+      this.blocked = { cancel: true }; // its tests are cancelled, as Node reports them
+      await this.drain();
+    }
+    if (blocked.cancel) {
+      this.cancelled = true;
+      this.error = { value: 'test did not finish before its parent and was cancelled' };
+      this.finish(undefined);
+    } else {
+      this.fail(blocked.error);
+      this.finish(now());
+    }
   }
 
+  /** Counts and reports the test; `start` undefined: it never ran, and shows no duration (as Node). */
   finish(start) {
-    this.duration = now() - start;
+    this.duration = start === undefined ? undefined : now() - start;
     if (this.error === undefined && this.failedChildren > 0) {
       const n = this.failedChildren;
       this.error = { value: new Error(`${n} subtest${n === 1 ? '' : 's'} failed`), subtests: true };
