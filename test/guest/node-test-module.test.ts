@@ -234,6 +234,11 @@ guestSuite('node:test', (g) => {
       "ERR_UNSUPPORTED_OPERATION mock.module() is not supported in runjs's node:test",
       '',
     ].join('\n'));
+    assert.equal(await ctx.output([
+      'const ns = await import("node:test");',
+      'try { await import("test"); } catch (e) { console.log(e.code, e.message.slice(0, 40)); }',
+      'console.log(ns.default === (await import("node:test")).default, typeof ns.it);',
+    ].join('\n')), "ERR_UNKNOWN_BUILTIN_MODULE Module 'test' is not available in runjs.\ntrue function\n");
     const bare = await ctx.run('import test from "test";\ntest("x", () => {});');
     assert.equal(bare.outcome.status, 'failed');
     assert.match(bare.outcome.status === 'failed' ? bare.outcome.error : '', /^Module 'test' is not available in runjs\. Available built-in modules: .*node:test, /);

@@ -962,7 +962,7 @@ var __runjs_part = (() => {
     return __runjs_P.Object_hasOwn(PREFIX_ONLY, specifier) ? "" : specifier;
   }
   function builtin(specifier) {
-    const name = typeof specifier === "string" ? __runjs_P.$startsWith(specifier, "node:") ? __runjs_P.$slice(specifier, 5) : specifier : "";
+    const name = typeof specifier === "string" ? moduleName(specifier) : "";
     if (!__runjs_P.Object_hasOwn(MODULE_PARTS, name)) throw notAvailable(String(specifier), "ERR_UNKNOWN_BUILTIN_MODULE");
     return requirePart(MODULE_PARTS[name]).modules[name];
   }
@@ -982,7 +982,7 @@ var __runjs_part = (() => {
       throw new TypeError(`The "id" argument must be of type string. Received ${specifier === null ? "null" : typeof specifier}`);
     }
     const name = moduleName(specifier);
-    if (__runjs_P.Object_hasOwn(MODULE_PARTS, name)) return builtin(name);
+    if (__runjs_P.Object_hasOwn(MODULE_PARTS, name)) return builtin(specifier);
     if (__runjs_P.$startsWith(specifier, ".") || __runjs_P.$startsWith(specifier, "/")) {
       const err = new Error(`Cannot find module '${specifier}': a runjs script is a single file, so only built-in modules can be required`);
       err.code = "MODULE_NOT_FOUND";

@@ -24,10 +24,9 @@ function moduleName(specifier) {
   return Object.hasOwn(PREFIX_ONLY, specifier) ? '' : specifier;
 }
 
-/** The module object of builtin `specifier` (`node:path` or `path`). */
+/** The module object of builtin `specifier` (`node:path` or `path`; `node:test` only with its prefix). */
 export function builtin(specifier) {
-  // The import wrappers pass the name without `node:`, prefix-only names too.
-  const name = typeof specifier === 'string' ? (specifier.startsWith('node:') ? specifier.slice(5) : specifier) : '';
+  const name = typeof specifier === 'string' ? moduleName(specifier) : '';
   if (!Object.hasOwn(MODULE_PARTS, name)) throw notAvailable(String(specifier), 'ERR_UNKNOWN_BUILTIN_MODULE');
   return requirePart(MODULE_PARTS[name]).modules[name];
 }
@@ -57,7 +56,7 @@ export function require(specifier) {
     throw new TypeError(`The "id" argument must be of type string. Received ${specifier === null ? 'null' : typeof specifier}`);
   }
   const name = moduleName(specifier);
-  if (Object.hasOwn(MODULE_PARTS, name)) return builtin(name);
+  if (Object.hasOwn(MODULE_PARTS, name)) return builtin(specifier);
   if (specifier.startsWith('.') || specifier.startsWith('/')) {
     const err = new Error(`Cannot find module '${specifier}': a runjs script is a single file, so only built-in modules can be required`);
     err.code = 'MODULE_NOT_FOUND';
