@@ -69,6 +69,11 @@ describe.skip('skipped suite', () => { it('inner', () => {}); });
 test('done callback', (t, done) => { setTimeout(done, 1); });
 test('plan', (t) => { t.plan(2); t.assert.ok(true); t.assert.strictEqual(1, 1); });
 test('plan missed', (t) => { t.plan(2); t.assert.ok(true); });
+test('a mocked console.log does not hide the report', (t) => {
+  const log = t.mock.method(console, 'log', () => {});
+  console.log('hidden');
+  t.assert.strictEqual(log.mock.callCount(), 1);
+});
 `;
 
 const HOOKS_AND_MOCKS = `import { test, mock, before, after, beforeEach, afterEach, describe, it } from 'node:test';
@@ -190,7 +195,7 @@ guestSuite('node:test', (g) => {
     const host = (await nodeOutputs()).report;
     assert.equal(host.code, 1);
     const res = await ctx.run(REPORT);
-    assert.deepEqual(res.outcome, { status: 'failed', error: 'Error: 5 of 18 tests failed' });
+    assert.deepEqual(res.outcome, { status: 'failed', error: 'Error: 5 of 19 tests failed' });
     assert.equal(masked(res.output), masked(host.stdout));
     assert.match(res.output, /^ℹ duration_ms \d+(\.\d+)?$/m);
   });

@@ -212,7 +212,9 @@ var __runjs_part = (() => {
 
   // worker/guest/platform/parts/test/report.js
   var { inspect } = util_default;
-  var print = /* @__PURE__ */ __name((text) => core_default.globals.console.log(text), "print");
+  var realConsole = core_default.globals.console;
+  var realLog = realConsole.log;
+  var print = /* @__PURE__ */ __name((text) => __runjs_P.Reflect_apply(realLog, realConsole, [text]), "print");
   var indent = /* @__PURE__ */ __name((nesting) => __runjs_P.$repeat("  ", nesting), "indent");
   function directive(test2) {
     if (test2.skip !== void 0) return typeof test2.skip === "string" ? ` # ${test2.skip}` : " # SKIP";

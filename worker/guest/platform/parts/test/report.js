@@ -8,7 +8,11 @@ import core from 'runjs:part/core';
 import utilPart from 'runjs:part/util';
 
 const { inspect } = utilPart;
-const print = (text) => core.globals.console.log(text);
+// Taken when the part loads (a script's imports come first), so a script that mocks or replaces
+// console.log does not catch the report: Node's reporter writes to stdout, not through console.
+const realConsole = core.globals.console;
+const realLog = realConsole.log;
+const print = (text) => Reflect.apply(realLog, realConsole, [text]);
 const indent = (nesting) => '  '.repeat(nesting);
 
 function directive(test) {
