@@ -19,7 +19,7 @@ export function listModuleExports(files: ReadonlyMap<string, string>): Record<st
     const builtin = globalThis[Symbol.for('runjs.builtin')];
     const out = {};
     for (const name of builtin.names) {
-      const m = builtin(name);
+      const m = builtin('node:' + name);
       if (m === null || (typeof m !== 'object' && typeof m !== 'function')) throw new Error('builtin module ' + name + ' is missing from its part');
       // Non-enumerable own properties too (console's Console is one); not a function module's own
       // length/name/prototype, and only names an import can spell.

@@ -48,6 +48,7 @@ export const PARTS: readonly PartSpec[] = [
   { name: 'net', entry: `${PLATFORM}/parts/net.js` },
   { name: 'fs', entry: `${PLATFORM}/parts/fs.js` },
   { name: 'vm', entry: `${PLATFORM}/parts/vm.js` },
+  { name: 'test', entry: `${PLATFORM}/parts/test.js` },
   { name: 'urlpattern', entry: `${PLATFORM}/parts/urlpattern.js` },
   { name: 'urlpattern-polyfill', entry: `${PLATFORM}/parts/urlpattern-polyfill.js` },
 ];

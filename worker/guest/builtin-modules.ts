@@ -12,7 +12,8 @@ const RESERVED = new Set(['default', 'delete', 'new', 'class', 'function', 'var'
   'implements', 'interface', 'package', 'private', 'protected', 'public', 'arguments', 'eval']);
 
 export function moduleSource(name: string, exportNames: readonly string[]): string {
-  const lines = [`const m = globalThis[Symbol.for('runjs.builtin')](${JSON.stringify(name)});`, 'export default m;'];
+  // With its `node:`: some builtins (node:test) have no bare name.
+  const lines = [`const m = globalThis[Symbol.for('runjs.builtin')](${JSON.stringify(`node:${name}`)});`, 'export default m;'];
   let i = 0;
   for (const n of exportNames) {
     if (n === 'default') continue;

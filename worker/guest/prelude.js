@@ -419,9 +419,10 @@
       throw importError(`Cannot resolve import '${specifier}': only built-in modules can be imported (relative and bare package imports need --allow-external-modules with an npm: or URL specifier)`, 'ERR_MODULE_NOT_FOUND');
     }
     const name = StringPrototypeStartsWith(specifier, 'node:') ? StringPrototypeSlice(specifier, 5) : specifier;
+    // Asked first, so that a name known only with `node:` (node:test) fails bare even once cached.
+    const m = g[BUILTIN_DOOR](specifier); // throws "Module '...' is not available in runjs. ..." for unknown names
     const cached = MapGet(namespaces, name);
     if (cached !== undefined) return cached;
-    const m = g[BUILTIN_DOOR](specifier); // throws "Module '...' is not available in runjs. ..." for unknown names
     // Like a module namespace: a null-prototype, frozen object with the named exports and `default`.
     const ns = ObjectCreate(null);
     if ((typeof m === 'object' && m !== null) || typeof m === 'function') {

@@ -4,6 +4,9 @@
 /** Builtin module name → guest module source. Empty until the guest platform adds modules. */
 export type BuiltinModules = ReadonlyMap<string, string>;
 
+/** Builtins Node knows only as `node:<name>` (worker/guest/platform/core/lazy-table.js PREFIX_ONLY). */
+const PREFIX_ONLY: ReadonlySet<string> = new Set(['test']);
+
 export class ImportError extends Error {
   constructor(message: string) {
     super(message);
@@ -26,7 +29,7 @@ export function resolveImport(specifier: string, builtins: BuiltinModules): stri
     throw new ImportError(`External module imports are disabled. Cannot import ${kind} '${specifier}'. Start the server with --allow-external-modules to enable.`);
   }
   const name = specifier.startsWith('node:') ? specifier.slice(5) : specifier;
-  const source = builtins.get(name);
+  const source = specifier === name && PREFIX_ONLY.has(name) ? undefined : builtins.get(name);
   if (source !== undefined) return source;
   const available = [...builtins.keys()].sort().map((n) => `node:${n}`).join(', ') || 'none yet';
   if (specifier.startsWith('node:') || /^[a-z_]+(\/[a-z_]+)?$/.test(specifier)) {

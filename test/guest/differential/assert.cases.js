@@ -83,6 +83,7 @@ const corpus = {
   'CallTracker verify ok': () => { const t = new (a().CallTracker)(); const f = t.calls(1); f(); return t.verify(); },
   'CallTracker reset': () => { const t = new (a().CallTracker)(); const f = t.calls(2); f(); f(); t.reset(f); f(); const before = t.report().length; t.reset(); return [before, t.getCalls(f).length]; },
   'CallTracker not tracked': () => new (a().CallTracker)().getCalls(() => {}),
+  'CallTracker getCalls is frozen': () => { const t = new (a().CallTracker)(); const f = t.calls(); f(1); const calls = t.getCalls(f); return [Object.isFrozen(calls), Object.isFrozen(calls[0]), Object.isFrozen(calls[0].arguments)]; },
   'CallTracker bad expected': () => new (a().CallTracker)().calls(() => {}, 0),
   'CallTracker expected not integer': () => new (a().CallTracker)().calls(() => {}, 1.5),
   'CallTracker expected string': () => new (a().CallTracker)().calls(() => {}, '2'),

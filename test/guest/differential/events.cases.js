@@ -11,6 +11,7 @@ const corpus = {
   'once promise': async () => { const e = new (E())(); setTimeout(() => e.emit('go', 1, 2), 1); return E().once(e, 'go'); },
   'once rejects on error': async () => { const e = new (E())(); setTimeout(() => e.emit('error', new Error('bad')), 1); try { await E().once(e, 'go'); } catch (err) { return err.message; } },
   'on async iterator': async () => { const e = new (E())(); const out = []; setTimeout(() => { e.emit('d', 1); e.emit('d', 2); }, 1); for await (const [v] of E().on(e, 'd')) { out.push(v); if (out.length === 2) break; } return out; },
+  'addAbortListener runs after stopImmediatePropagation': () => { const c = new AbortController(); const out = []; c.signal.addEventListener('abort', (e) => { out.push('first'); e.stopImmediatePropagation(); }); c.signal.addEventListener('abort', () => out.push('stopped')); E().addAbortListener(c.signal, (e) => out.push(e.target === c.signal)); c.abort(); return out; },
   'getEventListeners': () => { const t = new EventTarget(); const f = () => {}; t.addEventListener('x', f); return E().getEventListeners(t, 'x').length; },
   'removeAllListeners': () => { const e = new (E())(); e.on('a', () => {}); e.on('b', () => {}); e.removeAllListeners('a'); return e.eventNames(); },
   'rawListeners once wrapper': () => { const e = new (E())(); const f = () => {}; e.once('a', f); const [w] = e.rawListeners('a'); return [w === f, w.listener === f]; },

@@ -408,6 +408,7 @@ const P = {
   Reflect_apply: Reflect.apply,
   Reflect_construct: Reflect.construct,
   Reflect_defineProperty: Reflect.defineProperty,
+  Reflect_get: Reflect.get,
   Reflect_getOwnPropertyDescriptor: Reflect.getOwnPropertyDescriptor,
   Reflect_getPrototypeOf: Reflect.getPrototypeOf,
   Reflect_ownKeys: Reflect.ownKeys,
@@ -668,6 +669,7 @@ var __runjs_part = (() => {
     "stream/promises": "stream",
     "stream/web": "streams",
     string_decoder: "buffer",
+    test: "test",
     timers: "node-misc",
     tls: "net",
     "timers/promises": "node-misc",
@@ -678,6 +680,7 @@ var __runjs_part = (() => {
     "util/types": "util",
     zlib: "zlib"
   };
+  var PREFIX_ONLY = { test: true };
   var GLOBAL_PARTS = {
     queueMicrotask: "web",
     reportError: "web",
@@ -955,7 +958,8 @@ var __runjs_part = (() => {
     return err;
   }
   function moduleName(specifier) {
-    return __runjs_P.$startsWith(specifier, "node:") ? __runjs_P.$slice(specifier, 5) : specifier;
+    if (__runjs_P.$startsWith(specifier, "node:")) return __runjs_P.$slice(specifier, 5);
+    return __runjs_P.Object_hasOwn(PREFIX_ONLY, specifier) ? "" : specifier;
   }
   function builtin(specifier) {
     const name = typeof specifier === "string" ? moduleName(specifier) : "";
@@ -978,7 +982,7 @@ var __runjs_part = (() => {
       throw new TypeError(`The "id" argument must be of type string. Received ${specifier === null ? "null" : typeof specifier}`);
     }
     const name = moduleName(specifier);
-    if (__runjs_P.Object_hasOwn(MODULE_PARTS, name)) return builtin(name);
+    if (__runjs_P.Object_hasOwn(MODULE_PARTS, name)) return builtin(specifier);
     if (__runjs_P.$startsWith(specifier, ".") || __runjs_P.$startsWith(specifier, "/")) {
       const err = new Error(`Cannot find module '${specifier}': a runjs script is a single file, so only built-in modules can be required`);
       err.code = "MODULE_NOT_FOUND";
@@ -986,7 +990,12 @@ var __runjs_part = (() => {
     }
     throw notAvailable(specifier, "MODULE_NOT_FOUND");
   }
-  __runjs_P.Object_defineProperty(require2, "builtinModules", { get: NAMES_, enumerable: true });
+  var listed;
+  function listedNames() {
+    listed ??= __runjs_P.Object_freeze(__runjs_P.$map(NAMES_(), (n) => __runjs_P.Object_hasOwn(PREFIX_ONLY, n) ? `node:${n}` : n));
+    return listed;
+  }
+  __runjs_P.Object_defineProperty(require2, "builtinModules", { get: listedNames, enumerable: true });
 
   // worker/guest/platform/core/console-extras.js
   function installConsoleExtras(c) {

@@ -289,8 +289,9 @@ should not loosely deep-equal
       this.#calls = [];
     }
     getCalls() {
-      return __runjs_P.$slice(this.#calls);
+      return __runjs_P.Object_freeze(__runjs_P.$slice(this.#calls));
     }
+    // frozen, as Node's
     report() {
       const actual = this.#calls.length;
       if (actual === this.#expected) return void 0;

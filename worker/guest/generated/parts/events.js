@@ -812,7 +812,7 @@ var __runjs_part = (() => {
     let remove;
     if (signal.aborted) queueMicrotask(() => listener());
     else {
-      signal.addEventListener("abort", listener, { once: true });
+      signal.addEventListener("abort", listener, { __proto__: null, once: true, [core_default.shared.kResistStopPropagation]: true });
       remove = /* @__PURE__ */ __name(() => signal.removeEventListener("abort", listener), "remove");
     }
     const dispose = /* @__PURE__ */ __name(() => remove?.(), "dispose");

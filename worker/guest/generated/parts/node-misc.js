@@ -767,7 +767,8 @@ Timeout duration was set to 1.`, "TimeoutNaNWarning");
     },
     isBuiltin(name) {
       const s = String(name);
-      return __runjs_P.$includes(require2.builtinModules, __runjs_P.$startsWith(s, "node:") ? __runjs_P.$slice(s, 5) : s);
+      const list = require2.builtinModules;
+      return __runjs_P.$includes(list, s) || __runjs_P.$startsWith(s, "node:") && __runjs_P.$includes(list, __runjs_P.$slice(s, 5));
     }
   };
   var nextAsyncId = 2;

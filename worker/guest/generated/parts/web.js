@@ -1422,10 +1422,11 @@ ${warning.detail}` : "";
     return m;
   }
   __name(listenersOf, "listenersOf");
+  var kResistStopPropagation = /* @__PURE__ */ Symbol("kResistStopPropagation");
   function flatten(options) {
     if (typeof options === "boolean") return { capture: options, once: false, passive: false, signal: void 0 };
     if (options === null || options === void 0) return { capture: false, once: false, passive: false, signal: void 0 };
-    const o = { capture: !!options.capture, once: !!options.once, passive: !!options.passive, signal: options.signal };
+    const o = { capture: !!options.capture, once: !!options.once, passive: !!options.passive, signal: options.signal, resist: options[kResistStopPropagation] === true };
     if (o.signal !== void 0 && !isAbortSignal(o.signal)) {
       const e = new TypeError(`The "options.signal" property must be an instance of AbortSignal. Received ${describeType(o.signal)}`);
       e.code = "ERR_INVALID_ARG_TYPE";
@@ -1488,7 +1489,7 @@ ${warning.detail}` : "";
         __runjs_P.$set(map, t, list);
       }
       for (let i = 0; i < list.length; i++) if (list[i].callback === callback && list[i].capture === o.capture) return;
-      const rec = { callback, capture: o.capture, once: o.once, passive: o.passive, removed: false };
+      const rec = { callback, capture: o.capture, once: o.once, passive: o.passive, resist: o.resist === true, removed: false };
       __runjs_P.$push(list, rec);
       notify(this, t, list.length);
       if (list.length > 1) checkMaxListeners(this, t, list.length);
@@ -1530,7 +1531,7 @@ ${warning.detail}` : "";
           const snapshot = __runjs_P.$slice(list);
           for (let i = 0; i < snapshot.length; i++) {
             const rec = snapshot[i];
-            if (rec.removed) continue;
+            if (rec.removed || s.stopImmediate && !rec.resist) continue;
             if (rec.once) this.removeEventListener(s.type, rec.callback, { capture: rec.capture });
             s.passive = rec.passive;
             try {
@@ -1546,7 +1547,6 @@ ${warning.detail}` : "";
               reportListenerError(e);
             }
             s.passive = false;
-            if (s.stopImmediate) break;
           }
         }
       } finally {
@@ -3338,6 +3338,7 @@ ${warning.detail}` : "";
     hostToText: () => hostToText,
     invalidArgType: () => invalidArgType,
     isUntransferable: () => isUntransferable,
+    kResistStopPropagation: () => kResistStopPropagation,
     latin1: () => latin1,
     markUntransferable: () => markUntransferable,
     nodeError: () => nodeError,

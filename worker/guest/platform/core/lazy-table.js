@@ -35,6 +35,7 @@ export const MODULE_PARTS = {
   'stream/promises': 'stream',
   'stream/web': 'streams',
   string_decoder: 'buffer',
+  test: 'test',
   timers: 'node-misc',
   tls: 'net',
   'timers/promises': 'node-misc',
@@ -45,6 +46,9 @@ export const MODULE_PARTS = {
   'util/types': 'util',
   zlib: 'zlib',
 };
+
+/** Builtin modules Node knows only with the `node:` prefix (a bare `test` is a package name). */
+export const PREFIX_ONLY = { test: true };
 
 /** Global name → part, for globals evaluated on first access. */
 export const GLOBAL_PARTS = {

@@ -1,7 +1,7 @@
 // The builtin-module registry. Import wrappers (worker/guest/builtin-modules.ts) read modules
 // through `globalThis[Symbol.for('runjs.builtin')](name)`: a documented, harmless door — it
 // returns exactly what `import` returns. `require()` for scripts written CommonJS-style uses it too.
-import { MODULE_PARTS } from './lazy-table.js';
+import { MODULE_PARTS, PREFIX_ONLY } from './lazy-table.js';
 import { requirePart } from './parts.js';
 
 let names;
@@ -18,11 +18,13 @@ function notAvailable(specifier, code) {
   return err;
 }
 
+/** The builtin's name in MODULE_PARTS, or '' when `specifier` names none (`test` only as `node:test`). */
 function moduleName(specifier) {
-  return specifier.startsWith('node:') ? specifier.slice(5) : specifier;
+  if (specifier.startsWith('node:')) return specifier.slice(5);
+  return Object.hasOwn(PREFIX_ONLY, specifier) ? '' : specifier;
 }
 
-/** The module object of builtin `specifier` (`node:path` or `path`). */
+/** The module object of builtin `specifier` (`node:path` or `path`; `node:test` only with its prefix). */
 export function builtin(specifier) {
   const name = typeof specifier === 'string' ? moduleName(specifier) : '';
   if (!Object.hasOwn(MODULE_PARTS, name)) throw notAvailable(String(specifier), 'ERR_UNKNOWN_BUILTIN_MODULE');
@@ -54,7 +56,7 @@ export function require(specifier) {
     throw new TypeError(`The "id" argument must be of type string. Received ${specifier === null ? 'null' : typeof specifier}`);
   }
   const name = moduleName(specifier);
-  if (Object.hasOwn(MODULE_PARTS, name)) return builtin(name);
+  if (Object.hasOwn(MODULE_PARTS, name)) return builtin(specifier);
   if (specifier.startsWith('.') || specifier.startsWith('/')) {
     const err = new Error(`Cannot find module '${specifier}': a runjs script is a single file, so only built-in modules can be required`);
     err.code = 'MODULE_NOT_FOUND';
@@ -62,4 +64,10 @@ export function require(specifier) {
   }
   throw notAvailable(specifier, 'MODULE_NOT_FOUND');
 }
-Object.defineProperty(require, 'builtinModules', { get: NAMES_, enumerable: true });
+let listed;
+/** As Node lists them: prefix-only builtins with their `node:`. */
+function listedNames() {
+  listed ??= Object.freeze(NAMES_().map((n) => (Object.hasOwn(PREFIX_ONLY, n) ? `node:${n}` : n)));
+  return listed;
+}
+Object.defineProperty(require, 'builtinModules', { get: listedNames, enumerable: true });

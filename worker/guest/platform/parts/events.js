@@ -220,7 +220,7 @@ EventEmitter.addAbortListener = function addAbortListener(signal, listener) {
   let remove;
   if (signal.aborted) queueMicrotask(() => listener());
   else {
-    signal.addEventListener('abort', listener, { once: true });
+    signal.addEventListener('abort', listener, { __proto__: null, once: true, [core.shared.kResistStopPropagation]: true });
     remove = () => signal.removeEventListener('abort', listener);
   }
   const dispose = () => remove?.();

@@ -147,10 +147,16 @@ function listenersOf(target) {
   return m;
 }
 
+/**
+ * Node's internal listener option: a listener added with it still runs after
+ * stopImmediatePropagation() (events.addAbortListener's, so an abort always reaches it).
+ */
+export const kResistStopPropagation = Symbol('kResistStopPropagation');
+
 function flatten(options) {
   if (typeof options === 'boolean') return { capture: options, once: false, passive: false, signal: undefined };
   if (options === null || options === undefined) return { capture: false, once: false, passive: false, signal: undefined };
-  const o = { capture: !!options.capture, once: !!options.once, passive: !!options.passive, signal: options.signal };
+  const o = { capture: !!options.capture, once: !!options.once, passive: !!options.passive, signal: options.signal, resist: options[kResistStopPropagation] === true };
   // WebIDL converts the whole dictionary before addEventListener looks at the callback.
   if (o.signal !== undefined && !isAbortSignal(o.signal)) {
     const e = new TypeError(`The "options.signal" property must be an instance of AbortSignal. Received ${describeType(o.signal)}`);
@@ -212,7 +218,7 @@ export class EventTarget {
     let list = map.get(t);
     if (list === undefined) { list = []; map.set(t, list); }
     for (let i = 0; i < list.length; i++) if (list[i].callback === callback && list[i].capture === o.capture) return;
-    const rec = { callback, capture: o.capture, once: o.once, passive: o.passive, removed: false };
+    const rec = { callback, capture: o.capture, once: o.once, passive: o.passive, resist: o.resist === true, removed: false };
     list.push(rec);
     notify(this, t, list.length);
     if (list.length > 1) checkMaxListeners(this, t, list.length);
@@ -254,7 +260,7 @@ export class EventTarget {
         const snapshot = list.slice();
         for (let i = 0; i < snapshot.length; i++) {
           const rec = snapshot[i];
-          if (rec.removed) continue;
+          if (rec.removed || (s.stopImmediate && !rec.resist)) continue;
           if (rec.once) this.removeEventListener(s.type, rec.callback, { capture: rec.capture });
           s.passive = rec.passive;
           try {
@@ -270,7 +276,6 @@ export class EventTarget {
             reportListenerError(e);
           }
           s.passive = false;
-          if (s.stopImmediate) break;
         }
       }
     } finally {

@@ -17,4 +17,4 @@ export { defineHidden } from './install.js';
 export { requirePart } from './parts.js';
 export { VERSION } from './navigator.js';
 export { resolveObjectURL } from './object-urls.js';
-export { eventTargetListeners, setEventTargetMaxListeners, getEventTargetMaxListeners, setEventTargetDefaultMaxListeners } from './event-target.js';
+export { kResistStopPropagation, eventTargetListeners, setEventTargetMaxListeners, getEventTargetMaxListeners, setEventTargetDefaultMaxListeners } from './event-target.js';

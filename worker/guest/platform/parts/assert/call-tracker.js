@@ -22,7 +22,7 @@ class CallContext {
     this.#calls.push(Object.freeze({ thisArg, arguments: Object.freeze(Array.prototype.slice.call(args)) }));
   }
   reset() { this.#calls = []; }
-  getCalls() { return this.#calls.slice(); }
+  getCalls() { return Object.freeze(this.#calls.slice()); } // frozen, as Node's
   report() {
     const actual = this.#calls.length;
     if (actual === this.#expected) return undefined;

@@ -36,7 +36,9 @@ export const moduleModule = {
   get builtinModules() { return require.builtinModules; },
   isBuiltin(name) {
     const s = String(name);
-    return require.builtinModules.includes(s.startsWith('node:') ? s.slice(5) : s);
+    // Prefix-only builtins are listed as `node:test` (as Node lists them).
+    const list = require.builtinModules;
+    return list.includes(s) || (s.startsWith('node:') && list.includes(s.slice(5)));
   },
 };
 
