@@ -171,6 +171,16 @@ guestSuite('process events', (g) => {
     assert.match('error' in outcome ? outcome.error : '', /^Uncaught RangeError: fatal\n    at file:\/\/\/main\.js:2:\d+$/);
   });
 
+  g.test("what an 'exit' listener throws is an uncaught exception, as in Node (it was lost)", async (ctx) => {
+    const exitThrows = "process.on('exit', (code) => { console.log('exit', code); throw new TypeError('in exit') });\n5";
+    const failed = await ctx.run(exitThrows);
+    assert.equal(failed.output, 'exit 0\n');
+    assert.equal(failed.outcome.status, 'failed');
+    assert.match('error' in failed.outcome ? failed.outcome.error : '', /^Uncaught TypeError: in exit\n    at /);
+    const caught = await ctx.run(`process.on('uncaughtException', (e, origin) => console.log('caught', e.message, origin));\n${exitThrows}`);
+    assert.deepEqual(caught, { ...caught, outcome: { status: 'completed', result: '5' }, output: 'exit 0\ncaught in exit uncaughtException\n' });
+  });
+
   g.test("'exit' listeners: work they start is not waited for, and the result stays the main's", async (ctx) => {
     const { outcome, output } = await ctx.run("process.on('exit', () => { console.log('exit'); setTimeout(() => console.log('never'), 1) });\n42");
     assert.deepEqual(outcome, { status: 'completed', result: '42' });

@@ -894,7 +894,11 @@ var __runjs_part = (() => {
       if (!ok || process2._exiting) return;
       if (value.exit) {
         process2._exiting = true;
-        process2.emit("exit", exitCode());
+        try {
+          process2.emit("exit", exitCode());
+        } catch (e) {
+          failRun(e);
+        }
         return;
       }
       process2.emit("beforeExit", exitCode());

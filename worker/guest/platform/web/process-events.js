@@ -103,7 +103,13 @@ export function installProcessEvents(process) {
     if (!ok || process._exiting) return;
     if (value.exit) {
       process._exiting = true;
-      process.emit('exit', exitCode());
+      // What an 'exit' listener throws is an uncaught exception, as in Node: to 'uncaughtException'
+      // listeners, else the run fails with it (it was lost, the run completing).
+      try {
+        process.emit('exit', exitCode());
+      } catch (e) {
+        failRun(e);
+      }
       return;
     }
     process.emit('beforeExit', exitCode());
