@@ -449,9 +449,13 @@ export class RunLoop {
     return this.#unref.has(c.id) && this.#timers.has(c.id);
   }
 
-  /** Whether a referenced op is pending or a completion of one is queued. */
+  /**
+   * Whether a referenced op is pending, its completion queued or not: an op stays in #pending
+   * until its completion is delivered, and #unref only ever holds pending ops (both are cleared
+   * together), so counting them answers it.
+   */
   #referencedWork(): boolean {
-    return this.#pending.size > this.#unref.size || this.#queue.some((c) => this.#pending.has(c.id) && !this.#unref.has(c.id));
+    return this.#pending.size > this.#unref.size;
   }
 
   /** Ends the run when it is complete, or fails it when it can never complete. */
