@@ -366,13 +366,7 @@
     // Expired timers are delivered in order of due time, then of creation (worker/runtime/timer-queue.ts).
     const opId = op('timers.sleep', MathFloor(ms), undefined, () => {
       MapDelete(timers, id);
-      const outer = internal.frame;
-      internal.frame = frame;
-      try {
-        watchDropped(ReflectApply(callback, g, args));
-      } finally {
-        internal.frame = outer;
-      }
+      watchDropped(runInFrame(frame, callback, g, args));
     });
     MapSet(timers, id, opId);
     return id;
@@ -512,12 +506,24 @@
     return toJson(value) ?? '';
   }
 
+  /** Calls `fn` with async context `frame` current (internal.frame), then restores the one before. */
+  function runInFrame(frame, fn, thisArg, args) {
+    const outer = internal.frame;
+    internal.frame = frame;
+    try {
+      return ReflectApply(fn, thisArg, args);
+    } finally {
+      internal.frame = outer;
+    }
+  }
+
   const internal = {
     /**
      * The async context: AsyncLocalStorage's stores (a Map, or undefined) for the code running
      * now, carried by the platform to the callbacks it schedules (core/host.js).
      */
     frame: undefined,
+    runInFrame,
     /** Delivers the settlement of async op `id` (from the host's event loop). */
     complete(id, ok, json, bytes) {
       const done = MapGet(pending, id);

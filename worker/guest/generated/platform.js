@@ -769,15 +769,7 @@ var __runjs_part = (() => {
   function enterFrame(frame) {
     internal.frame = frame;
   }
-  function runInFrame(frame, fn, thisArg, args) {
-    const outer = internal.frame;
-    internal.frame = frame;
-    try {
-      return __runjs_P.Reflect_apply(fn, thisArg, args);
-    } finally {
-      internal.frame = outer;
-    }
-  }
+  var runInFrame = internal.runInFrame;
   var runStartHooks = [];
   function onRunStart(fn) {
     __runjs_P.$push(runStartHooks, fn);

@@ -27,16 +27,8 @@ export function currentFrame() {
 export function enterFrame(frame) {
   internal.frame = frame;
 }
-/** Calls `fn` with `frame` current, then restores the one before. */
-export function runInFrame(frame, fn, thisArg, args) {
-  const outer = internal.frame;
-  internal.frame = frame;
-  try {
-    return Reflect.apply(fn, thisArg, args);
-  } finally {
-    internal.frame = outer;
-  }
-}
+/** Calls `fn` with `frame` current, then restores the one before (the prelude's, which its timers use too). */
+export const runInFrame = internal.runInFrame;
 
 const runStartHooks = [];
 /** `fn` runs at the start of every run in this realm (a realm may serve many runs in heap mode). */
