@@ -228,6 +228,13 @@ export const CATALOGUE: readonly HostileScript[] = [
     expect: same(TIMED_OUT),
   },
   {
+    name: 'urlpattern-catastrophic-regex', group: 'cpu',
+    attacks: 'URLPattern: a pattern whose regular expression backtracks exponentially (matching runs in the guest, under the run\'s limits, not on the host)',
+    code: 'new URLPattern({ pathname: "/:a((?:a+)+)b" }).test({ pathname: "/" + "a".repeat(40) })',
+    options: ONE_SECOND,
+    expect: same(TIMED_OUT),
+  },
+  {
     name: 'microtask-flood', group: 'cpu',
     attacks: 'termination in the microtask queue: a promise chain that never yields to the event loop',
     code: 'function f() { Promise.resolve().then(f) }\nf()',
