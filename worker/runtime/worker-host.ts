@@ -251,6 +251,8 @@ export class WorkerHost {
     };
     this.#active = { runId: req.runId, loop };
     let realm: GuestRealm | undefined;
+    /** The size of the image this run captured, for the buffer prepared for the next capture. */
+    let capturedBytes: number | undefined;
     try {
       let input = req.image;
       if (req.imageToken !== undefined) {
@@ -281,6 +283,7 @@ export class WorkerHost {
       if (outcome.status === 'completed' && (req.captureImage || req.encodeHeap) && realm.snapshot) {
         image = realm.snapshot(this.#imageBuffers.take);
         this.#captured.add(image);
+        capturedBytes = image.bytes.byteLength;
       }
       if (image && req.captureToken !== undefined) this.#imageCache.set(req.captureToken, image, image.bytes.byteLength);
       const heap = image && req.encodeHeap ? await this.#encodeHeap(image, req.encodeHeap, input) : undefined;
@@ -298,6 +301,7 @@ export class WorkerHost {
       this.#active = undefined;
       realm?.dispose();
       this.#releaseImages();
+      if (capturedBytes !== undefined) this.#imageBuffers.prepare(capturedBytes);
       this.#prepareWarm();
     }
   }

@@ -19,7 +19,7 @@ test('run.ts --json --only heap. --quick reports the heap metrics', { timeout: 2
   for (const m of metrics) assert.equal(metricProblem(m), undefined, JSON.stringify(m));
   assert.deepEqual(metrics.map((m) => m.name).sort(), [
     'heap.bytes_written_mean_per_step', 'heap.bytes_written_per_small_step', 'heap.fork_fanout_100_ms',
-    'heap.fresh_run_bytes_written', 'heap.parallel_speedup', 'heap.stateful_step_p50_ms',
+    'heap.fresh_run_bytes_written', 'heap.growing_step_p50_ms', 'heap.parallel_speedup', 'heap.stateful_step_p50_ms',
   ]);
   const perStep = metrics.find((m) => m.name === 'heap.bytes_written_per_small_step')!;
   assert.ok(perStep.median > 0 && perStep.median < 64 * 1024, `a small step writes a delta, not an image: ${perStep.median}`);
