@@ -70,4 +70,22 @@ guestSuite('errors', (g) => {
     ].join('\n');
     assert.equal(await ctx.output(code), 'false true false true\n');
   });
+
+  g.test('the script\'s top level is an anonymous frame in err.stack as the script reads it, as a module\'s is in Node', async (ctx) => {
+    // Plain JavaScript runs as written (no transform), so its lines are the script's own.
+    const out = await ctx.output([
+      'function named() { return new Error("here").stack }',
+      'const a = named()',
+      'let b = ""',
+      'try { null.x } catch (e) { b = e.stack }',
+      'await 0',
+      'const c = new Error("after await").stack',
+      'const main = (s) => s.split("\\n").filter((l) => l.includes("main.js")).map((l) => l.trim().replace(/:\\d+\\)?$/, ""))',
+      'console.log(JSON.stringify([main(a), main(b), main(c)]))',
+      'console.log([a, b, c].some((s) => s.includes("__runjs_main")))',
+    ].join('\n'));
+    // QuickJS writes an anonymous frame as `<anonymous> (file:///main.js:L:C)`.
+    const top = ctx.engine === 'v8' ? (line: number) => `at file:///main.js:${line}` : (line: number) => `at <anonymous> (file:///main.js:${line}`;
+    assert.equal(out, JSON.stringify([['at named (file:///main.js:1', top(2)], [top(4)], [top(6)]]) + '\nfalse\n');
+  });
 });

@@ -38,7 +38,9 @@
   const StringPrototypeSplit = uncurry(String.prototype.split);
   const StringPrototypeIncludes = uncurry(String.prototype.includes);
   const StringPrototypeReplace = uncurry(String.prototype.replace);
-  const MAIN_FRAME = /__runjs_main \((file:\/\/\/main\.js:\d+:\d+)\)/;
+  // QuickJS writes a frame of an anonymous function - the script's top level among them - as
+  // `<anonymous> (file:///main.js:L:C)`; V8 writes `file:///main.js:L:C`.
+  const MAIN_FRAME = /<anonymous> \((file:\/\/\/main\.js:\d+:\d+)\)/;
   const ReflectApply = Reflect.apply;
   const SymbolPrototypeToString = uncurry(Symbol.prototype.toString);
   const SymbolToStringTag = Symbol.toStringTag;
@@ -176,8 +178,8 @@
 
   /**
    * Drops the platform's own frames - with the native frames (`call (native)`) it called
-   * through, up to the next frame of the script - and shows the wrapped main body as the script
-   * itself.
+   * through, up to the next frame of the script - and writes QuickJS's anonymous frames of the
+   * script as V8 does.
    */
   function cleanStack(stack) {
     const lines = StringPrototypeSplit(stack, '\n');

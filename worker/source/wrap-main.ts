@@ -1,10 +1,14 @@
 // Turns the transpiled main module into the shape both engines run:
 //
-//   <hoisted import declarations>export const __runjs_main = async () => { <body> };
+//   <hoisted import declarations>export const __runjs_main = ((main) => main)(async () => { <body> });
 //
 // The body keeps its line numbers (imports are blanked in place and hoisted onto line 1). The
 // async wrapper gives the run one promise to follow on every engine — isolated-vm's
-// Module.evaluate() does not wait for top-level await. The prelude calls it and attaches its
+// Module.evaluate() does not wait for top-level await. The function is anonymous (V8 names a
+// function by the binding it is assigned to, even through an array literal, but not a call's
+// argument), so the frames of the script's top level read
+// `at file:///main.js:L:C`, as a module's top level does in Node, not `at __runjs_main (…)` —
+// in `err.stack` as a script reads it too, not only in the texts runjs cleans. The prelude calls it and attaches its
 // handlers in the same turn, so no rejection is ever seen as unhandled. It returns a null-prototype
 // { k: kind, v: value } (no inherited `then` a script could plant on Object.prototype to hijack the
 // promise resolution): kind 1 for the last top-level expression statement (REPL semantics), 2 for
@@ -195,7 +199,7 @@ export function wrapMain(input: string, opts: WrapOptions = {}): WrappedMain {
   }
 
   const prologue = `const ${COMPLETION} = [0, undefined, undefined];${persisted}`;
-  const head = `${hoisted.join('')}${moduleScope}export const ${MAIN_EXPORT} = async () => {${prologue}`;
+  const head = `${hoisted.join('')}${moduleScope}export const ${MAIN_EXPORT} = ((main) => main)(async () => {${prologue}`;
   const shifts = new WrapShifts();
   shifts.add(1, head.length, head.length);
   edits.sort((a, b) => a.start - b.start || a.end - b.end);
@@ -216,6 +220,6 @@ export function wrapMain(input: string, opts: WrapOptions = {}): WrappedMain {
   body += js.slice(pos);
 
   const ret = `return ${COMPLETION}[0] === 1 ? { __proto__: null, k: 1, v: ${COMPLETION}[1] } : ${hasDefault ? `{ __proto__: null, k: 2, v: ${COMPLETION}[2] }` : '{ __proto__: null, k: 0 }'};`;
-  const source = `${head}${body}\n${ret}\n};\n`;
+  const source = `${head}${body}\n${ret}\n});\n`;
   return { source, imports, importNames, shifts };
 }

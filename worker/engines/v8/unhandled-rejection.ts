@@ -12,7 +12,6 @@
 
 const NON_ERROR_OBJECT = 'An object was thrown from supplied code within isolated-vm, but that object was not an instance of `Error`.';
 const BOUNDARY = '(<isolated-vm boundary>)';
-const MAIN_FRAME = /__runjs_main \((file:\/\/\/main\.js:\d+:\d+)\)/;
 /** V8's default Error.stackTraceLimit, as the prelude's cleanStack keeps. */
 const MAX_FRAMES = 10;
 
@@ -23,7 +22,7 @@ function guestFrames(stack: string): string[] {
     if (line.includes(BOUNDARY)) break;
     if (!line.startsWith('    at ') || line.includes('runjs:prelude')) continue;
     if (frames.length === MAX_FRAMES) break;
-    frames.push(line.replace(MAIN_FRAME, '$1'));
+    frames.push(line);
   }
   return frames;
 }
