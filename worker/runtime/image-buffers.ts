@@ -32,6 +32,13 @@ export function capacityFor(bytes: number): number {
 /** Bytes touched per event-loop turn while a buffer is prepared (64 pages: a millisecond or two). */
 const TOUCH_SLICE = 256 * 1024;
 
+/**
+ * The largest capture prepare() readies a buffer for. A worker's image cache fills up (and then
+ * frees a buffer at every step) within a few steps of images this size or larger, and a buffer
+ * made ahead is memory the worker holds while idle.
+ */
+export const PREPARE_MAX_BYTES = 16 * 1024 * 1024;
+
 export class ImageBuffers {
   readonly #free: Uint8Array[] = [];
   /** Buffers handed out by take() and not yet back, by their ArrayBuffer: only these may return. */
@@ -68,7 +75,7 @@ export class ImageBuffers {
    * captures would otherwise fault its whole buffer in on the step's path.
    */
   prepare(bytes: number): void {
-    if (this.#preparing !== undefined || this.#fitting(bytes) >= 0) return;
+    if (bytes > PREPARE_MAX_BYTES || this.#preparing !== undefined || this.#fitting(bytes) >= 0) return;
     const buffer = new Uint8Array(capacityFor(bytes));
     this.#preparing = buffer;
     let touched = 0;

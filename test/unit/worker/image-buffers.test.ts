@@ -3,7 +3,7 @@
 // free buffer whose capacity holds it (within a grain), and prepare() readies one ahead.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { CAPACITY_GRAIN, ImageBuffers, capacityFor } from '../../../worker/runtime/image-buffers.ts';
+import { CAPACITY_GRAIN, ImageBuffers, PREPARE_MAX_BYTES, capacityFor } from '../../../worker/runtime/image-buffers.ts';
 import type { HeapImage } from '../../../shared/heap-image.ts';
 
 const MiB = 1024 * 1024;
@@ -104,6 +104,9 @@ test('prepare() readies a buffer over several event-loop turns, for the next cap
   buffers.release(imageOf(a));
   buffers.prepare(3_200_000);
   assert.equal(buffers.preparing, false, 'nothing to prepare while a free buffer fits');
+  assert.equal(PREPARE_MAX_BYTES, 16 * MiB);
+  buffers.prepare(PREPARE_MAX_BYTES + 1);
+  assert.equal(buffers.preparing, false, 'nor for a capture larger than PREPARE_MAX_BYTES');
 });
 
 test('a capture while prepare() is still touching takes that buffer, and the touching stops', async () => {
