@@ -30,7 +30,9 @@ async function exec(body: Record<string, unknown>): Promise<any> {
 }
 
 async function finished(id: string): Promise<any> {
-  for (const until = Date.now() + 30_000; Date.now() < until;) {
+  // As long as the longest execution timeout a test here sets (120 s): on a loaded machine the
+  // 100k-file run takes tens of seconds, and its own timeout, not this loop, is what bounds it.
+  for (const until = Date.now() + 120_000; Date.now() < until;) {
     const r = await api(server.base, 'GET', `/api/executions/${id}`);
     if (r.json.status !== 'running') return r.json;
     await new Promise((res) => setTimeout(res, 25));

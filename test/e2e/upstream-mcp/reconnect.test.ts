@@ -13,7 +13,9 @@ import { cancelledSlowCalls, startHttpUpstream, startSseUpstream, UPSTREAM_SCRIP
 
 const lines: string[] = [];
 const log = { info: (l: string) => lines.push(l), warn: (l: string) => lines.push(l) };
-const fast = { retryMinMs: 50, retryMaxMs: 200, connectTimeoutMs: 5000 };
+// Fast retries; a generous connect timeout, since a stdio upstream is a node process whose start
+// can take seconds on a loaded machine.
+const fast = { retryMinMs: 50, retryMaxMs: 200, connectTimeoutMs: 20_000 };
 const text = (r: { content: unknown }): string => (r.content as { text: string }[])[0]?.text ?? '';
 
 async function until(what: string, check: () => boolean | Promise<boolean>, ms = 10_000): Promise<void> {
