@@ -1,6 +1,6 @@
 // Errors agree on both engines in name and message; stack frames point into the script on both,
-// though their text differs (QuickJS has no "Name: message" header line and its own column
-// numbers — docs/script-environment.md "Engines").
+// though their text differs (QuickJS's own column numbers, and no "Name: message" header line on
+// the errors QuickJS itself throws — docs/script-environment.md "Engines").
 import assert from 'node:assert/strict';
 import { guestSuite } from '../helpers/both-engines.ts';
 
@@ -87,5 +87,19 @@ guestSuite('errors', (g) => {
     // QuickJS writes an anonymous frame as `<anonymous> (file:///main.js:L:C)`.
     const top = ctx.engine === 'v8' ? (line: number) => `at file:///main.js:${line}` : (line: number) => `at <anonymous> (file:///main.js:${line}`;
     assert.equal(out, JSON.stringify([['at named (file:///main.js:1', top(2)], [top(4)], [top(6)]]) + '\nfalse\n');
+  });
+
+  g.test('a constructed error\'s stack begins with its "Name: message" line on both engines, and the constructors are the usual ones', async (ctx) => {
+    const out = await ctx.output([
+      'function make() { return new Error("x") }',
+      'class Custom extends Error {}',
+      'Custom.prototype.name = "CustomError"',
+      'const heads = [make(), new Custom("y"), TypeError("z"), new RangeError(), new AggregateError([], "agg")].map((e) => e.stack.split("\\n")[0])',
+      'console.log(JSON.stringify(heads))',
+      'console.log(make().stack.split("\\n")[1].trim().startsWith("at make (file:///main.js:1"), make().stack.endsWith("\\n"), /construct \\(native\\)|at Error \\(/.test(make().stack))',
+      'console.log(Error.name, Error.length, AggregateError.length, Object.getPrototypeOf(TypeError) === Error, TypeError.prototype.constructor === TypeError, new TypeError("q") instanceof Error)',
+      'try { null.x } catch (e) { console.log(e instanceof TypeError, e.constructor === TypeError) }',
+    ].join('\n'));
+    assert.equal(out, '["Error: x","CustomError: y","TypeError: z","RangeError","AggregateError: agg"]\ntrue false false\nError 1 2 true true true\ntrue true\n');
   });
 });

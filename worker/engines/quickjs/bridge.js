@@ -83,6 +83,23 @@
     ObjectDefineProperty(InternalErrorCtor.prototype, 'name', { __proto__: null, value: 'RangeError', writable: true, enumerable: false, configurable: true });
     delete g.InternalError;
   }
+  // V8 begins a stack with its error's `name: message` head, as Error.prototype.toString would
+  // write it (Node's errors, assert's AssertionError `stack: /Failed/` rely on it); QuickJS's own
+  // stacks hold frames only.
+  const stackHead = (target) => {
+    let name = 'Error';
+    let message = '';
+    try {
+      const n = target.name;
+      if (n !== undefined) name = `${n}`;
+      const m = target.message;
+      if (m !== undefined) message = `${m}`;
+    } catch {
+      return 'Error';
+    }
+    if (name === '') return message;
+    return message === '' ? name : `${name}: ${message}`;
+  };
   if (typeof ErrorCtor.captureStackTrace !== 'function') {
     const captureStackTrace = {
       captureStackTrace(target, fn) {
@@ -101,30 +118,53 @@
             stack = end === -1 ? '' : StringSlice(stack, end + 1);
           }
         }
-        // V8 begins the stack with the target's `name: message` head, as Error.prototype.toString
-        // would write it (Node's errors, assert's AssertionError `stack: /Failed/` rely on it);
-        // QuickJS's own stacks hold frames only.
         const head = stackHead(target);
         stack = stack === '' ? head : `${head}\n${stack}`;
         ObjectDefineProperty(target, 'stack', { __proto__: null, value: stack, writable: true, enumerable: false, configurable: true });
       },
     }.captureStackTrace;
-    const stackHead = (target) => {
-      let name = 'Error';
-      let message = '';
-      try {
-        const n = target.name;
-        if (n !== undefined) name = `${n}`;
-        const m = target.message;
-        if (m !== undefined) message = `${m}`;
-      } catch {
-        return 'Error';
-      }
-      if (name === '') return message;
-      return message === '' ? name : `${name}: ${message}`;
-    };
     ObjectDefineProperty(ErrorCtor, 'captureStackTrace', { __proto__: null, value: captureStackTrace, writable: true, enumerable: false, configurable: true });
   }
+  // The error constructors a script (and the platform) calls begin their errors' stacks with that
+  // head too: each is wrapped, and the wrapper rewrites the stack QuickJS just built, dropping its
+  // own two frames (`construct (native)` and the wrapper's). The wrappers take the natives' place
+  // everywhere a script can reach them (globals, `prototype.constructor`, the constructors' own
+  // prototype chain), and share their prototypes, so `instanceof` and the errors QuickJS itself
+  // throws (`null.x`) are unchanged. Those QuickJS throws still hold frames only.
+  const ReflectConstruct = Reflect.construct;
+  const wrapErrorCtor = (name, parent) => {
+    const Native = g[name];
+    if (typeof Native !== 'function') return undefined;
+    const Wrapper = {
+      [name]: function (...args) {
+        const e = ReflectConstruct(Native, args, new.target === undefined ? Wrapper : new.target);
+        const stack = e.stack;
+        if (typeof stack === 'string') {
+          // The frames below the wrapper's own (the first of the bridge's), without the newline
+          // QuickJS ends a stack with. Plain string operations only: nothing a script may have
+          // replaced (Array methods, species, Symbol.split) runs while one of its errors is made.
+          const at = StringIndexOf(stack, 'quickjs-bridge');
+          const nl = at === -1 ? -1 : StringIndexOf(stack, '\n', at);
+          let rest = at === -1 ? stack : nl === -1 ? '' : StringSlice(stack, nl + 1);
+          if (rest.length > 0 && rest[rest.length - 1] === '\n') rest = StringSlice(rest, 0, rest.length - 1);
+          const head = stackHead(e);
+          ObjectDefineProperty(e, 'stack', { __proto__: null, value: rest === '' ? head : `${head}\n${rest}`, writable: true, enumerable: false, configurable: true });
+        }
+        return e;
+      },
+    }[name];
+    for (const key of Reflect.ownKeys(Native)) {
+      if (key === 'prototype' || key === 'name') continue;
+      ObjectDefineProperty(Wrapper, key, Object.getOwnPropertyDescriptor(Native, key));
+    }
+    ObjectDefineProperty(Wrapper, 'prototype', { __proto__: null, value: Native.prototype, writable: false, enumerable: false, configurable: false });
+    ObjectDefineProperty(Native.prototype, 'constructor', { __proto__: null, value: Wrapper, writable: true, enumerable: false, configurable: true });
+    if (parent !== undefined) Object.setPrototypeOf(Wrapper, parent);
+    ObjectDefineProperty(g, name, { __proto__: null, value: Wrapper, writable: true, enumerable: false, configurable: true });
+    return Wrapper;
+  };
+  const ErrorWrapper = wrapErrorCtor('Error', undefined);
+  for (const name of ['EvalError', 'RangeError', 'ReferenceError', 'SyntaxError', 'TypeError', 'URIError', 'AggregateError']) wrapErrorCtor(name, ErrorWrapper);
   // `using` declarations (lowered by esbuild) look these up; QuickJS has no Symbol.dispose.
   // esbuild's helpers fall back to the registry symbols chosen here, so both sides agree.
   for (const name of ['dispose', 'asyncDispose']) {
