@@ -55,9 +55,12 @@ export type ModuleSourceLoader = (specifier: string) => string;
 export interface GuestRealm {
   /**
    * Evaluates the wrapped main module (see worker/source/wrap-main.ts) and hands its promise
-   * to the prelude, which reports the settlement through the `run.settle` op.
+   * to the prelude, which reports the settlement through the `run.settle` op. `lineOffset` is
+   * added to every line the engine reports for it (only where `lineOffsets` is true).
    */
-  runMain(source: string, filename: string, loadModule: ModuleSourceLoader): Promise<void>;
+  runMain(source: string, filename: string, loadModule: ModuleSourceLoader, lineOffset?: number): Promise<void>;
+  /** Whether runMain honours a line offset (V8 does; QuickJS's evaluator has none). */
+  readonly lineOffsets?: boolean;
   /** Delivers the settlement of async op `id`; microtasks it queues run before this resolves. */
   complete(id: number, ok: boolean, json: string | null, bytes: Uint8Array | undefined): Promise<void>;
   /** Stops guest code as soon as possible; pending and later calls reject with EngineError('interrupted'). */

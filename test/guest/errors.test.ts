@@ -102,4 +102,11 @@ guestSuite('errors', (g) => {
     ].join('\n'));
     assert.equal(out, '["Error: x","CustomError: y","TypeError: z","RangeError","AggregateError: agg"]\ntrue false false\nError 1 2 true true true\ntrue true\n');
   });
+
+  g.test('positions on the script\'s first line are its own in err.stack on V8, which compiles the wrapper on a line of its own', async (ctx) => {
+    const out = await ctx.output('try { null.x } catch (e) { console.log(e.stack.split("\\n").find((l) => l.includes("main.js")).trim()) }');
+    // QuickJS has no line offset: its first line's columns count the wrapper's prologue too.
+    if (ctx.engine === 'v8') assert.equal(out, 'at file:///main.js:1:12\n');
+    else assert.match(out, /^at <anonymous> \(file:\/\/\/main\.js:1:\d+\)\n$/);
+  });
 });

@@ -264,7 +264,7 @@ export class RunLoop {
       try {
         // No source map here: it costs ~0.2 ms a run, and only failed runs need one (see #end).
         const { code: js } = await this.#transpiler.transpileModule(this.#spec.code, 'main.ts', false, this.#ended.signal);
-        wrapped = wrapMain(js, { persistTopLevel: this.#spec.persistTopLevel === true, externalImports: this.#spec.externalModules === true });
+        wrapped = wrapMain(js, { persistTopLevel: this.#spec.persistTopLevel === true, externalImports: this.#spec.externalModules === true, prologueLine: realm.lineOffsets === true });
         this.#shifts = wrapped.shifts;
         this.#js = js;
         if (this.#spec.externalModules === true) {
@@ -290,7 +290,7 @@ export class RunLoop {
         this.#inFlight++;
         this.#mainRunning = true;
         this.#timers.turn(performance.now(), true);
-        realm.runMain(wrapped.source, 'file:///main.js', (s) => external.get(s) ?? resolveImport(s, this.#builtins)).then(
+        realm.runMain(wrapped.source, 'file:///main.js', (s) => external.get(s) ?? resolveImport(s, this.#builtins), wrapped.lineOffset).then(
           () => { this.#inFlight--; this.#mainRunning = false; this.#mainEvaluated = true; void this.#drain(); },
           (e: unknown) => {
             this.#inFlight--;

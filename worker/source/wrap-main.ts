@@ -44,6 +44,8 @@ export interface WrappedMain {
   readonly importNames: ReadonlyMap<string, readonly string[]>;
   /** How columns of `source` shifted against the transpiled input (for error positions). */
   readonly shifts: WrapShifts;
+  /** The line offset to compile `source` with: -1 with `prologueLine`, else 0. */
+  readonly lineOffset: number;
 }
 
 type TopLevel = Statement | ModuleDeclaration;
@@ -81,6 +83,14 @@ export interface WrapOptions {
    * static import of the module (loaded before the script starts) and a promise of its namespace.
    */
   readonly externalImports?: boolean;
+  /**
+   * The engine compiles the main module with a line offset (V8; QuickJS has none): the wrapper's
+   * prologue then takes a line of its own before the script's first, the module is compiled with
+   * `lineOffset` -1, and every position the engine reports — `err.stack` as a script reads it too —
+   * is the script's own line and column, line 1 included (otherwise line 1's columns are shifted
+   * by the prologue).
+   */
+  readonly prologueLine?: boolean;
 }
 
 export function wrapMain(input: string, opts: WrapOptions = {}): WrappedMain {
@@ -201,7 +211,9 @@ export function wrapMain(input: string, opts: WrapOptions = {}): WrappedMain {
   const prologue = `const ${COMPLETION} = [0, undefined, undefined];${persisted}`;
   const head = `${hoisted.join('')}${moduleScope}export const ${MAIN_EXPORT} = ((main) => main)(async () => {${prologue}`;
   const shifts = new WrapShifts();
-  shifts.add(1, head.length, head.length);
+  // Columns of line 1 that the head shifts (none when it has a line of its own).
+  const headColumns = opts.prologueLine === true ? 0 : head.length;
+  if (headColumns > 0) shifts.add(1, headColumns, headColumns);
   edits.sort((a, b) => a.start - b.start || a.end - b.end);
   let body = '';
   let pos = 0;
@@ -213,13 +225,13 @@ export function wrapMain(input: string, opts: WrapOptions = {}): WrappedMain {
     for (let i = e.text.indexOf('\n'); i >= 0; i = e.text.indexOf('\n', i + 1)) line++;
     pos = Math.max(pos, e.end);
     // After the edit, columns on this line differ by (output column - input column).
-    const outCol = body.length - (body.lastIndexOf('\n') + 1) + (body.includes('\n') ? 0 : head.length);
+    const outCol = body.length - (body.lastIndexOf('\n') + 1) + (body.includes('\n') ? 0 : headColumns);
     const inCol = pos - (js.lastIndexOf('\n', pos - 1) + 1);
     shifts.add(line, outCol, outCol - inCol);
   }
   body += js.slice(pos);
 
   const ret = `return ${COMPLETION}[0] === 1 ? { __proto__: null, k: 1, v: ${COMPLETION}[1] } : ${hasDefault ? `{ __proto__: null, k: 2, v: ${COMPLETION}[2] }` : '{ __proto__: null, k: 0 }'};`;
-  const source = `${head}${body}\n${ret}\n});\n`;
-  return { source, imports, importNames, shifts };
+  const source = `${head}${opts.prologueLine === true ? '\n' : ''}${body}\n${ret}\n});\n`;
+  return { source, imports, importNames, shifts, lineOffset: opts.prologueLine === true ? -1 : 0 };
 }

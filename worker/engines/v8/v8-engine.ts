@@ -139,13 +139,16 @@ class V8Realm implements GuestRealm {
     this.#use = use;
   }
 
-  async runMain(source: string, filename: string, loadModule: ModuleSourceLoader): Promise<void> {
+  readonly lineOffsets = true;
+
+  async runMain(source: string, filename: string, loadModule: ModuleSourceLoader, lineOffset = 0): Promise<void> {
     if (!this.#started) { this.#started = true; this.#use.started(); }
     this.#busy++;
     try {
+      const origin = { filename, lineOffset };
       const main = source.length <= SYNC_COMPILE_MAX_CHARS
-        ? this.#isolate.compileModuleSync(source, { filename })
-        : await this.#isolate.compileModule(source, { filename });
+        ? this.#isolate.compileModuleSync(source, origin)
+        : await this.#isolate.compileModule(source, origin);
       let body: ivm.Reference<unknown>;
       if (main.dependencySpecifiers.length === 0) {
         // Nothing to link, and evaluating the wrapped module runs no guest code (it only defines
