@@ -2,7 +2,8 @@
 //
 //   <hoisted import declarations>export const __runjs_main = ((main) => main)(async () => { <body> });
 //
-// The body keeps its line numbers (imports are blanked in place and hoisted onto line 1). The
+// The body keeps its line numbers (imports are blanked in place and hoisted onto line 1, or, with
+// `prologueLine` (V8), onto a line of their own before it that the engine counts as line 0). The
 // async wrapper gives the run one promise to follow on every engine — isolated-vm's
 // Module.evaluate() does not wait for top-level await. The function is anonymous (V8 names a
 // function by the binding it is assigned to, even through an array literal, but not a call's
