@@ -208,10 +208,11 @@
     try { message = String_(e.message); } catch { /* hostile getter */ }
     try { stack = typeof e.stack === 'string' ? e.stack : ''; } catch { /* hostile getter */ }
     const head = message === '' ? name : `${name}: ${message}`;
+    // V8's stacks begin with the head line, and QuickJS's of constructed errors do (the engine
+    // bridge writes it); the others hold frames only. Only the frames are cleaned: the head
+    // holds the message, which may be megabytes.
+    if (StringPrototypeStartsWith(stack, head) && (stack.length === head.length || stack[head.length] === '\n')) stack = StringPrototypeSlice(stack, head.length);
     stack = cleanStack(stack);
-    if (stack === '') return head;
-    // V8 stacks begin with the head line; QuickJS stacks hold frames only.
-    if (StringPrototypeStartsWith(stack, head)) return stack;
     const firstFrame = StringPrototypeIndexOf(stack, '    at ');
     const frames = firstFrame >= 0 ? StringPrototypeSlice(stack, firstFrame) : stack;
     return frames.length > 0 ? `${head}\n${frames}` : head;

@@ -132,6 +132,7 @@
   // prototype chain), and share their prototypes, so `instanceof` and the errors QuickJS itself
   // throws (`null.x`) are unchanged. Those QuickJS throws still hold frames only.
   const ReflectConstruct = Reflect.construct;
+  const HEAD_MAX_CHARS = 64 * 1024;
   const wrapErrorCtor = (name, parent) => {
     const Native = g[name];
     if (typeof Native !== 'function') return undefined;
@@ -147,8 +148,11 @@
           const nl = at === -1 ? -1 : StringIndexOf(stack, '\n', at);
           let rest = at === -1 ? stack : nl === -1 ? '' : StringSlice(stack, nl + 1);
           if (rest.length > 0 && rest[rest.length - 1] === '\n') rest = StringSlice(rest, 0, rest.length - 1);
+          // A head longer than HEAD_MAX_CHARS (a message of megabytes) is left out: the stack would
+          // be a second copy of it, held as long as the error lives.
           const head = stackHead(e);
-          ObjectDefineProperty(e, 'stack', { __proto__: null, value: rest === '' ? head : `${head}\n${rest}`, writable: true, enumerable: false, configurable: true });
+          const value = head.length > HEAD_MAX_CHARS ? rest : rest === '' ? head : `${head}\n${rest}`;
+          ObjectDefineProperty(e, 'stack', { __proto__: null, value, writable: true, enumerable: false, configurable: true });
         }
         return e;
       },
