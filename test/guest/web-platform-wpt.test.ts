@@ -426,4 +426,24 @@ guestSuite('web platform (WPT groups)', (g) => {
       'console.log(out.join(" "));',
     ].join('\n')), '4/6/12/9/16/true 4/6/12/9/16/true\n');
   });
+  g.test('crypto.subtle: algorithm members out of WebIDL range are TypeErrors with Node\'s codes; HKDF/PBKDF2 keys are not exportable before not extractable', async (ctx) => {
+    assert.equal(await ctx.output([
+      'const s = crypto.subtle; const st = async (p) => { try { await p; return "ok" } catch (e) { return [e.constructor.name, e.name, e.code ?? "-"].join(":") } };',
+      'console.log(await st(s.generateKey({ name: "AES-CBC", length: 2 ** 32 + 128 }, false, ["encrypt"])), await st(s.generateKey({ name: "HMAC", hash: "SHA-256", length: 128 - 2 ** 32 }, false, ["sign"])), await st(s.generateKey({ name: "AES-CBC", length: 64 }, false, ["encrypt"])));',
+      'console.log(await st(s.generateKey({ name: "RSA-PSS", hash: "SHA-256", modulusLength: 1024 + 2 ** 32, publicExponent: new Uint8Array([1, 0, 1]) }, false, ["sign"])), await st(s.generateKey({}, false, [])));',
+      'try { await s.digest("SHA-256", "str") } catch (e) { console.log(e.code, e.message) }',
+      'const hkdf = await s.importKey("raw", new Uint8Array([]), "HKDF", false, ["deriveBits"]); const pbkdf2 = await s.importKey("raw", new Uint8Array([]), "PBKDF2", false, ["deriveBits"]);',
+      'const kw = await s.importKey("raw", new Uint8Array(16), "AES-KW", false, ["wrapKey"]); const aes = await s.importKey("raw", new Uint8Array(16), "AES-CBC", false, ["encrypt"]);',
+      'for (const p of [s.exportKey("raw", hkdf), s.wrapKey("raw", pbkdf2, kw, "AES-KW"), s.exportKey("jwk", aes), s.wrapKey("raw", aes, kw, "AES-KW")]) { try { await p } catch (e) { console.log(e.name, e.message) } }',
+    ].join('\n')), [
+      'TypeError:TypeError:ERR_OUT_OF_RANGE TypeError:TypeError:ERR_OUT_OF_RANGE DOMException:OperationError:0',
+      'TypeError:TypeError:ERR_OUT_OF_RANGE TypeError:TypeError:ERR_MISSING_OPTION',
+      "ERR_INVALID_ARG_TYPE Failed to execute 'digest' on 'SubtleCrypto': 2nd argument is not instance of ArrayBuffer, Buffer, TypedArray, or DataView.",
+      'NotSupportedError HKDF key export is not supported',
+      'NotSupportedError PBKDF2 key export is not supported',
+      'InvalidAccessError key is not extractable',
+      'InvalidAccessError key is not extractable',
+      '',
+    ].join('\n'));
+  });
 });

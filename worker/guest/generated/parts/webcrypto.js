@@ -36,7 +36,7 @@ var __runjs_part = (() => {
   var core_default = __runjs_require("core");
 
   // worker/guest/platform/parts/webcrypto.js
-  var { opAsync, bytesToBase64, base64ToBytes } = core_default.shared;
+  var { opAsync, bytesToBase64, base64ToBytes, nodeError } = core_default.shared;
   var { DOMException } = core_default.globals;
   var keys = /* @__PURE__ */ new WeakMap();
   var CREATE = /* @__PURE__ */ Symbol("create");
@@ -69,10 +69,13 @@ var __runjs_part = (() => {
   }
   __name(k, "k");
   var isShared = /* @__PURE__ */ __name((buffer) => __runjs_P.$call(__runjs_P.ObjectProto_toString, buffer) === "[object SharedArrayBuffer]", "isShared");
-  function bufferSource(v, name) {
-    if (__runjs_P.ArrayBuffer_isView(v) && !isShared(v.buffer)) return new Uint8Array(v.buffer, v.byteOffset, v.byteLength);
+  function bufferSource(v, name, ordinal = "2nd") {
+    if (__runjs_P.ArrayBuffer_isView(v)) {
+      if (!isShared(v.buffer)) return new Uint8Array(v.buffer, v.byteOffset, v.byteLength);
+      throw nodeError(TypeError, "ERR_INVALID_ARG_TYPE", `Failed to execute '${name}' on 'SubtleCrypto': ${ordinal} argument is a view on a SharedArrayBuffer, which is not allowed.`);
+    }
     if (v instanceof ArrayBuffer) return new Uint8Array(v);
-    throw new TypeError(`Failed to execute '${name}' on 'SubtleCrypto': The provided value is not of type '(ArrayBuffer or ArrayBufferView)'.`);
+    throw nodeError(TypeError, "ERR_INVALID_ARG_TYPE", `Failed to execute '${name}' on 'SubtleCrypto': ${ordinal} argument is not instance of ArrayBuffer, Buffer, TypedArray, or DataView.`);
   }
   __name(bufferSource, "bufferSource");
   function toJson(v) {
@@ -101,7 +104,7 @@ var __runjs_part = (() => {
   function normalize(algorithm) {
     if (typeof algorithm !== "object" && typeof algorithm !== "function" || algorithm === null) return { name: String(algorithm) };
     if (algorithm.name === void 0) {
-      throw new TypeError("Failed to normalize algorithm: passed algorithm cannot be converted to 'Algorithm' because 'name' is required in 'Algorithm'.");
+      throw nodeError(TypeError, "ERR_MISSING_OPTION", "Failed to normalize algorithm: passed algorithm cannot be converted to 'Algorithm' because 'name' is required in 'Algorithm'.");
     }
     return algorithm;
   }
@@ -111,10 +114,17 @@ var __runjs_part = (() => {
     try {
       return await opAsync("crypto.subtle", args, bytes);
     } catch (e) {
-      throw new DOMException(e.message, e.name === "Error" || e.name === "TypeError" ? "OperationError" : e.name);
+      if (e.name === "TypeError") throw typeof e.code === "string" ? nodeError(TypeError, e.code, e.message) : new TypeError(e.message);
+      throw new DOMException(e.message, e.name === "Error" ? "OperationError" : e.name);
     }
   }
   __name(call, "call");
+  function checkExportable(key) {
+    const { name } = k(key).algorithm;
+    if (name === "HKDF" || name === "PBKDF2") throw new DOMException(`${name} key export is not supported`, "NotSupportedError");
+    if (!k(key).extractable) throw new DOMException("key is not extractable", "InvalidAccessError");
+  }
+  __name(checkExportable, "checkExportable");
   function toArrayBuffer(bytes) {
     return __runjs_P.$slice(bytes.buffer, bytes.byteOffset, bytes.byteOffset + bytes.byteLength);
   }
@@ -164,7 +174,7 @@ var __runjs_part = (() => {
     async exportKey(format, key) {
       _SubtleCrypto.#check(this);
       checkKey(key, "exportKey");
-      if (!k(key).extractable) throw new DOMException("key is not extractable", "InvalidAccessError");
+      checkExportable(key);
       const result = await call({ method: "exportKey", format, key: k(key).material });
       if (format === "jwk") return { ...result, key_ops: [...__runjs_P.iter(k(key).usages)], ext: true };
       return toArrayBuffer(result);
@@ -177,22 +187,22 @@ var __runjs_part = (() => {
     async sign(algorithm, key, data) {
       _SubtleCrypto.#check(this);
       checkKey(key, "sign");
-      return toArrayBuffer(await call({ method: "sign", algorithm: toJson(normalize(algorithm)), key: k(key).material }, bufferSource(data, "sign")));
+      return toArrayBuffer(await call({ method: "sign", algorithm: toJson(normalize(algorithm)), key: k(key).material }, bufferSource(data, "sign", "3rd")));
     }
     async verify(algorithm, key, signature, data) {
       _SubtleCrypto.#check(this);
       checkKey(key, "verify");
-      return call({ method: "verify", algorithm: toJson(normalize(algorithm)), key: k(key).material, signature: bytesToBase64(bufferSource(signature, "verify")) }, bufferSource(data, "verify"));
+      return call({ method: "verify", algorithm: toJson(normalize(algorithm)), key: k(key).material, signature: bytesToBase64(bufferSource(signature, "verify", "3rd")) }, bufferSource(data, "verify", "4th"));
     }
     async encrypt(algorithm, key, data) {
       _SubtleCrypto.#check(this);
       checkKey(key, "encrypt");
-      return toArrayBuffer(await call({ method: "encrypt", algorithm: toJson(normalize(algorithm)), key: k(key).material }, bufferSource(data, "encrypt")));
+      return toArrayBuffer(await call({ method: "encrypt", algorithm: toJson(normalize(algorithm)), key: k(key).material }, bufferSource(data, "encrypt", "3rd")));
     }
     async decrypt(algorithm, key, data) {
       _SubtleCrypto.#check(this);
       checkKey(key, "decrypt");
-      return toArrayBuffer(await call({ method: "decrypt", algorithm: toJson(normalize(algorithm)), key: k(key).material }, bufferSource(data, "decrypt")));
+      return toArrayBuffer(await call({ method: "decrypt", algorithm: toJson(normalize(algorithm)), key: k(key).material }, bufferSource(data, "decrypt", "3rd")));
     }
     async deriveBits(algorithm, baseKey, length = null) {
       _SubtleCrypto.#check(this);
@@ -217,7 +227,7 @@ var __runjs_part = (() => {
       _SubtleCrypto.#check(this);
       checkKey(key, "wrapKey");
       checkKey(wrappingKey, "wrapKey");
-      if (!k(key).extractable) throw new DOMException("key is not extractable", "InvalidAccessError");
+      checkExportable(key);
       return toArrayBuffer(await call({ method: "wrapKey", format, key: k(key).material, wrappingKey: k(wrappingKey).material, algorithm: toJson(normalize(wrapAlgorithm)) }));
     }
     async unwrapKey(format, wrappedKey, unwrappingKey, unwrapAlgorithm, unwrappedKeyAlgorithm, extractable, usages) {
@@ -230,7 +240,7 @@ var __runjs_part = (() => {
         algorithm: toJson(normalize(unwrapAlgorithm)),
         keyAlgorithm: toJson(normalize(unwrappedKeyAlgorithm)),
         usages: [...__runjs_P.iter(usages)]
-      }, bufferSource(wrappedKey, "unwrapKey"));
+      }, bufferSource(wrappedKey, "unwrapKey", "2nd"));
       return makeKey(material, !!extractable);
     }
   };

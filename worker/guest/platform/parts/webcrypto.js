@@ -3,7 +3,7 @@
 // keys, JWK for key pairs), unreachable from scripts; the host imports it again per operation.
 import core from 'runjs:part/core';
 
-const { opAsync, bytesToBase64, base64ToBytes } = core.shared;
+const { opAsync, bytesToBase64, base64ToBytes, nodeError } = core.shared;
 const { DOMException } = core.globals;
 
 const keys = new WeakMap(); // CryptoKey → { material, extractable }
@@ -30,11 +30,17 @@ function k(key) {
 // A brand check: the platform's captured SharedArrayBuffer is not the script's on every engine.
 const isShared = (buffer) => Object.prototype.toString.call(buffer) === '[object SharedArrayBuffer]';
 
-/** A BufferSource (not [AllowShared]: a view over a SharedArrayBuffer is a TypeError too). */
-function bufferSource(v, name) {
-  if (ArrayBuffer.isView(v) && !isShared(v.buffer)) return new Uint8Array(v.buffer, v.byteOffset, v.byteLength);
+/**
+ * A BufferSource (not [AllowShared]: a view over a SharedArrayBuffer is a TypeError too), with
+ * Node's ERR_INVALID_ARG_TYPE texts naming the argument by position (`ordinal`).
+ */
+function bufferSource(v, name, ordinal = '2nd') {
+  if (ArrayBuffer.isView(v)) {
+    if (!isShared(v.buffer)) return new Uint8Array(v.buffer, v.byteOffset, v.byteLength);
+    throw nodeError(TypeError, 'ERR_INVALID_ARG_TYPE', `Failed to execute '${name}' on 'SubtleCrypto': ${ordinal} argument is a view on a SharedArrayBuffer, which is not allowed.`);
+  }
   if (v instanceof ArrayBuffer) return new Uint8Array(v);
-  throw new TypeError(`Failed to execute '${name}' on 'SubtleCrypto': The provided value is not of type '(ArrayBuffer or ArrayBufferView)'.`);
+  throw nodeError(TypeError, 'ERR_INVALID_ARG_TYPE', `Failed to execute '${name}' on 'SubtleCrypto': ${ordinal} argument is not instance of ArrayBuffer, Buffer, TypedArray, or DataView.`);
 }
 
 /** Algorithm parameters → JSON for the op: bytes → {__bytes}, CryptoKey → {__key}. */
@@ -66,7 +72,7 @@ function fromJson(v) {
 function normalize(algorithm) {
   if ((typeof algorithm !== 'object' && typeof algorithm !== 'function') || algorithm === null) return { name: String(algorithm) };
   if (algorithm.name === undefined) {
-    throw new TypeError("Failed to normalize algorithm: passed algorithm cannot be converted to 'Algorithm' because 'name' is required in 'Algorithm'.");
+    throw nodeError(TypeError, 'ERR_MISSING_OPTION', "Failed to normalize algorithm: passed algorithm cannot be converted to 'Algorithm' because 'name' is required in 'Algorithm'.");
   }
   return algorithm;
 }
@@ -74,12 +80,30 @@ function normalize(algorithm) {
 /** The digest algorithms of Node 24's crypto.subtle (the host), lower-cased. */
 const DIGEST_NAMES = new Set(['sha-1', 'sha-256', 'sha-384', 'sha-512', 'sha3-256', 'sha3-384', 'sha3-512', 'cshake128', 'cshake256', 'turboshake128', 'turboshake256']);
 
+/**
+ * The host's answer. Its TypeErrors are WebIDL conversions of the script's own arguments (an
+ * [EnforceRange] length past 2^32, a required member missing): Node throws them as they are,
+ * with their `code` (WPT generateKey failures want TypeError there); a plain Error is an
+ * OperationError, and a DOMException keeps its name.
+ */
 async function call(args, bytes = undefined) {
   try {
     return await opAsync('crypto.subtle', args, bytes);
   } catch (e) {
-    throw new DOMException(e.message, e.name === 'Error' || e.name === 'TypeError' ? 'OperationError' : e.name);
+    if (e.name === 'TypeError') throw typeof e.code === 'string' ? nodeError(TypeError, e.code, e.message) : new TypeError(e.message);
+    throw new DOMException(e.message, e.name === 'Error' ? 'OperationError' : e.name);
   }
+}
+
+/**
+ * exportKey and wrapKey ask whether the key's algorithm can be exported at all (NotSupportedError)
+ * before whether this key may be (InvalidAccessError): HKDF and PBKDF2 keys are never extractable,
+ * so the order shows (WebCrypto exportKey steps 6–7, wrapKey steps 11–12; Node's texts).
+ */
+function checkExportable(key) {
+  const { name } = k(key).algorithm;
+  if (name === 'HKDF' || name === 'PBKDF2') throw new DOMException(`${name} key export is not supported`, 'NotSupportedError');
+  if (!k(key).extractable) throw new DOMException('key is not extractable', 'InvalidAccessError');
 }
 
 function toArrayBuffer(bytes) {
@@ -130,7 +154,7 @@ export class SubtleCrypto {
   async exportKey(format, key) {
     SubtleCrypto.#check(this);
     checkKey(key, 'exportKey');
-    if (!k(key).extractable) throw new DOMException('key is not extractable', 'InvalidAccessError');
+    checkExportable(key);
     const result = await call({ method: 'exportKey', format, key: k(key).material });
     if (format === 'jwk') return { ...result, key_ops: [...k(key).usages], ext: true };
     return toArrayBuffer(result);
@@ -143,22 +167,22 @@ export class SubtleCrypto {
   async sign(algorithm, key, data) {
     SubtleCrypto.#check(this);
     checkKey(key, 'sign');
-    return toArrayBuffer(await call({ method: 'sign', algorithm: toJson(normalize(algorithm)), key: k(key).material }, bufferSource(data, 'sign')));
+    return toArrayBuffer(await call({ method: 'sign', algorithm: toJson(normalize(algorithm)), key: k(key).material }, bufferSource(data, 'sign', '3rd')));
   }
   async verify(algorithm, key, signature, data) {
     SubtleCrypto.#check(this);
     checkKey(key, 'verify');
-    return call({ method: 'verify', algorithm: toJson(normalize(algorithm)), key: k(key).material, signature: bytesToBase64(bufferSource(signature, 'verify')) }, bufferSource(data, 'verify'));
+    return call({ method: 'verify', algorithm: toJson(normalize(algorithm)), key: k(key).material, signature: bytesToBase64(bufferSource(signature, 'verify', '3rd')) }, bufferSource(data, 'verify', '4th'));
   }
   async encrypt(algorithm, key, data) {
     SubtleCrypto.#check(this);
     checkKey(key, 'encrypt');
-    return toArrayBuffer(await call({ method: 'encrypt', algorithm: toJson(normalize(algorithm)), key: k(key).material }, bufferSource(data, 'encrypt')));
+    return toArrayBuffer(await call({ method: 'encrypt', algorithm: toJson(normalize(algorithm)), key: k(key).material }, bufferSource(data, 'encrypt', '3rd')));
   }
   async decrypt(algorithm, key, data) {
     SubtleCrypto.#check(this);
     checkKey(key, 'decrypt');
-    return toArrayBuffer(await call({ method: 'decrypt', algorithm: toJson(normalize(algorithm)), key: k(key).material }, bufferSource(data, 'decrypt')));
+    return toArrayBuffer(await call({ method: 'decrypt', algorithm: toJson(normalize(algorithm)), key: k(key).material }, bufferSource(data, 'decrypt', '3rd')));
   }
   async deriveBits(algorithm, baseKey, length = null) {
     SubtleCrypto.#check(this);
@@ -184,7 +208,7 @@ export class SubtleCrypto {
     SubtleCrypto.#check(this);
     checkKey(key, 'wrapKey');
     checkKey(wrappingKey, 'wrapKey');
-    if (!k(key).extractable) throw new DOMException('key is not extractable', 'InvalidAccessError');
+    checkExportable(key);
     return toArrayBuffer(await call({ method: 'wrapKey', format, key: k(key).material, wrappingKey: k(wrappingKey).material, algorithm: toJson(normalize(wrapAlgorithm)) }));
   }
   async unwrapKey(format, wrappedKey, unwrappingKey, unwrapAlgorithm, unwrappedKeyAlgorithm, extractable, usages) {
@@ -193,7 +217,7 @@ export class SubtleCrypto {
     const material = await call({
       method: 'unwrapKey', format, unwrappingKey: k(unwrappingKey).material, algorithm: toJson(normalize(unwrapAlgorithm)),
       keyAlgorithm: toJson(normalize(unwrappedKeyAlgorithm)), usages: [...usages],
-    }, bufferSource(wrappedKey, 'unwrapKey'));
+    }, bufferSource(wrappedKey, 'unwrapKey', '2nd'));
     return makeKey(material, !!extractable);
   }
 }
