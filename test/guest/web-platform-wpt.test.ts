@@ -446,4 +446,22 @@ guestSuite('web platform (WPT groups)', (g) => {
       '',
     ].join('\n'));
   });
+  g.test('crypto.subtle.deriveKey: a base key with only the deriveKey usage, the derived type\'s key length (AES sizes, HMAC block size, none for HKDF/PBKDF2); derivation keys are never extractable', async (ctx) => {
+    assert.equal(await ctx.output([
+      'const s = crypto.subtle; const st = async (p) => { try { const k = await p; return JSON.stringify(k.algorithm) } catch (e) { return e.name + ": " + e.message } };',
+      'const ec = await s.generateKey({ name: "ECDH", namedCurve: "P-256" }, false, ["deriveKey"]); const x = await s.generateKey({ name: "X25519" }, false, ["deriveKey"]);',
+      'console.log(await st(s.deriveKey({ name: "ECDH", public: ec.publicKey }, ec.privateKey, "HKDF", false, ["deriveBits"])), await st(s.deriveKey({ name: "X25519", public: x.publicKey }, x.privateKey, { name: "AES-GCM", length: 128 }, false, ["encrypt"])));',
+      'const pb = await s.importKey("raw", new Uint8Array(8), "PBKDF2", false, ["deriveKey"]); const P = { name: "PBKDF2", salt: new Uint8Array(4), iterations: 1, hash: "SHA-256" };',
+      'for (const d of ["HKDF", { name: "AES-CBC", length: 100 }, { name: "Ed25519" }, { name: "HMAC", hash: "sha-512" }]) console.log(await st(s.deriveKey(P, pb, d, false, ["sign"])));',
+      'console.log(await st(s.importKey("raw", new Uint8Array(8), "hkdf", true, ["sign"])), await st(s.importKey("jwk", { kty: "oct", k: "AAAA" }, "PBKDF2", true, ["deriveBits"])));',
+    ].join('\n')), [
+      '{"name":"HKDF"} {"name":"AES-GCM","length":128}',
+      'OperationError: length cannot be null',
+      'OperationError: AES key length must be 128, 192, or 256 bits',
+      'NotSupportedError: Unrecognized algorithm name',
+      '{"name":"HMAC","length":1024,"hash":{"name":"SHA-512"}}',
+      'SyntaxError: HKDF keys are not extractable SyntaxError: PBKDF2 keys are not extractable',
+      '',
+    ].join('\n'));
+  });
 });

@@ -45,7 +45,7 @@ var __runjs_part = (() => {
       __name(this, "CryptoKey");
     }
     constructor(token, material, extractable) {
-      if (token !== CREATE) throw new TypeError("Illegal constructor");
+      if (token !== CREATE) throw nodeError(TypeError, "ERR_ILLEGAL_CONSTRUCTOR", "Illegal constructor");
       __runjs_P.$set(keys, this, { material, extractable, algorithm: fromJson(material.algorithm), usages: __runjs_P.$slice(material.usages) });
     }
     get type() {
@@ -144,6 +144,25 @@ var __runjs_part = (() => {
     if (!(key instanceof CryptoKey)) throw new TypeError(`Failed to execute '${method}' on 'SubtleCrypto': parameter is not of type 'CryptoKey'.`);
   }
   __name(checkKey, "checkKey");
+  var missing = /* @__PURE__ */ __name((dictionary, member) => nodeError(TypeError, "ERR_MISSING_OPTION", `Failed to normalize algorithm: passed algorithm cannot be converted to '${dictionary}' because '${member}' is required in '${dictionary}'.`), "missing");
+  function derivedKeyLength(type) {
+    const name = __runjs_P.$toUpperCase(String(type.name));
+    if (__runjs_P.$startsWith(name, "AES-")) {
+      if (type.length === void 0) throw missing("AesDerivedKeyParams", "length");
+      if (type.length !== 128 && type.length !== 192 && type.length !== 256) throw new DOMException("AES key length must be 128, 192, or 256 bits", "OperationError");
+      return type.length;
+    }
+    if (name === "HKDF" || name === "PBKDF2") return null;
+    if (name !== "HMAC" && name !== "CHACHA20-POLY1305" && name !== "KMAC128" && name !== "KMAC256") throw new DOMException("Unrecognized algorithm name", "NotSupportedError");
+    if (name === "HMAC") {
+      if (type.hash === void 0) throw missing("HmacImportParams", "hash");
+      if (type.length !== void 0) return type.length;
+      const hashName = __runjs_P.$toUpperCase(String(typeof type.hash === "object" && type.hash !== null ? type.hash.name : type.hash));
+      return hashName === "SHA-384" || hashName === "SHA-512" ? 1024 : 512;
+    }
+    return type.length ?? 256;
+  }
+  __name(derivedKeyLength, "derivedKeyLength");
   var SubtleCrypto = class _SubtleCrypto {
     static {
       __name(this, "SubtleCrypto");
@@ -154,7 +173,7 @@ var __runjs_part = (() => {
       if (self === null || typeof self !== "object" || !(#brand in self)) throw new TypeError("Illegal invocation");
     }
     constructor(token) {
-      if (token !== CREATE) throw new TypeError("Illegal constructor");
+      if (token !== CREATE) throw nodeError(TypeError, "ERR_ILLEGAL_CONSTRUCTOR", "Illegal constructor");
     }
     async digest(algorithm, data) {
       _SubtleCrypto.#check(this);
@@ -165,7 +184,10 @@ var __runjs_part = (() => {
     }
     async importKey(format, keyData, algorithm, extractable, usages) {
       _SubtleCrypto.#check(this);
-      const args = { method: "importKey", format, algorithm: toJson(normalize(algorithm)), usages: [...__runjs_P.iter(usages)] };
+      const normalized = normalize(algorithm);
+      const upper = __runjs_P.$toUpperCase(String(normalized.name));
+      if ((upper === "HKDF" || upper === "PBKDF2") && extractable) throw new DOMException(`${upper} keys are not extractable`, "SyntaxError");
+      const args = { method: "importKey", format, algorithm: toJson(normalized), usages: [...__runjs_P.iter(usages)] };
       let material;
       if (format === "jwk") material = await call({ ...args, jwk: keyData });
       else material = await call(args, bufferSource(keyData, "importKey"));
@@ -211,15 +233,11 @@ var __runjs_part = (() => {
     }
     async deriveKey(algorithm, baseKey, derivedKeyType, extractable, usages) {
       _SubtleCrypto.#check(this);
-      const type = normalize(derivedKeyType);
-      let length = type.length;
-      if (length === void 0) {
-        const hashName = typeof type.hash === "string" ? type.hash : type.hash?.name;
-        length = type.name === "HMAC" ? { "SHA-1": 512, "SHA-256": 512, "SHA-384": 1024, "SHA-512": 1024 }[hashName] ?? 512 : 256;
-      }
+      const length = derivedKeyLength(normalize(derivedKeyType));
       checkKey(baseKey, "deriveKey");
       if (!__runjs_P.$includes(k(baseKey).usages, "deriveKey")) throw new DOMException("baseKey does not have deriveKey usage", "InvalidAccessError");
-      const material = { ...k(baseKey).material, usages: ["deriveBits"] };
+      const base = k(baseKey).material;
+      const material = { ...base, usages: ["deriveBits"], ...base.jwk === void 0 ? {} : { jwk: { ...base.jwk, key_ops: ["deriveBits"] } } };
       const bits = toArrayBuffer(await call({ method: "deriveBits", algorithm: toJson(normalize(algorithm)), key: material, length }));
       return this.importKey("raw", bits, derivedKeyType, extractable, usages);
     }

@@ -11,7 +11,7 @@ const CREATE = Symbol('create');
 
 export class CryptoKey {
   constructor(token, material, extractable) {
-    if (token !== CREATE) throw new TypeError('Illegal constructor');
+    if (token !== CREATE) throw nodeError(TypeError, 'ERR_ILLEGAL_CONSTRUCTOR', 'Illegal constructor');
     keys.set(this, { material, extractable, algorithm: fromJson(material.algorithm), usages: material.usages.slice() });
   }
   get type() { return k(this).material.type; }
@@ -125,6 +125,31 @@ function checkKey(key, method) {
   if (!(key instanceof CryptoKey)) throw new TypeError(`Failed to execute '${method}' on 'SubtleCrypto': parameter is not of type 'CryptoKey'.`);
 }
 
+const missing = (dictionary, member) => nodeError(TypeError, 'ERR_MISSING_OPTION', `Failed to normalize algorithm: passed algorithm cannot be converted to '${dictionary}' because '${member}' is required in '${dictionary}'.`);
+
+/**
+ * WebCrypto's "get key length" of deriveKey's derivedKeyType, with Node's errors: an AES key
+ * needs a length of 128, 192 or 256; HMAC defaults to its hash's block size; HKDF and PBKDF2 have
+ * none (null: deriving them from PBKDF2 or HKDF is an OperationError, from ECDH all the bits).
+ */
+function derivedKeyLength(type) {
+  const name = String(type.name).toUpperCase();
+  if (name.startsWith('AES-')) {
+    if (type.length === undefined) throw missing('AesDerivedKeyParams', 'length');
+    if (type.length !== 128 && type.length !== 192 && type.length !== 256) throw new DOMException('AES key length must be 128, 192, or 256 bits', 'OperationError');
+    return type.length;
+  }
+  if (name === 'HKDF' || name === 'PBKDF2') return null;
+  if (name !== 'HMAC' && name !== 'CHACHA20-POLY1305' && name !== 'KMAC128' && name !== 'KMAC256') throw new DOMException('Unrecognized algorithm name', 'NotSupportedError');
+  if (name === 'HMAC') {
+    if (type.hash === undefined) throw missing('HmacImportParams', 'hash');
+    if (type.length !== undefined) return type.length;
+    const hashName = String(typeof type.hash === 'object' && type.hash !== null ? type.hash.name : type.hash).toUpperCase();
+    return hashName === 'SHA-384' || hashName === 'SHA-512' ? 1024 : 512;
+  }
+  return type.length ?? 256;
+}
+
 export class SubtleCrypto {
   // Operations called on anything but the platform's SubtleCrypto reject (WebIDL's brand check).
   #brand = true;
@@ -132,7 +157,7 @@ export class SubtleCrypto {
     if (self === null || typeof self !== 'object' || !(#brand in self)) throw new TypeError('Illegal invocation');
   }
   constructor(token) {
-    if (token !== CREATE) throw new TypeError('Illegal constructor');
+    if (token !== CREATE) throw nodeError(TypeError, 'ERR_ILLEGAL_CONSTRUCTOR', 'Illegal constructor');
   }
   async digest(algorithm, data) {
     SubtleCrypto.#check(this);
@@ -145,7 +170,11 @@ export class SubtleCrypto {
   }
   async importKey(format, keyData, algorithm, extractable, usages) {
     SubtleCrypto.#check(this);
-    const args = { method: 'importKey', format, algorithm: toJson(normalize(algorithm)), usages: [...usages] };
+    const normalized = normalize(algorithm);
+    // Key-derivation keys are never extractable; Node says so before it looks at format or usages.
+    const upper = String(normalized.name).toUpperCase();
+    if ((upper === 'HKDF' || upper === 'PBKDF2') && extractable) throw new DOMException(`${upper} keys are not extractable`, 'SyntaxError');
+    const args = { method: 'importKey', format, algorithm: toJson(normalized), usages: [...usages] };
     let material;
     if (format === 'jwk') material = await call({ ...args, jwk: keyData });
     else material = await call(args, bufferSource(keyData, 'importKey'));
@@ -191,16 +220,13 @@ export class SubtleCrypto {
   }
   async deriveKey(algorithm, baseKey, derivedKeyType, extractable, usages) {
     SubtleCrypto.#check(this);
-    const type = normalize(derivedKeyType);
-    let length = type.length;
-    if (length === undefined) {
-      const hashName = typeof type.hash === 'string' ? type.hash : type.hash?.name;
-      length = type.name === 'HMAC' ? ({ 'SHA-1': 512, 'SHA-256': 512, 'SHA-384': 1024, 'SHA-512': 1024 })[hashName] ?? 512 : 256;
-    }
+    const length = derivedKeyLength(normalize(derivedKeyType));
     checkKey(baseKey, 'deriveKey');
     if (!k(baseKey).usages.includes('deriveKey')) throw new DOMException('baseKey does not have deriveKey usage', 'InvalidAccessError');
     // deriveKey is deriveBits then importKey; the host checks usages, so ask it for the bits.
-    const material = { ...k(baseKey).material, usages: ['deriveBits'] };
+    // A key pair's material is a JWK whose key_ops must agree with the usages it is imported with.
+    const base = k(baseKey).material;
+    const material = { ...base, usages: ['deriveBits'], ...(base.jwk === undefined ? {} : { jwk: { ...base.jwk, key_ops: ['deriveBits'] } }) };
     const bits = toArrayBuffer(await call({ method: 'deriveBits', algorithm: toJson(normalize(algorithm)), key: material, length }));
     return this.importKey('raw', bits, derivedKeyType, extractable, usages);
   }
