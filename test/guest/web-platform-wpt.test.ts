@@ -464,4 +464,21 @@ guestSuite('web platform (WPT groups)', (g) => {
       '',
     ].join('\n'));
   });
+  g.test('TextEncoder/TextDecoder refuse receivers that are not theirs (ERR_INVALID_THIS), decode() checks its options and words bad input per decoder as Node does; stream getters brand-check', async (ctx) => {
+    assert.equal(await ctx.output([
+      'const e = (f) => { try { return String(f()) } catch (x) { return `${x.code}: ${x.message}` } };',
+      'console.log(e(() => TextEncoder.prototype.encode.call({}, "a")), "|", e(() => Object.getOwnPropertyDescriptor(TextDecoder.prototype, "fatal").get.call(new TextEncoder())));',
+      'for (const enc of ["utf-8", "latin1", "utf-16le"]) console.log(e(() => new TextDecoder(enc).decode("abc")));',
+      'console.log(e(() => new TextDecoder().decode(new Uint8Array([65]), 5)), "|", e(() => new TextDecoder().decode(new Uint8Array([65]), null)), "|", e(() => new TextDecoder("iso-2022-kr")));',
+      'console.log(e(() => Object.getOwnPropertyDescriptor(TextEncoderStream.prototype, "encoding").get.call({})), "|", e(() => Object.getOwnPropertyDescriptor(CompressionStream.prototype, "readable").get.call({})));',
+    ].join('\n')), [
+      'ERR_INVALID_THIS: Value of "this" must be of type TextEncoder | ERR_INVALID_THIS: Value of "this" must be of type TextDecoder',
+      'ERR_INVALID_ARG_TYPE: The "list" argument must be an instance of SharedArrayBuffer, ArrayBuffer or ArrayBufferView.',
+      'ERR_INVALID_ARG_TYPE: The "input" argument must be an instance of ArrayBuffer or ArrayBufferView. Received type string (\'abc\')',
+      'ERR_INVALID_ARG_TYPE: The "input" argument must be an instance of SharedArrayBuffer, ArrayBuffer or ArrayBufferView.',
+      'ERR_INVALID_ARG_TYPE: The "options" argument must be of type object. Received type number (5) | A | ERR_ENCODING_NOT_SUPPORTED: The "replacement" encoding is not supported',
+      'undefined: Cannot read private member #handle from an object whose class did not declare it | undefined: Cannot read private member #transform from an object whose class did not declare it',
+      '',
+    ].join('\n'));
+  });
 });

@@ -2499,6 +2499,12 @@ var __runjs_part = (() => {
     throw new TypeError(`The "chunk" argument of ${what} must be an ArrayBuffer or ArrayBufferView`);
   }
   __name(bytesOf, "bytesOf");
+  function own(map, self2, member) {
+    const s2 = __runjs_P.$get(map, self2);
+    if (s2 === void 0) throw new TypeError(`Cannot read private member ${member} from an object whose class did not declare it`);
+    return s2;
+  }
+  __name(own, "own");
   var textEncoderStreams = /* @__PURE__ */ new WeakMap();
   var TextEncoderStream = class {
     static {
@@ -2525,13 +2531,14 @@ var __runjs_part = (() => {
       __runjs_P.$set(textEncoderStreams, this, transform);
     }
     get encoding() {
+      own(textEncoderStreams, this, "#handle");
       return "utf-8";
     }
     get readable() {
-      return __runjs_P.$get(textEncoderStreams, this).readable;
+      return own(textEncoderStreams, this, "#transform").readable;
     }
     get writable() {
-      return __runjs_P.$get(textEncoderStreams, this).writable;
+      return own(textEncoderStreams, this, "#transform").writable;
     }
   };
   __runjs_P.Object_defineProperty(TextEncoderStream.prototype, Symbol.toStringTag, { value: "TextEncoderStream", configurable: true });
@@ -2555,19 +2562,19 @@ var __runjs_part = (() => {
       __runjs_P.$set(textDecoderStreams, this, { decoder, transform });
     }
     get encoding() {
-      return __runjs_P.$get(textDecoderStreams, this).decoder.encoding;
+      return own(textDecoderStreams, this, "#handle").decoder.encoding;
     }
     get fatal() {
-      return __runjs_P.$get(textDecoderStreams, this).decoder.fatal;
+      return own(textDecoderStreams, this, "#handle").decoder.fatal;
     }
     get ignoreBOM() {
-      return __runjs_P.$get(textDecoderStreams, this).decoder.ignoreBOM;
+      return own(textDecoderStreams, this, "#handle").decoder.ignoreBOM;
     }
     get readable() {
-      return __runjs_P.$get(textDecoderStreams, this).transform.readable;
+      return own(textDecoderStreams, this, "#transform").transform.readable;
     }
     get writable() {
-      return __runjs_P.$get(textDecoderStreams, this).transform.writable;
+      return own(textDecoderStreams, this, "#transform").transform.writable;
     }
   };
   __runjs_P.Object_defineProperty(TextDecoderStream.prototype, Symbol.toStringTag, { value: "TextDecoderStream", configurable: true });
@@ -2608,10 +2615,10 @@ var __runjs_part = (() => {
       __runjs_P.$set(compressionStreams, this, codecStream(format, false, "CompressionStream"));
     }
     get readable() {
-      return __runjs_P.$get(compressionStreams, this).readable;
+      return own(compressionStreams, this, "#transform").readable;
     }
     get writable() {
-      return __runjs_P.$get(compressionStreams, this).writable;
+      return own(compressionStreams, this, "#transform").writable;
     }
   };
   __runjs_P.Object_defineProperty(CompressionStream.prototype, Symbol.toStringTag, { value: "CompressionStream", configurable: true });
@@ -2623,10 +2630,10 @@ var __runjs_part = (() => {
       __runjs_P.$set(compressionStreams, this, codecStream(format, true, "DecompressionStream"));
     }
     get readable() {
-      return __runjs_P.$get(compressionStreams, this).readable;
+      return own(compressionStreams, this, "#transform").readable;
     }
     get writable() {
-      return __runjs_P.$get(compressionStreams, this).writable;
+      return own(compressionStreams, this, "#transform").writable;
     }
   };
   __runjs_P.Object_defineProperty(DecompressionStream.prototype, Symbol.toStringTag, { value: "DecompressionStream", configurable: true });

@@ -652,13 +652,21 @@ var __runjs_part = (() => {
       __runjs_P.$push(sink.parts, r.text);
     }
   };
-  function toBytes(input) {
+  function toBytes(input, encoding) {
     if (input === void 0) return new Uint8Array(0);
     if (__runjs_P.ArrayBuffer_isView(input)) return new Uint8Array(input.buffer, input.byteOffset, input.byteLength);
     if (input instanceof ArrayBuffer || __runjs_P.$call(__runjs_P.ObjectProto_toString, input) === "[object SharedArrayBuffer]") return new Uint8Array(input);
-    throw nodeError(TypeError, "ERR_INVALID_ARG_TYPE", `The "input" argument must be an instance of ArrayBuffer or ArrayBufferView. Received ${describeType(input)}`);
+    if (encoding === "utf-8") throw nodeError(TypeError, "ERR_INVALID_ARG_TYPE", 'The "list" argument must be an instance of SharedArrayBuffer, ArrayBuffer or ArrayBufferView.');
+    if (encoding === "windows-1252") throw nodeError(TypeError, "ERR_INVALID_ARG_TYPE", `The "input" argument must be an instance of ArrayBuffer or ArrayBufferView. Received ${describeType(input)}`);
+    throw nodeError(TypeError, "ERR_INVALID_ARG_TYPE", 'The "input" argument must be an instance of SharedArrayBuffer, ArrayBuffer or ArrayBufferView.');
   }
   __name(toBytes, "toBytes");
+  function checkOptions(options) {
+    if (options !== void 0 && options !== null && typeof options !== "object") {
+      throw nodeError(TypeError, "ERR_INVALID_ARG_TYPE", `The "options" argument must be of type object. Received ${describeType(options)}`);
+    }
+  }
+  __name(checkOptions, "checkOptions");
   function makeDecoder(encoding, fatal) {
     switch (encoding) {
       case "utf-8":
@@ -677,7 +685,7 @@ var __runjs_part = (() => {
   var decoders = /* @__PURE__ */ new WeakMap();
   function dec(d) {
     const s = __runjs_P.$get(decoders, d);
-    if (s === void 0) throw new TypeError("Illegal invocation");
+    if (s === void 0) throw nodeError(TypeError, "ERR_INVALID_THIS", 'Value of "this" must be of type TextDecoder');
     return s;
   }
   __name(dec, "dec");
@@ -688,11 +696,9 @@ var __runjs_part = (() => {
     constructor(label = "utf-8", options = void 0) {
       const encoding = encodingForLabel(label);
       if (encoding === void 0 || encoding === "replacement") {
-        throw nodeError(RangeError, "ERR_ENCODING_NOT_SUPPORTED", `The "${String(label)}" encoding is not supported`);
+        throw nodeError(RangeError, "ERR_ENCODING_NOT_SUPPORTED", `The "${encoding ?? String(label)}" encoding is not supported`);
       }
-      if (options !== void 0 && options !== null && typeof options !== "object") {
-        throw nodeError(TypeError, "ERR_INVALID_ARG_TYPE", `The "options" argument must be of type object. Received ${describeType(options)}`);
-      }
+      checkOptions(options);
       const fatal = !!options?.fatal;
       const ignoreBOM = !!options?.ignoreBOM;
       if (encoding !== "utf-8" && encoding !== "utf-16le" && encoding !== "utf-16be" && encoding !== "x-user-defined") {
@@ -711,7 +717,8 @@ var __runjs_part = (() => {
     }
     decode(input = void 0, options = void 0) {
       const s = dec(this);
-      const bytes = toBytes(input);
+      const bytes = toBytes(input, s.encoding);
+      checkOptions(options);
       const stream = !!options?.stream;
       if (!stream && s.decoder === void 0 && s.encoding === "utf-8" && !s.fatal && bytes.length > BULK_MIN) {
         let text2 = hostToText(bytes, "utf8");
@@ -740,17 +747,25 @@ var __runjs_part = (() => {
     }
   };
   __runjs_P.Object_defineProperty(TextDecoder.prototype, Symbol.toStringTag, { value: "TextDecoder", configurable: true });
-  var TextEncoder = class {
+  var TextEncoder = class _TextEncoder {
     static {
       __name(this, "TextEncoder");
     }
+    // WebIDL's brand check, with Node's error: the methods refuse a receiver that is not a TextEncoder.
+    #brand = true;
+    static #check(self) {
+      if (self === null || typeof self !== "object" || !(#brand in self)) throw nodeError(TypeError, "ERR_INVALID_THIS", 'Value of "this" must be of type TextEncoder');
+    }
     get encoding() {
+      _TextEncoder.#check(this);
       return "utf-8";
     }
     encode(input = "") {
+      _TextEncoder.#check(this);
       return utf8Encode(input);
     }
     encodeInto(source, destination) {
+      _TextEncoder.#check(this);
       if (!(destination instanceof Uint8Array)) {
         throw nodeError(TypeError, "ERR_INVALID_ARG_TYPE", `The "dest" argument must be an instance of Uint8Array. Received ${describeType(destination)}`);
       }
