@@ -481,4 +481,17 @@ guestSuite('web platform (WPT groups)', (g) => {
       '',
     ].join('\n'));
   });
+  g.test('crypto.subtle methods reject too few arguments (ERR_MISSING_ARGS) and usages that are not a sequence; getRandomValues() needs its argument', async (ctx) => {
+    assert.equal(await ctx.output([
+      'const s = crypto.subtle; const st = async (p) => { try { await p; return "ok" } catch (e) { return `${e.constructor.name} ${e.code}: ${e.message}` } };',
+      'console.log(await st(s.digest()), "|", await st(s.unwrapKey("raw", new Uint8Array(8), undefined, "AES-KW", "AES-GCM", true)));',
+      'console.log(await st(s.generateKey({ name: "AES-CBC", length: 128 }, true, 5)), "|", await st(s.importKey("raw", new Uint8Array(16), "AES-CBC", true, "encrypt")));',
+      'try { crypto.getRandomValues() } catch (e) { console.log(e.code, e.message) }',
+    ].join('\n')), [
+      "TypeError ERR_MISSING_ARGS: Failed to execute 'digest' on 'SubtleCrypto': 2 arguments required, but only 0 present. | TypeError ERR_MISSING_ARGS: Failed to execute 'unwrapKey' on 'SubtleCrypto': 7 arguments required, but only 6 present.",
+      "TypeError ERR_INVALID_ARG_TYPE: Failed to execute 'generateKey' on 'SubtleCrypto': 3rd argument cannot be converted to sequence. | TypeError ERR_INVALID_ARG_TYPE: Failed to execute 'importKey' on 'SubtleCrypto': 5th argument cannot be converted to sequence.",
+      "ERR_MISSING_ARGS Failed to execute 'getRandomValues' on 'Crypto': 1 argument required, but only 0 present.",
+      '',
+    ].join('\n'));
+  });
 });

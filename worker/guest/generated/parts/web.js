@@ -2612,6 +2612,7 @@ ${warning.detail}` : "";
     }
     getRandomValues(view) {
       if (this !== crypto) throw new TypeError("Illegal invocation");
+      if (arguments.length === 0) throw nodeError(TypeError, "ERR_MISSING_ARGS", "Failed to execute 'getRandomValues' on 'Crypto': 1 argument required, but only 0 present.");
       return getRandomValues(view);
     }
     randomUUID() {

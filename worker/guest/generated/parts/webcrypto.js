@@ -144,6 +144,18 @@ var __runjs_part = (() => {
     if (!(key instanceof CryptoKey)) throw new TypeError(`Failed to execute '${method}' on 'SubtleCrypto': parameter is not of type 'CryptoKey'.`);
   }
   __name(checkKey, "checkKey");
+  var ORDINALS = ["1st", "2nd", "3rd", "4th", "5th", "6th", "7th"];
+  function arity(method, given, required) {
+    if (given < required) throw nodeError(TypeError, "ERR_MISSING_ARGS", `Failed to execute '${method}' on 'SubtleCrypto': ${required} arguments required, but only ${given} present.`);
+  }
+  __name(arity, "arity");
+  function usagesOf(usages, method, position) {
+    if (typeof usages !== "object" || usages === null || typeof usages[Symbol.iterator] !== "function") {
+      throw nodeError(TypeError, "ERR_INVALID_ARG_TYPE", `Failed to execute '${method}' on 'SubtleCrypto': ${ORDINALS[position - 1]} argument cannot be converted to sequence.`);
+    }
+    return [...__runjs_P.iter(usages)];
+  }
+  __name(usagesOf, "usagesOf");
   var missing = /* @__PURE__ */ __name((dictionary, member) => nodeError(TypeError, "ERR_MISSING_OPTION", `Failed to normalize algorithm: passed algorithm cannot be converted to '${dictionary}' because '${member}' is required in '${dictionary}'.`), "missing");
   function derivedKeyLength(type) {
     const name = __runjs_P.$toUpperCase(String(type.name));
@@ -177,6 +189,7 @@ var __runjs_part = (() => {
     }
     async digest(algorithm, data) {
       _SubtleCrypto.#check(this);
+      arity("digest", arguments.length, 2);
       const normalized = normalize(algorithm);
       if (!__runjs_P.$has(DIGEST_NAMES, __runjs_P.$toLowerCase(String(normalized.name)))) throw new DOMException("Unrecognized algorithm name", "NotSupportedError");
       const bytes = await call({ method: "digest", algorithm: toJson(normalized) }, bufferSource(data, "digest"));
@@ -184,10 +197,11 @@ var __runjs_part = (() => {
     }
     async importKey(format, keyData, algorithm, extractable, usages) {
       _SubtleCrypto.#check(this);
+      arity("importKey", arguments.length, 5);
       const normalized = normalize(algorithm);
       const upper = __runjs_P.$toUpperCase(String(normalized.name));
       if ((upper === "HKDF" || upper === "PBKDF2") && extractable) throw new DOMException(`${upper} keys are not extractable`, "SyntaxError");
-      const args = { method: "importKey", format, algorithm: toJson(normalized), usages: [...__runjs_P.iter(usages)] };
+      const args = { method: "importKey", format, algorithm: toJson(normalized), usages: usagesOf(usages, "importKey", 5) };
       let material;
       if (format === "jwk") material = await call({ ...args, jwk: keyData });
       else material = await call(args, bufferSource(keyData, "importKey"));
@@ -195,6 +209,7 @@ var __runjs_part = (() => {
     }
     async exportKey(format, key) {
       _SubtleCrypto.#check(this);
+      arity("exportKey", arguments.length, 2);
       checkKey(key, "exportKey");
       checkExportable(key);
       const result = await call({ method: "exportKey", format, key: k(key).material });
@@ -203,46 +218,55 @@ var __runjs_part = (() => {
     }
     async generateKey(algorithm, extractable, usages) {
       _SubtleCrypto.#check(this);
-      const result = await call({ method: "generateKey", algorithm: toJson(normalize(algorithm)), usages: [...__runjs_P.iter(usages)] });
+      arity("generateKey", arguments.length, 3);
+      const result = await call({ method: "generateKey", algorithm: toJson(normalize(algorithm)), usages: usagesOf(usages, "generateKey", 3) });
       return wrapKeys(result, !!extractable);
     }
     async sign(algorithm, key, data) {
       _SubtleCrypto.#check(this);
+      arity("sign", arguments.length, 3);
       checkKey(key, "sign");
       return toArrayBuffer(await call({ method: "sign", algorithm: toJson(normalize(algorithm)), key: k(key).material }, bufferSource(data, "sign", "3rd")));
     }
     async verify(algorithm, key, signature, data) {
       _SubtleCrypto.#check(this);
+      arity("verify", arguments.length, 4);
       checkKey(key, "verify");
       return call({ method: "verify", algorithm: toJson(normalize(algorithm)), key: k(key).material, signature: bytesToBase64(bufferSource(signature, "verify", "3rd")) }, bufferSource(data, "verify", "4th"));
     }
     async encrypt(algorithm, key, data) {
       _SubtleCrypto.#check(this);
+      arity("encrypt", arguments.length, 3);
       checkKey(key, "encrypt");
       return toArrayBuffer(await call({ method: "encrypt", algorithm: toJson(normalize(algorithm)), key: k(key).material }, bufferSource(data, "encrypt", "3rd")));
     }
     async decrypt(algorithm, key, data) {
       _SubtleCrypto.#check(this);
+      arity("decrypt", arguments.length, 3);
       checkKey(key, "decrypt");
       return toArrayBuffer(await call({ method: "decrypt", algorithm: toJson(normalize(algorithm)), key: k(key).material }, bufferSource(data, "decrypt", "3rd")));
     }
     async deriveBits(algorithm, baseKey, length = null) {
       _SubtleCrypto.#check(this);
+      arity("deriveBits", arguments.length, 2);
       checkKey(baseKey, "deriveBits");
       return toArrayBuffer(await call({ method: "deriveBits", algorithm: toJson(normalize(algorithm)), key: k(baseKey).material, length }));
     }
     async deriveKey(algorithm, baseKey, derivedKeyType, extractable, usages) {
       _SubtleCrypto.#check(this);
-      const length = derivedKeyLength(normalize(derivedKeyType));
+      arity("deriveKey", arguments.length, 5);
       checkKey(baseKey, "deriveKey");
+      const keyUsages = usagesOf(usages, "deriveKey", 5);
+      const length = derivedKeyLength(normalize(derivedKeyType));
       if (!__runjs_P.$includes(k(baseKey).usages, "deriveKey")) throw new DOMException("baseKey does not have deriveKey usage", "InvalidAccessError");
       const base = k(baseKey).material;
       const material = { ...base, usages: ["deriveBits"], ...base.jwk === void 0 ? {} : { jwk: { ...base.jwk, key_ops: ["deriveBits"] } } };
       const bits = toArrayBuffer(await call({ method: "deriveBits", algorithm: toJson(normalize(algorithm)), key: material, length }));
-      return this.importKey("raw", bits, derivedKeyType, extractable, usages);
+      return this.importKey("raw", bits, derivedKeyType, extractable, keyUsages);
     }
     async wrapKey(format, key, wrappingKey, wrapAlgorithm) {
       _SubtleCrypto.#check(this);
+      arity("wrapKey", arguments.length, 4);
       checkKey(key, "wrapKey");
       checkKey(wrappingKey, "wrapKey");
       checkExportable(key);
@@ -250,6 +274,7 @@ var __runjs_part = (() => {
     }
     async unwrapKey(format, wrappedKey, unwrappingKey, unwrapAlgorithm, unwrappedKeyAlgorithm, extractable, usages) {
       _SubtleCrypto.#check(this);
+      arity("unwrapKey", arguments.length, 7);
       checkKey(unwrappingKey, "unwrapKey");
       const material = await call({
         method: "unwrapKey",
@@ -257,7 +282,7 @@ var __runjs_part = (() => {
         unwrappingKey: k(unwrappingKey).material,
         algorithm: toJson(normalize(unwrapAlgorithm)),
         keyAlgorithm: toJson(normalize(unwrappedKeyAlgorithm)),
-        usages: [...__runjs_P.iter(usages)]
+        usages: usagesOf(usages, "unwrapKey", 7)
       }, bufferSource(wrappedKey, "unwrapKey", "2nd"));
       return makeKey(material, !!extractable);
     }

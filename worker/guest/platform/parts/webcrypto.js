@@ -125,6 +125,21 @@ function checkKey(key, method) {
   if (!(key instanceof CryptoKey)) throw new TypeError(`Failed to execute '${method}' on 'SubtleCrypto': parameter is not of type 'CryptoKey'.`);
 }
 
+const ORDINALS = ['1st', '2nd', '3rd', '4th', '5th', '6th', '7th'];
+
+/** WebIDL's argument count check, with Node's ERR_MISSING_ARGS text (the method's promise rejects). */
+function arity(method, given, required) {
+  if (given < required) throw nodeError(TypeError, 'ERR_MISSING_ARGS', `Failed to execute '${method}' on 'SubtleCrypto': ${required} arguments required, but only ${given} present.`);
+}
+
+/** A sequence<KeyUsage> argument: an iterable object (a string is not one), copied. */
+function usagesOf(usages, method, position) {
+  if (typeof usages !== 'object' || usages === null || typeof usages[Symbol.iterator] !== 'function') {
+    throw nodeError(TypeError, 'ERR_INVALID_ARG_TYPE', `Failed to execute '${method}' on 'SubtleCrypto': ${ORDINALS[position - 1]} argument cannot be converted to sequence.`);
+  }
+  return [...usages];
+}
+
 const missing = (dictionary, member) => nodeError(TypeError, 'ERR_MISSING_OPTION', `Failed to normalize algorithm: passed algorithm cannot be converted to '${dictionary}' because '${member}' is required in '${dictionary}'.`);
 
 /**
@@ -161,6 +176,7 @@ export class SubtleCrypto {
   }
   async digest(algorithm, data) {
     SubtleCrypto.#check(this);
+    arity('digest', arguments.length, 2);
     const normalized = normalize(algorithm);
     // WebCrypto normalizes the algorithm before digest() returns its promise: a name digest does
     // not know rejects before any later microtask runs (WPT digest checks), not after the host.
@@ -170,11 +186,12 @@ export class SubtleCrypto {
   }
   async importKey(format, keyData, algorithm, extractable, usages) {
     SubtleCrypto.#check(this);
+    arity('importKey', arguments.length, 5);
     const normalized = normalize(algorithm);
     // Key-derivation keys are never extractable; Node says so before it looks at format or usages.
     const upper = String(normalized.name).toUpperCase();
     if ((upper === 'HKDF' || upper === 'PBKDF2') && extractable) throw new DOMException(`${upper} keys are not extractable`, 'SyntaxError');
-    const args = { method: 'importKey', format, algorithm: toJson(normalized), usages: [...usages] };
+    const args = { method: 'importKey', format, algorithm: toJson(normalized), usages: usagesOf(usages, 'importKey', 5) };
     let material;
     if (format === 'jwk') material = await call({ ...args, jwk: keyData });
     else material = await call(args, bufferSource(keyData, 'importKey'));
@@ -182,6 +199,7 @@ export class SubtleCrypto {
   }
   async exportKey(format, key) {
     SubtleCrypto.#check(this);
+    arity('exportKey', arguments.length, 2);
     checkKey(key, 'exportKey');
     checkExportable(key);
     const result = await call({ method: 'exportKey', format, key: k(key).material });
@@ -190,48 +208,57 @@ export class SubtleCrypto {
   }
   async generateKey(algorithm, extractable, usages) {
     SubtleCrypto.#check(this);
-    const result = await call({ method: 'generateKey', algorithm: toJson(normalize(algorithm)), usages: [...usages] });
+    arity('generateKey', arguments.length, 3);
+    const result = await call({ method: 'generateKey', algorithm: toJson(normalize(algorithm)), usages: usagesOf(usages, 'generateKey', 3) });
     return wrapKeys(result, !!extractable);
   }
   async sign(algorithm, key, data) {
     SubtleCrypto.#check(this);
+    arity('sign', arguments.length, 3);
     checkKey(key, 'sign');
     return toArrayBuffer(await call({ method: 'sign', algorithm: toJson(normalize(algorithm)), key: k(key).material }, bufferSource(data, 'sign', '3rd')));
   }
   async verify(algorithm, key, signature, data) {
     SubtleCrypto.#check(this);
+    arity('verify', arguments.length, 4);
     checkKey(key, 'verify');
     return call({ method: 'verify', algorithm: toJson(normalize(algorithm)), key: k(key).material, signature: bytesToBase64(bufferSource(signature, 'verify', '3rd')) }, bufferSource(data, 'verify', '4th'));
   }
   async encrypt(algorithm, key, data) {
     SubtleCrypto.#check(this);
+    arity('encrypt', arguments.length, 3);
     checkKey(key, 'encrypt');
     return toArrayBuffer(await call({ method: 'encrypt', algorithm: toJson(normalize(algorithm)), key: k(key).material }, bufferSource(data, 'encrypt', '3rd')));
   }
   async decrypt(algorithm, key, data) {
     SubtleCrypto.#check(this);
+    arity('decrypt', arguments.length, 3);
     checkKey(key, 'decrypt');
     return toArrayBuffer(await call({ method: 'decrypt', algorithm: toJson(normalize(algorithm)), key: k(key).material }, bufferSource(data, 'decrypt', '3rd')));
   }
   async deriveBits(algorithm, baseKey, length = null) {
     SubtleCrypto.#check(this);
+    arity('deriveBits', arguments.length, 2);
     checkKey(baseKey, 'deriveBits');
     return toArrayBuffer(await call({ method: 'deriveBits', algorithm: toJson(normalize(algorithm)), key: k(baseKey).material, length }));
   }
   async deriveKey(algorithm, baseKey, derivedKeyType, extractable, usages) {
     SubtleCrypto.#check(this);
-    const length = derivedKeyLength(normalize(derivedKeyType));
+    arity('deriveKey', arguments.length, 5);
     checkKey(baseKey, 'deriveKey');
+    const keyUsages = usagesOf(usages, 'deriveKey', 5);
+    const length = derivedKeyLength(normalize(derivedKeyType));
     if (!k(baseKey).usages.includes('deriveKey')) throw new DOMException('baseKey does not have deriveKey usage', 'InvalidAccessError');
     // deriveKey is deriveBits then importKey; the host checks usages, so ask it for the bits.
     // A key pair's material is a JWK whose key_ops must agree with the usages it is imported with.
     const base = k(baseKey).material;
     const material = { ...base, usages: ['deriveBits'], ...(base.jwk === undefined ? {} : { jwk: { ...base.jwk, key_ops: ['deriveBits'] } }) };
     const bits = toArrayBuffer(await call({ method: 'deriveBits', algorithm: toJson(normalize(algorithm)), key: material, length }));
-    return this.importKey('raw', bits, derivedKeyType, extractable, usages);
+    return this.importKey('raw', bits, derivedKeyType, extractable, keyUsages);
   }
   async wrapKey(format, key, wrappingKey, wrapAlgorithm) {
     SubtleCrypto.#check(this);
+    arity('wrapKey', arguments.length, 4);
     checkKey(key, 'wrapKey');
     checkKey(wrappingKey, 'wrapKey');
     checkExportable(key);
@@ -239,10 +266,11 @@ export class SubtleCrypto {
   }
   async unwrapKey(format, wrappedKey, unwrappingKey, unwrapAlgorithm, unwrappedKeyAlgorithm, extractable, usages) {
     SubtleCrypto.#check(this);
+    arity('unwrapKey', arguments.length, 7);
     checkKey(unwrappingKey, 'unwrapKey');
     const material = await call({
       method: 'unwrapKey', format, unwrappingKey: k(unwrappingKey).material, algorithm: toJson(normalize(unwrapAlgorithm)),
-      keyAlgorithm: toJson(normalize(unwrappedKeyAlgorithm)), usages: [...usages],
+      keyAlgorithm: toJson(normalize(unwrappedKeyAlgorithm)), usages: usagesOf(usages, 'unwrapKey', 7),
     }, bufferSource(wrappedKey, 'unwrapKey', '2nd'));
     return makeKey(material, !!extractable);
   }

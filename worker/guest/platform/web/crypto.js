@@ -3,6 +3,7 @@
 // `crypto.subtle` loads the webcrypto part on first use.
 import { DOMException, QuotaExceededError } from './dom-exception.js';
 import { op } from './host.js';
+import { nodeError } from './errors.js';
 import { requirePart } from './parts.js';
 
 const CREATE = Symbol('create');
@@ -43,6 +44,7 @@ export class Crypto {
   }
   getRandomValues(view) {
     if (this !== crypto) throw new TypeError('Illegal invocation');
+    if (arguments.length === 0) throw nodeError(TypeError, 'ERR_MISSING_ARGS', "Failed to execute 'getRandomValues' on 'Crypto': 1 argument required, but only 0 present.");
     return getRandomValues(view);
   }
   randomUUID() {
