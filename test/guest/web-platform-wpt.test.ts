@@ -487,10 +487,14 @@ guestSuite('web platform (WPT groups)', (g) => {
       'console.log(await st(s.digest()), "|", await st(s.unwrapKey("raw", new Uint8Array(8), undefined, "AES-KW", "AES-GCM", true)));',
       'console.log(await st(s.generateKey({ name: "AES-CBC", length: 128 }, true, 5)), "|", await st(s.importKey("raw", new Uint8Array(16), "AES-CBC", true, "encrypt")));',
       'try { crypto.getRandomValues() } catch (e) { console.log(e.code, e.message) }',
+      'for (const f of [() => Object.getOwnPropertyDescriptor(Crypto.prototype, "subtle").get.call({}), () => Crypto.prototype.randomUUID.call({}), () => new Crypto()]) { try { f() } catch (e) { console.log(e.code, e.message) } }',
     ].join('\n')), [
       "TypeError ERR_MISSING_ARGS: Failed to execute 'digest' on 'SubtleCrypto': 2 arguments required, but only 0 present. | TypeError ERR_MISSING_ARGS: Failed to execute 'unwrapKey' on 'SubtleCrypto': 7 arguments required, but only 6 present.",
       "TypeError ERR_INVALID_ARG_TYPE: Failed to execute 'generateKey' on 'SubtleCrypto': 3rd argument cannot be converted to sequence. | TypeError ERR_INVALID_ARG_TYPE: Failed to execute 'importKey' on 'SubtleCrypto': 5th argument cannot be converted to sequence.",
       "ERR_MISSING_ARGS Failed to execute 'getRandomValues' on 'Crypto': 1 argument required, but only 0 present.",
+      'ERR_INVALID_THIS Value of "this" must be of type Crypto',
+      'ERR_INVALID_THIS Value of "this" must be of type Crypto',
+      'ERR_ILLEGAL_CONSTRUCTOR Illegal constructor',
       '',
     ].join('\n'));
   });

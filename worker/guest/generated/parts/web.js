@@ -2603,23 +2603,25 @@ ${warning.detail}` : "";
     return `${HEX[b[0]]}${HEX[b[1]]}${HEX[b[2]]}${HEX[b[3]]}-${HEX[b[4]]}${HEX[b[5]]}-${HEX[b[6]]}${HEX[b[7]]}-${HEX[b[8]]}${HEX[b[9]]}-${HEX[b[10]]}${HEX[b[11]]}${HEX[b[12]]}${HEX[b[13]]}${HEX[b[14]]}${HEX[b[15]]}`;
   }
   __name(randomUUID, "randomUUID");
+  var invalidThis2 = /* @__PURE__ */ __name(() => nodeError(TypeError, "ERR_INVALID_THIS", 'Value of "this" must be of type Crypto'), "invalidThis");
   var Crypto = class {
     static {
       __name(this, "Crypto");
     }
     constructor(token) {
-      if (token !== CREATE3) throw new TypeError("Illegal constructor");
+      if (token !== CREATE3) throw nodeError(TypeError, "ERR_ILLEGAL_CONSTRUCTOR", "Illegal constructor");
     }
     getRandomValues(view) {
-      if (this !== crypto) throw new TypeError("Illegal invocation");
+      if (this !== crypto) throw invalidThis2();
       if (arguments.length === 0) throw nodeError(TypeError, "ERR_MISSING_ARGS", "Failed to execute 'getRandomValues' on 'Crypto': 1 argument required, but only 0 present.");
       return getRandomValues(view);
     }
     randomUUID() {
-      if (this !== crypto) throw new TypeError("Illegal invocation");
+      if (this !== crypto) throw invalidThis2();
       return randomUUID();
     }
     get subtle() {
+      if (this !== crypto) throw invalidThis2();
       return requirePart2("webcrypto").subtle;
     }
   };
