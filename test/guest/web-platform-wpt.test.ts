@@ -498,4 +498,9 @@ guestSuite('web platform (WPT groups)', (g) => {
       '',
     ].join('\n'));
   });
+  g.test('URL: parses of (input, base) pairs that differ only in where a NUL sits are not mixed up by the parse cache', async (ctx) => {
+    assert.equal(await ctx.output([
+      'console.log(new URL("y", "http://a/\\u0000x").href, new URL("x\\u0000y", "http://a/").href, URL.canParse("x\\u0000y", "http://a/"));',
+    ].join('\n')), 'http://a/y http://a/x%00y true\n');
+  });
 });

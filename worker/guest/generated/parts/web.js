@@ -2703,7 +2703,7 @@ ${warning.detail}` : "";
   var parsed = /* @__PURE__ */ new Map();
   var PARSED_MAX = 512;
   function parse(input, base) {
-    const key = base === void 0 ? input : `${base}\0${input}`;
+    const key = base === void 0 ? input : `${base.length}:${base}\0${input}`;
     const hit = __runjs_P.$get(parsed, key);
     if (hit !== void 0) return hit;
     const parts = op("url.parse", base === void 0 ? [input] : [input, base]);
