@@ -503,4 +503,17 @@ guestSuite('web platform (WPT groups)', (g) => {
       'console.log(new URL("y", "http://a/\\u0000x").href, new URL("x\\u0000y", "http://a/").href, URL.canParse("x\\u0000y", "http://a/"));',
     ].join('\n')), 'http://a/y http://a/x%00y true\n');
   });
+  g.test('TextDecoder iso-2022-jp: the escape-sequence state machine of the Encoding Standard, kept across streamed chunks', async (ctx) => {
+    assert.equal(await ctx.output([
+      'const d = (bytes, fatal = false) => { try { return JSON.stringify(new TextDecoder("iso-2022-jp", { fatal }).decode(new Uint8Array(bytes))) } catch (e) { return e.code } };',
+      'console.log(d([0x1b, 0x24]), d([0x50, 0x1b, 0x24]), d([0x1b, 0x28, 0x49, 0x0d, 0x0e, 0x0f, 0x10]), d([0x1b, 0x24, 0x40, 0x1b, 0x24, 0x40]), d([0x1b, 0x28, 0x42, 0x1b, 0x28, 0x42, 0x50]));',
+      'console.log(d([0x1b, 0x28, 0x4a, 0x5c, 0x7e]), d([0x1b, 0x28, 0x49, 0x31]), d([0x1b, 0x24, 0x42, 0x30, 0x21, 0x1b, 0x28, 0x42, 0x41]), d([0x1b, 0x24, 0x42, 0x30, 0x1b]), d([0x1b, 0x24], true));',
+      'const td = new TextDecoder("iso-2022-jp"); let s = ""; for (const b of [0x1b, 0x24, 0x42, 0x30, 0x21, 0x30, 0x22, 0x1b, 0x28, 0x42, 0x41]) s += td.decode(new Uint8Array([b]), { stream: true }); console.log(JSON.stringify(s + td.decode()));',
+    ].join('\n')), [
+      '"\uFFFD$" "P\uFFFD$" "\uFFFD\uFFFD\uFFFD\uFFFD" "\uFFFD" "\uFFFDP"',
+      '"¥‾" "ｱ" "亜A" "\uFFFD\uFFFD" ERR_ENCODING_INVALID_ENCODED_DATA',
+      '"亜唖A"',
+      '',
+    ].join('\n'));
+  });
 });

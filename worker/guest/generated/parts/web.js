@@ -415,6 +415,138 @@ var __runjs_part = (() => {
   }
   __name(hostToText, "hostToText");
 
+  // worker/guest/platform/web/iso-2022-jp.js
+  var ASCII = 0;
+  var ROMAN = 1;
+  var KATAKANA = 2;
+  var LEAD = 3;
+  var TRAIL = 4;
+  var ESCAPE_START = 5;
+  var ESCAPE = 6;
+  var EOF = -1;
+  var PAIR = -1;
+  var Iso2022JpDecoder = class {
+    static {
+      __name(this, "Iso2022JpDecoder");
+    }
+    /** `invalid` makes the TypeError a fatal decoder throws. */
+    constructor(fatal, invalid) {
+      this.fatal = fatal;
+      this.invalid = invalid;
+      this.state = ASCII;
+      this.outputState = ASCII;
+      this.lead = 0;
+      this.outputFlag = false;
+    }
+    decode(bytes, sink, flush2) {
+      const out = [];
+      const pairs = [];
+      const error = /* @__PURE__ */ __name(() => {
+        if (this.fatal) throw this.invalid();
+        __runjs_P.$push(out, 65533);
+      }, "error");
+      const back = [];
+      let i = 0;
+      for (; ; ) {
+        let b;
+        if (back.length > 0) b = __runjs_P.$pop(back);
+        else if (i < bytes.length) b = bytes[i++];
+        else if (flush2) b = EOF;
+        else break;
+        if (b === EOF && (this.state === ASCII || this.state === ROMAN || this.state === KATAKANA || this.state === LEAD)) break;
+        switch (this.state) {
+          case ASCII:
+          case ROMAN:
+            if (b === 27) {
+              this.state = ESCAPE_START;
+              break;
+            }
+            this.outputFlag = false;
+            if (b > 127 || b === 14 || b === 15) error();
+            else if (this.state === ROMAN && b === 92) __runjs_P.$push(out, 165);
+            else if (this.state === ROMAN && b === 126) __runjs_P.$push(out, 8254);
+            else __runjs_P.$push(out, b);
+            break;
+          case KATAKANA:
+            if (b === 27) {
+              this.state = ESCAPE_START;
+              break;
+            }
+            this.outputFlag = false;
+            if (b >= 33 && b <= 95) __runjs_P.$push(out, 65377 - 33 + b);
+            else error();
+            break;
+          case LEAD:
+            if (b === 27) {
+              this.state = ESCAPE_START;
+              break;
+            }
+            this.outputFlag = false;
+            if (b >= 33 && b <= 126) {
+              this.lead = b;
+              this.state = TRAIL;
+            } else error();
+            break;
+          case TRAIL:
+            if (b === 27) {
+              this.state = ESCAPE_START;
+              error();
+              break;
+            }
+            this.state = LEAD;
+            if (b >= 33 && b <= 126) {
+              __runjs_P.$push(pairs, this.lead | 128, b | 128);
+              __runjs_P.$push(out, PAIR);
+            } else error();
+            break;
+          case ESCAPE_START:
+            if (b === 36 || b === 40) {
+              this.lead = b;
+              this.state = ESCAPE;
+              break;
+            }
+            if (b !== EOF) __runjs_P.$push(back, b);
+            this.outputFlag = false;
+            this.state = this.outputState;
+            error();
+            break;
+          default: {
+            const lead = this.lead;
+            this.lead = 0;
+            let next2 = -1;
+            if (lead === 40 && b === 66) next2 = ASCII;
+            else if (lead === 40 && b === 74) next2 = ROMAN;
+            else if (lead === 40 && b === 73) next2 = KATAKANA;
+            else if (lead === 36 && (b === 64 || b === 66)) next2 = LEAD;
+            if (next2 >= 0) {
+              this.state = this.outputState = next2;
+              const output = this.outputFlag;
+              this.outputFlag = true;
+              if (output) error();
+              break;
+            }
+            if (b !== EOF) __runjs_P.$push(back, b);
+            __runjs_P.$push(back, lead);
+            this.outputFlag = false;
+            this.state = this.outputState;
+            error();
+          }
+        }
+      }
+      const looked = pairs.length > 0 ? op("encoding.decode", { encoding: "euc-jp", fatal: false, stream: false }, new Uint8Array(pairs)).text : "";
+      let k = 0;
+      for (const unit of __runjs_P.iter(out)) {
+        if (unit !== PAIR) {
+          sink.unit(unit);
+          continue;
+        }
+        const c = __runjs_P.$charCodeAt(looked, k++);
+        if (c === 65533 && this.fatal) throw this.invalid();
+        sink.unit(c);
+      }
+    }
+  };
+
   // worker/guest/platform/web/encoding.js
   var CHUNK = 8192;
   function utf8Encode(input) {
@@ -677,6 +809,8 @@ var __runjs_part = (() => {
         return new Utf16Decoder(fatal, true);
       case "x-user-defined":
         return new UserDefinedDecoder();
+      case "iso-2022-jp":
+        return new Iso2022JpDecoder(fatal, () => invalidData("iso-2022-jp"));
       default:
         return new HostDecoder(encoding, fatal);
     }

@@ -1,11 +1,13 @@
-// TextEncoder and TextDecoder (Encoding Standard). UTF-8, UTF-16LE/BE and x-user-defined decode
-// here; the legacy single- and multi-byte encodings decode on the host (op encoding.decode, ICU),
+// TextEncoder and TextDecoder (Encoding Standard). UTF-8, UTF-16LE/BE, x-user-defined and
+// ISO-2022-JP's state machine (iso-2022-jp.js) decode here; the legacy single- and multi-byte
+// encodings decode on the host (op encoding.decode, ICU),
 // which keeps their tables out of the guest.
 import { encodingForLabel } from './encoding-labels.js';
 import { nodeError } from './errors.js';
 import { describeType } from './microtask.js';
 import { op } from './host.js';
 import { BULK_MIN, hostToBytes, hostToText } from './bulk-codec.js';
+import { Iso2022JpDecoder } from './iso-2022-jp.js';
 
 const CHUNK = 8192;
 
@@ -256,6 +258,7 @@ function makeDecoder(encoding, fatal) {
     case 'utf-16le': return new Utf16Decoder(fatal, false);
     case 'utf-16be': return new Utf16Decoder(fatal, true);
     case 'x-user-defined': return new UserDefinedDecoder();
+    case 'iso-2022-jp': return new Iso2022JpDecoder(fatal, () => invalidData('iso-2022-jp'));
     default: return new HostDecoder(encoding, fatal);
   }
 }
