@@ -840,15 +840,6 @@ var __runjs_part = (() => {
       }
       __runjs_P.$set(decoders, this, { encoding, fatal, ignoreBOM, decoder: void 0, bomSeen: false });
     }
-    get encoding() {
-      return dec(this).encoding;
-    }
-    get fatal() {
-      return dec(this).fatal;
-    }
-    get ignoreBOM() {
-      return dec(this).ignoreBOM;
-    }
     decode(input = void 0, options = void 0) {
       const s = dec(this);
       const bytes = toBytes(input, s.encoding);
@@ -879,6 +870,23 @@ var __runjs_part = (() => {
       if (!stream) s.decoder = void 0;
       return text;
     }
+    get encoding() {
+      return dec(this).encoding;
+    }
+    get fatal() {
+      return dec(this).fatal;
+    }
+    get ignoreBOM() {
+      return dec(this).ignoreBOM;
+    }
+    // util.inspect as Node shows a decoder: its class's name and the three attributes (Node
+    // inspects them with default options), the decoder itself past the depth limit.
+    [/* @__PURE__ */ __runjs_P.Symbol_for("nodejs.util.inspect.custom")](depth, options, inspect) {
+      const s = dec(this);
+      if (typeof depth === "number" && depth < 0) return this;
+      const name = __runjs_P.Object_getPrototypeOf(this)?.constructor?.name || "TextDecoder";
+      return `${name} ${inspect({ encoding: s.encoding, fatal: s.fatal, ignoreBOM: s.ignoreBOM })}`;
+    }
   };
   __runjs_P.Object_defineProperty(TextDecoder.prototype, Symbol.toStringTag, { value: "TextDecoder", configurable: true });
   var TextEncoder = class _TextEncoder {
@@ -893,6 +901,12 @@ var __runjs_part = (() => {
     get encoding() {
       _TextEncoder.#check(this);
       return "utf-8";
+    }
+    // util.inspect as Node shows an encoder: a plain object with its encoding.
+    [/* @__PURE__ */ __runjs_P.Symbol_for("nodejs.util.inspect.custom")](depth, options, inspect) {
+      _TextEncoder.#check(this);
+      if (typeof depth === "number" && depth < 0) return this;
+      return inspect({ encoding: "utf-8" }, options);
     }
     encode(input = "") {
       _TextEncoder.#check(this);
@@ -2745,6 +2759,10 @@ ${warning.detail}` : "";
     constructor(token) {
       if (token !== CREATE3) throw nodeError(TypeError, "ERR_ILLEGAL_CONSTRUCTOR", "Illegal constructor");
     }
+    get subtle() {
+      if (this !== crypto) throw invalidThis2();
+      return requirePart2("webcrypto").subtle;
+    }
     getRandomValues(view) {
       if (this !== crypto) throw invalidThis2();
       if (arguments.length === 0) throw nodeError(TypeError, "ERR_MISSING_ARGS", "Failed to execute 'getRandomValues' on 'Crypto': 1 argument required, but only 0 present.");
@@ -2753,10 +2771,6 @@ ${warning.detail}` : "";
     randomUUID() {
       if (this !== crypto) throw invalidThis2();
       return randomUUID();
-    }
-    get subtle() {
-      if (this !== crypto) throw invalidThis2();
-      return requirePart2("webcrypto").subtle;
     }
   };
   __runjs_P.Object_defineProperty(Crypto.prototype, Symbol.toStringTag, { value: "Crypto", configurable: true });

@@ -45,6 +45,10 @@ export class Crypto {
   constructor(token) {
     if (token !== CREATE) throw nodeError(TypeError, 'ERR_ILLEGAL_CONSTRUCTOR', 'Illegal constructor');
   }
+  get subtle() {
+    if (this !== crypto) throw invalidThis();
+    return requirePart('webcrypto').subtle;
+  }
   getRandomValues(view) {
     if (this !== crypto) throw invalidThis();
     if (arguments.length === 0) throw nodeError(TypeError, 'ERR_MISSING_ARGS', "Failed to execute 'getRandomValues' on 'Crypto': 1 argument required, but only 0 present.");
@@ -53,10 +57,6 @@ export class Crypto {
   randomUUID() {
     if (this !== crypto) throw invalidThis();
     return randomUUID();
-  }
-  get subtle() {
-    if (this !== crypto) throw invalidThis();
-    return requirePart('webcrypto').subtle;
   }
 }
 Object.defineProperty(Crypto.prototype, Symbol.toStringTag, { value: 'Crypto', configurable: true });

@@ -287,9 +287,6 @@ export class TextDecoder {
     }
     decoders.set(this, { encoding, fatal, ignoreBOM, decoder: undefined, bomSeen: false });
   }
-  get encoding() { return dec(this).encoding; }
-  get fatal() { return dec(this).fatal; }
-  get ignoreBOM() { return dec(this).ignoreBOM; }
   decode(input = undefined, options = undefined) {
     const s = dec(this);
     const bytes = toBytes(input, s.encoding);
@@ -321,6 +318,17 @@ export class TextDecoder {
     if (!stream) s.decoder = undefined;
     return text;
   }
+  get encoding() { return dec(this).encoding; }
+  get fatal() { return dec(this).fatal; }
+  get ignoreBOM() { return dec(this).ignoreBOM; }
+  // util.inspect as Node shows a decoder: its class's name and the three attributes (Node
+  // inspects them with default options), the decoder itself past the depth limit.
+  [Symbol.for('nodejs.util.inspect.custom')](depth, options, inspect) {
+    const s = dec(this);
+    if (typeof depth === 'number' && depth < 0) return this;
+    const name = Object.getPrototypeOf(this)?.constructor?.name || 'TextDecoder';
+    return `${name} ${inspect({ encoding: s.encoding, fatal: s.fatal, ignoreBOM: s.ignoreBOM })}`;
+  }
 }
 Object.defineProperty(TextDecoder.prototype, Symbol.toStringTag, { value: 'TextDecoder', configurable: true });
 
@@ -331,6 +339,12 @@ export class TextEncoder {
     if (self === null || typeof self !== 'object' || !(#brand in self)) throw nodeError(TypeError, 'ERR_INVALID_THIS', 'Value of "this" must be of type TextEncoder');
   }
   get encoding() { TextEncoder.#check(this); return 'utf-8'; }
+  // util.inspect as Node shows an encoder: a plain object with its encoding.
+  [Symbol.for('nodejs.util.inspect.custom')](depth, options, inspect) {
+    TextEncoder.#check(this);
+    if (typeof depth === 'number' && depth < 0) return this;
+    return inspect({ encoding: 'utf-8' }, options);
+  }
   encode(input = '') {
     TextEncoder.#check(this);
     return utf8Encode(input);
