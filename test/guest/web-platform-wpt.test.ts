@@ -516,15 +516,17 @@ guestSuite('web platform (WPT groups)', (g) => {
       '',
     ].join('\n'));
   });
-  g.test('util.inspect shows TextEncoder and TextDecoder (and a subclass) as Node does', async (ctx) => {
+  g.test('util.inspect shows TextEncoder, TextDecoder (and a subclass) and CryptoKey as Node does', async (ctx) => {
     assert.equal(await ctx.output([
       'import util from "node:util";',
       'class D extends TextDecoder {}',
       'console.log(util.inspect(new TextEncoder()), "|", util.inspect(new TextDecoder("latin1", { fatal: true })), "|", util.inspect(new D("utf-16be", { ignoreBOM: true })));',
       'console.log(Object.getOwnPropertyNames(TextDecoder.prototype).join(), Object.getOwnPropertyNames(Crypto.prototype).join());',
+      'const key = await crypto.subtle.importKey("raw", new Uint8Array(16), "AES-GCM", true, ["encrypt"]); console.log(util.inspect(key, { breakLength: Infinity }), "|", util.inspect({ key }, { depth: 0 }));',
     ].join('\n')), [
       "{ encoding: 'utf-8' } | TextDecoder { encoding: 'windows-1252', fatal: true, ignoreBOM: false } | D { encoding: 'utf-16be', fatal: false, ignoreBOM: true }",
       'constructor,decode,encoding,fatal,ignoreBOM constructor,subtle,getRandomValues,randomUUID',
+      "CryptoKey { type: 'secret', extractable: true, algorithm: { name: 'AES-GCM', length: 128 }, usages: [ 'encrypt' ] } | { key: CryptoKey {} }",
       '',
     ].join('\n'));
   });

@@ -60,6 +60,12 @@ var __runjs_part = (() => {
     get usages() {
       return k(this).usages;
     }
+    // util.inspect shows a key's four attributes under its class name, as Node does.
+    [/* @__PURE__ */ __runjs_P.Symbol_for("nodejs.util.inspect.custom")](depth, options, inspect) {
+      if (typeof depth === "number" && depth < 0) return this;
+      const opts = { ...options, depth: options.depth == null ? null : options.depth - 1 };
+      return `CryptoKey ${inspect({ type: this.type, extractable: this.extractable, algorithm: this.algorithm, usages: this.usages }, opts)}`;
+    }
   };
   __runjs_P.Object_defineProperty(CryptoKey.prototype, Symbol.toStringTag, { value: "CryptoKey", configurable: true });
   function k(key) {

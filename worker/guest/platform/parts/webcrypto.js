@@ -18,6 +18,12 @@ export class CryptoKey {
   get extractable() { return k(this).extractable; }
   get algorithm() { return k(this).algorithm; }
   get usages() { return k(this).usages; }
+  // util.inspect shows a key's four attributes under its class name, as Node does.
+  [Symbol.for('nodejs.util.inspect.custom')](depth, options, inspect) {
+    if (typeof depth === 'number' && depth < 0) return this;
+    const opts = { ...options, depth: options.depth == null ? null : options.depth - 1 };
+    return `CryptoKey ${inspect({ type: this.type, extractable: this.extractable, algorithm: this.algorithm, usages: this.usages }, opts)}`;
+  }
 }
 Object.defineProperty(CryptoKey.prototype, Symbol.toStringTag, { value: 'CryptoKey', configurable: true });
 
