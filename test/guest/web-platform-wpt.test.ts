@@ -530,4 +530,19 @@ guestSuite('web platform (WPT groups)', (g) => {
       '',
     ].join('\n'));
   });
+  g.test('util.inspect shows web streams as Node does (state, not the implementation\'s fields)', async (ctx) => {
+    assert.equal(await ctx.output([
+      'import util from "node:util";',
+      'const rs = new ReadableStream({ type: "bytes" }); rs.getReader(); const ws = new WritableStream(); await ws.close();',
+      'const o = { breakLength: Infinity };',
+      'console.log(util.inspect([rs, new ReadableStream({ start(c) { c.error(new Error("x")) } }), ws], o));',
+      'console.log(util.inspect(new TransformStream(), o));',
+      'console.log(util.inspect(new TextDecoderStream("latin1"), o), "|", util.inspect(new CompressionStream("gzip"), { depth: 0, breakLength: Infinity }));',
+    ].join('\n')), [
+      "[ ReadableStream { locked: true, state: 'readable', supportsBYOB: true }, ReadableStream { locked: false, state: 'errored', supportsBYOB: false }, WritableStream { locked: false, state: 'closed' } ]",
+      "TransformStream { readable: ReadableStream { locked: false, state: 'readable', supportsBYOB: false }, writable: WritableStream { locked: false, state: 'writable' }, backpressure: true }",
+      "TextDecoderStream { encoding: 'windows-1252', fatal: false, ignoreBOM: false, readable: ReadableStream { locked: false, state: 'readable', supportsBYOB: false }, writable: WritableStream { locked: false, state: 'writable' } } | CompressionStream [Object]",
+      '',
+    ].join('\n'));
+  });
 });

@@ -2481,6 +2481,36 @@ var __runjs_part = (() => {
   }
   __name(registerStreamTransfers, "registerStreamTransfers");
 
+  // worker/guest/platform/parts/streams-inspect.js
+  var INSPECT = /* @__PURE__ */ __runjs_P.Symbol_for("nodejs.util.inspect.custom");
+  function show(depth, options, inspect, name, data) {
+    if (typeof depth === "number" && depth < 0) return void 0;
+    const opts = { ...options, depth: options.depth == null ? null : options.depth - 1 };
+    return `${name} ${inspect(data, opts)}`;
+  }
+  __name(show, "show");
+  function define(Class, name, data) {
+    const methods = {
+      // The inspect function util.inspect passes third; `length` stays Node's 2.
+      [INSPECT](depth, options) {
+        return show(depth, options, arguments[2], name, data(this));
+      }
+    };
+    __runjs_P.Object_defineProperty(Class.prototype, INSPECT, { value: methods[INSPECT], writable: true, configurable: true });
+  }
+  __name(define, "define");
+  function installStreamInspect(classes) {
+    const { ReadableStream: ReadableStream2, WritableStream: WritableStream2, TransformStream: TransformStream2, ReadableByteStreamController: ReadableByteStreamController2 } = classes;
+    define(ReadableStream2, "ReadableStream", (s2) => ({ locked: s2.locked, state: s2._state, supportsBYOB: s2._readableStreamController instanceof ReadableByteStreamController2 }));
+    define(WritableStream2, "WritableStream", (s2) => ({ locked: s2.locked, state: s2._state }));
+    define(TransformStream2, "TransformStream", (s2) => ({ readable: s2.readable, writable: s2.writable, backpressure: s2._backpressure }));
+    define(classes.TextEncoderStream, "TextEncoderStream", (s2) => ({ encoding: s2.encoding, readable: s2.readable, writable: s2.writable }));
+    define(classes.TextDecoderStream, "TextDecoderStream", (s2) => ({ encoding: s2.encoding, fatal: s2.fatal, ignoreBOM: s2.ignoreBOM, readable: s2.readable, writable: s2.writable }));
+    define(classes.CompressionStream, "CompressionStream", (s2) => ({ readable: s2.readable, writable: s2.writable }));
+    define(classes.DecompressionStream, "DecompressionStream", (s2) => ({ readable: s2.readable, writable: s2.writable }));
+  }
+  __name(installStreamInspect, "installStreamInspect");
+
   // worker/guest/platform/parts/streams.js
   var { op, opAsync } = core_default.shared;
   var { TextEncoder, TextDecoder } = core_default.globals;
@@ -2638,6 +2668,7 @@ var __runjs_part = (() => {
   };
   __runjs_P.Object_defineProperty(DecompressionStream.prototype, Symbol.toStringTag, { value: "DecompressionStream", configurable: true });
   registerStreamTransfers({ ReadableStream, WritableStream, TransformStream });
+  installStreamInspect({ ReadableStream, WritableStream, TransformStream, ReadableByteStreamController, TextEncoderStream, TextDecoderStream, CompressionStream, DecompressionStream });
   var globals = {
     ReadableStream,
     ReadableStreamDefaultReader,

@@ -9,6 +9,7 @@ import {
 } from 'web-streams-polyfill';
 import core from 'runjs:part/core';
 import { registerStreamTransfers } from './streams-transfer.js';
+import { installStreamInspect } from './streams-inspect.js';
 
 const { op, opAsync } = core.shared;
 const { TextEncoder, TextDecoder } = core.globals;
@@ -153,6 +154,7 @@ export class DecompressionStream {
 Object.defineProperty(DecompressionStream.prototype, Symbol.toStringTag, { value: 'DecompressionStream', configurable: true });
 
 registerStreamTransfers({ ReadableStream, WritableStream, TransformStream });
+installStreamInspect({ ReadableStream, WritableStream, TransformStream, ReadableByteStreamController, TextEncoderStream, TextDecoderStream, CompressionStream, DecompressionStream });
 
 export const globals = {
   ReadableStream, ReadableStreamDefaultReader, ReadableStreamBYOBReader, ReadableStreamBYOBRequest,
