@@ -545,4 +545,16 @@ guestSuite('web platform (WPT groups)', (g) => {
       '',
     ].join('\n'));
   });
+  g.test('util.inspect shows Blob, File, AbortSignal and AbortController as Node does', async (ctx) => {
+    assert.equal(await ctx.output([
+      'import util from "node:util";',
+      'const o = { breakLength: Infinity };',
+      'console.log(util.inspect(new Blob(["ab"], { type: "text/plain" }), o), "|", util.inspect(new File(["x"], "f.txt", { lastModified: 42 }), o));',
+      'console.log(util.inspect(new AbortController(), o), "|", util.inspect(AbortSignal.abort(), o));',
+    ].join('\n')), [
+      "Blob { size: 2, type: 'text/plain' } | File { size: 1, type: '', name: 'f.txt', lastModified: 42 }",
+      'AbortController { signal: AbortSignal { aborted: false } } | AbortSignal { aborted: true }',
+      '',
+    ].join('\n'));
+  });
 });

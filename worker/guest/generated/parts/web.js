@@ -1980,6 +1980,12 @@ ${warning.detail}` : "";
     return v;
   }
   __name(st, "st");
+  function customInspect(self, obj, depth, options, inspect) {
+    if (typeof depth === "number" && depth < 0) return self;
+    const opts = { ...options, depth: options.depth === null ? null : options.depth - 1 };
+    return `${self.constructor.name} ${inspect(obj, opts)}`;
+  }
+  __name(customInspect, "customInspect");
   var AbortSignal = class extends EventTarget {
     static {
       __name(this, "AbortSignal");
@@ -1994,6 +2000,9 @@ ${warning.detail}` : "";
     }
     get reason() {
       return st(this).reason;
+    }
+    [/* @__PURE__ */ __runjs_P.Symbol_for("nodejs.util.inspect.custom")](depth, options, inspect) {
+      return customInspect(this, { aborted: st(this).aborted }, depth, options, inspect);
     }
     throwIfAborted() {
       const s = st(this);
@@ -2089,6 +2098,9 @@ ${warning.detail}` : "";
     #signal = newSignal();
     get signal() {
       return this.#signal;
+    }
+    [/* @__PURE__ */ __runjs_P.Symbol_for("nodejs.util.inspect.custom")](depth, options, inspect) {
+      return customInspect(this, { signal: this.#signal }, depth, options, inspect);
     }
     abort(reason = void 0) {
       signalAbort(this.#signal, reason === void 0 ? abortError() : reason);
