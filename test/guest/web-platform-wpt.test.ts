@@ -426,4 +426,135 @@ guestSuite('web platform (WPT groups)', (g) => {
       'console.log(out.join(" "));',
     ].join('\n')), '4/6/12/9/16/true 4/6/12/9/16/true\n');
   });
+  g.test('crypto.subtle: algorithm members out of WebIDL range are TypeErrors with Node\'s codes; HKDF/PBKDF2 keys are not exportable before not extractable', async (ctx) => {
+    assert.equal(await ctx.output([
+      'const s = crypto.subtle; const st = async (p) => { try { await p; return "ok" } catch (e) { return [e.constructor.name, e.name, e.code ?? "-"].join(":") } };',
+      'console.log(await st(s.generateKey({ name: "AES-CBC", length: 2 ** 32 + 128 }, false, ["encrypt"])), await st(s.generateKey({ name: "HMAC", hash: "SHA-256", length: 128 - 2 ** 32 }, false, ["sign"])), await st(s.generateKey({ name: "AES-CBC", length: 64 }, false, ["encrypt"])));',
+      'console.log(await st(s.generateKey({ name: "RSA-PSS", hash: "SHA-256", modulusLength: 1024 + 2 ** 32, publicExponent: new Uint8Array([1, 0, 1]) }, false, ["sign"])), await st(s.generateKey({}, false, [])));',
+      'try { await s.digest("SHA-256", "str") } catch (e) { console.log(e.code, e.message) }',
+      'const hkdf = await s.importKey("raw", new Uint8Array([]), "HKDF", false, ["deriveBits"]); const pbkdf2 = await s.importKey("raw", new Uint8Array([]), "PBKDF2", false, ["deriveBits"]);',
+      'const kw = await s.importKey("raw", new Uint8Array(16), "AES-KW", false, ["wrapKey"]); const aes = await s.importKey("raw", new Uint8Array(16), "AES-CBC", false, ["encrypt"]);',
+      'for (const p of [s.exportKey("raw", hkdf), s.wrapKey("raw", pbkdf2, kw, "AES-KW"), s.exportKey("jwk", aes), s.wrapKey("raw", aes, kw, "AES-KW")]) { try { await p } catch (e) { console.log(e.name, e.message) } }',
+    ].join('\n')), [
+      'TypeError:TypeError:ERR_OUT_OF_RANGE TypeError:TypeError:ERR_OUT_OF_RANGE DOMException:OperationError:0',
+      'TypeError:TypeError:ERR_OUT_OF_RANGE TypeError:TypeError:ERR_MISSING_OPTION',
+      "ERR_INVALID_ARG_TYPE Failed to execute 'digest' on 'SubtleCrypto': 2nd argument is not instance of ArrayBuffer, Buffer, TypedArray, or DataView.",
+      'NotSupportedError HKDF key export is not supported',
+      'NotSupportedError PBKDF2 key export is not supported',
+      'InvalidAccessError key is not extractable',
+      'InvalidAccessError key is not extractable',
+      '',
+    ].join('\n'));
+  });
+  g.test('crypto.subtle.deriveKey: a base key with only the deriveKey usage, the derived type\'s key length (AES sizes, HMAC block size, none for HKDF/PBKDF2); derivation keys are never extractable', async (ctx) => {
+    assert.equal(await ctx.output([
+      'const s = crypto.subtle; const st = async (p) => { try { const k = await p; return JSON.stringify(k.algorithm) } catch (e) { return e.name + ": " + e.message } };',
+      'const ec = await s.generateKey({ name: "ECDH", namedCurve: "P-256" }, false, ["deriveKey"]); const x = await s.generateKey({ name: "X25519" }, false, ["deriveKey"]);',
+      'console.log(await st(s.deriveKey({ name: "ECDH", public: ec.publicKey }, ec.privateKey, "HKDF", false, ["deriveBits"])), await st(s.deriveKey({ name: "X25519", public: x.publicKey }, x.privateKey, { name: "AES-GCM", length: 128 }, false, ["encrypt"])));',
+      'const pb = await s.importKey("raw", new Uint8Array(8), "PBKDF2", false, ["deriveKey"]); const P = { name: "PBKDF2", salt: new Uint8Array(4), iterations: 1, hash: "SHA-256" };',
+      'for (const d of ["HKDF", { name: "AES-CBC", length: 100 }, { name: "Ed25519" }, { name: "HMAC", hash: "sha-512" }]) console.log(await st(s.deriveKey(P, pb, d, false, ["sign"])));',
+      'console.log(await st(s.importKey("raw", new Uint8Array(8), "hkdf", true, ["sign"])), await st(s.importKey("jwk", { kty: "oct", k: "AAAA" }, "PBKDF2", true, ["deriveBits"])));',
+    ].join('\n')), [
+      '{"name":"HKDF"} {"name":"AES-GCM","length":128}',
+      'OperationError: length cannot be null',
+      'OperationError: AES key length must be 128, 192, or 256 bits',
+      'NotSupportedError: Unrecognized algorithm name',
+      '{"name":"HMAC","length":1024,"hash":{"name":"SHA-512"}}',
+      'SyntaxError: HKDF keys are not extractable SyntaxError: PBKDF2 keys are not extractable',
+      '',
+    ].join('\n'));
+  });
+  g.test('TextEncoder/TextDecoder refuse receivers that are not theirs (ERR_INVALID_THIS), decode() checks its options and words bad input per decoder as Node does; stream getters brand-check', async (ctx) => {
+    assert.equal(await ctx.output([
+      'const e = (f) => { try { return String(f()) } catch (x) { return `${x.code}: ${x.message}` } };',
+      'console.log(e(() => TextEncoder.prototype.encode.call({}, "a")), "|", e(() => Object.getOwnPropertyDescriptor(TextDecoder.prototype, "fatal").get.call(new TextEncoder())));',
+      'for (const enc of ["utf-8", "latin1", "utf-16le"]) console.log(e(() => new TextDecoder(enc).decode("abc")));',
+      'console.log(e(() => new TextDecoder().decode(new Uint8Array([65]), 5)), "|", e(() => new TextDecoder().decode(new Uint8Array([65]), null)), "|", e(() => new TextDecoder("iso-2022-kr")));',
+      'console.log(e(() => Object.getOwnPropertyDescriptor(TextEncoderStream.prototype, "encoding").get.call({})), "|", e(() => Object.getOwnPropertyDescriptor(CompressionStream.prototype, "readable").get.call({})));',
+    ].join('\n')), [
+      'ERR_INVALID_THIS: Value of "this" must be of type TextEncoder | ERR_INVALID_THIS: Value of "this" must be of type TextDecoder',
+      'ERR_INVALID_ARG_TYPE: The "list" argument must be an instance of SharedArrayBuffer, ArrayBuffer or ArrayBufferView.',
+      'ERR_INVALID_ARG_TYPE: The "input" argument must be an instance of ArrayBuffer or ArrayBufferView. Received type string (\'abc\')',
+      'ERR_INVALID_ARG_TYPE: The "input" argument must be an instance of SharedArrayBuffer, ArrayBuffer or ArrayBufferView.',
+      'ERR_INVALID_ARG_TYPE: The "options" argument must be of type object. Received type number (5) | A | ERR_ENCODING_NOT_SUPPORTED: The "replacement" encoding is not supported',
+      'undefined: Cannot read private member #handle from an object whose class did not declare it | undefined: Cannot read private member #transform from an object whose class did not declare it',
+      '',
+    ].join('\n'));
+  });
+  g.test('crypto.subtle methods reject too few arguments (ERR_MISSING_ARGS) and usages that are not a sequence; getRandomValues() needs its argument', async (ctx) => {
+    assert.equal(await ctx.output([
+      'const s = crypto.subtle; const st = async (p) => { try { await p; return "ok" } catch (e) { return `${e.constructor.name} ${e.code}: ${e.message}` } };',
+      'console.log(await st(s.digest()), "|", await st(s.unwrapKey("raw", new Uint8Array(8), undefined, "AES-KW", "AES-GCM", true)));',
+      'console.log(await st(s.generateKey({ name: "AES-CBC", length: 128 }, true, 5)), "|", await st(s.importKey("raw", new Uint8Array(16), "AES-CBC", true, "encrypt")));',
+      'try { crypto.getRandomValues() } catch (e) { console.log(e.code, e.message) }',
+      'for (const f of [() => Object.getOwnPropertyDescriptor(Crypto.prototype, "subtle").get.call({}), () => Crypto.prototype.randomUUID.call({}), () => new Crypto()]) { try { f() } catch (e) { console.log(e.code, e.message) } }',
+    ].join('\n')), [
+      "TypeError ERR_MISSING_ARGS: Failed to execute 'digest' on 'SubtleCrypto': 2 arguments required, but only 0 present. | TypeError ERR_MISSING_ARGS: Failed to execute 'unwrapKey' on 'SubtleCrypto': 7 arguments required, but only 6 present.",
+      "TypeError ERR_INVALID_ARG_TYPE: Failed to execute 'generateKey' on 'SubtleCrypto': 3rd argument cannot be converted to sequence. | TypeError ERR_INVALID_ARG_TYPE: Failed to execute 'importKey' on 'SubtleCrypto': 5th argument cannot be converted to sequence.",
+      "ERR_MISSING_ARGS Failed to execute 'getRandomValues' on 'Crypto': 1 argument required, but only 0 present.",
+      'ERR_INVALID_THIS Value of "this" must be of type Crypto',
+      'ERR_INVALID_THIS Value of "this" must be of type Crypto',
+      'ERR_ILLEGAL_CONSTRUCTOR Illegal constructor',
+      '',
+    ].join('\n'));
+  });
+  g.test('URL: parses of (input, base) pairs that differ only in where a NUL sits are not mixed up by the parse cache', async (ctx) => {
+    assert.equal(await ctx.output([
+      'console.log(new URL("y", "http://a/\\u0000x").href, new URL("x\\u0000y", "http://a/").href, URL.canParse("x\\u0000y", "http://a/"));',
+    ].join('\n')), 'http://a/y http://a/x%00y true\n');
+  });
+  g.test('TextDecoder iso-2022-jp: the escape-sequence state machine of the Encoding Standard, kept across streamed chunks', async (ctx) => {
+    assert.equal(await ctx.output([
+      'const d = (bytes, fatal = false) => { try { return JSON.stringify(new TextDecoder("iso-2022-jp", { fatal }).decode(new Uint8Array(bytes))) } catch (e) { return e.code } };',
+      'console.log(d([0x1b, 0x24]), d([0x50, 0x1b, 0x24]), d([0x1b, 0x28, 0x49, 0x0d, 0x0e, 0x0f, 0x10]), d([0x1b, 0x24, 0x40, 0x1b, 0x24, 0x40]), d([0x1b, 0x28, 0x42, 0x1b, 0x28, 0x42, 0x50]));',
+      'console.log(d([0x1b, 0x28, 0x4a, 0x5c, 0x7e]), d([0x1b, 0x28, 0x49, 0x31]), d([0x1b, 0x24, 0x42, 0x30, 0x21, 0x1b, 0x28, 0x42, 0x41]), d([0x1b, 0x24, 0x42, 0x30, 0x1b]), d([0x1b, 0x24], true));',
+      'const td = new TextDecoder("iso-2022-jp"); let s = ""; for (const b of [0x1b, 0x24, 0x42, 0x30, 0x21, 0x30, 0x22, 0x1b, 0x28, 0x42, 0x41]) s += td.decode(new Uint8Array([b]), { stream: true }); console.log(JSON.stringify(s + td.decode()));',
+    ].join('\n')), [
+      '"\uFFFD$" "P\uFFFD$" "\uFFFD\uFFFD\uFFFD\uFFFD" "\uFFFD" "\uFFFDP"',
+      '"¥‾" "ｱ" "亜A" "\uFFFD\uFFFD" ERR_ENCODING_INVALID_ENCODED_DATA',
+      '"亜唖A"',
+      '',
+    ].join('\n'));
+  });
+  g.test('util.inspect shows TextEncoder, TextDecoder (and a subclass) and CryptoKey as Node does', async (ctx) => {
+    assert.equal(await ctx.output([
+      'import util from "node:util";',
+      'class D extends TextDecoder {}',
+      'console.log(util.inspect(new TextEncoder()), "|", util.inspect(new TextDecoder("latin1", { fatal: true })), "|", util.inspect(new D("utf-16be", { ignoreBOM: true })));',
+      'console.log(Object.getOwnPropertyNames(TextDecoder.prototype).join(), Object.getOwnPropertyNames(Crypto.prototype).join());',
+      'const key = await crypto.subtle.importKey("raw", new Uint8Array(16), "AES-GCM", true, ["encrypt"]); console.log(util.inspect(key, { breakLength: Infinity }), "|", util.inspect({ key }, { depth: 0 }));',
+    ].join('\n')), [
+      "{ encoding: 'utf-8' } | TextDecoder { encoding: 'windows-1252', fatal: true, ignoreBOM: false } | D { encoding: 'utf-16be', fatal: false, ignoreBOM: true }",
+      'constructor,decode,encoding,fatal,ignoreBOM constructor,subtle,getRandomValues,randomUUID',
+      "CryptoKey { type: 'secret', extractable: true, algorithm: { name: 'AES-GCM', length: 128 }, usages: [ 'encrypt' ] } | { key: CryptoKey {} }",
+      '',
+    ].join('\n'));
+  });
+  g.test('util.inspect shows web streams as Node does (state, not the implementation\'s fields)', async (ctx) => {
+    assert.equal(await ctx.output([
+      'import util from "node:util";',
+      'const rs = new ReadableStream({ type: "bytes" }); rs.getReader(); const ws = new WritableStream(); await ws.close();',
+      'const o = { breakLength: Infinity };',
+      'console.log(util.inspect([rs, new ReadableStream({ start(c) { c.error(new Error("x")) } }), ws], o));',
+      'console.log(util.inspect(new TransformStream(), o));',
+      'console.log(util.inspect(new TextDecoderStream("latin1"), o), "|", util.inspect(new CompressionStream("gzip"), { depth: 0, breakLength: Infinity }));',
+    ].join('\n')), [
+      "[ ReadableStream { locked: true, state: 'readable', supportsBYOB: true }, ReadableStream { locked: false, state: 'errored', supportsBYOB: false }, WritableStream { locked: false, state: 'closed' } ]",
+      "TransformStream { readable: ReadableStream { locked: false, state: 'readable', supportsBYOB: false }, writable: WritableStream { locked: false, state: 'writable' }, backpressure: true }",
+      "TextDecoderStream { encoding: 'windows-1252', fatal: false, ignoreBOM: false, readable: ReadableStream { locked: false, state: 'readable', supportsBYOB: false }, writable: WritableStream { locked: false, state: 'writable' } } | CompressionStream [Object]",
+      '',
+    ].join('\n'));
+  });
+  g.test('util.inspect shows Blob, File, AbortSignal and AbortController as Node does', async (ctx) => {
+    assert.equal(await ctx.output([
+      'import util from "node:util";',
+      'const o = { breakLength: Infinity };',
+      'console.log(util.inspect(new Blob(["ab"], { type: "text/plain" }), o), "|", util.inspect(new File(["x"], "f.txt", { lastModified: 42 }), o));',
+      'console.log(util.inspect(new AbortController(), o), "|", util.inspect(AbortSignal.abort(), o));',
+    ].join('\n')), [
+      "Blob { size: 2, type: 'text/plain' } | File { size: 1, type: '', name: 'f.txt', lastModified: 42 }",
+      'AbortController { signal: AbortSignal { aborted: false } } | AbortSignal { aborted: true }',
+      '',
+    ].join('\n'));
+  });
 });

@@ -100,7 +100,8 @@ function heavySubtle(limits: HostOpLimits, a: Record<string, unknown>): boolean 
   }
   if (a['method'] === 'generateKey' && name.startsWith('RSA')) {
     const bits = params['modulusLength'];
-    if (typeof bits === 'number' && bits > MAX_RSA_MODULUS_BITS) {
+    // Past an unsigned long, Node's own normalization answers (a TypeError, [EnforceRange]).
+    if (typeof bits === 'number' && bits > MAX_RSA_MODULUS_BITS && bits <= 0xffffffff) {
       throw new OpError(`RSA modulusLength ${bits} is over runjs's limit of ${MAX_RSA_MODULUS_BITS} bits`, 'OperationError');
     }
     return true;

@@ -133,6 +133,14 @@ var __runjs_part = (() => {
     get type() {
       return b(this).type;
     }
+    // util.inspect as Node shows a Blob (and a File, which adds its name and lastModified).
+    [/* @__PURE__ */ __runjs_P.Symbol_for("nodejs.util.inspect.custom")](depth, options, inspect) {
+      if (typeof depth === "number" && depth < 0) return this;
+      const opts = { ...options, depth: options.depth == null ? null : options.depth - 1 };
+      const file = __runjs_P.$get(files, this);
+      const shown = file === void 0 ? { size: this.size, type: this.type } : { size: this.size, type: this.type, name: file.name, lastModified: file.lastModified };
+      return `${file === void 0 ? "Blob" : "File"} ${inspect(shown, opts)}`;
+    }
     slice(start = void 0, end = void 0, contentType = void 0) {
       const { bytes } = b(this);
       const n = bytes.length;

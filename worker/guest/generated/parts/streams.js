@@ -2481,6 +2481,36 @@ var __runjs_part = (() => {
   }
   __name(registerStreamTransfers, "registerStreamTransfers");
 
+  // worker/guest/platform/parts/streams-inspect.js
+  var INSPECT = /* @__PURE__ */ __runjs_P.Symbol_for("nodejs.util.inspect.custom");
+  function show(depth, options, inspect, name, data) {
+    if (typeof depth === "number" && depth < 0) return void 0;
+    const opts = { ...options, depth: options.depth == null ? null : options.depth - 1 };
+    return `${name} ${inspect(data, opts)}`;
+  }
+  __name(show, "show");
+  function define(Class, name, data) {
+    const methods = {
+      // The inspect function util.inspect passes third; `length` stays Node's 2.
+      [INSPECT](depth, options) {
+        return show(depth, options, arguments[2], name, data(this));
+      }
+    };
+    __runjs_P.Object_defineProperty(Class.prototype, INSPECT, { value: methods[INSPECT], writable: true, configurable: true });
+  }
+  __name(define, "define");
+  function installStreamInspect(classes) {
+    const { ReadableStream: ReadableStream2, WritableStream: WritableStream2, TransformStream: TransformStream2, ReadableByteStreamController: ReadableByteStreamController2 } = classes;
+    define(ReadableStream2, "ReadableStream", (s2) => ({ locked: s2.locked, state: s2._state, supportsBYOB: s2._readableStreamController instanceof ReadableByteStreamController2 }));
+    define(WritableStream2, "WritableStream", (s2) => ({ locked: s2.locked, state: s2._state }));
+    define(TransformStream2, "TransformStream", (s2) => ({ readable: s2.readable, writable: s2.writable, backpressure: s2._backpressure }));
+    define(classes.TextEncoderStream, "TextEncoderStream", (s2) => ({ encoding: s2.encoding, readable: s2.readable, writable: s2.writable }));
+    define(classes.TextDecoderStream, "TextDecoderStream", (s2) => ({ encoding: s2.encoding, fatal: s2.fatal, ignoreBOM: s2.ignoreBOM, readable: s2.readable, writable: s2.writable }));
+    define(classes.CompressionStream, "CompressionStream", (s2) => ({ readable: s2.readable, writable: s2.writable }));
+    define(classes.DecompressionStream, "DecompressionStream", (s2) => ({ readable: s2.readable, writable: s2.writable }));
+  }
+  __name(installStreamInspect, "installStreamInspect");
+
   // worker/guest/platform/parts/streams.js
   var { op, opAsync } = core_default.shared;
   var { TextEncoder, TextDecoder } = core_default.globals;
@@ -2499,6 +2529,12 @@ var __runjs_part = (() => {
     throw new TypeError(`The "chunk" argument of ${what} must be an ArrayBuffer or ArrayBufferView`);
   }
   __name(bytesOf, "bytesOf");
+  function own(map, self2, member) {
+    const s2 = __runjs_P.$get(map, self2);
+    if (s2 === void 0) throw new TypeError(`Cannot read private member ${member} from an object whose class did not declare it`);
+    return s2;
+  }
+  __name(own, "own");
   var textEncoderStreams = /* @__PURE__ */ new WeakMap();
   var TextEncoderStream = class {
     static {
@@ -2525,13 +2561,14 @@ var __runjs_part = (() => {
       __runjs_P.$set(textEncoderStreams, this, transform);
     }
     get encoding() {
+      own(textEncoderStreams, this, "#handle");
       return "utf-8";
     }
     get readable() {
-      return __runjs_P.$get(textEncoderStreams, this).readable;
+      return own(textEncoderStreams, this, "#transform").readable;
     }
     get writable() {
-      return __runjs_P.$get(textEncoderStreams, this).writable;
+      return own(textEncoderStreams, this, "#transform").writable;
     }
   };
   __runjs_P.Object_defineProperty(TextEncoderStream.prototype, Symbol.toStringTag, { value: "TextEncoderStream", configurable: true });
@@ -2555,19 +2592,19 @@ var __runjs_part = (() => {
       __runjs_P.$set(textDecoderStreams, this, { decoder, transform });
     }
     get encoding() {
-      return __runjs_P.$get(textDecoderStreams, this).decoder.encoding;
+      return own(textDecoderStreams, this, "#handle").decoder.encoding;
     }
     get fatal() {
-      return __runjs_P.$get(textDecoderStreams, this).decoder.fatal;
+      return own(textDecoderStreams, this, "#handle").decoder.fatal;
     }
     get ignoreBOM() {
-      return __runjs_P.$get(textDecoderStreams, this).decoder.ignoreBOM;
+      return own(textDecoderStreams, this, "#handle").decoder.ignoreBOM;
     }
     get readable() {
-      return __runjs_P.$get(textDecoderStreams, this).transform.readable;
+      return own(textDecoderStreams, this, "#transform").transform.readable;
     }
     get writable() {
-      return __runjs_P.$get(textDecoderStreams, this).transform.writable;
+      return own(textDecoderStreams, this, "#transform").transform.writable;
     }
   };
   __runjs_P.Object_defineProperty(TextDecoderStream.prototype, Symbol.toStringTag, { value: "TextDecoderStream", configurable: true });
@@ -2608,10 +2645,10 @@ var __runjs_part = (() => {
       __runjs_P.$set(compressionStreams, this, codecStream(format, false, "CompressionStream"));
     }
     get readable() {
-      return __runjs_P.$get(compressionStreams, this).readable;
+      return own(compressionStreams, this, "#transform").readable;
     }
     get writable() {
-      return __runjs_P.$get(compressionStreams, this).writable;
+      return own(compressionStreams, this, "#transform").writable;
     }
   };
   __runjs_P.Object_defineProperty(CompressionStream.prototype, Symbol.toStringTag, { value: "CompressionStream", configurable: true });
@@ -2623,14 +2660,15 @@ var __runjs_part = (() => {
       __runjs_P.$set(compressionStreams, this, codecStream(format, true, "DecompressionStream"));
     }
     get readable() {
-      return __runjs_P.$get(compressionStreams, this).readable;
+      return own(compressionStreams, this, "#transform").readable;
     }
     get writable() {
-      return __runjs_P.$get(compressionStreams, this).writable;
+      return own(compressionStreams, this, "#transform").writable;
     }
   };
   __runjs_P.Object_defineProperty(DecompressionStream.prototype, Symbol.toStringTag, { value: "DecompressionStream", configurable: true });
   registerStreamTransfers({ ReadableStream, WritableStream, TransformStream });
+  installStreamInspect({ ReadableStream, WritableStream, TransformStream, ReadableByteStreamController, TextEncoderStream, TextDecoderStream, CompressionStream, DecompressionStream });
   var globals = {
     ReadableStream,
     ReadableStreamDefaultReader,

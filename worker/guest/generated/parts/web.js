@@ -415,6 +415,138 @@ var __runjs_part = (() => {
   }
   __name(hostToText, "hostToText");
 
+  // worker/guest/platform/web/iso-2022-jp.js
+  var ASCII = 0;
+  var ROMAN = 1;
+  var KATAKANA = 2;
+  var LEAD = 3;
+  var TRAIL = 4;
+  var ESCAPE_START = 5;
+  var ESCAPE = 6;
+  var EOF = -1;
+  var PAIR = -1;
+  var Iso2022JpDecoder = class {
+    static {
+      __name(this, "Iso2022JpDecoder");
+    }
+    /** `invalid` makes the TypeError a fatal decoder throws. */
+    constructor(fatal, invalid) {
+      this.fatal = fatal;
+      this.invalid = invalid;
+      this.state = ASCII;
+      this.outputState = ASCII;
+      this.lead = 0;
+      this.outputFlag = false;
+    }
+    decode(bytes, sink, flush2) {
+      const out = [];
+      const pairs = [];
+      const error = /* @__PURE__ */ __name(() => {
+        if (this.fatal) throw this.invalid();
+        __runjs_P.$push(out, 65533);
+      }, "error");
+      const back = [];
+      let i = 0;
+      for (; ; ) {
+        let b;
+        if (back.length > 0) b = __runjs_P.$pop(back);
+        else if (i < bytes.length) b = bytes[i++];
+        else if (flush2) b = EOF;
+        else break;
+        if (b === EOF && (this.state === ASCII || this.state === ROMAN || this.state === KATAKANA || this.state === LEAD)) break;
+        switch (this.state) {
+          case ASCII:
+          case ROMAN:
+            if (b === 27) {
+              this.state = ESCAPE_START;
+              break;
+            }
+            this.outputFlag = false;
+            if (b > 127 || b === 14 || b === 15) error();
+            else if (this.state === ROMAN && b === 92) __runjs_P.$push(out, 165);
+            else if (this.state === ROMAN && b === 126) __runjs_P.$push(out, 8254);
+            else __runjs_P.$push(out, b);
+            break;
+          case KATAKANA:
+            if (b === 27) {
+              this.state = ESCAPE_START;
+              break;
+            }
+            this.outputFlag = false;
+            if (b >= 33 && b <= 95) __runjs_P.$push(out, 65377 - 33 + b);
+            else error();
+            break;
+          case LEAD:
+            if (b === 27) {
+              this.state = ESCAPE_START;
+              break;
+            }
+            this.outputFlag = false;
+            if (b >= 33 && b <= 126) {
+              this.lead = b;
+              this.state = TRAIL;
+            } else error();
+            break;
+          case TRAIL:
+            if (b === 27) {
+              this.state = ESCAPE_START;
+              error();
+              break;
+            }
+            this.state = LEAD;
+            if (b >= 33 && b <= 126) {
+              __runjs_P.$push(pairs, this.lead | 128, b | 128);
+              __runjs_P.$push(out, PAIR);
+            } else error();
+            break;
+          case ESCAPE_START:
+            if (b === 36 || b === 40) {
+              this.lead = b;
+              this.state = ESCAPE;
+              break;
+            }
+            if (b !== EOF) __runjs_P.$push(back, b);
+            this.outputFlag = false;
+            this.state = this.outputState;
+            error();
+            break;
+          default: {
+            const lead = this.lead;
+            this.lead = 0;
+            let next2 = -1;
+            if (lead === 40 && b === 66) next2 = ASCII;
+            else if (lead === 40 && b === 74) next2 = ROMAN;
+            else if (lead === 40 && b === 73) next2 = KATAKANA;
+            else if (lead === 36 && (b === 64 || b === 66)) next2 = LEAD;
+            if (next2 >= 0) {
+              this.state = this.outputState = next2;
+              const output = this.outputFlag;
+              this.outputFlag = true;
+              if (output) error();
+              break;
+            }
+            if (b !== EOF) __runjs_P.$push(back, b);
+            __runjs_P.$push(back, lead);
+            this.outputFlag = false;
+            this.state = this.outputState;
+            error();
+          }
+        }
+      }
+      const looked = pairs.length > 0 ? op("encoding.decode", { encoding: "euc-jp", fatal: false, stream: false }, new Uint8Array(pairs)).text : "";
+      let k = 0;
+      for (const unit of __runjs_P.iter(out)) {
+        if (unit !== PAIR) {
+          sink.unit(unit);
+          continue;
+        }
+        const c = __runjs_P.$charCodeAt(looked, k++);
+        if (c === 65533 && this.fatal) throw this.invalid();
+        sink.unit(c);
+      }
+    }
+  };
+
   // worker/guest/platform/web/encoding.js
   var CHUNK = 8192;
   function utf8Encode(input) {
@@ -652,13 +784,21 @@ var __runjs_part = (() => {
       __runjs_P.$push(sink.parts, r.text);
     }
   };
-  function toBytes(input) {
+  function toBytes(input, encoding) {
     if (input === void 0) return new Uint8Array(0);
     if (__runjs_P.ArrayBuffer_isView(input)) return new Uint8Array(input.buffer, input.byteOffset, input.byteLength);
     if (input instanceof ArrayBuffer || __runjs_P.$call(__runjs_P.ObjectProto_toString, input) === "[object SharedArrayBuffer]") return new Uint8Array(input);
-    throw nodeError(TypeError, "ERR_INVALID_ARG_TYPE", `The "input" argument must be an instance of ArrayBuffer or ArrayBufferView. Received ${describeType(input)}`);
+    if (encoding === "utf-8") throw nodeError(TypeError, "ERR_INVALID_ARG_TYPE", 'The "list" argument must be an instance of SharedArrayBuffer, ArrayBuffer or ArrayBufferView.');
+    if (encoding === "windows-1252") throw nodeError(TypeError, "ERR_INVALID_ARG_TYPE", `The "input" argument must be an instance of ArrayBuffer or ArrayBufferView. Received ${describeType(input)}`);
+    throw nodeError(TypeError, "ERR_INVALID_ARG_TYPE", 'The "input" argument must be an instance of SharedArrayBuffer, ArrayBuffer or ArrayBufferView.');
   }
   __name(toBytes, "toBytes");
+  function checkOptions(options) {
+    if (options !== void 0 && options !== null && typeof options !== "object") {
+      throw nodeError(TypeError, "ERR_INVALID_ARG_TYPE", `The "options" argument must be of type object. Received ${describeType(options)}`);
+    }
+  }
+  __name(checkOptions, "checkOptions");
   function makeDecoder(encoding, fatal) {
     switch (encoding) {
       case "utf-8":
@@ -669,6 +809,8 @@ var __runjs_part = (() => {
         return new Utf16Decoder(fatal, true);
       case "x-user-defined":
         return new UserDefinedDecoder();
+      case "iso-2022-jp":
+        return new Iso2022JpDecoder(fatal, () => invalidData("iso-2022-jp"));
       default:
         return new HostDecoder(encoding, fatal);
     }
@@ -677,7 +819,7 @@ var __runjs_part = (() => {
   var decoders = /* @__PURE__ */ new WeakMap();
   function dec(d) {
     const s = __runjs_P.$get(decoders, d);
-    if (s === void 0) throw new TypeError("Illegal invocation");
+    if (s === void 0) throw nodeError(TypeError, "ERR_INVALID_THIS", 'Value of "this" must be of type TextDecoder');
     return s;
   }
   __name(dec, "dec");
@@ -688,11 +830,9 @@ var __runjs_part = (() => {
     constructor(label = "utf-8", options = void 0) {
       const encoding = encodingForLabel(label);
       if (encoding === void 0 || encoding === "replacement") {
-        throw nodeError(RangeError, "ERR_ENCODING_NOT_SUPPORTED", `The "${String(label)}" encoding is not supported`);
+        throw nodeError(RangeError, "ERR_ENCODING_NOT_SUPPORTED", `The "${encoding ?? String(label)}" encoding is not supported`);
       }
-      if (options !== void 0 && options !== null && typeof options !== "object") {
-        throw nodeError(TypeError, "ERR_INVALID_ARG_TYPE", `The "options" argument must be of type object. Received ${describeType(options)}`);
-      }
+      checkOptions(options);
       const fatal = !!options?.fatal;
       const ignoreBOM = !!options?.ignoreBOM;
       if (encoding !== "utf-8" && encoding !== "utf-16le" && encoding !== "utf-16be" && encoding !== "x-user-defined") {
@@ -700,18 +840,10 @@ var __runjs_part = (() => {
       }
       __runjs_P.$set(decoders, this, { encoding, fatal, ignoreBOM, decoder: void 0, bomSeen: false });
     }
-    get encoding() {
-      return dec(this).encoding;
-    }
-    get fatal() {
-      return dec(this).fatal;
-    }
-    get ignoreBOM() {
-      return dec(this).ignoreBOM;
-    }
     decode(input = void 0, options = void 0) {
       const s = dec(this);
-      const bytes = toBytes(input);
+      const bytes = toBytes(input, s.encoding);
+      checkOptions(options);
       const stream = !!options?.stream;
       if (!stream && s.decoder === void 0 && s.encoding === "utf-8" && !s.fatal && bytes.length > BULK_MIN) {
         let text2 = hostToText(bytes, "utf8");
@@ -738,19 +870,50 @@ var __runjs_part = (() => {
       if (!stream) s.decoder = void 0;
       return text;
     }
+    get encoding() {
+      return dec(this).encoding;
+    }
+    get fatal() {
+      return dec(this).fatal;
+    }
+    get ignoreBOM() {
+      return dec(this).ignoreBOM;
+    }
+    // util.inspect as Node shows a decoder: its class's name and the three attributes (Node
+    // inspects them with default options), the decoder itself past the depth limit.
+    [/* @__PURE__ */ __runjs_P.Symbol_for("nodejs.util.inspect.custom")](depth, options, inspect) {
+      const s = dec(this);
+      if (typeof depth === "number" && depth < 0) return this;
+      const name = __runjs_P.Object_getPrototypeOf(this)?.constructor?.name || "TextDecoder";
+      return `${name} ${inspect({ encoding: s.encoding, fatal: s.fatal, ignoreBOM: s.ignoreBOM })}`;
+    }
   };
   __runjs_P.Object_defineProperty(TextDecoder.prototype, Symbol.toStringTag, { value: "TextDecoder", configurable: true });
-  var TextEncoder = class {
+  var TextEncoder = class _TextEncoder {
     static {
       __name(this, "TextEncoder");
     }
+    // WebIDL's brand check, with Node's error: the methods refuse a receiver that is not a TextEncoder.
+    #brand = true;
+    static #check(self) {
+      if (self === null || typeof self !== "object" || !(#brand in self)) throw nodeError(TypeError, "ERR_INVALID_THIS", 'Value of "this" must be of type TextEncoder');
+    }
     get encoding() {
+      _TextEncoder.#check(this);
       return "utf-8";
     }
+    // util.inspect as Node shows an encoder: a plain object with its encoding.
+    [/* @__PURE__ */ __runjs_P.Symbol_for("nodejs.util.inspect.custom")](depth, options, inspect) {
+      _TextEncoder.#check(this);
+      if (typeof depth === "number" && depth < 0) return this;
+      return inspect({ encoding: "utf-8" }, options);
+    }
     encode(input = "") {
+      _TextEncoder.#check(this);
       return utf8Encode(input);
     }
     encodeInto(source, destination) {
+      _TextEncoder.#check(this);
       if (!(destination instanceof Uint8Array)) {
         throw nodeError(TypeError, "ERR_INVALID_ARG_TYPE", `The "dest" argument must be an instance of Uint8Array. Received ${describeType(destination)}`);
       }
@@ -1817,6 +1980,12 @@ ${warning.detail}` : "";
     return v;
   }
   __name(st, "st");
+  function customInspect(self, obj, depth, options, inspect) {
+    if (typeof depth === "number" && depth < 0) return self;
+    const opts = { ...options, depth: options.depth === null ? null : options.depth - 1 };
+    return `${self.constructor.name} ${inspect(obj, opts)}`;
+  }
+  __name(customInspect, "customInspect");
   var AbortSignal = class extends EventTarget {
     static {
       __name(this, "AbortSignal");
@@ -1831,6 +2000,9 @@ ${warning.detail}` : "";
     }
     get reason() {
       return st(this).reason;
+    }
+    [/* @__PURE__ */ __runjs_P.Symbol_for("nodejs.util.inspect.custom")](depth, options, inspect) {
+      return customInspect(this, { aborted: st(this).aborted }, depth, options, inspect);
     }
     throwIfAborted() {
       const s = st(this);
@@ -1926,6 +2098,9 @@ ${warning.detail}` : "";
     #signal = newSignal();
     get signal() {
       return this.#signal;
+    }
+    [/* @__PURE__ */ __runjs_P.Symbol_for("nodejs.util.inspect.custom")](depth, options, inspect) {
+      return customInspect(this, { signal: this.#signal }, depth, options, inspect);
     }
     abort(reason = void 0) {
       signalAbort(this.#signal, reason === void 0 ? abortError() : reason);
@@ -2588,23 +2763,26 @@ ${warning.detail}` : "";
     return `${HEX[b[0]]}${HEX[b[1]]}${HEX[b[2]]}${HEX[b[3]]}-${HEX[b[4]]}${HEX[b[5]]}-${HEX[b[6]]}${HEX[b[7]]}-${HEX[b[8]]}${HEX[b[9]]}-${HEX[b[10]]}${HEX[b[11]]}${HEX[b[12]]}${HEX[b[13]]}${HEX[b[14]]}${HEX[b[15]]}`;
   }
   __name(randomUUID, "randomUUID");
+  var invalidThis2 = /* @__PURE__ */ __name(() => nodeError(TypeError, "ERR_INVALID_THIS", 'Value of "this" must be of type Crypto'), "invalidThis");
   var Crypto = class {
     static {
       __name(this, "Crypto");
     }
     constructor(token) {
-      if (token !== CREATE3) throw new TypeError("Illegal constructor");
+      if (token !== CREATE3) throw nodeError(TypeError, "ERR_ILLEGAL_CONSTRUCTOR", "Illegal constructor");
+    }
+    get subtle() {
+      if (this !== crypto) throw invalidThis2();
+      return requirePart2("webcrypto").subtle;
     }
     getRandomValues(view) {
-      if (this !== crypto) throw new TypeError("Illegal invocation");
+      if (this !== crypto) throw invalidThis2();
+      if (arguments.length === 0) throw nodeError(TypeError, "ERR_MISSING_ARGS", "Failed to execute 'getRandomValues' on 'Crypto': 1 argument required, but only 0 present.");
       return getRandomValues(view);
     }
     randomUUID() {
-      if (this !== crypto) throw new TypeError("Illegal invocation");
+      if (this !== crypto) throw invalidThis2();
       return randomUUID();
-    }
-    get subtle() {
-      return requirePart2("webcrypto").subtle;
     }
   };
   __runjs_P.Object_defineProperty(Crypto.prototype, Symbol.toStringTag, { value: "Crypto", configurable: true });
@@ -2685,7 +2863,7 @@ ${warning.detail}` : "";
   var parsed = /* @__PURE__ */ new Map();
   var PARSED_MAX = 512;
   function parse(input, base) {
-    const key = base === void 0 ? input : `${base}\0${input}`;
+    const key = base === void 0 ? input : `${base.length}:${base}\0${input}`;
     const hit = __runjs_P.$get(parsed, key);
     if (hit !== void 0) return hit;
     const parts = op("url.parse", base === void 0 ? [input] : [input, base]);

@@ -36,7 +36,7 @@ var __runjs_part = (() => {
   var core_default = __runjs_require("core");
 
   // worker/guest/platform/parts/webcrypto.js
-  var { opAsync, bytesToBase64, base64ToBytes } = core_default.shared;
+  var { opAsync, bytesToBase64, base64ToBytes, nodeError } = core_default.shared;
   var { DOMException } = core_default.globals;
   var keys = /* @__PURE__ */ new WeakMap();
   var CREATE = /* @__PURE__ */ Symbol("create");
@@ -45,7 +45,7 @@ var __runjs_part = (() => {
       __name(this, "CryptoKey");
     }
     constructor(token, material, extractable) {
-      if (token !== CREATE) throw new TypeError("Illegal constructor");
+      if (token !== CREATE) throw nodeError(TypeError, "ERR_ILLEGAL_CONSTRUCTOR", "Illegal constructor");
       __runjs_P.$set(keys, this, { material, extractable, algorithm: fromJson(material.algorithm), usages: __runjs_P.$slice(material.usages) });
     }
     get type() {
@@ -60,6 +60,12 @@ var __runjs_part = (() => {
     get usages() {
       return k(this).usages;
     }
+    // util.inspect shows a key's four attributes under its class name, as Node does.
+    [/* @__PURE__ */ __runjs_P.Symbol_for("nodejs.util.inspect.custom")](depth, options, inspect) {
+      if (typeof depth === "number" && depth < 0) return this;
+      const opts = { ...options, depth: options.depth == null ? null : options.depth - 1 };
+      return `CryptoKey ${inspect({ type: this.type, extractable: this.extractable, algorithm: this.algorithm, usages: this.usages }, opts)}`;
+    }
   };
   __runjs_P.Object_defineProperty(CryptoKey.prototype, Symbol.toStringTag, { value: "CryptoKey", configurable: true });
   function k(key) {
@@ -69,10 +75,13 @@ var __runjs_part = (() => {
   }
   __name(k, "k");
   var isShared = /* @__PURE__ */ __name((buffer) => __runjs_P.$call(__runjs_P.ObjectProto_toString, buffer) === "[object SharedArrayBuffer]", "isShared");
-  function bufferSource(v, name) {
-    if (__runjs_P.ArrayBuffer_isView(v) && !isShared(v.buffer)) return new Uint8Array(v.buffer, v.byteOffset, v.byteLength);
+  function bufferSource(v, name, ordinal = "2nd") {
+    if (__runjs_P.ArrayBuffer_isView(v)) {
+      if (!isShared(v.buffer)) return new Uint8Array(v.buffer, v.byteOffset, v.byteLength);
+      throw nodeError(TypeError, "ERR_INVALID_ARG_TYPE", `Failed to execute '${name}' on 'SubtleCrypto': ${ordinal} argument is a view on a SharedArrayBuffer, which is not allowed.`);
+    }
     if (v instanceof ArrayBuffer) return new Uint8Array(v);
-    throw new TypeError(`Failed to execute '${name}' on 'SubtleCrypto': The provided value is not of type '(ArrayBuffer or ArrayBufferView)'.`);
+    throw nodeError(TypeError, "ERR_INVALID_ARG_TYPE", `Failed to execute '${name}' on 'SubtleCrypto': ${ordinal} argument is not instance of ArrayBuffer, Buffer, TypedArray, or DataView.`);
   }
   __name(bufferSource, "bufferSource");
   function toJson(v) {
@@ -101,7 +110,7 @@ var __runjs_part = (() => {
   function normalize(algorithm) {
     if (typeof algorithm !== "object" && typeof algorithm !== "function" || algorithm === null) return { name: String(algorithm) };
     if (algorithm.name === void 0) {
-      throw new TypeError("Failed to normalize algorithm: passed algorithm cannot be converted to 'Algorithm' because 'name' is required in 'Algorithm'.");
+      throw nodeError(TypeError, "ERR_MISSING_OPTION", "Failed to normalize algorithm: passed algorithm cannot be converted to 'Algorithm' because 'name' is required in 'Algorithm'.");
     }
     return algorithm;
   }
@@ -111,10 +120,17 @@ var __runjs_part = (() => {
     try {
       return await opAsync("crypto.subtle", args, bytes);
     } catch (e) {
-      throw new DOMException(e.message, e.name === "Error" || e.name === "TypeError" ? "OperationError" : e.name);
+      if (e.name === "TypeError") throw typeof e.code === "string" ? nodeError(TypeError, e.code, e.message) : new TypeError(e.message);
+      throw new DOMException(e.message, e.name === "Error" ? "OperationError" : e.name);
     }
   }
   __name(call, "call");
+  function checkExportable(key) {
+    const { name } = k(key).algorithm;
+    if (name === "HKDF" || name === "PBKDF2") throw new DOMException(`${name} key export is not supported`, "NotSupportedError");
+    if (!k(key).extractable) throw new DOMException("key is not extractable", "InvalidAccessError");
+  }
+  __name(checkExportable, "checkExportable");
   function toArrayBuffer(bytes) {
     return __runjs_P.$slice(bytes.buffer, bytes.byteOffset, bytes.byteOffset + bytes.byteLength);
   }
@@ -134,6 +150,37 @@ var __runjs_part = (() => {
     if (!(key instanceof CryptoKey)) throw new TypeError(`Failed to execute '${method}' on 'SubtleCrypto': parameter is not of type 'CryptoKey'.`);
   }
   __name(checkKey, "checkKey");
+  var ORDINALS = ["1st", "2nd", "3rd", "4th", "5th", "6th", "7th"];
+  function arity(method, given, required) {
+    if (given < required) throw nodeError(TypeError, "ERR_MISSING_ARGS", `Failed to execute '${method}' on 'SubtleCrypto': ${required} arguments required, but only ${given} present.`);
+  }
+  __name(arity, "arity");
+  function usagesOf(usages, method, position) {
+    if (typeof usages !== "object" || usages === null || typeof usages[Symbol.iterator] !== "function") {
+      throw nodeError(TypeError, "ERR_INVALID_ARG_TYPE", `Failed to execute '${method}' on 'SubtleCrypto': ${ORDINALS[position - 1]} argument cannot be converted to sequence.`);
+    }
+    return [...__runjs_P.iter(usages)];
+  }
+  __name(usagesOf, "usagesOf");
+  var missing = /* @__PURE__ */ __name((dictionary, member) => nodeError(TypeError, "ERR_MISSING_OPTION", `Failed to normalize algorithm: passed algorithm cannot be converted to '${dictionary}' because '${member}' is required in '${dictionary}'.`), "missing");
+  function derivedKeyLength(type) {
+    const name = __runjs_P.$toUpperCase(String(type.name));
+    if (__runjs_P.$startsWith(name, "AES-")) {
+      if (type.length === void 0) throw missing("AesDerivedKeyParams", "length");
+      if (type.length !== 128 && type.length !== 192 && type.length !== 256) throw new DOMException("AES key length must be 128, 192, or 256 bits", "OperationError");
+      return type.length;
+    }
+    if (name === "HKDF" || name === "PBKDF2") return null;
+    if (name !== "HMAC" && name !== "CHACHA20-POLY1305" && name !== "KMAC128" && name !== "KMAC256") throw new DOMException("Unrecognized algorithm name", "NotSupportedError");
+    if (name === "HMAC") {
+      if (type.hash === void 0) throw missing("HmacImportParams", "hash");
+      if (type.length !== void 0) return type.length;
+      const hashName = __runjs_P.$toUpperCase(String(typeof type.hash === "object" && type.hash !== null ? type.hash.name : type.hash));
+      return hashName === "SHA-384" || hashName === "SHA-512" ? 1024 : 512;
+    }
+    return type.length ?? 256;
+  }
+  __name(derivedKeyLength, "derivedKeyLength");
   var SubtleCrypto = class _SubtleCrypto {
     static {
       __name(this, "SubtleCrypto");
@@ -144,10 +191,11 @@ var __runjs_part = (() => {
       if (self === null || typeof self !== "object" || !(#brand in self)) throw new TypeError("Illegal invocation");
     }
     constructor(token) {
-      if (token !== CREATE) throw new TypeError("Illegal constructor");
+      if (token !== CREATE) throw nodeError(TypeError, "ERR_ILLEGAL_CONSTRUCTOR", "Illegal constructor");
     }
     async digest(algorithm, data) {
       _SubtleCrypto.#check(this);
+      arity("digest", arguments.length, 2);
       const normalized = normalize(algorithm);
       if (!__runjs_P.$has(DIGEST_NAMES, __runjs_P.$toLowerCase(String(normalized.name)))) throw new DOMException("Unrecognized algorithm name", "NotSupportedError");
       const bytes = await call({ method: "digest", algorithm: toJson(normalized) }, bufferSource(data, "digest"));
@@ -155,7 +203,11 @@ var __runjs_part = (() => {
     }
     async importKey(format, keyData, algorithm, extractable, usages) {
       _SubtleCrypto.#check(this);
-      const args = { method: "importKey", format, algorithm: toJson(normalize(algorithm)), usages: [...__runjs_P.iter(usages)] };
+      arity("importKey", arguments.length, 5);
+      const normalized = normalize(algorithm);
+      const upper = __runjs_P.$toUpperCase(String(normalized.name));
+      if ((upper === "HKDF" || upper === "PBKDF2") && extractable) throw new DOMException(`${upper} keys are not extractable`, "SyntaxError");
+      const args = { method: "importKey", format, algorithm: toJson(normalized), usages: usagesOf(usages, "importKey", 5) };
       let material;
       if (format === "jwk") material = await call({ ...args, jwk: keyData });
       else material = await call(args, bufferSource(keyData, "importKey"));
@@ -163,65 +215,72 @@ var __runjs_part = (() => {
     }
     async exportKey(format, key) {
       _SubtleCrypto.#check(this);
+      arity("exportKey", arguments.length, 2);
       checkKey(key, "exportKey");
-      if (!k(key).extractable) throw new DOMException("key is not extractable", "InvalidAccessError");
+      checkExportable(key);
       const result = await call({ method: "exportKey", format, key: k(key).material });
       if (format === "jwk") return { ...result, key_ops: [...__runjs_P.iter(k(key).usages)], ext: true };
       return toArrayBuffer(result);
     }
     async generateKey(algorithm, extractable, usages) {
       _SubtleCrypto.#check(this);
-      const result = await call({ method: "generateKey", algorithm: toJson(normalize(algorithm)), usages: [...__runjs_P.iter(usages)] });
+      arity("generateKey", arguments.length, 3);
+      const result = await call({ method: "generateKey", algorithm: toJson(normalize(algorithm)), usages: usagesOf(usages, "generateKey", 3) });
       return wrapKeys(result, !!extractable);
     }
     async sign(algorithm, key, data) {
       _SubtleCrypto.#check(this);
+      arity("sign", arguments.length, 3);
       checkKey(key, "sign");
-      return toArrayBuffer(await call({ method: "sign", algorithm: toJson(normalize(algorithm)), key: k(key).material }, bufferSource(data, "sign")));
+      return toArrayBuffer(await call({ method: "sign", algorithm: toJson(normalize(algorithm)), key: k(key).material }, bufferSource(data, "sign", "3rd")));
     }
     async verify(algorithm, key, signature, data) {
       _SubtleCrypto.#check(this);
+      arity("verify", arguments.length, 4);
       checkKey(key, "verify");
-      return call({ method: "verify", algorithm: toJson(normalize(algorithm)), key: k(key).material, signature: bytesToBase64(bufferSource(signature, "verify")) }, bufferSource(data, "verify"));
+      return call({ method: "verify", algorithm: toJson(normalize(algorithm)), key: k(key).material, signature: bytesToBase64(bufferSource(signature, "verify", "3rd")) }, bufferSource(data, "verify", "4th"));
     }
     async encrypt(algorithm, key, data) {
       _SubtleCrypto.#check(this);
+      arity("encrypt", arguments.length, 3);
       checkKey(key, "encrypt");
-      return toArrayBuffer(await call({ method: "encrypt", algorithm: toJson(normalize(algorithm)), key: k(key).material }, bufferSource(data, "encrypt")));
+      return toArrayBuffer(await call({ method: "encrypt", algorithm: toJson(normalize(algorithm)), key: k(key).material }, bufferSource(data, "encrypt", "3rd")));
     }
     async decrypt(algorithm, key, data) {
       _SubtleCrypto.#check(this);
+      arity("decrypt", arguments.length, 3);
       checkKey(key, "decrypt");
-      return toArrayBuffer(await call({ method: "decrypt", algorithm: toJson(normalize(algorithm)), key: k(key).material }, bufferSource(data, "decrypt")));
+      return toArrayBuffer(await call({ method: "decrypt", algorithm: toJson(normalize(algorithm)), key: k(key).material }, bufferSource(data, "decrypt", "3rd")));
     }
     async deriveBits(algorithm, baseKey, length = null) {
       _SubtleCrypto.#check(this);
+      arity("deriveBits", arguments.length, 2);
       checkKey(baseKey, "deriveBits");
       return toArrayBuffer(await call({ method: "deriveBits", algorithm: toJson(normalize(algorithm)), key: k(baseKey).material, length }));
     }
     async deriveKey(algorithm, baseKey, derivedKeyType, extractable, usages) {
       _SubtleCrypto.#check(this);
-      const type = normalize(derivedKeyType);
-      let length = type.length;
-      if (length === void 0) {
-        const hashName = typeof type.hash === "string" ? type.hash : type.hash?.name;
-        length = type.name === "HMAC" ? { "SHA-1": 512, "SHA-256": 512, "SHA-384": 1024, "SHA-512": 1024 }[hashName] ?? 512 : 256;
-      }
+      arity("deriveKey", arguments.length, 5);
       checkKey(baseKey, "deriveKey");
+      const keyUsages = usagesOf(usages, "deriveKey", 5);
+      const length = derivedKeyLength(normalize(derivedKeyType));
       if (!__runjs_P.$includes(k(baseKey).usages, "deriveKey")) throw new DOMException("baseKey does not have deriveKey usage", "InvalidAccessError");
-      const material = { ...k(baseKey).material, usages: ["deriveBits"] };
+      const base = k(baseKey).material;
+      const material = { ...base, usages: ["deriveBits"], ...base.jwk === void 0 ? {} : { jwk: { ...base.jwk, key_ops: ["deriveBits"] } } };
       const bits = toArrayBuffer(await call({ method: "deriveBits", algorithm: toJson(normalize(algorithm)), key: material, length }));
-      return this.importKey("raw", bits, derivedKeyType, extractable, usages);
+      return this.importKey("raw", bits, derivedKeyType, extractable, keyUsages);
     }
     async wrapKey(format, key, wrappingKey, wrapAlgorithm) {
       _SubtleCrypto.#check(this);
+      arity("wrapKey", arguments.length, 4);
       checkKey(key, "wrapKey");
       checkKey(wrappingKey, "wrapKey");
-      if (!k(key).extractable) throw new DOMException("key is not extractable", "InvalidAccessError");
+      checkExportable(key);
       return toArrayBuffer(await call({ method: "wrapKey", format, key: k(key).material, wrappingKey: k(wrappingKey).material, algorithm: toJson(normalize(wrapAlgorithm)) }));
     }
     async unwrapKey(format, wrappedKey, unwrappingKey, unwrapAlgorithm, unwrappedKeyAlgorithm, extractable, usages) {
       _SubtleCrypto.#check(this);
+      arity("unwrapKey", arguments.length, 7);
       checkKey(unwrappingKey, "unwrapKey");
       const material = await call({
         method: "unwrapKey",
@@ -229,8 +288,8 @@ var __runjs_part = (() => {
         unwrappingKey: k(unwrappingKey).material,
         algorithm: toJson(normalize(unwrapAlgorithm)),
         keyAlgorithm: toJson(normalize(unwrappedKeyAlgorithm)),
-        usages: [...__runjs_P.iter(usages)]
-      }, bufferSource(wrappedKey, "unwrapKey"));
+        usages: usagesOf(usages, "unwrapKey", 7)
+      }, bufferSource(wrappedKey, "unwrapKey", "2nd"));
       return makeKey(material, !!extractable);
     }
   };

@@ -9,6 +9,7 @@ import {
 } from 'web-streams-polyfill';
 import core from 'runjs:part/core';
 import { registerStreamTransfers } from './streams-transfer.js';
+import { installStreamInspect } from './streams-inspect.js';
 
 const { op, opAsync } = core.shared;
 const { TextEncoder, TextDecoder } = core.globals;
@@ -37,6 +38,16 @@ function bytesOf(chunk, what, allowShared = false) {
   throw new TypeError(`The "chunk" argument of ${what} must be an ArrayBuffer or ArrayBufferView`);
 }
 
+/**
+ * A stream's state, or the TypeError Node's classes give a receiver that is not one of theirs
+ * (their getters read the private #handle or #transform), so brand checks fail as WebIDL wants.
+ */
+function own(map, self, member) {
+  const s = map.get(self);
+  if (s === undefined) throw new TypeError(`Cannot read private member ${member} from an object whose class did not declare it`);
+  return s;
+}
+
 const textEncoderStreams = new WeakMap();
 export class TextEncoderStream {
   constructor() {
@@ -59,9 +70,9 @@ export class TextEncoderStream {
     });
     textEncoderStreams.set(this, transform);
   }
-  get encoding() { return 'utf-8'; }
-  get readable() { return textEncoderStreams.get(this).readable; }
-  get writable() { return textEncoderStreams.get(this).writable; }
+  get encoding() { own(textEncoderStreams, this, '#handle'); return 'utf-8'; }
+  get readable() { return own(textEncoderStreams, this, '#transform').readable; }
+  get writable() { return own(textEncoderStreams, this, '#transform').writable; }
 }
 Object.defineProperty(TextEncoderStream.prototype, Symbol.toStringTag, { value: 'TextEncoderStream', configurable: true });
 
@@ -81,11 +92,11 @@ export class TextDecoderStream {
     });
     textDecoderStreams.set(this, { decoder, transform });
   }
-  get encoding() { return textDecoderStreams.get(this).decoder.encoding; }
-  get fatal() { return textDecoderStreams.get(this).decoder.fatal; }
-  get ignoreBOM() { return textDecoderStreams.get(this).decoder.ignoreBOM; }
-  get readable() { return textDecoderStreams.get(this).transform.readable; }
-  get writable() { return textDecoderStreams.get(this).transform.writable; }
+  get encoding() { return own(textDecoderStreams, this, '#handle').decoder.encoding; }
+  get fatal() { return own(textDecoderStreams, this, '#handle').decoder.fatal; }
+  get ignoreBOM() { return own(textDecoderStreams, this, '#handle').decoder.ignoreBOM; }
+  get readable() { return own(textDecoderStreams, this, '#transform').transform.readable; }
+  get writable() { return own(textDecoderStreams, this, '#transform').transform.writable; }
 }
 Object.defineProperty(TextDecoderStream.prototype, Symbol.toStringTag, { value: 'TextDecoderStream', configurable: true });
 
@@ -128,8 +139,8 @@ export class CompressionStream {
   constructor(format) {
     compressionStreams.set(this, codecStream(format, false, 'CompressionStream'));
   }
-  get readable() { return compressionStreams.get(this).readable; }
-  get writable() { return compressionStreams.get(this).writable; }
+  get readable() { return own(compressionStreams, this, '#transform').readable; }
+  get writable() { return own(compressionStreams, this, '#transform').writable; }
 }
 Object.defineProperty(CompressionStream.prototype, Symbol.toStringTag, { value: 'CompressionStream', configurable: true });
 
@@ -137,12 +148,13 @@ export class DecompressionStream {
   constructor(format) {
     compressionStreams.set(this, codecStream(format, true, 'DecompressionStream'));
   }
-  get readable() { return compressionStreams.get(this).readable; }
-  get writable() { return compressionStreams.get(this).writable; }
+  get readable() { return own(compressionStreams, this, '#transform').readable; }
+  get writable() { return own(compressionStreams, this, '#transform').writable; }
 }
 Object.defineProperty(DecompressionStream.prototype, Symbol.toStringTag, { value: 'DecompressionStream', configurable: true });
 
 registerStreamTransfers({ ReadableStream, WritableStream, TransformStream });
+installStreamInspect({ ReadableStream, WritableStream, TransformStream, ReadableByteStreamController, TextEncoderStream, TextDecoderStream, CompressionStream, DecompressionStream });
 
 export const globals = {
   ReadableStream, ReadableStreamDefaultReader, ReadableStreamBYOBReader, ReadableStreamBYOBRequest,

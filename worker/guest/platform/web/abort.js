@@ -12,6 +12,13 @@ function st(s) {
   return v;
 }
 
+/** util.inspect as Node shows a signal or controller: its class name and `obj`, one level deeper. */
+function customInspect(self, obj, depth, options, inspect) {
+  if (typeof depth === 'number' && depth < 0) return self;
+  const opts = { ...options, depth: options.depth === null ? null : options.depth - 1 };
+  return `${self.constructor.name} ${inspect(obj, opts)}`;
+}
+
 export class AbortSignal extends EventTarget {
   constructor(token) {
     if (token !== CREATE) throw new TypeError('Illegal constructor');
@@ -20,6 +27,9 @@ export class AbortSignal extends EventTarget {
   }
   get aborted() { return st(this).aborted; }
   get reason() { return st(this).reason; }
+  [Symbol.for('nodejs.util.inspect.custom')](depth, options, inspect) {
+    return customInspect(this, { aborted: st(this).aborted }, depth, options, inspect);
+  }
   throwIfAborted() {
     const s = st(this);
     if (s.aborted) throw s.reason;
@@ -114,6 +124,9 @@ export function signalAbort(signal, reason) {
 export class AbortController {
   #signal = newSignal();
   get signal() { return this.#signal; }
+  [Symbol.for('nodejs.util.inspect.custom')](depth, options, inspect) {
+    return customInspect(this, { signal: this.#signal }, depth, options, inspect);
+  }
   abort(reason = undefined) {
     signalAbort(this.#signal, reason === undefined ? abortError() : reason);
   }

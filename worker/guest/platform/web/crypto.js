@@ -3,6 +3,7 @@
 // `crypto.subtle` loads the webcrypto part on first use.
 import { DOMException, QuotaExceededError } from './dom-exception.js';
 import { op } from './host.js';
+import { nodeError } from './errors.js';
 import { requirePart } from './parts.js';
 
 const CREATE = Symbol('create');
@@ -37,20 +38,25 @@ export function randomUUID() {
   return `${HEX[b[0]]}${HEX[b[1]]}${HEX[b[2]]}${HEX[b[3]]}-${HEX[b[4]]}${HEX[b[5]]}-${HEX[b[6]]}${HEX[b[7]]}-${HEX[b[8]]}${HEX[b[9]]}-${HEX[b[10]]}${HEX[b[11]]}${HEX[b[12]]}${HEX[b[13]]}${HEX[b[14]]}${HEX[b[15]]}`;
 }
 
+/** Node's error for a Crypto member called on anything but the `crypto` object. */
+const invalidThis = () => nodeError(TypeError, 'ERR_INVALID_THIS', 'Value of "this" must be of type Crypto');
+
 export class Crypto {
   constructor(token) {
-    if (token !== CREATE) throw new TypeError('Illegal constructor');
+    if (token !== CREATE) throw nodeError(TypeError, 'ERR_ILLEGAL_CONSTRUCTOR', 'Illegal constructor');
+  }
+  get subtle() {
+    if (this !== crypto) throw invalidThis();
+    return requirePart('webcrypto').subtle;
   }
   getRandomValues(view) {
-    if (this !== crypto) throw new TypeError('Illegal invocation');
+    if (this !== crypto) throw invalidThis();
+    if (arguments.length === 0) throw nodeError(TypeError, 'ERR_MISSING_ARGS', "Failed to execute 'getRandomValues' on 'Crypto': 1 argument required, but only 0 present.");
     return getRandomValues(view);
   }
   randomUUID() {
-    if (this !== crypto) throw new TypeError('Illegal invocation');
+    if (this !== crypto) throw invalidThis();
     return randomUUID();
-  }
-  get subtle() {
-    return requirePart('webcrypto').subtle;
   }
 }
 Object.defineProperty(Crypto.prototype, Symbol.toStringTag, { value: 'Crypto', configurable: true });

@@ -1,11 +1,13 @@
-// TextEncoder and TextDecoder (Encoding Standard). UTF-8, UTF-16LE/BE and x-user-defined decode
-// here; the legacy single- and multi-byte encodings decode on the host (op encoding.decode, ICU),
+// TextEncoder and TextDecoder (Encoding Standard). UTF-8, UTF-16LE/BE, x-user-defined and
+// ISO-2022-JP's state machine (iso-2022-jp.js) decode here; the legacy single- and multi-byte
+// encodings decode on the host (op encoding.decode, ICU),
 // which keeps their tables out of the guest.
 import { encodingForLabel } from './encoding-labels.js';
 import { nodeError } from './errors.js';
 import { describeType } from './microtask.js';
 import { op } from './host.js';
 import { BULK_MIN, hostToBytes, hostToText } from './bulk-codec.js';
+import { Iso2022JpDecoder } from './iso-2022-jp.js';
 
 const CHUNK = 8192;
 
@@ -229,12 +231,25 @@ class HostDecoder {
   }
 }
 
-function toBytes(input) {
+/**
+ * decode()'s input as bytes. Node words the TypeError by the decoder it picked: its UTF-8 decoder
+ * names a "list", its Latin-1 one (windows-1252) tells what it received, ICU's neither.
+ */
+function toBytes(input, encoding) {
   if (input === undefined) return new Uint8Array(0);
   if (ArrayBuffer.isView(input)) return new Uint8Array(input.buffer, input.byteOffset, input.byteLength);
   // A brand check: the platform's captured SharedArrayBuffer is not the script's on every engine.
   if (input instanceof ArrayBuffer || Object.prototype.toString.call(input) === '[object SharedArrayBuffer]') return new Uint8Array(input);
-  throw nodeError(TypeError, 'ERR_INVALID_ARG_TYPE', `The "input" argument must be an instance of ArrayBuffer or ArrayBufferView. Received ${describeType(input)}`);
+  if (encoding === 'utf-8') throw nodeError(TypeError, 'ERR_INVALID_ARG_TYPE', 'The "list" argument must be an instance of SharedArrayBuffer, ArrayBuffer or ArrayBufferView.');
+  if (encoding === 'windows-1252') throw nodeError(TypeError, 'ERR_INVALID_ARG_TYPE', `The "input" argument must be an instance of ArrayBuffer or ArrayBufferView. Received ${describeType(input)}`);
+  throw nodeError(TypeError, 'ERR_INVALID_ARG_TYPE', 'The "input" argument must be an instance of SharedArrayBuffer, ArrayBuffer or ArrayBufferView.');
+}
+
+/** A WebIDL dictionary argument: undefined, null or an object (Node's ERR_INVALID_ARG_TYPE otherwise). */
+function checkOptions(options) {
+  if (options !== undefined && options !== null && typeof options !== 'object') {
+    throw nodeError(TypeError, 'ERR_INVALID_ARG_TYPE', `The "options" argument must be of type object. Received ${describeType(options)}`);
+  }
 }
 
 function makeDecoder(encoding, fatal) {
@@ -243,6 +258,7 @@ function makeDecoder(encoding, fatal) {
     case 'utf-16le': return new Utf16Decoder(fatal, false);
     case 'utf-16be': return new Utf16Decoder(fatal, true);
     case 'x-user-defined': return new UserDefinedDecoder();
+    case 'iso-2022-jp': return new Iso2022JpDecoder(fatal, () => invalidData('iso-2022-jp'));
     default: return new HostDecoder(encoding, fatal);
   }
 }
@@ -251,7 +267,7 @@ const decoders = new WeakMap();
 
 function dec(d) {
   const s = decoders.get(d);
-  if (s === undefined) throw new TypeError('Illegal invocation');
+  if (s === undefined) throw nodeError(TypeError, 'ERR_INVALID_THIS', 'Value of "this" must be of type TextDecoder');
   return s;
 }
 
@@ -259,11 +275,10 @@ export class TextDecoder {
   constructor(label = 'utf-8', options = undefined) {
     const encoding = encodingForLabel(label);
     if (encoding === undefined || encoding === 'replacement') {
-      throw nodeError(RangeError, 'ERR_ENCODING_NOT_SUPPORTED', `The "${String(label)}" encoding is not supported`);
+      // Node names the encoding a replacement label maps to (iso-2022-kr → "replacement").
+      throw nodeError(RangeError, 'ERR_ENCODING_NOT_SUPPORTED', `The "${encoding ?? String(label)}" encoding is not supported`);
     }
-    if (options !== undefined && options !== null && typeof options !== 'object') {
-      throw nodeError(TypeError, 'ERR_INVALID_ARG_TYPE', `The "options" argument must be of type object. Received ${describeType(options)}`);
-    }
+    checkOptions(options);
     const fatal = !!options?.fatal;
     const ignoreBOM = !!options?.ignoreBOM;
     if (encoding !== 'utf-8' && encoding !== 'utf-16le' && encoding !== 'utf-16be' && encoding !== 'x-user-defined') {
@@ -272,12 +287,10 @@ export class TextDecoder {
     }
     decoders.set(this, { encoding, fatal, ignoreBOM, decoder: undefined, bomSeen: false });
   }
-  get encoding() { return dec(this).encoding; }
-  get fatal() { return dec(this).fatal; }
-  get ignoreBOM() { return dec(this).ignoreBOM; }
   decode(input = undefined, options = undefined) {
     const s = dec(this);
-    const bytes = toBytes(input);
+    const bytes = toBytes(input, s.encoding);
+    checkOptions(options);
     const stream = !!options?.stream;
     // A whole (not streamed) non-fatal UTF-8 input of some size: the host's decoder (WHATWG too).
     if (!stream && s.decoder === undefined && s.encoding === 'utf-8' && !s.fatal && bytes.length > BULK_MIN) {
@@ -305,15 +318,39 @@ export class TextDecoder {
     if (!stream) s.decoder = undefined;
     return text;
   }
+  get encoding() { return dec(this).encoding; }
+  get fatal() { return dec(this).fatal; }
+  get ignoreBOM() { return dec(this).ignoreBOM; }
+  // util.inspect as Node shows a decoder: its class's name and the three attributes (Node
+  // inspects them with default options), the decoder itself past the depth limit.
+  [Symbol.for('nodejs.util.inspect.custom')](depth, options, inspect) {
+    const s = dec(this);
+    if (typeof depth === 'number' && depth < 0) return this;
+    const name = Object.getPrototypeOf(this)?.constructor?.name || 'TextDecoder';
+    return `${name} ${inspect({ encoding: s.encoding, fatal: s.fatal, ignoreBOM: s.ignoreBOM })}`;
+  }
 }
 Object.defineProperty(TextDecoder.prototype, Symbol.toStringTag, { value: 'TextDecoder', configurable: true });
 
 export class TextEncoder {
-  get encoding() { return 'utf-8'; }
+  // WebIDL's brand check, with Node's error: the methods refuse a receiver that is not a TextEncoder.
+  #brand = true;
+  static #check(self) {
+    if (self === null || typeof self !== 'object' || !(#brand in self)) throw nodeError(TypeError, 'ERR_INVALID_THIS', 'Value of "this" must be of type TextEncoder');
+  }
+  get encoding() { TextEncoder.#check(this); return 'utf-8'; }
+  // util.inspect as Node shows an encoder: a plain object with its encoding.
+  [Symbol.for('nodejs.util.inspect.custom')](depth, options, inspect) {
+    TextEncoder.#check(this);
+    if (typeof depth === 'number' && depth < 0) return this;
+    return inspect({ encoding: 'utf-8' }, options);
+  }
   encode(input = '') {
+    TextEncoder.#check(this);
     return utf8Encode(input);
   }
   encodeInto(source, destination) {
+    TextEncoder.#check(this);
     if (!(destination instanceof Uint8Array)) {
       throw nodeError(TypeError, 'ERR_INVALID_ARG_TYPE', `The "dest" argument must be an instance of Uint8Array. Received ${describeType(destination)}`);
     }

@@ -49,7 +49,9 @@ const parsed = new Map();
 const PARSED_MAX = 512;
 
 function parse(input, base) {
-  const key = base === undefined ? input : `${base}\u0000${input}`;
+  // The base's length leads the key: a NUL inside the base or the input cannot make two
+  // (input, base) pairs share one key.
+  const key = base === undefined ? input : `${base.length}:${base}\u0000${input}`;
   const hit = parsed.get(key);
   if (hit !== undefined) return hit;
   const parts = op('url.parse', base === undefined ? [input] : [input, base]);

@@ -100,6 +100,14 @@ export class Blob {
   }
   get size() { return b(this).bytes.length; }
   get type() { return b(this).type; }
+  // util.inspect as Node shows a Blob (and a File, which adds its name and lastModified).
+  [Symbol.for('nodejs.util.inspect.custom')](depth, options, inspect) {
+    if (typeof depth === 'number' && depth < 0) return this;
+    const opts = { ...options, depth: options.depth == null ? null : options.depth - 1 };
+    const file = files.get(this);
+    const shown = file === undefined ? { size: this.size, type: this.type } : { size: this.size, type: this.type, name: file.name, lastModified: file.lastModified };
+    return `${file === undefined ? 'Blob' : 'File'} ${inspect(shown, opts)}`;
+  }
   slice(start = undefined, end = undefined, contentType = undefined) {
     const { bytes } = b(this);
     const n = bytes.length;
