@@ -673,6 +673,7 @@ var __runjs_part = (() => {
     timers: "node-misc",
     tls: "net",
     "timers/promises": "node-misc",
+    tty: "node-misc",
     url: "node-misc",
     util: "util",
     vm: "vm",
@@ -1026,6 +1027,7 @@ var __runjs_part = (() => {
   var fromPart = (name) => requirePart(GLOBAL_PARTS[name]).globals[name];
   showLazyGlobalsAsData(defineGlobals({ self: g2, global: g2 }, GLOBAL_PARTS, fromPart));
   __runjs_P.Object_defineProperty(g2, /* @__PURE__ */ __runjs_P.Symbol_for("runjs.builtin"), { value: builtin });
+  if (!__runjs_P.Object_hasOwn(g2, Symbol.toStringTag)) __runjs_P.Object_defineProperty(g2, Symbol.toStringTag, { value: "global", writable: false, enumerable: false, configurable: true });
   installConsoleExtras(fromPrelude.console);
   var web = () => requirePart("web");
   var coreExports = {

@@ -21,6 +21,9 @@ const fromPart = (name) => requirePart(GLOBAL_PARTS[name]).globals[name];
 showLazyGlobalsAsData(defineGlobals({ self: g, global: g }, GLOBAL_PARTS, fromPart));
 
 Object.defineProperty(g, Symbol.for('runjs.builtin'), { value: builtin });
+// Node's global object carries its own tag (`Object.prototype.toString.call(globalThis)` is
+// '[object global]', which assert's deep equality compares); QuickJS's has it natively, V8's not.
+if (!Object.hasOwn(g, Symbol.toStringTag)) Object.defineProperty(g, Symbol.toStringTag, { value: 'global', writable: false, enumerable: false, configurable: true });
 
 installConsoleExtras(fromPrelude.console);
 
