@@ -231,6 +231,10 @@ function fromString (string, encoding) {
     // "Name: message": prepend that line, as on V8 and Node, so inspect shows what was thrown.
     { find: 'function ir(t,e){let n;try{n=e.stack}catch{}if(n){if("string"==typeof n)return n;', replace: 'function ir(t,e){let n;try{n=e.stack}catch{}if(n){if("string"==typeof n)return /^\\s*at /.test(n)?`${M(e)}\\n${n}`:n;' },
     { find: '683(t){const e={__proto__:null},', replace: '683(t){t.exports=require("runjs-inspect-primordials");return;const e={__proto__:null},' },
+    // Its util.types stand-in tells builtins apart by Symbol.toStringTag, so inspect took an object
+    // that only claims a tag (a Buffer's copy tagged 'Uint8Array') for the builtin and threw on its
+    // getters; Node's checks are the engine's brand checks. Use node:util's types (brand checks).
+    { find: '499(t,e,n){const r=n(683),', replace: '499(t,e,n){t.exports=require("runjs-util-types").types;return;const r=n(683),' },
     // Its getOwnNonIndexProperties (Node's is native) built a descriptor object and an entry array
     // per array index: inspecting a 10⁶-element array needed ~100 MB. Names only, and a descriptor
     // only for the keys that are not indices.

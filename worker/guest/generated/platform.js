@@ -1030,8 +1030,9 @@ var __runjs_part = (() => {
   if (!__runjs_P.Object_hasOwn(g2, Symbol.toStringTag)) __runjs_P.Object_defineProperty(g2, Symbol.toStringTag, { value: "global", writable: false, enumerable: false, configurable: true });
   installConsoleExtras(fromPrelude.console);
   var web = () => requirePart("web");
+  var deepEqualHooks = [];
   var coreExports = {
-    host: { op, opAsync, formatError, formatArg, onRunStart, failRun, failRunNow, setUncaughtHandler, watchDropped, setAfterTask, now, timeOrigin, requirePart, require: require2, promiseDetails, isPlatformInstance, currentFrame, enterFrame, runInFrame },
+    host: { op, opAsync, formatError, formatArg, onRunStart, failRun, failRunNow, setUncaughtHandler, watchDropped, setAfterTask, now, timeOrigin, requirePart, require: require2, promiseDetails, isPlatformInstance, currentFrame, enterFrame, runInFrame, deepEqualHooks },
     globals: new Proxy(fromPrelude, { get: (t, name) => __runjs_P.Object_hasOwn(t, name) ? t[name] : web().globals[name] })
   };
   __runjs_P.Object_defineProperties(coreExports, {

@@ -29,8 +29,13 @@ installConsoleExtras(fromPrelude.console);
 
 /** What the lazy parts see of core (`runjs:part/core`). */
 const web = () => requirePart('web');
+/**
+ * Deep equality of objects whose state is private to a part (crypto's KeyObject, webcrypto's
+ * CryptoKey): each such part adds `(a, b) => boolean | undefined` (undefined: `a` is not its).
+ */
+const deepEqualHooks = [];
 const coreExports = {
-  host: { op, opAsync, formatError, formatArg, onRunStart, failRun, failRunNow, setUncaughtHandler, watchDropped, setAfterTask, now, timeOrigin, requirePart, require, promiseDetails, isPlatformInstance, currentFrame, enterFrame, runInFrame },
+  host: { op, opAsync, formatError, formatArg, onRunStart, failRun, failRunNow, setUncaughtHandler, watchDropped, setAfterTask, now, timeOrigin, requirePart, require, promiseDetails, isPlatformInstance, currentFrame, enterFrame, runInFrame, deepEqualHooks },
   globals: new Proxy(fromPrelude, { get: (t, name) => (Object.hasOwn(t, name) ? t[name] : web().globals[name]) }),
 };
 Object.defineProperties(coreExports, {
