@@ -90,4 +90,31 @@ guestSuite('node:util and node:assert', (g) => {
     (expected[expected.length - 1] as unknown[])[2] = 'The expression evaluated to a falsy value:\n\n  assert.ok(0)\n';
     assert.deepEqual(guest, expected);
   });
+
+  g.test('assert.ok quotes its call as the script was submitted, also when the script was transformed', async (ctx) => {
+    // `1 < 2 > 0` sends the script through esbuild, which rewrites `undefined` to `void 0`, folds
+    // constants and splits statements onto lines of its own; Node reads the file as written.
+    const out = await ctx.output([
+      'const assert = require("node:assert");',
+      'const a = assert;',
+      'const r = [];',
+      'const t = (f) => { try { f(); } catch (e) { r.push(e.message.split("\\n")[2]); } };',
+      't(() => {',
+      '    assert(true); assert(null, undefined);',
+      '});',
+      't(() => {',
+      '    a(',
+      '      (() => "string")() === 123 instanceof Buffer',
+      '    );',
+      '});',
+      't(() => assert(typeof 123n === "string"));',
+      't(() => assert["ok"](0));',
+      't(() => new Function("assert", "assert(1 === 2);")(assert));',
+      't(() => eval("assert.ok(1 === 2);"));',
+      'console.log(JSON.stringify(r));',
+      'const x = 1 < 2 > 0;',
+    ].join('\n'));
+    // Eval'd code has no text runjs can read: the value is shown (Node shows the eval'd source).
+    assert.equal(out, `${JSON.stringify(['  assert(null, undefined)', '  a(', '  assert(typeof 123n === "string")', '  assert["ok"](0)', '  assert.ok(false)', '  assert.ok(false)'])}\n`);
+  });
 });

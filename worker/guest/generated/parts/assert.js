@@ -415,6 +415,7 @@ should not loosely deep-equal
   }
   __name(fail, "fail");
   var MAIN_FRAME = /^\s*at (?:.*?\()?file:\/\/\/main\.js:(\d+):(\d+)\)?$/;
+  var EVAL_FRAME = /^\s*at (?:<eval>|anonymous) \(<input>:/;
   function callSource(fn) {
     const holder = {};
     const limit = Error.stackTraceLimit;
@@ -428,6 +429,7 @@ should not loosely deep-equal
     }
     const lines = __runjs_P.$split(String(holder.stack ?? ""), "\n");
     for (let i = 0; i < lines.length; i++) {
+      if (__runjs_P.$test(EVAL_FRAME, lines[i])) return void 0;
       if (!__runjs_P.$includes(lines[i], "file:///")) continue;
       const m = __runjs_P.$exec(MAIN_FRAME, lines[i]);
       if (m === null) return void 0;

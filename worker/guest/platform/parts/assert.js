@@ -28,6 +28,7 @@ function fail(actual, expected, message, operator, stackStartFn, generated = und
 }
 
 const MAIN_FRAME = /^\s*at (?:.*?\()?file:\/\/\/main\.js:(\d+):(\d+)\)?$/;
+const EVAL_FRAME = /^\s*at (?:<eval>|anonymous) \(<input>:/;
 
 /**
  * The source text of the call of `fn` when the main module made it. The first stack frame in
@@ -47,6 +48,9 @@ function callSource(fn) {
   }
   const lines = String(holder.stack ?? '').split('\n');
   for (let i = 0; i < lines.length; i++) {
+    // QuickJS names eval and `new Function` code `<input>` as it names the platform's parts; their
+    // frames (`<eval>`, `anonymous`) mean the call was not made by main.js's own text.
+    if (EVAL_FRAME.test(lines[i])) return undefined;
     if (!lines[i].includes('file:///')) continue;
     const m = MAIN_FRAME.exec(lines[i]);
     if (m === null) return undefined;
