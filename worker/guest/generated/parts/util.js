@@ -124,7 +124,14 @@ var __runjs_part = (() => {
         isDate: /* @__PURE__ */ __name((v) => isObject(v) && tryCall(__runjs_P.DateProto_getTime, v), "isDate"),
         isRegExp: /* @__PURE__ */ __name((v) => isObject(v) && tryCall(__runjs_P.Object_getOwnPropertyDescriptor(RegExp.prototype, "source").get, v) && v !== RegExp.prototype, "isRegExp"),
         isPromise: /* @__PURE__ */ __name((v) => isObject(v) && (v instanceof Promise || protoTag(v) === "[object Promise]"), "isPromise"),
-        isNativeError: /* @__PURE__ */ __name((v) => isObject(v) && __runjs_P.$call(__runjs_P.ObjectProto_toString, v) === "[object Error]" && v instanceof Error, "isNativeError"),
+        // The engine's Error.isError (looked up per call: on V8 it is installed after the startup
+        // snapshot the platform boots from) tells a native error whose prototype was changed; without
+        // it, the tag and the prototype chain.
+        isNativeError: /* @__PURE__ */ __name((v) => {
+          const engineIsError = globalThis.Error.isError;
+          if (typeof engineIsError === "function") return engineIsError(v);
+          return isObject(v) && __runjs_P.$call(__runjs_P.ObjectProto_toString, v) === "[object Error]" && v instanceof Error;
+        }, "isNativeError"),
         isBooleanObject: /* @__PURE__ */ __name((v) => isObject(v) && tryCall(__runjs_P.BooleanProto_valueOf, v), "isBooleanObject"),
         isNumberObject: /* @__PURE__ */ __name((v) => isObject(v) && tryCall(__runjs_P.NumberProto_valueOf, v), "isNumberObject"),
         isStringObject: /* @__PURE__ */ __name((v) => isObject(v) && tryCall(__runjs_P.StringProto_valueOf, v), "isStringObject"),
