@@ -242,6 +242,19 @@ function fromString (string, encoding) {
       find: 'getOwnNonIndexProperties:function(t,e=2){const n=a(t),r=[];for(const[t,o]of s(n))if(!/^(0|[1-9][0-9]*)$/.test(t)||l(t,10)>=2**32-1){if(2===e&&!o.enumerable)continue;r.push(t)}',
       replace: 'getOwnNonIndexProperties:function(t,e=2){const r=[],g=n(683).ObjectGetOwnPropertyNames(t);for(let i=0;i<g.length;i++){const k=g[i],d=k.charCodeAt(0);if(d>=48&&d<=57&&/^(0|[1-9][0-9]*)$/.test(k)&&l(k,10)<2**32-1)continue;if(2===e&&!c(t,k).enumerable)continue;r.push(k)}',
     },
+    // Its `join` is Array.prototype.join, which flattens every level's output into one flat string:
+    // on a deep structure that is quadratic (a 1,000-level circular object inspected with
+    // `depth: Infinity` took minutes, Node one second). Node's own join concatenates, which leaves
+    // the engine's rope strings unflattened.
+    {
+      find: 'join:o,removeColors:',
+      replace: 'join:(t,e)=>{let s="";if(t.length!==0){const l=t.length-1;for(let i=0;i<l;i++){s+=t[i];s+=e}s+=t[l]}return s},removeColors:',
+    },
+    // Node stops expanding once one indentation level's output passes 2 ** 27 characters; such a
+    // result (a 1,000-level circular object at `depth: Infinity` makes 135 million characters)
+    // does not fit a run's heap — QuickJS has no rope strings, and V8's ropes needed more than
+    // 16 MB. runjs stops at 2 ** 21 (docs/script-environment.md, util.inspect).
+    { find: 'T>2**27&&(t.depth=-1)', replace: 'T>2**21&&(t.depth=-1)' },
     // Node's getPromiseDetails is native; the stub always answered "pending". Ask the engine
     // where it can tell (QuickJS, core.host.promiseDetails): 0 pending, 1 fulfilled, 2 rejected.
     {

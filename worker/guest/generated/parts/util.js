@@ -1121,7 +1121,7 @@ ${t6}`);
                 }
               }
               const B2 = Lr(t4, R2, d2, f2, L2, o3, e4), T2 = (t4.budget[t4.indentationLvl] || 0) + B2.length;
-              return t4.budget[t4.indentationLvl] = T2, T2 > 2 ** 27 && (t4.depth = -1), B2;
+              return t4.budget[t4.indentationLvl] = T2, T2 > 2 ** 21 && (t4.depth = -1), B2;
             })(t3, e3, o2, i2);
             if (0 !== s2) for (let e4 = 0; e4 < s2; e4++) u2 = `${t3.stylize("Proxy(", "special")}${u2}${t3.stylize(")", "special")}`;
             return u2;
@@ -1760,7 +1760,18 @@ ${e3}`;
           }, "pathToFileURL"), URL: l };
         }, 101(t2, e2, n) {
           const r = n(683), { ArrayPrototypeJoin: o, Error: i, ErrorIsError: l, FunctionPrototypeSymbolHasInstance: s, StringPrototypeReplace: c, SymbolFor: a } = r, u = /\u001b\[\d\d?m/g;
-          t2.exports = { customInspectSymbol: a("nodejs.util.inspect.custom"), isError: /* @__PURE__ */ __name((t3) => l?.(t3) || s(i, t3), "isError"), join: o, removeColors: /* @__PURE__ */ __name((t3) => c(t3, u, ""), "removeColors") };
+          t2.exports = { customInspectSymbol: a("nodejs.util.inspect.custom"), isError: /* @__PURE__ */ __name((t3) => l?.(t3) || s(i, t3), "isError"), join: /* @__PURE__ */ __name((t3, e3) => {
+            let s2 = "";
+            if (t3.length !== 0) {
+              const l2 = t3.length - 1;
+              for (let i2 = 0; i2 < l2; i2++) {
+                s2 += t3[i2];
+                s2 += e3;
+              }
+              s2 += t3[l2];
+            }
+            return s2;
+          }, "join"), removeColors: /* @__PURE__ */ __name((t3) => c(t3, u, ""), "removeColors") };
         }, 499(t2, e2, n) {
           t2.exports = (init_types(), __toCommonJS(types_exports)).types;
           return;
