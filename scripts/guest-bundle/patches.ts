@@ -255,6 +255,13 @@ function fromString (string, encoding) {
     // does not fit a run's heap — QuickJS has no rope strings, and V8's ropes needed more than
     // 16 MB. runjs stops at 2 ** 21 (docs/script-environment.md, util.inspect).
     { find: 'T>2**27&&(t.depth=-1)', replace: 'T>2**21&&(t.depth=-1)' },
+    // Node's internalGetConstructorName is V8's (the function that made the object, also with its
+    // prototype removed: `[Foo: null prototype] {}`); the stub read `constructor.name`, then the tag.
+    // Ask V8 first (util/constructor-name.js; QuickJS answers undefined and the stub goes on).
+    {
+      find: 'getConstructorName(t){if(!t||"object"!=typeof t)throw new i("Invalid object");',
+      replace: 'getConstructorName(t){if(!t||"object"!=typeof t)throw new i("Invalid object");const v=require("runjs-constructor-name").engineConstructorName(t);if(v!==void 0)return v;',
+    },
     // Node's getPromiseDetails is native; the stub always answered "pending". Ask the engine
     // where it can tell (QuickJS, core.host.promiseDetails): 0 pending, 1 fulfilled, 2 rejected.
     {

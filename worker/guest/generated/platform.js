@@ -365,6 +365,7 @@ const P = {
   Date_now: Date.now,
   Error_captureStackTrace: Error.captureStackTrace,
   Error_isError: Error.isError,
+  Error_prepareStackTrace: Error.prepareStackTrace,
   JSON_parse: JSON.parse,
   JSON_stringify: JSON.stringify,
   Math_abs: Math.abs,

@@ -495,6 +495,39 @@ var __runjs_part = (() => {
     }
   });
 
+  // worker/guest/platform/parts/util/constructor-name.js
+  var constructor_name_exports = {};
+  __export(constructor_name_exports, {
+    engineConstructorName: () => engineConstructorName
+  });
+  function receiverFrame() {
+    const holder = {};
+    __runjs_P.Error_captureStackTrace(holder);
+    return holder.stack;
+  }
+  function engineConstructorName(obj) {
+    const prepare = __runjs_P.Error_prepareStackTrace;
+    const limit = Error.stackTraceLimit;
+    let name;
+    try {
+      Error.stackTraceLimit = 1;
+      Error.prepareStackTrace = (_error, frames) => typeof frames?.[0]?.getTypeName === "function" ? frames[0].getTypeName() : void 0;
+      name = __runjs_P.Reflect_apply(receiverFrame, obj, []);
+    } catch {
+      name = void 0;
+    } finally {
+      Error.prepareStackTrace = prepare;
+      Error.stackTraceLimit = limit;
+    }
+    return typeof name === "string" && name !== "" && !__runjs_P.$includes(name, "\n") ? name : void 0;
+  }
+  var init_constructor_name = __esm({
+    "worker/guest/platform/parts/util/constructor-name.js"() {
+      __name(receiverFrame, "receiverFrame");
+      __name(engineConstructorName, "engineConstructorName");
+    }
+  });
+
   // node_modules/node-inspect-extracted/dist/inspect.js
   var require_inspect = __commonJS({
     "node_modules/node-inspect-extracted/dist/inspect.js"(exports, module) {
@@ -2087,6 +2120,8 @@ ${e3}`;
             return r2[0] === 0 ? [g, void 0] : [r2[0] === 2 ? h : 1, r2[1]];
           }, "getPromiseDetails"), getProxyDetails: y.getProxyDetails, Proxy: y.Proxy, previewEntries: /* @__PURE__ */ __name((t3) => [[], false], "previewEntries"), getConstructorName(t3) {
             if (!t3 || "object" != typeof t3) throw new i("Invalid object");
+            const v = (init_constructor_name(), __toCommonJS(constructor_name_exports)).engineConstructorName(t3);
+            if (v !== void 0) return v;
             if (t3.constructor?.name) return t3.constructor.name;
             const e3 = __runjs_P.$match(f(t3), /^\[object ([^\]]+)\]/);
             return e3 ? e3[1] : "Object";
