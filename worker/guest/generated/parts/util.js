@@ -506,6 +506,7 @@ var __runjs_part = (() => {
     return holder.stack;
   }
   function engineConstructorName(obj) {
+    if (!__runjs_P.Object_hasOwn(Error, "stackTraceLimit")) return void 0;
     const prepare = __runjs_P.Error_prepareStackTrace;
     const limit = Error.stackTraceLimit;
     let name;

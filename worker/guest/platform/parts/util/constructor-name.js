@@ -13,6 +13,8 @@ function receiverFrame() {
 }
 
 export function engineConstructorName(obj) {
+  // V8's stack API has Error.stackTraceLimit; QuickJS lacks it (and setting it would leave it).
+  if (!Object.hasOwn(Error, 'stackTraceLimit')) return undefined;
   const prepare = Error.prepareStackTrace;
   const limit = Error.stackTraceLimit;
   let name;
