@@ -364,7 +364,6 @@ const P = {
   ArrayBuffer_isView: ArrayBuffer.isView,
   Date_now: Date.now,
   Error_captureStackTrace: Error.captureStackTrace,
-  Error_isError: Error.isError,
   Error_prepareStackTrace: Error.prepareStackTrace,
   JSON_parse: JSON.parse,
   JSON_stringify: JSON.stringify,

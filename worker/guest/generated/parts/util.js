@@ -371,7 +371,12 @@ var __runjs_part = (() => {
         Error,
         ErrorPrototype: Error.prototype,
         ErrorCaptureStackTrace: __runjs_P.Error_captureStackTrace,
-        ErrorIsError: __runjs_P.Error_isError,
+        // Looked up per call: on V8 a realm's Error.isError is installed after the startup snapshot the
+        // platform (and a preloaded util part) boots from. Undefined where the engine has none.
+        ErrorIsError: /* @__PURE__ */ __name((v) => {
+          const isError2 = globalThis.Error.isError;
+          return typeof isError2 === "function" ? isError2(v) : void 0;
+        }, "ErrorIsError"),
         ErrorPrototypeToString: uncurryThis(__runjs_P.ErrorProto_toString),
         EvalError,
         Float32Array,
