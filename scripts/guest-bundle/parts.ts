@@ -22,7 +22,7 @@ export const PARTS: readonly PartSpec[] = [
   {
     name: 'util',
     entry: `${PLATFORM}/parts/util.js`,
-    alias: { buffer: 'runjs:part/buffer#modules.buffer', 'runjs-inspect-primordials': `./${PLATFORM}/parts/util/inspect-primordials.js` },
+    alias: { buffer: 'runjs:part/buffer#modules.buffer', 'runjs-inspect-primordials': `./${PLATFORM}/parts/util/inspect-primordials.js`, 'runjs-util-types': `./${PLATFORM}/parts/util/types.js`, 'runjs-constructor-name': `./${PLATFORM}/parts/util/constructor-name.js` },
   },
   { name: 'assert', entry: `${PLATFORM}/parts/assert.js` },
   {

@@ -231,12 +231,36 @@ function fromString (string, encoding) {
     // "Name: message": prepend that line, as on V8 and Node, so inspect shows what was thrown.
     { find: 'function ir(t,e){let n;try{n=e.stack}catch{}if(n){if("string"==typeof n)return n;', replace: 'function ir(t,e){let n;try{n=e.stack}catch{}if(n){if("string"==typeof n)return /^\\s*at /.test(n)?`${M(e)}\\n${n}`:n;' },
     { find: '683(t){const e={__proto__:null},', replace: '683(t){t.exports=require("runjs-inspect-primordials");return;const e={__proto__:null},' },
+    // Its util.types stand-in tells builtins apart by Symbol.toStringTag, so inspect took an object
+    // that only claims a tag (a Buffer's copy tagged 'Uint8Array') for the builtin and threw on its
+    // getters; Node's checks are the engine's brand checks. Use node:util's types (brand checks).
+    { find: '499(t,e,n){const r=n(683),', replace: '499(t,e,n){t.exports=require("runjs-util-types").types;return;const r=n(683),' },
     // Its getOwnNonIndexProperties (Node's is native) built a descriptor object and an entry array
     // per array index: inspecting a 10⁶-element array needed ~100 MB. Names only, and a descriptor
     // only for the keys that are not indices.
     {
       find: 'getOwnNonIndexProperties:function(t,e=2){const n=a(t),r=[];for(const[t,o]of s(n))if(!/^(0|[1-9][0-9]*)$/.test(t)||l(t,10)>=2**32-1){if(2===e&&!o.enumerable)continue;r.push(t)}',
       replace: 'getOwnNonIndexProperties:function(t,e=2){const r=[],g=n(683).ObjectGetOwnPropertyNames(t);for(let i=0;i<g.length;i++){const k=g[i],d=k.charCodeAt(0);if(d>=48&&d<=57&&/^(0|[1-9][0-9]*)$/.test(k)&&l(k,10)<2**32-1)continue;if(2===e&&!c(t,k).enumerable)continue;r.push(k)}',
+    },
+    // Its `join` is Array.prototype.join, which flattens every level's output into one flat string:
+    // on a deep structure that is quadratic (a 1,000-level circular object inspected with
+    // `depth: Infinity` took minutes, Node one second). Node's own join concatenates, which leaves
+    // the engine's rope strings unflattened.
+    {
+      find: 'join:o,removeColors:',
+      replace: 'join:(t,e)=>{let s="";if(t.length!==0){const l=t.length-1;for(let i=0;i<l;i++){s+=t[i];s+=e}s+=t[l]}return s},removeColors:',
+    },
+    // Node stops expanding once one indentation level's output passes 2 ** 27 characters; such a
+    // result (a 1,000-level circular object at `depth: Infinity` makes 135 million characters)
+    // does not fit a run's heap — QuickJS has no rope strings, and V8's ropes needed more than
+    // 16 MB. runjs stops at 2 ** 21 (docs/script-environment.md, util.inspect).
+    { find: 'T>2**27&&(t.depth=-1)', replace: 'T>2**21&&(t.depth=-1)' },
+    // Node's internalGetConstructorName is V8's (the function that made the object, also with its
+    // prototype removed: `[Foo: null prototype] {}`); the stub read `constructor.name`, then the tag.
+    // Ask V8 first (util/constructor-name.js; QuickJS answers undefined and the stub goes on).
+    {
+      find: 'getConstructorName(t){if(!t||"object"!=typeof t)throw new i("Invalid object");',
+      replace: 'getConstructorName(t){if(!t||"object"!=typeof t)throw new i("Invalid object");const v=require("runjs-constructor-name").engineConstructorName(t);if(v!==void 0)return v;',
     },
     // Node's getPromiseDetails is native; the stub always answered "pending". Ask the engine
     // where it can tell (QuickJS, core.host.promiseDetails): 0 pending, 1 fulfilled, 2 rejected.

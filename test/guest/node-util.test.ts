@@ -90,4 +90,44 @@ guestSuite('node:util and node:assert', (g) => {
     (expected[expected.length - 1] as unknown[])[2] = 'The expression evaluated to a falsy value:\n\n  assert.ok(0)\n';
     assert.deepEqual(guest, expected);
   });
+
+  g.test('inspect of a deep circular structure: as Node below the output budget, and within the default heap above it', async (ctx) => {
+    const build = 'const chain = (n) => { let last = {}; const obj = last; for (let i = 0; i < n; i++) { last.next = { circular: obj, last, obj: { a: 1, b: 2, c: true } }; last = last.next; obj[i] = last; } return obj; };';
+    // 30 levels: under runjs's budget (2 ** 21 characters per level), so Node's text.
+    const small = (inspect: (v: unknown, o: object) => string, chain: (n: number) => unknown): [number, string, string] => {
+      const s = inspect(chain(30), { depth: Infinity });
+      return [s.length, s.slice(0, 300), s.slice(-300)];
+    };
+    const guest = await guestJson<[[number, string, string], string, boolean]>(ctx, `${build}\nconst { inspect } = require('node:util');\nconst first = (${small.toString()})(inspect, chain);\nconst big = inspect(chain(1000), { depth: Infinity });\nreturn [first, big.slice(0, 10), big.length <= 2 ** 21 * 8];`);
+    // eslint-disable-next-line no-new-func
+    const chain = new Function(`${build} return chain;`)() as (n: number) => unknown;
+    assert.deepEqual(guest, [small(nodeUtil.inspect, chain), '<ref *1> {', true]);
+  });
+
+  g.test('assert.ok quotes its call as the script was submitted, also when the script was transformed', async (ctx) => {
+    // `1 < 2 > 0` sends the script through esbuild, which rewrites `undefined` to `void 0`, folds
+    // constants and splits statements onto lines of its own; Node reads the file as written.
+    const out = await ctx.output([
+      'const assert = require("node:assert");',
+      'const a = assert;',
+      'const r = [];',
+      'const t = (f) => { try { f(); } catch (e) { r.push(e.message.split("\\n")[2]); } };',
+      't(() => {',
+      '    assert(true); assert(null, undefined);',
+      '});',
+      't(() => {',
+      '    a(',
+      '      (() => "string")() === 123 instanceof Buffer',
+      '    );',
+      '});',
+      't(() => assert(typeof 123n === "string"));',
+      't(() => assert["ok"](0));',
+      't(() => new Function("assert", "assert(1 === 2);")(assert));',
+      't(() => eval("assert.ok(1 === 2);"));',
+      'console.log(JSON.stringify(r));',
+      'const x = 1 < 2 > 0;',
+    ].join('\n'));
+    // Eval'd code has no text runjs can read: the value is shown (Node shows the eval'd source).
+    assert.equal(out, `${JSON.stringify(['  assert(null, undefined)', '  a(', '  assert(typeof 123n === "string")', '  assert["ok"](0)', '  assert.ok(false)', '  assert.ok(false)'])}\n`);
+  });
 });

@@ -2,6 +2,7 @@
 // through `hostCall`; async ops settle back through realm.complete(), one at a time. The run
 // ends when the main module has settled and nothing is pending — or at the first failure,
 // interrupt (cancel/timeout) or out-of-memory.
+import type { SourceMap } from 'node:module';
 import type { GuestRealm, HostCall, InterruptPoll, InterruptReason } from '../engine.ts';
 import { EngineError, UnhandledRejectionError } from '../engine.ts';
 import { OpError, WithBytes, type OpContext, type OpTable, type RunSupervisor } from '../ops/op-types.ts';
@@ -12,7 +13,7 @@ import type { Outcome } from '../../shared/protocol.ts';
 import type { DecisionLog } from '../../shared/decision-log.ts';
 import { EXECUTION_ERRORS } from '../../shared/errors.ts';
 import { Transpiler, TranspileError, TranspileAbortedError } from '../source/transpile.ts';
-import { remapPositions, type WrapShifts } from '../source/positions.ts';
+import { originalPosition, parseSourceMap, remapPositions, type WrapShifts } from '../source/positions.ts';
 import { wrapMain, ModuleSpecifierError } from '../source/wrap-main.ts';
 import { resolveImport, ImportError, type BuiltinModules } from '../source/resolve-import.ts';
 import { loadExternalModules } from '../source/external-modules.ts';
@@ -131,6 +132,10 @@ export class RunLoop {
   /** The transpiled main module (a plain script as written), for assert's source expressions. */
   #js: string | undefined;
   #jsLines: string[] | undefined;
+  /** esbuild's map of #js when one was made (see run()), to read source expressions as submitted. */
+  #mapJson: string | null = null;
+  #sourceMap: SourceMap | undefined;
+  #sourceLines: string[] | undefined;
 
   readonly #resources = new RunResources();
   /** This run's uncancellable threadpool work: held past the resources' release, which it outlives. */
@@ -212,9 +217,19 @@ export class RunLoop {
         const js = this.#js;
         const shifts = this.#shifts;
         if (js === undefined || shifts === undefined) return undefined;
+        const col = shifts.toTranspiled(line, column - 1);
+        // A transformed script is read as submitted, as Node reads its file: esbuild reformats
+        // lines (`undefined` → `void 0`, quotes, folded constants, renamed bindings).
         this.#jsLines ??= js.split('\n');
+        if (this.#mapJson !== null) {
+          this.#sourceMap ??= parseSourceMap(this.#mapJson);
+          const at = this.#sourceMap === undefined ? undefined : originalPosition(this.#sourceMap, line, col, this.#jsLines[line - 1]);
+          this.#sourceLines ??= this.#spec.code.split('\n');
+          const text = at === undefined ? undefined : this.#sourceLines[at.line - 1];
+          if (at !== undefined && text !== undefined) return { text, column: at.column };
+        }
         const text = this.#jsLines[line - 1];
-        return text === undefined ? undefined : { text, column: shifts.toTranspiled(line, column - 1) };
+        return text === undefined ? undefined : { text, column: col };
       },
       settle: (ok, value) => {
         if (!ok) {
@@ -262,8 +277,12 @@ export class RunLoop {
       let wrapped;
       let external = new Map<string, string>();
       try {
-        // No source map here: it costs ~0.2 ms a run, and only failed runs need one (see #end).
-        const { code: js } = await this.#transpiler.transpileModule(this.#spec.code, 'main.ts', false, this.#ended.signal);
+        // No source map here (it costs ~0.2 ms a run, and only failed runs need one, see #end),
+        // except for a script that may use assert: a falsy assert.ok() quotes its call as written
+        // (mainSourceLine), which a transformed script only has through the map.
+        const withMap = this.#spec.code.includes('assert');
+        const { code: js, map } = await this.#transpiler.transpileModule(this.#spec.code, 'main.ts', withMap, this.#ended.signal);
+        this.#mapJson = withMap && map !== null && map !== '' ? map : null;
         wrapped = wrapMain(js, { persistTopLevel: this.#spec.persistTopLevel === true, externalImports: this.#spec.externalModules === true, prologueLine: realm.lineOffsets === true });
         this.#shifts = wrapped.shifts;
         this.#js = js;

@@ -32,6 +32,30 @@ export class WrapShifts {
 
 const MAIN_POSITION = /file:\/\/\/main\.js:(\d+):(\d+)/g;
 
+/** esbuild's source map (JSON) as a SourceMap, or undefined when it does not parse. */
+export function parseSourceMap(mapJson: string): SourceMap | undefined {
+  try {
+    return new SourceMap(JSON.parse(mapJson) as ConstructorParameters<typeof SourceMap>[0]);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The submitted source's position (1-based line, 0-based column) of transpiled `line`:`col`.
+ * With the transpiled line's text, whitespace after the mapping found is not counted: esbuild maps
+ * a statement from the start of its line, before the indentation it wrote itself.
+ */
+export function originalPosition(map: SourceMap, line: number, col: number, generatedText?: string): { line: number; column: number } | undefined {
+  const entry = map.findEntry(line - 1, col) as { originalLine?: number; originalColumn?: number; generatedLine?: number; generatedColumn?: number };
+  if (entry.originalLine === undefined || entry.originalColumn === undefined || entry.generatedColumn === undefined) return undefined;
+  if (entry.generatedLine !== line - 1) return { line: entry.originalLine + 1, column: entry.originalColumn };
+  // findEntry gives the mapping at or before the position; keep the offset into that token.
+  let from = entry.generatedColumn;
+  if (generatedText !== undefined) while (from < col && /\s/.test(generatedText[from] ?? '')) from++;
+  return { line: entry.originalLine + 1, column: entry.originalColumn + col - from };
+}
+
 /**
  * Rewrites every main.js position in `text` to the submitted source's line and column. A null map:
  * the script ran as written (plain-module.ts), so only the wrapper's shifts are undone.
@@ -41,19 +65,11 @@ export function remapPositions(text: string, shifts: WrapShifts, mapJson: string
   if (mapJson === null) {
     return text.replace(MAIN_POSITION, (_whole, l: string, c: string) => `file:///main.js:${l}:${shifts.toTranspiled(Number(l), Number(c) - 1) + 1}`);
   }
-  let map: SourceMap | undefined;
-  try {
-    map = new SourceMap(JSON.parse(mapJson) as ConstructorParameters<typeof SourceMap>[0]);
-  } catch {
-    return text;
-  }
+  const map = parseSourceMap(mapJson);
+  if (map === undefined) return text;
   return text.replace(MAIN_POSITION, (whole, l: string, c: string) => {
     const line = Number(l);
-    const col = shifts.toTranspiled(line, Number(c) - 1);
-    const entry = map.findEntry(line - 1, col) as { originalLine?: number; originalColumn?: number; generatedLine?: number; generatedColumn?: number };
-    if (entry.originalLine === undefined || entry.originalColumn === undefined || entry.generatedColumn === undefined) return whole;
-    // findEntry gives the mapping at or before the position; keep the offset into that token.
-    const column = entry.originalColumn + (entry.generatedLine === line - 1 ? col - entry.generatedColumn : 0);
-    return `file:///main.js:${entry.originalLine + 1}:${column + 1}`;
+    const at = originalPosition(map, line, shifts.toTranspiled(line, Number(c) - 1));
+    return at === undefined ? whole : `file:///main.js:${at.line}:${at.column + 1}`;
   });
 }

@@ -40,7 +40,11 @@ export const KNOWN: Record<string, Partial<Record<EngineName, Known>>> = {
   },
   util: {
     v8: { ...UTIL, ...V8_PROMISE_STATE },
-    quickjs: { ...UTIL, 'deprecate: not a function': "QuickJS's own TypeError text where Node shows V8's (`Object prototype may only be an Object or null: 1`)" },
+    quickjs: {
+      ...UTIL,
+      'deprecate: not a function': "QuickJS's own TypeError text where Node shows V8's (`Object prototype may only be an Object or null: 1`)",
+      'inspect: a null-prototype instance names the class that made it': "Node reads V8's internal constructor name (runjs asks V8 through a stack frame's type name); QuickJS keeps none, so the tag's `Object` shows",
+    },
   },
   vm: {
     v8: VM,

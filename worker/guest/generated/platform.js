@@ -364,7 +364,7 @@ const P = {
   ArrayBuffer_isView: ArrayBuffer.isView,
   Date_now: Date.now,
   Error_captureStackTrace: Error.captureStackTrace,
-  Error_isError: Error.isError,
+  Error_prepareStackTrace: Error.prepareStackTrace,
   JSON_parse: JSON.parse,
   JSON_stringify: JSON.stringify,
   Math_abs: Math.abs,
@@ -673,6 +673,7 @@ var __runjs_part = (() => {
     timers: "node-misc",
     tls: "net",
     "timers/promises": "node-misc",
+    tty: "node-misc",
     url: "node-misc",
     util: "util",
     vm: "vm",
@@ -1026,10 +1027,12 @@ var __runjs_part = (() => {
   var fromPart = (name) => requirePart(GLOBAL_PARTS[name]).globals[name];
   showLazyGlobalsAsData(defineGlobals({ self: g2, global: g2 }, GLOBAL_PARTS, fromPart));
   __runjs_P.Object_defineProperty(g2, /* @__PURE__ */ __runjs_P.Symbol_for("runjs.builtin"), { value: builtin });
+  if (!__runjs_P.Object_hasOwn(g2, Symbol.toStringTag)) __runjs_P.Object_defineProperty(g2, Symbol.toStringTag, { value: "global", writable: false, enumerable: false, configurable: true });
   installConsoleExtras(fromPrelude.console);
   var web = () => requirePart("web");
+  var deepEqualHooks = [];
   var coreExports = {
-    host: { op, opAsync, formatError, formatArg, onRunStart, failRun, failRunNow, setUncaughtHandler, watchDropped, setAfterTask, now, timeOrigin, requirePart, require: require2, promiseDetails, isPlatformInstance, currentFrame, enterFrame, runInFrame },
+    host: { op, opAsync, formatError, formatArg, onRunStart, failRun, failRunNow, setUncaughtHandler, watchDropped, setAfterTask, now, timeOrigin, requirePart, require: require2, promiseDetails, isPlatformInstance, currentFrame, enterFrame, runInFrame, deepEqualHooks },
     globals: new Proxy(fromPrelude, { get: (t, name) => __runjs_P.Object_hasOwn(t, name) ? t[name] : web().globals[name] })
   };
   __runjs_P.Object_defineProperties(coreExports, {

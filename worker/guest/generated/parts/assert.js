@@ -65,6 +65,17 @@ var __runjs_part = (() => {
     return target;
   }
   __name(copyError, "copyError");
+  function addEllipsis(string) {
+    const lines = __runjs_P.$split(string, "\n", 11);
+    if (lines.length > 10) {
+      lines.length = 10;
+      return `${__runjs_P.$join(lines, "\n")}
+...`;
+    }
+    if (string.length > 512) return `${__runjs_P.$slice(string, 512)}...`;
+    return string;
+  }
+  __name(addEllipsis, "addEllipsis");
   function makeAssertionError(inspect2, invalidArgType3, { myersDiff: myersDiff2, printMyersDiff: printMyersDiff2 }) {
     const inspectValue = /* @__PURE__ */ __name((v) => inspect2(v, { compact: false, customInspect: false, depth: 1e3, maxArrayLength: Infinity, showHidden: false, showProxy: false, sorted: true, getters: true }), "inspectValue");
     function simpleDiff(originalActual, actual, originalExpected, expected) {
@@ -212,6 +223,23 @@ should not loosely deep-equal
       }
       toString() {
         return `${this.name} [${this.code}]: ${this.message}`;
+      }
+      /**
+       * As Node's: inspected with `actual`/`expected` at depth 0 and long strings cut (more than 10
+       * lines, or — Node's own slice — the characters after the 512th), since the message already
+       * shows both values.
+       */
+      [/* @__PURE__ */ __runjs_P.Symbol_for("nodejs.util.inspect.custom")](recurseTimes, ctx) {
+        const tmpActual = this.actual;
+        const tmpExpected = this.expected;
+        if (typeof this.actual === "string") this.actual = addEllipsis(this.actual);
+        if (typeof this.expected === "string") this.expected = addEllipsis(this.expected);
+        try {
+          return inspect2(this, { ...ctx, customInspect: false, depth: 0 });
+        } finally {
+          this.actual = tmpActual;
+          this.expected = tmpExpected;
+        }
       }
     };
   }
@@ -373,6 +401,11 @@ should not loosely deep-equal
   var { invalidArgType: invalidArgType2, nodeError: nodeError2 } = core_default.shared;
   var { inspect, deepEqual: deepEqual2, deprecate, myersDiff, printMyersDiff } = util_default;
   var showShort = /* @__PURE__ */ __name((v) => inspect(v), "showShort");
+  function isError(v) {
+    const engineIsError = globalThis.Error.isError;
+    return typeof engineIsError === "function" && engineIsError(v) || v instanceof Error;
+  }
+  __name(isError, "isError");
   var AssertionError = makeAssertionError(inspect, invalidArgType2, { myersDiff, printMyersDiff });
   function fail(actual, expected, message, operator, stackStartFn, generated = void 0) {
     if (message instanceof Error) throw message;
@@ -382,6 +415,7 @@ should not loosely deep-equal
   }
   __name(fail, "fail");
   var MAIN_FRAME = /^\s*at (?:.*?\()?file:\/\/\/main\.js:(\d+):(\d+)\)?$/;
+  var EVAL_FRAME = /^\s*at (?:<eval>|anonymous) \(<input>:/;
   function callSource(fn) {
     const holder = {};
     const limit = Error.stackTraceLimit;
@@ -395,6 +429,7 @@ should not loosely deep-equal
     }
     const lines = __runjs_P.$split(String(holder.stack ?? ""), "\n");
     for (let i = 0; i < lines.length; i++) {
+      if (__runjs_P.$test(EVAL_FRAME, lines[i])) return void 0;
       if (!__runjs_P.$includes(lines[i], "file:///")) continue;
       const m = __runjs_P.$exec(MAIN_FRAME, lines[i]);
       if (m === null) return void 0;
@@ -428,6 +463,7 @@ should not loosely deep-equal
     throw err;
   }
   __name(innerOk, "innerOk");
+  var missingArgs = /* @__PURE__ */ __name(() => nodeError2(TypeError, "ERR_MISSING_ARGS", 'The "actual" and "expected" arguments must be specified'), "missingArgs");
   var Comparison = class {
     static {
       __name(this, "Comparison");
@@ -444,19 +480,28 @@ should not loosely deep-equal
     if (expected === void 0) return;
     if (typeof expected === "function") {
       if (expected.prototype !== void 0 && thrown instanceof expected) return;
-      if (__runjs_P.$isPrototypeOf(Error, expected) || expected === Error) {
-        fail(thrown, expected, message, operator, fn, `The error is expected to be an instance of "${expected.name}". Received "${thrown?.constructor?.name}"
+      if (__runjs_P.$isPrototypeOf(Error, expected)) {
+        let text = `The error is expected to be an instance of "${expected.name}". Received `;
+        if (isError(thrown)) {
+          const name = thrown.constructor?.name || thrown.name;
+          text += expected.name === name ? "an error with identical name but a different prototype." : `"${name}"`;
+          if (thrown.message) text += `
 
 Error message:
 
-${thrown?.message}`);
+${thrown.message}`;
+        } else {
+          text += `"${inspect(thrown, { depth: -1 })}"`;
+        }
+        fail(thrown, expected, message, operator, fn, text);
       }
-      if (__runjs_P.$call(expected, {}, thrown) === true) return;
-      fail(thrown, expected, message, operator, fn, `The ${expected.name ? `"${expected.name}" ` : ""}validation function is expected to return "true". Received ${showShort(__runjs_P.$call(expected, {}, thrown))}
+      const res = __runjs_P.Reflect_apply(expected, {}, [thrown]);
+      if (res === true) return;
+      fail(thrown, expected, message, operator, fn, `The ${expected.name ? `"${expected.name}" ` : ""}validation function is expected to return "true". Received ${showShort(res)}${isError(thrown) ? `
 
 Caught error:
 
-${thrown}`);
+${thrown}` : ""}`);
     }
     if (expected instanceof RegExp) {
       const str = String(thrown);
@@ -478,12 +523,8 @@ ${showShort(str)}
       for (const k of __runjs_P.iter(keys)) {
         const want = expected[k];
         const got = thrown?.[k];
-        if (want instanceof RegExp && typeof got === "string") {
-          if (!__runjs_P.$test(want, got)) fail(thrown, expected, message, operator, fn, `The input did not match the regular expression ${String(want)}. Input:
-
-${showShort(got)}
-`);
-        } else if (!deepEqual2(got, want, true)) {
+        if (want instanceof RegExp && typeof got === "string" && __runjs_P.$test(want, got)) continue;
+        if (!(k in thrown) || !deepEqual2(got, want, true)) {
           const err = new AssertionError({ actual: new Comparison(thrown, keys), expected: new Comparison(expected, keys, thrown), operator: "deepStrictEqual", stackStartFn: fn });
           err.actual = thrown;
           err.expected = expected;
@@ -627,32 +668,41 @@ ${showShort(string)}
     }, "strict") : /* @__PURE__ */ __name(function ok(...args) {
       innerOk(assert2, args);
     }, "ok");
-    const looseEqual = /* @__PURE__ */ __name((a, b, message) => {
+    const looseEqual = /* @__PURE__ */ __name(function equal(a, b, message) {
+      if (arguments.length < 2) throw missingArgs();
       if (!(a == b || __runjs_P.Number_isNaN(a) && __runjs_P.Number_isNaN(b))) fail(a, b, message, "==", looseEqual);
-    }, "looseEqual");
-    const looseNotEqual = /* @__PURE__ */ __name((a, b, message) => {
+    }, "equal");
+    const looseNotEqual = /* @__PURE__ */ __name(function notEqual(a, b, message) {
+      if (arguments.length < 2) throw missingArgs();
       if (a == b || __runjs_P.Number_isNaN(a) && __runjs_P.Number_isNaN(b)) fail(a, b, message, "!=", looseNotEqual);
-    }, "looseNotEqual");
-    const strictEqual = /* @__PURE__ */ __name((a, b, message) => {
-      if (!__runjs_P.Object_is(a, b)) fail(a, b, message, "strictEqual", strictEqual);
+    }, "notEqual");
+    const strictEqual = /* @__PURE__ */ __name(function strictEqual2(a, b, message) {
+      if (arguments.length < 2) throw missingArgs();
+      if (!__runjs_P.Object_is(a, b)) fail(a, b, message, "strictEqual", strictEqual2);
     }, "strictEqual");
-    const notStrictEqual = /* @__PURE__ */ __name((a, b, message) => {
-      if (__runjs_P.Object_is(a, b)) fail(a, b, message, "notStrictEqual", notStrictEqual);
+    const notStrictEqual = /* @__PURE__ */ __name(function notStrictEqual2(a, b, message) {
+      if (arguments.length < 2) throw missingArgs();
+      if (__runjs_P.Object_is(a, b)) fail(a, b, message, "notStrictEqual", notStrictEqual2);
     }, "notStrictEqual");
     const deepStrictEqual = /* @__PURE__ */ __name(function deepStrictEqual2(a, b, message) {
+      if (arguments.length < 2) throw missingArgs();
       if (!deepEqual2(a, b, true, void 0, skipsPrototype(this))) fail(a, b, message, "deepStrictEqual", deepStrictEqual2);
     }, "deepStrictEqual");
     const notDeepStrictEqual = /* @__PURE__ */ __name(function notDeepStrictEqual2(a, b, message) {
+      if (arguments.length < 2) throw missingArgs();
       if (deepEqual2(a, b, true, void 0, skipsPrototype(this))) fail(a, b, message, "notDeepStrictEqual", notDeepStrictEqual2);
     }, "notDeepStrictEqual");
-    const looseDeepEqual = /* @__PURE__ */ __name((a, b, message) => {
+    const looseDeepEqual = /* @__PURE__ */ __name(function deepEqual_(a, b, message) {
+      if (arguments.length < 2) throw missingArgs();
       if (!deepEqual2(a, b, false)) fail(a, b, message, "deepEqual", looseDeepEqual);
-    }, "looseDeepEqual");
-    const looseNotDeepEqual = /* @__PURE__ */ __name((a, b, message) => {
+    }, "deepEqual_");
+    const looseNotDeepEqual = /* @__PURE__ */ __name(function notDeepEqual(a, b, message) {
+      if (arguments.length < 2) throw missingArgs();
       if (deepEqual2(a, b, false)) fail(a, b, message, "notDeepEqual", looseNotDeepEqual);
-    }, "looseNotDeepEqual");
+    }, "notDeepEqual");
+    __runjs_P.Object_defineProperty(looseDeepEqual, "name", { value: "deepEqual" });
     const partialDeepStrictEqual2 = /* @__PURE__ */ __name(function partialDeepStrictEqual3(a, b, message) {
-      if (arguments.length < 2) throw nodeError2(TypeError, "ERR_MISSING_ARGS", 'The "actual" and "expected" arguments must be specified');
+      if (arguments.length < 2) throw missingArgs();
       if (!partialDeepStrictEqual(a, b)) fail(a, b, message, "partialDeepStrictEqual", partialDeepStrictEqual3);
     }, "partialDeepStrictEqual");
     __runjs_P.Object_assign(assert2, {

@@ -172,6 +172,11 @@ var __runjs_part = (() => {
       return other instanceof _KeyObject && timingSafeEqual(this.#bytes, other.export());
     }
   };
+  var SecretKeyObject = class extends KeyObject {
+    static {
+      __name(this, "SecretKeyObject");
+    }
+  };
   function randomBytes(size, callback = void 0) {
     if (typeof size !== "number" || !__runjs_P.Number_isInteger(size) || size < 0 || size > 2 ** 31 - 1) {
       throw outOfRange("size", `>= 0 && <= ${2 ** 31 - 1}`, size);
@@ -291,7 +296,7 @@ var __runjs_part = (() => {
       hashesCache ??= op("crypto.hashes");
       return __runjs_P.$slice(hashesCache);
     },
-    createSecretKey: /* @__PURE__ */ __name((key, encoding = void 0) => new KeyObject(__runjs_P.$slice(toBytes(key, encoding, "key"))), "createSecretKey"),
+    createSecretKey: /* @__PURE__ */ __name((key, encoding = void 0) => new SecretKeyObject(__runjs_P.$slice(toBytes(key, encoding, "key"))), "createSecretKey"),
     randomBytes,
     pseudoRandomBytes: randomBytes,
     randomFillSync: /* @__PURE__ */ __name((buf, offset = 0, size = void 0) => fill(buf, offset, size), "randomFillSync"),
@@ -321,6 +326,7 @@ var __runjs_part = (() => {
     KeyObject,
     constants: {}
   };
+  __runjs_P.$push(core_default.host.deepEqualHooks, (a, b) => a instanceof KeyObject ? b instanceof KeyObject && a.equals(b) : void 0);
   var modules = { crypto };
   var globals = {};
   return __toCommonJS(crypto_exports);

@@ -1130,6 +1130,40 @@ Timeout duration was set to 1.`, "TimeoutNaNWarning");
   }
   __name(makeReadline, "makeReadline");
 
+  // worker/guest/platform/parts/node/tty.js
+  var { nodeError: nodeError3 } = core_default.shared;
+  function isatty(_fd) {
+    return false;
+  }
+  __name(isatty, "isatty");
+  function ttyInitFailed(fd) {
+    if (!__runjs_P.Number_isInteger(fd) || fd < 0 || fd > 2147483647) {
+      throw nodeError3(RangeError, "ERR_INVALID_FD", `"fd" must be a positive integer: ${fd}`);
+    }
+    const err = nodeError3(Error, "ERR_TTY_INIT_FAILED", "TTY initialization failed: uv_tty_init returned EINVAL (invalid argument)");
+    __runjs_P.Object_defineProperty(err, "name", { value: "SystemError", writable: true, enumerable: false, configurable: true });
+    __runjs_P.Object_assign(err, { info: { errno: -22, code: "EINVAL", message: "invalid argument", syscall: "uv_tty_init" }, errno: -22, syscall: "uv_tty_init" });
+    return err;
+  }
+  __name(ttyInitFailed, "ttyInitFailed");
+  var ReadStream = class {
+    static {
+      __name(this, "ReadStream");
+    }
+    constructor(fd) {
+      throw ttyInitFailed(fd);
+    }
+  };
+  var WriteStream = class {
+    static {
+      __name(this, "WriteStream");
+    }
+    constructor(fd) {
+      throw ttyInitFailed(fd);
+    }
+  };
+  var tty = { isatty, ReadStream, WriteStream };
+
   // worker/guest/platform/parts/node-misc.js
   var console = core_default.globals.console;
   var Console = class {
@@ -1169,6 +1203,7 @@ Timeout duration was set to 1.`, "TimeoutNaNWarning");
     module: moduleModule,
     async_hooks: asyncHooks,
     worker_threads: workerThreads,
+    tty,
     // Made on first require (it loads the events and buffer parts).
     get readline() {
       return readline ??= makeReadline();

@@ -10,6 +10,14 @@ var __runjs_part = (() => {
   var __getProtoOf = __runjs_P.Object_getPrototypeOf;
   var __hasOwnProp = __runjs_P.ObjectProto_hasOwnProperty;
   var __name = (target, value) => __defProp(target, "name", { value, configurable: true });
+  var __esm = (fn, res, err) => function __init() {
+    if (err) throw err[0];
+    try {
+      return fn && (res = (0, fn[__getOwnPropNames(fn)[0]])(fn = 0)), res;
+    } catch (e) {
+      throw err = [e], e;
+    }
+  };
   var __commonJS = (cb, mod) => function __require() {
     try {
       return mod || (0, cb[__getOwnPropNames(cb)[0]])((mod = { exports: {} }).exports, mod), mod.exports;
@@ -38,6 +46,113 @@ var __runjs_part = (() => {
     mod
   ));
   var __toCommonJS = (mod) => __copyProps(__defProp({}, "__esModule", { value: true }), mod);
+
+  // worker/guest/platform/parts/util/types.js
+  var types_exports = {};
+  __export(types_exports, {
+    types: () => types
+  });
+  var tryCall, TypedArrayProto, typedArrayTag, byteLengthGetter, isSab, dataViewByteLength, mapSize, setSize, isObject, tagOf, protoTag, MapIteratorProto, SetIteratorProto, GeneratorProto, AsyncFunctionProto, GeneratorFunctionProto, AsyncGeneratorFunctionProto, types;
+  var init_types = __esm({
+    "worker/guest/platform/parts/util/types.js"() {
+      "use strict";
+      tryCall = /* @__PURE__ */ __name((fn, v) => {
+        try {
+          __runjs_P.$call(fn, v);
+          return true;
+        } catch {
+          return false;
+        }
+      }, "tryCall");
+      TypedArrayProto = __runjs_P.Object_getPrototypeOf(Uint8Array.prototype);
+      typedArrayTag = __runjs_P.Object_getOwnPropertyDescriptor(TypedArrayProto, Symbol.toStringTag).get;
+      byteLengthGetter = __runjs_P.Object_getOwnPropertyDescriptor(ArrayBuffer.prototype, "byteLength").get;
+      isSab = /* @__PURE__ */ __name((v) => {
+        const Sab = globalThis.SharedArrayBuffer;
+        const getter = typeof Sab === "function" ? __runjs_P.Object_getOwnPropertyDescriptor(Sab.prototype, "byteLength")?.get : void 0;
+        return typeof getter === "function" && tryCall(getter, v);
+      }, "isSab");
+      dataViewByteLength = __runjs_P.Object_getOwnPropertyDescriptor(DataView.prototype, "byteLength").get;
+      mapSize = __runjs_P.Object_getOwnPropertyDescriptor(Map.prototype, "size").get;
+      setSize = __runjs_P.Object_getOwnPropertyDescriptor(Set.prototype, "size").get;
+      isObject = /* @__PURE__ */ __name((v) => typeof v === "object" && v !== null || typeof v === "function", "isObject");
+      tagOf = /* @__PURE__ */ __name((v) => __runjs_P.ArrayBuffer_isView(v) ? __runjs_P.$call(typedArrayTag, v) : void 0, "tagOf");
+      protoTag = /* @__PURE__ */ __name((v) => {
+        try {
+          return __runjs_P.$call(__runjs_P.ObjectProto_toString, __runjs_P.Object_getPrototypeOf(v));
+        } catch {
+          return "";
+        }
+      }, "protoTag");
+      MapIteratorProto = __runjs_P.boot_MapIterator_proto;
+      SetIteratorProto = __runjs_P.boot_SetIterator_proto;
+      GeneratorProto = __runjs_P.Object_getPrototypeOf(function* () {
+      }).prototype;
+      AsyncFunctionProto = __runjs_P.Object_getPrototypeOf(async function() {
+      });
+      GeneratorFunctionProto = __runjs_P.Object_getPrototypeOf(function* () {
+      });
+      AsyncGeneratorFunctionProto = __runjs_P.Object_getPrototypeOf(async function* () {
+      });
+      types = {
+        isAnyArrayBuffer: /* @__PURE__ */ __name((v) => isObject(v) && (tryCall(byteLengthGetter, v) || isSab(v)), "isAnyArrayBuffer"),
+        isArrayBuffer: /* @__PURE__ */ __name((v) => isObject(v) && tryCall(byteLengthGetter, v), "isArrayBuffer"),
+        isSharedArrayBuffer: /* @__PURE__ */ __name((v) => isObject(v) && isSab(v), "isSharedArrayBuffer"),
+        isArrayBufferView: /* @__PURE__ */ __name((v) => __runjs_P.ArrayBuffer_isView(v), "isArrayBufferView"),
+        isTypedArray: /* @__PURE__ */ __name((v) => tagOf(v) !== void 0, "isTypedArray"),
+        isUint8Array: /* @__PURE__ */ __name((v) => tagOf(v) === "Uint8Array", "isUint8Array"),
+        isUint8ClampedArray: /* @__PURE__ */ __name((v) => tagOf(v) === "Uint8ClampedArray", "isUint8ClampedArray"),
+        isUint16Array: /* @__PURE__ */ __name((v) => tagOf(v) === "Uint16Array", "isUint16Array"),
+        isUint32Array: /* @__PURE__ */ __name((v) => tagOf(v) === "Uint32Array", "isUint32Array"),
+        isInt8Array: /* @__PURE__ */ __name((v) => tagOf(v) === "Int8Array", "isInt8Array"),
+        isInt16Array: /* @__PURE__ */ __name((v) => tagOf(v) === "Int16Array", "isInt16Array"),
+        isInt32Array: /* @__PURE__ */ __name((v) => tagOf(v) === "Int32Array", "isInt32Array"),
+        isFloat16Array: /* @__PURE__ */ __name((v) => tagOf(v) === "Float16Array", "isFloat16Array"),
+        isFloat32Array: /* @__PURE__ */ __name((v) => tagOf(v) === "Float32Array", "isFloat32Array"),
+        isFloat64Array: /* @__PURE__ */ __name((v) => tagOf(v) === "Float64Array", "isFloat64Array"),
+        isBigInt64Array: /* @__PURE__ */ __name((v) => tagOf(v) === "BigInt64Array", "isBigInt64Array"),
+        isBigUint64Array: /* @__PURE__ */ __name((v) => tagOf(v) === "BigUint64Array", "isBigUint64Array"),
+        isDataView: /* @__PURE__ */ __name((v) => isObject(v) && tryCall(dataViewByteLength, v), "isDataView"),
+        isMap: /* @__PURE__ */ __name((v) => isObject(v) && tryCall(mapSize, v), "isMap"),
+        isSet: /* @__PURE__ */ __name((v) => isObject(v) && tryCall(setSize, v), "isSet"),
+        isWeakMap: /* @__PURE__ */ __name((v) => isObject(v) && tryCall(function() {
+          __runjs_P.$call(__runjs_P.WeakMapProto_has, this, {});
+        }, v), "isWeakMap"),
+        isWeakSet: /* @__PURE__ */ __name((v) => isObject(v) && tryCall(function() {
+          __runjs_P.$call(__runjs_P.WeakSetProto_has, this, {});
+        }, v), "isWeakSet"),
+        isDate: /* @__PURE__ */ __name((v) => isObject(v) && tryCall(__runjs_P.DateProto_getTime, v), "isDate"),
+        isRegExp: /* @__PURE__ */ __name((v) => isObject(v) && tryCall(__runjs_P.Object_getOwnPropertyDescriptor(RegExp.prototype, "source").get, v) && v !== RegExp.prototype, "isRegExp"),
+        isPromise: /* @__PURE__ */ __name((v) => isObject(v) && (v instanceof Promise || protoTag(v) === "[object Promise]"), "isPromise"),
+        // The engine's Error.isError (looked up per call: on V8 it is installed after the startup
+        // snapshot the platform boots from) tells a native error whose prototype was changed; without
+        // it, the tag and the prototype chain.
+        isNativeError: /* @__PURE__ */ __name((v) => {
+          const engineIsError = globalThis.Error.isError;
+          if (typeof engineIsError === "function") return engineIsError(v);
+          return isObject(v) && __runjs_P.$call(__runjs_P.ObjectProto_toString, v) === "[object Error]" && v instanceof Error;
+        }, "isNativeError"),
+        isBooleanObject: /* @__PURE__ */ __name((v) => isObject(v) && tryCall(__runjs_P.BooleanProto_valueOf, v), "isBooleanObject"),
+        isNumberObject: /* @__PURE__ */ __name((v) => isObject(v) && tryCall(__runjs_P.NumberProto_valueOf, v), "isNumberObject"),
+        isStringObject: /* @__PURE__ */ __name((v) => isObject(v) && tryCall(__runjs_P.StringProto_valueOf, v), "isStringObject"),
+        isBigIntObject: /* @__PURE__ */ __name((v) => isObject(v) && tryCall(__runjs_P.BigIntProto_valueOf, v), "isBigIntObject"),
+        isSymbolObject: /* @__PURE__ */ __name((v) => isObject(v) && tryCall(__runjs_P.SymbolProto_valueOf, v), "isSymbolObject"),
+        isBoxedPrimitive: /* @__PURE__ */ __name((v) => types.isBooleanObject(v) || types.isNumberObject(v) || types.isStringObject(v) || types.isBigIntObject(v) || types.isSymbolObject(v), "isBoxedPrimitive"),
+        isMapIterator: /* @__PURE__ */ __name((v) => isObject(v) && __runjs_P.Object_getPrototypeOf(v) === MapIteratorProto, "isMapIterator"),
+        isSetIterator: /* @__PURE__ */ __name((v) => isObject(v) && __runjs_P.Object_getPrototypeOf(v) === SetIteratorProto, "isSetIterator"),
+        isGeneratorObject: /* @__PURE__ */ __name((v) => isObject(v) && __runjs_P.Object_getPrototypeOf(__runjs_P.Object_getPrototypeOf(v)) === GeneratorProto, "isGeneratorObject"),
+        isAsyncFunction: /* @__PURE__ */ __name((v) => typeof v === "function" && (__runjs_P.Object_getPrototypeOf(v) === AsyncFunctionProto || __runjs_P.Object_getPrototypeOf(v) === AsyncGeneratorFunctionProto), "isAsyncFunction"),
+        isGeneratorFunction: /* @__PURE__ */ __name((v) => typeof v === "function" && (__runjs_P.Object_getPrototypeOf(v) === GeneratorFunctionProto || __runjs_P.Object_getPrototypeOf(v) === AsyncGeneratorFunctionProto), "isGeneratorFunction"),
+        isArgumentsObject: /* @__PURE__ */ __name((v) => isObject(v) && __runjs_P.$call(__runjs_P.ObjectProto_toString, v) === "[object Arguments]", "isArgumentsObject"),
+        isModuleNamespaceObject: /* @__PURE__ */ __name((v) => isObject(v) && __runjs_P.Object_getPrototypeOf(v) === null && v[Symbol.toStringTag] === "Module", "isModuleNamespaceObject"),
+        isProxy: /* @__PURE__ */ __name(() => false, "isProxy"),
+        isExternal: /* @__PURE__ */ __name(() => false, "isExternal"),
+        isWeakRef: /* @__PURE__ */ __name((v) => typeof WeakRef === "function" && isObject(v) && tryCall(WeakRef.prototype.deref, v), "isWeakRef"),
+        isKeyObject: /* @__PURE__ */ __name(() => false, "isKeyObject"),
+        isCryptoKey: /* @__PURE__ */ __name((v) => isObject(v) && __runjs_P.$call(__runjs_P.ObjectProto_toString, v) === "[object CryptoKey]", "isCryptoKey")
+      };
+    }
+  });
 
   // worker/guest/platform/parts/util/inspect-primordials.js
   var require_inspect_primordials = __commonJS({
@@ -256,7 +371,12 @@ var __runjs_part = (() => {
         Error,
         ErrorPrototype: Error.prototype,
         ErrorCaptureStackTrace: __runjs_P.Error_captureStackTrace,
-        ErrorIsError: __runjs_P.Error_isError,
+        // Looked up per call: on V8 a realm's Error.isError is installed after the startup snapshot the
+        // platform (and a preloaded util part) boots from. Undefined where the engine has none.
+        ErrorIsError: /* @__PURE__ */ __name((v) => {
+          const isError2 = globalThis.Error.isError;
+          return typeof isError2 === "function" ? isError2(v) : void 0;
+        }, "ErrorIsError"),
         ErrorPrototypeToString: uncurryThis(__runjs_P.ErrorProto_toString),
         EvalError,
         Float32Array,
@@ -377,6 +497,40 @@ var __runjs_part = (() => {
   var require_core = __commonJS({
     "runjs:runjs:part/core"(exports, module) {
       module.exports = __runjs_require("core");
+    }
+  });
+
+  // worker/guest/platform/parts/util/constructor-name.js
+  var constructor_name_exports = {};
+  __export(constructor_name_exports, {
+    engineConstructorName: () => engineConstructorName
+  });
+  function receiverFrame() {
+    const holder = {};
+    __runjs_P.Error_captureStackTrace(holder);
+    return holder.stack;
+  }
+  function engineConstructorName(obj) {
+    if (!__runjs_P.Object_hasOwn(Error, "stackTraceLimit")) return void 0;
+    const prepare = __runjs_P.Error_prepareStackTrace;
+    const limit = Error.stackTraceLimit;
+    let name;
+    try {
+      Error.stackTraceLimit = 1;
+      Error.prepareStackTrace = (_error, frames) => typeof frames?.[0]?.getTypeName === "function" ? frames[0].getTypeName() : void 0;
+      name = __runjs_P.Reflect_apply(receiverFrame, obj, []);
+    } catch {
+      name = void 0;
+    } finally {
+      Error.prepareStackTrace = prepare;
+      Error.stackTraceLimit = limit;
+    }
+    return typeof name === "string" && name !== "" && !__runjs_P.$includes(name, "\n") ? name : void 0;
+  }
+  var init_constructor_name = __esm({
+    "worker/guest/platform/parts/util/constructor-name.js"() {
+      __name(receiverFrame, "receiverFrame");
+      __name(engineConstructorName, "engineConstructorName");
     }
   });
 
@@ -1006,7 +1160,7 @@ ${t6}`);
                 }
               }
               const B2 = Lr(t4, R2, d2, f2, L2, o3, e4), T2 = (t4.budget[t4.indentationLvl] || 0) + B2.length;
-              return t4.budget[t4.indentationLvl] = T2, T2 > 2 ** 27 && (t4.depth = -1), B2;
+              return t4.budget[t4.indentationLvl] = T2, T2 > 2 ** 21 && (t4.depth = -1), B2;
             })(t3, e3, o2, i2);
             if (0 !== s2) for (let e4 = 0; e4 < s2; e4++) u2 = `${t3.stylize("Proxy(", "special")}${u2}${t3.stylize(")", "special")}`;
             return u2;
@@ -1645,8 +1799,21 @@ ${e3}`;
           }, "pathToFileURL"), URL: l };
         }, 101(t2, e2, n) {
           const r = n(683), { ArrayPrototypeJoin: o, Error: i, ErrorIsError: l, FunctionPrototypeSymbolHasInstance: s, StringPrototypeReplace: c, SymbolFor: a } = r, u = /\u001b\[\d\d?m/g;
-          t2.exports = { customInspectSymbol: a("nodejs.util.inspect.custom"), isError: /* @__PURE__ */ __name((t3) => l?.(t3) || s(i, t3), "isError"), join: o, removeColors: /* @__PURE__ */ __name((t3) => c(t3, u, ""), "removeColors") };
+          t2.exports = { customInspectSymbol: a("nodejs.util.inspect.custom"), isError: /* @__PURE__ */ __name((t3) => l?.(t3) || s(i, t3), "isError"), join: /* @__PURE__ */ __name((t3, e3) => {
+            let s2 = "";
+            if (t3.length !== 0) {
+              const l2 = t3.length - 1;
+              for (let i2 = 0; i2 < l2; i2++) {
+                s2 += t3[i2];
+                s2 += e3;
+              }
+              s2 += t3[l2];
+            }
+            return s2;
+          }, "join"), removeColors: /* @__PURE__ */ __name((t3) => c(t3, u, ""), "removeColors") };
         }, 499(t2, e2, n) {
+          t2.exports = (init_types(), __toCommonJS(types_exports)).types;
+          return;
           const r = n(683), { ArrayIsArray: o, BigInt: i, Boolean: l, DatePrototype: s, Error: c, FunctionPrototype: a, MapPrototypeHas: u, Number: f, ObjectDefineProperty: p, ObjectGetOwnPropertyDescriptor: y, ObjectGetPrototypeOf: g, ObjectIsFrozen: h, ObjectPrototype: d, SetPrototypeHas: m, String: b, Symbol: $, SymbolToStringTag: P, globalThis: S } = r, { getConstructorName: x } = n(727);
           function A(t3, ...e3) {
             for (const n2 of __runjs_P.iter(e3)) {
@@ -1959,6 +2126,8 @@ ${e3}`;
             return r2[0] === 0 ? [g, void 0] : [r2[0] === 2 ? h : 1, r2[1]];
           }, "getPromiseDetails"), getProxyDetails: y.getProxyDetails, Proxy: y.Proxy, previewEntries: /* @__PURE__ */ __name((t3) => [[], false], "previewEntries"), getConstructorName(t3) {
             if (!t3 || "object" != typeof t3) throw new i("Invalid object");
+            const v = (init_constructor_name(), __toCommonJS(constructor_name_exports)).engineConstructorName(t3);
+            if (v !== void 0) return v;
             if (t3.constructor?.name) return t3.constructor.name;
             const e3 = __runjs_P.$match(f(t3), /^\[object ([^\]]+)\]/);
             return e3 ? e3[1] : "Object";
@@ -2010,97 +2179,11 @@ ${e3}`;
   // runjs-esm:runjs:part/core
   var core_default = __runjs_require("core");
 
-  // worker/guest/platform/parts/util/types.js
-  var tryCall = /* @__PURE__ */ __name((fn, v) => {
-    try {
-      __runjs_P.$call(fn, v);
-      return true;
-    } catch {
-      return false;
-    }
-  }, "tryCall");
-  var TypedArrayProto = __runjs_P.Object_getPrototypeOf(Uint8Array.prototype);
-  var typedArrayTag = __runjs_P.Object_getOwnPropertyDescriptor(TypedArrayProto, Symbol.toStringTag).get;
-  var byteLengthGetter = __runjs_P.Object_getOwnPropertyDescriptor(ArrayBuffer.prototype, "byteLength").get;
-  var isSab = /* @__PURE__ */ __name((v) => {
-    const Sab = globalThis.SharedArrayBuffer;
-    const getter = typeof Sab === "function" ? __runjs_P.Object_getOwnPropertyDescriptor(Sab.prototype, "byteLength")?.get : void 0;
-    return typeof getter === "function" && tryCall(getter, v);
-  }, "isSab");
-  var dataViewByteLength = __runjs_P.Object_getOwnPropertyDescriptor(DataView.prototype, "byteLength").get;
-  var mapSize = __runjs_P.Object_getOwnPropertyDescriptor(Map.prototype, "size").get;
-  var setSize = __runjs_P.Object_getOwnPropertyDescriptor(Set.prototype, "size").get;
-  var isObject = /* @__PURE__ */ __name((v) => typeof v === "object" && v !== null || typeof v === "function", "isObject");
-  var tagOf = /* @__PURE__ */ __name((v) => __runjs_P.ArrayBuffer_isView(v) ? __runjs_P.$call(typedArrayTag, v) : void 0, "tagOf");
-  var protoTag = /* @__PURE__ */ __name((v) => {
-    try {
-      return __runjs_P.$call(__runjs_P.ObjectProto_toString, __runjs_P.Object_getPrototypeOf(v));
-    } catch {
-      return "";
-    }
-  }, "protoTag");
-  var MapIteratorProto = __runjs_P.boot_MapIterator_proto;
-  var SetIteratorProto = __runjs_P.boot_SetIterator_proto;
-  var GeneratorProto = __runjs_P.Object_getPrototypeOf(function* () {
-  }).prototype;
-  var AsyncFunctionProto = __runjs_P.Object_getPrototypeOf(async function() {
-  });
-  var GeneratorFunctionProto = __runjs_P.Object_getPrototypeOf(function* () {
-  });
-  var AsyncGeneratorFunctionProto = __runjs_P.Object_getPrototypeOf(async function* () {
-  });
-  var types = {
-    isAnyArrayBuffer: /* @__PURE__ */ __name((v) => isObject(v) && (tryCall(byteLengthGetter, v) || isSab(v)), "isAnyArrayBuffer"),
-    isArrayBuffer: /* @__PURE__ */ __name((v) => isObject(v) && tryCall(byteLengthGetter, v), "isArrayBuffer"),
-    isSharedArrayBuffer: /* @__PURE__ */ __name((v) => isObject(v) && isSab(v), "isSharedArrayBuffer"),
-    isArrayBufferView: /* @__PURE__ */ __name((v) => __runjs_P.ArrayBuffer_isView(v), "isArrayBufferView"),
-    isTypedArray: /* @__PURE__ */ __name((v) => tagOf(v) !== void 0, "isTypedArray"),
-    isUint8Array: /* @__PURE__ */ __name((v) => tagOf(v) === "Uint8Array", "isUint8Array"),
-    isUint8ClampedArray: /* @__PURE__ */ __name((v) => tagOf(v) === "Uint8ClampedArray", "isUint8ClampedArray"),
-    isUint16Array: /* @__PURE__ */ __name((v) => tagOf(v) === "Uint16Array", "isUint16Array"),
-    isUint32Array: /* @__PURE__ */ __name((v) => tagOf(v) === "Uint32Array", "isUint32Array"),
-    isInt8Array: /* @__PURE__ */ __name((v) => tagOf(v) === "Int8Array", "isInt8Array"),
-    isInt16Array: /* @__PURE__ */ __name((v) => tagOf(v) === "Int16Array", "isInt16Array"),
-    isInt32Array: /* @__PURE__ */ __name((v) => tagOf(v) === "Int32Array", "isInt32Array"),
-    isFloat16Array: /* @__PURE__ */ __name((v) => tagOf(v) === "Float16Array", "isFloat16Array"),
-    isFloat32Array: /* @__PURE__ */ __name((v) => tagOf(v) === "Float32Array", "isFloat32Array"),
-    isFloat64Array: /* @__PURE__ */ __name((v) => tagOf(v) === "Float64Array", "isFloat64Array"),
-    isBigInt64Array: /* @__PURE__ */ __name((v) => tagOf(v) === "BigInt64Array", "isBigInt64Array"),
-    isBigUint64Array: /* @__PURE__ */ __name((v) => tagOf(v) === "BigUint64Array", "isBigUint64Array"),
-    isDataView: /* @__PURE__ */ __name((v) => isObject(v) && tryCall(dataViewByteLength, v), "isDataView"),
-    isMap: /* @__PURE__ */ __name((v) => isObject(v) && tryCall(mapSize, v), "isMap"),
-    isSet: /* @__PURE__ */ __name((v) => isObject(v) && tryCall(setSize, v), "isSet"),
-    isWeakMap: /* @__PURE__ */ __name((v) => isObject(v) && tryCall(function() {
-      __runjs_P.$call(__runjs_P.WeakMapProto_has, this, {});
-    }, v), "isWeakMap"),
-    isWeakSet: /* @__PURE__ */ __name((v) => isObject(v) && tryCall(function() {
-      __runjs_P.$call(__runjs_P.WeakSetProto_has, this, {});
-    }, v), "isWeakSet"),
-    isDate: /* @__PURE__ */ __name((v) => isObject(v) && tryCall(__runjs_P.DateProto_getTime, v), "isDate"),
-    isRegExp: /* @__PURE__ */ __name((v) => isObject(v) && tryCall(__runjs_P.Object_getOwnPropertyDescriptor(RegExp.prototype, "source").get, v) && v !== RegExp.prototype, "isRegExp"),
-    isPromise: /* @__PURE__ */ __name((v) => isObject(v) && (v instanceof Promise || protoTag(v) === "[object Promise]"), "isPromise"),
-    isNativeError: /* @__PURE__ */ __name((v) => isObject(v) && __runjs_P.$call(__runjs_P.ObjectProto_toString, v) === "[object Error]" && v instanceof Error, "isNativeError"),
-    isBooleanObject: /* @__PURE__ */ __name((v) => isObject(v) && tryCall(__runjs_P.BooleanProto_valueOf, v), "isBooleanObject"),
-    isNumberObject: /* @__PURE__ */ __name((v) => isObject(v) && tryCall(__runjs_P.NumberProto_valueOf, v), "isNumberObject"),
-    isStringObject: /* @__PURE__ */ __name((v) => isObject(v) && tryCall(__runjs_P.StringProto_valueOf, v), "isStringObject"),
-    isBigIntObject: /* @__PURE__ */ __name((v) => isObject(v) && tryCall(__runjs_P.BigIntProto_valueOf, v), "isBigIntObject"),
-    isSymbolObject: /* @__PURE__ */ __name((v) => isObject(v) && tryCall(__runjs_P.SymbolProto_valueOf, v), "isSymbolObject"),
-    isBoxedPrimitive: /* @__PURE__ */ __name((v) => types.isBooleanObject(v) || types.isNumberObject(v) || types.isStringObject(v) || types.isBigIntObject(v) || types.isSymbolObject(v), "isBoxedPrimitive"),
-    isMapIterator: /* @__PURE__ */ __name((v) => isObject(v) && __runjs_P.Object_getPrototypeOf(v) === MapIteratorProto, "isMapIterator"),
-    isSetIterator: /* @__PURE__ */ __name((v) => isObject(v) && __runjs_P.Object_getPrototypeOf(v) === SetIteratorProto, "isSetIterator"),
-    isGeneratorObject: /* @__PURE__ */ __name((v) => isObject(v) && __runjs_P.Object_getPrototypeOf(__runjs_P.Object_getPrototypeOf(v)) === GeneratorProto, "isGeneratorObject"),
-    isAsyncFunction: /* @__PURE__ */ __name((v) => typeof v === "function" && (__runjs_P.Object_getPrototypeOf(v) === AsyncFunctionProto || __runjs_P.Object_getPrototypeOf(v) === AsyncGeneratorFunctionProto), "isAsyncFunction"),
-    isGeneratorFunction: /* @__PURE__ */ __name((v) => typeof v === "function" && (__runjs_P.Object_getPrototypeOf(v) === GeneratorFunctionProto || __runjs_P.Object_getPrototypeOf(v) === AsyncGeneratorFunctionProto), "isGeneratorFunction"),
-    isArgumentsObject: /* @__PURE__ */ __name((v) => isObject(v) && __runjs_P.$call(__runjs_P.ObjectProto_toString, v) === "[object Arguments]", "isArgumentsObject"),
-    isModuleNamespaceObject: /* @__PURE__ */ __name((v) => isObject(v) && __runjs_P.Object_getPrototypeOf(v) === null && v[Symbol.toStringTag] === "Module", "isModuleNamespaceObject"),
-    isProxy: /* @__PURE__ */ __name(() => false, "isProxy"),
-    isExternal: /* @__PURE__ */ __name(() => false, "isExternal"),
-    isWeakRef: /* @__PURE__ */ __name((v) => typeof WeakRef === "function" && isObject(v) && tryCall(WeakRef.prototype.deref, v), "isWeakRef"),
-    isKeyObject: /* @__PURE__ */ __name(() => false, "isKeyObject"),
-    isCryptoKey: /* @__PURE__ */ __name((v) => isObject(v) && __runjs_P.$call(__runjs_P.ObjectProto_toString, v) === "[object CryptoKey]", "isCryptoKey")
-  };
+  // worker/guest/platform/parts/util.js
+  init_types();
 
   // worker/guest/platform/parts/util/deep-equal.js
+  init_types();
   var {
     isDate,
     isRegExp,
@@ -2147,6 +2230,16 @@ ${e3}`;
     return false;
   }
   __name(boxedEqual, "boxedEqual");
+  var typedArrayKind = __runjs_P.Object_getOwnPropertyDescriptor(__runjs_P.Object_getPrototypeOf(Uint8Array.prototype), Symbol.toStringTag).get;
+  function viewKind(v) {
+    return __runjs_P.$call(typedArrayKind, v);
+  }
+  __name(viewKind, "viewKind");
+  function isError(v) {
+    const engineIsError = globalThis.Error.isError;
+    return (typeof engineIsError === "function" ? engineIsError(v) : isNativeError(v)) || v instanceof Error;
+  }
+  __name(isError, "isError");
   function bytesOf(v) {
     return new Uint8Array(v.buffer, v.byteOffset, v.byteLength);
   }
@@ -2171,8 +2264,8 @@ ${e3}`;
       if (!isDate(b) || __runjs_P.$call(__runjs_P.DateProto_getTime, a) !== __runjs_P.$call(__runjs_P.DateProto_getTime, b)) return false;
     } else if (isRegExp(a)) {
       if (!isRegExp(b) || a.source !== b.source || a.flags !== b.flags || a.lastIndex !== b.lastIndex) return false;
-    } else if (isNativeError(a) || a instanceof Error) {
-      if (!isNativeError(b) && !(b instanceof Error) || a.message !== b.message || a.name !== b.name) return false;
+    } else if (isError(a)) {
+      if (!isError(b) || a.message !== b.message || a.name !== b.name) return false;
       for (const key of __runjs_P.iter(["cause", "errors"])) {
         const enumerable = __runjs_P.$call(__runjs_P.ObjectProto_propertyIsEnumerable, a, key);
         if (enumerable !== __runjs_P.$call(__runjs_P.ObjectProto_propertyIsEnumerable, b, key)) return false;
@@ -2182,7 +2275,7 @@ ${e3}`;
         if (has && !deepEqual(a[key], b[key], strict, memo, skipProto)) return false;
       }
     } else if (isArrayBufferView(a)) {
-      if (!isArrayBufferView(b) || a.byteLength !== b.byteLength) return false;
+      if (!isArrayBufferView(b) || viewKind(a) !== viewKind(b) || a.byteLength !== b.byteLength) return false;
       if (!strict && (tagA === "[object Float32Array]" || tagA === "[object Float64Array]")) {
         for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
       } else {
@@ -2205,8 +2298,10 @@ ${e3}`;
       for (let i = 0; i < x.length; i++) if (x[i] !== y[i]) return false;
     } else if (isBoxedPrimitive(a)) {
       if (!boxedEqual(a, b)) return false;
-    } else if (isBoxedPrimitive(b) || isMap(a) !== isMap(b) || isSet(a) !== isSet(b)) {
+    } else if (isBoxedPrimitive(b) || isMap(a) !== isMap(b) || isSet(a) !== isSet(b) || __runjs_P.Array_isArray(b) || isArrayBufferView(b) || isDate(b) || isRegExp(b) || isAnyArrayBuffer(b) || isError(b)) {
       return false;
+    } else {
+      for (const hook of __runjs_P.iter(core_default.host.deepEqualHooks)) if (hook(a, b) === false) return false;
     }
     const ka = ownKeys(a, strict);
     const kb = ownKeys(b, strict);
@@ -2258,16 +2353,17 @@ ${e3}`;
   function mapEqual(a, b, strict, memo, skipProto) {
     if (a.size !== b.size) return false;
     const pending = [];
+    const exact = /* @__PURE__ */ new Set();
     for (const {0: k, 1: v} of __runjs_P.iter(a)) {
       if (isObjectLike(k)) __runjs_P.$push(pending, [k, v]);
       else if (!__runjs_P.$has(b, k) || !deepEqual(v, __runjs_P.$get(b, k), strict, memo, skipProto)) {
         if (strict) return false;
         __runjs_P.$push(pending, [k, v]);
-      }
+      } else __runjs_P.$add(exact, k);
     }
     if (pending.length === 0) return true;
     const candidates = [];
-    for (const {0: k, 1: v} of __runjs_P.iter(b)) if (isObjectLike(k) || !strict) __runjs_P.$push(candidates, [k, v]);
+    for (const {0: k, 1: v} of __runjs_P.iter(b)) if (isObjectLike(k) || !strict && !__runjs_P.$has(exact, k)) __runjs_P.$push(candidates, [k, v]);
     for (const {0: k, 1: v} of __runjs_P.iter(pending)) {
       const i = __runjs_P.$findIndex(candidates, ({0: ck, 1: cv}) => deepEqual(k, ck, strict, memo, skipProto) && deepEqual(v, cv, strict, memo, skipProto));
       if (i < 0) return false;

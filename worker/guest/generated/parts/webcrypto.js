@@ -68,6 +68,12 @@ var __runjs_part = (() => {
     }
   };
   __runjs_P.Object_defineProperty(CryptoKey.prototype, Symbol.toStringTag, { value: "CryptoKey", configurable: true });
+  __runjs_P.$push(core_default.host.deepEqualHooks, (a, b) => {
+    const x = __runjs_P.$get(keys, a);
+    if (x === void 0) return void 0;
+    const y = __runjs_P.$get(keys, b);
+    return y !== void 0 && x.extractable === y.extractable && __runjs_P.JSON_stringify(x.material) === __runjs_P.JSON_stringify(y.material);
+  });
   function k(key) {
     const s = __runjs_P.$get(keys, key);
     if (s === void 0) throw new TypeError("Illegal invocation");

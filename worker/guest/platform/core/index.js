@@ -21,13 +21,21 @@ const fromPart = (name) => requirePart(GLOBAL_PARTS[name]).globals[name];
 showLazyGlobalsAsData(defineGlobals({ self: g, global: g }, GLOBAL_PARTS, fromPart));
 
 Object.defineProperty(g, Symbol.for('runjs.builtin'), { value: builtin });
+// Node's global object carries its own tag (`Object.prototype.toString.call(globalThis)` is
+// '[object global]', which assert's deep equality compares); QuickJS's has it natively, V8's not.
+if (!Object.hasOwn(g, Symbol.toStringTag)) Object.defineProperty(g, Symbol.toStringTag, { value: 'global', writable: false, enumerable: false, configurable: true });
 
 installConsoleExtras(fromPrelude.console);
 
 /** What the lazy parts see of core (`runjs:part/core`). */
 const web = () => requirePart('web');
+/**
+ * Deep equality of objects whose state is private to a part (crypto's KeyObject, webcrypto's
+ * CryptoKey): each such part adds `(a, b) => boolean | undefined` (undefined: `a` is not its).
+ */
+const deepEqualHooks = [];
 const coreExports = {
-  host: { op, opAsync, formatError, formatArg, onRunStart, failRun, failRunNow, setUncaughtHandler, watchDropped, setAfterTask, now, timeOrigin, requirePart, require, promiseDetails, isPlatformInstance, currentFrame, enterFrame, runInFrame },
+  host: { op, opAsync, formatError, formatArg, onRunStart, failRun, failRunNow, setUncaughtHandler, watchDropped, setAfterTask, now, timeOrigin, requirePart, require, promiseDetails, isPlatformInstance, currentFrame, enterFrame, runInFrame, deepEqualHooks },
   globals: new Proxy(fromPrelude, { get: (t, name) => (Object.hasOwn(t, name) ? t[name] : web().globals[name]) }),
 };
 Object.defineProperties(coreExports, {

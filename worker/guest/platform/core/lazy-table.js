@@ -39,6 +39,7 @@ export const MODULE_PARTS = {
   timers: 'node-misc',
   tls: 'net',
   'timers/promises': 'node-misc',
+  tty: 'node-misc',
   url: 'node-misc',
   util: 'util',
   vm: 'vm',

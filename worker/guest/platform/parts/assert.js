@@ -11,6 +11,11 @@ const { invalidArgType, nodeError } = core.shared;
 const { inspect, deepEqual, deprecate, myersDiff, printMyersDiff } = utilPart;
 
 const showShort = (v) => inspect(v);
+/** Node's isError: a native error (the engine's brand check where it has one) or an Error instance. */
+function isError(v) {
+  const engineIsError = globalThis.Error.isError;
+  return (typeof engineIsError === 'function' && engineIsError(v)) || v instanceof Error;
+}
 
 export const AssertionError = makeAssertionError(inspect, invalidArgType, { myersDiff, printMyersDiff });
 
@@ -23,6 +28,7 @@ function fail(actual, expected, message, operator, stackStartFn, generated = und
 }
 
 const MAIN_FRAME = /^\s*at (?:.*?\()?file:\/\/\/main\.js:(\d+):(\d+)\)?$/;
+const EVAL_FRAME = /^\s*at (?:<eval>|anonymous) \(<input>:/;
 
 /**
  * The source text of the call of `fn` when the main module made it. The first stack frame in
@@ -42,6 +48,9 @@ function callSource(fn) {
   }
   const lines = String(holder.stack ?? '').split('\n');
   for (let i = 0; i < lines.length; i++) {
+    // QuickJS names eval and `new Function` code `<input>` as it names the platform's parts; their
+    // frames (`<eval>`, `anonymous`) mean the call was not made by main.js's own text.
+    if (EVAL_FRAME.test(lines[i])) return undefined;
     if (!lines[i].includes('file:///')) continue;
     const m = MAIN_FRAME.exec(lines[i]);
     if (m === null) return undefined;
@@ -77,6 +86,8 @@ function innerOk(fn, args) {
   throw err;
 }
 
+const missingArgs = () => nodeError(TypeError, 'ERR_MISSING_ARGS', 'The "actual" and "expected" arguments must be specified');
+
 /** What a validation object is compared as (Node's Comparison: its name shows in the diff). */
 class Comparison {
   constructor(obj, keys, actual = undefined) {
@@ -92,11 +103,24 @@ function checkThrown(thrown, expected, message, fn, operator) {
   if (expected === undefined) return;
   if (typeof expected === 'function') {
     if (expected.prototype !== undefined && thrown instanceof expected) return;
-    if (Error.isPrototypeOf(expected) || expected === Error) {
-      fail(thrown, expected, message, operator, fn, `The error is expected to be an instance of "${expected.name}". Received "${thrown?.constructor?.name}"\n\nError message:\n\n${thrown?.message}`);
+    // As Node 24 (lib/assert.js expectedException): a subclass of Error names what was thrown —
+    // an error by its constructor's name, with its message when it has one; anything else
+    // inspected at depth -1. `Error` itself is no subclass of Error: it is called as a
+    // validation function, as in Node.
+    if (Error.isPrototypeOf(expected)) {
+      let text = `The error is expected to be an instance of "${expected.name}". Received `;
+      if (isError(thrown)) {
+        const name = thrown.constructor?.name || thrown.name;
+        text += expected.name === name ? 'an error with identical name but a different prototype.' : `"${name}"`;
+        if (thrown.message) text += `\n\nError message:\n\n${thrown.message}`;
+      } else {
+        text += `"${inspect(thrown, { depth: -1 })}"`;
+      }
+      fail(thrown, expected, message, operator, fn, text);
     }
-    if (expected.call({}, thrown) === true) return;
-    fail(thrown, expected, message, operator, fn, `The ${expected.name ? `"${expected.name}" ` : ''}validation function is expected to return "true". Received ${showShort(expected.call({}, thrown))}\n\nCaught error:\n\n${thrown}`);
+    const res = Reflect.apply(expected, {}, [thrown]);
+    if (res === true) return;
+    fail(thrown, expected, message, operator, fn, `The ${expected.name ? `"${expected.name}" ` : ''}validation function is expected to return "true". Received ${showShort(res)}${isError(thrown) ? `\n\nCaught error:\n\n${thrown}` : ''}`);
   }
   if (expected instanceof RegExp) {
     const str = String(thrown);
@@ -117,9 +141,10 @@ function checkThrown(thrown, expected, message, fn, operator) {
     for (const k of keys) {
       const want = expected[k];
       const got = thrown?.[k];
-      if (want instanceof RegExp && typeof got === 'string') {
-        if (!want.test(got)) fail(thrown, expected, message, operator, fn, `The input did not match the regular expression ${String(want)}. Input:\n\n${showShort(got)}\n`);
-      } else if (!deepEqual(got, want, true)) {
+      if (want instanceof RegExp && typeof got === 'string' && want.test(got)) continue;
+      // As Node: a key the error lacks fails even when expected as undefined, and a RegExp that
+      // does not match shows in the Comparison diff like any other key.
+      if (!(k in thrown) || !deepEqual(got, want, true)) {
         const err = new AssertionError({ actual: new Comparison(thrown, keys), expected: new Comparison(expected, keys, thrown), operator: 'deepStrictEqual', stackStartFn: fn });
         err.actual = thrown;
         err.expected = expected;
@@ -266,23 +291,46 @@ const skipsPrototype = (self) => (self !== null && typeof self === 'object' && a
 
 function makeAssert(strict) {
   const assert = strict ? function strict(...args) { innerOk(assert, args); } : function ok(...args) { innerOk(assert, args); };
-  const looseEqual = (a, b, message) => {
+  // As Node: each comparison needs both values (`ERR_MISSING_ARGS` when given fewer than two).
+  const looseEqual = function equal(a, b, message) {
+    if (arguments.length < 2) throw missingArgs();
     // eslint-disable-next-line eqeqeq
     if (!(a == b || (Number.isNaN(a) && Number.isNaN(b)))) fail(a, b, message, '==', looseEqual);
   };
-  const looseNotEqual = (a, b, message) => {
+  const looseNotEqual = function notEqual(a, b, message) {
+    if (arguments.length < 2) throw missingArgs();
     // eslint-disable-next-line eqeqeq
     if (a == b || (Number.isNaN(a) && Number.isNaN(b))) fail(a, b, message, '!=', looseNotEqual);
   };
-  const strictEqual = (a, b, message) => { if (!Object.is(a, b)) fail(a, b, message, 'strictEqual', strictEqual); };
-  const notStrictEqual = (a, b, message) => { if (Object.is(a, b)) fail(a, b, message, 'notStrictEqual', notStrictEqual); };
+  const strictEqual = function strictEqual(a, b, message) {
+    if (arguments.length < 2) throw missingArgs();
+    if (!Object.is(a, b)) fail(a, b, message, 'strictEqual', strictEqual);
+  };
+  const notStrictEqual = function notStrictEqual(a, b, message) {
+    if (arguments.length < 2) throw missingArgs();
+    if (Object.is(a, b)) fail(a, b, message, 'notStrictEqual', notStrictEqual);
+  };
   // Called on an Assert instance, these honour its skipPrototype option (Node 24).
-  const deepStrictEqual = function deepStrictEqual(a, b, message) { if (!deepEqual(a, b, true, undefined, skipsPrototype(this))) fail(a, b, message, 'deepStrictEqual', deepStrictEqual); };
-  const notDeepStrictEqual = function notDeepStrictEqual(a, b, message) { if (deepEqual(a, b, true, undefined, skipsPrototype(this))) fail(a, b, message, 'notDeepStrictEqual', notDeepStrictEqual); };
-  const looseDeepEqual = (a, b, message) => { if (!deepEqual(a, b, false)) fail(a, b, message, 'deepEqual', looseDeepEqual); };
-  const looseNotDeepEqual = (a, b, message) => { if (deepEqual(a, b, false)) fail(a, b, message, 'notDeepEqual', looseNotDeepEqual); };
+  const deepStrictEqual = function deepStrictEqual(a, b, message) {
+    if (arguments.length < 2) throw missingArgs();
+    if (!deepEqual(a, b, true, undefined, skipsPrototype(this))) fail(a, b, message, 'deepStrictEqual', deepStrictEqual);
+  };
+  const notDeepStrictEqual = function notDeepStrictEqual(a, b, message) {
+    if (arguments.length < 2) throw missingArgs();
+    if (deepEqual(a, b, true, undefined, skipsPrototype(this))) fail(a, b, message, 'notDeepStrictEqual', notDeepStrictEqual);
+  };
+  const looseDeepEqual = function deepEqual_(a, b, message) {
+    if (arguments.length < 2) throw missingArgs();
+    if (!deepEqual(a, b, false)) fail(a, b, message, 'deepEqual', looseDeepEqual);
+  };
+  const looseNotDeepEqual = function notDeepEqual(a, b, message) {
+    if (arguments.length < 2) throw missingArgs();
+    if (deepEqual(a, b, false)) fail(a, b, message, 'notDeepEqual', looseNotDeepEqual);
+  };
+  // (Named apart from the deepEqual it calls.)
+  Object.defineProperty(looseDeepEqual, 'name', { value: 'deepEqual' });
   const partialDeepStrictEqual = function partialDeepStrictEqual(a, b, message) {
-    if (arguments.length < 2) throw nodeError(TypeError, 'ERR_MISSING_ARGS', 'The "actual" and "expected" arguments must be specified');
+    if (arguments.length < 2) throw missingArgs();
     if (!isPartialDeepStrictEqual(a, b)) fail(a, b, message, 'partialDeepStrictEqual', partialDeepStrictEqual);
   };
   Object.assign(assert, {

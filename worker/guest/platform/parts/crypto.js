@@ -136,6 +136,9 @@ class KeyObject {
   }
 }
 
+/** What createSecretKey makes, named as Node's (`util.inspect` shows `SecretKeyObject {}`). */
+class SecretKeyObject extends KeyObject {}
+
 function randomBytes(size, callback = undefined) {
   if (typeof size !== 'number' || !Number.isInteger(size) || size < 0 || size > 2 ** 31 - 1) {
     throw outOfRange('size', `>= 0 && <= ${2 ** 31 - 1}`, size);
@@ -254,7 +257,7 @@ const crypto = {
     hashesCache ??= op('crypto.hashes');
     return hashesCache.slice();
   },
-  createSecretKey: (key, encoding = undefined) => new KeyObject(toBytes(key, encoding, 'key').slice()),
+  createSecretKey: (key, encoding = undefined) => new SecretKeyObject(toBytes(key, encoding, 'key').slice()),
   randomBytes,
   pseudoRandomBytes: randomBytes,
   randomFillSync: (buf, offset = 0, size = undefined) => fill(buf, offset, size),
@@ -282,6 +285,9 @@ const crypto = {
   KeyObject,
   constants: {},
 };
+
+// As Node's deep equality: two KeyObjects are equal when equals() says so.
+core.host.deepEqualHooks.push((a, b) => (a instanceof KeyObject ? b instanceof KeyObject && a.equals(b) : undefined));
 
 export const modules = { crypto };
 export const globals = {};

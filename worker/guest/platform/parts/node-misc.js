@@ -1,5 +1,5 @@
 // The small node: modules: os, querystring, url, timers, timers/promises, console, perf_hooks,
-// module, async_hooks, worker_threads, readline, readline/promises.
+// module, async_hooks, worker_threads, tty, readline, readline/promises.
 import { os } from './node/os.js';
 import { qs } from './node/querystring.js';
 import { url } from './node/url.js';
@@ -7,6 +7,7 @@ import { timers, promises } from './node/timers.js';
 import core from 'runjs:part/core';
 import { perfHooks, moduleModule, asyncHooks, workerThreads } from './node/small-modules.js';
 import { makeReadline } from './node/readline.js';
+import { tty } from './node/tty.js';
 
 const console = core.globals.console;
 
@@ -40,6 +41,7 @@ export const modules = {
   module: moduleModule,
   async_hooks: asyncHooks,
   worker_threads: workerThreads,
+  tty,
   // Made on first require (it loads the events and buffer parts).
   get readline() { return (readline ??= makeReadline()); },
   get 'readline/promises'() { return this.readline.promises; },

@@ -27,6 +27,15 @@ export class CryptoKey {
 }
 Object.defineProperty(CryptoKey.prototype, Symbol.toStringTag, { value: 'CryptoKey', configurable: true });
 
+// As Node's deep equality: two CryptoKeys are equal when their type, extractability, algorithm,
+// usages and key material are.
+core.host.deepEqualHooks.push((a, b) => {
+  const x = keys.get(a);
+  if (x === undefined) return undefined;
+  const y = keys.get(b);
+  return y !== undefined && x.extractable === y.extractable && JSON.stringify(x.material) === JSON.stringify(y.material);
+});
+
 function k(key) {
   const s = keys.get(key);
   if (s === undefined) throw new TypeError('Illegal invocation');

@@ -34,6 +34,16 @@ function copyError(source) {
   return target;
 }
 
+function addEllipsis(string) {
+  const lines = string.split('\n', 11);
+  if (lines.length > 10) {
+    lines.length = 10;
+    return `${lines.join('\n')}\n...`;
+  }
+  if (string.length > 512) return `${string.slice(512)}...`;
+  return string;
+}
+
 export function makeAssertionError(inspect, invalidArgType, { myersDiff, printMyersDiff }) {
   const inspectValue = (v) => inspect(v, { compact: false, customInspect: false, depth: 1000, maxArrayLength: Infinity, showHidden: false, showProxy: false, sorted: true, getters: true });
 
@@ -159,5 +169,22 @@ export function makeAssertionError(inspect, invalidArgType, { myersDiff, printMy
       this.name = 'AssertionError';
     }
     toString() { return `${this.name} [${this.code}]: ${this.message}`; }
+    /**
+     * As Node's: inspected with `actual`/`expected` at depth 0 and long strings cut (more than 10
+     * lines, or — Node's own slice — the characters after the 512th), since the message already
+     * shows both values.
+     */
+    [Symbol.for('nodejs.util.inspect.custom')](recurseTimes, ctx) {
+      const tmpActual = this.actual;
+      const tmpExpected = this.expected;
+      if (typeof this.actual === 'string') this.actual = addEllipsis(this.actual);
+      if (typeof this.expected === 'string') this.expected = addEllipsis(this.expected);
+      try {
+        return inspect(this, { ...ctx, customInspect: false, depth: 0 });
+      } finally {
+        this.actual = tmpActual;
+        this.expected = tmpExpected;
+      }
+    }
   };
 }

@@ -1,5 +1,6 @@
 // Node's deep-equality algorithm (lib/internal/util/comparisons.js), strict and loose: what
 // util.isDeepStrictEqual and assert.deep(Strict)Equal compare.
+import core from 'runjs:part/core';
 import { types } from './types.js';
 
 const { isDate, isRegExp, isNativeError, isBoxedPrimitive, isNumberObject, isStringObject, isBooleanObject,
@@ -41,6 +42,24 @@ function boxedEqual(a, b) {
   return false;
 }
 
+const typedArrayKind = Object.getOwnPropertyDescriptor(Object.getPrototypeOf(Uint8Array.prototype), Symbol.toStringTag).get;
+/** A view's element kind from its internal slot ('Uint8Array'…; undefined for a DataView). */
+function viewKind(v) {
+  return typedArrayKind.call(v);
+}
+
+/**
+ * Node's isError (a native error, or anything inheriting from Error.prototype). A native error
+ * whose prototype was taken away is told by the engine's Error.isError where it has one; the
+ * fallback is its tag, which an object can claim. Looked up at each call, as types.js's
+ * SharedArrayBuffer: on V8 a realm's Error.isError is installed after the startup snapshot the
+ * platform boots from.
+ */
+function isError(v) {
+  const engineIsError = globalThis.Error.isError;
+  return (typeof engineIsError === 'function' ? engineIsError(v) : isNativeError(v)) || v instanceof Error;
+}
+
 function bytesOf(v) {
   return new Uint8Array(v.buffer, v.byteOffset, v.byteLength);
 }
@@ -67,8 +86,8 @@ export function deepEqual(a, b, strict, memo = undefined, skipProto = false) {
     if (!isDate(b) || Date.prototype.getTime.call(a) !== Date.prototype.getTime.call(b)) return false;
   } else if (isRegExp(a)) {
     if (!isRegExp(b) || a.source !== b.source || a.flags !== b.flags || a.lastIndex !== b.lastIndex) return false;
-  } else if (isNativeError(a) || a instanceof Error) {
-    if ((!isNativeError(b) && !(b instanceof Error)) || a.message !== b.message || a.name !== b.name) return false;
+  } else if (isError(a)) {
+    if (!isError(b) || a.message !== b.message || a.name !== b.name) return false;
     // Node 24 also compares the non-enumerable `cause` and `errors` (AggregateError).
     for (const key of ['cause', 'errors']) {
       const enumerable = Object.prototype.propertyIsEnumerable.call(a, key);
@@ -79,7 +98,8 @@ export function deepEqual(a, b, strict, memo = undefined, skipProto = false) {
       if (has && !deepEqual(a[key], b[key], strict, memo, skipProto)) return false;
     }
   } else if (isArrayBufferView(a)) {
-    if (!isArrayBufferView(b) || a.byteLength !== b.byteLength) return false;
+    // The views' kinds (not their toStringTag, which an object can claim) must agree, as in Node.
+    if (!isArrayBufferView(b) || viewKind(a) !== viewKind(b) || a.byteLength !== b.byteLength) return false;
     if (!strict && (tagA === '[object Float32Array]' || tagA === '[object Float64Array]')) {
       for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
     } else {
@@ -105,8 +125,13 @@ export function deepEqual(a, b, strict, memo = undefined, skipProto = false) {
     for (let i = 0; i < x.length; i++) if (x[i] !== y[i]) return false;
   } else if (isBoxedPrimitive(a)) {
     if (!boxedEqual(a, b)) return false;
-  } else if (isBoxedPrimitive(b) || isMap(a) !== isMap(b) || isSet(a) !== isSet(b)) {
+  } else if (isBoxedPrimitive(b) || isMap(a) !== isMap(b) || isSet(a) !== isSet(b) || Array.isArray(b) || isArrayBufferView(b)
+    || isDate(b) || isRegExp(b) || isAnyArrayBuffer(b) || isError(b)) {
+    // As Node: `a` is none of the builtins above, so `b` may not be one either (an object that
+    // only claims a builtin's tag and prototype is not that builtin).
     return false;
+  } else {
+    for (const hook of core.host.deepEqualHooks) if (hook(a, b) === false) return false;
   }
   const ka = ownKeys(a, strict);
   const kb = ownKeys(b, strict);
@@ -160,16 +185,18 @@ function setEqual(a, b, strict, memo, skipProto) {
 function mapEqual(a, b, strict, memo, skipProto) {
   if (a.size !== b.size) return false;
   const pending = [];
+  const exact = new Set();
   for (const [k, v] of a) {
     if (isObjectLike(k)) pending.push([k, v]);
     else if (!b.has(k) || !deepEqual(v, b.get(k), strict, memo, skipProto)) {
       if (strict) return false;
       pending.push([k, v]);
-    }
+    } else exact.add(k);
   }
   if (pending.length === 0) return true;
+  // An entry of b that a key of a already matched exactly cannot also match a loosely equal key.
   const candidates = [];
-  for (const [k, v] of b) if (isObjectLike(k) || !strict) candidates.push([k, v]);
+  for (const [k, v] of b) if (isObjectLike(k) || (!strict && !exact.has(k))) candidates.push([k, v]);
   for (const [k, v] of pending) {
     const i = candidates.findIndex(([ck, cv]) => deepEqual(k, ck, strict, memo, skipProto) && deepEqual(v, cv, strict, memo, skipProto));
     if (i < 0) return false;

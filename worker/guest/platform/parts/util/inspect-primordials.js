@@ -152,7 +152,12 @@ const primordials = {
   DatePrototypeGetTime: uncurryThis(Date.prototype.getTime),
   Error, ErrorPrototype: Error.prototype,
   ErrorCaptureStackTrace: Error.captureStackTrace,
-  ErrorIsError: Error.isError,
+  // Looked up per call: on V8 a realm's Error.isError is installed after the startup snapshot the
+  // platform (and a preloaded util part) boots from. Undefined where the engine has none.
+  ErrorIsError: (v) => {
+    const isError = globalThis.Error.isError;
+    return typeof isError === 'function' ? isError(v) : undefined;
+  },
   ErrorPrototypeToString: uncurryThis(Error.prototype.toString),
   EvalError, Float32Array, Float64Array,
   Function, FunctionPrototype: Function.prototype,

@@ -64,7 +64,14 @@ export const types = {
   isDate: (v) => isObject(v) && tryCall(Date.prototype.getTime, v),
   isRegExp: (v) => isObject(v) && tryCall(Object.getOwnPropertyDescriptor(RegExp.prototype, 'source').get, v) && v !== RegExp.prototype,
   isPromise: (v) => isObject(v) && (v instanceof Promise || protoTag(v) === '[object Promise]'),
-  isNativeError: (v) => isObject(v) && Object.prototype.toString.call(v) === '[object Error]' && v instanceof Error,
+  // The engine's Error.isError (looked up per call: on V8 it is installed after the startup
+  // snapshot the platform boots from) tells a native error whose prototype was changed; without
+  // it, the tag and the prototype chain.
+  isNativeError: (v) => {
+    const engineIsError = globalThis.Error.isError;
+    if (typeof engineIsError === 'function') return engineIsError(v);
+    return isObject(v) && Object.prototype.toString.call(v) === '[object Error]' && v instanceof Error;
+  },
   isBooleanObject: (v) => isObject(v) && tryCall(Boolean.prototype.valueOf, v),
   isNumberObject: (v) => isObject(v) && tryCall(Number.prototype.valueOf, v),
   isStringObject: (v) => isObject(v) && tryCall(String.prototype.valueOf, v),
