@@ -150,7 +150,7 @@ export async function run(opts: BenchOptions): Promise<Metric[]> {
         };
         // Untimed rounds first: until a worker's image cache is full (8 images, 2-4 rounds here)
         // each step faults a new capture buffer in, a one-time cost per worker process, not
-        // a measure of parallelism (docs/benchmarks.md, "Capture buffers").
+        // a measure of parallelism (docs/benchmarks.md, "Changes of 2026-11-25: capture buffers and page faults").
         for (let i = 0; i < opts.count(4, 1); i++) await round();
         const rounds = opts.count(8, 2);
         const t0 = performance.now();

@@ -3,7 +3,7 @@
 // buffer; a fresh allocation of that size costs 15-30 ms of CPU on this machine (≈ 800 page
 // faults on first touch, each one expensive in this VM, and the garbage collections that external
 // memory of that size keeps triggering), a copy into a buffer already touched ≈ 0.1 ms
-// (docs/benchmarks.md, branch `heapdelta` and "Capture buffers").
+// (docs/benchmarks.md, branch `heapdelta` and "Changes of 2026-11-25: capture buffers and page faults").
 //
 // Reuse must never change an image someone still reads: the worker host hands back only images
 // it captured itself, at the end of a run (nothing of the run reads them any more), and only
@@ -20,7 +20,7 @@ const MAX_FREE = 2;
  * needs: a session whose heap grows or shrinks by a few 64 KiB pages between steps (any session
  * that keeps adding state) is served from the buffer its previous step freed, instead of faulting
  * in a new one per step (≈ 900 page faults and 20-30 ms of CPU for a 3.2 MB image on this
- * machine: docs/benchmarks.md, "Capture buffers").
+ * machine: docs/benchmarks.md, "Changes of 2026-11-25: capture buffers and page faults").
  */
 export const CAPACITY_GRAIN = 1024 * 1024;
 
