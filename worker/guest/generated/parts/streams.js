@@ -2547,7 +2547,7 @@ var __runjs_part = (() => {
         }
       }.from,
       writable: true,
-      enumerable: false,
+      enumerable: true,
       configurable: true
     });
   }

@@ -42,7 +42,7 @@ delete WritableStreamDefaultController.prototype.abortReason;
         return from.call(this, asyncIterable);
       },
     }.from,
-    writable: true, enumerable: false, configurable: true,
+    writable: true, enumerable: true, configurable: true,
   });
 }
 
