@@ -25,7 +25,8 @@ export const PATCHES: Readonly<Record<string, readonly Patch[]>> = {
     },
     {
       find: 'enqueue(e=void 0){if(!yr(this))throw Er("enqueue");if(!Cr(this))throw new TypeError("The stream is not in a state that permits enqueue");return Rr(this,e)}',
-      replace: 'enqueue(e=void 0,o=void 0){if(!yr(this))throw Er("enqueue");if(void 0!==o&&null!==o&&"object"!=typeof o&&"function"!=typeof o)throw new TypeError("The options argument must be an object");const l=__runjs_require("core").shared.transferList(null==o?void 0:o.transfer);if(l.length>0&&!0!==this._runjsOwning)throw new TypeError("A transfer list is only allowed for a ReadableStream of type \'owning\'");if(!Cr(this))throw new TypeError("The stream is not in a state that permits enqueue");if(!0===this._runjsOwning)try{e=__runjs_require("core").shared.serializeWithTransfer(e,l)}catch(t){throw Tr(this,t),t}return Rr(this,e)}',
+      // (No options: nothing to convert, the common case stays as cheap as before.)
+      replace: 'enqueue(e=void 0,o=void 0){if(!yr(this))throw Er("enqueue");let l;if(null!=o){if("object"!=typeof o&&"function"!=typeof o)throw new TypeError("The options argument must be an object");l=__runjs_require("core").shared.transferList(o.transfer);if(l.length>0&&!0!==this._runjsOwning)throw new TypeError("A transfer list is only allowed for a ReadableStream of type \'owning\'")}if(!Cr(this))throw new TypeError("The stream is not in a state that permits enqueue");if(!0===this._runjsOwning)try{e=__runjs_require("core").shared.serializeWithTransfer(e,void 0===l?[]:l)}catch(t){throw Tr(this,t),t}return Rr(this,e)}',
     },
     { find: 'function(e){const t=V(e);let r,o,n,i,a,s=!1,l=!1,d=!1,f=!1;', replace: 'function(e){const t=V(e),__runjs_stream=e;let r,o,n,i,a,s=!1,l=!1,d=!1,f=!1;' },
     {

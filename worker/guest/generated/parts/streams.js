@@ -1613,12 +1613,15 @@ var __runjs_part = (() => {
     }
     enqueue(e2 = void 0, o2 = void 0) {
       if (!yr(this)) throw Er("enqueue");
-      if (void 0 !== o2 && null !== o2 && "object" != typeof o2 && "function" != typeof o2) throw new TypeError("The options argument must be an object");
-      const l2 = __runjs_require("core").shared.transferList(null == o2 ? void 0 : o2.transfer);
-      if (l2.length > 0 && true !== this._runjsOwning) throw new TypeError("A transfer list is only allowed for a ReadableStream of type 'owning'");
+      let l2;
+      if (null != o2) {
+        if ("object" != typeof o2 && "function" != typeof o2) throw new TypeError("The options argument must be an object");
+        l2 = __runjs_require("core").shared.transferList(o2.transfer);
+        if (l2.length > 0 && true !== this._runjsOwning) throw new TypeError("A transfer list is only allowed for a ReadableStream of type 'owning'");
+      }
       if (!Cr(this)) throw new TypeError("The stream is not in a state that permits enqueue");
       if (true === this._runjsOwning) try {
-        e2 = __runjs_require("core").shared.serializeWithTransfer(e2, l2);
+        e2 = __runjs_require("core").shared.serializeWithTransfer(e2, void 0 === l2 ? [] : l2);
       } catch (t2) {
         throw Tr(this, t2), t2;
       }
