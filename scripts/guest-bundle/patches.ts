@@ -13,11 +13,11 @@ export const PATCHES: Readonly<Record<string, readonly Patch[]>> = {
       find: '_chunkSteps(t){this._state._currentWrite=f(Yt(this._state._writer,t),void 0,e),this._resolvePromise(!1)}',
       replace: '_chunkSteps(t){const s=this._state;s._currentWrite=f(c(void 0),()=>f(Yt(s._writer,t),void 0,e)),this._resolvePromise(!1)}',
     },
-    // The 'owning' ReadableStream type (WPT readable-streams/owning-type*; whatwg/streams#1271, not
-    // yet merged): a default controller whose enqueue(chunk, { transfer }) stores a structured
-    // clone of the chunk with the listed objects transferred; a stream of any other type refuses a
-    // non-empty transfer list. Its tee() gives the second branch a clone of each chunk (a chunk
-    // that cannot be cloned errors both branches and cancels the stream with that error).
+    // The 'owning' ReadableStream type (WPT readable-streams/owning-type*, a tentative addition
+    // not yet in the standard): a default controller whose enqueue(chunk, { transfer }) stores a
+    // structured clone of the chunk with the listed objects transferred; a stream of any other
+    // type refuses a non-empty transfer list. Its tee() gives the second branch a clone of each
+    // chunk (a chunk that cannot be cloned errors both branches and cancels the stream with it).
     { find: 'if("bytes"!==(e=`${e}`))throw', replace: 'if("bytes"!==(e=`${e}`)&&"owning"!==e)throw' },
     {
       find: 'i=void 0!==t.start?()=>t.start(n):()=>{},a=void 0!==t.pull?()=>t.pull(n):()=>c(void 0),s=void 0!==t.cancel?e=>t.cancel(e):()=>c(void 0),qr(e,n,i,a,s,r,o)}',

@@ -25,7 +25,7 @@ Object.setPrototypeOf(
 delete Object.getPrototypeOf(ReadableStream.prototype.values.call(new ReadableStream()))[Symbol.asyncIterator];
 
 // The standard's WritableStreamDefaultController has `signal` and `error()` only: `abortReason`
-// was dropped from the spec (whatwg/streams#1223) and Node never had it; the polyfill keeps the
+// was dropped from the standard (2022) and Node never had it; the polyfill keeps the
 // getter, which WPT's controller-prototype checks see. Its internals read `_abortReason`.
 delete WritableStreamDefaultController.prototype.abortReason;
 
