@@ -13,6 +13,26 @@ export const PATCHES: Readonly<Record<string, readonly Patch[]>> = {
       find: '_chunkSteps(t){this._state._currentWrite=f(Yt(this._state._writer,t),void 0,e),this._resolvePromise(!1)}',
       replace: '_chunkSteps(t){const s=this._state;s._currentWrite=f(c(void 0),()=>f(Yt(s._writer,t),void 0,e)),this._resolvePromise(!1)}',
     },
+    // The 'owning' ReadableStream type (WPT readable-streams/owning-type*, a tentative addition
+    // not yet in the standard): a default controller whose enqueue(chunk, { transfer }) stores a
+    // structured clone of the chunk with the listed objects transferred; a stream of any other
+    // type refuses a non-empty transfer list. Its tee() gives the second branch a clone of each
+    // chunk (a chunk that cannot be cloned errors both branches and cancels the stream with it).
+    { find: 'if("bytes"!==(e=`${e}`))throw', replace: 'if("bytes"!==(e=`${e}`)&&"owning"!==e)throw' },
+    {
+      find: 'i=void 0!==t.start?()=>t.start(n):()=>{},a=void 0!==t.pull?()=>t.pull(n):()=>c(void 0),s=void 0!==t.cancel?e=>t.cancel(e):()=>c(void 0),qr(e,n,i,a,s,r,o)}',
+      replace: 'n._runjsOwning="owning"===t.type,i=void 0!==t.start?()=>t.start(n):()=>{},a=void 0!==t.pull?()=>t.pull(n):()=>c(void 0),s=void 0!==t.cancel?e=>t.cancel(e):()=>c(void 0),qr(e,n,i,a,s,r,o)}',
+    },
+    {
+      find: 'enqueue(e=void 0){if(!yr(this))throw Er("enqueue");if(!Cr(this))throw new TypeError("The stream is not in a state that permits enqueue");return Rr(this,e)}',
+      // (No options: nothing to convert, the common case stays as cheap as before.)
+      replace: 'enqueue(e=void 0,o=void 0){if(!yr(this))throw Er("enqueue");let l;if(null!=o){if("object"!=typeof o&&"function"!=typeof o)throw new TypeError("The options argument must be an object");l=__runjs_require("core").shared.transferList(o.transfer);if(l.length>0&&!0!==this._runjsOwning)throw new TypeError("A transfer list is only allowed for a ReadableStream of type \'owning\'")}if(!Cr(this))throw new TypeError("The stream is not in a state that permits enqueue");if(!0===this._runjsOwning)try{e=__runjs_require("core").shared.serializeWithTransfer(e,void 0===l?[]:l)}catch(t){throw Tr(this,t),t}return Rr(this,e)}',
+    },
+    { find: 'function(e){const t=V(e);let r,o,n,i,a,s=!1,l=!1,d=!1,f=!1;', replace: 'function(e){const t=V(e),__runjs_stream=e;let r,o,n,i,a,s=!1,l=!1,d=!1,f=!1;' },
+    {
+      find: '_chunkSteps:e=>{y(()=>{l=!1;const t=e,r=e;d||Rr(n._readableStreamController,t),f||Rr(i._readableStreamController,r),s=!1,l&&b()})}',
+      replace: '_chunkSteps:e=>{y(()=>{l=!1;const t=e;let r=e;if(!f&&!0===__runjs_stream._readableStreamController._runjsOwning)try{r=__runjs_require("core").shared.serializeWithTransfer(e,[])}catch(e){return Tr(n._readableStreamController,e),Tr(i._readableStreamController,e),void a(Mr(__runjs_stream,e))}d||Rr(n._readableStreamController,t),f||Rr(i._readableStreamController,r),s=!1,l&&b()})}',
+    },
   ],
   // feross/buffer 6.0.3 lacks Node's 'base64url' encoding (JWTs and friends need it).
   // base64-js already decodes the URL-safe alphabet; encoding needs the translation.

@@ -1611,9 +1611,20 @@ var __runjs_part = (() => {
       if (!Cr(this)) throw new TypeError("The stream is not in a state that permits close");
       wr(this);
     }
-    enqueue(e2 = void 0) {
+    enqueue(e2 = void 0, o2 = void 0) {
       if (!yr(this)) throw Er("enqueue");
+      let l2;
+      if (null != o2) {
+        if ("object" != typeof o2 && "function" != typeof o2) throw new TypeError("The options argument must be an object");
+        l2 = __runjs_require("core").shared.transferList(o2.transfer);
+        if (l2.length > 0 && true !== this._runjsOwning) throw new TypeError("A transfer list is only allowed for a ReadableStream of type 'owning'");
+      }
       if (!Cr(this)) throw new TypeError("The stream is not in a state that permits enqueue");
+      if (true === this._runjsOwning) try {
+        e2 = __runjs_require("core").shared.serializeWithTransfer(e2, void 0 === l2 ? [] : l2);
+      } catch (t2) {
+        throw Tr(this, t2), t2;
+      }
       return Rr(this, e2);
     }
     error(e2 = void 0) {
@@ -1805,7 +1816,7 @@ var __runjs_part = (() => {
       __name(T2, "T");
       return o2 = Fr(T2, g2, w2), n2 = Fr(T2, v2, R2), m2(a2), [o2, n2];
     })(e2) : (function(e3) {
-      const t3 = V(e3);
+      const t3 = V(e3), __runjs_stream = e3;
       let r2, o2, n2, i2, a2, s2 = false, l2 = false, d2 = false, f2 = false;
       const h2 = u((e4) => {
         a2 = e4;
@@ -1816,7 +1827,13 @@ var __runjs_part = (() => {
         return te(t3, { _chunkSteps: /* @__PURE__ */ __name((e4) => {
           y(() => {
             l2 = false;
-            const t4 = e4, r3 = e4;
+            const t4 = e4;
+            let r3 = e4;
+            if (!f2 && true === __runjs_stream._readableStreamController._runjsOwning) try {
+              r3 = __runjs_require("core").shared.serializeWithTransfer(e4, []);
+            } catch (e5) {
+              return Tr(n2._readableStreamController, e5), Tr(i2._readableStreamController, e5), void a2(Mr(__runjs_stream, e5));
+            }
             d2 || Rr(n2._readableStreamController, t4), f2 || Rr(i2._readableStreamController, r3), s2 = false, l2 && b2();
           });
         }, "_chunkSteps"), _closeSteps: /* @__PURE__ */ __name(() => {
@@ -1930,7 +1947,7 @@ var __runjs_part = (() => {
   }
   __name(kr, "kr");
   function Ar(e2, t2) {
-    if ("bytes" !== (e2 = `${e2}`)) throw new TypeError(`${t2} '${e2}' is not a valid enumeration value for ReadableStreamType`);
+    if ("bytes" !== (e2 = `${e2}`) && "owning" !== e2) throw new TypeError(`${t2} '${e2}' is not a valid enumeration value for ReadableStreamType`);
     return e2;
   }
   __name(Ar, "Ar");
@@ -1977,7 +1994,7 @@ var __runjs_part = (() => {
         !(function(e4, t3, r3, o3) {
           const n2 = __runjs_P.Object_create(ReadableStreamDefaultController.prototype);
           let i2, a2, s2;
-          i2 = void 0 !== t3.start ? () => t3.start(n2) : () => {
+          n2._runjsOwning = "owning" === t3.type, i2 = void 0 !== t3.start ? () => t3.start(n2) : () => {
           }, a2 = void 0 !== t3.pull ? () => t3.pull(n2) : () => c(void 0), s2 = void 0 !== t3.cancel ? (e5) => t3.cancel(e5) : () => c(void 0), qr(e4, n2, i2, a2, s2, r3, o3);
         })(this, o2, mt(r2, 1), e3);
       }
@@ -2519,6 +2536,24 @@ var __runjs_part = (() => {
     __runjs_P.Object_getPrototypeOf(__runjs_P.Object_getPrototypeOf(async function* () {
     }).prototype)
   );
+  delete __runjs_P.Object_getPrototypeOf(__runjs_P.$call(ReadableStream.prototype.values, new ReadableStream()))[Symbol.asyncIterator];
+  delete WritableStreamDefaultController.prototype.abortReason;
+  {
+    const from = ReadableStream.from;
+    __runjs_P.Object_defineProperty(ReadableStream, "from", {
+      value: {
+        from(asyncIterable) {
+          if (typeof asyncIterable !== "object" && typeof asyncIterable !== "function" || asyncIterable === null) {
+            throw new TypeError("ReadableStream.from: the argument must be an async iterable or iterable object");
+          }
+          return __runjs_P.$call(from, this, asyncIterable);
+        }
+      }.from,
+      writable: true,
+      enumerable: true,
+      configurable: true
+    });
+  }
   var isShared = /* @__PURE__ */ __name((buffer) => __runjs_P.$call(__runjs_P.ObjectProto_toString, buffer) === "[object SharedArrayBuffer]", "isShared");
   var isDetached = /* @__PURE__ */ __name((buffer) => buffer.detached === true, "isDetached");
   function bytesOf(chunk, what, allowShared = false) {

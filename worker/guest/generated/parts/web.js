@@ -3543,6 +3543,7 @@ ${warning.detail}` : "";
     setEventTargetMaxListeners: () => setEventTargetMaxListeners,
     signalAbort: () => signalAbort,
     sleepUnref: () => sleepUnref,
+    transferList: () => transferList,
     trusted: () => trusted,
     utf8Decode: () => utf8Decode,
     utf8DecodeBom: () => utf8DecodeBom,

@@ -20,6 +20,31 @@ Object.setPrototypeOf(
   Object.getPrototypeOf(ReadableStream.prototype.values.call(new ReadableStream())),
   Object.getPrototypeOf(Object.getPrototypeOf(async function* () {}).prototype),
 );
+// WebIDL's async iterator prototype has own next() and return() only: @@asyncIterator comes from
+// %AsyncIteratorPrototype% (its parent now), as on Node.
+delete Object.getPrototypeOf(ReadableStream.prototype.values.call(new ReadableStream()))[Symbol.asyncIterator];
+
+// The standard's WritableStreamDefaultController has `signal` and `error()` only: `abortReason`
+// was dropped from the standard (2022) and Node never had it; the polyfill keeps the
+// getter, which WPT's controller-prototype checks see. Its internals read `_abortReason`.
+delete WritableStreamDefaultController.prototype.abortReason;
+
+// ReadableStream.from(asyncIterable) takes a WebIDL async_sequence<any>: a value that is not an
+// object (a string, too, though strings are iterable) is a TypeError before any iterator lookup.
+{
+  const from = ReadableStream.from;
+  Object.defineProperty(ReadableStream, 'from', {
+    value: {
+      from(asyncIterable) {
+        if ((typeof asyncIterable !== 'object' && typeof asyncIterable !== 'function') || asyncIterable === null) {
+          throw new TypeError('ReadableStream.from: the argument must be an async iterable or iterable object');
+        }
+        return from.call(this, asyncIterable);
+      },
+    }.from,
+    writable: true, enumerable: true, configurable: true,
+  });
+}
 
 // A brand check: the platform's captured SharedArrayBuffer is not the script's on every engine.
 const isShared = (buffer) => Object.prototype.toString.call(buffer) === '[object SharedArrayBuffer]';

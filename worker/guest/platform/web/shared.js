@@ -6,7 +6,7 @@ export { utf8Encode, utf8Decode, utf8DecodeBom } from './encoding.js';
 export { encodingForLabel } from './encoding-labels.js';
 export { bytesToBase64, base64ToBytes, latin1 } from './base64.js';
 export { BULK_MIN, hostToBytes, hostToText, hostByteLength } from './bulk-codec.js';
-export { registerCloneable, registerTransferable, serializeWithTransfer, markUntransferable, isUntransferable } from './structured-clone.js';
+export { registerCloneable, registerTransferable, serializeWithTransfer, transferList, markUntransferable, isUntransferable } from './structured-clone.js';
 export { randomBytes, getRandomValues, randomUUID } from './crypto.js';
 export { signalAbort } from './abort.js';
 export { trusted } from './event-target.js';

@@ -120,7 +120,7 @@ function optionsError(message) {
 }
 
 /** The transfer list as WebIDL's sequence<object> converts it (Node's texts). */
-function transferList(transfer) {
+export function transferList(transfer) {
   if (transfer === undefined) return [];
   if ((typeof transfer !== 'object' && typeof transfer !== 'function') || transfer === null || typeof transfer[Symbol.iterator] !== 'function') {
     throw optionsError('transfer in Options cannot be converted to sequence.');
