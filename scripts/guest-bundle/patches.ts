@@ -262,6 +262,14 @@ function fromString (string, encoding) {
       find: 'getConstructorName(t){if(!t||"object"!=typeof t)throw new i("Invalid object");',
       replace: 'getConstructorName(t){if(!t||"object"!=typeof t)throw new i("Invalid object");const v=require("runjs-constructor-name").engineConstructorName(t);if(v!==void 0)return v;',
     },
+    // The bundle is minified: `inspect` itself would be named `Nn` (`{ [inspect.custom]: inspect }`
+    // shows the function's name, as in Node's test-util-inspect.js).
+    { find: '}Nn.custom=Ne,', replace: '}ft(Nn,"name",{__proto__:null,value:"inspect"}),Nn.custom=Ne,' },
+    // Node previews a WeakMap's/WeakSet's entries with showHidden (V8's native previewEntries); the
+    // stub answered `[[], false]`, which inspect printed as one entry `[ [length]: 0 ] => false`.
+    // runjs cannot see a weak collection's entries: `<items unknown>`, as without showHidden.
+    { find: 'm=t.showHidden?Ar:xr;', replace: 'm=xr;' },
+    { find: 'm=t.showHidden?vr:xr;', replace: 'm=xr;' },
     // Node's getPromiseDetails is native; the stub always answered "pending". Ask the engine
     // where it can tell (QuickJS, core.host.promiseDetails): 0 pending, 1 fulfilled, 2 rejected.
     {

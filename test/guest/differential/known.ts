@@ -13,6 +13,7 @@ const BUFFER: Known = {
 
 const UTIL: Known = {
   'inspect: map iterator': "iterator entries cannot be previewed without the engine (Node's previewEntries is native)",
+  'inspect: weak collections with showHidden': "a WeakMap's or WeakSet's entries cannot be previewed without the engine (Node's previewEntries is native): <items unknown> also with showHidden",
   'inspect: long-running structure': "Node's inspect stops a 1000-deep structure at its native stack limit; the engines' limits differ",
 };
 

@@ -52,7 +52,19 @@ var __runjs_part = (() => {
   __export(types_exports, {
     types: () => types
   });
-  var tryCall, TypedArrayProto, typedArrayTag, byteLengthGetter, isSab, dataViewByteLength, mapSize, setSize, isObject, tagOf, protoTag, MapIteratorProto, SetIteratorProto, GeneratorProto, AsyncFunctionProto, GeneratorFunctionProto, AsyncGeneratorFunctionProto, types;
+  function functionKind(fn) {
+    let src;
+    try {
+      src = ReflectApply(functionToString, fn, []);
+    } catch {
+      return 0;
+    }
+    const head = __runjs_P.$exec(ASYNC_HEAD, src);
+    const rest = head === null ? src : __runjs_P.$slice(src, head[0].length);
+    const isAsync = head !== null && __runjs_P.$test(ASYNC_REST, rest);
+    return (isAsync ? 1 : 0) + (__runjs_P.$test(GENERATOR_HEAD, isAsync ? rest : src) ? 2 : 0);
+  }
+  var tryCall, TypedArrayProto, typedArrayTag, byteLengthGetter, isSab, dataViewByteLength, mapSize, setSize, isObject, tagOf, protoTag, MapIteratorProto, SetIteratorProto, GeneratorProto, functionToString, ReflectApply, ASYNC_HEAD, ASYNC_REST, GENERATOR_HEAD, types;
   var init_types = __esm({
     "worker/guest/platform/parts/util/types.js"() {
       "use strict";
@@ -88,12 +100,12 @@ var __runjs_part = (() => {
       SetIteratorProto = __runjs_P.boot_SetIterator_proto;
       GeneratorProto = __runjs_P.Object_getPrototypeOf(function* () {
       }).prototype;
-      AsyncFunctionProto = __runjs_P.Object_getPrototypeOf(async function() {
-      });
-      GeneratorFunctionProto = __runjs_P.Object_getPrototypeOf(function* () {
-      });
-      AsyncGeneratorFunctionProto = __runjs_P.Object_getPrototypeOf(async function* () {
-      });
+      functionToString = __runjs_P.FunctionProto_toString;
+      ReflectApply = __runjs_P.Reflect_apply;
+      ASYNC_HEAD = /^async(?:\s+|(?=[*(]))/;
+      ASYNC_REST = /^(?:function(?![\w$])|\*|\[|[\w$\u0080-\uffff]+\s*(?:\(|=>)|\((?:[^()]|\([^()]*\))*\)\s*=>)/;
+      GENERATOR_HEAD = /^(?:function\s*\*|\*)/;
+      __name(functionKind, "functionKind");
       types = {
         isAnyArrayBuffer: /* @__PURE__ */ __name((v) => isObject(v) && (tryCall(byteLengthGetter, v) || isSab(v)), "isAnyArrayBuffer"),
         isArrayBuffer: /* @__PURE__ */ __name((v) => isObject(v) && tryCall(byteLengthGetter, v), "isArrayBuffer"),
@@ -141,8 +153,8 @@ var __runjs_part = (() => {
         isMapIterator: /* @__PURE__ */ __name((v) => isObject(v) && __runjs_P.Object_getPrototypeOf(v) === MapIteratorProto, "isMapIterator"),
         isSetIterator: /* @__PURE__ */ __name((v) => isObject(v) && __runjs_P.Object_getPrototypeOf(v) === SetIteratorProto, "isSetIterator"),
         isGeneratorObject: /* @__PURE__ */ __name((v) => isObject(v) && __runjs_P.Object_getPrototypeOf(__runjs_P.Object_getPrototypeOf(v)) === GeneratorProto, "isGeneratorObject"),
-        isAsyncFunction: /* @__PURE__ */ __name((v) => typeof v === "function" && (__runjs_P.Object_getPrototypeOf(v) === AsyncFunctionProto || __runjs_P.Object_getPrototypeOf(v) === AsyncGeneratorFunctionProto), "isAsyncFunction"),
-        isGeneratorFunction: /* @__PURE__ */ __name((v) => typeof v === "function" && (__runjs_P.Object_getPrototypeOf(v) === GeneratorFunctionProto || __runjs_P.Object_getPrototypeOf(v) === AsyncGeneratorFunctionProto), "isGeneratorFunction"),
+        isAsyncFunction: /* @__PURE__ */ __name((v) => typeof v === "function" && (functionKind(v) & 1) === 1, "isAsyncFunction"),
+        isGeneratorFunction: /* @__PURE__ */ __name((v) => typeof v === "function" && (functionKind(v) & 2) === 2, "isGeneratorFunction"),
         isArgumentsObject: /* @__PURE__ */ __name((v) => isObject(v) && __runjs_P.$call(__runjs_P.ObjectProto_toString, v) === "[object Arguments]", "isArgumentsObject"),
         isModuleNamespaceObject: /* @__PURE__ */ __name((v) => isObject(v) && __runjs_P.Object_getPrototypeOf(v) === null && v[Symbol.toStringTag] === "Module", "isModuleNamespaceObject"),
         isProxy: /* @__PURE__ */ __name(() => false, "isProxy"),
@@ -511,7 +523,7 @@ var __runjs_part = (() => {
     return holder.stack;
   }
   function engineConstructorName(obj) {
-    if (!__runjs_P.Object_hasOwn(Error, "stackTraceLimit")) return void 0;
+    if (!V8_STACK_API) return void 0;
     const prepare = __runjs_P.Error_prepareStackTrace;
     const limit = Error.stackTraceLimit;
     let name;
@@ -527,9 +539,11 @@ var __runjs_part = (() => {
     }
     return typeof name === "string" && name !== "" && !__runjs_P.$includes(name, "\n") ? name : void 0;
   }
+  var V8_STACK_API;
   var init_constructor_name = __esm({
     "worker/guest/platform/parts/util/constructor-name.js"() {
       __name(receiverFrame, "receiverFrame");
+      V8_STACK_API = typeof __runjs_P.Error_captureStackTrace === "function" && __runjs_P.$includes(__runjs_P.$call(__runjs_P.FunctionProto_toString, __runjs_P.Error_captureStackTrace), "[native code]");
       __name(engineConstructorName, "engineConstructorName");
     }
   });
@@ -572,7 +586,7 @@ var __runjs_part = (() => {
             return n2.colors && (n2.stylize = Vn), null === n2.maxArrayLength && (n2.maxArrayLength = 1 / 0), null === n2.maxStringLength && (n2.maxStringLength = 1 / 0), nr(n2, t3, 0);
           }
           __name(Nn, "Nn");
-          Nn.custom = Ne, ft(Nn, "defaultOptions", { __proto__: null, get: /* @__PURE__ */ __name(() => _n, "get"), set: /* @__PURE__ */ __name((t3) => (dn(t3, "options"), ut(_n, t3)), "set") });
+          ft(Nn, "name", { __proto__: null, value: "inspect" }), Nn.custom = Ne, ft(Nn, "defaultOptions", { __proto__: null, get: /* @__PURE__ */ __name(() => _n, "get"), set: /* @__PURE__ */ __name((t3) => (dn(t3, "options"), ut(_n, t3)), "set") });
           const Fn = 39, Cn = 49;
           function Dn(t3, e3) {
             ft(Nn.colors, e3, { __proto__: null, get() {
@@ -1095,8 +1109,8 @@ ${t6}`);
                   f2[0] = `${n2}{`, E2 = ["byteLength"];
                 } else if (qe(e4)) f2[0] = `${Xn(c3, u3, "DataView")}{`, E2 = ["byteLength", "byteOffset", "buffer"];
                 else if (en(e4)) f2[0] = `${Xn(c3, u3, "Promise")}{`, m2 = wr;
-                else if (ln(e4)) f2[0] = `${Xn(c3, u3, "WeakSet")}{`, m2 = t4.showHidden ? Ar : xr;
-                else if (on(e4)) f2[0] = `${Xn(c3, u3, "WeakMap")}{`, m2 = t4.showHidden ? vr : xr;
+                else if (ln(e4)) f2[0] = `${Xn(c3, u3, "WeakSet")}{`, m2 = xr;
+                else if (on(e4)) f2[0] = `${Xn(c3, u3, "WeakMap")}{`, m2 = xr;
                 else if (Xe(e4)) f2[0] = `${Xn(c3, u3, "Module")}{`, m2 = __runjs_P.$bind(yr, null, l3);
                 else if (Ye(e4)) {
                   if (d2 = (function(t5, e5, n2, r2, o4) {
