@@ -270,6 +270,16 @@ function fromString (string, encoding) {
     // runjs cannot see a weak collection's entries: `<items unknown>`, as without showHidden.
     { find: 'm=t.showHidden?Ar:xr;', replace: 'm=xr;' },
     { find: 'm=t.showHidden?vr:xr;', replace: 'm=xr;' },
+    // A getter that returns a function (`getters: true`) shows the function as Node 24 does,
+    // `[Getter] [Function: x]`; the extracted code formatted it as a primitive and threw.
+    { find: 'else if("object"==typeof s)c=`${r(`[${e}]`,o)} ${nr(t,s,n)}`', replace: 'else if("object"==typeof s||"function"==typeof s)c=`${r(`[${e}]`,o)} ${nr(t,s,n)}`' },
+    // Node's inspect recurses until the stack overflows and prints the innermost object as
+    // `[Object: Inspection interrupted prematurely. Maximum call stack size exceeded.]`; with
+    // Node's stack that is about a thousand levels deep. runjs's V8 stack is about eight times
+    // deeper, so a 100,000-node linked list inspected with `depth: Infinity` built a string of
+    // tens of MB and ran out of the default heap: past 1,000 levels the object is shown as
+    // interrupted, as Node shows it at its stack's end.
+    { find: 'o+=1,t.seen.push(e),t.currentDepth=o;const k=t.indentationLvl;', replace: 'o+=1,t.seen.push(e),t.currentDepth=o;const k=t.indentationLvl;if(o>1e3)return t.seen.pop(),t.stylize(`[${re(er(e,c,u),0,-1)}: Inspection interrupted prematurely. Maximum call stack size exceeded.]`,"special");' },
     // Node's getPromiseDetails is native; the stub always answered "pending". Ask the engine
     // where it can tell (QuickJS, core.host.promiseDetails): 0 pending, 1 fulfilled, 2 rejected.
     {

@@ -1140,6 +1140,7 @@ ${t6}`);
               }
               o3 += 1, __runjs_P.$push(t4.seen, e4), t4.currentDepth = o3;
               const k2 = t4.indentationLvl;
+              if (o3 > 1e3) return __runjs_P.$pop(t4.seen), t4.stylize(`[${re(er(e4, c3, u3), 0, -1)}: Inspection interrupted prematurely. Maximum call stack size exceeded.]`, "special");
               try {
                 if (R2 = m2(t4, e4, o3), void 0 !== E2) for (p2 = 0; p2 < E2.length; p2++) {
                   let n2;
@@ -1452,7 +1453,7 @@ ${te(" ", t3.indentationLvl)}`), t3.indentationLvl -= e4;
                 try {
                   const s3 = D(i2.get, l2);
                   if (null === s3) c2 = `${r3(`[${e4}:`, o3)} ${r3("null", "null")}${r3("]", o3)}`;
-                  else if ("object" == typeof s3) c2 = `${r3(`[${e4}]`, o3)} ${nr(t3, s3, n2)}`;
+                  else if ("object" == typeof s3 || "function" == typeof s3) c2 = `${r3(`[${e4}]`, o3)} ${nr(t3, s3, n2)}`;
                   else {
                     const n3 = pr(r3, s3, t3);
                     c2 = `${r3(`[${e4}:`, o3)} ${n3}${r3("]", o3)}`;
