@@ -281,10 +281,10 @@ function fromString (string, encoding) {
     // interrupted, as Node shows it at its stack's end.
     { find: 'o+=1,t.seen.push(e),t.currentDepth=o;const k=t.indentationLvl;', replace: 'o+=1,t.seen.push(e),t.currentDepth=o;const k=t.indentationLvl;if(o>1e3)return t.seen.pop(),t.stylize(`[${re(er(e,c,u),0,-1)}: Inspection interrupted prematurely. Maximum call stack size exceeded.]`,"special");' },
     // Node's getPromiseDetails is native; the stub always answered "pending". Ask the engine
-    // where it can tell (QuickJS, core.host.promiseDetails): 0 pending, 1 fulfilled, 2 rejected.
+    // where it can tell (QuickJS, core.host.promiseDetails): 0 pending, 1 fulfilled, 2 rejected (-1: no promise).
     {
       find: 'getPromiseDetails:()=>[g,void 0]',
-      replace: 'getPromiseDetails:t=>{const d=require("runjs:part/core").host.promiseDetails;if(d===void 0)return[g,void 0];const r=d(t);return r[0]===0?[g,void 0]:[r[0]===2?h:1,r[1]]}',
+      replace: 'getPromiseDetails:t=>{const d=require("runjs:part/core").host.promiseDetails;if(d===void 0)return[g,void 0];const r=d(t);return r[0]<=0?[g,void 0]:[r[0]===2?h:1,r[1]]}',
     },
   ],
 };

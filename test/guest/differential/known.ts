@@ -25,6 +25,7 @@ const V8_PROMISE_STATE: Known = {
   'inspect: promise rejected primitive': NO_STATE,
   'inspect: async function result': NO_STATE,
   'inspect: promise settled later': NO_STATE,
+  'types.isPromise: the brand, not the prototype': "isolated-vm gives the platform no promise brand check without side effects (then() would mark a rejection handled): V8's isPromise reads the prototype chain, and the state is unknown",
 };
 
 const VM: Known = {

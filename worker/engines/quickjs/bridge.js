@@ -67,11 +67,13 @@
 
   // --- promise state, for util.inspect (`Promise { 1 }`, `<rejected>`, `<pending>`) ---
   // A call of the raw function with four arguments asks the host for a promise's state (third
-  // argument 0: 0 pending, 1 fulfilled, 2 rejected) or its result (1); hostCall never passes four.
+  // argument 0: 0 pending, 1 fulfilled, 2 rejected, -1 no promise) or its result (1); hostCall never passes four.
   // The prelude captures and deletes the global, as it does `__runjs_host`.
+  // -1 answers a value that is no promise (the engine's brand check: also a promise without its
+  // prototype, never an object that only claims to be one).
   function promiseDetails(p) {
     const state = raw('', p, 0, 0);
-    return state === 1 || state === 2 ? [state, raw('', p, 1, 0)] : [0, undefined];
+    return state === 1 || state === 2 ? [state, raw('', p, 1, 0)] : [state === 0 ? 0 : -1, undefined];
   }
   ObjectDefineProperty(g, '__runjs_promise_details', { __proto__: null, value: promiseDetails, writable: true, enumerable: false, configurable: true });
 

@@ -47,6 +47,14 @@ var __runjs_part = (() => {
   ));
   var __toCommonJS = (mod) => __copyProps(__defProp({}, "__esModule", { value: true }), mod);
 
+  // runjs-esm:runjs:part/core
+  var core_default;
+  var init_core = __esm({
+    "runjs-esm:runjs:part/core"() {
+      core_default = __runjs_require("core");
+    }
+  });
+
   // worker/guest/platform/parts/util/types.js
   var types_exports = {};
   __export(types_exports, {
@@ -64,10 +72,11 @@ var __runjs_part = (() => {
     const isAsync = head !== null && __runjs_P.$test(ASYNC_REST, rest);
     return (isAsync ? 1 : 0) + (__runjs_P.$test(GENERATOR_HEAD, isAsync ? rest : src) ? 2 : 0);
   }
-  var tryCall, TypedArrayProto, typedArrayTag, byteLengthGetter, isSab, dataViewByteLength, mapSize, setSize, isObject, tagOf, protoTag, MapIteratorProto, SetIteratorProto, GeneratorProto, functionToString, ReflectApply, ASYNC_HEAD, ASYNC_REST, GENERATOR_HEAD, types;
+  var tryCall, TypedArrayProto, typedArrayTag, byteLengthGetter, isSab, dataViewByteLength, mapSize, setSize, isObject, tagOf, protoTag, MapIteratorProto, promiseDetails, SetIteratorProto, GeneratorProto, functionToString, ReflectApply, ASYNC_HEAD, ASYNC_REST, GENERATOR_HEAD, types;
   var init_types = __esm({
     "worker/guest/platform/parts/util/types.js"() {
       "use strict";
+      init_core();
       tryCall = /* @__PURE__ */ __name((fn, v) => {
         try {
           __runjs_P.$call(fn, v);
@@ -97,6 +106,7 @@ var __runjs_part = (() => {
         }
       }, "protoTag");
       MapIteratorProto = __runjs_P.boot_MapIterator_proto;
+      promiseDetails = core_default.host.promiseDetails;
       SetIteratorProto = __runjs_P.boot_SetIterator_proto;
       GeneratorProto = __runjs_P.Object_getPrototypeOf(function* () {
       }).prototype;
@@ -135,7 +145,9 @@ var __runjs_part = (() => {
         }, v), "isWeakSet"),
         isDate: /* @__PURE__ */ __name((v) => isObject(v) && tryCall(__runjs_P.DateProto_getTime, v), "isDate"),
         isRegExp: /* @__PURE__ */ __name((v) => isObject(v) && tryCall(__runjs_P.Object_getOwnPropertyDescriptor(RegExp.prototype, "source").get, v) && v !== RegExp.prototype, "isRegExp"),
-        isPromise: /* @__PURE__ */ __name((v) => isObject(v) && (v instanceof Promise || protoTag(v) === "[object Promise]"), "isPromise"),
+        // QuickJS's engine answers the brand check (a promise without its prototype is one); V8 offers
+        // the platform none without side effects, so there the prototype chain or tag decides.
+        isPromise: /* @__PURE__ */ __name((v) => isObject(v) && (promiseDetails !== void 0 ? promiseDetails(v)[0] !== -1 : v instanceof Promise || protoTag(v) === "[object Promise]"), "isPromise"),
         // The engine's Error.isError (looked up per call: on V8 it is installed after the startup
         // snapshot the platform boots from) tells a native error whose prototype was changed; without
         // it, the tag and the prototype chain.
@@ -2138,7 +2150,7 @@ ${e3}`;
             const d = require_core().host.promiseDetails;
             if (d === void 0) return [g, void 0];
             const r2 = d(t3);
-            return r2[0] === 0 ? [g, void 0] : [r2[0] === 2 ? h : 1, r2[1]];
+            return r2[0] <= 0 ? [g, void 0] : [r2[0] === 2 ? h : 1, r2[1]];
           }, "getPromiseDetails"), getProxyDetails: y.getProxyDetails, Proxy: y.Proxy, previewEntries: /* @__PURE__ */ __name((t3) => [[], false], "previewEntries"), getConstructorName(t3) {
             if (!t3 || "object" != typeof t3) throw new i("Invalid object");
             const v = (init_constructor_name(), __toCommonJS(constructor_name_exports)).engineConstructorName(t3);
@@ -2191,13 +2203,12 @@ ${e3}`;
     Proxy: Proxy2
   } = import_inspect.default;
 
-  // runjs-esm:runjs:part/core
-  var core_default = __runjs_require("core");
-
   // worker/guest/platform/parts/util.js
+  init_core();
   init_types();
 
   // worker/guest/platform/parts/util/deep-equal.js
+  init_core();
   init_types();
   var {
     isDate,
@@ -2393,6 +2404,7 @@ ${e3}`;
   __name(isDeepStrictEqual, "isDeepStrictEqual");
 
   // worker/guest/platform/parts/util/mime.js
+  init_core();
   var { nodeError } = core_default.shared;
   var NOT_TOKEN = /[^!#$%&'*+\-.^_`|~A-Za-z0-9]/;
   var NOT_QUOTED_STRING = /[^\t\u0020-~\u0080-\u00FF]/;
@@ -2590,6 +2602,9 @@ ${e3}`;
     [-4094, "UNKNOWN", "unknown error"],
     [-4095, "EOF", "end of file"]
   ];
+
+  // worker/guest/platform/parts/util/extras.js
+  init_core();
 
   // worker/guest/platform/parts/util/myers-diff.js
   var NOP = 0;

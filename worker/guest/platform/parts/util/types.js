@@ -1,4 +1,6 @@
 // util.types: brand checks for builtin objects (the internal slot, not Symbol.toStringTag).
+import core from 'runjs:part/core';
+
 const tryCall = (fn, v) => {
   try {
     fn.call(v);
@@ -32,6 +34,7 @@ const protoTag = (v) => {
 
 /* global __runjs_P */ // the captured primordials (boot-time iterator prototypes)
 const MapIteratorProto = __runjs_P.boot_MapIterator_proto;
+const promiseDetails = core.host.promiseDetails;
 const SetIteratorProto = __runjs_P.boot_SetIterator_proto;
 const GeneratorProto = Object.getPrototypeOf(function* () {}).prototype;
 // Node asks V8 what kind of function a function *is* (its code), whatever its prototype became:
@@ -84,7 +87,9 @@ export const types = {
   isWeakSet: (v) => isObject(v) && tryCall(function () { WeakSet.prototype.has.call(this, {}); }, v),
   isDate: (v) => isObject(v) && tryCall(Date.prototype.getTime, v),
   isRegExp: (v) => isObject(v) && tryCall(Object.getOwnPropertyDescriptor(RegExp.prototype, 'source').get, v) && v !== RegExp.prototype,
-  isPromise: (v) => isObject(v) && (v instanceof Promise || protoTag(v) === '[object Promise]'),
+  // QuickJS's engine answers the brand check (a promise without its prototype is one); V8 offers
+  // the platform none without side effects, so there the prototype chain or tag decides.
+  isPromise: (v) => isObject(v) && (promiseDetails !== undefined ? promiseDetails(v)[0] !== -1 : v instanceof Promise || protoTag(v) === '[object Promise]'),
   // The engine's Error.isError (looked up per call: on V8 it is installed after the startup
   // snapshot the platform boots from) tells a native error whose prototype was changed; without
   // it, the tag and the prototype chain.
