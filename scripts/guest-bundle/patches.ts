@@ -282,11 +282,29 @@ function fromString (string, encoding) {
       find: 'getConstructorName(t){if(!t||"object"!=typeof t)throw new i("Invalid object");',
       replace: 'getConstructorName(t){if(!t||"object"!=typeof t)throw new i("Invalid object");const v=require("runjs-constructor-name").engineConstructorName(t);if(v!==void 0)return v;',
     },
+    // The bundle is minified: `inspect` itself would be named `Nn` (`{ [inspect.custom]: inspect }`
+    // shows the function's name, as in Node's test-util-inspect.js).
+    { find: '}Nn.custom=Ne,', replace: '}ft(Nn,"name",{__proto__:null,value:"inspect"}),Nn.custom=Ne,' },
+    // Node previews a WeakMap's/WeakSet's entries with showHidden (V8's native previewEntries); the
+    // stub answered `[[], false]`, which inspect printed as one entry `[ [length]: 0 ] => false`.
+    // runjs cannot see a weak collection's entries: `<items unknown>`, as without showHidden.
+    { find: 'm=t.showHidden?Ar:xr;', replace: 'm=xr;' },
+    { find: 'm=t.showHidden?vr:xr;', replace: 'm=xr;' },
+    // A getter that returns a function (`getters: true`) shows the function as Node 24 does,
+    // `[Getter] [Function: x]`; the extracted code formatted it as a primitive and threw.
+    { find: 'else if("object"==typeof s)c=`${r(`[${e}]`,o)} ${nr(t,s,n)}`', replace: 'else if("object"==typeof s||"function"==typeof s)c=`${r(`[${e}]`,o)} ${nr(t,s,n)}`' },
+    // Node's inspect recurses until the stack overflows and prints the innermost object as
+    // `[Object: Inspection interrupted prematurely. Maximum call stack size exceeded.]`; with
+    // Node's stack that is about a thousand levels deep. runjs's V8 stack is about eight times
+    // deeper, so a 100,000-node linked list inspected with `depth: Infinity` built a string of
+    // tens of MB and ran out of the default heap: past 1,000 levels the object is shown as
+    // interrupted, as Node shows it at its stack's end.
+    { find: 'o+=1,t.seen.push(e),t.currentDepth=o;const k=t.indentationLvl;', replace: 'o+=1,t.seen.push(e),t.currentDepth=o;const k=t.indentationLvl;if(o>1e3)return t.seen.pop(),t.stylize(`[${re(er(e,c,u),0,-1)}: Inspection interrupted prematurely. Maximum call stack size exceeded.]`,"special");' },
     // Node's getPromiseDetails is native; the stub always answered "pending". Ask the engine
-    // where it can tell (QuickJS, core.host.promiseDetails): 0 pending, 1 fulfilled, 2 rejected.
+    // where it can tell (QuickJS, core.host.promiseDetails): 0 pending, 1 fulfilled, 2 rejected (-1: no promise).
     {
       find: 'getPromiseDetails:()=>[g,void 0]',
-      replace: 'getPromiseDetails:t=>{const d=require("runjs:part/core").host.promiseDetails;if(d===void 0)return[g,void 0];const r=d(t);return r[0]===0?[g,void 0]:[r[0]===2?h:1,r[1]]}',
+      replace: 'getPromiseDetails:t=>{const d=require("runjs:part/core").host.promiseDetails;if(d===void 0)return[g,void 0];const r=d(t);return r[0]<=0?[g,void 0]:[r[0]===2?h:1,r[1]]}',
     },
   ],
 };

@@ -105,6 +105,21 @@ guestSuite('errors', (g) => {
     assert.equal(out, `["Error: x","CustomError: y","TypeError: z","RangeError","AggregateError: agg"]\ntrue false false\nError 1 2 true true true\ntrue true\n${ctx.engine === 'v8'}\n`);
   });
 
+  g.test('the stack\'s head line is the error\'s at the first read, and Error.stackTraceLimit bounds the frames, on both engines', async (ctx) => {
+    const out = await ctx.output([
+      'const late = new Error(); late.message = "set later"; late.name = "Renamed"',
+      'const read = new Error("before"); void read.stack; read.message = "after"',
+      'function deep(n: number): Error { return n === 0 ? new TypeError("deep") : deep(n - 1) }',
+      'Error.stackTraceLimit = 2; const two = deep(5); Error.stackTraceLimit = 0; const none = new Error("zero")',
+      'Error.stackTraceLimit = "x" as any; const off = new Error("off"); Error.stackTraceLimit = 10',
+      'const set = new Error("s"); set.stack = "replaced"',
+      'console.log(JSON.stringify([late.stack.split("\\n")[0], read.stack.split("\\n")[0], two.stack.split("\\n").length, none.stack, off.stack, "stack" in off, set.stack]))',
+      'console.log(JSON.stringify(Object.keys(Object.getOwnPropertyDescriptor(new Error(), "stack")!)), typeof Error.prepareStackTrace)',
+    ].join('\n'));
+    // Node installs Error.prepareStackTrace (V8 calls it at the first read); QuickJS has no such hook.
+    assert.equal(out, `["Renamed: set later","Error: before",3,"Error: zero",null,true,"replaced"]\n["get","set","enumerable","configurable"] ${ctx.engine === 'v8' ? 'function' : 'undefined'}\n`);
+  });
+
   g.test('positions on the script\'s first line are its own in err.stack on V8, which compiles the wrapper on a line of its own', async (ctx) => {
     const out = await ctx.output('try { null.x } catch (e) { console.log(e.stack.split("\\n").find((l) => l.includes("main.js")).trim()) }');
     // QuickJS has no line offset: its first line's columns count the wrapper's prologue too.

@@ -104,6 +104,23 @@ guestSuite('node:util and node:assert', (g) => {
     assert.deepEqual(guest, [small(nodeUtil.inspect, chain), '<ref *1> {', true]);
   });
 
+  g.test('inspect of a 100,000-node list at depth Infinity stops where Node\'s stack would, within the default heap', async (ctx) => {
+    const code = [
+      'const { inspect } = require("node:util");',
+      'const list = {}; let head = list; for (let i = 0; i < 100000; i++) head = head.next = {};',
+      'const out = inspect(list, { depth: Infinity });',
+      'const deep = []; let d = deep; for (let i = 0; i < 998; i++) { const n = []; d.push(n); d = n; }',
+      'return [out.match(/next/g).length, out.includes("[Object: Inspection interrupted prematurely. Maximum call stack size exceeded.]"), inspect(deep, { depth: Infinity }).includes("interrupted")];',
+    ].join('\n');
+    const [levels, interrupted, shallowInterrupted] = await guestJson<[number, boolean, boolean]>(ctx, code);
+    // V8's stack would let inspect go about 8,000 levels deep (Node's: about 930): runjs stops at
+    // 1,000. QuickJS's smaller stack overflows first, as Node's does.
+    if (ctx.engine === 'v8') assert.equal(levels, 1000);
+    else assert.ok(levels > 100 && levels < 1000, String(levels));
+    assert.equal(interrupted, true);
+    assert.equal(shallowInterrupted, ctx.engine === 'quickjs');
+  });
+
   g.test('assert.ok quotes its call as the script was submitted, also when the script was transformed', async (ctx) => {
     // `1 < 2 > 0` sends the script through esbuild, which rewrites `undefined` to `void 0`, folds
     // constants and splits statements onto lines of its own; Node reads the file as written.

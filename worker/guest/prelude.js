@@ -17,6 +17,24 @@
   const promiseDetails = g.__runjs_promise_details;
   delete g.__runjs_promise_details;
 
+  // V8 writes an error's stack when it is first read, but without a prepareStackTrace callback it
+  // takes the `Name: message` head line when the error is made. Node installs one, so the head is
+  // the error's as it is at that first read (`err.message = 'x'` after `new Error()` shows in the
+  // stack and in util.inspect), and `Error.prepareStackTrace` is a function, Node 24's
+  // ErrorPrepareStackTrace without its Node-error `[code]` part. A script may replace or delete
+  // it, as in Node. QuickJS writes its stacks when errors are made (worker/engines/quickjs/bridge.js).
+  if (promiseDetails === undefined) {
+    const ErrorToString = Function.prototype.call.bind(Error.prototype.toString);
+    const JoinFrames = Function.prototype.call.bind(Array.prototype.join);
+    const prepare = {
+      ErrorPrepareStackTrace(error, trace) {
+        const head = ErrorToString(error);
+        return trace.length === 0 ? head : `${head}\n    at ${JoinFrames(trace, '\n    at ')}`;
+      },
+    }.ErrorPrepareStackTrace;
+    Object.defineProperty(Error, 'prepareStackTrace', { __proto__: null, value: prepare, writable: true, enumerable: false, configurable: true });
+  }
+
   // --- captured builtins: user code may overwrite the originals without breaking us ---
   const uncurry = (fn) => Function.prototype.call.bind(fn);
   const JSONStringify = JSON.stringify;

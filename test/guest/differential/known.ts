@@ -13,6 +13,7 @@ const BUFFER: Known = {
 
 const UTIL: Known = {
   'inspect: map iterator': "iterator entries cannot be previewed without the engine (Node's previewEntries is native)",
+  'inspect: weak collections with showHidden': "a WeakMap's or WeakSet's entries cannot be previewed without the engine (Node's previewEntries is native): <items unknown> also with showHidden",
   'inspect: long-running structure': "Node's inspect stops a 1000-deep structure at its native stack limit; the engines' limits differ",
 };
 
@@ -24,6 +25,7 @@ const V8_PROMISE_STATE: Known = {
   'inspect: promise rejected primitive': NO_STATE,
   'inspect: async function result': NO_STATE,
   'inspect: promise settled later': NO_STATE,
+  'types.isPromise: the brand, not the prototype': "isolated-vm gives the platform no promise brand check without side effects (then() would mark a rejection handled): V8's isPromise reads the prototype chain, and the state is unknown",
 };
 
 const VM: Known = {

@@ -67,11 +67,13 @@
 
   // --- promise state, for util.inspect (`Promise { 1 }`, `<rejected>`, `<pending>`) ---
   // A call of the raw function with four arguments asks the host for a promise's state (third
-  // argument 0: 0 pending, 1 fulfilled, 2 rejected) or its result (1); hostCall never passes four.
+  // argument 0: 0 pending, 1 fulfilled, 2 rejected, -1 no promise) or its result (1); hostCall never passes four.
   // The prelude captures and deletes the global, as it does `__runjs_host`.
+  // -1 answers a value that is no promise (the engine's brand check: also a promise without its
+  // prototype, never an object that only claims to be one).
   function promiseDetails(p) {
     const state = raw('', p, 0, 0);
-    return state === 1 || state === 2 ? [state, raw('', p, 1, 0)] : [0, undefined];
+    return state === 1 || state === 2 ? [state, raw('', p, 1, 0)] : [state === 0 ? 0 : -1, undefined];
   }
   ObjectDefineProperty(g, '__runjs_promise_details', { __proto__: null, value: promiseDetails, writable: true, enumerable: false, configurable: true });
 
@@ -133,6 +135,43 @@
   // throws (`null.x`) are unchanged. Those QuickJS throws still hold frames only.
   const ReflectConstruct = Reflect.construct;
   const HEAD_MAX_CHARS = 64 * 1024;
+  /** The first `limit` lines of a stack's frames (a negative or NaN limit keeps none). */
+  const firstFrames = (frames, limit) => {
+    if (!(limit > 0)) return '';
+    let end = -1;
+    for (let n = 0; n < limit; n++) {
+      end = StringIndexOf(frames, '\n', end + 1);
+      if (end === -1) return frames;
+    }
+    return StringSlice(frames, 0, end);
+  };
+  // Errors whose stack has not been read yet, with their frames; the accessor pair is shared by
+  // all of them (V8's `stack` is an own accessor pair too).
+  const pendingStacks = new WeakMap();
+  const WeakMapGet = WeakMap.prototype.get.call.bind(WeakMap.prototype.get);
+  const WeakMapSet = WeakMap.prototype.set.call.bind(WeakMap.prototype.set);
+  const WeakMapDelete = WeakMap.prototype.delete.call.bind(WeakMap.prototype.delete);
+  const stackAccessors = Object.getOwnPropertyDescriptor({
+    get stack() {
+      const rest = typeof this === 'object' && this !== null ? WeakMapGet(pendingStacks, this) : undefined;
+      if (rest === undefined) return undefined;
+      // A head longer than HEAD_MAX_CHARS (a message of megabytes) is left out: the stack would
+      // be a second copy of it, held as long as the error lives.
+      const head = stackHead(this);
+      const value = head.length > HEAD_MAX_CHARS ? rest : rest === '' ? head : `${head}\n${rest}`;
+      WeakMapDelete(pendingStacks, this);
+      ObjectDefineProperty(this, 'stack', { __proto__: null, value, writable: true, enumerable: false, configurable: true });
+      return value;
+    },
+    set stack(value) {
+      if (typeof this !== 'object' || this === null) return;
+      WeakMapDelete(pendingStacks, this);
+      ObjectDefineProperty(this, 'stack', { __proto__: null, value, writable: true, enumerable: false, configurable: true });
+    },
+  }, 'stack');
+  const stackGet = stackAccessors.get;
+  const stackSet = stackAccessors.set;
+  let ErrorWrapper;
   const wrapErrorCtor = (name, parent) => {
     const Native = g[name];
     if (typeof Native !== 'function') return undefined;
@@ -148,11 +187,13 @@
           const nl = at === -1 ? -1 : StringIndexOf(stack, '\n', at);
           let rest = at === -1 ? stack : nl === -1 ? '' : StringSlice(stack, nl + 1);
           if (rest.length > 0 && rest[rest.length - 1] === '\n') rest = StringSlice(rest, 0, rest.length - 1);
-          // A head longer than HEAD_MAX_CHARS (a message of megabytes) is left out: the stack would
-          // be a second copy of it, held as long as the error lives.
-          const head = stackHead(e);
-          const value = head.length > HEAD_MAX_CHARS ? rest : rest === '' ? head : `${head}\n${rest}`;
-          ObjectDefineProperty(e, 'stack', { __proto__: null, value, writable: true, enumerable: false, configurable: true });
+          // Error.stackTraceLimit as V8 reads it when an error is made: not a number, a stack that
+          // reads undefined; else at most that many frames. The head is written when the stack is
+          // first read, as V8 does under Node's prepareStackTrace: `err.message = 'x'` after
+          // `new Error()` shows in the stack.
+          const limit = ErrorWrapper === undefined ? 10 : ErrorWrapper.stackTraceLimit;
+          if (typeof limit === 'number') WeakMapSet(pendingStacks, e, rest === '' ? rest : firstFrames(rest, limit));
+          ObjectDefineProperty(e, 'stack', { __proto__: null, get: stackGet, set: stackSet, enumerable: false, configurable: true });
         }
         return e;
       },
@@ -167,7 +208,9 @@
     ObjectDefineProperty(g, name, { __proto__: null, value: Wrapper, writable: true, enumerable: false, configurable: true });
     return Wrapper;
   };
-  const ErrorWrapper = wrapErrorCtor('Error', undefined);
+  ErrorWrapper = wrapErrorCtor('Error', undefined);
+  // V8's default, an own enumerable data property of Error as in V8.
+  if (ErrorWrapper !== undefined) ObjectDefineProperty(ErrorWrapper, 'stackTraceLimit', { __proto__: null, value: 10, writable: true, enumerable: true, configurable: true });
   for (const name of ['EvalError', 'RangeError', 'ReferenceError', 'SyntaxError', 'TypeError', 'URIError', 'AggregateError']) wrapErrorCtor(name, ErrorWrapper);
   // `using` declarations (lowered by esbuild) look these up; QuickJS has no Symbol.dispose.
   // esbuild's helpers fall back to the registry symbols chosen here, so both sides agree.

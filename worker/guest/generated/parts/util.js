@@ -47,15 +47,36 @@ var __runjs_part = (() => {
   ));
   var __toCommonJS = (mod) => __copyProps(__defProp({}, "__esModule", { value: true }), mod);
 
+  // runjs-esm:runjs:part/core
+  var core_default;
+  var init_core = __esm({
+    "runjs-esm:runjs:part/core"() {
+      core_default = __runjs_require("core");
+    }
+  });
+
   // worker/guest/platform/parts/util/types.js
   var types_exports = {};
   __export(types_exports, {
     types: () => types
   });
-  var tryCall, TypedArrayProto, typedArrayTag, byteLengthGetter, isSab, dataViewByteLength, mapSize, setSize, isObject, tagOf, protoTag, MapIteratorProto, SetIteratorProto, GeneratorProto, AsyncFunctionProto, GeneratorFunctionProto, AsyncGeneratorFunctionProto, types;
+  function functionKind(fn) {
+    let src;
+    try {
+      src = ReflectApply(functionToString, fn, []);
+    } catch {
+      return 0;
+    }
+    const head = __runjs_P.$exec(ASYNC_HEAD, src);
+    const rest = head === null ? src : __runjs_P.$slice(src, head[0].length);
+    const isAsync = head !== null && __runjs_P.$test(ASYNC_REST, rest);
+    return (isAsync ? 1 : 0) + (__runjs_P.$test(GENERATOR_HEAD, isAsync ? rest : src) ? 2 : 0);
+  }
+  var tryCall, TypedArrayProto, typedArrayTag, byteLengthGetter, isSab, dataViewByteLength, mapSize, setSize, isObject, tagOf, protoTag, MapIteratorProto, promiseDetails, SetIteratorProto, GeneratorProto, functionToString, ReflectApply, ASYNC_HEAD, ASYNC_REST, GENERATOR_HEAD, types;
   var init_types = __esm({
     "worker/guest/platform/parts/util/types.js"() {
       "use strict";
+      init_core();
       tryCall = /* @__PURE__ */ __name((fn, v) => {
         try {
           __runjs_P.$call(fn, v);
@@ -85,15 +106,16 @@ var __runjs_part = (() => {
         }
       }, "protoTag");
       MapIteratorProto = __runjs_P.boot_MapIterator_proto;
+      promiseDetails = core_default.host.promiseDetails;
       SetIteratorProto = __runjs_P.boot_SetIterator_proto;
       GeneratorProto = __runjs_P.Object_getPrototypeOf(function* () {
       }).prototype;
-      AsyncFunctionProto = __runjs_P.Object_getPrototypeOf(async function() {
-      });
-      GeneratorFunctionProto = __runjs_P.Object_getPrototypeOf(function* () {
-      });
-      AsyncGeneratorFunctionProto = __runjs_P.Object_getPrototypeOf(async function* () {
-      });
+      functionToString = __runjs_P.FunctionProto_toString;
+      ReflectApply = __runjs_P.Reflect_apply;
+      ASYNC_HEAD = /^async(?:\s+|(?=[*(]))/;
+      ASYNC_REST = /^(?:function(?![\w$])|\*|\[|[\w$\u0080-\uffff]+\s*(?:\(|=>)|\((?:[^()]|\([^()]*\))*\)\s*=>)/;
+      GENERATOR_HEAD = /^(?:function\s*\*|\*)/;
+      __name(functionKind, "functionKind");
       types = {
         isAnyArrayBuffer: /* @__PURE__ */ __name((v) => isObject(v) && (tryCall(byteLengthGetter, v) || isSab(v)), "isAnyArrayBuffer"),
         isArrayBuffer: /* @__PURE__ */ __name((v) => isObject(v) && tryCall(byteLengthGetter, v), "isArrayBuffer"),
@@ -123,7 +145,9 @@ var __runjs_part = (() => {
         }, v), "isWeakSet"),
         isDate: /* @__PURE__ */ __name((v) => isObject(v) && tryCall(__runjs_P.DateProto_getTime, v), "isDate"),
         isRegExp: /* @__PURE__ */ __name((v) => isObject(v) && tryCall(__runjs_P.Object_getOwnPropertyDescriptor(RegExp.prototype, "source").get, v) && v !== RegExp.prototype, "isRegExp"),
-        isPromise: /* @__PURE__ */ __name((v) => isObject(v) && (v instanceof Promise || protoTag(v) === "[object Promise]"), "isPromise"),
+        // QuickJS's engine answers the brand check (a promise without its prototype is one); V8 offers
+        // the platform none without side effects, so there the prototype chain or tag decides.
+        isPromise: /* @__PURE__ */ __name((v) => isObject(v) && (promiseDetails !== void 0 ? promiseDetails(v)[0] !== -1 : v instanceof Promise || protoTag(v) === "[object Promise]"), "isPromise"),
         // The engine's Error.isError (looked up per call: on V8 it is installed after the startup
         // snapshot the platform boots from) tells a native error whose prototype was changed; without
         // it, the tag and the prototype chain.
@@ -141,8 +165,8 @@ var __runjs_part = (() => {
         isMapIterator: /* @__PURE__ */ __name((v) => isObject(v) && __runjs_P.Object_getPrototypeOf(v) === MapIteratorProto, "isMapIterator"),
         isSetIterator: /* @__PURE__ */ __name((v) => isObject(v) && __runjs_P.Object_getPrototypeOf(v) === SetIteratorProto, "isSetIterator"),
         isGeneratorObject: /* @__PURE__ */ __name((v) => isObject(v) && __runjs_P.Object_getPrototypeOf(__runjs_P.Object_getPrototypeOf(v)) === GeneratorProto, "isGeneratorObject"),
-        isAsyncFunction: /* @__PURE__ */ __name((v) => typeof v === "function" && (__runjs_P.Object_getPrototypeOf(v) === AsyncFunctionProto || __runjs_P.Object_getPrototypeOf(v) === AsyncGeneratorFunctionProto), "isAsyncFunction"),
-        isGeneratorFunction: /* @__PURE__ */ __name((v) => typeof v === "function" && (__runjs_P.Object_getPrototypeOf(v) === GeneratorFunctionProto || __runjs_P.Object_getPrototypeOf(v) === AsyncGeneratorFunctionProto), "isGeneratorFunction"),
+        isAsyncFunction: /* @__PURE__ */ __name((v) => typeof v === "function" && (functionKind(v) & 1) === 1, "isAsyncFunction"),
+        isGeneratorFunction: /* @__PURE__ */ __name((v) => typeof v === "function" && (functionKind(v) & 2) === 2, "isGeneratorFunction"),
         isArgumentsObject: /* @__PURE__ */ __name((v) => isObject(v) && __runjs_P.$call(__runjs_P.ObjectProto_toString, v) === "[object Arguments]", "isArgumentsObject"),
         isModuleNamespaceObject: /* @__PURE__ */ __name((v) => isObject(v) && __runjs_P.Object_getPrototypeOf(v) === null && v[Symbol.toStringTag] === "Module", "isModuleNamespaceObject"),
         isProxy: /* @__PURE__ */ __name(() => false, "isProxy"),
@@ -511,7 +535,7 @@ var __runjs_part = (() => {
     return holder.stack;
   }
   function engineConstructorName(obj) {
-    if (!__runjs_P.Object_hasOwn(Error, "stackTraceLimit")) return void 0;
+    if (!V8_STACK_API) return void 0;
     const prepare = __runjs_P.Error_prepareStackTrace;
     const limit = Error.stackTraceLimit;
     let name;
@@ -527,9 +551,11 @@ var __runjs_part = (() => {
     }
     return typeof name === "string" && name !== "" && !__runjs_P.$includes(name, "\n") ? name : void 0;
   }
+  var V8_STACK_API;
   var init_constructor_name = __esm({
     "worker/guest/platform/parts/util/constructor-name.js"() {
       __name(receiverFrame, "receiverFrame");
+      V8_STACK_API = typeof __runjs_P.Error_captureStackTrace === "function" && __runjs_P.$includes(__runjs_P.$call(__runjs_P.FunctionProto_toString, __runjs_P.Error_captureStackTrace), "[native code]");
       __name(engineConstructorName, "engineConstructorName");
     }
   });
@@ -572,7 +598,7 @@ var __runjs_part = (() => {
             return n2.colors && (n2.stylize = Vn), null === n2.maxArrayLength && (n2.maxArrayLength = 1 / 0), null === n2.maxStringLength && (n2.maxStringLength = 1 / 0), nr(n2, t3, 0);
           }
           __name(Nn, "Nn");
-          Nn.custom = Ne, ft(Nn, "defaultOptions", { __proto__: null, get: /* @__PURE__ */ __name(() => _n, "get"), set: /* @__PURE__ */ __name((t3) => (dn(t3, "options"), ut(_n, t3)), "set") });
+          ft(Nn, "name", { __proto__: null, value: "inspect" }), Nn.custom = Ne, ft(Nn, "defaultOptions", { __proto__: null, get: /* @__PURE__ */ __name(() => _n, "get"), set: /* @__PURE__ */ __name((t3) => (dn(t3, "options"), ut(_n, t3)), "set") });
           const Fn = 39, Cn = 49;
           function Dn(t3, e3) {
             ft(Nn.colors, e3, { __proto__: null, get() {
@@ -1095,8 +1121,8 @@ ${t6}`);
                   f2[0] = `${n2}{`, E2 = ["byteLength"];
                 } else if (qe(e4)) f2[0] = `${Xn(c3, u3, "DataView")}{`, E2 = ["byteLength", "byteOffset", "buffer"];
                 else if (en(e4)) f2[0] = `${Xn(c3, u3, "Promise")}{`, m2 = wr;
-                else if (ln(e4)) f2[0] = `${Xn(c3, u3, "WeakSet")}{`, m2 = t4.showHidden ? Ar : xr;
-                else if (on(e4)) f2[0] = `${Xn(c3, u3, "WeakMap")}{`, m2 = t4.showHidden ? vr : xr;
+                else if (ln(e4)) f2[0] = `${Xn(c3, u3, "WeakSet")}{`, m2 = xr;
+                else if (on(e4)) f2[0] = `${Xn(c3, u3, "WeakMap")}{`, m2 = xr;
                 else if (Xe(e4)) f2[0] = `${Xn(c3, u3, "Module")}{`, m2 = __runjs_P.$bind(yr, null, l3);
                 else if (Ye(e4)) {
                   if (d2 = (function(t5, e5, n2, r2, o4) {
@@ -1126,6 +1152,7 @@ ${t6}`);
               }
               o3 += 1, __runjs_P.$push(t4.seen, e4), t4.currentDepth = o3;
               const k2 = t4.indentationLvl;
+              if (o3 > 1e3) return __runjs_P.$pop(t4.seen), t4.stylize(`[${re(er(e4, c3, u3), 0, -1)}: Inspection interrupted prematurely. Maximum call stack size exceeded.]`, "special");
               try {
                 if (R2 = m2(t4, e4, o3), void 0 !== E2) for (p2 = 0; p2 < E2.length; p2++) {
                   let n2;
@@ -1438,7 +1465,7 @@ ${te(" ", t3.indentationLvl)}`), t3.indentationLvl -= e4;
                 try {
                   const s3 = D(i2.get, l2);
                   if (null === s3) c2 = `${r3(`[${e4}:`, o3)} ${r3("null", "null")}${r3("]", o3)}`;
-                  else if ("object" == typeof s3) c2 = `${r3(`[${e4}]`, o3)} ${nr(t3, s3, n2)}`;
+                  else if ("object" == typeof s3 || "function" == typeof s3) c2 = `${r3(`[${e4}]`, o3)} ${nr(t3, s3, n2)}`;
                   else {
                     const n3 = pr(r3, s3, t3);
                     c2 = `${r3(`[${e4}:`, o3)} ${n3}${r3("]", o3)}`;
@@ -2123,7 +2150,7 @@ ${e3}`;
             const d = require_core().host.promiseDetails;
             if (d === void 0) return [g, void 0];
             const r2 = d(t3);
-            return r2[0] === 0 ? [g, void 0] : [r2[0] === 2 ? h : 1, r2[1]];
+            return r2[0] <= 0 ? [g, void 0] : [r2[0] === 2 ? h : 1, r2[1]];
           }, "getPromiseDetails"), getProxyDetails: y.getProxyDetails, Proxy: y.Proxy, previewEntries: /* @__PURE__ */ __name((t3) => [[], false], "previewEntries"), getConstructorName(t3) {
             if (!t3 || "object" != typeof t3) throw new i("Invalid object");
             const v = (init_constructor_name(), __toCommonJS(constructor_name_exports)).engineConstructorName(t3);
@@ -2176,13 +2203,12 @@ ${e3}`;
     Proxy: Proxy2
   } = import_inspect.default;
 
-  // runjs-esm:runjs:part/core
-  var core_default = __runjs_require("core");
-
   // worker/guest/platform/parts/util.js
+  init_core();
   init_types();
 
   // worker/guest/platform/parts/util/deep-equal.js
+  init_core();
   init_types();
   var {
     isDate,
@@ -2378,6 +2404,7 @@ ${e3}`;
   __name(isDeepStrictEqual, "isDeepStrictEqual");
 
   // worker/guest/platform/parts/util/mime.js
+  init_core();
   var { nodeError } = core_default.shared;
   var NOT_TOKEN = /[^!#$%&'*+\-.^_`|~A-Za-z0-9]/;
   var NOT_QUOTED_STRING = /[^\t\u0020-~\u0080-\u00FF]/;
@@ -2575,6 +2602,9 @@ ${e3}`;
     [-4094, "UNKNOWN", "unknown error"],
     [-4095, "EOF", "end of file"]
   ];
+
+  // worker/guest/platform/parts/util/extras.js
+  init_core();
 
   // worker/guest/platform/parts/util/myers-diff.js
   var NOP = 0;

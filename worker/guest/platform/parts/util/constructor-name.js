@@ -12,9 +12,13 @@ function receiverFrame() {
   return holder.stack;
 }
 
+// V8's stack API (structured frames through Error.prepareStackTrace) comes with its native
+// Error.captureStackTrace; QuickJS's is the engine bridge's, written in JavaScript, and calls no
+// prepareStackTrace (both engines have Error.stackTraceLimit).
+const V8_STACK_API = typeof Error.captureStackTrace === 'function' && Function.prototype.toString.call(Error.captureStackTrace).includes('[native code]');
+
 export function engineConstructorName(obj) {
-  // V8's stack API has Error.stackTraceLimit; QuickJS lacks it (and setting it would leave it).
-  if (!Object.hasOwn(Error, 'stackTraceLimit')) return undefined;
+  if (!V8_STACK_API) return undefined;
   const prepare = Error.prepareStackTrace;
   const limit = Error.stackTraceLimit;
   let name;

@@ -1,4 +1,6 @@
 // util.types: brand checks for builtin objects (the internal slot, not Symbol.toStringTag).
+import core from 'runjs:part/core';
+
 const tryCall = (fn, v) => {
   try {
     fn.call(v);
@@ -32,11 +34,33 @@ const protoTag = (v) => {
 
 /* global __runjs_P */ // the captured primordials (boot-time iterator prototypes)
 const MapIteratorProto = __runjs_P.boot_MapIterator_proto;
+const promiseDetails = core.host.promiseDetails;
 const SetIteratorProto = __runjs_P.boot_SetIterator_proto;
 const GeneratorProto = Object.getPrototypeOf(function* () {}).prototype;
-const AsyncFunctionProto = Object.getPrototypeOf(async function () {});
-const GeneratorFunctionProto = Object.getPrototypeOf(function* () {});
-const AsyncGeneratorFunctionProto = Object.getPrototypeOf(async function* () {});
+// Node asks V8 what kind of function a function *is* (its code), whatever its prototype became:
+// a generator whose prototype was set to AsyncFunction.prototype, or to null, is still a generator
+// and no async function. No engine API tells that here, so the kind is read from the function's
+// source text (Function.prototype.toString, which a script cannot fake for the function itself):
+// `async` heads an async function, arrow or method; `function*` or a leading `*` a generator.
+// Native and bound functions print `function … { [native code] }`: neither kind, as in V8.
+const functionToString = Function.prototype.toString;
+const ReflectApply = Reflect.apply;
+const ASYNC_HEAD = /^async(?:\s+|(?=[*(]))/;
+const ASYNC_REST = /^(?:function(?![\w$])|\*|\[|[\w$\u0080-\uffff]+\s*(?:\(|=>)|\((?:[^()]|\([^()]*\))*\)\s*=>)/;
+const GENERATOR_HEAD = /^(?:function\s*\*|\*)/;
+/** 0 plain, 1 async, 2 generator, 3 async generator. */
+function functionKind(fn) {
+  let src;
+  try {
+    src = ReflectApply(functionToString, fn, []);
+  } catch {
+    return 0;
+  }
+  const head = ASYNC_HEAD.exec(src);
+  const rest = head === null ? src : src.slice(head[0].length);
+  const isAsync = head !== null && ASYNC_REST.test(rest);
+  return (isAsync ? 1 : 0) + (GENERATOR_HEAD.test(isAsync ? rest : src) ? 2 : 0);
+}
 
 export const types = {
   isAnyArrayBuffer: (v) => isObject(v) && (tryCall(byteLengthGetter, v) || isSab(v)),
@@ -63,7 +87,9 @@ export const types = {
   isWeakSet: (v) => isObject(v) && tryCall(function () { WeakSet.prototype.has.call(this, {}); }, v),
   isDate: (v) => isObject(v) && tryCall(Date.prototype.getTime, v),
   isRegExp: (v) => isObject(v) && tryCall(Object.getOwnPropertyDescriptor(RegExp.prototype, 'source').get, v) && v !== RegExp.prototype,
-  isPromise: (v) => isObject(v) && (v instanceof Promise || protoTag(v) === '[object Promise]'),
+  // QuickJS's engine answers the brand check (a promise without its prototype is one); V8 offers
+  // the platform none without side effects, so there the prototype chain or tag decides.
+  isPromise: (v) => isObject(v) && (promiseDetails !== undefined ? promiseDetails(v)[0] !== -1 : v instanceof Promise || protoTag(v) === '[object Promise]'),
   // The engine's Error.isError (looked up per call: on V8 it is installed after the startup
   // snapshot the platform boots from) tells a native error whose prototype was changed; without
   // it, the tag and the prototype chain.
@@ -81,8 +107,8 @@ export const types = {
   isMapIterator: (v) => isObject(v) && Object.getPrototypeOf(v) === MapIteratorProto,
   isSetIterator: (v) => isObject(v) && Object.getPrototypeOf(v) === SetIteratorProto,
   isGeneratorObject: (v) => isObject(v) && Object.getPrototypeOf(Object.getPrototypeOf(v)) === GeneratorProto,
-  isAsyncFunction: (v) => typeof v === 'function' && (Object.getPrototypeOf(v) === AsyncFunctionProto || Object.getPrototypeOf(v) === AsyncGeneratorFunctionProto),
-  isGeneratorFunction: (v) => typeof v === 'function' && (Object.getPrototypeOf(v) === GeneratorFunctionProto || Object.getPrototypeOf(v) === AsyncGeneratorFunctionProto),
+  isAsyncFunction: (v) => typeof v === 'function' && (functionKind(v) & 1) === 1,
+  isGeneratorFunction: (v) => typeof v === 'function' && (functionKind(v) & 2) === 2,
   isArgumentsObject: (v) => isObject(v) && Object.prototype.toString.call(v) === '[object Arguments]',
   isModuleNamespaceObject: (v) => isObject(v) && Object.getPrototypeOf(v) === null && v[Symbol.toStringTag] === 'Module',
   isProxy: () => false,
