@@ -776,7 +776,7 @@ var __runjs_part = (() => {
     __runjs_P.$push(runStartHooks, fn);
   }
   var track = internal.track;
-  internal.track = function(main) {
+  internal.track = function trackRun(main) {
     for (let i = 0; i < runStartHooks.length; i++) runStartHooks[i]();
     return track(main);
   };

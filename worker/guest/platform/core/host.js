@@ -36,7 +36,10 @@ export function onRunStart(fn) {
   runStartHooks.push(fn);
 }
 const track = internal.track;
-internal.track = function (main) {
+// Named: an anonymous function's inferred name depends on how the prelude was compiled (booted
+// from source: `internal.track`; as the V8 startup snapshot's script, which assigns the prelude's
+// result to a global: `globalThis.__runjs_boot_internal.internal.track`), and err.stack shows it.
+internal.track = function trackRun(main) {
   for (let i = 0; i < runStartHooks.length; i++) runStartHooks[i]();
   return track(main);
 };
