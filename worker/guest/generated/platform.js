@@ -585,6 +585,31 @@ var __runjs_part = (() => {
   function defineGlobal(name, value) {
     __runjs_P.Object_defineProperty(g, name, { value, writable: true, enumerable: false, configurable: true });
   }
+  var ACCESSOR_GLOBALS = {
+    // Node's `crypto` getter checks its receiver (idlharness: "calling getter on wrong object type").
+    crypto: { replaceable: false, checksThis: true },
+    navigator: { replaceable: false, checksThis: false },
+    performance: { replaceable: true, checksThis: false }
+  };
+  function invalidThis() {
+    const e = new TypeError('Value of "this" must be of type nullish or must be the global object');
+    __runjs_P.Object_defineProperty(e, "code", { value: "ERR_INVALID_THIS", writable: true, enumerable: true, configurable: true });
+    return e;
+  }
+  function settleGlobal(name, value) {
+    const shape = ACCESSOR_GLOBALS[name];
+    if (shape === void 0) return defineGlobal(name, value);
+    const { get } = __runjs_P.Object_getOwnPropertyDescriptor({
+      get [name]() {
+        if (shape.checksThis && this != null && this !== g) throw invalidThis();
+        return value;
+      }
+    }, name);
+    const set = shape.replaceable ? { set [name](v) {
+      __runjs_P.Object_defineProperty(g, name, { value: v, writable: true, enumerable: true, configurable: true });
+    } } : void 0;
+    __runjs_P.Object_defineProperty(g, name, { get, set: set && __runjs_P.Object_getOwnPropertyDescriptor(set, name).set, enumerable: true, configurable: true });
+  }
   function defineGlobals(values, lazy, load) {
     const descriptors = {};
     const getters = {};
@@ -592,15 +617,17 @@ var __runjs_part = (() => {
     for (const name of __runjs_P.forIn( lazy)) {
       const get = function get2() {
         const value = load(name);
-        defineGlobal(name, value);
+        settleGlobal(name, value);
         return value;
       };
       getters[name] = get;
+      const accessor = __runjs_P.Object_hasOwn(ACCESSOR_GLOBALS, name);
       descriptors[name] = {
         configurable: true,
-        enumerable: false,
+        enumerable: accessor,
         get,
         set(value) {
+          if (accessor && !ACCESSOR_GLOBALS[name].replaceable) throw new TypeError(`Cannot set property ${name} of #<Object> which has only a getter`);
           defineGlobal(name, value);
         }
       };
