@@ -582,8 +582,9 @@ var Object = __runjs_P.Object, Function = __runjs_P.Function, Array = __runjs_P.
 var __runjs_part = (() => {
   // worker/guest/platform/core/install.js
   var g = globalThis;
+  var ENUMERABLE = /* @__PURE__ */ new Set(["global", "atob", "btoa", "fetch", "queueMicrotask", "structuredClone", "setImmediate", "clearImmediate"]);
   function defineGlobal(name, value) {
-    __runjs_P.Object_defineProperty(g, name, { value, writable: true, enumerable: false, configurable: true });
+    __runjs_P.Object_defineProperty(g, name, { value, writable: true, enumerable: __runjs_P.$has(ENUMERABLE, name), configurable: true });
   }
   var ACCESSOR_GLOBALS = {
     // Node's `crypto` getter checks its receiver (idlharness: "calling getter on wrong object type").
@@ -613,7 +614,7 @@ var __runjs_part = (() => {
   function defineGlobals(values, lazy, load) {
     const descriptors = {};
     const getters = {};
-    for (const name of __runjs_P.forIn( values)) descriptors[name] = { value: values[name], writable: true, enumerable: false, configurable: true };
+    for (const name of __runjs_P.forIn( values)) descriptors[name] = { value: values[name], writable: true, enumerable: __runjs_P.$has(ENUMERABLE, name), configurable: true };
     for (const name of __runjs_P.forIn( lazy)) {
       const get = function get2() {
         const value = load(name);
@@ -624,7 +625,7 @@ var __runjs_part = (() => {
       const accessor = __runjs_P.Object_hasOwn(ACCESSOR_GLOBALS, name);
       descriptors[name] = {
         configurable: true,
-        enumerable: accessor,
+        enumerable: accessor || __runjs_P.$has(ENUMERABLE, name),
         get,
         set(value) {
           if (accessor && !ACCESSOR_GLOBALS[name].replaceable) throw new TypeError(`Cannot set property ${name} of #<Object> which has only a getter`);

@@ -1,8 +1,12 @@
-// Defining globals the way Web IDL does: writable, configurable, not enumerable.
+// Defining globals the way Web IDL does: writable, configurable, not enumerable — but for the
+// ones Node defines enumerable (Web IDL's regular operations of the global are enumerable too).
 const g = globalThis;
 
+/** Node's enumerable data globals (`Object.keys(globalThis)` in Node lists them). */
+const ENUMERABLE = new Set(['global', 'atob', 'btoa', 'fetch', 'queueMicrotask', 'structuredClone', 'setImmediate', 'clearImmediate']);
+
 export function defineGlobal(name, value) {
-  Object.defineProperty(g, name, { value, writable: true, enumerable: false, configurable: true });
+  Object.defineProperty(g, name, { value, writable: true, enumerable: ENUMERABLE.has(name), configurable: true });
 }
 
 /**
@@ -48,7 +52,7 @@ function settleGlobal(name, value) {
 export function defineGlobals(values, lazy, load) {
   const descriptors = {};
   const getters = {};
-  for (const name in values) descriptors[name] = { value: values[name], writable: true, enumerable: false, configurable: true };
+  for (const name in values) descriptors[name] = { value: values[name], writable: true, enumerable: ENUMERABLE.has(name), configurable: true };
   for (const name in lazy) {
     const get = function get() {
       const value = load(name);
@@ -59,7 +63,7 @@ export function defineGlobals(values, lazy, load) {
     const accessor = Object.hasOwn(ACCESSOR_GLOBALS, name);
     descriptors[name] = {
       configurable: true,
-      enumerable: accessor,
+      enumerable: accessor || ENUMERABLE.has(name),
       get,
       set(value) {
         if (accessor && !ACCESSOR_GLOBALS[name].replaceable) throw new TypeError(`Cannot set property ${name} of #<Object> which has only a getter`);
