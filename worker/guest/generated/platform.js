@@ -535,6 +535,7 @@ return installDispatchers(P, {
   "lastIndexOf": [StringProto, StringProto?.lastIndexOf, ArrayProto, ArrayProto?.lastIndexOf, TypedArrayProto, TypedArrayProto?.lastIndexOf],
   "map": [ArrayProto, ArrayProto?.map, TypedArrayProto, TypedArrayProto?.map],
   "match": [StringProto, StringProto?.match],
+  "matchAll": [StringProto, StringProto?.matchAll],
   "next": [ArrayIteratorProto, ArrayIteratorProto?.next, MapIteratorProto, MapIteratorProto?.next, SetIteratorProto, SetIteratorProto?.next, StringIteratorProto, StringIteratorProto?.next, GeneratorProto, GeneratorProto?.next, AsyncGeneratorProto, AsyncGeneratorProto?.next],
   "normalize": [StringProto, StringProto?.normalize],
   "padStart": [StringProto, StringProto?.padStart],
@@ -803,8 +804,13 @@ var __runjs_part = (() => {
   function onRunStart(fn) {
     __runjs_P.$push(runStartHooks, fn);
   }
+  var beforeRun;
+  function setBeforeRun(fn) {
+    beforeRun = fn;
+  }
   var track = internal.track;
-  internal.track = function(main) {
+  internal.track = function(main, source) {
+    if (beforeRun !== void 0 && source !== void 0) beforeRun(source);
     for (let i = 0; i < runStartHooks.length; i++) runStartHooks[i]();
     return track(main);
   };
@@ -965,6 +971,27 @@ var __runjs_part = (() => {
   function usedParts() {
     return [...__runjs_P.iter(used)];
   }
+  var NAMED_SCAN_MAX_CHARS = 256 * 1024;
+  var namedPattern;
+  var SUBTLE = /\.\s*subtle(?![\w$])/;
+  var CONSOLE_EXTRA = /(?<![\w$])console\s*\.\s*(?:dir|dirxml|group|groupCollapsed|groupEnd|clear|count|countReset|assert|time|timeLog|timeEnd|table)(?![\w$])/;
+  function preloadNamed(source, globals) {
+    if (typeof source !== "string" || source.length > NAMED_SCAN_MAX_CHARS) return;
+    namedPattern ??= new RegExp(`(?<![\\w$])(?:${__runjs_P.$join(__runjs_P.$sort(__runjs_P.Object_keys(globals), (a, b) => b.length - a.length), "|")})(?![\\w$])`, "g");
+    const wanted = /* @__PURE__ */ new Set();
+    for (const m of __runjs_P.iter(__runjs_P.$matchAll(source, namedPattern))) __runjs_P.$add(wanted, globals[m[0]]);
+    if (__runjs_P.$test(SUBTLE, source)) __runjs_P.$add(wanted, "webcrypto");
+    if (__runjs_P.$test(CONSOLE_EXTRA, source)) {
+      __runjs_P.$add(wanted, "web");
+      __runjs_P.$add(wanted, "util");
+    }
+    for (const name of __runjs_P.iter(wanted)) {
+      try {
+        requirePart(name);
+      } catch {
+      }
+    }
+  }
 
   // worker/guest/platform/core/registry.js
   var names;
@@ -1073,6 +1100,7 @@ var __runjs_part = (() => {
   exposeToEngine("preloadParts", preloadParts);
   exposeToEngine("preloadCompiled", preloadCompiled);
   exposeToEngine("usedParts", usedParts);
+  setBeforeRun((source) => preloadNamed(source, GLOBAL_PARTS));
 })();
 return __runjs_part;
 })(__runjs_P, undefined);

@@ -35,8 +35,14 @@ const runStartHooks = [];
 export function onRunStart(fn) {
   runStartHooks.push(fn);
 }
+let beforeRun;
+/** `fn(source)` runs before each run's code, given its main module's source where the engine passes it (V8). */
+export function setBeforeRun(fn) {
+  beforeRun = fn;
+}
 const track = internal.track;
-internal.track = function (main) {
+internal.track = function (main, source) {
+  if (beforeRun !== undefined && source !== undefined) beforeRun(source);
   for (let i = 0; i < runStartHooks.length; i++) runStartHooks[i]();
   return track(main);
 };

@@ -96,3 +96,38 @@ export function preloadCompiled(...pairs) {
 export function usedParts() {
   return [...used];
 }
+
+/** Longest script text preloadNamed scans (bigger ones load their parts on first use only). */
+const NAMED_SCAN_MAX_CHARS = 256 * 1024;
+let namedPattern;
+const SUBTLE = /\.\s*subtle(?![\w$])/;
+const CONSOLE_EXTRA = /(?<![\w$])console\s*\.\s*(?:dir|dirxml|group|groupCollapsed|groupEnd|clear|count|countReset|assert|time|timeLog|timeEnd|table)(?![\w$])/;
+
+/**
+ * Loads, before a run's code starts, the parts that provide the lazy globals its `source` names
+ * (`globals`: global name → part). V8 only: a part compiled on the host during a run (compilePart)
+ * enters the isolate from the host while the run waits, and isolated-vm ends that entry with a
+ * microtask checkpoint — the script's pending promise jobs ran in the middle of its synchronous
+ * code (`Promise.resolve().then(f); new URL(u)` ran `f` before the next statement; testharness.js
+ * took that for "all tests loaded" after the first one). Loaded here, at the start, nothing of the
+ * script's is pending yet. A global reached only by a computed name still loads on first use.
+ */
+export function preloadNamed(source, globals) {
+  if (typeof source !== 'string' || source.length > NAMED_SCAN_MAX_CHARS) return;
+  namedPattern ??= new RegExp(`(?<![\\w$])(?:${Object.keys(globals).sort((a, b) => b.length - a.length).join('|')})(?![\\w$])`, 'g');
+  const wanted = new Set();
+  for (const m of source.matchAll(namedPattern)) wanted.add(globals[m[0]]);
+  // Parts a named global's members load on their first use: crypto.subtle and the console methods
+  // prelude.js does not define (core/console-extras.js, which inspect with util). (The streams
+  // behind Blob and Response bodies still load on first use: the spare realm preloads them for
+  // workers whose runs use them, part-preload.ts.)
+  if (SUBTLE.test(source)) wanted.add('webcrypto');
+  if (CONSOLE_EXTRA.test(source)) { wanted.add('web'); wanted.add('util'); }
+  for (const name of wanted) {
+    try {
+      requirePart(name);
+    } catch {
+      // Reported where the script uses the global (requirePart keeps the error: see `failed`).
+    }
+  }
+}
