@@ -981,10 +981,7 @@ var __runjs_part = (() => {
     const wanted = /* @__PURE__ */ new Set();
     for (const m of __runjs_P.iter(__runjs_P.$matchAll(source, namedPattern))) __runjs_P.$add(wanted, globals[m[0]]);
     if (__runjs_P.$test(SUBTLE, source)) __runjs_P.$add(wanted, "webcrypto");
-    if (__runjs_P.$test(CONSOLE_EXTRA, source)) {
-      __runjs_P.$add(wanted, "web");
-      __runjs_P.$add(wanted, "util");
-    }
+    if (__runjs_P.$test(CONSOLE_EXTRA, source)) __runjs_P.$add(wanted, "web");
     for (const name of __runjs_P.iter(wanted)) {
       try {
         requirePart(name);

@@ -118,11 +118,12 @@ export function preloadNamed(source, globals) {
   const wanted = new Set();
   for (const m of source.matchAll(namedPattern)) wanted.add(globals[m[0]]);
   // Parts a named global's members load on their first use: crypto.subtle and the console methods
-  // prelude.js does not define (core/console-extras.js, which inspect with util). (The streams
-  // behind Blob and Response bodies still load on first use: the spare realm preloads them for
-  // workers whose runs use them, part-preload.ts.)
+  // prelude.js does not define (core/console-extras.js). Not every part a use may reach: util
+  // (console.dir's inspect), or the streams behind Blob and Response bodies (which the spare realm
+  // preloads for workers whose runs use them, part-preload.ts), still load on first use, so that
+  // a run with a small heap does not hold parts it may never touch.
   if (SUBTLE.test(source)) wanted.add('webcrypto');
-  if (CONSOLE_EXTRA.test(source)) { wanted.add('web'); wanted.add('util'); }
+  if (CONSOLE_EXTRA.test(source)) wanted.add('web');
   for (const name of wanted) {
     try {
       requirePart(name);
