@@ -591,12 +591,12 @@ guestSuite('web platform (WPT groups)', (g) => {
       '',
     ].join('\n'));
   });
-  g.test('promise jobs wait for the synchronous code that first uses a web global (V8 loaded its part on the host mid-run, which drained them)', async (ctx) => {
+  g.test('promise jobs wait for the synchronous code that first uses a web global or requires a builtin module (V8 loaded its part on the host mid-run, which drained them)', async (ctx) => {
     assert.equal(await ctx.output([
       'const log = [];',
       'Promise.resolve().then(() => log.push("job"));',
       'log.push("a"); new URLSearchParams("a=b"); log.push("b"); new TextEncoder(); new Blob(["x"]); log.push("c");',
-      'const h = new Headers(); structuredClone(1); new ReadableStream(); Buffer.from("x"); void crypto.subtle; console.count("k"); log.push("d");',
+      'const h = new Headers(); structuredClone(1); new ReadableStream(); Buffer.from("x"); void crypto.subtle; console.count("k"); require("node:util"); require("querystring"); log.push("d");',
       'console.log(log.join());',
       'await null;',
       'console.log(log.join());',

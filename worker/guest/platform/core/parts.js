@@ -101,18 +101,20 @@ export function usedParts() {
 const NAMED_SCAN_MAX_CHARS = 256 * 1024;
 let namedPattern;
 const SUBTLE = /\.\s*subtle(?![\w$])/;
+const REQUIRED = /(?<![\w$.])(?:require|import)\s*\(\s*['"](?:node:)?([\w/]+)['"]/g;
 const CONSOLE_EXTRA = /(?<![\w$])console\s*\.\s*(?:dir|dirxml|group|groupCollapsed|groupEnd|clear|count|countReset|assert|time|timeLog|timeEnd|table)(?![\w$])/;
 
 /**
  * Loads, before a run's code starts, the parts that provide the lazy globals its `source` names
- * (`globals`: global name → part). V8 only: a part compiled on the host during a run (compilePart)
- * enters the isolate from the host while the run waits, and isolated-vm ends that entry with a
+ * (`globals`: global name → part) and the builtin modules it requires (`modules`: module → part).
+ * V8 only: a part compiled on the host during a run (compilePart) enters the isolate from the
+ * host while the run waits, and isolated-vm ends that entry with a
  * microtask checkpoint — the script's pending promise jobs ran in the middle of its synchronous
  * code (`Promise.resolve().then(f); new URL(u)` ran `f` before the next statement; testharness.js
  * took that for "all tests loaded" after the first one). Loaded here, at the start, nothing of the
  * script's is pending yet. A global reached only by a computed name still loads on first use.
  */
-export function preloadNamed(source, globals) {
+export function preloadNamed(source, globals, modules) {
   if (typeof source !== 'string' || source.length > NAMED_SCAN_MAX_CHARS) return;
   namedPattern ??= new RegExp(`(?<![\\w$])(?:${Object.keys(globals).sort((a, b) => b.length - a.length).join('|')})(?![\\w$])`, 'g');
   const wanted = new Set();
@@ -122,6 +124,9 @@ export function preloadNamed(source, globals) {
   // (console.dir's inspect), or the streams behind Blob and Response bodies (which the spare realm
   // preloads for workers whose runs use them, part-preload.ts), still load on first use, so that
   // a run with a small heap does not hold parts it may never touch.
+  // Builtin modules a require() or import() call names by a literal (static imports are loaded
+  // while the module graph is linked, before any of the script's code).
+  for (const m of source.matchAll(REQUIRED)) if (Object.hasOwn(modules, m[1])) wanted.add(modules[m[1]]);
   if (SUBTLE.test(source)) wanted.add('webcrypto');
   if (CONSOLE_EXTRA.test(source)) wanted.add('web');
   for (const name of wanted) {
