@@ -973,14 +973,26 @@ var __runjs_part = (() => {
   }
   var NAMED_SCAN_MAX_CHARS = 256 * 1024;
   var namedPattern;
+  var NAMED_SEARCH_MAX_CHARS = 16 * 1024;
+  var IDENT_CHAR = /[\w$]/;
+  function namedIn(source, name) {
+    for (let at = __runjs_P.$indexOf(source, name); at !== -1; at = __runjs_P.$indexOf(source, name, at + 1)) {
+      if ((at === 0 || !__runjs_P.$test(IDENT_CHAR, source[at - 1])) && (at + name.length === source.length || !__runjs_P.$test(IDENT_CHAR, source[at + name.length]))) return true;
+    }
+    return false;
+  }
   var SUBTLE = /\.\s*subtle(?![\w$])/;
   var REQUIRED = /(?<![\w$.])(?:require|import)\s*\(\s*['"](?:node:)?([\w/]+)['"]/g;
   var CONSOLE_EXTRA = /(?<![\w$])console\s*\.\s*(?:dir|dirxml|group|groupCollapsed|groupEnd|clear|count|countReset|assert|time|timeLog|timeEnd|table)(?![\w$])/;
   function preloadNamed(source, globals, modules) {
     if (typeof source !== "string" || source.length > NAMED_SCAN_MAX_CHARS) return;
-    namedPattern ??= new RegExp(`(?<![\\w$])(?:${__runjs_P.$join(__runjs_P.$sort(__runjs_P.Object_keys(globals), (a, b) => b.length - a.length), "|")})(?![\\w$])`, "g");
     const wanted = /* @__PURE__ */ new Set();
-    for (const m of __runjs_P.iter(__runjs_P.$matchAll(source, namedPattern))) __runjs_P.$add(wanted, globals[m[0]]);
+    if (source.length <= NAMED_SEARCH_MAX_CHARS) {
+      for (const name of __runjs_P.forIn( globals)) if (namedIn(source, name)) __runjs_P.$add(wanted, globals[name]);
+    } else {
+      namedPattern ??= new RegExp(`(?<![\\w$])(?:${__runjs_P.$join(__runjs_P.$sort(__runjs_P.Object_keys(globals), (a, b) => b.length - a.length), "|")})(?![\\w$])`, "g");
+      for (const m of __runjs_P.iter(__runjs_P.$matchAll(source, namedPattern))) __runjs_P.$add(wanted, globals[m[0]]);
+    }
     for (const m of __runjs_P.iter(__runjs_P.$matchAll(source, REQUIRED))) if (__runjs_P.Object_hasOwn(modules, m[1])) __runjs_P.$add(wanted, modules[m[1]]);
     if (__runjs_P.$test(SUBTLE, source)) __runjs_P.$add(wanted, "webcrypto");
     if (__runjs_P.$test(CONSOLE_EXTRA, source)) __runjs_P.$add(wanted, "web");

@@ -100,6 +100,17 @@ export function usedParts() {
 /** Longest script text preloadNamed scans (bigger ones load their parts on first use only). */
 const NAMED_SCAN_MAX_CHARS = 256 * 1024;
 let namedPattern;
+/** Up to this length preloadNamed searches for each name; longer scripts are scanned with one pattern. */
+const NAMED_SEARCH_MAX_CHARS = 16 * 1024;
+const IDENT_CHAR = /[\w$]/;
+
+/** Whether `name` occurs in `source` as a whole identifier (no identifier character either side). */
+function namedIn(source, name) {
+  for (let at = source.indexOf(name); at !== -1; at = source.indexOf(name, at + 1)) {
+    if ((at === 0 || !IDENT_CHAR.test(source[at - 1])) && (at + name.length === source.length || !IDENT_CHAR.test(source[at + name.length]))) return true;
+  }
+  return false;
+}
 const SUBTLE = /\.\s*subtle(?![\w$])/;
 const REQUIRED = /(?<![\w$.])(?:require|import)\s*\(\s*['"](?:node:)?([\w/]+)['"]/g;
 const CONSOLE_EXTRA = /(?<![\w$])console\s*\.\s*(?:dir|dirxml|group|groupCollapsed|groupEnd|clear|count|countReset|assert|time|timeLog|timeEnd|table)(?![\w$])/;
@@ -116,9 +127,14 @@ const CONSOLE_EXTRA = /(?<![\w$])console\s*\.\s*(?:dir|dirxml|group|groupCollaps
  */
 export function preloadNamed(source, globals, modules) {
   if (typeof source !== 'string' || source.length > NAMED_SCAN_MAX_CHARS) return;
-  namedPattern ??= new RegExp(`(?<![\\w$])(?:${Object.keys(globals).sort((a, b) => b.length - a.length).join('|')})(?![\\w$])`, 'g');
   const wanted = new Set();
-  for (const m of source.matchAll(namedPattern)) wanted.add(globals[m[0]]);
+  if (source.length <= NAMED_SEARCH_MAX_CHARS) {
+    // A short script: a search per name costs less than compiling the pattern (≈0.6 ms in a fresh isolate).
+    for (const name in globals) if (namedIn(source, name)) wanted.add(globals[name]);
+  } else {
+    namedPattern ??= new RegExp(`(?<![\\w$])(?:${Object.keys(globals).sort((a, b) => b.length - a.length).join('|')})(?![\\w$])`, 'g');
+    for (const m of source.matchAll(namedPattern)) wanted.add(globals[m[0]]);
+  }
   // Parts a named global's members load on their first use: crypto.subtle and the console methods
   // prelude.js does not define (core/console-extras.js). Not every part a use may reach: util
   // (console.dir's inspect), or the streams behind Blob and Response bodies (which the spare realm
