@@ -557,4 +557,56 @@ guestSuite('web platform (WPT groups)', (g) => {
       '',
     ].join('\n'));
   });
+  g.test('crypto, navigator and performance are enumerable accessors of the global as in Node (crypto\'s getter checks its receiver); the globals Node lists in Object.keys are enumerable', async (ctx) => {
+    assert.equal(await ctx.output([
+      'const d = (k) => { const x = Object.getOwnPropertyDescriptor(globalThis, k); return [typeof x.get, x.get.name, typeof x.set, x.enumerable, x.configurable].join(); };',
+      'console.log(d("crypto"), "|", d("navigator"), "|", d("performance"));',
+      'console.log(Object.keys(globalThis).filter((k) => ["crypto", "navigator", "performance", "atob", "btoa", "fetch", "global", "queueMicrotask", "structuredClone", "setImmediate", "clearImmediate", "URL", "self", "Buffer"].includes(k)).sort().join());',
+      'const get = Object.getOwnPropertyDescriptor(globalThis, "crypto").get;',
+      'try { get.call({}); } catch (e) { console.log(e.name, e.code, e.message); }',
+      'console.log(get.call(undefined) === crypto, get.call(globalThis) === crypto, Object.getOwnPropertyDescriptor(globalThis, "navigator").get.call({}) === navigator);',
+      'let threw = false; try { globalThis.crypto = 1; } catch (e) { threw = e instanceof TypeError; } console.log(threw, typeof crypto.getRandomValues);',
+      'globalThis.performance = 5; console.log(JSON.stringify(Object.getOwnPropertyDescriptor(globalThis, "performance")));',
+    ].join('\n')), [
+      'function,get crypto,undefined,true,true | function,get navigator,undefined,true,true | function,get performance,function,true,true',
+      'atob,btoa,clearImmediate,crypto,fetch,global,navigator,performance,queueMicrotask,setImmediate,structuredClone',
+      'TypeError ERR_INVALID_THIS Value of "this" must be of type nullish or must be the global object',
+      'true true true',
+      'true function',
+      '{"value":5,"writable":true,"enumerable":true,"configurable":true}',
+      '',
+    ].join('\n'));
+  });
+  g.test('new new F(a)() constructs what new F(a) returns, also after the transpiler (QuickJS parsed it as new (new F(a)()))', async (ctx) => {
+    assert.equal(await ctx.output([
+      'class K { constructor() { this.k = 1; } }',
+      'function Outer(a) { return class { constructor() { this.made = a; } }; }',
+      'const isConstructor = (o) => { try { new (new Proxy(o, { construct: () => ({}) })); return true; } catch { return false; } };',
+      'const viaTrap = new (new Proxy(K, { construct: () => ({ viaTrap: 1 }) }))();',
+      'console.log(JSON.stringify([viaTrap, new new Outer(7)(), isConstructor(K), isConstructor(URL), isConstructor(() => 0)]));',
+      'const typed: number = 1; console.log(typed);',
+    ].join('\n')), [
+      '[{"viaTrap":1},{"made":7},true,true,false]',
+      '1',
+      '',
+    ].join('\n'));
+  });
+  g.test('promise jobs wait for the synchronous code that first uses a web global or requires a builtin module (V8 loaded its part on the host mid-run, which drained them)', async (ctx) => {
+    assert.equal(await ctx.output([
+      'const log = [];',
+      'Promise.resolve().then(() => log.push("job"));',
+      'log.push("a"); new URLSearchParams("a=b"); log.push("b"); new TextEncoder(); new Blob(["x"]); log.push("c");',
+      'const h = new Headers(); structuredClone(1); new ReadableStream(); Buffer.from("x"); void crypto.subtle; console.count("k"); require("node:util"); require("querystring"); log.push("d");',
+      'console.log(log.join());',
+      'await null;',
+      'console.log(log.join());',
+      'let ran = false; Promise.resolve().then(() => { ran = true; }); const G = globalThis["Compression" + "Stream"]; console.log(typeof G, ran);',
+    ].join('\n')), [
+      'k: 1',
+      'a,b,c,d',
+      'a,b,c,d,job',
+      'function false',
+      '',
+    ].join('\n'));
+  });
 });

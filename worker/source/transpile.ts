@@ -19,6 +19,7 @@ import { redactHostPaths } from '../../shared/host-paths.ts';
 import { ByteLru } from '../../shared/image-lru.ts';
 import { isPlainModule } from './plain-module.ts';
 import { restoreFunctionNames } from './restore-names.ts';
+import { parenthesizeNestedNew } from './nested-new.ts';
 
 /**
  * Bounds of each worker's transform cache: the sources and outputs held, in UTF-16 bytes. Scripts
@@ -106,7 +107,7 @@ export class Transpiler {
     }
     if (isPlainModule(source)) {
       this.stats.plain++;
-      return { code: source, map: null };
+      return { code: parenthesizeNestedNew(source), map: null };
     }
     // The file name is part of the key: esbuild writes it into the map and into its diagnostics.
     const key = `${withMap ? 'm' : 'c'}${filename}\0${source}`;
@@ -179,7 +180,7 @@ export class Transpiler {
         tsconfigRaw: { compilerOptions: { verbatimModuleSyntax: true, preserveValueImports: false, useDefineForClassFields: true } },
       }).then(
         // esbuild's renames of shadowing function/class names are undone (restore-names.ts).
-        (out) => { settle(); resolve({ code: restoreFunctionNames(source, out.code), map: out.map }); },
+        (out) => { settle(); resolve({ code: parenthesizeNestedNew(restoreFunctionNames(source, out.code)), map: out.map }); },
         (e: unknown) => { settle(); reject(e); },
       );
     });

@@ -114,7 +114,7 @@ class V8Realm implements GuestRealm {
   readonly #isolate: ivm.Isolate;
   readonly #context: ivm.Context;
   readonly #complete: ivm.Reference<(...args: unknown[]) => void>;
-  readonly #track: ivm.Reference<(p: unknown) => void>;
+  readonly #track: ivm.Reference<(p: unknown, source?: string) => void>;
   readonly #usedParts: ivm.Reference<() => string[]>;
   readonly #use: RealmUse;
   /** The platform parts loaded into this realm before its run (part-preload.ts), in load order. */
@@ -134,7 +134,7 @@ class V8Realm implements GuestRealm {
     this.fromSnapshot = fromSnapshot;
     this.#context = context;
     this.#complete = internal.getSync('complete', { reference: true }) as ivm.Reference<(...args: unknown[]) => void>;
-    this.#track = internal.getSync('track', { reference: true }) as ivm.Reference<(p: unknown) => void>;
+    this.#track = internal.getSync('track', { reference: true }) as ivm.Reference<(p: unknown, source?: string) => void>;
     this.#usedParts = internal.getSync('usedParts', { reference: true }) as ivm.Reference<() => string[]>;
     this.#use = use;
   }
@@ -170,7 +170,10 @@ class V8Realm implements GuestRealm {
       }
       // Guest code runs here, on the isolate's thread.
       try {
-        await this.#track.apply(undefined, [body.derefInto()]);
+        // With the main module's source (not too big to scan), the guest first loads the parts of
+        // the lazy globals it names, before any of the script's code: a part compiled on the host
+        // mid-run would drain the script's pending promise jobs (core/parts.js, preloadNamed).
+        await this.#track.apply(undefined, source.length <= SYNC_COMPILE_MAX_CHARS ? [body.derefInto(), source] : [body.derefInto()]);
       } catch (e) {
         throw classifyTask(e, this.#interrupted);
       }

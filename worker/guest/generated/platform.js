@@ -535,6 +535,7 @@ return installDispatchers(P, {
   "lastIndexOf": [StringProto, StringProto?.lastIndexOf, ArrayProto, ArrayProto?.lastIndexOf, TypedArrayProto, TypedArrayProto?.lastIndexOf],
   "map": [ArrayProto, ArrayProto?.map, TypedArrayProto, TypedArrayProto?.map],
   "match": [StringProto, StringProto?.match],
+  "matchAll": [StringProto, StringProto?.matchAll],
   "next": [ArrayIteratorProto, ArrayIteratorProto?.next, MapIteratorProto, MapIteratorProto?.next, SetIteratorProto, SetIteratorProto?.next, StringIteratorProto, StringIteratorProto?.next, GeneratorProto, GeneratorProto?.next, AsyncGeneratorProto, AsyncGeneratorProto?.next],
   "normalize": [StringProto, StringProto?.normalize],
   "padStart": [StringProto, StringProto?.padStart],
@@ -582,25 +583,53 @@ var Object = __runjs_P.Object, Function = __runjs_P.Function, Array = __runjs_P.
 var __runjs_part = (() => {
   // worker/guest/platform/core/install.js
   var g = globalThis;
+  var ENUMERABLE = /* @__PURE__ */ new Set(["global", "atob", "btoa", "fetch", "queueMicrotask", "structuredClone", "setImmediate", "clearImmediate"]);
   function defineGlobal(name, value) {
-    __runjs_P.Object_defineProperty(g, name, { value, writable: true, enumerable: false, configurable: true });
+    __runjs_P.Object_defineProperty(g, name, { value, writable: true, enumerable: __runjs_P.$has(ENUMERABLE, name), configurable: true });
+  }
+  var ACCESSOR_GLOBALS = {
+    // Node's `crypto` getter checks its receiver (idlharness: "calling getter on wrong object type").
+    crypto: { replaceable: false, checksThis: true },
+    navigator: { replaceable: false, checksThis: false },
+    performance: { replaceable: true, checksThis: false }
+  };
+  function invalidThis() {
+    const e = new TypeError('Value of "this" must be of type nullish or must be the global object');
+    __runjs_P.Object_defineProperty(e, "code", { value: "ERR_INVALID_THIS", writable: true, enumerable: true, configurable: true });
+    return e;
+  }
+  function settleGlobal(name, value) {
+    const shape = ACCESSOR_GLOBALS[name];
+    if (shape === void 0) return defineGlobal(name, value);
+    const { get } = __runjs_P.Object_getOwnPropertyDescriptor({
+      get [name]() {
+        if (shape.checksThis && this != null && this !== g) throw invalidThis();
+        return value;
+      }
+    }, name);
+    const set = shape.replaceable ? { set [name](v) {
+      __runjs_P.Object_defineProperty(g, name, { value: v, writable: true, enumerable: true, configurable: true });
+    } } : void 0;
+    __runjs_P.Object_defineProperty(g, name, { get, set: set && __runjs_P.Object_getOwnPropertyDescriptor(set, name).set, enumerable: true, configurable: true });
   }
   function defineGlobals(values, lazy, load) {
     const descriptors = {};
     const getters = {};
-    for (const name of __runjs_P.forIn( values)) descriptors[name] = { value: values[name], writable: true, enumerable: false, configurable: true };
+    for (const name of __runjs_P.forIn( values)) descriptors[name] = { value: values[name], writable: true, enumerable: __runjs_P.$has(ENUMERABLE, name), configurable: true };
     for (const name of __runjs_P.forIn( lazy)) {
       const get = function get2() {
         const value = load(name);
-        defineGlobal(name, value);
+        settleGlobal(name, value);
         return value;
       };
       getters[name] = get;
+      const accessor = __runjs_P.Object_hasOwn(ACCESSOR_GLOBALS, name);
       descriptors[name] = {
         configurable: true,
-        enumerable: false,
+        enumerable: accessor || __runjs_P.$has(ENUMERABLE, name),
         get,
         set(value) {
+          if (accessor && !ACCESSOR_GLOBALS[name].replaceable) throw new TypeError(`Cannot set property ${name} of #<Object> which has only a getter`);
           defineGlobal(name, value);
         }
       };
@@ -775,8 +804,13 @@ var __runjs_part = (() => {
   function onRunStart(fn) {
     __runjs_P.$push(runStartHooks, fn);
   }
+  var beforeRun;
+  function setBeforeRun(fn) {
+    beforeRun = fn;
+  }
   var track = internal.track;
-  internal.track = function trackRun(main) {
+  internal.track = function trackRun(main, source) {
+    if (beforeRun !== void 0 && source !== void 0) beforeRun(source);
     for (let i = 0; i < runStartHooks.length; i++) runStartHooks[i]();
     return track(main);
   };
@@ -937,6 +971,38 @@ var __runjs_part = (() => {
   function usedParts() {
     return [...__runjs_P.iter(used)];
   }
+  var NAMED_SCAN_MAX_CHARS = 256 * 1024;
+  var namedPattern;
+  var NAMED_SEARCH_MAX_CHARS = 16 * 1024;
+  var IDENT_CHAR = /[\w$]/;
+  function namedIn(source, name) {
+    for (let at = __runjs_P.$indexOf(source, name); at !== -1; at = __runjs_P.$indexOf(source, name, at + 1)) {
+      if ((at === 0 || !__runjs_P.$test(IDENT_CHAR, source[at - 1])) && (at + name.length === source.length || !__runjs_P.$test(IDENT_CHAR, source[at + name.length]))) return true;
+    }
+    return false;
+  }
+  var SUBTLE = /\.\s*subtle(?![\w$])/;
+  var REQUIRED = /(?<![\w$.])(?:require|import)\s*\(\s*['"](?:node:)?([\w/]+)['"]/g;
+  var CONSOLE_EXTRA = /(?<![\w$])console\s*\.\s*(?:dir|dirxml|group|groupCollapsed|groupEnd|clear|count|countReset|assert|time|timeLog|timeEnd|table)(?![\w$])/;
+  function preloadNamed(source, globals, modules) {
+    if (typeof source !== "string" || source.length > NAMED_SCAN_MAX_CHARS) return;
+    const wanted = /* @__PURE__ */ new Set();
+    if (source.length <= NAMED_SEARCH_MAX_CHARS) {
+      for (const name of __runjs_P.forIn( globals)) if (namedIn(source, name)) __runjs_P.$add(wanted, globals[name]);
+    } else {
+      namedPattern ??= new RegExp(`(?<![\\w$])(?:${__runjs_P.$join(__runjs_P.$sort(__runjs_P.Object_keys(globals), (a, b) => b.length - a.length), "|")})(?![\\w$])`, "g");
+      for (const m of __runjs_P.iter(__runjs_P.$matchAll(source, namedPattern))) __runjs_P.$add(wanted, globals[m[0]]);
+    }
+    for (const m of __runjs_P.iter(__runjs_P.$matchAll(source, REQUIRED))) if (__runjs_P.Object_hasOwn(modules, m[1])) __runjs_P.$add(wanted, modules[m[1]]);
+    if (__runjs_P.$test(SUBTLE, source)) __runjs_P.$add(wanted, "webcrypto");
+    if (__runjs_P.$test(CONSOLE_EXTRA, source)) __runjs_P.$add(wanted, "web");
+    for (const name of __runjs_P.iter(wanted)) {
+      try {
+        requirePart(name);
+      } catch {
+      }
+    }
+  }
 
   // worker/guest/platform/core/registry.js
   var names;
@@ -1045,6 +1111,7 @@ var __runjs_part = (() => {
   exposeToEngine("preloadParts", preloadParts);
   exposeToEngine("preloadCompiled", preloadCompiled);
   exposeToEngine("usedParts", usedParts);
+  setBeforeRun((source) => preloadNamed(source, GLOBAL_PARTS, MODULE_PARTS));
 })();
 return __runjs_part;
 })(__runjs_P, undefined);

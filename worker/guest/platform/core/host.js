@@ -35,11 +35,17 @@ const runStartHooks = [];
 export function onRunStart(fn) {
   runStartHooks.push(fn);
 }
+let beforeRun;
+/** `fn(source)` runs before each run's code, given its main module's source where the engine passes it (V8). */
+export function setBeforeRun(fn) {
+  beforeRun = fn;
+}
 const track = internal.track;
 // Named: an anonymous function's inferred name depends on how the prelude was compiled (booted
 // from source: `internal.track`; as the V8 startup snapshot's script, which assigns the prelude's
 // result to a global: `globalThis.__runjs_boot_internal.internal.track`), and err.stack shows it.
-internal.track = function trackRun(main) {
+internal.track = function trackRun(main, source) {
+  if (beforeRun !== undefined && source !== undefined) beforeRun(source);
   for (let i = 0; i < runStartHooks.length; i++) runStartHooks[i]();
   return track(main);
 };

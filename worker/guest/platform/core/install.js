@@ -1,8 +1,12 @@
-// Defining globals the way Web IDL does: writable, configurable, not enumerable.
+// Defining globals the way Web IDL does: writable, configurable, not enumerable — but for the
+// ones Node defines enumerable (Web IDL's regular operations of the global are enumerable too).
 const g = globalThis;
 
+/** Node's enumerable data globals (`Object.keys(globalThis)` in Node lists them). */
+const ENUMERABLE = new Set(['global', 'atob', 'btoa', 'fetch', 'queueMicrotask', 'structuredClone', 'setImmediate', 'clearImmediate']);
+
 export function defineGlobal(name, value) {
-  Object.defineProperty(g, name, { value, writable: true, enumerable: false, configurable: true });
+  Object.defineProperty(g, name, { value, writable: true, enumerable: ENUMERABLE.has(name), configurable: true });
 }
 
 /**
@@ -10,22 +14,59 @@ export function defineGlobal(name, value) {
  * plain `values`, and for each name in `lazy`, an accessor that calls `load(name)` on first use.
  * Returns the lazy accessors' getters by name (for showLazyGlobalsAsData).
  */
+/**
+ * Globals Node defines as enumerable accessors (its lazy getters), not data properties: Web IDL
+ * makes `crypto` and `navigator` readonly attributes of the global (a getter, no setter; WPT's
+ * idlharness checks "Window interface: attribute crypto" has one) and `performance` a
+ * [Replaceable] one (a setter that replaces it with the value).
+ */
+const ACCESSOR_GLOBALS = {
+  // Node's `crypto` getter checks its receiver (idlharness: "calling getter on wrong object type").
+  crypto: { replaceable: false, checksThis: true },
+  navigator: { replaceable: false, checksThis: false },
+  performance: { replaceable: true, checksThis: false },
+};
+
+/** Node's ERR_INVALID_THIS for a global's getter called on something that is not the global. */
+function invalidThis() {
+  const e = new TypeError('Value of "this" must be of type nullish or must be the global object');
+  Object.defineProperty(e, 'code', { value: 'ERR_INVALID_THIS', writable: true, enumerable: true, configurable: true });
+  return e;
+}
+
+/** `name`'s final property once its part loaded `value`: Node's accessor shape, or a data property. */
+function settleGlobal(name, value) {
+  const shape = ACCESSOR_GLOBALS[name];
+  if (shape === undefined) return defineGlobal(name, value);
+  // Named like Node's (`get crypto`), so util.inspect and stacks show the same.
+  const { get } = Object.getOwnPropertyDescriptor({
+    get [name]() {
+      if (shape.checksThis && this != null && this !== g) throw invalidThis();
+      return value;
+    },
+  }, name);
+  const set = shape.replaceable ? { set [name](v) { Object.defineProperty(g, name, { value: v, writable: true, enumerable: true, configurable: true }); } } : undefined;
+  Object.defineProperty(g, name, { get, set: set && Object.getOwnPropertyDescriptor(set, name).set, enumerable: true, configurable: true });
+}
+
 export function defineGlobals(values, lazy, load) {
   const descriptors = {};
   const getters = {};
-  for (const name in values) descriptors[name] = { value: values[name], writable: true, enumerable: false, configurable: true };
+  for (const name in values) descriptors[name] = { value: values[name], writable: true, enumerable: ENUMERABLE.has(name), configurable: true };
   for (const name in lazy) {
     const get = function get() {
       const value = load(name);
-      defineGlobal(name, value);
+      settleGlobal(name, value);
       return value;
     };
     getters[name] = get;
+    const accessor = Object.hasOwn(ACCESSOR_GLOBALS, name);
     descriptors[name] = {
       configurable: true,
-      enumerable: false,
+      enumerable: accessor || ENUMERABLE.has(name),
       get,
       set(value) {
+        if (accessor && !ACCESSOR_GLOBALS[name].replaceable) throw new TypeError(`Cannot set property ${name} of #<Object> which has only a getter`);
         defineGlobal(name, value);
       },
     };
