@@ -18,6 +18,7 @@ import { EngineError, UnhandledRejectionError, type Engine, type GuestRealm, typ
 import { PRELUDE_FILENAME, PRELUDE_SOURCE } from '../../guest/prelude-source.ts';
 import { PartCompiler, type PartSource } from './part-compiler.ts';
 import { PartUsage } from './part-preload.ts';
+import { partsNamedIn } from './named-parts.ts';
 import { HostOpsGate } from './host-ops-gate.ts';
 import { MAIN_EXPORT } from '../../source/wrap-main.ts';
 import { unhandledRejectionReason, unhandledRejectionText } from './unhandled-rejection.ts';
@@ -114,7 +115,7 @@ class V8Realm implements GuestRealm {
   readonly #isolate: ivm.Isolate;
   readonly #context: ivm.Context;
   readonly #complete: ivm.Reference<(...args: unknown[]) => void>;
-  readonly #track: ivm.Reference<(p: unknown, source?: string) => void>;
+  readonly #track: ivm.Reference<(p: unknown, parts?: string[]) => void>;
   readonly #usedParts: ivm.Reference<() => string[]>;
   readonly #use: RealmUse;
   /** The platform parts loaded into this realm before its run (part-preload.ts), in load order. */
@@ -134,7 +135,7 @@ class V8Realm implements GuestRealm {
     this.fromSnapshot = fromSnapshot;
     this.#context = context;
     this.#complete = internal.getSync('complete', { reference: true }) as ivm.Reference<(...args: unknown[]) => void>;
-    this.#track = internal.getSync('track', { reference: true }) as ivm.Reference<(p: unknown, source?: string) => void>;
+    this.#track = internal.getSync('track', { reference: true }) as ivm.Reference<(p: unknown, parts?: string[]) => void>;
     this.#usedParts = internal.getSync('usedParts', { reference: true }) as ivm.Reference<() => string[]>;
     this.#use = use;
   }
@@ -170,10 +171,11 @@ class V8Realm implements GuestRealm {
       }
       // Guest code runs here, on the isolate's thread.
       try {
-        // With the main module's source (not too big to scan), the guest first loads the parts of
-        // the lazy globals it names, before any of the script's code: a part compiled on the host
-        // mid-run would drain the script's pending promise jobs (core/parts.js, preloadNamed).
-        await this.#track.apply(undefined, source.length <= SYNC_COMPILE_MAX_CHARS ? [body.derefInto(), source] : [body.derefInto()]);
+        // The parts of the lazy globals the main module names load before any of the script's
+        // code: a part compiled on the host mid-run would drain the script's pending promise jobs
+        // (named-parts.ts). The scan is the host's; the guest only loads what it lists.
+        const named = partsNamedIn(source);
+        await this.#track.apply(undefined, named.length > 0 ? [body.derefInto(), new ivm.ExternalCopy(named).copyInto({ release: true })] : [body.derefInto()]);
       } catch (e) {
         throw classifyTask(e, this.#interrupted);
       }

@@ -535,7 +535,6 @@ return installDispatchers(P, {
   "lastIndexOf": [StringProto, StringProto?.lastIndexOf, ArrayProto, ArrayProto?.lastIndexOf, TypedArrayProto, TypedArrayProto?.lastIndexOf],
   "map": [ArrayProto, ArrayProto?.map, TypedArrayProto, TypedArrayProto?.map],
   "match": [StringProto, StringProto?.match],
-  "matchAll": [StringProto, StringProto?.matchAll],
   "next": [ArrayIteratorProto, ArrayIteratorProto?.next, MapIteratorProto, MapIteratorProto?.next, SetIteratorProto, SetIteratorProto?.next, StringIteratorProto, StringIteratorProto?.next, GeneratorProto, GeneratorProto?.next, AsyncGeneratorProto, AsyncGeneratorProto?.next],
   "normalize": [StringProto, StringProto?.normalize],
   "padStart": [StringProto, StringProto?.padStart],
@@ -809,8 +808,8 @@ var __runjs_part = (() => {
     beforeRun = fn;
   }
   var track = internal.track;
-  internal.track = function trackRun(main, source) {
-    if (beforeRun !== void 0 && source !== void 0) beforeRun(source);
+  internal.track = function trackRun(main, parts) {
+    if (beforeRun !== void 0 && parts !== void 0) beforeRun(parts);
     for (let i = 0; i < runStartHooks.length; i++) runStartHooks[i]();
     return track(main);
   };
@@ -971,34 +970,11 @@ var __runjs_part = (() => {
   function usedParts() {
     return [...__runjs_P.iter(used)];
   }
-  var NAMED_SCAN_MAX_CHARS = 256 * 1024;
-  var namedPattern;
-  var NAMED_SEARCH_MAX_CHARS = 16 * 1024;
-  var IDENT_CHAR = /[\w$]/;
-  function namedIn(source, name) {
-    for (let at = __runjs_P.$indexOf(source, name); at !== -1; at = __runjs_P.$indexOf(source, name, at + 1)) {
-      if ((at === 0 || !__runjs_P.$test(IDENT_CHAR, source[at - 1])) && (at + name.length === source.length || !__runjs_P.$test(IDENT_CHAR, source[at + name.length]))) return true;
-    }
-    return false;
-  }
-  var SUBTLE = /\.\s*subtle(?![\w$])/;
-  var REQUIRED = /(?<![\w$.])(?:require|import)\s*\(\s*['"](?:node:)?([\w/]+)['"]/g;
-  var CONSOLE_EXTRA = /(?<![\w$])console\s*\.\s*(?:dir|dirxml|group|groupCollapsed|groupEnd|clear|count|countReset|assert|time|timeLog|timeEnd|table)(?![\w$])/;
-  function preloadNamed(source, globals, modules) {
-    if (typeof source !== "string" || source.length > NAMED_SCAN_MAX_CHARS) return;
-    const wanted = /* @__PURE__ */ new Set();
-    if (source.length <= NAMED_SEARCH_MAX_CHARS) {
-      for (const name of __runjs_P.forIn( globals)) if (namedIn(source, name)) __runjs_P.$add(wanted, globals[name]);
-    } else {
-      namedPattern ??= new RegExp(`(?<![\\w$])(?:${__runjs_P.$join(__runjs_P.$sort(__runjs_P.Object_keys(globals), (a, b) => b.length - a.length), "|")})(?![\\w$])`, "g");
-      for (const m of __runjs_P.iter(__runjs_P.$matchAll(source, namedPattern))) __runjs_P.$add(wanted, globals[m[0]]);
-    }
-    for (const m of __runjs_P.iter(__runjs_P.$matchAll(source, REQUIRED))) if (__runjs_P.Object_hasOwn(modules, m[1])) __runjs_P.$add(wanted, modules[m[1]]);
-    if (__runjs_P.$test(SUBTLE, source)) __runjs_P.$add(wanted, "webcrypto");
-    if (__runjs_P.$test(CONSOLE_EXTRA, source)) __runjs_P.$add(wanted, "web");
-    for (const name of __runjs_P.iter(wanted)) {
+  function preloadNamed(names2) {
+    if (!__runjs_P.Array_isArray(names2)) return;
+    for (let i = 0; i < names2.length; i++) {
       try {
-        requirePart(name);
+        requirePart(names2[i]);
       } catch {
       }
     }
@@ -1111,7 +1087,7 @@ var __runjs_part = (() => {
   exposeToEngine("preloadParts", preloadParts);
   exposeToEngine("preloadCompiled", preloadCompiled);
   exposeToEngine("usedParts", usedParts);
-  setBeforeRun((source) => preloadNamed(source, GLOBAL_PARTS, MODULE_PARTS));
+  setBeforeRun(preloadNamed);
 })();
 return __runjs_part;
 })(__runjs_P, undefined);

@@ -36,7 +36,7 @@ export function onRunStart(fn) {
   runStartHooks.push(fn);
 }
 let beforeRun;
-/** `fn(source)` runs before each run's code, given its main module's source where the engine passes it (V8). */
+/** `fn(parts)` runs before each run's code, given the parts its main module names where the engine passes them (V8). */
 export function setBeforeRun(fn) {
   beforeRun = fn;
 }
@@ -44,8 +44,8 @@ const track = internal.track;
 // Named: an anonymous function's inferred name depends on how the prelude was compiled (booted
 // from source: `internal.track`; as the V8 startup snapshot's script, which assigns the prelude's
 // result to a global: `globalThis.__runjs_boot_internal.internal.track`), and err.stack shows it.
-internal.track = function trackRun(main, source) {
-  if (beforeRun !== undefined && source !== undefined) beforeRun(source);
+internal.track = function trackRun(main, parts) {
+  if (beforeRun !== undefined && parts !== undefined) beforeRun(parts);
   for (let i = 0; i < runStartHooks.length; i++) runStartHooks[i]();
   return track(main);
 };

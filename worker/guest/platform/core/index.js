@@ -5,7 +5,7 @@
 // evaluated the first time a script touches one of them; the accessor then becomes a plain value.
 // Nothing here may call a host op while booting: a realm is booted before its run exists.
 import { defineGlobals, showLazyGlobalsAsData } from './install.js';
-import { GLOBAL_PARTS, MODULE_PARTS } from './lazy-table.js';
+import { GLOBAL_PARTS } from './lazy-table.js';
 import { preloadCompiled, preloadNamed, preloadParts, registerPart, requirePart, usedParts } from './parts.js';
 import { builtin, require } from './registry.js';
 import { installConsoleExtras } from './console-extras.js';
@@ -48,4 +48,4 @@ registerPart('core', coreExports);
 exposeToEngine('preloadParts', preloadParts);
 exposeToEngine('preloadCompiled', preloadCompiled);
 exposeToEngine('usedParts', usedParts);
-setBeforeRun((source) => preloadNamed(source, GLOBAL_PARTS, MODULE_PARTS));
+setBeforeRun(preloadNamed);

@@ -97,57 +97,20 @@ export function usedParts() {
   return [...used];
 }
 
-/** Longest script text preloadNamed scans (bigger ones load their parts on first use only). */
-const NAMED_SCAN_MAX_CHARS = 256 * 1024;
-let namedPattern;
-/** Up to this length preloadNamed searches for each name; longer scripts are scanned with one pattern. */
-const NAMED_SEARCH_MAX_CHARS = 16 * 1024;
-const IDENT_CHAR = /[\w$]/;
-
-/** Whether `name` occurs in `source` as a whole identifier (no identifier character either side). */
-function namedIn(source, name) {
-  for (let at = source.indexOf(name); at !== -1; at = source.indexOf(name, at + 1)) {
-    if ((at === 0 || !IDENT_CHAR.test(source[at - 1])) && (at + name.length === source.length || !IDENT_CHAR.test(source[at + name.length]))) return true;
-  }
-  return false;
-}
-const SUBTLE = /\.\s*subtle(?![\w$])/;
-const REQUIRED = /(?<![\w$.])(?:require|import)\s*\(\s*['"](?:node:)?([\w/]+)['"]/g;
-const CONSOLE_EXTRA = /(?<![\w$])console\s*\.\s*(?:dir|dirxml|group|groupCollapsed|groupEnd|clear|count|countReset|assert|time|timeLog|timeEnd|table)(?![\w$])/;
-
 /**
- * Loads, before a run's code starts, the parts that provide the lazy globals its `source` names
- * (`globals`: global name → part) and the builtin modules it requires (`modules`: module → part).
- * V8 only: a part compiled on the host during a run (compilePart) enters the isolate from the
- * host while the run waits, and isolated-vm ends that entry with a
- * microtask checkpoint — the script's pending promise jobs ran in the middle of its synchronous
- * code (`Promise.resolve().then(f); new URL(u)` ran `f` before the next statement; testharness.js
- * took that for "all tests loaded" after the first one). Loaded here, at the start, nothing of the
- * script's is pending yet. A global reached only by a computed name still loads on first use.
+ * Loads, before a run's code starts, the parts `names` lists: those the run's main module names
+ * (found by the V8 engine on the host, worker/engines/v8/named-parts.ts). V8 only: a part compiled
+ * on the host during a run (compilePart) enters the isolate while the run waits, and isolated-vm
+ * ends that entry with a microtask checkpoint — the script's pending promise jobs ran in the middle
+ * of its synchronous code (`Promise.resolve().then(f); new URL(u)` ran `f` before the next
+ * statement; testharness.js took that for "all tests loaded" after the first one). Loaded here, at
+ * the start, nothing of the script's is pending yet.
  */
-export function preloadNamed(source, globals, modules) {
-  if (typeof source !== 'string' || source.length > NAMED_SCAN_MAX_CHARS) return;
-  const wanted = new Set();
-  if (source.length <= NAMED_SEARCH_MAX_CHARS) {
-    // A short script: a search per name costs less than compiling the pattern (≈0.6 ms in a fresh isolate).
-    for (const name in globals) if (namedIn(source, name)) wanted.add(globals[name]);
-  } else {
-    namedPattern ??= new RegExp(`(?<![\\w$])(?:${Object.keys(globals).sort((a, b) => b.length - a.length).join('|')})(?![\\w$])`, 'g');
-    for (const m of source.matchAll(namedPattern)) wanted.add(globals[m[0]]);
-  }
-  // Parts a named global's members load on their first use: crypto.subtle and the console methods
-  // prelude.js does not define (core/console-extras.js). Not every part a use may reach: util
-  // (console.dir's inspect), or the streams behind Blob and Response bodies (which the spare realm
-  // preloads for workers whose runs use them, part-preload.ts), still load on first use, so that
-  // a run with a small heap does not hold parts it may never touch.
-  // Builtin modules a require() or import() call names by a literal (static imports are loaded
-  // while the module graph is linked, before any of the script's code).
-  for (const m of source.matchAll(REQUIRED)) if (Object.hasOwn(modules, m[1])) wanted.add(modules[m[1]]);
-  if (SUBTLE.test(source)) wanted.add('webcrypto');
-  if (CONSOLE_EXTRA.test(source)) wanted.add('web');
-  for (const name of wanted) {
+export function preloadNamed(names) {
+  if (!Array.isArray(names)) return;
+  for (let i = 0; i < names.length; i++) {
     try {
-      requirePart(name);
+      requirePart(names[i]);
     } catch {
       // Reported where the script uses the global (requirePart keeps the error: see `failed`).
     }
