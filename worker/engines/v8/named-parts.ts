@@ -29,10 +29,8 @@ const CONSOLE_EXTRA = /(?<![\w$])console\s*\.\s*(?:dir|dirxml|group|groupCollaps
 export function partsNamedIn(source: string): string[] {
   if (source.length > NAMED_SCAN_MAX_CHARS) return [];
   const wanted = new Set<string>();
-  for (const m of source.matchAll(NAMED)) {
-    const part = globals[m[0]];
-    if (part !== undefined && Object.hasOwn(globals, m[0])) wanted.add(part);
-  }
+  // NAMED matches the table's own keys only.
+  for (const m of source.matchAll(NAMED)) wanted.add(globals[m[0]]!);
   for (const m of source.matchAll(REQUIRED)) if (Object.hasOwn(modules, m[1]!)) wanted.add(modules[m[1]!]!);
   if (SUBTLE.test(source)) wanted.add('webcrypto');
   if (CONSOLE_EXTRA.test(source)) wanted.add('web');
