@@ -23,6 +23,7 @@
   // stack and in util.inspect), and `Error.prepareStackTrace` is a function, Node 24's
   // ErrorPrepareStackTrace without its Node-error `[code]` part. A script may replace or delete
   // it, as in Node. QuickJS writes its stacks when errors are made (worker/engines/quickjs/bridge.js).
+  // Only QuickJS's bridge installs __runjs_promise_details: without it, this is V8.
   if (promiseDetails === undefined) {
     const ErrorToString = Function.prototype.call.bind(Error.prototype.toString);
     const JoinFrames = Function.prototype.call.bind(Array.prototype.join);
